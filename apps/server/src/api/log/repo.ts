@@ -1,0 +1,36 @@
+import type { LogType } from '@one-hub/contracts';
+import { nowSeconds } from '../../platform/clock.js';
+import type { Executor, NewLogRow } from '../../platform/db/index.js';
+
+export interface LogEntry {
+  userId: number;
+  username: string;
+  type: LogType;
+  content: string;
+  quota?: number;
+  sourceIp?: string;
+}
+
+export class LogRepository {
+  /** Writes one log row inside the caller's transaction, so the log and the change it records land together. */
+  async insert(executor: Executor, entry: LogEntry): Promise<void> {
+    const row: NewLogRow = {
+      user_id: entry.userId,
+      username: entry.username,
+      created_at: nowSeconds(),
+      type: entry.type,
+      content: entry.content,
+      quota: entry.quota ?? 0,
+      source_ip: entry.sourceIp ?? '',
+      token_name: '',
+      model_name: '',
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      channel_id: 0,
+      request_time: 0,
+      is_stream: false,
+      metadata: '{}',
+    };
+    await executor.insertInto('logs').values(row).execute();
+  }
+}

@@ -1,0 +1,18 @@
+import { updateOptionBody } from '@one-hub/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { Auth } from '../../http/auth.js';
+import { ok } from '../../http/reply.js';
+import { parseInput } from '../../http/validate.js';
+import type { OptionService } from './service.js';
+
+export function optionRoutes(app: FastifyInstance, deps: { auth: Auth; options: OptionService }): void {
+  const { auth, options } = deps;
+
+  app.get('/api/option/', { preHandler: auth.requireRoot }, async () => ok(options.list()));
+
+  app.put('/api/option/', { preHandler: auth.requireRoot }, async (request) => {
+    const body = parseInput(updateOptionBody, request.body);
+    await options.update(body.key, body.value);
+    return ok();
+  });
+}

@@ -1,0 +1,84 @@
+import {
+  isOptionKey,
+  isSecretOptionKey,
+  normaliseOptionValue,
+  type OptionEntry,
+  type OptionKey,
+  optionDefinitions,
+} from '@one-hub/contracts';
+import type { Cache } from '../../platform/cache/index.js';
+import { AppError } from '../../platform/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import type { OptionRepository } from './repo.js';
+
+const OPTIONS_CHANGED = 'options.changed';
+
+/** Switches that need other options filled in before they may be turned on. */
+const requiredBeforeEnabling: Partial<Record<OptionKey, OptionKey[]>> = {
+  GitHubOAuthEnabled: ['GitHubClientId', 'GitHubClientSecret'],
+  LarkAuthEnabled: ['LarkClientId', 'LarkClientSecret'],
+  OIDCAuthEnabled: ['OIDCClientId', 'OIDCClientSecret', 'OIDCIssuer', 'OIDCScopes', 'OIDCUsernameClaims'],
+  EmailDomainRestrictionEnabled: ['EmailDomainWhitelist'],
+  WeChatAuthEnabled: ['WeChatServerAddress'],
+  TurnstileCheckEnabled: ['TurnstileSiteKey', 'TurnstileSecretKey'],
+};
+
+/**
+ * Settings, held in memory and read without a database round trip. A write goes to the database
+ * first, then every node reloads through the cache's invalidation bus.
+ */
+export class OptionService {
+  private values = new Map<OptionKey, string>();
+
+  constructor(
+    private readonly repo: OptionRepository,
+    private readonly cache: Cache,
+    logger: Pick<Logger, 'error'>,
+  ) {
+    void cache.subscribe(OPTIONS_CHANGED, () => {
+      this.load().catch((error: unknown) => logger.error({ err: error }, 'reloading options failed'));
+    });
+  }
+
+  async load(): Promise<void> {
+    const values = new Map<OptionKey, string>();
+    for (const [key, definition] of Object.entries(optionDefinitions)) values.set(key as OptionKey, definition.default);
+    for (const row of await this.repo.loadAll()) {
+      if (isOptionKey(row.key)) values.set(row.key, row.value);
+    }
+    this.values = values;
+  }
+
+  get(key: OptionKey): string {
+    return this.values.get(key) ?? optionDefinitions[key].default;
+  }
+
+  getBoolean(key: OptionKey): boolean {
+    return this.get(key) === 'true';
+  }
+
+  getNumber(key: OptionKey): number {
+    const value = Number(this.get(key));
+    return Number.isFinite(value) ? value : Number(optionDefinitions[key].default);
+  }
+
+  /** Every option an administrator may read; secrets are write-only and never listed. */
+  list(): OptionEntry[] {
+    return [...this.values.entries()]
+      .filter(([key]) => !isSecretOptionKey(key))
+      .map(([key, value]) => ({ key, value }));
+  }
+
+  async update(key: string, rawValue: string): Promise<void> {
+    if (!isOptionKey(key)) throw AppError.badRequest(`key: unknown option '${key}'`);
+    const normalised = normaliseOptionValue(key, rawValue);
+    if ('error' in normalised) throw AppError.badRequest(`value: ${normalised.error}`);
+    if (normalised.value === 'true') {
+      const missing = (requiredBeforeEnabling[key] ?? []).filter((required) => !this.get(required).trim());
+      if (missing.length > 0) throw AppError.badRequest(`value: set ${missing.join(', ')} before enabling ${key}`);
+    }
+    await this.repo.upsert(key, normalised.value);
+    this.values.set(key, normalised.value);
+    await this.cache.publish(OPTIONS_CHANGED, key);
+  }
+}

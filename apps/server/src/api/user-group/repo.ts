@@ -1,0 +1,91 @@
+import type { Paged, PageQuery, UserGroupView } from '@one-hub/contracts';
+import {
+  type DatabaseHandle,
+  fetchPage,
+  insertReturningId,
+  startsWithIgnoringCase,
+  toBoolean,
+  type UserGroupRow,
+} from '../../platform/db/index.js';
+
+export function toUserGroupView(row: UserGroupRow): UserGroupView {
+  return {
+    id: row.id,
+    symbol: row.symbol,
+    name: row.name,
+    ratio: Number(row.ratio),
+    api_rate: row.api_rate,
+    public: toBoolean(row.public),
+    promotion: toBoolean(row.promotion),
+    min: row.min,
+    max: row.max,
+    enable: toBoolean(row.enable),
+  };
+}
+
+export interface UserGroupFilter {
+  name?: string | undefined;
+  enable?: boolean | undefined;
+}
+
+type GroupFields = Omit<UserGroupView, 'id' | 'symbol' | 'enable'>;
+
+export class UserGroupRepository {
+  constructor(private readonly handle: DatabaseHandle) {}
+
+  async list(paging: PageQuery, filter: UserGroupFilter): Promise<Paged<UserGroupView>> {
+    let query = this.handle.db.selectFrom('user_groups').selectAll();
+    if (filter.name) query = query.where(startsWithIgnoringCase('name', filter.name));
+    if (filter.enable !== undefined) query = query.where('enable', '=', filter.enable);
+    const page = await fetchPage(query, paging, ['id', 'name', 'symbol', 'enable', 'ratio', 'api_rate']);
+    return { ...page, data: page.data.map(toUserGroupView) };
+  }
+
+  async all(): Promise<UserGroupView[]> {
+    const rows = await this.handle.db.selectFrom('user_groups').selectAll().orderBy('id').execute();
+    return rows.map(toUserGroupView);
+  }
+
+  async findById(id: number): Promise<UserGroupView | undefined> {
+    const row = await this.handle.db.selectFrom('user_groups').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toUserGroupView(row);
+  }
+
+  async findBySymbol(symbol: string): Promise<UserGroupView | undefined> {
+    const row = await this.handle.db
+      .selectFrom('user_groups')
+      .selectAll()
+      .where('symbol', '=', symbol)
+      .executeTakeFirst();
+    return row && toUserGroupView(row);
+  }
+
+  async insert(symbol: string, fields: GroupFields): Promise<number> {
+    return insertReturningId(
+      this.handle,
+      this.handle.db.insertInto('user_groups').values({ symbol, ...fields, enable: true }),
+    );
+  }
+
+  async update(id: number, fields: GroupFields): Promise<void> {
+    await this.handle.db.updateTable('user_groups').set(fields).where('id', '=', id).execute();
+  }
+
+  async setEnabled(id: number, enable: boolean): Promise<void> {
+    await this.handle.db.updateTable('user_groups').set({ enable }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.handle.db.deleteFrom('user_groups').where('id', '=', id).execute();
+  }
+
+  async countMembers(symbol: string): Promise<number> {
+    const row = await this.handle.db
+      .selectFrom('users')
+      .select((expression) => expression.fn.countAll().as('total'))
+      .where('group', '=', symbol)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
+}

@@ -1,0 +1,87 @@
+import {
+  type CreateUserGroupBody,
+  DEFAULT_GROUP,
+  type Paged,
+  type PageQuery,
+  type UpdateUserGroupBody,
+  type UserGroupView,
+} from '@one-hub/contracts';
+import { isUniqueViolation } from '../../platform/db/index.js';
+import { AppError } from '../../platform/errors.js';
+import type { UserGroupFilter, UserGroupRepository } from './repo.js';
+
+export class UserGroupService {
+  constructor(private readonly repo: UserGroupRepository) {}
+
+  list(paging: PageQuery, filter: UserGroupFilter): Promise<Paged<UserGroupView>> {
+    return this.repo.list(paging, filter);
+  }
+
+  async get(id: number): Promise<UserGroupView> {
+    const group = await this.repo.findById(id);
+    if (!group) throw AppError.notFound(`user group ${id} not found`);
+    return group;
+  }
+
+  /** An enabled group by symbol, or a 400 naming the field that referred to it. */
+  async requireUsable(symbol: string, field = 'group'): Promise<UserGroupView> {
+    const group = await this.repo.findBySymbol(symbol);
+    if (!group) throw AppError.badRequest(`${field}: user group '${symbol}' does not exist`);
+    if (!group.enable) throw AppError.badRequest(`${field}: user group '${symbol}' is disabled`);
+    return group;
+  }
+
+  async create(body: CreateUserGroupBody): Promise<UserGroupView> {
+    const { symbol, ...fields } = body;
+    if (await this.repo.findBySymbol(symbol)) throw AppError.conflict(`symbol: user group '${symbol}' already exists`);
+    try {
+      return await this.get(await this.repo.insert(symbol, fields));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.conflict(`symbol: user group '${symbol}' already exists`);
+      throw error;
+    }
+  }
+
+  async update(body: UpdateUserGroupBody): Promise<UserGroupView> {
+    const { id, symbol, ...fields } = body;
+    const existing = await this.get(id);
+    if (symbol !== undefined && symbol !== existing.symbol) {
+      throw AppError.badRequest('symbol: the symbol of a user group cannot be changed');
+    }
+    await this.repo.update(id, fields);
+    return this.get(id);
+  }
+
+  async toggleEnabled(id: number): Promise<UserGroupView> {
+    const group = await this.get(id);
+    if (group.symbol === DEFAULT_GROUP && group.enable) {
+      throw AppError.badRequest(`the '${DEFAULT_GROUP}' user group cannot be disabled`);
+    }
+    await this.repo.setEnabled(id, !group.enable);
+    return { ...group, enable: !group.enable };
+  }
+
+  async delete(id: number): Promise<void> {
+    const group = await this.get(id);
+    if (group.symbol === DEFAULT_GROUP)
+      throw AppError.badRequest(`the '${DEFAULT_GROUP}' user group cannot be deleted`);
+    const members = await this.repo.countMembers(group.symbol);
+    if (members > 0) {
+      throw AppError.conflict(
+        `user group '${group.symbol}' still has ${members} user(s); move them to another group first`,
+      );
+    }
+    await this.repo.delete(id);
+  }
+
+  /** Enabled groups a caller may pick: the public ones and the caller's own. */
+  async visibleTo(userGroup: string | undefined): Promise<Record<string, UserGroupView>> {
+    const groups = await this.repo.all();
+    const visible = groups.filter((group) => group.enable && (group.public || group.symbol === userGroup));
+    return Object.fromEntries(visible.map((group) => [group.symbol, group]));
+  }
+
+  async enabledSymbols(): Promise<string[]> {
+    return (await this.repo.all()).filter((group) => group.enable).map((group) => group.symbol);
+  }
+}

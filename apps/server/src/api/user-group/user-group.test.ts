@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
+import { availableDialects } from '../../../test/databases.js';
+
+describe.each(availableDialects)('user groups on %s', (dialect) => {
+  let t: TestApp;
+  let root: string;
+  let plain: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ dialect });
+    root = await t.login('root', ROOT_PASSWORD);
+    ({ cookie: plain } = await t.createUser('plain'));
+  });
+  afterAll(() => t?.close());
+
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: cookie ? { cookie } : {},
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const groupId = async (symbol: string) => (await t.services.groups.visibleTo(symbol))[symbol]?.id ?? 0;
+
+  it('has the default group after the first start', async () => {
+    const page = (await call('GET', '/api/user_group/?order=id', root)).json().data;
+    expect(page.data[0]).toMatchObject({ symbol: 'default', ratio: 1, api_rate: 600, public: true, enable: true });
+  });
+
+  it('creates a group with defaults; symbols are unique and validated', async () => {
+    const created = await call('POST', '/api/user_group/', root, {
+      symbol: 'team',
+      name: 'Team',
+      ratio: 0.8,
+      api_rate: 120,
+      public: true,
+    });
+    expect(created.statusCode).toBe(200);
+    expect(created.json().data).toMatchObject({
+      symbol: 'team',
+      ratio: 0.8,
+      api_rate: 120,
+      public: true,
+      promotion: false,
+      enable: true,
+    });
+    expect(
+      (await call('POST', '/api/user_group/', root, { symbol: 'team', name: 'Again', ratio: 1, api_rate: 1 }))
+        .statusCode,
+    ).toBe(409);
+    const bad = await call('POST', '/api/user_group/', root, {
+      symbol: 'bad symbol',
+      name: 'x',
+      ratio: 1,
+      api_rate: 1,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('symbol');
+    const negative = await call('POST', '/api/user_group/', root, { symbol: 'neg', name: 'x', ratio: -1, api_rate: 1 });
+    expect(negative.statusCode).toBe(400);
+    expect(negative.json().message).toContain('ratio');
+  });
+
+  it('updates everything but the symbol', async () => {
+    const id = await groupId('team');
+    const updated = await call('PUT', '/api/user_group/', root, {
+      id,
+      name: 'Team 2',
+      ratio: 1.5,
+      api_rate: 60,
+      public: false,
+    });
+    expect(updated.json().data).toMatchObject({
+      symbol: 'team',
+      name: 'Team 2',
+      ratio: 1.5,
+      api_rate: 60,
+      public: false,
+    });
+    const renamed = await call('PUT', '/api/user_group/', root, {
+      id,
+      symbol: 'other',
+      name: 'x',
+      ratio: 1,
+      api_rate: 1,
+    });
+    expect(renamed.statusCode).toBe(400);
+    expect(renamed.json().message).toContain('symbol');
+    expect((await call('GET', `/api/user_group/${id}`, root)).json().data.symbol).toBe('team');
+  });
+
+  it('protects the default group from being disabled or deleted', async () => {
+    const id = await groupId('default');
+    expect((await call('PUT', `/api/user_group/enable/${id}`, root)).statusCode).toBe(400);
+    expect((await call('DELETE', `/api/user_group/${id}`, root)).statusCode).toBe(400);
+    expect((await call('GET', `/api/user_group/${id}`, root)).json().data.enable).toBe(true);
+  });
+
+  it('toggles, filters and deletes other groups, but not while users belong to them', async () => {
+    await call('POST', '/api/user_group/', root, { symbol: 'temp', name: 'Temp', ratio: 1, api_rate: 10 });
+    const id = (await call('GET', '/api/user_group/?name=Tem', root)).json().data.data[0].id;
+    expect((await call('PUT', `/api/user_group/enable/${id}`, root)).json().data.enable).toBe(false);
+    const disabled = (await call('GET', '/api/user_group/?enable=false', root)).json().data.data;
+    expect(disabled.map((group: { symbol: string }) => group.symbol)).toEqual(['temp']);
+    expect((await call('GET', '/api/group/', root)).json().data).not.toContain('temp');
+    expect((await call('PUT', `/api/user_group/enable/${id}`, root)).json().data.enable).toBe(true);
+    const { id: memberId } = await t.createUser('member');
+    await call('PUT', '/api/user/', root, { id: memberId, group: 'temp' });
+    expect((await call('DELETE', `/api/user_group/${id}`, root)).statusCode).toBe(409);
+    await call('PUT', '/api/user/', root, { id: memberId, group: 'default' });
+    expect((await call('DELETE', `/api/user_group/${id}`, root)).statusCode).toBe(200);
+    expect((await call('GET', `/api/user_group/${id}`, root)).statusCode).toBe(404);
+  });
+
+  it('shows public groups and the caller’s own in the user group map', async () => {
+    const anonymous = (await call('GET', '/api/user_group_map')).json().data;
+    expect(Object.keys(anonymous)).toContain('default');
+    expect(Object.keys(anonymous)).not.toContain('vip');
+    const { id, cookie } = await t.createUser('vipper');
+    await call('PUT', '/api/user/', root, { id, group: 'vip' });
+    expect(Object.keys((await call('GET', '/api/user_group_map', cookie)).json().data)).toContain('vip');
+  });
+
+  it('refuses group administration to plain users', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/user_group/'],
+      ['GET', '/api/group/'],
+      ['POST', '/api/user_group/'],
+    ] as const) {
+      expect(
+        (
+          await call(
+            method,
+            url,
+            plain,
+            method === 'POST' ? { symbol: 'x', name: 'x', ratio: 1, api_rate: 1 } : undefined,
+          )
+        ).statusCode,
+      ).toBe(403);
+    }
+  });
+});

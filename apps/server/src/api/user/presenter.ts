@@ -1,0 +1,41 @@
+import type { LoginUserView, UserView } from '@one-hub/contracts';
+import type { UserRow } from '../../platform/db/index.js';
+
+/** Everything about a user that may leave the server: no password hash, no access-token digest. */
+export function toUserView(row: UserRow): UserView {
+  return {
+    id: row.id,
+    username: row.username,
+    display_name: row.display_name,
+    role: row.role,
+    status: row.status,
+    email: row.email,
+    avatar_url: row.avatar_url,
+    group: row.group,
+    quota: Number(row.quota),
+    used_quota: Number(row.used_quota),
+    request_count: row.request_count,
+    aff_code: row.aff_code,
+    inviter_id: row.inviter_id,
+    github_id: row.github_id,
+    wechat_id: row.wechat_id,
+    lark_id: row.lark_id,
+    oidc_id: row.oidc_id,
+    telegram_id: Number(row.telegram_id),
+    has_access_token: Boolean(row.access_token_hash),
+    created_time: Number(row.created_time),
+    last_login_time: Number(row.last_login_time),
+    last_login_ip: row.last_login_ip,
+  };
+}
+
+export function toLoginUserView(row: UserRow): LoginUserView {
+  return {
+    id: row.id,
+    username: row.username,
+    display_name: row.display_name,
+    role: row.role,
+    status: row.status,
+    avatar_url: row.avatar_url,
+  };
+}

@@ -1,0 +1,161 @@
+import type { KeywordPageQuery, Paged } from '@one-hub/contracts';
+import { nowSeconds } from '../../platform/clock.js';
+import { randomString } from '../../platform/crypto.js';
+import {
+  type DatabaseHandle,
+  type Executor,
+  fetchPage,
+  insertReturningId,
+  type NewUserRow,
+  startsWithIgnoringCase,
+  type UserRow,
+  type UserUpdate,
+} from '../../platform/db/index.js';
+
+export const USER_SORT_FIELDS = [
+  'id',
+  'username',
+  'role',
+  'status',
+  'quota',
+  'used_quota',
+  'request_count',
+  'created_time',
+  'last_login_time',
+  'last_login_ip',
+] as const;
+
+export class UserRepository {
+  constructor(private readonly handle: DatabaseHandle) {}
+
+  get db() {
+    return this.handle.db;
+  }
+
+  /** Users that are not soft-deleted. */
+  private live(executor: Executor = this.handle.db) {
+    return executor.selectFrom('users').selectAll().where('deleted_at', 'is', null);
+  }
+
+  findById(id: number, executor?: Executor): Promise<UserRow | undefined> {
+    return this.live(executor).where('id', '=', id).executeTakeFirst();
+  }
+
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.live().where('username', '=', username).executeTakeFirst();
+  }
+
+  /** Sign-in accepts the username or the e-mail address. */
+  findByLogin(login: string): Promise<UserRow | undefined> {
+    return this.live()
+      .where((where) =>
+        where.or([where('username', '=', login), where.and([where('email', '=', login), where('email', '!=', '')])]),
+      )
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
+  findByAccessTokenHash(hash: string): Promise<UserRow | undefined> {
+    return this.live().where('access_token_hash', '=', hash).executeTakeFirst();
+  }
+
+  findByAffCode(code: string): Promise<UserRow | undefined> {
+    return this.live().where('aff_code', '=', code).executeTakeFirst();
+  }
+
+  async isEmailTaken(email: string, exceptUserId = 0): Promise<boolean> {
+    const row = await this.live().where('email', '=', email).where('id', '!=', exceptUserId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async isUsernameTaken(username: string, exceptUserId = 0): Promise<boolean> {
+    // Deleted users keep a renamed username, so checking every row is right here.
+    const row = await this.handle.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', username)
+      .where('id', '!=', exceptUserId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.handle.db
+      .selectFrom('users')
+      .select((expression) => expression.fn.countAll().as('total'))
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
+
+  /** A random four-character invite code no live user holds yet. */
+  async unusedAffCode(): Promise<string> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const code = randomString(attempt < 10 ? 4 : 6);
+      const taken = await this.handle.db
+        .selectFrom('users')
+        .select('id')
+        .where('aff_code', '=', code)
+        .executeTakeFirst();
+      if (!taken) return code;
+    }
+    return randomString(12);
+  }
+
+  insert(row: NewUserRow, executor: Executor = this.handle.db): Promise<number> {
+    return insertReturningId(this.handle, executor.insertInto('users').values(row));
+  }
+
+  async update(id: number, patch: UserUpdate, executor: Executor = this.handle.db): Promise<void> {
+    await executor.updateTable('users').set(patch).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  }
+
+  /**
+   * Adds `delta` (may be negative) in one conditional statement; false when the user does not
+   * exist or the balance would drop below zero.
+   */
+  async addQuota(id: number, delta: number, executor: Executor = this.handle.db): Promise<boolean> {
+    const result = await executor
+      .updateTable('users')
+      .set((expression) => ({ quota: expression('quota', '+', delta) }))
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .where((expression) => expression('quota', '>=', -delta))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async recordLogin(id: number, ip: string): Promise<void> {
+    await this.update(id, { last_login_time: nowSeconds(), last_login_ip: ip.slice(0, 128) });
+  }
+
+  /** Soft delete; the username is renamed so it can be registered again. */
+  async softDelete(user: UserRow): Promise<void> {
+    await this.handle.db
+      .updateTable('users')
+      .set({
+        username: `${user.username}_del_${randomString(6)}`,
+        access_token_hash: null,
+        deleted_at: nowSeconds(),
+      })
+      .where('id', '=', user.id)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  async list(paging: KeywordPageQuery): Promise<Paged<UserRow>> {
+    let query = this.live();
+    const keyword = paging.keyword;
+    if (keyword) {
+      query = query.where((where) =>
+        where.or([
+          ...(/^\d+$/.test(keyword) && Number(keyword) <= 2_147_483_647 ? [where('id', '=', Number(keyword))] : []),
+          startsWithIgnoringCase('username', keyword),
+          startsWithIgnoringCase('email', keyword),
+          startsWithIgnoringCase('display_name', keyword),
+          startsWithIgnoringCase('group', keyword),
+        ]),
+      );
+    }
+    return fetchPage(query, paging, USER_SORT_FIELDS);
+  }
+}

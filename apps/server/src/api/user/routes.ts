@@ -1,0 +1,52 @@
+import {
+  adminCreateUserBody,
+  adminUpdateUserBody,
+  idParam,
+  keywordPageQuery,
+  manageUserBody,
+  quotaChangeBody,
+} from '@one-hub/contracts';
+import type { FastifyInstance } from 'fastify';
+import { type Auth, currentUser } from '../../http/auth.js';
+import { ok } from '../../http/reply.js';
+import { parseInput } from '../../http/validate.js';
+import type { UserService } from './service.js';
+
+/** Administrators' user management. Self-service paths live in api/account. */
+export function userRoutes(app: FastifyInstance, deps: { auth: Auth; users: UserService }): void {
+  const { auth, users } = deps;
+  const admin = { preHandler: auth.requireAdmin };
+
+  app.get('/api/user/', admin, async (request) =>
+    ok(await users.list(parseInput(keywordPageQuery, request.query, 'query'))),
+  );
+
+  app.get('/api/user/:id', admin, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    return ok(await users.get(currentUser(request), id));
+  });
+
+  app.post('/api/user/', admin, async (request) =>
+    ok(await users.adminCreate(parseInput(adminCreateUserBody, request.body))),
+  );
+
+  app.put('/api/user/', admin, async (request) =>
+    ok(await users.adminUpdate(currentUser(request), parseInput(adminUpdateUserBody, request.body))),
+  );
+
+  app.delete('/api/user/:id', admin, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    await users.delete(currentUser(request), id);
+    return ok();
+  });
+
+  app.post('/api/user/manage', admin, async (request) =>
+    ok(await users.manage(currentUser(request), parseInput(manageUserBody, request.body))),
+  );
+
+  app.post('/api/user/quota/:id', admin, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    const body = parseInput(quotaChangeBody, request.body);
+    return ok(await users.changeQuota(currentUser(request), id, body, request.ip));
+  });
+}

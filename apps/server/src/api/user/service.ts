@@ -1,0 +1,253 @@
+import {
+  type AdminCreateUserBody,
+  type AdminUpdateUserBody,
+  DEFAULT_GROUP,
+  isRootRole,
+  type KeywordPageQuery,
+  LogType,
+  type ManageUserBody,
+  type Paged,
+  type QuotaChangeBody,
+  Role,
+  UserStatus,
+  type UserView,
+} from '@one-hub/contracts';
+import { nowSeconds } from '../../platform/clock.js';
+import { isUniqueViolation, type UserRow, type UserUpdate } from '../../platform/db/index.js';
+import { AppError } from '../../platform/errors.js';
+import { hashPassword } from '../../platform/password.js';
+import { logQuota } from '../log/format.js';
+import type { LogRepository } from '../log/repo.js';
+import type { OptionService } from '../option/service.js';
+import type { UserGroupService } from '../user-group/service.js';
+import { toUserView } from './presenter.js';
+import type { UserRepository } from './repo.js';
+
+export interface NewAccount {
+  username: string;
+  password: string;
+  displayName?: string | undefined;
+  email?: string | undefined;
+  group?: string | undefined;
+  role?: Role;
+  inviterId?: number | undefined;
+  accessTokenHash?: string | undefined;
+  sourceIp?: string | undefined;
+}
+
+/** Nobody manages a user of equal or higher role, except root. */
+function assertOutranks(caller: UserRow, target: UserRow): void {
+  if (isRootRole(caller.role)) return;
+  if (target.role >= caller.role) {
+    throw AppError.forbidden('permission denied: you cannot manage a user whose role is equal to or higher than yours');
+  }
+}
+
+export class UserService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly logs: LogRepository,
+    private readonly groups: UserGroupService,
+    private readonly options: OptionService,
+  ) {}
+
+  /** Creates a user with the new-user gift and invite rewards, all in one transaction. */
+  async createAccount(account: NewAccount): Promise<UserRow> {
+    if (await this.users.isUsernameTaken(account.username)) {
+      throw AppError.conflict(`username: '${account.username}' is already taken`);
+    }
+    if (account.email && (await this.users.isEmailTaken(account.email))) {
+      throw AppError.conflict('email: this e-mail address is already in use');
+    }
+    const group = account.group ?? DEFAULT_GROUP;
+    await this.groups.requireUsable(group);
+    const password = await hashPassword(account.password);
+    const affCode = await this.users.unusedAffCode();
+    const giftQuota = this.options.getNumber('QuotaForNewUser');
+    const inviteeQuota = account.inviterId ? this.options.getNumber('QuotaForInvitee') : 0;
+    const inviterQuota = account.inviterId ? this.options.getNumber('QuotaForInviter') : 0;
+    try {
+      const id = await this.users.db.transaction().execute(async (transaction) => {
+        const newId = await this.users.insert(
+          {
+            username: account.username,
+            password,
+            display_name: account.displayName || account.username,
+            role: account.role ?? Role.common,
+            status: UserStatus.enabled,
+            email: account.email ?? '',
+            avatar_url: '',
+            oidc_id: '',
+            github_id: '',
+            github_id_new: 0,
+            wechat_id: '',
+            lark_id: '',
+            telegram_id: 0,
+            access_token_hash: account.accessTokenHash ?? null,
+            quota: giftQuota + inviteeQuota,
+            used_quota: 0,
+            request_count: 0,
+            group,
+            aff_code: affCode,
+            inviter_id: account.inviterId ?? 0,
+            last_login_time: 0,
+            last_login_ip: '',
+            created_time: nowSeconds(),
+            deleted_at: null,
+          },
+          transaction,
+        );
+        const system = { userId: newId, username: account.username, type: LogType.system, sourceIp: account.sourceIp };
+        if (giftQuota > 0) {
+          await this.logs.insert(transaction, {
+            ...system,
+            quota: giftQuota,
+            content: `新用户注册赠送 ${logQuota(giftQuota, this.options)}`,
+          });
+        }
+        if (inviteeQuota > 0) {
+          await this.logs.insert(transaction, {
+            ...system,
+            quota: inviteeQuota,
+            content: `使用邀请码赠送 ${logQuota(inviteeQuota, this.options)}`,
+          });
+        }
+        if (
+          account.inviterId &&
+          inviterQuota > 0 &&
+          (await this.users.addQuota(account.inviterId, inviterQuota, transaction))
+        ) {
+          const inviter = await this.users.findById(account.inviterId, transaction);
+          await this.logs.insert(transaction, {
+            userId: account.inviterId,
+            username: inviter?.username ?? '',
+            type: LogType.system,
+            quota: inviterQuota,
+            content: `邀请用户赠送 ${logQuota(inviterQuota, this.options)}`,
+          });
+        }
+        return newId;
+      });
+      return (await this.users.findById(id)) as UserRow;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.conflict(`username: '${account.username}' is already taken`);
+      throw error;
+    }
+  }
+
+  async list(paging: KeywordPageQuery): Promise<Paged<UserView>> {
+    const page = await this.users.list(paging);
+    return { ...page, data: page.data.map(toUserView) };
+  }
+
+  async requireUser(id: number): Promise<UserRow> {
+    const user = await this.users.findById(id);
+    if (!user) throw AppError.notFound(`user ${id} not found`);
+    return user;
+  }
+
+  async get(caller: UserRow, id: number): Promise<UserView> {
+    const target = await this.requireUser(id);
+    if (caller.id !== target.id) assertOutranks(caller, target);
+    return toUserView(target);
+  }
+
+  async adminCreate(body: AdminCreateUserBody): Promise<UserView> {
+    const user = await this.createAccount({
+      username: body.username,
+      password: body.password,
+      displayName: body.display_name,
+      group: body.group,
+    });
+    return toUserView(user);
+  }
+
+  async adminUpdate(caller: UserRow, body: AdminUpdateUserBody): Promise<UserView> {
+    const target = await this.requireUser(body.id);
+    if (caller.id !== target.id) assertOutranks(caller, target);
+    const patch: UserUpdate = {};
+    if (body.username !== undefined && body.username !== target.username) {
+      if (await this.users.isUsernameTaken(body.username, target.id)) {
+        throw AppError.conflict(`username: '${body.username}' is already taken`);
+      }
+      patch.username = body.username;
+    }
+    if (body.display_name !== undefined) patch.display_name = body.display_name;
+    if (body.email !== undefined && body.email !== target.email) {
+      if (body.email && (await this.users.isEmailTaken(body.email, target.id))) {
+        throw AppError.conflict('email: this e-mail address is already in use');
+      }
+      patch.email = body.email;
+    }
+    if (body.group !== undefined && body.group !== target.group) {
+      await this.groups.requireUsable(body.group);
+      patch.group = body.group;
+    }
+    if (body.password) patch.password = await hashPassword(body.password);
+    if (Object.keys(patch).length > 0) {
+      try {
+        await this.users.update(target.id, patch);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw AppError.conflict('username: this username is already taken');
+        throw error;
+      }
+    }
+    return toUserView(await this.requireUser(target.id));
+  }
+
+  async manage(caller: UserRow, body: ManageUserBody): Promise<{ role: number; status: number }> {
+    const target = await this.users.findByUsername(body.username);
+    if (!target) throw AppError.notFound(`user '${body.username}' not found`);
+    if (isRootRole(target.role))
+      throw AppError.forbidden('a root user cannot be disabled, deleted, promoted or demoted');
+    assertOutranks(caller, target);
+    switch (body.action) {
+      case 'disable':
+        await this.users.update(target.id, { status: UserStatus.disabled });
+        return { role: target.role, status: UserStatus.disabled };
+      case 'enable':
+        await this.users.update(target.id, { status: UserStatus.enabled });
+        return { role: target.role, status: UserStatus.enabled };
+      case 'delete':
+        await this.users.softDelete(target);
+        return { role: target.role, status: target.status };
+      case 'promote':
+        if (!isRootRole(caller.role)) throw AppError.forbidden('permission denied: only root can make a user an admin');
+        if (target.role >= Role.admin) throw AppError.badRequest('action: this user is already an admin');
+        await this.users.update(target.id, { role: Role.admin });
+        return { role: Role.admin, status: target.status };
+      case 'demote':
+        if (target.role <= Role.common) throw AppError.badRequest('action: this user is already a common user');
+        await this.users.update(target.id, { role: Role.common });
+        return { role: Role.common, status: target.status };
+    }
+  }
+
+  async delete(caller: UserRow, id: number): Promise<void> {
+    const target = await this.requireUser(id);
+    if (isRootRole(target.role)) throw AppError.forbidden('a root user cannot be deleted');
+    assertOutranks(caller, target);
+    await this.users.softDelete(target);
+  }
+
+  /** Adds or subtracts quota atomically and records who did it, in one transaction. */
+  async changeQuota(caller: UserRow, id: number, body: QuotaChangeBody, sourceIp: string): Promise<UserView> {
+    const target = await this.requireUser(id);
+    assertOutranks(caller, target);
+    await this.users.db.transaction().execute(async (transaction) => {
+      if (!(await this.users.addQuota(id, body.quota, transaction))) {
+        throw AppError.badRequest(`quota: the user's balance is too small to subtract ${-body.quota}`);
+      }
+      const remark = body.remark ? `, 备注: ${body.remark}` : '';
+      await this.logs.insert(transaction, {
+        userId: target.id,
+        username: target.username,
+        type: LogType.manage,
+        quota: body.quota,
+        sourceIp,
+        content: `管理员增减用户额度 ${logQuota(body.quota, this.options)}${remark}`,
+      });
+    });
+    return toUserView(await this.requireUser(id));
+  }
+}

@@ -1,0 +1,59 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'one-hub-config-'));
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const directory = dataDir();
+    const config = loadConfig({ SQLITE_PATH: join(directory, 'one-hub.db') });
+    expect(config).toMatchObject({
+      port: 3000,
+      basePath: '/',
+      sqlDsn: undefined,
+      redisUrl: undefined,
+      logLevel: 'info',
+    });
+    expect(config.dataDir).toBe(directory);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('generates the session secret once and keeps it in the data folder', () => {
+    const directory = dataDir();
+    const first = loadConfig({ SQLITE_PATH: join(directory, 'one-hub.db') });
+    expect(existsSync(join(directory, 'session-secret'))).toBe(true);
+    expect(readFileSync(join(directory, 'session-secret'), 'utf8').trim()).toBe(first.sessionSecret);
+    expect(loadConfig({ SQLITE_PATH: join(directory, 'one-hub.db') }).sessionSecret).toBe(first.sessionSecret);
+    expect(
+      loadConfig({ SQLITE_PATH: join(directory, 'x.db'), SESSION_SECRET: 'a-secret-from-env-1234' }).sessionSecret,
+    ).toBe('a-secret-from-env-1234');
+  });
+
+  it('normalises BASE_PATH to end with a slash', () => {
+    expect(loadConfig({ SQLITE_PATH: join(dataDir(), 'x.db'), BASE_PATH: '/hub' }).basePath).toBe('/hub/');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ SQL_DSN: 'oracle://db' }, 'SQL_DSN'],
+    [{ REDIS_CONN_STRING: 'localhost:6379' }, 'REDIS_CONN_STRING'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ BASE_PATH: 'hub' }, 'BASE_PATH'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ INITIAL_ROOT_PASSWORD: '123' }, 'INITIAL_ROOT_PASSWORD'],
+  ])('stops on %j with a message naming %s', (environment, variable) => {
+    const load = () => loadConfig({ SQLITE_PATH: join(dataDir(), 'x.db'), ...environment });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(new RegExp(`${variable}:`));
+  });
+
+  it('accepts PostgreSQL and MySQL DSNs', () => {
+    const base = { SQLITE_PATH: join(dataDir(), 'x.db') };
+    expect(loadConfig({ ...base, SQL_DSN: 'postgres://u@h/db' }).sqlDsn).toBe('postgres://u@h/db');
+    expect(loadConfig({ ...base, SQL_DSN: 'mysql://u@h/db' }).sqlDsn).toBe('mysql://u@h/db');
+  });
+});

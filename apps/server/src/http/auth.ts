@@ -1,0 +1,85 @@
+import { Role, UserStatus } from '@one-hub/contracts';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { sha256Hex } from '../platform/crypto.js';
+import type { UserRow } from '../platform/db/index.js';
+import { AppError } from '../platform/errors.js';
+import { SESSION_COOKIE, type SessionCodec } from './session.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, set by the auth guards. */
+    user: UserRow | null;
+  }
+}
+
+export interface UserLookup {
+  findById(id: number): Promise<UserRow | undefined>;
+  findByAccessTokenHash(hash: string): Promise<UserRow | undefined>;
+}
+
+export interface Auth {
+  /** The caller, from the session cookie or else the `Authorization` access token; null if anonymous. */
+  resolve(request: FastifyRequest): Promise<UserRow | null>;
+  requireUser: preHandlerAsyncHookHandler;
+  requireAdmin: preHandlerAsyncHookHandler;
+  requireRoot: preHandlerAsyncHookHandler;
+  /** Loads the caller if there is one, without requiring it. */
+  optionalUser: preHandlerAsyncHookHandler;
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization?.trim();
+  if (!header) return undefined;
+  return header.replace(/^Bearer\s+/i, '').trim() || undefined;
+}
+
+export function createAuth(sessions: SessionCodec, users: UserLookup): Auth {
+  async function fromSession(request: FastifyRequest): Promise<UserRow | null> {
+    const session = sessions.read(request.cookies[SESSION_COOKIE]);
+    if (!session) return null;
+    const user = await users.findById(session.uid);
+    return user && sessions.matchesPassword(session, user.password) ? user : null;
+  }
+
+  async function resolve(request: FastifyRequest): Promise<UserRow | null> {
+    const sessionUser = await fromSession(request);
+    if (sessionUser) return sessionUser;
+    const token = bearerToken(request);
+    if (!token) return null;
+    const user = await users.findByAccessTokenHash(sha256Hex(token));
+    if (!user) throw AppError.unauthorized('access token is invalid');
+    return user;
+  }
+
+  function guard(minimumRole: number): preHandlerAsyncHookHandler {
+    return async (request) => {
+      const user = await resolve(request);
+      if (!user)
+        throw AppError.unauthorized('not signed in: sign in or send an access token in the Authorization header');
+      if (user.status !== UserStatus.enabled) throw AppError.forbidden('this user is disabled');
+      if (user.role < minimumRole) {
+        throw AppError.forbidden(
+          `permission denied: this needs the ${minimumRole >= Role.root ? 'root' : 'admin'} role`,
+        );
+      }
+      request.user = user;
+    };
+  }
+
+  return {
+    resolve,
+    requireUser: guard(Role.common),
+    requireAdmin: guard(Role.admin),
+    requireRoot: guard(Role.root),
+    optionalUser: async (request) => {
+      const user = await resolve(request).catch(() => null);
+      request.user = user && user.status === UserStatus.enabled ? user : null;
+    },
+  };
+}
+
+/** The signed-in user of a guarded route. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw AppError.unauthorized('not signed in');
+  return request.user;
+}

@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../platform/errors.js';
+import { sendError } from './errors.js';
+
+/** Paths that belong to the APIs: an unknown one is a JSON 404, never the console page. */
+const API_PREFIXES = ['/api/', '/v1/', '/claude/', '/gemini/', '/mj/', '/suno/', '/kling/'];
+
+function isApiPath(url: string): boolean {
+  const path = url.split('?')[0] ?? url;
+  return API_PREFIXES.some((prefix) => path === prefix.slice(0, -1) || path.startsWith(prefix));
+}
+
+/**
+ * Serves the built console under BASE_PATH. Client-side routes load on refresh because any other
+ * GET under the base path answers with index.html, into which the base path is written.
+ */
+export async function installConsole(
+  app: FastifyInstance,
+  options: { directory: string; basePath: string },
+): Promise<void> {
+  const indexFile = join(options.directory, 'index.html');
+  const built = existsSync(indexFile);
+  const indexHtml = built
+    ? readFileSync(indexFile, 'utf8').replace(
+        '<head>',
+        `<head>\n    <base href="${options.basePath}" />\n    <script>window.__ONE_HUB_BASE__=${JSON.stringify(options.basePath)}</script>`,
+      )
+    : '';
+
+  const sendIndex = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: options.directory,
+      prefix: options.basePath,
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders: (response, path) => {
+        const hashedAsset = path.includes(join('assets', ''));
+        response.setHeader('cache-control', hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.get(options.basePath, (_request, reply) => sendIndex(reply));
+  }
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+    if (built && wantsPage && request.url.startsWith(options.basePath) && !isApiPath(request.url)) {
+      return sendIndex(reply);
+    }
+    const path = request.url.split('?')[0];
+    const message = isApiPath(request.url)
+      ? `no such API path: ${request.method} ${path}`
+      : `not found: ${request.method} ${path}${built ? '' : ' (the console is not built; run npm run build)'}`;
+    return sendError(AppError.notFound(message), request, reply);
+  });
+}

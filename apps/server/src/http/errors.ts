@@ -1,0 +1,60 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../platform/errors.js';
+
+/**
+ * Every failure becomes an AppError here and is rendered once, in the format of the surface the
+ * request came to. Relay surfaces register their own renderers; `/api` and the rest use the
+ * management envelope.
+ */
+export type ErrorRenderer = (error: AppError, request: FastifyRequest, reply: FastifyReply) => unknown;
+
+const renderers: Array<{ prefix: string; render: ErrorRenderer }> = [];
+
+export function registerErrorRenderer(prefix: string, render: ErrorRenderer): void {
+  renderers.push({ prefix, render });
+  renderers.sort((left, right) => right.prefix.length - left.prefix.length);
+}
+
+const renderManagementError: ErrorRenderer = (error) => ({ success: false, message: error.message });
+
+/** Maps framework and parser errors onto AppError; anything unknown is an internal error. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as Partial<FastifyError> & { type?: string };
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'request body is larger than the server accepts');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'unsupported Content-Type; send application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return AppError.badRequest('request body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return AppError.badRequest('Content-Length does not match the body');
+  }
+  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return AppError.badRequest('request body is not valid JSON');
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new AppError(status === 404 ? 'not_found' : 'bad_request', fastifyError.message ?? 'bad request', {
+      status,
+    });
+  }
+  return new AppError('internal', 'internal server error', { cause: error });
+}
+
+function rendererFor(url: string): ErrorRenderer {
+  return renderers.find((entry) => url.startsWith(entry.prefix))?.render ?? renderManagementError;
+}
+
+export function sendError(error: AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.status(error.status).send(rendererFor(request.url)(error, request, reply));
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(appError, request, reply);
+  });
+}

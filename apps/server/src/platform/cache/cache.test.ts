@@ -1,0 +1,58 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { randomString } from '../crypto.js';
+import { type Cache, createMemoryCache, createRedisCache } from './index.js';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const caches: Array<[string, () => Cache]> = [
+  ['memory', () => createMemoryCache()],
+  ...(redisUrl
+    ? ([['redis', () => createRedisCache(redisUrl, `onehub-test:${randomString(8)}:`)]] as Array<[string, () => Cache]>)
+    : []),
+];
+
+describe.each(caches)('%s cache', (_kind, create) => {
+  const cache = create();
+  afterAll(() => cache.close());
+
+  it('stores, reads and deletes values', async () => {
+    expect(await cache.get('a')).toBeUndefined();
+    await cache.set('a', 'one');
+    expect(await cache.get('a')).toBe('one');
+    await cache.delete('a');
+    expect(await cache.get('a')).toBeUndefined();
+  });
+
+  it('expires values after their time to live', async () => {
+    await cache.set('short', 'x', 1);
+    expect(await cache.get('short')).toBe('x');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await cache.get('short')).toBeUndefined();
+  });
+
+  it('counts atomically under concurrency', async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, () => cache.increment('counter', 60)));
+    expect(results.sort((left, right) => left - right)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
+  });
+
+  it('delivers published invalidations to subscribers', async () => {
+    let resolveMessage: (message: string) => void = () => {};
+    const received = new Promise<string>((resolve) => {
+      resolveMessage = resolve;
+    });
+    await cache.subscribe('topic', (message) => resolveMessage(message));
+    await cache.publish('topic', 'hello');
+    expect(await received).toBe('hello');
+  });
+});
+
+describe('memory cache expiry on a fake clock', () => {
+  it('uses the clock it is given', async () => {
+    let now = 0;
+    const cache = createMemoryCache(() => now);
+    await cache.set('k', 'v', 10);
+    now = 9_999;
+    expect(await cache.get('k')).toBe('v');
+    now = 10_000;
+    expect(await cache.get('k')).toBeUndefined();
+  });
+});

@@ -1,0 +1,58 @@
+import { Redis } from 'ioredis';
+import type { Cache } from './types.js';
+
+export function createRedisClient(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: 3, enableOfflineQueue: true, lazyConnect: false });
+}
+
+/** `prefix` namespaces keys and topics, so several deployments (or test runs) can share one Redis. */
+export function createRedisCache(url: string, prefix = 'onehub:'): Cache {
+  const PREFIX = prefix;
+  const client = createRedisClient(url);
+  // A subscribed connection can do nothing else, so pub/sub gets its own.
+  const subscriber = client.duplicate();
+  const handlers = new Map<string, Array<(message: string) => void>>();
+
+  subscriber.on('message', (channel: string, message: string) => {
+    for (const handler of handlers.get(channel.slice(PREFIX.length)) ?? []) handler(message);
+  });
+
+  return {
+    kind: 'redis',
+    async get(key) {
+      return (await client.get(PREFIX + key)) ?? undefined;
+    },
+    async set(key, value, ttlSeconds) {
+      if (ttlSeconds) await client.set(PREFIX + key, value, 'EX', ttlSeconds);
+      else await client.set(PREFIX + key, value);
+    },
+    async delete(key) {
+      await client.del(PREFIX + key);
+    },
+    async increment(key, ttlSeconds) {
+      const [[, value] = [], [, ttl] = []] =
+        (await client
+          .multi()
+          .incr(PREFIX + key)
+          .ttl(PREFIX + key)
+          .exec()) ?? [];
+      if (ttl === -1) await client.expire(PREFIX + key, ttlSeconds);
+      return Number(value);
+    },
+    async publish(topic, message = '') {
+      await client.publish(PREFIX + topic, message);
+    },
+    async subscribe(topic, handler) {
+      const existing = handlers.get(topic);
+      if (existing) {
+        existing.push(handler);
+        return;
+      }
+      handlers.set(topic, [handler]);
+      await subscriber.subscribe(PREFIX + topic);
+    },
+    async close() {
+      await Promise.allSettled([client.quit(), subscriber.quit()]);
+    },
+  };
+}

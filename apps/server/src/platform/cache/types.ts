@@ -1,0 +1,17 @@
+/**
+ * Shared key-value store and invalidation bus. In one process it is memory; with several nodes it
+ * is Redis, so a write on one node invalidates the caches of all of them.
+ */
+export interface Cache {
+  readonly kind: 'memory' | 'redis';
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Atomically adds to a counter, starting its time-to-live on first use; returns the new value. */
+  increment(key: string, ttlSeconds: number): Promise<number>;
+  /** Tells every node (this one included) that `topic` changed. */
+  publish(topic: string, message?: string): Promise<void>;
+  /** Resolves once the subscription is live, so a publish after it is seen. */
+  subscribe(topic: string, handler: (message: string) => void): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, type Dialect as KyselyDialect, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { createPool as createMysqlPool } from 'mysql2';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Human-readable target without credentials, for the start-up log. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseTarget {
+  sqlitePath: string;
+  sqlDsn?: string | undefined;
+  /** Told about errors on idle pooled connections, which are otherwise harmless. */
+  onIdleError?: (error: Error) => void;
+}
+
+// PostgreSQL sends BIGINT and NUMERIC as strings; every such column here holds values well inside 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number.parseFloat(value));
+
+export function dialectOf(target: DatabaseTarget): DialectName {
+  if (!target.sqlDsn) return 'sqlite';
+  return target.sqlDsn.startsWith('mysql://') ? 'mysql' : 'postgres';
+}
+
+export function openDatabase(target: DatabaseTarget): DatabaseHandle {
+  const dialect = dialectOf(target);
+  const kyselyDialect = createDialect(dialect, target);
+  const db = new Kysely<Database>({ dialect: kyselyDialect });
+  return {
+    db,
+    dialect,
+    describe: dialect === 'sqlite' ? `sqlite:${target.sqlitePath}` : redactDsn(target.sqlDsn ?? ''),
+    close: () => db.destroy(),
+  };
+}
+
+function createDialect(dialect: DialectName, target: DatabaseTarget): KyselyDialect {
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.sqlDsn, max: 20 });
+    // An idle connection that dies (database restart, failover) must not take the process down;
+    // the pool drops it and the next query opens a new one.
+    pool.on('error', (error) => target.onIdleError?.(error));
+    return new PostgresDialect({ pool });
+  }
+  if (dialect === 'mysql') {
+    return new MysqlDialect({
+      pool: createMysqlPool({
+        uri: target.sqlDsn,
+        connectionLimit: 20,
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        decimalNumbers: true,
+        charset: 'utf8mb4',
+        timezone: 'Z',
+      }),
+    });
+  }
+  mkdirSync(dirname(target.sqlitePath), { recursive: true });
+  const sqlite = new BetterSqlite3(target.sqlitePath);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  return new SqliteDialect({ database: bindBooleansAsIntegers(sqlite) });
+}
+
+type SqliteDatabase = ConstructorParameters<typeof SqliteDialect>[0]['database'];
+
+/** better-sqlite3 refuses to bind booleans; SQLite stores them as 0/1, so convert on the way in. */
+function bindBooleansAsIntegers(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const convert = (parameters: ReadonlyArray<unknown>) =>
+    parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      const statement = sqlite.prepare(sqlText);
+      return {
+        reader: statement.reader,
+        all: (parameters: ReadonlyArray<unknown>) => statement.all(convert(parameters)),
+        run: (parameters: ReadonlyArray<unknown>) => statement.run(convert(parameters)),
+        iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(convert(parameters)),
+      };
+    },
+  } as SqliteDatabase;
+}
+
+function redactDsn(dsn: string): string {
+  try {
+    const url = new URL(dsn);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'external database';
+  }
+}

@@ -1,0 +1,50 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { DatabaseHandle } from '../connect.js';
+import * as accounts from './0001_accounts.js';
+import type { AnyDb, MigrationContext } from './helpers.js';
+
+interface VersionedMigration {
+  up(db: AnyDb, context: MigrationContext): Promise<void>;
+  down?(db: AnyDb, context: MigrationContext): Promise<void>;
+}
+
+/** Ordered list of migrations; names sort in the order they must run. Never edit one that shipped. */
+const migrations: Record<string, VersionedMigration> = {
+  '0001_accounts': accounts,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly context: MigrationContext) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const entries = Object.entries(migrations).map(([name, migration]): [string, Migration] => {
+      const down = migration.down;
+      return [
+        name,
+        {
+          up: (db) => migration.up(db, this.context),
+          ...(down ? { down: (db: AnyDb) => down(db, this.context) } : {}),
+        },
+      ];
+    });
+    return Object.fromEntries(entries);
+  }
+}
+
+/** Brings the schema up to date; safe to call on every start and from several nodes at once. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new StaticProvider({ dialect: handle.dialect }),
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}

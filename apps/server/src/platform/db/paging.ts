@@ -1,0 +1,57 @@
+import type { Paged, PageQuery } from '@one-hub/contracts';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { AppError } from '../errors.js';
+
+export interface SortKey {
+  column: string;
+  direction: 'asc' | 'desc';
+}
+
+/** Parses `order=name,-created_time` against the route's allow-list; unknown fields are a 400. */
+export function parseOrder(order: string | undefined, sortable: readonly string[]): SortKey[] {
+  const keys: SortKey[] = [];
+  for (const part of (order ?? '').split(',')) {
+    const field = part.trim();
+    if (!field) continue;
+    const descending = field.startsWith('-');
+    const column = descending ? field.slice(1) : field;
+    if (!sortable.includes(column)) {
+      throw AppError.badRequest(`order: cannot sort by field '${column}'; allowed: ${sortable.join(', ')}`);
+    }
+    keys.push({ column, direction: descending ? 'desc' : 'asc' });
+  }
+  // Always end on the primary key so pages are stable when other keys tie.
+  if (!keys.some((key) => key.column === 'id')) keys.push({ column: 'id', direction: 'desc' });
+  return keys;
+}
+
+/** Counts the filtered rows, then fetches one ordered page of them. */
+export async function fetchPage<DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  paging: PageQuery,
+  sortable: readonly string[],
+): Promise<Paged<Row>> {
+  const sortKeys = parseOrder(paging.order, sortable);
+  const counted = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number | string>`count(*)`.as('total'))
+    .executeTakeFirst();
+  let ordered = query;
+  for (const key of sortKeys) ordered = ordered.orderBy(sql.ref(key.column), key.direction);
+  const rows = await ordered
+    .limit(paging.size)
+    .offset((paging.page - 1) * paging.size)
+    .execute();
+  const total = Number((counted as { total?: number | string } | undefined)?.total ?? 0);
+  return { data: rows, page: paging.page, size: paging.size, total_count: total };
+}
+
+/**
+ * Case-insensitive "starts with" that behaves the same on all three databases. `!` is the escape
+ * character because a backslash is read differently by MySQL and PostgreSQL string literals.
+ */
+export function startsWithIgnoringCase(column: string, keyword: string) {
+  const pattern = `${keyword.toLowerCase().replace(/[!%_]/g, (character) => `!${character}`)}%`;
+  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '!'`;
+}

@@ -1,0 +1,88 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { assembleServer } from '../src/assemble.js';
+import { loadConfig } from '../src/config.js';
+import { createMemoryCache } from '../src/platform/cache/index.js';
+import type { DatabaseHandle, DialectName } from '../src/platform/db/index.js';
+import { createLogger } from '../src/platform/logger.js';
+import type { Services } from '../src/services.js';
+import { createTestDatabase } from './databases.js';
+
+export const ROOT_PASSWORD = 'root-password-123';
+export const ROOT_TOKEN = 'root-access-token-for-tests-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  database: DatabaseHandle;
+  /** Signs in and returns the `session` cookie header value. */
+  login(username: string, password: string): Promise<string>;
+  /** Registers a common user (password `password-123`) and returns its session cookie and id. */
+  createUser(username: string, extra?: Record<string, unknown>): Promise<{ id: number; cookie: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  dialect?: DialectName;
+  env?: Record<string, string>;
+  consoleDirectory?: string;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const testDatabase = await createTestDatabase(options.dialect ?? 'sqlite');
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-data-'));
+  const config = loadConfig({
+    SQLITE_PATH: testDatabase.target.sqlitePath || join(dataDirectory, 'unused.db'),
+    SQL_DSN: testDatabase.target.sqlDsn,
+    SESSION_SECRET: 'test-session-secret-0123456789',
+    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
+    INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
+    LOG_LEVEL: 'silent',
+    // Tests sign in far more often than a person; the limiter has its own test with a low limit.
+    CRITICAL_RATE_LIMIT: '100000',
+    ...options.env,
+  });
+  const server = await assembleServer(config, createLogger('silent'), {
+    cache: createMemoryCache(),
+    consoleDirectory: options.consoleDirectory ?? join(dataDirectory, 'no-console'),
+  });
+  const { app, services, database } = server;
+  await app.ready();
+
+  async function login(username: string, password: string): Promise<string> {
+    const response = await app.inject({ method: 'POST', url: '/api/user/login', payload: { username, password } });
+    if (response.statusCode !== 200) throw new Error(`login failed for ${username}: ${response.body}`);
+    return sessionCookie(response);
+  }
+
+  return {
+    app,
+    services,
+    database,
+    login,
+    async createUser(username, extra = {}) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/user/register',
+        payload: { username, password: 'password-123', ...extra },
+      });
+      if (response.statusCode !== 200) throw new Error(`register failed for ${username}: ${response.body}`);
+      return {
+        id: (response.json() as { data: { id: number } }).data.id,
+        cookie: await login(username, 'password-123'),
+      };
+    },
+    async close() {
+      await server.close();
+      await testDatabase.drop();
+    },
+  };
+}
+
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const session = response.cookies.find((cookie) => cookie.name === 'session');
+  if (!session) throw new Error('no session cookie in the response');
+  return `session=${session.value}`;
+}

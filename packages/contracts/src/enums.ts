@@ -1,0 +1,40 @@
+/** Numeric roles, compatible with the reference system's `users.role`. */
+export const Role = {
+  common: 1,
+  admin: 10,
+  root: 100,
+} as const;
+export type Role = (typeof Role)[keyof typeof Role];
+
+export const UserStatus = {
+  enabled: 1,
+  disabled: 2,
+} as const;
+export type UserStatus = (typeof UserStatus)[keyof typeof UserStatus];
+
+/** Log types of the `logs` table. */
+export const LogType = {
+  unknown: 0,
+  topup: 1,
+  consume: 2,
+  manage: 3,
+  system: 4,
+} as const;
+export type LogType = (typeof LogType)[keyof typeof LogType];
+
+export const DEFAULT_GROUP = 'default';
+
+export function isAdminRole(role: number | undefined | null): boolean {
+  return (role ?? 0) >= Role.admin;
+}
+
+export function isRootRole(role: number | undefined | null): boolean {
+  return (role ?? 0) >= Role.root;
+}
+
+export function roleName(role: number): 'root' | 'admin' | 'common' | 'unknown' {
+  if (role >= Role.root) return 'root';
+  if (role >= Role.admin) return 'admin';
+  if (role >= Role.common) return 'common';
+  return 'unknown';
+}

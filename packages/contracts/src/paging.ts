@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 10;
+
+/** Query of every paged list: 1-based `page`, `size` ≤ 100, `order` = "field,-other". */
+export const pageQuery = z.object({
+  page: z.coerce
+    .number('page must be a number')
+    .int('page must be an integer')
+    .catch(1)
+    .transform((page) => Math.max(1, page)),
+  size: z.coerce
+    .number('size must be a number')
+    .int('size must be an integer')
+    .max(MAX_PAGE_SIZE, `size must not exceed ${MAX_PAGE_SIZE}`)
+    .optional()
+    .transform((size) => (size === undefined || size < 1 ? DEFAULT_PAGE_SIZE : size)),
+  order: z.string().max(200).optional(),
+});
+export type PageQuery = z.infer<typeof pageQuery>;
+
+export const keywordPageQuery = pageQuery.extend({
+  keyword: z.string().trim().max(100).optional(),
+});
+export type KeywordPageQuery = z.infer<typeof keywordPageQuery>;
+
+/** Path parameter `:id`. */
+export const idParam = z.object({
+  id: z.coerce.number('id must be a number').int('id must be an integer').positive('id must be positive'),
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+const groupFields = {
+  name: z.string('name is required').trim().min(1, 'name is required').max(50, 'name must be at most 50 characters'),
+  ratio: z.number('ratio must be a number').min(0, 'ratio must be at least 0').max(1_000_000, 'ratio is too large'),
+  api_rate: z
+    .number('api_rate must be a number')
+    .int('api_rate must be an integer')
+    .min(0, 'api_rate must be at least 0'),
+  public: z.boolean('public must be true or false').default(false),
+  promotion: z.boolean('promotion must be true or false').default(false),
+  min: z.number('min must be a number').int().min(0, 'min must be at least 0').default(0),
+  max: z.number('max must be a number').int().min(0, 'max must be at least 0').default(0),
+};
+
+export const userGroupSymbolField = z
+  .string('symbol is required')
+  .trim()
+  .min(1, 'symbol is required')
+  .max(50, 'symbol must be at most 50 characters')
+  .regex(/^[A-Za-z0-9_-]+$/, 'symbol may contain only letters, digits, "_" and "-"');
+
+export const createUserGroupBody = z.object({
+  symbol: userGroupSymbolField,
+  ...groupFields,
+  api_rate: groupFields.api_rate.default(600),
+  ratio: groupFields.ratio.default(1),
+});
+export type CreateUserGroupBody = z.infer<typeof createUserGroupBody>;
+
+export const updateUserGroupBody = z.object({
+  id: z.number('id is required').int().positive('id must be positive'),
+  symbol: z.string().optional(),
+  ...groupFields,
+});
+export type UpdateUserGroupBody = z.infer<typeof updateUserGroupBody>;
+
+export interface UserGroupView {
+  id: number;
+  symbol: string;
+  name: string;
+  ratio: number;
+  api_rate: number;
+  public: boolean;
+  promotion: boolean;
+  min: number;
+  max: number;
+  enable: boolean;
+}
