@@ -2,8 +2,12 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/account/routes.js';
+import { channelRoutes } from './api/channel/routes.js';
+import { logRoutes } from './api/log/routes.js';
 import { optionRoutes } from './api/option/routes.js';
+import { priceRoutes } from './api/price/routes.js';
 import { siteRoutes } from './api/site/routes.js';
+import { tokenRoutes } from './api/token/routes.js';
 import { userRoutes } from './api/user/routes.js';
 import { userGroupRoutes } from './api/user-group/routes.js';
 import type { Config } from './config.js';
@@ -56,6 +60,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   accountRoutes(app, { auth, accounts: services.accounts, sessions, critical });
   userRoutes(app, { auth, users: services.users });
   userGroupRoutes(app, { auth, groups: services.groups });
+  tokenRoutes(app, { auth, tokens: services.tokens });
+  channelRoutes(app, { auth, channels: services.channels });
+  priceRoutes(app, { auth, prices: services.prices });
+  logRoutes(app, { auth, logs: services.logs });
 
   await installConsole(app, { directory: options.consoleDirectory, basePath: config.basePath });
   return app;

@@ -37,7 +37,7 @@ export async function assembleServer(
 
   const cache = options.cache ?? createCache(config.redisUrl);
   const redis: Redis | undefined = config.redisUrl && !options.cache ? createRedisClient(config.redisUrl) : undefined;
-  const services = createServices(database, cache, logger);
+  const services = createServices(database, cache, logger, { serverSecret: config.sessionSecret });
   await services.options.load();
   await ensureRootUser(config, services.userRepository, services.users, logger);
 

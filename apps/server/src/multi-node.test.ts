@@ -64,7 +64,11 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
       payload: { username: 'root', password: 'root-password-123' },
     });
     const cookie = login.cookies.find((entry) => entry.name === 'session');
-    const self = await second.app.inject({ method: 'GET', url: '/api/user/self', cookies: { session: cookie?.value ?? '' } });
+    const self = await second.app.inject({
+      method: 'GET',
+      url: '/api/user/self',
+      cookies: { session: cookie?.value ?? '' },
+    });
     expect(self.statusCode).toBe(200);
   });
 

@@ -6,3 +6,7 @@ export * from './paging.js';
 export * from './site.js';
 export * from './user.js';
 export * from './userGroup.js';
+export * from './channel.js';
+export * from './log.js';
+export * from './price.js';
+export * from './token.js';

@@ -24,7 +24,9 @@ describe('first start', () => {
     testDatabase = await createTestDatabase('sqlite');
     handle = openDatabase(testDatabase.target);
     await migrateToLatest(handle);
-    services = createServices(handle, createMemoryCache(), createLogger('silent'));
+    services = createServices(handle, createMemoryCache(), createLogger('silent'), {
+      serverSecret: 'test-secret-0123456789',
+    });
     await services.options.load();
   });
   afterAll(async () => {

@@ -9,6 +9,7 @@ export interface LogEntry {
   content: string;
   quota?: number;
   sourceIp?: string;
+  requestId?: string;
 }
 
 export class LogRepository {
@@ -30,6 +31,8 @@ export class LogRepository {
       request_time: 0,
       is_stream: false,
       metadata: '{}',
+      token_id: 0,
+      request_id: entry.requestId ?? '',
     };
     await executor.insertInto('logs').values(row).execute();
   }

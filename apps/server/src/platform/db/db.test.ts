@@ -79,6 +79,8 @@ describe.each(availableDialects)('data layer on %s', (dialect) => {
         channel_id: 0,
         request_time: 0,
         source_ip: '',
+        token_id: 0,
+        request_id: '',
       })
       .execute();
     const log = await handle.db.selectFrom('logs').selectAll().where('quota', '=', big).executeTakeFirstOrThrow();

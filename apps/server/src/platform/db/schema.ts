@@ -71,6 +71,76 @@ export interface LogsTable {
   source_ip: string;
   /** JSON text. */
   metadata: string;
+  token_id: number;
+  request_id: string;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  key_hash: string;
+  key_cipher: string;
+  status: number;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: DbBoolean;
+  used_quota: number;
+  group: string;
+  backup_group: string;
+  /** JSON text. */
+  setting: string;
+  deleted_at: number | null;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  type: number;
+  /** Encrypted provider credential. */
+  key: string;
+  status: number;
+  name: string;
+  weight: number;
+  created_time: number;
+  test_time: number;
+  response_time: number;
+  base_url: string;
+  other: string;
+  balance: number;
+  balance_updated_time: number;
+  /** Comma-separated; an entry may end with `*`. */
+  models: string;
+  /** Comma-separated user-group symbols. */
+  group: string;
+  tag: string;
+  used_quota: number;
+  /** JSON text for the next five. */
+  model_mapping: string;
+  model_headers: string;
+  custom_parameter: string;
+  priority: number;
+  proxy: string;
+  test_model: string;
+  only_chat: DbBoolean;
+  pre_cost: number;
+  compatible_response: DbBoolean;
+  allow_extra_body: DbBoolean;
+  disabled_stream: string;
+  plugin: string;
+  deleted_at: number | null;
+}
+
+export interface PricesTable {
+  model: string;
+  type: string;
+  channel_type: number;
+  input: number;
+  output: number;
+  locked: DbBoolean;
+  /** JSON text. */
+  extra_ratios: string;
 }
 
 export interface Database {
@@ -78,6 +148,9 @@ export interface Database {
   options: OptionsTable;
   user_groups: UserGroupsTable;
   logs: LogsTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  prices: PricesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -85,6 +158,12 @@ export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type UserGroupRow = Selectable<UserGroupsTable>;
 export type NewLogRow = Insertable<LogsTable>;
+export type LogRow = Selectable<LogsTable>;
+export type TokenRow = Selectable<TokensTable>;
+export type NewTokenRow = Insertable<TokensTable>;
+export type ChannelRow = Selectable<ChannelsTable>;
+export type NewChannelRow = Insertable<ChannelsTable>;
+export type PriceRow = Selectable<PricesTable>;
 
 export function toBoolean(value: boolean | number | string | null | undefined): boolean {
   return value === true || value === 1 || value === '1' || value === 't' || value === 'true';

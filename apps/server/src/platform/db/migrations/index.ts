@@ -1,6 +1,7 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { DatabaseHandle } from '../connect.js';
 import * as accounts from './0001_accounts.js';
+import * as relay from './0002_relay.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -11,6 +12,7 @@ interface VersionedMigration {
 /** Ordered list of migrations; names sort in the order they must run. Never edit one that shipped. */
 const migrations: Record<string, VersionedMigration> = {
   '0001_accounts': accounts,
+  '0002_relay': relay,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,0 +1,5 @@
+import type { DatabaseHandle } from '../../platform/db/index.js';
+
+export class PriceRepository {
+  constructor(readonly handle: DatabaseHandle) {}
+}

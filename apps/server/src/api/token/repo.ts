@@ -1,0 +1,5 @@
+import type { DatabaseHandle } from '../../platform/db/index.js';
+
+export class TokenRepository {
+  constructor(readonly handle: DatabaseHandle) {}
+}

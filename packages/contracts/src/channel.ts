@@ -1,0 +1,2 @@
+// Filled in by the channel API work: zod schemas and view types for channels.
+export {};

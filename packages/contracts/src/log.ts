@@ -1,0 +1,2 @@
+// Filled in by the log API work: zod schemas and view types for logs.
+export {};
