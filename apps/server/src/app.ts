@@ -15,10 +15,17 @@ import { createAuth } from './http/auth.js';
 import { installConsole } from './http/console.js';
 import { installErrorHandling } from './http/errors.js';
 import { installRateLimit } from './http/rate-limit.js';
-import { nextRequestId, requestIdHeader } from './http/request-id.js';
+import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './http/request-id.js';
 import { createSessionCodec } from './http/session.js';
 import type { Logger } from './platform/logger.js';
+import { installRelay, type RelayHandle } from './relay/index.js';
 import type { Services } from './services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    relay: RelayHandle;
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -47,6 +54,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header(requestIdHeader, request.id);
+    reply.header(legacyRequestIdHeader, request.id);
   });
   app.decorateRequest('user', null);
   await app.register(cookie);
@@ -64,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   channelRoutes(app, { auth, channels: services.channels });
   priceRoutes(app, { auth, prices: services.prices });
   logRoutes(app, { auth, logs: services.logs });
+  app.decorate('relay', await installRelay(app, services, options.logger, options.redis));
 
   await installConsole(app, { directory: options.consoleDirectory, basePath: config.basePath });
   return app;

@@ -39,6 +39,7 @@ export async function assembleServer(
   const redis: Redis | undefined = config.redisUrl && !options.cache ? createRedisClient(config.redisUrl) : undefined;
   const services = createServices(database, cache, logger, { serverSecret: config.sessionSecret });
   await services.options.load();
+  await services.prices.load();
   await ensureRootUser(config, services.userRepository, services.users, logger);
 
   const app = await buildApp({ config, services, logger, redis, consoleDirectory: options.consoleDirectory });

@@ -11,6 +11,8 @@ export type ErrorRenderer = (error: AppError, request: FastifyRequest, reply: Fa
 const renderers: Array<{ prefix: string; render: ErrorRenderer }> = [];
 
 export function registerErrorRenderer(prefix: string, render: ErrorRenderer): void {
+  const existing = renderers.findIndex((entry) => entry.prefix === prefix);
+  if (existing >= 0) renderers.splice(existing, 1);
   renderers.push({ prefix, render });
   renderers.sort((left, right) => right.prefix.length - left.prefix.length);
 }

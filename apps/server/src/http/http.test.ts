@@ -50,12 +50,16 @@ describe('HTTP edge: errors, limits and the console', () => {
   });
 
   it('answers unknown API paths with a JSON 404, with or without the base path', async () => {
-    for (const url of ['/api/nope', '/api/user/self/extra/deep', '/v1/unknown']) {
+    for (const url of ['/api/nope', '/api/user/self/extra/deep']) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(404);
       expect(response.headers['content-type']).toContain('application/json');
       expect(response.json()).toMatchObject({ success: false });
     }
+    // The relay surface answers in OpenAI's error format.
+    const relay = await t.app.inject({ method: 'GET', url: '/v1/unknown' });
+    expect(relay.statusCode).toBe(404);
+    expect(relay.json().error.type).toBe('invalid_request_error');
   });
 
   it('serves index.html with the base path for client-side routes under BASE_PATH', async () => {

@@ -31,12 +31,15 @@ export interface AppErrorOptions {
   status?: number;
   retryable?: boolean;
   cause?: unknown;
+  /** Surface-specific detail, e.g. OpenAI's error `type`, `code` and `param`. */
+  details?: { type?: string; code?: string; param?: string };
 }
 
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly retryable: boolean;
+  readonly details: NonNullable<AppErrorOptions['details']>;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -44,6 +47,7 @@ export class AppError extends Error {
     this.code = code;
     this.status = options.status ?? defaultStatus[code];
     this.retryable = options.retryable ?? false;
+    this.details = options.details ?? {};
   }
 
   static badRequest(message: string): AppError {

@@ -1,5 +1,67 @@
+import {
+  channelBatchValueBody,
+  channelIdsBody,
+  channelListQuery,
+  createChannelBody,
+  idParam,
+  updateChannelBody,
+} from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Auth } from '../../http/auth.js';
+import { ok } from '../../http/reply.js';
+import { parseInput } from '../../http/validate.js';
 import type { ChannelService } from './service.js';
+import { channelTagRoutes } from './tag-routes.js';
 
-export function channelRoutes(_app: FastifyInstance, _deps: { auth: Auth; channels: ChannelService }): void {}
+/**
+ * Channel administration. Channel tests, balance refreshes, the upstream model list and the SSE
+ * check need the upstream executor and are registered with the relay, not here.
+ */
+export function channelRoutes(app: FastifyInstance, deps: { auth: Auth; channels: ChannelService }): void {
+  const { auth, channels } = deps;
+  const admin = { preHandler: auth.requireAdmin };
+
+  app.get('/api/providers', admin, async () => ok(channels.providers()));
+
+  // `key` may be a filter of this list; at warn level the request log never carries its query string.
+  app.get('/api/channel/', { ...admin, logLevel: 'warn' }, async (request) =>
+    ok(await channels.list(parseInput(channelListQuery, request.query, 'query'))),
+  );
+  // Not enveloped: it is OpenAI's model-list shape.
+  app.get('/api/channel/models', admin, async () => channels.models());
+  app.get('/api/channel/:id', admin, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    return ok(await channels.get(id));
+  });
+
+  app.post('/api/channel/', admin, async (request) =>
+    ok(await channels.create(parseInput(createChannelBody, request.body))),
+  );
+  app.put('/api/channel/', admin, async (request) =>
+    ok(await channels.update(parseInput(updateChannelBody, request.body))),
+  );
+
+  app.put('/api/channel/batch/azure_api', admin, async (request) =>
+    ok(await channels.setAzureApiVersion(parseInput(channelBatchValueBody, request.body)), 'updated'),
+  );
+  app.put('/api/channel/batch/del_model', admin, async (request) =>
+    ok(await channels.removeModel(parseInput(channelBatchValueBody, request.body)), 'updated'),
+  );
+  app.delete('/api/channel/batch', admin, async (request) =>
+    ok(await channels.deleteMany(parseInput(channelIdsBody, request.body).ids)),
+  );
+  app.delete('/api/channel/disabled', admin, async () => ok(await channels.deleteDisabled()));
+
+  app.delete('/api/channel/:id', admin, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    await channels.delete(id);
+    return ok();
+  });
+  app.delete('/api/channel/:id/tag', admin, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    await channels.clearTag(id);
+    return ok();
+  });
+
+  channelTagRoutes(app, { auth, tags: channels.tags });
+}

@@ -1,9 +1,190 @@
+import type {
+  ChannelBatchValueBody,
+  ChannelDetailView,
+  ChannelListQuery,
+  ChannelStatus,
+  ChannelView,
+  CreateChannelBody,
+  Paged,
+  ProviderView,
+  UpdateChannelBody,
+} from '@one-hub/contracts';
+import { splitChannelList } from '@one-hub/contracts';
 import type { Cache } from '../../platform/cache/index.js';
-import type { ChannelRepository } from './repo.js';
+import { nowSeconds } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors.js';
+import { providerByType, providerRegistry } from '../../relay/providers/registry.js';
+import { channelsToCreate, editToPatch } from './fields.js';
+import { toChannelDetailView, toChannelView, toProviderView } from './presenter.js';
+import type { ChannelRecord, ChannelRepository } from './repo.js';
+import { type RoutingChannel, toRoutingChannel } from './routing.js';
+import { checkChannelRules } from './rules.js';
+import { ChannelTagService } from './tags.js';
+
+export type { RoutingChannel } from './routing.js';
+
+/** Published on the cache after every channel write so the routers of all nodes reload. */
+export const CHANNELS_CHANGED = 'channels.changed';
+
+/** `created` of every entry of GET /api/channel/models, as the reference answers. */
+const MODEL_LIST_CREATED = 1677649963;
+
+export interface ChannelModelList {
+  object: 'list';
+  data: Array<{ id: string; object: 'model'; created: number; owned_by: string }>;
+}
 
 export class ChannelService {
+  readonly tags: ChannelTagService;
+
   constructor(
     readonly repo: ChannelRepository,
     readonly cache: Cache,
-  ) {}
+  ) {
+    this.tags = new ChannelTagService(repo, (id) => this.changed(id));
+  }
+
+  /** Tells every node's router to reload; `id` names the channel when only one changed. */
+  private async changed(id?: number): Promise<void> {
+    await this.cache.publish(CHANNELS_CHANGED, id === undefined ? '' : String(id));
+  }
+
+  private async require(id: number): Promise<ChannelRecord> {
+    const channel = await this.repo.findById(id);
+    if (!channel) throw AppError.notFound(`channel ${id} not found`);
+    return channel;
+  }
+
+  async list(query: ChannelListQuery): Promise<Paged<ChannelView>> {
+    const page = await this.repo.list(query);
+    return { ...page, data: page.data.map(toChannelView) };
+  }
+
+  async get(id: number): Promise<ChannelDetailView> {
+    return toChannelDetailView(await this.require(id));
+  }
+
+  providers(): ProviderView[] {
+    return [...providerRegistry.values()].map(toProviderView);
+  }
+
+  /** Every priced model, in the shape of OpenAI's model list. */
+  async models(): Promise<ChannelModelList> {
+    const rows = await this.repo.pricedModels();
+    return {
+      object: 'list',
+      data: rows.map((row) => ({
+        id: row.model,
+        object: 'model',
+        created: MODEL_LIST_CREATED,
+        owned_by: providerByType(row.channel_type)?.name ?? 'unknown',
+      })),
+    };
+  }
+
+  /** One channel per key line, all or none. */
+  async create(body: CreateChannelBody): Promise<ChannelView[]> {
+    const channels = channelsToCreate(body, nowSeconds());
+    await checkChannelRules(this.repo, channels, { checkType: true, checkGroups: true });
+    const ids = await this.repo.transaction((executor) => this.repo.insertMany(channels, executor));
+    await this.changed(ids.length === 1 ? ids[0] : undefined);
+    return (await this.repo.listByIds(ids)).map(toChannelView);
+  }
+
+  /** Writes the fields present in the body; see updateChannelBody for partial versus whole updates. */
+  async update(body: UpdateChannelBody): Promise<ChannelView> {
+    const { id, ...edit } = body;
+    const current = await this.require(id);
+    const patch = editToPatch(edit);
+    await checkChannelRules(this.repo, [{ ...current, ...patch }], {
+      checkType: patch.type !== undefined || patch.base_url !== undefined || patch.other !== undefined,
+      checkGroups: patch.group !== undefined,
+    });
+    await this.repo.update([id], patch);
+    await this.changed(id);
+    return toChannelView(await this.require(id));
+  }
+
+  async setAzureApiVersion(body: ChannelBatchValueBody): Promise<number> {
+    const count = await this.repo.update(body.ids, { other: body.value });
+    await this.changed();
+    return count;
+  }
+
+  /** Removes one model from each channel's list; returns how many channels listed it. */
+  async removeModel(body: ChannelBatchValueBody): Promise<number> {
+    const changedIds = await this.repo.transaction(async (executor) => {
+      const changed: number[] = [];
+      for (const id of new Set(body.ids)) {
+        const channel = await this.repo.findById(id, executor);
+        if (!channel) continue;
+        const models = splitChannelList(channel.models);
+        if (!models.includes(body.value)) continue;
+        const remaining = models.filter((model) => model !== body.value).join(',');
+        await this.repo.update([id], { models: remaining }, executor);
+        changed.push(id);
+      }
+      return changed;
+    });
+    await this.changed();
+    return changedIds.length;
+  }
+
+  async deleteMany(ids: number[]): Promise<number> {
+    const count = await this.repo.softDelete([...new Set(ids)]);
+    await this.changed();
+    return count;
+  }
+
+  async deleteDisabled(): Promise<number> {
+    const count = await this.repo.softDeleteDisabled();
+    await this.changed();
+    return count;
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.require(id);
+    await this.repo.softDelete([id]);
+    await this.changed(id);
+  }
+
+  async clearTag(id: number): Promise<void> {
+    await this.require(id);
+    await this.repo.update([id], { tag: '' });
+    await this.changed(id);
+  }
+
+  // ---- for the relay and the channel jobs ----
+
+  /** Every enabled channel, ready for the router; channels whose key cannot be opened are left out. */
+  async listForRouting(): Promise<RoutingChannel[]> {
+    const channels = await this.repo.enabled();
+    return channels.filter((channel) => channel.key !== '').map(toRoutingChannel);
+  }
+
+  /** One channel whatever its status (channel tests also probe disabled ones), or undefined. */
+  async findForRouting(id: number): Promise<RoutingChannel | undefined> {
+    const channel = await this.repo.findById(id);
+    return channel && channel.key !== '' ? toRoutingChannel(channel) : undefined;
+  }
+
+  /**
+   * Enables or disables a channel (auto-disable after failures, auto-enable after a good test).
+   * `reason` is for the caller's log and notifications; the table has no column for it.
+   */
+  async setStatus(id: number, status: ChannelStatus, _reason?: string): Promise<void> {
+    await this.repo.update([id], { status });
+    await this.changed(id);
+  }
+
+  async recordTest(id: number, responseTimeMs: number): Promise<void> {
+    await this.repo.update([id], { response_time: Math.round(responseTimeMs), test_time: nowSeconds() });
+    await this.changed(id);
+  }
+
+  /** Balance in US dollars, as the provider's balance endpoint reports it. */
+  async recordBalance(id: number, balance: number): Promise<void> {
+    await this.repo.update([id], { balance, balance_updated_time: nowSeconds() });
+    await this.changed(id);
+  }
 }

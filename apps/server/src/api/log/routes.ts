@@ -1,5 +1,32 @@
+import { deleteLogsQuery, logListQuery, logStatQuery, ownLogListQuery, ownLogStatQuery } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { Auth } from '../../http/auth.js';
+import { type Auth, currentUser } from '../../http/auth.js';
+import { ok } from '../../http/reply.js';
+import { parseInput } from '../../http/validate.js';
 import type { LogService } from './service.js';
 
-export function logRoutes(_app: FastifyInstance, _deps: { auth: Auth; logs: LogService }): void {}
+/** Log lists and statistics: administrators see everything, every signed-in user sees their own. */
+export function logRoutes(app: FastifyInstance, deps: { auth: Auth; logs: LogService }): void {
+  const { auth, logs } = deps;
+  const admin = { preHandler: auth.requireAdmin };
+  const signedIn = { preHandler: auth.requireUser };
+
+  app.get('/api/log/', admin, async (request) => ok(await logs.list(parseInput(logListQuery, request.query, 'query'))));
+
+  app.get('/api/log/self', signedIn, async (request) =>
+    ok(await logs.listOwn(currentUser(request), parseInput(ownLogListQuery, request.query, 'query'))),
+  );
+
+  app.get('/api/log/stat', admin, async (request) =>
+    ok(await logs.stat(parseInput(logStatQuery, request.query, 'query'))),
+  );
+
+  app.get('/api/log/self/stat', signedIn, async (request) =>
+    ok(await logs.ownStat(currentUser(request), parseInput(ownLogStatQuery, request.query, 'query'))),
+  );
+
+  app.delete('/api/log/', admin, async (request) => {
+    const { target_timestamp: target } = parseInput(deleteLogsQuery, request.query, 'query');
+    return ok(await logs.deleteConsumeLogsBefore(target));
+  });
+}

@@ -1,5 +1,79 @@
-import type { FastifyInstance } from 'fastify';
+import {
+  deletePricesBody,
+  multiplePricesBody,
+  PRICE_MODEL_MAX_LENGTH,
+  priceBody,
+  priceListQuery,
+  syncPricesBody,
+  syncPricesQuery,
+} from '@one-hub/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { Auth } from '../../http/auth.js';
+import { ok } from '../../http/reply.js';
+import { parseInput } from '../../http/validate.js';
+import { AppError } from '../../platform/errors.js';
 import type { PriceService } from './service.js';
 
-export function priceRoutes(_app: FastifyInstance, _deps: { auth: Auth; prices: PriceService }): void {}
+/** `*model` in the path: the stored (old) name, URL-encoded, so it may contain "/" and "*". */
+function pathModel(request: FastifyRequest): string {
+  const raw = (request.params as Record<string, string | undefined>)['*'] ?? '';
+  const model = raw.replace(/^\/+/, '');
+  if (!model) throw AppError.badRequest('model: the model name is required in the path');
+  if (model.length > PRICE_MODEL_MAX_LENGTH) {
+    throw AppError.badRequest(`model: must be at most ${PRICE_MODEL_MAX_LENGTH} characters`);
+  }
+  return model;
+}
+
+/** The body of an update may leave out `model` to keep the name in the path. */
+function withDefaultModel(body: unknown, model: string): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || 'model' in body) return body;
+  return { ...body, model };
+}
+
+/** A bare array or `{data: [...]}`; anything else is refused before the entries are looked at. */
+function syncBody(body: unknown): z.output<typeof syncPricesBody> {
+  const list = body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? body.data : body;
+  if (!Array.isArray(list)) throw AppError.badRequest('body must be an array of prices or {"data": [prices]}');
+  return parseInput(syncPricesBody, list);
+}
+
+export function priceRoutes(app: FastifyInstance, deps: { auth: Auth; prices: PriceService }): void {
+  const { auth, prices } = deps;
+  const admin = { preHandler: auth.requireAdmin };
+
+  // Public, and readable from other sites' pages (price widgets, calculators).
+  app.get('/api/prices', async (request, reply) => {
+    const { type } = parseInput(priceListQuery, request.query, 'query');
+    reply.header('access-control-allow-origin', '*');
+    return ok(await prices.list(type));
+  });
+  app.get('/api/ownedby', async () => ok(prices.ownedBy()));
+
+  app.get('/api/prices/model_list', admin, async () => ok(await prices.modelList()));
+  app.get('/api/prices/updateService', admin, async () => ok(prices.updateServiceUrl()));
+
+  app.post('/api/prices/single', admin, async (request) =>
+    ok(await prices.create(parseInput(priceBody, request.body))),
+  );
+  app.put('/api/prices/single/*', admin, async (request) => {
+    const model = pathModel(request);
+    return ok(await prices.update(model, parseInput(priceBody, withDefaultModel(request.body, model))));
+  });
+  app.delete('/api/prices/single/*', admin, async (request) => {
+    await prices.delete(pathModel(request));
+    return ok();
+  });
+
+  app.post('/api/prices/multiple', admin, async (request) =>
+    ok(await prices.saveMultiple(parseInput(multiplePricesBody, request.body))),
+  );
+  app.put('/api/prices/multiple/delete', admin, async (request) =>
+    ok(await prices.deleteMultiple(parseInput(deletePricesBody, request.body).models)),
+  );
+  app.post('/api/prices/sync', admin, async (request) => {
+    const { updateMode } = parseInput(syncPricesQuery, request.query, 'query');
+    return ok(await prices.sync(updateMode, syncBody(request.body)));
+  });
+}

@@ -1,9 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  MultiplePricesBody,
+  OwnedByView,
+  PriceBody,
+  PriceView,
+  SyncMode,
+  SyncPricesResult,
+} from '@one-hub/contracts';
+import type { Transaction } from 'kysely';
 import type { Cache } from '../../platform/cache/index.js';
+import { type Database, isUniqueViolation } from '../../platform/db/index.js';
+import { AppError } from '../../platform/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import type { Price } from '../../relay/billing/quota.js';
+import { DEFAULT_PRICES } from './defaults.js';
+import { MODEL_OWNERS } from './owners.js';
 import type { PriceRepository } from './repo.js';
+import { syncPrices } from './sync.js';
+import { compareForListing, PriceTable } from './table.js';
 
+export const PRICES_CHANGED = 'prices.changed';
+
+function alreadyExists(field: string, model: string): AppError {
+  return AppError.conflict(`${field}: model already exists: ${model}`);
+}
+
+/** Keeps the first occurrence of each name, in order. */
+function unique(models: readonly string[]): string[] {
+  return [...new Set(models)];
+}
+
+/**
+ * Model prices. The relay reads them from memory through `lookup`; every write goes to the
+ * database in a transaction, then every node reloads through the cache's invalidation bus.
+ */
 export class PriceService {
+  private table: PriceTable | undefined;
+  private firstLoad: Promise<void> | undefined;
+  private seedChecked = false;
+  private loadsStarted = 0;
+  private loadsApplied = 0;
+  /** Tags this node's own change notices, which it has already applied when it sends them. */
+  private readonly nodeTag = randomUUID();
+
   constructor(
     readonly repo: PriceRepository,
     readonly cache: Cache,
-  ) {}
+    private readonly logger?: Pick<Logger, 'error'>,
+  ) {
+    void cache.subscribe(PRICES_CHANGED, (message) => {
+      if (message === this.nodeTag) return;
+      this.reload().catch((error: unknown) => this.logger?.error({ err: error }, 'reloading prices failed'));
+    });
+  }
+
+  /** Loads every price into memory; the first call of a process seeds the defaults into an empty table. */
+  async load(): Promise<void> {
+    if (!this.seedChecked) {
+      await this.seedIfEmpty();
+      this.seedChecked = true;
+    }
+    await this.reload();
+  }
+
+  /**
+   * The price of `model`: exact, else the wildcard with the longest matching prefix, else the
+   * fallback of 30/30. Synchronous and allocation-free: the relay calls it on every request.
+   */
+  lookup(model: string): Price {
+    if (!this.table) {
+      // Guessing a price would bill wrongly; fail this call and make sure the next one can succeed.
+      this.loaded().catch((error: unknown) => this.logger?.error({ err: error }, 'loading prices failed'));
+      throw new AppError('unavailable', 'model prices are not loaded yet', { retryable: true });
+    }
+    return this.table.lookup(model);
+  }
+
+  async list(source: 'db' | 'default'): Promise<readonly Price[]> {
+    if (source === 'default') return [...DEFAULT_PRICES].sort(compareForListing);
+    return (await this.loaded()).sorted;
+  }
+
+  /** Every priced model. Models offered by channels are added once channels exist. */
+  async modelList(): Promise<string[]> {
+    return (await this.loaded()).models().sort();
+  }
+
+  ownedBy(): Readonly<Record<string, OwnedByView>> {
+    return MODEL_OWNERS;
+  }
+
+  /** No remote price service is configured yet. */
+  updateServiceUrl(): string {
+    return '';
+  }
+
+  async create(price: PriceBody): Promise<PriceView> {
+    await this.write(
+      async (transaction) => {
+        if (await this.repo.find(transaction, price.model)) throw alreadyExists('model', price.model);
+        await this.repo.insertMany(transaction, [price]);
+      },
+      alreadyExists('model', price.model),
+    );
+    return price;
+  }
+
+  /** Replaces the price stored under `model`, renaming it when the body names another model. */
+  async update(model: string, price: PriceBody): Promise<PriceView> {
+    await this.write(
+      async (transaction) => {
+        if (!(await this.repo.find(transaction, model))) throw AppError.notFound(`model: no price for '${model}'`);
+        if (price.model !== model && (await this.repo.find(transaction, price.model))) {
+          throw alreadyExists('model', price.model);
+        }
+        await this.repo.replace(transaction, model, price);
+      },
+      alreadyExists('model', price.model),
+    );
+    return price;
+  }
+
+  async delete(model: string): Promise<void> {
+    await this.write(async (transaction) => {
+      if ((await this.repo.deleteMany(transaction, [model])) === 0) {
+        throw AppError.notFound(`model: no price for '${model}'`);
+      }
+    });
+  }
+
+  /** Gives `models` one shared price: adds the new ones, updates the kept ones, deletes the dropped ones. */
+  async saveMultiple(body: MultiplePricesBody): Promise<SyncPricesResult> {
+    const models = unique(body.models);
+    const originals = new Set(body.original_models);
+    const kept = new Set(models);
+    const dropped = unique(body.original_models).filter((model) => !kept.has(model));
+    return this.write(async (transaction) => {
+      const stored = await this.repo.findMany(transaction, models);
+      const added: PriceView[] = [];
+      let updated = 0;
+      for (const model of models) {
+        const price = { ...body.price, model };
+        if (stored.has(model)) {
+          // Only models that were part of the edited set may be overwritten; others belong to someone else.
+          if (!originals.has(model)) throw alreadyExists('models', model);
+          await this.repo.replace(transaction, model, price);
+          updated += 1;
+        } else {
+          added.push(price);
+        }
+      }
+      await this.repo.insertMany(transaction, added);
+      const deleted = await this.repo.deleteMany(transaction, dropped);
+      return { added: added.length, updated, deleted };
+    }, AppError.conflict('models: one of the models already has a price'));
+  }
+
+  async deleteMultiple(models: readonly string[]): Promise<{ deleted: number }> {
+    return this.write(async (transaction) => ({ deleted: await this.repo.deleteMany(transaction, unique(models)) }));
+  }
+
+  /** Applies a price list from an update service; locked prices are never touched. */
+  async sync(mode: SyncMode, prices: readonly PriceView[]): Promise<SyncPricesResult> {
+    return this.write(
+      (transaction) => syncPrices(this.repo, transaction, mode, prices),
+      AppError.conflict('the price list changed while it was being synchronised; try again'),
+    );
+  }
+
+  /** Runs `work` in a transaction, then refreshes this node and tells the others. */
+  private async write<Result>(
+    work: (transaction: Transaction<Database>) => Promise<Result>,
+    onUniqueViolation?: AppError,
+  ): Promise<Result> {
+    // Seeds an empty table first, so a write cannot pre-empt the built-in list.
+    await this.loaded();
+    let result: Result;
+    try {
+      result = await this.repo.transaction(work);
+    } catch (error) {
+      // A concurrent writer inserted the same model between our check and our insert.
+      if (onUniqueViolation && isUniqueViolation(error)) throw onUniqueViolation;
+      throw error;
+    }
+    await this.reload();
+    await this.cache.publish(PRICES_CHANGED, this.nodeTag);
+    return result;
+  }
+
+  private async loaded(): Promise<PriceTable> {
+    if (!this.table) {
+      this.firstLoad ??= this.load().catch((error: unknown) => {
+        this.firstLoad = undefined;
+        throw error;
+      });
+      await this.firstLoad;
+    }
+    if (!this.table) throw new AppError('unavailable', 'model prices are not loaded yet', { retryable: true });
+    return this.table;
+  }
+
+  private async seedIfEmpty(): Promise<void> {
+    try {
+      await this.repo.transaction(async (transaction) => {
+        if (await this.repo.hasAny(transaction)) return;
+        await this.repo.insertMany(transaction, DEFAULT_PRICES);
+      });
+    } catch (error) {
+      // Another node seeded the table at the same moment; its rows are as good as ours.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+
+  /** Loads may overlap (a write here, a notice from another node): only the latest one started wins. */
+  private async reload(): Promise<void> {
+    const sequence = ++this.loadsStarted;
+    const views = await this.repo.all();
+    if (sequence < this.loadsApplied) return;
+    this.loadsApplied = sequence;
+    this.table = new PriceTable(views);
+  }
 }

@@ -1,5 +1,60 @@
+import {
+  adminTokenSearchQuery,
+  adminUpdateTokenBody,
+  createTokenBody,
+  idParam,
+  tokenListQuery,
+  tokenStatusBody,
+  tokenUpdateQuery,
+  updateTokenBody,
+} from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { Auth } from '../../http/auth.js';
+import { type Auth, currentUser } from '../../http/auth.js';
+import { ok } from '../../http/reply.js';
+import { parseInput } from '../../http/validate.js';
 import type { TokenService } from './service.js';
 
-export function tokenRoutes(_app: FastifyInstance, _deps: { auth: Auth; tokens: TokenService }): void {}
+/** API keys: each user manages their own; administrators search and edit everyone's. */
+export function tokenRoutes(app: FastifyInstance, deps: { auth: Auth; tokens: TokenService }): void {
+  const { auth, tokens } = deps;
+  const user = { preHandler: auth.requireUser };
+  const admin = { preHandler: auth.requireAdmin };
+
+  app.get('/api/token/', user, async (request) =>
+    ok(await tokens.listOwn(currentUser(request), parseInput(tokenListQuery, request.query, 'query'))),
+  );
+
+  app.get('/api/token/playground', user, async (request) => ok(await tokens.playgroundKey(currentUser(request))));
+
+  app.get('/api/token/:id', user, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    return ok(await tokens.getOwn(currentUser(request), id));
+  });
+
+  app.post('/api/token/', user, async (request) =>
+    ok(await tokens.create(currentUser(request), parseInput(createTokenBody, request.body))),
+  );
+
+  app.put('/api/token/', user, async (request) => {
+    const caller = currentUser(request);
+    const { status_only: statusOnly } = parseInput(tokenUpdateQuery, request.query, 'query');
+    if (statusOnly) return ok(await tokens.setOwnStatus(caller, parseInput(tokenStatusBody, request.body)));
+    return ok(await tokens.updateOwn(caller, parseInput(updateTokenBody, request.body)));
+  });
+
+  app.delete('/api/token/:id', user, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    await tokens.deleteOwn(currentUser(request), id);
+    return ok();
+  });
+
+  app.get('/api/token/admin/search', admin, async (request) =>
+    ok(await tokens.adminSearch(parseInput(adminTokenSearchQuery, request.query, 'query'))),
+  );
+
+  app.put('/api/token/admin', admin, async (request) => {
+    const { status_only: statusOnly } = parseInput(tokenUpdateQuery, request.query, 'query');
+    if (statusOnly) return ok(await tokens.adminSetStatus(parseInput(tokenStatusBody, request.body)));
+    return ok(await tokens.adminUpdate(parseInput(adminUpdateTokenBody, request.body)));
+  });
+}

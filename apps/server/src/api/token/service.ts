@@ -1,11 +1,248 @@
+import {
+  type AdminTokenSearchQuery,
+  type AdminTokenView,
+  type AdminUpdateTokenBody,
+  type CreateTokenBody,
+  defaultTokenSetting,
+  NEVER_EXPIRES,
+  type Paged,
+  PLAYGROUND_TOKEN_NAME,
+  type TokenListQuery,
+  type TokenSetting,
+  TokenStatus,
+  type TokenStatusBody,
+  type TokenView,
+  type UpdateTokenBody,
+} from '@one-hub/contracts';
+import { nowSeconds } from '../../platform/clock.js';
+import { isUniqueViolation, type TokenRow, toBoolean, type UserRow } from '../../platform/db/index.js';
+import { AppError } from '../../platform/errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { UserGroupService } from '../user-group/service.js';
-import type { TokenRepository } from './repo.js';
+import { generateTokenKey, hashTokenKey, maskTokenKey, TOKEN_KEY_PREFIX, tokenKeyBody } from './keys.js';
+import { toAdminTokenView, toTokenView } from './presenter.js';
+import type { TokenRepository, TokenUpdate } from './repo.js';
+import { assertStatusChange, type TokenLimits } from './rules.js';
+import { readTokenSetting, writeTokenSetting } from './setting.js';
+
+/** Cache-bus topic on which relay nodes learn that a token changed and must be re-read. */
+export const TOKENS_CHANGED = 'tokens.changed';
+
+type NewToken = Omit<CreateTokenBody, 'setting'> & { setting: TokenSetting };
 
 export class TokenService {
+  /** Told the id of every token written here; the relay sets it to drop its cached copy. */
+  onChange?: (tokenId: number) => void;
+
   constructor(
     readonly repo: TokenRepository,
     readonly groups: UserGroupService,
     readonly secrets: SecretBox,
   ) {}
+
+  /** The stored `setting` JSON as a complete setting; never throws, for the relay's hot path. */
+  parseSetting(json: string): TokenSetting {
+    return readTokenSetting(json);
+  }
+
+  async listOwn(caller: UserRow, query: TokenListQuery): Promise<Paged<TokenView>> {
+    const page = await this.repo.list({ userId: caller.id, keyword: query.keyword }, query);
+    return { ...page, data: page.data.map((row) => toTokenView(row, this.maskedKey(row))) };
+  }
+
+  /** One of the caller's tokens with its full key, so the console can copy it. */
+  async getOwn(caller: UserRow, id: number): Promise<TokenView> {
+    const row = await this.requireOwned(caller, id);
+    return toTokenView(row, this.fullKey(row));
+  }
+
+  /** The key of the caller's playground token, created (unlimited, never expiring) on first use. */
+  async playgroundKey(caller: UserRow): Promise<string> {
+    const existing = await this.repo.findByName(caller.id, PLAYGROUND_TOKEN_NAME);
+    if (existing) return this.fullKey(existing);
+    const { key } = await this.insert(caller.id, {
+      name: PLAYGROUND_TOKEN_NAME,
+      expired_time: NEVER_EXPIRES,
+      remain_quota: 0,
+      unlimited_quota: true,
+      group: '',
+      backup_group: '',
+      setting: defaultTokenSetting(),
+    });
+    return key;
+  }
+
+  /** Creates a token for the caller and returns it with its full key, the one time it is handed out unasked. */
+  async create(caller: UserRow, body: CreateTokenBody): Promise<TokenView> {
+    if (body.expired_time !== NEVER_EXPIRES && body.expired_time <= nowSeconds()) {
+      throw AppError.badRequest('expired_time: must be in the future, or -1 for never');
+    }
+    await this.checkGroups(caller.group, body.group, body.backup_group);
+    const { row, key } = await this.insert(caller.id, { ...body, setting: body.setting ?? defaultTokenSetting() });
+    return toTokenView(row, key);
+  }
+
+  async updateOwn(caller: UserRow, body: UpdateTokenBody): Promise<TokenView> {
+    const token = await this.requireOwned(caller, body.id);
+    return toTokenView(await this.applyUpdate(token, caller.group, body), this.maskedKey(token));
+  }
+
+  async setOwnStatus(caller: UserRow, body: TokenStatusBody): Promise<TokenView> {
+    const token = await this.requireOwned(caller, body.id);
+    return toTokenView(await this.applyUpdate(token, caller.group, { status: body.status }), this.maskedKey(token));
+  }
+
+  async deleteOwn(caller: UserRow, id: number): Promise<void> {
+    const token = await this.requireOwned(caller, id);
+    await this.repo.softDelete(token.id);
+    this.notify(token.id);
+  }
+
+  async adminSearch(query: AdminTokenSearchQuery): Promise<Paged<AdminTokenView>> {
+    const page = await this.repo.list(
+      { userId: query.user_id, tokenId: query.token_id, keyword: query.keyword },
+      query,
+    );
+    const owners = await this.repo.ownerNames(page.data.map((row) => row.user_id));
+    return {
+      ...page,
+      data: page.data.map((row) => toAdminTokenView(row, this.maskedKey(row), owners.get(row.user_id) ?? '')),
+    };
+  }
+
+  /** Any user's token; `user_id` moves it to another existing user, whose group rules then apply. */
+  async adminUpdate(body: AdminUpdateTokenBody): Promise<AdminTokenView> {
+    const token = await this.requireAny(body.id);
+    const owner = await this.repo.findOwner(body.user_id ?? token.user_id);
+    if (body.user_id !== undefined && !owner) throw AppError.badRequest(`user_id: user ${body.user_id} does not exist`);
+    // A token whose owner was deleted can still be edited; only public groups are then allowed.
+    return this.toAdminView(await this.applyUpdate(token, owner?.group ?? '', body, owner?.id ?? token.user_id));
+  }
+
+  async adminSetStatus(body: TokenStatusBody): Promise<AdminTokenView> {
+    const token = await this.requireAny(body.id);
+    return this.toAdminView(await this.applyUpdate(token, '', { status: body.status }));
+  }
+
+  private async toAdminView(row: TokenRow): Promise<AdminTokenView> {
+    const owners = await this.repo.ownerNames([row.user_id]);
+    return toAdminTokenView(row, this.maskedKey(row), owners.get(row.user_id) ?? '');
+  }
+
+  private async requireOwned(caller: UserRow, id: number): Promise<TokenRow> {
+    const token = await this.repo.findOwned(caller.id, id);
+    if (!token) throw AppError.notFound(`token ${id} not found`);
+    return token;
+  }
+
+  private async requireAny(id: number): Promise<TokenRow> {
+    const token = await this.repo.findById(id);
+    if (!token) throw AppError.notFound(`token ${id} not found`);
+    return token;
+  }
+
+  /**
+   * Validates and writes the fields given (others stay as they are). Group rules are checked
+   * against `ownerGroup` only when a group or the owner changes, so a group that stopped being
+   * public does not block renaming an old token.
+   */
+  private async applyUpdate(
+    token: TokenRow,
+    ownerGroup: string,
+    changes: Partial<Omit<AdminUpdateTokenBody, 'id'>>,
+    ownerId = token.user_id,
+  ): Promise<TokenRow> {
+    const group = changes.group ?? token.group;
+    const backupGroup = changes.backup_group ?? token.backup_group;
+    const groupsChanged = group !== token.group || backupGroup !== token.backup_group;
+    if (groupsChanged || ownerId !== token.user_id) await this.checkGroups(ownerGroup, group, backupGroup);
+    const limits: TokenLimits = {
+      expiredTime: changes.expired_time ?? Number(token.expired_time),
+      remainQuota: changes.remain_quota ?? Number(token.remain_quota),
+      unlimitedQuota: changes.unlimited_quota ?? toBoolean(token.unlimited_quota),
+    };
+    if (changes.status !== undefined) assertStatusChange(token.status, changes.status, limits, nowSeconds());
+    const patch: TokenUpdate = {};
+    if (ownerId !== token.user_id) patch.user_id = ownerId;
+    if (changes.name !== undefined) patch.name = changes.name;
+    if (changes.status !== undefined && changes.status !== token.status) patch.status = changes.status;
+    if (changes.expired_time !== undefined) patch.expired_time = changes.expired_time;
+    if (changes.remain_quota !== undefined) patch.remain_quota = changes.remain_quota;
+    if (changes.unlimited_quota !== undefined) patch.unlimited_quota = changes.unlimited_quota;
+    if (groupsChanged) Object.assign(patch, { group, backup_group: backupGroup });
+    if (changes.setting) patch.setting = writeTokenSetting(changes.setting);
+    await this.repo.update(token.id, patch);
+    this.notify(token.id);
+    return (await this.repo.findById(token.id)) ?? token;
+  }
+
+  /** A chosen group must be enabled and either public or the owner's own; the backup must differ. */
+  private async checkGroups(ownerGroup: string, group: string, backupGroup: string): Promise<void> {
+    if (group && group === backupGroup) {
+      throw AppError.badRequest('backup_group: must differ from group');
+    }
+    for (const [field, symbol] of [
+      ['group', group],
+      ['backup_group', backupGroup],
+    ] as const) {
+      if (!symbol) continue;
+      const found = await this.groups.requireUsable(symbol, field);
+      if (!found.public && found.symbol !== ownerGroup) {
+        throw AppError.badRequest(`${field}: user group '${symbol}' is not public and is not the owner's own group`);
+      }
+    }
+  }
+
+  private async insert(userId: number, token: NewToken): Promise<{ row: TokenRow; key: string }> {
+    // A collision of 48 random characters will not happen; the retry only keeps the unique index honest.
+    for (let attempt = 0; ; attempt++) {
+      const key = generateTokenKey();
+      const body = tokenKeyBody(key);
+      try {
+        const id = await this.repo.insert({
+          user_id: userId,
+          name: token.name,
+          key_hash: hashTokenKey(body),
+          key_cipher: this.secrets.seal(body),
+          status: TokenStatus.enabled,
+          created_time: nowSeconds(),
+          accessed_time: 0,
+          expired_time: token.expired_time,
+          remain_quota: token.remain_quota,
+          unlimited_quota: token.unlimited_quota,
+          used_quota: 0,
+          group: token.group,
+          backup_group: token.backup_group,
+          setting: writeTokenSetting(token.setting),
+          deleted_at: null,
+        });
+        this.notify(id);
+        return { row: await this.requireAny(id), key };
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= 2) throw error;
+      }
+    }
+  }
+
+  /** The full `sk-…` key; empty when it was sealed under another server secret and cannot be read. */
+  private fullKey(row: TokenRow): string {
+    try {
+      return `${TOKEN_KEY_PREFIX}${this.secrets.open(row.key_cipher)}`;
+    } catch {
+      return '';
+    }
+  }
+
+  private maskedKey(row: TokenRow): string {
+    const key = this.fullKey(row);
+    return key ? maskTokenKey(key) : '';
+  }
+
+  private notify(tokenId: number): void {
+    try {
+      this.onChange?.(tokenId);
+    } catch {
+      // The write is already committed; a failing listener must not turn it into an error response.
+    }
+  }
 }

@@ -11,6 +11,9 @@ import { AppError } from '../../platform/errors.js';
 import type { UserGroupFilter, UserGroupRepository } from './repo.js';
 
 export class UserGroupService {
+  /** Told after every write, so in-memory copies (the relay's) reload at once. */
+  onChange: (() => void | Promise<void>) | undefined;
+
   constructor(private readonly repo: UserGroupRepository) {}
 
   list(paging: PageQuery, filter: UserGroupFilter): Promise<Paged<UserGroupView>> {
@@ -35,7 +38,9 @@ export class UserGroupService {
     const { symbol, ...fields } = body;
     if (await this.repo.findBySymbol(symbol)) throw AppError.conflict(`symbol: user group '${symbol}' already exists`);
     try {
-      return await this.get(await this.repo.insert(symbol, fields));
+      const created = await this.get(await this.repo.insert(symbol, fields));
+      await this.onChange?.();
+      return created;
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.conflict(`symbol: user group '${symbol}' already exists`);
       throw error;
@@ -49,6 +54,7 @@ export class UserGroupService {
       throw AppError.badRequest('symbol: the symbol of a user group cannot be changed');
     }
     await this.repo.update(id, fields);
+    await this.onChange?.();
     return this.get(id);
   }
 
@@ -58,6 +64,7 @@ export class UserGroupService {
       throw AppError.badRequest(`the '${DEFAULT_GROUP}' user group cannot be disabled`);
     }
     await this.repo.setEnabled(id, !group.enable);
+    await this.onChange?.();
     return { ...group, enable: !group.enable };
   }
 
@@ -72,6 +79,7 @@ export class UserGroupService {
       );
     }
     await this.repo.delete(id);
+    await this.onChange?.();
   }
 
   /** Enabled groups a caller may pick: the public ones and the caller's own. */

@@ -44,6 +44,9 @@ function assertOutranks(caller: UserRow, target: UserRow): void {
 }
 
 export class UserService {
+  /** Told after an administrator changes a user's quota, so cached balances are read again. */
+  onQuotaChanged: ((userId: number) => void) | undefined;
+
   constructor(
     private readonly users: UserRepository,
     private readonly logs: LogRepository,
@@ -248,6 +251,7 @@ export class UserService {
         content: `管理员增减用户额度 ${logQuota(body.quota, this.options)}${remark}`,
       });
     });
+    this.onQuotaChanged?.(id);
     return toUserView(await this.requireUser(id));
   }
 }

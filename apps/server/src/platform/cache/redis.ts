@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Cache } from './types.js';
 
@@ -49,6 +50,8 @@ export function createRedisCache(url: string, prefix = 'onehub:'): Cache {
         return;
       }
       handlers.set(topic, [handler]);
+      // ioredis's ready check (INFO) fails on a connection already in subscriber mode.
+      if (subscriber.status !== 'ready') await once(subscriber, 'ready');
       await subscriber.subscribe(PREFIX + topic);
     },
     async close() {

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
+import { availableDialects } from '../../../test/databases.js';
+import { compatibleVendors } from '../../relay/providers/compatible.js';
+import { providerByType, providerRegistry } from '../../relay/providers/registry.js';
+import { caller } from './test-support.js';
+
+/** Every channel type id the reference system defines (its table of type ids), 0 "unknown" aside. */
+const REFERENCE_TYPE_IDS = [
+  1, 3, 8, 11, 14, 15, 16, 17, 18, 19, 20, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
+  42, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56,
+];
+
+describe('provider registry', () => {
+  it('covers every reference type id once, with unique slugs', () => {
+    expect([...providerRegistry.keys()]).toEqual(REFERENCE_TYPE_IDS);
+    const slugs = [...providerRegistry.values()].map((provider) => provider.slug);
+    expect(new Set(slugs).size).toBe(slugs.length);
+    expect(providerByType(0)).toBeUndefined();
+    expect(providerByType(2)).toBeUndefined();
+  });
+
+  it('serves compatible vendors from their data entries', () => {
+    for (const vendor of compatibleVendors) {
+      expect(providerByType(vendor.type)).toMatchObject({ openAiCompatible: true, slug: vendor.slug });
+    }
+    expect(providerByType(1)).toMatchObject({ defaultBaseUrl: 'https://api.openai.com', apiPrefix: '/v1' });
+    expect(providerByType(31)?.defaultBaseUrl).toBe('https://api.groq.com/openai');
+    expect(providerByType(49)).toMatchObject({
+      defaultBaseUrl: 'https://models.inference.ai.azure.com',
+      apiPrefix: '',
+    });
+    expect(providerByType(8)?.baseUrlRequired).toBe(true);
+    expect(providerByType(39)).toMatchObject({ baseUrlRequired: true, defaultBaseUrl: 'http://localhost:11434' });
+    expect(providerByType(28)?.balancePath).toBe('/user/balance');
+    expect(providerByType(14)?.openAiCompatible).toBe(false);
+  });
+
+  it('declares the per-type settings kept in other and plugin', () => {
+    expect(providerByType(3)?.extraFields).toContainEqual(expect.objectContaining({ name: 'other', required: true }));
+    expect(providerByType(42)?.extraFields[0]).toMatchObject({ name: 'other', label: 'Region|ProjectID' });
+    expect(providerByType(25)?.extraFields[0]).toMatchObject({ name: 'other', kind: 'select' });
+    expect(providerByType(24)?.extraFields.map((field) => field.name)).toEqual(['other', 'plugin']);
+  });
+});
+
+describe.each(availableDialects)('provider and model lists on %s', (dialect) => {
+  let t: TestApp;
+  let root: string;
+  let call: ReturnType<typeof caller>;
+
+  beforeAll(async () => {
+    t = await startTestApp({ dialect });
+    call = caller(t);
+    root = await t.login('root', ROOT_PASSWORD);
+  });
+  afterAll(() => t?.close());
+
+  it('lists providers for the console', async () => {
+    const response = await call('GET', '/api/providers', root);
+    expect(response.statusCode).toBe(200);
+    const providers = response.json().data;
+    expect(providers).toHaveLength(REFERENCE_TYPE_IDS.length);
+    expect(providers.find((provider: { type: number }) => provider.type === 3)).toEqual({
+      type: 3,
+      slug: 'azure',
+      name: 'Azure OpenAI',
+      default_base_url: '',
+      base_url_required: true,
+      key_hint: 'Azure OpenAI resource key',
+      extra_fields: [{ name: 'other', label: 'API version', kind: 'text', required: true, placeholder: '2024-10-21' }],
+    });
+  });
+
+  it('lists priced models in OpenAI model-list shape, not enveloped', async () => {
+    // Read the count first: another module may seed default prices at start-up.
+    const before = (await call('GET', '/api/channel/models', root)).json().data.length;
+    await t.database.db
+      .insertInto('prices')
+      .values([
+        {
+          model: 'zz-test-model-a',
+          type: 'tokens',
+          channel_type: 14,
+          input: 1,
+          output: 1,
+          locked: false,
+          extra_ratios: '{}',
+        },
+        {
+          model: 'zz-test-model-b',
+          type: 'tokens',
+          channel_type: 9999,
+          input: 1,
+          output: 1,
+          locked: false,
+          extra_ratios: '{}',
+        },
+      ])
+      .execute();
+    const body = (await call('GET', '/api/channel/models', root)).json();
+    expect(body.object).toBe('list');
+    expect(body.data).toHaveLength(before + 2);
+    expect(body.data).toContainEqual({
+      id: 'zz-test-model-a',
+      object: 'model',
+      created: 1677649963,
+      owned_by: 'Anthropic Claude',
+    });
+    expect(body.data).toContainEqual(expect.objectContaining({ id: 'zz-test-model-b', owned_by: 'unknown' }));
+  });
+});

@@ -1,0 +1,45 @@
+import { splitChannelList } from '@one-hub/contracts';
+import { AppError } from '../../platform/errors.js';
+import { providerByType } from '../../relay/providers/registry.js';
+import type { ChannelRepository } from './repo.js';
+
+/** The parts of a channel whose validity depends on its type or on other tables. */
+export interface ChannelShape {
+  type: number;
+  base_url: string;
+  other: string;
+  group: string;
+}
+
+/** Rules the shared schemas cannot check alone: the provider registry and the user groups. */
+export async function checkChannelRules(
+  repo: ChannelRepository,
+  channels: ChannelShape[],
+  options: { checkType: boolean; checkGroups: boolean },
+): Promise<void> {
+  if (options.checkType) {
+    for (const channel of channels) checkAgainstProvider(channel);
+  }
+  if (options.checkGroups) {
+    const symbols = [...new Set(channels.flatMap((channel) => splitChannelList(channel.group)))];
+    const missing = await repo.missingGroups(symbols);
+    if (missing.length > 0) {
+      throw AppError.badRequest(
+        `group: ${missing.map((symbol) => `'${symbol}'`).join(', ')} ${missing.length > 1 ? 'are not user groups' : 'is not a user group'}`,
+      );
+    }
+  }
+}
+
+function checkAgainstProvider(channel: ChannelShape): void {
+  const provider = providerByType(channel.type);
+  if (!provider) throw AppError.badRequest(`type: ${channel.type} is not a known channel type`);
+  if (provider.baseUrlRequired && !channel.base_url) {
+    throw AppError.badRequest(`base_url is required for ${provider.name} channels`);
+  }
+  for (const field of provider.extraFields) {
+    if (field.required && field.name === 'other' && !channel.other) {
+      throw AppError.badRequest(`other: ${field.label} is required for ${provider.name} channels`);
+    }
+  }
+}

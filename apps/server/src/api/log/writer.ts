@@ -1,0 +1,233 @@
+import type { DatabaseHandle, NewLogRow } from '../../platform/db/index.js';
+
+export interface LogWriterOptions {
+  /** Rows per multi-row INSERT (default 200, at most 1000 to stay under every database's parameter limit). */
+  batchSize?: number;
+  /** Longest time a row waits before it is written, in milliseconds (default 1000). */
+  flushIntervalMs?: number;
+  /** Told about every row that will never be written, with how many. */
+  onError?: (error: unknown, lostRows: number) => void;
+  /** Rows kept in memory while the database refuses writes (default 50 000); the oldest go first. */
+  maxPendingRows?: number;
+}
+
+const DEFAULT_BATCH_SIZE = 200;
+// 17 columns a row: 1000 rows stay under SQLite's 32 766 bound parameters (PostgreSQL and MySQL allow 65 535).
+const MAX_BATCH_SIZE = 1000;
+const DEFAULT_FLUSH_INTERVAL_MS = 1000;
+const DEFAULT_MAX_PENDING_ROWS = 50_000;
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  // PostgreSQL: too many connections, shutting down, starting up.
+  '53300',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+
+/**
+ * True when the database could not be reached or was momentarily busy: such a batch is kept and
+ * retried, whereas any other failure means a row itself was refused.
+ */
+export function isConnectionError(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, fatal, message } = error as { code?: unknown; fatal?: unknown; message?: unknown };
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) return true;
+  // mysql2 marks errors that broke the connection as fatal; pg's pool reports a dead socket only in words.
+  if (fatal === true) return true;
+  return typeof message === 'string' && /connection terminated|timeout exceeded when trying to connect/i.test(message);
+}
+
+function defaultOnError(error: unknown, lostRows: number): void {
+  const reason = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`${lostRows} log row(s) could not be written: ${reason}`, 'LogWriterWarning');
+}
+
+/**
+ * Collects log rows from the request path and writes them in multi-row INSERTs, off that path.
+ * Pending rows live in chunks of at most `batchSize`, so taking a batch or dropping the oldest
+ * rows never copies the whole queue.
+ */
+export class LogWriter {
+  private readonly batchSize: number;
+  private readonly maxPendingRows: number;
+  private readonly onError: (error: unknown, lostRows: number) => void;
+  private readonly timer: NodeJS.Timeout;
+  private chunks: NewLogRow[][] = [];
+  private pendingRows = 0;
+  private draining: Promise<void> | null = null;
+  /** Set while the database is unreachable: only the timer and flush() retry, so a full batch does not hammer it. */
+  private stalled = false;
+  private closed = false;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    options: LogWriterOptions = {},
+  ) {
+    this.batchSize = Math.min(MAX_BATCH_SIZE, Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE)));
+    this.maxPendingRows = Math.max(1, options.maxPendingRows ?? DEFAULT_MAX_PENDING_ROWS);
+    this.onError = options.onError ?? defaultOnError;
+    this.timer = setInterval(() => this.onTick(), Math.max(1, options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS));
+    // Pending rows must not keep the process alive; shutdown calls close() to write them.
+    this.timer.unref();
+  }
+
+  /** Rows accepted but not yet written. */
+  get pending(): number {
+    return this.pendingRows;
+  }
+
+  /** Queues one row. Synchronous and never throws: it runs on the relay's hot path. */
+  push(row: NewLogRow): void {
+    if (this.closed) {
+      this.report(new Error('the log writer is closed'), 1);
+      return;
+    }
+    const last = this.chunks.at(-1);
+    if (last && last.length < this.batchSize) last.push(row);
+    else this.chunks.push([row]);
+    this.pendingRows++;
+    this.dropOverflow();
+    if (!this.stalled && this.hasFullBatch()) void this.startDrain(false);
+  }
+
+  /** Writes everything pending, after any insert already under way. Rows the database cannot take yet stay pending. */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+    if (this.pendingRows === 0) return;
+    await this.startDrain(true);
+    // A batch that filled meanwhile may have started its own insert; the caller expects it finished too.
+    while (this.draining) await this.draining;
+  }
+
+  /** Stops the timer and writes what is pending; rows that still cannot be written are reported lost. */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    clearInterval(this.timer);
+    // Late rows pushed while flushing are still written, unless the database is unreachable.
+    do await this.flush();
+    while (this.pendingRows > 0 && !this.stalled);
+    this.closed = true;
+    if (this.pendingRows > 0) {
+      const lost = this.pendingRows;
+      this.chunks = [];
+      this.pendingRows = 0;
+      this.report(new Error('the database was unreachable when the log writer closed'), lost);
+    }
+  }
+
+  private onTick(): void {
+    if (!this.draining && this.pendingRows > 0) void this.startDrain(true);
+  }
+
+  private hasFullBatch(): boolean {
+    const first = this.chunks[0];
+    return first !== undefined && first.length >= this.batchSize;
+  }
+
+  private startDrain(includePartial: boolean): Promise<void> {
+    if (this.draining) return this.draining;
+    const run = this.drain(includePartial).finally(() => {
+      this.draining = null;
+      // Rows that filled a batch while this one was being written go out now, not at the next tick.
+      if (!this.stalled && !this.closed && this.hasFullBatch()) void this.startDrain(false);
+    });
+    this.draining = run;
+    return run;
+  }
+
+  /** Writes the chunks queued when it started (so it ends under steady load); a partial one only if asked. */
+  private async drain(includePartial: boolean): Promise<void> {
+    let budget = this.chunks.length;
+    while (budget-- > 0) {
+      const first = this.chunks[0];
+      if (!first || (!includePartial && first.length < this.batchSize)) return;
+      this.chunks.shift();
+      this.pendingRows -= first.length;
+      let heldBack: NewLogRow[];
+      try {
+        heldBack = await this.insertRows(first);
+      } catch (error) {
+        // insertRows handles database errors; this only catches a bug, and the rows are gone with it.
+        this.report(error, first.length);
+        heldBack = [];
+      }
+      this.stalled = heldBack.length > 0;
+      if (this.stalled) {
+        this.requeue(heldBack);
+        return;
+      }
+    }
+  }
+
+  /** Inserts rows, halving a failed batch until the refused rows are isolated; returns the rows to retry later. */
+  private async insertRows(rows: NewLogRow[]): Promise<NewLogRow[]> {
+    try {
+      await this.handle.db.insertInto('logs').values(rows).execute();
+      return [];
+    } catch (error) {
+      if (isConnectionError(error)) return rows;
+      if (rows.length === 1) {
+        this.report(error, 1);
+        return [];
+      }
+      const middle = Math.ceil(rows.length / 2);
+      const firstHalf = await this.insertRows(rows.slice(0, middle));
+      const secondHalf = await this.insertRows(rows.slice(middle));
+      return firstHalf.concat(secondHalf);
+    }
+  }
+
+  /** Puts rows the database could not take back at the front, in their original order. */
+  private requeue(rows: NewLogRow[]): void {
+    const chunks: NewLogRow[][] = [];
+    for (let start = 0; start < rows.length; start += this.batchSize) {
+      chunks.push(rows.slice(start, start + this.batchSize));
+    }
+    this.chunks = chunks.concat(this.chunks);
+    this.pendingRows += rows.length;
+    this.dropOverflow();
+  }
+
+  /** Drops whole oldest chunks while too much is pending, so one report covers up to a batch of rows. */
+  private dropOverflow(): void {
+    let dropped = 0;
+    while (this.pendingRows > this.maxPendingRows) {
+      const oldest = this.chunks.shift();
+      if (!oldest) break;
+      this.pendingRows -= oldest.length;
+      dropped += oldest.length;
+    }
+    if (dropped > 0) {
+      this.report(
+        new Error(`more than ${this.maxPendingRows} log rows were waiting for the database; the oldest were dropped`),
+        dropped,
+      );
+    }
+  }
+
+  private report(error: unknown, lostRows: number): void {
+    try {
+      this.onError(error, lostRows);
+    } catch {
+      // The callback is the last place to tell anyone; if it fails there is nowhere left to report to.
+    }
+  }
+}

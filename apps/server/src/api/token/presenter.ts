@@ -1,0 +1,30 @@
+import type { AdminTokenView, TokenStatus, TokenView } from '@one-hub/contracts';
+import { type TokenRow, toBoolean } from '../../platform/db/index.js';
+import { readTokenSetting } from './setting.js';
+
+/**
+ * What leaves the server about a token. `key` is decided by the caller: the full key only on
+ * creation and on `GET /api/token/:id`, the masked form everywhere else. Hash and cipher never leave.
+ */
+export function toTokenView(row: TokenRow, key: string): TokenView {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    name: row.name,
+    key,
+    status: row.status as TokenStatus,
+    created_time: Number(row.created_time),
+    accessed_time: Number(row.accessed_time),
+    expired_time: Number(row.expired_time),
+    remain_quota: Number(row.remain_quota),
+    unlimited_quota: toBoolean(row.unlimited_quota),
+    used_quota: Number(row.used_quota),
+    group: row.group,
+    backup_group: row.backup_group,
+    setting: readTokenSetting(row.setting),
+  };
+}
+
+export function toAdminTokenView(row: TokenRow, key: string, ownerName: string): AdminTokenView {
+  return { ...toTokenView(row, key), owner_name: ownerName };
+}

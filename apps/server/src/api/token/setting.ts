@@ -1,0 +1,67 @@
+import {
+  defaultTokenSetting,
+  HEARTBEAT_MAX_SECONDS,
+  HEARTBEAT_MIN_SECONDS,
+  type TokenSetting,
+  tokenSettingSchema,
+} from '@one-hub/contracts';
+import { z } from 'zod';
+
+const flag = z.boolean().catch(false);
+const count = z.number().int().min(0).catch(0);
+const strings = z
+  .array(z.unknown())
+  .catch([])
+  .transform((values) => values.filter((value): value is string => typeof value === 'string'));
+
+/**
+ * Reads settings stored by older versions or edited by hand: every part that is unreadable falls
+ * back to its default instead of failing the request that needs the key. Whitelist entries are
+ * kept as written, so a broken entry matches nothing rather than opening the key to everyone.
+ */
+const lenientSetting = z
+  .object({
+    heartbeat: z
+      .object({
+        enabled: flag,
+        timeout_seconds: z
+          .number()
+          .catch(HEARTBEAT_MIN_SECONDS)
+          .transform((seconds) =>
+            Math.min(HEARTBEAT_MAX_SECONDS, Math.max(HEARTBEAT_MIN_SECONDS, Math.round(seconds))),
+          ),
+      })
+      .catch(() => defaultTokenSetting().heartbeat),
+    limits: z
+      .object({
+        limit_model_setting: z
+          .object({ enabled: flag, models: strings })
+          .catch(() => defaultTokenSetting().limits.limit_model_setting),
+        limits_ip_setting: z
+          .object({ enabled: flag, whitelist: strings })
+          .catch(() => defaultTokenSetting().limits.limits_ip_setting),
+        rpm: count,
+        concurrency: count,
+      })
+      .catch(() => defaultTokenSetting().limits),
+  })
+  .catch(() => defaultTokenSetting());
+
+function parseJson(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stored JSON text of `tokens.setting` as a complete setting with defaults filled in. */
+export function readTokenSetting(json: string): TokenSetting {
+  const value = parseJson(json) ?? {};
+  const strict = tokenSettingSchema.safeParse(value);
+  return strict.success ? strict.data : lenientSetting.parse(value);
+}
+
+export function writeTokenSetting(setting: TokenSetting): string {
+  return JSON.stringify(setting);
+}

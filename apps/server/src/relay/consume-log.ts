@@ -1,0 +1,61 @@
+import { LogType } from '@one-hub/contracts';
+import type { NewLogRow } from '../platform/db/index.js';
+import type { Price, SettledQuota, Usage } from './billing/quota.js';
+import type { RelayCaller } from './keys.js';
+
+export interface ConsumeRecord {
+  caller: RelayCaller;
+  requestId: string;
+  sourceIp: string;
+  model: string;
+  channelId: number;
+  group: string;
+  groupRatio: number;
+  price: Price;
+  settled: SettledQuota;
+  /** Raw usage as reported (or counted): logs keep raw tokens, ratios go in the metadata. */
+  usage: Usage;
+  charged: number;
+  shortfall: number;
+  startedAt: number;
+  firstByteMs: number | undefined;
+  stream: boolean;
+  clientGone: boolean;
+}
+
+/** The consume-log row of one relayed request (reference §4.7 fields and metadata). */
+export function consumeLogRow(record: ConsumeRecord): NewLogRow {
+  const metadata: Record<string, unknown> = {
+    group_name: record.group,
+    group_ratio: record.groupRatio,
+    price_type: record.price.type,
+    input_ratio: record.price.input,
+    output_ratio: record.price.output,
+  };
+  if (record.firstByteMs !== undefined) metadata.first_response = record.firstByteMs;
+  for (const [kind, { count, ratio }] of Object.entries(record.settled.extraTokens)) {
+    metadata[kind] = count;
+    metadata[`${kind}_ratio`] = ratio;
+  }
+  if (record.shortfall > 0) metadata.uncharged_quota = record.shortfall;
+  if (record.clientGone) metadata.client_disconnected = true;
+  return {
+    user_id: record.caller.user.id,
+    username: record.caller.user.username,
+    created_at: Math.floor(Date.now() / 1000),
+    type: LogType.consume,
+    content: '',
+    token_name: record.caller.token.name,
+    token_id: record.caller.token.id,
+    model_name: record.model,
+    quota: record.charged,
+    prompt_tokens: record.usage.prompt_tokens,
+    completion_tokens: record.usage.completion_tokens,
+    channel_id: record.channelId,
+    request_time: Date.now() - record.startedAt,
+    is_stream: record.stream,
+    source_ip: record.sourceIp,
+    request_id: record.requestId,
+    metadata: JSON.stringify(metadata),
+  };
+}

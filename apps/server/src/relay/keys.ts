@@ -1,0 +1,125 @@
+import { BlockList, isIP } from 'node:net';
+import type { TokenSetting } from '@one-hub/contracts';
+import { isAdminRole, UserStatus } from '@one-hub/contracts';
+import { hashTokenKey } from '../api/token/keys.js';
+import type { TokenRepository } from '../api/token/repo.js';
+import type { TokenService } from '../api/token/service.js';
+import type { UserRepository } from '../api/user/repo.js';
+import { nowSeconds } from '../platform/clock.js';
+import { type TokenRow, toBoolean, type UserRow } from '../platform/db/index.js';
+import { AppError } from '../platform/errors.js';
+
+/** Who is calling the relay, resolved from the API key. */
+export interface RelayCaller {
+  user: UserRow;
+  token: TokenRow;
+  setting: TokenSetting;
+  unlimited: boolean;
+  /** Admin directives: `sk-…#12` forces channel 12, `sk-…#!12` skips it. */
+  forcedChannelId: number | undefined;
+  skippedChannelIds: number[];
+}
+
+const CACHE_SECONDS = 10;
+const invalidKey = () => AppError.unauthorized('invalid API key: send it as "Authorization: Bearer sk-…"');
+
+interface Cached<T> {
+  value: T;
+  until: number;
+}
+
+/**
+ * Resolves keys to callers with a short-lived in-memory cache, so steady traffic does no database
+ * round trip; key edits invalidate at once, user changes within CACHE_SECONDS.
+ */
+export class KeyAuthenticator {
+  private readonly tokens = new Map<string, Cached<TokenRow | undefined>>();
+  private readonly users = new Map<number, Cached<UserRow | undefined>>();
+
+  constructor(
+    private readonly tokenRepository: TokenRepository,
+    private readonly tokenService: TokenService,
+    private readonly userRepository: UserRepository,
+  ) {}
+
+  forgetToken(tokenId: number): void {
+    for (const [hash, entry] of this.tokens) if (entry.value?.id === tokenId || !entry.value) this.tokens.delete(hash);
+  }
+
+  forgetUser(userId: number): void {
+    this.users.delete(userId);
+  }
+
+  async authenticate(rawKey: string | undefined, clientIp: string): Promise<RelayCaller> {
+    const presented = (rawKey ?? '').trim().replace(/^Bearer\s+/i, '');
+    const [withPrefix = '', ...directives] = presented.split('#');
+    const body = withPrefix.replace(/^sk-/, '');
+    if (body.length < 48) throw invalidKey();
+    const token = await this.cached(this.tokens, hashTokenKey(body), (hash) =>
+      this.tokenRepository.findByKeyHash(hash),
+    );
+    if (!token) throw invalidKey();
+    const user = await this.cached(this.users, token.user_id, (id) => this.userRepository.findById(id));
+    if (!user || user.status !== UserStatus.enabled)
+      throw AppError.unauthorized('the owner of this API key is disabled');
+    checkTokenUsable(token);
+    const setting = this.tokenService.parseSetting(token.setting);
+    checkIpAllowed(setting, clientIp);
+    return { user, token, setting, unlimited: toBoolean(token.unlimited_quota), ...parseDirectives(directives, user) };
+  }
+
+  private async cached<K, T>(map: Map<K, Cached<T>>, key: K, load: (key: K) => Promise<T>): Promise<T> {
+    const hit = map.get(key);
+    const now = Date.now();
+    if (hit && hit.until > now) return hit.value;
+    const value = await load(key);
+    if (map.size > 100_000) map.clear();
+    map.set(key, { value, until: now + CACHE_SECONDS * 1000 });
+    return value;
+  }
+}
+
+function checkTokenUsable(token: TokenRow): void {
+  if (token.status === 4) throw AppError.unauthorized('this API key has used up its quota');
+  if (token.status === 3) throw AppError.unauthorized('this API key has expired');
+  if (token.status !== 1) throw AppError.unauthorized('this API key is disabled');
+  if (token.expired_time !== -1 && token.expired_time < nowSeconds())
+    throw AppError.unauthorized('this API key has expired');
+  if (!toBoolean(token.unlimited_quota) && Number(token.remain_quota) <= 0) {
+    throw AppError.unauthorized('this API key has used up its quota');
+  }
+}
+
+function checkIpAllowed(setting: TokenSetting, clientIp: string): void {
+  const rule = setting.limits.limits_ip_setting;
+  if (!rule.enabled || rule.whitelist.length === 0) return;
+  const allowed = new BlockList();
+  for (const entry of rule.whitelist) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) allowed.addAddress(address, family);
+    else allowed.addSubnet(address, Number(prefix), family);
+  }
+  const ip = clientIp.replace(/^::ffff:/, '');
+  if (!allowed.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4')) {
+    throw AppError.forbidden(`IP ${ip} is not allowed to use this API key`);
+  }
+}
+
+function parseDirectives(
+  directives: string[],
+  user: UserRow,
+): Pick<RelayCaller, 'forcedChannelId' | 'skippedChannelIds'> {
+  if (directives.length === 0) return { forcedChannelId: undefined, skippedChannelIds: [] };
+  if (!isAdminRole(user.role)) throw AppError.forbidden('only administrators may choose a channel with "#<id>"');
+  const [first = '', second] = directives;
+  if (first.startsWith('!')) return { forcedChannelId: undefined, skippedChannelIds: [channelId(first.slice(1))] };
+  if (second === 'ignore') return { forcedChannelId: undefined, skippedChannelIds: [] };
+  return { forcedChannelId: channelId(first), skippedChannelIds: [] };
+}
+
+function channelId(text: string): number {
+  const id = Number(text);
+  if (!Number.isInteger(id) || id <= 0) throw AppError.forbidden(`invalid channel id "${text}" after "#"`);
+  return id;
+}

@@ -1,0 +1,181 @@
+import type { DatabaseHandle } from '../platform/db/index.js';
+import { AppError } from '../platform/errors.js';
+import { createLedgerWriter, type LedgerDeltas, mergeDeltas, newDeltas } from './ledger-writer.js';
+
+/**
+ * Quota held in memory on this node, so a relay request does no database round trip in steady
+ * state. A balance is read once (and again after `refreshAfterMs` or an invalidation); reserving
+ * checks and subtracts synchronously, so concurrent requests cannot spend more than there is; only
+ * settled costs reach the database, as batched deltas. A crash never leaks a reservation: the
+ * database is only ever debited for settled work.
+ */
+interface Account {
+  /** The database value when last read. */
+  stored: number;
+  /** Settled since that read (flushed or not). */
+  spent: number;
+  /** Reserved by requests still running. */
+  reserved: number;
+  loadedAt: number;
+}
+
+const available = (account: Account) => account.stored - account.spent - account.reserved;
+
+export interface Reservation {
+  userId: number;
+  tokenId: number | null;
+  amount: number;
+  settled: boolean;
+}
+
+export interface SettleResult {
+  charged: number;
+  /** Cost beyond the reservation and the remaining balance: not charged, so no balance goes negative. */
+  shortfall: number;
+}
+
+/** OpenAI answers an exhausted balance with 429 `insufficient_quota`; clients already handle that. */
+function insufficient(message: string): AppError {
+  return new AppError('rate_limited', message, { details: { type: 'insufficient_quota', code: 'insufficient_quota' } });
+}
+
+export class QuotaLedger {
+  private readonly users = new Map<number, Account>();
+  private readonly tokens = new Map<number, Account>();
+  private pending: LedgerDeltas = newDeltas();
+  private inFlight: LedgerDeltas | null = null;
+  private flushing: Promise<void> | null = null;
+  private flushGeneration = 0;
+  private readonly timer: NodeJS.Timeout;
+  private readonly writeDeltas: (deltas: LedgerDeltas) => Promise<void>;
+
+  constructor(
+    handle: DatabaseHandle,
+    private readonly options: {
+      flushIntervalMs?: number;
+      refreshAfterMs?: number;
+      onFlushError?: (error: unknown) => void;
+    } = {},
+  ) {
+    this.writeDeltas = createLedgerWriter(handle);
+    this.loadUser = async (id) => {
+      const row = await handle.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirst();
+      return Number(row?.quota ?? 0);
+    };
+    this.loadToken = async (id) => {
+      const row = await handle.db.selectFrom('tokens').select('remain_quota').where('id', '=', id).executeTakeFirst();
+      return Number(row?.remain_quota ?? 0);
+    };
+    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  private readonly loadUser: (id: number) => Promise<number>;
+  private readonly loadToken: (id: number) => Promise<number>;
+
+  /** Takes `amount` from the user's balance and, for a limited key, the key's; refuses when either is short. */
+  async reserve(userId: number, tokenId: number | null, amount: number): Promise<Reservation> {
+    const user = await this.account(this.users, userId, this.loadUser, (deltas) => deltas.users.get(userId)?.spent);
+    const token =
+      tokenId === null
+        ? undefined
+        : await this.account(this.tokens, tokenId, this.loadToken, (deltas) => deltas.tokens.get(tokenId));
+    // Checked and taken with no await in between: no other request can interleave here.
+    if (available(user) <= 0 || available(user) < amount) {
+      throw insufficient('your quota is not enough for this request; top up your balance');
+    }
+    if (token && (available(token) <= 0 || available(token) < amount)) {
+      throw insufficient('this API key has not enough quota left for this request');
+    }
+    user.reserved += amount;
+    if (token) token.reserved += amount;
+    return { userId, tokenId, amount, settled: false };
+  }
+
+  /** Replaces the reservation by the real cost (0 = full refund). Only the first call counts. */
+  settle(reservation: Reservation, cost: number, channelId = 0): SettleResult {
+    if (reservation.settled) return { charged: 0, shortfall: 0 };
+    reservation.settled = true;
+    const user = this.users.get(reservation.userId);
+    const token = reservation.tokenId === null ? undefined : this.tokens.get(reservation.tokenId);
+    if (user) user.reserved -= reservation.amount;
+    if (token) token.reserved -= reservation.amount;
+    const left = Math.min(user ? available(user) : 0, token ? available(token) : Number.POSITIVE_INFINITY);
+    const charged = Math.max(0, Math.min(cost, reservation.amount + Math.max(0, left)));
+    if (user) user.spent += charged;
+    if (token) token.spent += charged;
+    const userDelta = this.pending.users.get(reservation.userId) ?? { spent: 0, requests: 0 };
+    userDelta.spent += charged;
+    userDelta.requests += 1;
+    this.pending.users.set(reservation.userId, userDelta);
+    if (reservation.tokenId !== null) {
+      this.pending.tokens.set(reservation.tokenId, (this.pending.tokens.get(reservation.tokenId) ?? 0) + charged);
+    }
+    if (channelId > 0 && charged > 0) {
+      this.pending.channels.set(channelId, (this.pending.channels.get(channelId) ?? 0) + charged);
+    }
+    return { charged, shortfall: cost - charged };
+  }
+
+  /** Read the balance again on next use (after a top-up or an edit); open reservations are kept. */
+  invalidateUser(userId: number): void {
+    const account = this.users.get(userId);
+    if (account) account.loadedAt = 0;
+  }
+
+  invalidateToken(tokenId: number): void {
+    const account = this.tokens.get(tokenId);
+    if (account) account.loadedAt = 0;
+  }
+
+  /** Writes settled amounts to the database; one flush at a time; failures are retried next time. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    const deltas = this.pending;
+    if (deltas.users.size === 0 && deltas.tokens.size === 0 && deltas.channels.size === 0) return;
+    this.pending = newDeltas();
+    this.inFlight = deltas;
+    this.flushing = this.writeDeltas(deltas)
+      .then(() => {
+        this.flushGeneration++;
+      })
+      .catch((error: unknown) => {
+        mergeDeltas(this.pending, deltas);
+        this.options.onFlushError?.(error);
+      })
+      .finally(() => {
+        this.inFlight = null;
+        this.flushing = null;
+      });
+    await this.flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async account(
+    cache: Map<number, Account>,
+    id: number,
+    load: (id: number) => Promise<number>,
+    unflushedIn: (deltas: LedgerDeltas) => number | undefined,
+  ): Promise<Account> {
+    const cached = cache.get(id);
+    if (cached && Date.now() - cached.loadedAt < (this.options.refreshAfterMs ?? 5000)) return cached;
+    // Read when no flush is running, and read again if one completed meanwhile, so the stored value
+    // and the list of unflushed amounts describe the same moment.
+    for (let attempt = 0; ; attempt++) {
+      while (this.flushing) await this.flushing;
+      const generation = this.flushGeneration;
+      const stored = await load(id);
+      if ((generation !== this.flushGeneration || this.flushing) && attempt < 5) continue;
+      const unflushed = (unflushedIn(this.pending) ?? 0) + (this.inFlight ? (unflushedIn(this.inFlight) ?? 0) : 0);
+      const current = cache.get(id);
+      const account: Account = { stored, spent: unflushed, reserved: current?.reserved ?? 0, loadedAt: Date.now() };
+      if (current) Object.assign(current, account);
+      else cache.set(id, account);
+      return current ?? account;
+    }
+  }
+}

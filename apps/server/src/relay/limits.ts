@@ -1,0 +1,123 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Requests-per-minute limits. Below 60 RPM a fixed one-minute window; from 60 RPM a token bucket
+ * refilling RPM/60 per second with a burst of ten seconds' worth. In memory on one node, in Redis
+ * (atomic scripts, Redis's clock) when several nodes share the limit.
+ */
+export interface RateDecision {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  take(key: string, perMinute: number): Promise<RateDecision>;
+}
+
+interface WindowState {
+  window: number;
+  count: number;
+}
+interface BucketState {
+  tokens: number;
+  updatedAt: number;
+}
+
+export function bucketShape(perMinute: number): { ratePerSecond: number; capacity: number } {
+  const ratePerSecond = perMinute / 60;
+  return { ratePerSecond, capacity: Math.max(1, Math.floor(ratePerSecond * 10)) };
+}
+
+export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
+  const windows = new Map<string, WindowState>();
+  const buckets = new Map<string, BucketState>();
+  const sweep = () => {
+    if (windows.size + buckets.size < 50_000) return;
+    const current = now();
+    for (const [key, state] of windows) if (state.window < Math.floor(current / 60_000)) windows.delete(key);
+    for (const [key, state] of buckets) if (current - state.updatedAt > 120_000) buckets.delete(key);
+  };
+  return {
+    async take(key, perMinute) {
+      sweep();
+      const current = now();
+      if (perMinute < 60) {
+        const window = Math.floor(current / 60_000);
+        const state = windows.get(key);
+        const count = state && state.window === window ? state.count : 0;
+        if (count >= perMinute)
+          return { allowed: false, retryAfterSeconds: Math.ceil(((window + 1) * 60_000 - current) / 1000) };
+        windows.set(key, { window, count: count + 1 });
+        return { allowed: true, retryAfterSeconds: 0 };
+      }
+      const { ratePerSecond, capacity } = bucketShape(perMinute);
+      const state = buckets.get(key) ?? { tokens: capacity, updatedAt: current };
+      const tokens = Math.min(capacity, state.tokens + ((current - state.updatedAt) / 1000) * ratePerSecond);
+      if (tokens < 1) {
+        buckets.set(key, { tokens, updatedAt: current });
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / ratePerSecond)) };
+      }
+      buckets.set(key, { tokens: tokens - 1, updatedAt: current });
+      return { allowed: true, retryAfterSeconds: 0 };
+    },
+  };
+}
+
+const FIXED_WINDOW = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], 60000) end
+if count > tonumber(ARGV[1]) then return {0, redis.call('PTTL', KEYS[1])} end
+return {1, 0}`;
+
+const TOKEN_BUCKET = `
+local rate = tonumber(ARGV[1])
+local capacity = tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(state[1]) or capacity
+local updated = tonumber(state[2]) or now
+tokens = math.min(capacity, tokens + (now - updated) / 1000 * rate)
+local allowed = 0
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1; allowed = 1 else wait = math.ceil((1 - tokens) / rate * 1000) end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 2000))
+return {allowed, wait}`;
+
+export function createRedisRateLimiter(redis: Redis, prefix = 'onehub:rpm:'): RateLimiter {
+  return {
+    async take(key, perMinute) {
+      const redisKey = `${prefix}${key}`;
+      const [allowed, waitMs] =
+        perMinute < 60
+          ? ((await redis.eval(FIXED_WINDOW, 1, redisKey, perMinute)) as [number, number])
+          : ((await redis.eval(
+              TOKEN_BUCKET,
+              1,
+              redisKey,
+              bucketShape(perMinute).ratePerSecond,
+              bucketShape(perMinute).capacity,
+            )) as [number, number]);
+      return { allowed: allowed === 1, retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)) };
+    },
+  };
+}
+
+/** Requests in flight per key, on this node. */
+export class ConcurrencyGate {
+  private readonly active = new Map<string, number>();
+
+  tryEnter(key: string, limit: number): boolean {
+    const current = this.active.get(key) ?? 0;
+    if (current >= limit) return false;
+    this.active.set(key, current + 1);
+    return true;
+  }
+
+  leave(key: string): void {
+    const current = (this.active.get(key) ?? 1) - 1;
+    if (current <= 0) this.active.delete(key);
+    else this.active.set(key, current);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Vendors whose API speaks OpenAI's wire format. They all go through the one generic adapter, so
+ * adding such a vendor is one entry here and nothing else.
+ */
+export interface CompatibleVendor {
+  /** Channel type id, compatible with the reference system's numbering. */
+  type: number;
+  slug: string;
+  name: string;
+  /** Used when the channel's base_url is empty; for vendors needing a base_url it is only a suggestion. */
+  defaultBaseUrl: string;
+  /** Put between the base URL and OpenAI paths such as `/chat/completions`. */
+  apiPrefix: string;
+  baseUrlRequired?: boolean;
+  /** The vendor's balance endpoint, relative to the base URL, for vendors that have one. */
+  balancePath?: string;
+  keyHint?: string;
+}
+
+const BEARER_KEY = 'API key (sent as a Bearer token)';
+
+export const compatibleVendors: readonly CompatibleVendor[] = [
+  {
+    type: 1,
+    slug: 'openai',
+    name: 'OpenAI',
+    defaultBaseUrl: 'https://api.openai.com',
+    apiPrefix: '/v1',
+    balancePath: '/v1/dashboard/billing/subscription',
+  },
+  {
+    type: 8,
+    slug: 'custom',
+    name: 'Custom (OpenAI-compatible)',
+    defaultBaseUrl: '',
+    apiPrefix: '/v1',
+    baseUrlRequired: true,
+    balancePath: '/v1/dashboard/billing/subscription',
+  },
+  { type: 19, slug: '360', name: '360 Zhinao', defaultBaseUrl: 'https://ai.360.cn', apiPrefix: '/v1' },
+  { type: 20, slug: 'openrouter', name: 'OpenRouter', defaultBaseUrl: 'https://openrouter.ai/api', apiPrefix: '/v1' },
+  { type: 26, slug: 'baichuan', name: 'Baichuan', defaultBaseUrl: 'https://api.baichuan-ai.com', apiPrefix: '/v1' },
+  {
+    type: 28,
+    slug: 'deepseek',
+    name: 'DeepSeek',
+    defaultBaseUrl: 'https://api.deepseek.com',
+    apiPrefix: '/v1',
+    balancePath: '/user/balance',
+  },
+  {
+    type: 29,
+    slug: 'moonshot',
+    name: 'Moonshot',
+    defaultBaseUrl: 'https://api.moonshot.cn',
+    apiPrefix: '/v1',
+    balancePath: '/v1/users/me/balance',
+  },
+  { type: 30, slug: 'mistral', name: 'Mistral', defaultBaseUrl: 'https://api.mistral.ai', apiPrefix: '/v1' },
+  { type: 31, slug: 'groq', name: 'Groq', defaultBaseUrl: 'https://api.groq.com/openai', apiPrefix: '/v1' },
+  {
+    type: 33,
+    slug: 'lingyi',
+    name: 'Lingyi Wanwu (01.AI)',
+    defaultBaseUrl: 'https://api.lingyiwanwu.com',
+    apiPrefix: '/v1',
+  },
+  {
+    type: 39,
+    slug: 'ollama',
+    name: 'Ollama',
+    defaultBaseUrl: 'http://localhost:11434',
+    apiPrefix: '/v1',
+    baseUrlRequired: true,
+    keyHint: 'API key; a local Ollama ignores it, so any text will do',
+  },
+  // The reference has no adapter of its own for these four: they run on the generic one with a base URL.
+  { type: 43, slug: 'llama', name: 'Meta Llama', defaultBaseUrl: '', apiPrefix: '/v1', baseUrlRequired: true },
+  { type: 44, slug: 'ideogram', name: 'Ideogram', defaultBaseUrl: '', apiPrefix: '/v1', baseUrlRequired: true },
+  {
+    type: 45,
+    slug: 'siliconflow',
+    name: 'SiliconFlow',
+    defaultBaseUrl: 'https://api.siliconflow.cn',
+    apiPrefix: '/v1',
+    balancePath: '/v1/user/info',
+  },
+  { type: 46, slug: 'flux', name: 'Flux', defaultBaseUrl: '', apiPrefix: '/v1', baseUrlRequired: true },
+  { type: 48, slug: 'rerank', name: 'Rerank', defaultBaseUrl: '', apiPrefix: '/v1', baseUrlRequired: true },
+  {
+    type: 49,
+    slug: 'github',
+    name: 'GitHub Models',
+    defaultBaseUrl: 'https://models.inference.ai.azure.com',
+    // GitHub serves OpenAI's paths at the root, without /v1.
+    apiPrefix: '',
+    keyHint: 'GitHub personal access token',
+  },
+  { type: 56, slug: 'xai', name: 'xAI', defaultBaseUrl: 'https://api.x.ai', apiPrefix: '/v1' },
+].map((vendor) => ({ keyHint: BEARER_KEY, ...vendor }));

@@ -1,0 +1,56 @@
+import type { RouterChannel } from '../../router.js';
+
+/**
+ * Builds the upstream request for OpenAI and every OpenAI-compatible vendor. Pure: no I/O.
+ */
+export interface PreparedRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The model name sent upstream (after the channel's mapping). */
+  upstreamModel: string;
+  /** The model name billed: the mapped one, unless the mapping starts with `+`. */
+  billedModel: string;
+}
+
+export function mapModel(channel: RouterChannel, requested: string): { upstreamModel: string; billedModel: string } {
+  const mapped = channel.model_mapping[requested];
+  if (!mapped) return { upstreamModel: requested, billedModel: requested };
+  if (mapped.startsWith('+')) return { upstreamModel: mapped.slice(1), billedModel: requested };
+  return { upstreamModel: mapped, billedModel: mapped };
+}
+
+export function upstreamUrl(baseUrl: string, path: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  // A base URL that already ends in /v1 (common for compatible vendors) is not given a second one.
+  return base.endsWith('/v1') && path.startsWith('/v1/') ? `${base}${path.slice(3)}` : `${base}${path}`;
+}
+
+export function prepareOpenAiRequest(
+  channel: RouterChannel,
+  baseUrl: string,
+  path: string,
+  body: Record<string, unknown>,
+  requestedModel: string,
+): PreparedRequest {
+  const { upstreamModel, billedModel } = mapModel(channel, requestedModel);
+  const outgoing: Record<string, unknown> = { ...body, ...channel.custom_parameter, model: upstreamModel };
+  if (outgoing.stream === true && (path === '/v1/chat/completions' || path === '/v1/completions')) {
+    // Always ask for usage so billing never depends on the client's choice.
+    const options = typeof body.stream_options === 'object' && body.stream_options !== null ? body.stream_options : {};
+    outgoing.stream_options = { ...options, include_usage: true };
+  } else {
+    delete outgoing.stream_options;
+  }
+  return {
+    url: upstreamUrl(baseUrl, path),
+    headers: {
+      ...channel.model_headers,
+      'content-type': 'application/json',
+      authorization: `Bearer ${channel.key}`,
+    },
+    body: JSON.stringify(outgoing),
+    upstreamModel,
+    billedModel,
+  };
+}

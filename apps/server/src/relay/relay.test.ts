@@ -1,0 +1,193 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RelayTestContext, startRelayTest, storedQuota } from '../../test/relay-setup.js';
+
+// gpt-4o-mini is priced 1 / 2 in these tests and the mock reports 12 prompt + 7 completion tokens.
+const COST = 12 * 1 + 7 * 2;
+
+describe('relay through the official openai SDK', () => {
+  let r: RelayTestContext;
+  beforeAll(async () => {
+    r = await startRelayTest();
+  });
+  afterAll(() => r?.close());
+  beforeEach(() => {
+    r.upstream.behaviour = {
+      ...r.upstream.behaviour,
+      failWith: undefined,
+      omitStreamUsage: false,
+      chunks: 3,
+      chunkDelayMs: 0,
+    };
+  });
+
+  it('completes a chat and bills exactly what the price says, with a consume log', async () => {
+    const before = await storedQuota(r);
+    const completion = await r.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Say hello' }],
+    });
+    expect(completion.choices[0]?.message.content).toBe('Hello from the mock upstream.');
+    expect(await storedQuota(r)).toBe(before - COST);
+    const log = await r.t.database.db
+      .selectFrom('logs')
+      .selectAll()
+      .where('type', '=', 2)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(log).toMatchObject({
+      user_id: r.userId,
+      model_name: 'gpt-4o-mini',
+      prompt_tokens: 12,
+      completion_tokens: 7,
+      token_name: 'test key',
+    });
+    expect(Number(log.quota)).toBe(COST);
+    expect(log.request_id).not.toBe('');
+    expect(JSON.parse(log.metadata)).toMatchObject({ group_name: 'default', group_ratio: 1 });
+    // The upstream got the channel's key, not the user's.
+    expect(r.upstream.received.at(-1)?.authorization).toBe(`Bearer ${r.upstream.behaviour.apiKey}`);
+  });
+
+  it('streams chunks, passes the usage chunk only when asked, and always bills', async () => {
+    const before = await storedQuota(r);
+    const withUsage = await r.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Stream please' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    let usage: OpenAI.CompletionUsage | undefined | null;
+    for await (const chunk of withUsage) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(text).toBe('Hello from the mock upstream.');
+    expect(usage?.completion_tokens).toBe(7);
+
+    const withoutUsage = await r.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Stream please' }],
+      stream: true,
+    });
+    let sawUsage = false;
+    for await (const chunk of withoutUsage) if (chunk.usage) sawUsage = true;
+    expect(sawUsage).toBe(false);
+    expect(r.upstream.received.at(-1)?.body.stream_options).toEqual({ include_usage: true });
+    expect(await storedQuota(r)).toBe(before - 2 * COST);
+  });
+
+  it('counts tokens itself when a streaming upstream reports no usage', async () => {
+    r.upstream.behaviour.omitStreamUsage = true;
+    const before = await storedQuota(r);
+    const stream = await r.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Count me' }],
+      stream: true,
+    });
+    for await (const _chunk of stream) {
+      // drain
+    }
+    const charged = before - (await storedQuota(r));
+    const log = await r.t.database.db.selectFrom('logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(log.completion_tokens).toBeGreaterThan(3);
+    expect(log.prompt_tokens).toBeGreaterThan(3);
+    expect(charged).toBe(log.prompt_tokens * 1 + log.completion_tokens * 2);
+  });
+
+  it('serves embeddings, moderations, legacy completions and the model list', async () => {
+    const embedding = await r.client.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'] });
+    expect(embedding.data).toHaveLength(2);
+    const moderation = await r.client.moderations.create({ model: 'omni-moderation-latest', input: 'hello' });
+    expect(moderation.results[0]?.flagged).toBe(false);
+    const completion = await r.client.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Hi' });
+    expect(completion.choices[0]?.text).toBe('Hello from the mock upstream.');
+    const models = await r.client.models.list();
+    expect(models.data.map((model) => model.id)).toContain('gpt-4o-mini');
+    expect((await r.client.models.retrieve('gpt-4o-mini')).id).toBe('gpt-4o-mini');
+    await expect(r.client.models.retrieve('no-such-model')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('rejects a bad key with 401 and bad input with 400 in OpenAI’s error format, costing nothing', async () => {
+    const before = await storedQuota(r);
+    const calls = r.upstream.received.length;
+    const wrongKey = new OpenAI({ apiKey: `sk-${'x'.repeat(48)}`, baseURL: r.baseURL, maxRetries: 0 });
+    await expect(wrongKey.chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({
+      status: 401,
+    });
+    const malformed = await fetch(`${r.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${r.apiKey}`, 'content-type': 'application/json' },
+      body: '{"model": "gpt-4o-mini", ',
+    });
+    expect(malformed.status).toBe(400);
+    const body = (await malformed.json()) as { error: { message: string; type: string } };
+    expect(body.error.type).toBe('invalid_request_error');
+    expect(body.error.message).toContain('request id:');
+    await expect(
+      r.client.chat.completions.create({ model: '', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      r.client.chat.completions.create({ model: 'unknown-model', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({ status: 503 });
+    const huge = await fetch(`${r.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${r.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'x'.repeat(11 * 1024 * 1024) }],
+      }),
+    });
+    expect(huge.status).toBe(413);
+    expect(r.upstream.received.length).toBe(calls);
+    expect(await storedQuota(r)).toBe(before);
+  });
+});
+
+describe('quota that is short or contended', () => {
+  let r: RelayTestContext;
+  beforeAll(async () => {
+    // Quota for exactly 50 requests at full price, held back by reservations that cover each one.
+    r = await startRelayTest({ quota: 0 });
+  });
+  afterAll(() => r?.close());
+
+  it('refuses a user without quota with insufficient_quota and no upstream call', async () => {
+    const calls = r.upstream.received.length;
+    const failure = await r.client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as InstanceType<typeof OpenAI.APIError>).code).toBe('insufficient_quota');
+    expect(r.upstream.received.length).toBe(calls);
+  });
+
+  it('never spends more than the balance with 200 parallel requests', async () => {
+    const quota = 50 * COST;
+    await r.admin('POST', `/api/user/quota/${r.userId}`, { quota });
+    // This test is about quota, not the per-user request rate (600 RPM allows a burst of only 100).
+    const groups = await r.admin('GET', '/api/user_group/');
+    const group = (groups.body.data as { data: Array<{ symbol: string }> }).data.find(
+      (entry) => entry.symbol === 'default',
+    );
+    await r.admin('PUT', '/api/user_group/', { ...group, api_rate: 0 });
+    const calls = r.upstream.received.length;
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, () =>
+        r.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      ),
+    );
+    const succeeded = results.filter((result) => result.status === 'fulfilled').length;
+    const refused = results.filter(
+      (result) => result.status === 'rejected' && (result.reason as { code?: string }).code === 'insufficient_quota',
+    ).length;
+    expect(succeeded + refused).toBe(200);
+    expect(succeeded).toBeGreaterThan(0);
+    expect(succeeded).toBeLessThanOrEqual(50);
+    expect(r.upstream.received.length - calls).toBe(succeeded);
+    const left = await storedQuota(r);
+    expect(left).toBe(quota - succeeded * COST);
+    expect(left).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ChannelRouter, type RouterChannel } from './router.js';
+
+function channel(id: number, fields: Partial<RouterChannel> = {}): RouterChannel {
+  return {
+    id,
+    type: 1,
+    name: `c${id}`,
+    key: 'k',
+    base_url: '',
+    other: '',
+    proxy: '',
+    models: ['gpt-4o'],
+    group: ['default'],
+    priority: 0,
+    weight: 1,
+    model_mapping: {},
+    model_headers: {},
+    custom_parameter: {},
+    only_chat: false,
+    disabled_stream: [],
+    ...fields,
+  };
+}
+
+const request = { group: 'default', model: 'gpt-4o', excluded: new Set<number>(), hasTools: false, stream: false };
+
+describe('channel router', () => {
+  it('prefers the highest priority tier and falls back to the next when it is exhausted', () => {
+    const router = new ChannelRouter();
+    router.replaceChannels([channel(1, { priority: 0 }), channel(2, { priority: 10 }), channel(3, { priority: 5 })]);
+    expect(router.select(request)?.id).toBe(2);
+    expect(router.select({ ...request, excluded: new Set([2]) })?.id).toBe(3);
+    expect(router.select({ ...request, excluded: new Set([2, 3]) })?.id).toBe(1);
+    expect(router.select({ ...request, excluded: new Set([1, 2, 3]) })).toBeUndefined();
+  });
+
+  it('picks by weight inside a tier', () => {
+    let next = 0;
+    const draws = [0.0, 0.24, 0.26, 0.99];
+    const router = new ChannelRouter(() => draws[next++] ?? 0);
+    router.replaceChannels([channel(1, { weight: 1 }), channel(2, { weight: 3 })]);
+    expect([1, 2, 3, 4].map(() => router.select(request)?.id)).toEqual([1, 1, 2, 2]);
+  });
+
+  it('spreads load roughly by weight', () => {
+    const router = new ChannelRouter();
+    router.replaceChannels([channel(1, { weight: 1 }), channel(2, { weight: 9 })]);
+    const counts = new Map<number, number>();
+    for (let index = 0; index < 5000; index++) {
+      const id = router.select(request)?.id ?? 0;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    expect(counts.get(2) ?? 0).toBeGreaterThan(4000);
+    expect(counts.get(1) ?? 0).toBeGreaterThan(250);
+  });
+
+  it('matches wildcards, the longest prefix first, and only inside the group', () => {
+    const router = new ChannelRouter();
+    router.replaceChannels([
+      channel(1, { models: ['gpt-*'] }),
+      channel(2, { models: ['gpt-4*'] }),
+      channel(3, { models: ['claude-*'], group: ['vip'] }),
+    ]);
+    expect(router.select({ ...request, model: 'gpt-4o-mini' })?.id).toBe(2);
+    expect(router.select({ ...request, model: 'gpt-3.5-turbo' })?.id).toBe(1);
+    expect(router.select({ ...request, model: 'claude-3' })).toBeUndefined();
+    expect(router.select({ ...request, group: 'vip', model: 'claude-3' })?.id).toBe(3);
+  });
+
+  it('skips only-chat channels for tool calls, stream-disabled channels for streams, and cooling channels', () => {
+    const router = new ChannelRouter();
+    router.replaceChannels([channel(1, { only_chat: true, disabled_stream: ['gpt-4o'], priority: 1 }), channel(2)]);
+    expect(router.select(request)?.id).toBe(1);
+    expect(router.select({ ...request, hasTools: true })?.id).toBe(2);
+    expect(router.select({ ...request, stream: true })?.id).toBe(2);
+    router.coolDown(1, 'gpt-4o', 60);
+    expect(router.select(request)?.id).toBe(2);
+    expect(router.select({ ...request, model: 'gpt-4o', excluded: new Set([2]) })).toBeUndefined();
+  });
+});

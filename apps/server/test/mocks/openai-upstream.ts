@@ -1,0 +1,194 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for api.openai.com that speaks OpenAI's documented wire format (chat, streamed
+ * chat with the usage chunk, completions, embeddings, moderations, models), so relay tests run
+ * with no network. Tests steer it through `behaviour` and read what it received from `received`.
+ */
+export interface MockBehaviour {
+  /** Accepted API key; anything else gets OpenAI's 401. */
+  apiKey: string;
+  reply: string;
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    prompt_tokens_details?: object;
+    completion_tokens_details?: object;
+  };
+  /** Answer every request with this status and OpenAI error body instead. */
+  failWith?: { status: number; message: string; type?: string; code?: string };
+  /** Stream: number of content chunks (the reply is split across them) and pause between them. */
+  chunks: number;
+  chunkDelayMs: number;
+  /** Stream: leave out the usage chunk even when asked (some vendors do). */
+  omitStreamUsage: boolean;
+}
+
+export interface ReceivedRequest {
+  path: string;
+  authorization: string | undefined;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
+
+export interface MockUpstream {
+  url: string;
+  behaviour: MockBehaviour;
+  received: ReceivedRequest[];
+  /** Streams that were cut by the client before the end. */
+  abortedStreams: number;
+  close(): Promise<void>;
+}
+
+const defaults = (): MockBehaviour => ({
+  apiKey: 'sk-upstream-test',
+  reply: 'Hello from the mock upstream.',
+  usage: { prompt_tokens: 12, completion_tokens: 7 },
+  chunks: 3,
+  chunkDelayMs: 0,
+  omitStreamUsage: false,
+});
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const parts: Buffer[] = [];
+  for await (const part of request) parts.push(part as Buffer);
+  const text = Buffer.concat(parts).toString('utf8');
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+export async function startMockUpstream(overrides: Partial<MockBehaviour> = {}): Promise<MockUpstream> {
+  const mock: Omit<MockUpstream, 'url' | 'close'> = {
+    behaviour: { ...defaults(), ...overrides },
+    received: [],
+    abortedStreams: 0,
+  };
+  const server: Server = createServer((request, response) => {
+    handle(mock, request, response).catch((error: unknown) =>
+      json(response, 500, { error: { message: String(error) } }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(mock, {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+async function handle(mock: Omit<MockUpstream, 'url' | 'close'>, request: IncomingMessage, response: ServerResponse) {
+  const body = request.method === 'POST' ? await readJson(request) : {};
+  const path = (request.url ?? '').split('?')[0] ?? '';
+  mock.received.push({ path, authorization: request.headers.authorization, headers: request.headers, body });
+  const behaviour = mock.behaviour;
+  if (request.headers.authorization !== `Bearer ${behaviour.apiKey}`) {
+    return json(response, 401, {
+      error: {
+        message: 'Incorrect API key provided.',
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+        param: null,
+      },
+    });
+  }
+  if (behaviour.failWith) {
+    const { status, message, type = 'server_error', code } = behaviour.failWith;
+    return json(response, status, { error: { message, type, code: code ?? null, param: null } });
+  }
+  const model = String(body.model ?? '');
+  switch (path) {
+    case '/v1/chat/completions':
+      return body.stream === true
+        ? streamChat(mock, body, response)
+        : json(response, 200, chatCompletion(behaviour, model));
+    case '/v1/completions':
+      return json(response, 200, {
+        id: 'cmpl-mock',
+        object: 'text_completion',
+        created: 1_700_000_000,
+        model,
+        choices: [{ index: 0, text: behaviour.reply, finish_reason: 'stop', logprobs: null }],
+        usage: { ...behaviour.usage, total_tokens: behaviour.usage.prompt_tokens + behaviour.usage.completion_tokens },
+      });
+    case '/v1/embeddings': {
+      const inputs = Array.isArray(body.input) ? body.input : [body.input];
+      return json(response, 200, {
+        object: 'list',
+        model,
+        data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: [0.1, 0.2, 0.3] })),
+        usage: { prompt_tokens: behaviour.usage.prompt_tokens, total_tokens: behaviour.usage.prompt_tokens },
+      });
+    }
+    case '/v1/moderations':
+      return json(response, 200, {
+        id: 'modr-mock',
+        model,
+        results: [{ flagged: false, categories: { violence: false }, category_scores: { violence: 0.01 } }],
+      });
+    default:
+      return json(response, 404, { error: { message: `Unknown path ${path}`, type: 'invalid_request_error' } });
+  }
+}
+
+function chatCompletion(behaviour: MockBehaviour, model: string) {
+  const { usage } = behaviour;
+  return {
+    id: 'chatcmpl-mock',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model,
+    choices: [
+      { index: 0, message: { role: 'assistant', content: behaviour.reply }, finish_reason: 'stop', logprobs: null },
+    ],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  };
+}
+
+async function streamChat(
+  mock: Omit<MockUpstream, 'url' | 'close'>,
+  body: Record<string, unknown>,
+  response: ServerResponse,
+) {
+  const behaviour = mock.behaviour;
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  let closed = false;
+  response.on('close', () => {
+    if (!response.writableFinished) {
+      closed = true;
+      mock.abortedStreams++;
+    }
+  });
+  const base = {
+    id: 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: String(body.model),
+  };
+  const size = Math.ceil(behaviour.reply.length / behaviour.chunks);
+  for (let index = 0; index < behaviour.chunks && !closed; index++) {
+    const content = behaviour.reply.slice(index * size, (index + 1) * size);
+    const delta = index === 0 ? { role: 'assistant', content } : { content };
+    response.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
+    if (behaviour.chunkDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, behaviour.chunkDelayMs));
+  }
+  if (closed) return;
+  response.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+  const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  if (wantsUsage && !behaviour.omitStreamUsage) {
+    const usage = {
+      ...behaviour.usage,
+      total_tokens: behaviour.usage.prompt_tokens + behaviour.usage.completion_tokens,
+    };
+    response.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
+  }
+  response.end('data: [DONE]\n\n');
+}

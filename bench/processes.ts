@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** A child process of the benchmark, with its CPU time and memory read from /proc. */
+export interface Child {
+  process: ChildProcess;
+  url: string;
+  cpuMicros(): number;
+  rssBytes(): number;
+  peakRssBytes(): number;
+  stop(): Promise<void>;
+}
+
+const TICKS_PER_SECOND = 100;
+
+export function cpuMicrosOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // Fields 14 and 15 of /proc/<pid>/stat (user and system time), counted after the command name.
+  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1_000_000;
+}
+
+function statusField(pid: number, field: string): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith(`${field}:`));
+  return Number(line?.replace(/\D+/g, '') ?? 0) * 1024;
+}
+
+export async function startChild(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  readyUrl?: string,
+): Promise<Child> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let url = readyUrl ?? '';
+  if (!readyUrl) {
+    url = await new Promise<string>((resolve, reject) => {
+      child.stdout?.once('data', (data: Buffer) => resolve(data.toString().trim()));
+      child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+    });
+  } else {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const up = await fetch(`${readyUrl}/api/status`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (up) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const pid = child.pid ?? 0;
+  return {
+    process: child,
+    url,
+    cpuMicros: () => cpuMicrosOf(pid),
+    rssBytes: () => statusField(pid, 'VmRSS'),
+    peakRssBytes: () => statusField(pid, 'VmHWM'),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

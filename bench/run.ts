@@ -1,0 +1,127 @@
+// `npm run bench`: One Hub (auth, routing, billing and logs on) against a minimal pass-through
+// proxy, both in front of the same loopback upstream, measured side by side in one run.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  closeClient,
+  cpuPerEvent,
+  firstByteTimes,
+  latencies,
+  percentile,
+  rssWithOpenStreams,
+  type Target,
+  throughput,
+} from './measure.js';
+import { startChild } from './processes.js';
+import { prepareOneHub } from './setup.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const tsx = ['--import', 'tsx', join(root, 'bench/serve.ts')];
+
+const upstream = await startChild(process.execPath, [...tsx, 'upstream'], {});
+const passthrough = await startChild(process.execPath, [...tsx, 'passthrough', upstream.url], {});
+const port = 30_000 + Math.floor(Math.random() * 20_000);
+const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
+const oneHub = await startChild(
+  process.execPath,
+  [join(root, 'apps/server/dist/main.js')],
+  {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SQLITE_PATH: join(dataDirectory, 'one-hub.db'),
+    LOG_LEVEL: 'warn',
+    INITIAL_ROOT_ACCESS_TOKEN: 'bench-root-access-token-0123456789',
+  },
+  `http://127.0.0.1:${port}`,
+);
+const apiKey = await prepareOneHub(oneHub.url, 'bench-root-access-token-0123456789', upstream.url);
+
+const direct: Target = { name: 'upstream directly', base: upstream.url, headers: {} };
+const base: Target = { name: 'pass-through proxy', base: passthrough.url, headers: {}, child: passthrough };
+const hub: Target = {
+  name: 'One Hub',
+  base: oneHub.url,
+  headers: { authorization: `Bearer ${apiKey}` },
+  child: oneHub,
+};
+
+try {
+  await throughput(hub, 16, 2); // warm-up
+  await throughput(base, 16, 2);
+  const baseThroughput = await throughput(base, 64, seconds);
+  const hubThroughput = await throughput(hub, 64, seconds);
+  const directLatency = await latencies(direct, 2000);
+  const hubLatency = await latencies(hub, 2000);
+  const baseLatency = await latencies(base, 2000);
+  const directFirstByte = await firstByteTimes(direct, 500);
+  const hubFirstByte = await firstByteTimes(hub, 500);
+  const hubEventCpu = await cpuPerEvent(hub, 40, 1000);
+  const baseEventCpu = await cpuPerEvent(base, 40, 1000);
+  const slowStreams = await rssWithOpenStreams(hub, 1000);
+  const peakRss = oneHub.peakRssBytes();
+
+  const ms = (value: number) => `${value.toFixed(3)} ms`;
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const rows = [
+    [
+      'Requests/s at 64 concurrent (non-stream chat)',
+      baseThroughput.rps.toFixed(0),
+      hubThroughput.rps.toFixed(0),
+      '≥ 50% of pass-through',
+    ],
+    [
+      'CPU per request',
+      `${baseThroughput.cpuMicrosPerRequest.toFixed(0)} µs`,
+      `${hubThroughput.cpuMicrosPerRequest.toFixed(0)} µs`,
+      '',
+    ],
+    ['Errors during the load run', String(baseThroughput.errors), String(hubThroughput.errors), '0'],
+    [
+      `p50 latency at 1 concurrent (upstream alone: ${ms(percentile(directLatency, 0.5))})`,
+      ms(percentile(baseLatency, 0.5)),
+      ms(percentile(hubLatency, 0.5)),
+      '',
+    ],
+    [
+      'Added p50 latency',
+      ms(percentile(baseLatency, 0.5) - percentile(directLatency, 0.5)),
+      ms(percentile(hubLatency, 0.5) - percentile(directLatency, 0.5)),
+      '≤ 0.25 ms',
+    ],
+    [
+      'Added p99 latency',
+      ms(percentile(baseLatency, 0.99) - percentile(directLatency, 0.99)),
+      ms(percentile(hubLatency, 0.99) - percentile(directLatency, 0.99)),
+      '',
+    ],
+    [
+      'Added time to first streamed byte (p50)',
+      '',
+      ms(percentile(hubFirstByte, 0.5) - percentile(directFirstByte, 0.5)),
+      '≤ 0.3 ms',
+    ],
+    ['CPU per streamed event', `${baseEventCpu.toFixed(1)} µs`, `${hubEventCpu.toFixed(1)} µs`, ''],
+    ['Peak RSS', '', mb(peakRss), '< 150 MB'],
+    [
+      `RSS with ${slowStreams.opened} slow streams open (idle ${mb(slowStreams.idleBytes)})`,
+      '',
+      mb(slowStreams.openBytes),
+      '',
+    ],
+    ['Memory per open stream', '', `${(slowStreams.perStreamBytes / 1024).toFixed(1)} KB`, '< 64 KB'],
+  ];
+  const table = [
+    '| Measure | Pass-through | One Hub | Target |',
+    '|---|---|---|---|',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${seconds} s load runs, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs with key auth, channel routing, quota reservation and settlement, and consume logs on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n`;
+  process.stdout.write(`${report}\n`);
+  if (process.env.BENCH_WRITE !== '0') writeFileSync(join(root, 'BENCHMARKS.md'), report);
+} finally {
+  await closeClient();
+  await Promise.allSettled([oneHub.stop(), passthrough.stop(), upstream.stop()]);
+}
