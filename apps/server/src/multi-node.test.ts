@@ -14,7 +14,9 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
   let testDatabase: TestDatabase;
   let nodes: AssembledServer[];
   // A fresh address per run, so counters left in the shared Redis by earlier runs do not count.
-  const clientIp = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  const randomIp = () =>
+    `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  const clientIp = randomIp();
 
   beforeAll(async () => {
     testDatabase = await createTestDatabase('sqlite');
@@ -61,8 +63,10 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
     const login = await first.app.inject({
       method: 'POST',
       url: '/api/user/login',
+      remoteAddress: randomIp(),
       payload: { username: 'root', password: 'root-password-123' },
     });
+    expect(login.statusCode).toBe(200);
     const cookie = login.cookies.find((entry) => entry.name === 'session');
     const self = await second.app.inject({
       method: 'GET',
