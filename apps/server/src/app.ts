@@ -18,6 +18,7 @@ import { installRateLimit } from './http/rate-limit.js';
 import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './http/request-id.js';
 import { createSessionCodec } from './http/session.js';
 import type { Logger } from './platform/logger.js';
+import { installChannelTests } from './relay/channel-test.js';
 import { installRelay, type RelayHandle } from './relay/index.js';
 import type { Services } from './services.js';
 
@@ -73,6 +74,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   priceRoutes(app, { auth, prices: services.prices });
   logRoutes(app, { auth, logs: services.logs });
   app.decorate('relay', await installRelay(app, services, options.logger, options.redis));
+  installChannelTests(app, { auth, services, logger: options.logger });
 
   await installConsole(app, { directory: options.consoleDirectory, basePath: config.basePath });
   return app;

@@ -1,11 +1,23 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 
 /**
- * Token counts where the upstream gives none, with a real tokenizer (o200k, the GPT-4o family's).
- * Counts are exact for OpenAI's newer models and a close estimate for other vendors' models.
+ * Token counts. The real tokenizer (o200k, the GPT-4o family's) is loaded only when it is needed,
+ * that is when an upstream reports no usage: its tables cost about 65 MB of memory, and most
+ * upstreams report usage. Reservations use a fast estimate instead; settlement uses real counts.
  */
+type CountTokens = (text: string) => number;
+let countTokens: CountTokens | undefined;
+
+function tokenizer(): CountTokens {
+  if (!countTokens) {
+    const load = createRequire(import.meta.url);
+    countTokens = (load('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens }).countTokens;
+  }
+  return countTokens;
+}
+
 export function countTextTokens(text: string): number {
-  return text ? countTokens(text) : 0;
+  return text ? tokenizer()(text) : 0;
 }
 
 // Per-message framing OpenAI adds around each chat message.
@@ -13,41 +25,52 @@ const TOKENS_PER_MESSAGE = 3;
 const TOKENS_PER_REPLY = 3;
 const TOKENS_PER_IMAGE = 85;
 
-/** Prompt tokens of a chat request (text parts and tools; images at a flat low-detail cost). */
-export function countChatPromptTokens(body: { messages?: unknown; tools?: unknown }): number {
+type TextCounter = (text: string) => number;
+
+/** On the generous side for English (about four characters a token) and for CJK (about one). */
+export const estimateTextTokens: TextCounter = (text) => Math.ceil(text.length / 2);
+
+function chatTokens(body: { messages?: unknown; tools?: unknown }, count: TextCounter): number {
   let total = TOKENS_PER_REPLY;
   if (Array.isArray(body.messages)) {
     for (const message of body.messages) {
       total += TOKENS_PER_MESSAGE;
       if (!message || typeof message !== 'object') continue;
       const { content, name, role } = message as { content?: unknown; name?: unknown; role?: unknown };
-      if (typeof role === 'string') total += countTextTokens(role);
-      if (typeof name === 'string') total += countTextTokens(name) + 1;
-      total += countContentTokens(content);
+      if (typeof role === 'string') total += 1;
+      if (typeof name === 'string') total += count(name) + 1;
+      total += contentTokens(content, count);
     }
   }
-  if (body.tools !== undefined) total += countTextTokens(JSON.stringify(body.tools));
+  if (body.tools !== undefined) total += count(JSON.stringify(body.tools));
   return total;
 }
 
-function countContentTokens(content: unknown): number {
-  if (typeof content === 'string') return countTextTokens(content);
+function contentTokens(content: unknown, count: TextCounter): number {
+  if (typeof content === 'string') return count(content);
   if (!Array.isArray(content)) return 0;
   let total = 0;
   for (const part of content) {
     if (!part || typeof part !== 'object') continue;
     const { type, text } = part as { type?: unknown; text?: unknown };
-    if (typeof text === 'string') total += countTextTokens(text);
+    if (typeof text === 'string') total += count(text);
     else if (type === 'image_url' || type === 'input_image') total += TOKENS_PER_IMAGE;
   }
   return total;
 }
 
-/** Prompt tokens of a legacy completion or an embeddings input (string or list of strings). */
-export function countInputTokens(input: unknown): number {
-  if (typeof input === 'string') return countTextTokens(input);
-  if (Array.isArray(input)) {
-    return input.reduce<number>((sum, item) => sum + (typeof item === 'string' ? countTextTokens(item) : 0), 0);
-  }
+function inputTokens(input: unknown, count: TextCounter): number {
+  if (typeof input === 'string') return count(input);
+  if (Array.isArray(input))
+    return input.reduce<number>((sum, item) => sum + (typeof item === 'string' ? count(item) : 0), 0);
   return 0;
 }
+
+/** Prompt tokens of a chat request, exactly (text parts and tools; images at a flat low-detail cost). */
+export const countChatPromptTokens = (body: { messages?: unknown; tools?: unknown }) =>
+  chatTokens(body, countTextTokens);
+export const estimateChatPromptTokens = (body: { messages?: unknown; tools?: unknown }) =>
+  chatTokens(body, estimateTextTokens);
+/** Prompt tokens of a legacy completion or an embeddings input (a string or a list of strings). */
+export const countInputTokens = (input: unknown) => inputTokens(input, countTextTokens);
+export const estimateInputTokens = (input: unknown) => inputTokens(input, estimateTextTokens);

@@ -35,6 +35,9 @@ export interface RelayDeps {
 export interface Endpoint {
   path: string;
   streamable: boolean;
+  /** Fast, generous estimate used to size the reservation. */
+  estimatePrompt(body: Record<string, unknown>): number;
+  /** Exact count with the tokenizer, used only when the upstream reports no usage. */
   countPrompt(body: Record<string, unknown>): number;
 }
 
@@ -47,7 +50,7 @@ interface Attempt {
   group: string;
   groupRatio: number;
   stream: boolean;
-  promptTokens: number;
+  estimatedPromptTokens: number;
   startedAt: number;
 }
 
@@ -136,7 +139,7 @@ async function relayAuthorised(
     group: primary,
     groupRatio: 1,
     stream,
-    promptTokens: endpoint.countPrompt(body),
+    estimatedPromptTokens: endpoint.estimatePrompt(body),
     startedAt,
   };
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
@@ -153,7 +156,7 @@ async function relayAuthorised(
     reservationQuota({
       price,
       groupRatio: attempt.groupRatio,
-      promptTokens: attempt.promptTokens,
+      promptTokens: attempt.estimatedPromptTokens,
       preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
     }),
   );
@@ -273,7 +276,7 @@ async function tryChannel(
     });
     // Bill what was produced, also when the client left or the upstream broke off mid-stream.
     const usage = outcome.usage ?? {
-      prompt_tokens: attempt.promptTokens,
+      prompt_tokens: endpoint.countPrompt(attempt.body),
       completion_tokens: outcome.countedCompletionTokens,
     };
     finish(usage, outcome.firstByteMs, outcome.clientGone);
@@ -283,14 +286,14 @@ async function tryChannel(
 
   const raw = await readBody(upstream.body, MAX_UPSTREAM_JSON);
   const firstByteMs = Date.now() - attempt.startedAt;
-  let usage: Usage = { prompt_tokens: attempt.promptTokens, completion_tokens: 0 };
+  let usage: Usage | undefined;
   try {
     const parsed = JSON.parse(raw.toString('utf8')) as { usage?: Usage };
     if (parsed.usage) usage = parsed.usage;
   } catch {
     // A non-JSON success body (audio, for example) is forwarded untouched and billed on the prompt.
   }
-  finish(usage, firstByteMs, false);
+  finish(usage ?? { prompt_tokens: endpoint.countPrompt(attempt.body), completion_tokens: 0 }, firstByteMs, false);
   const contentType = upstream.headers['content-type'];
   reply
     .status(upstream.status)

@@ -1,13 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../platform/errors.js';
-import { countChatPromptTokens, countInputTokens } from './metering.js';
+import { countChatPromptTokens, countInputTokens, estimateChatPromptTokens, estimateInputTokens } from './metering.js';
 import { type Endpoint, type RelayDeps, relayRequest } from './pipeline.js';
 
 const endpoints: Endpoint[] = [
-  { path: '/v1/chat/completions', streamable: true, countPrompt: (body) => countChatPromptTokens(body) },
-  { path: '/v1/completions', streamable: true, countPrompt: (body) => countInputTokens(body.prompt) },
-  { path: '/v1/embeddings', streamable: false, countPrompt: (body) => countInputTokens(body.input) },
-  { path: '/v1/moderations', streamable: false, countPrompt: (body) => countInputTokens(body.input) },
+  {
+    path: '/v1/chat/completions',
+    streamable: true,
+    estimatePrompt: (body) => estimateChatPromptTokens(body),
+    countPrompt: (body) => countChatPromptTokens(body),
+  },
+  {
+    path: '/v1/completions',
+    streamable: true,
+    estimatePrompt: (body) => estimateInputTokens(body.prompt),
+    countPrompt: (body) => countInputTokens(body.prompt),
+  },
+  {
+    path: '/v1/embeddings',
+    streamable: false,
+    estimatePrompt: (body) => estimateInputTokens(body.input),
+    countPrompt: (body) => countInputTokens(body.input),
+  },
+  {
+    path: '/v1/moderations',
+    streamable: false,
+    estimatePrompt: (body) => estimateInputTokens(body.input),
+    countPrompt: (body) => countInputTokens(body.input),
+  },
 ];
 
 const CREATED = 1677649963;
