@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import type { Child } from './processes.js';
@@ -109,6 +110,7 @@ export async function rssWithOpenStreams(target: Target, count: number) {
   const idle = child.rssBytes();
   const many = new Agent({ keepAliveTimeout: 60_000, connections: count + 10 });
   const controller = new AbortController();
+  setMaxListeners(count + 10, controller.signal);
   let opened = 0;
   const streams = Array.from({ length: count }, async () => {
     const response = await request(`${target.base}/v1/chat/completions`, {

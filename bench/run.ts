@@ -49,6 +49,9 @@ const hub: Target = {
 };
 
 try {
+  // Memory first, on the fresh process: a few requests to load the code paths, then the baseline.
+  await latencies(hub, 200);
+  const slowStreams = await rssWithOpenStreams(hub, 1000);
   await throughput(hub, 16, 2); // warm-up
   await throughput(base, 16, 2);
   const baseThroughput = await throughput(base, 64, seconds);
@@ -60,7 +63,6 @@ try {
   const hubFirstByte = await firstByteTimes(hub, 500);
   const hubEventCpu = await cpuPerEvent(hub, 40, 1000);
   const baseEventCpu = await cpuPerEvent(base, 40, 1000);
-  const slowStreams = await rssWithOpenStreams(hub, 1000);
   const peakRss = oneHub.peakRssBytes();
 
   const ms = (value: number) => `${value.toFixed(3)} ms`;

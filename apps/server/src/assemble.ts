@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { ensureRootUser } from './api/account/bootstrap.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { startChannelTestJob } from './jobs/channel-test-job.js';
 import { type Cache, createCache, createRedisClient } from './platform/cache/index.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.js';
 import type { Logger } from './platform/logger.js';
@@ -43,11 +44,16 @@ export async function assembleServer(
   await ensureRootUser(config, services.userRepository, services.users, logger);
 
   const app = await buildApp({ config, services, logger, redis, consoleDirectory: options.consoleDirectory });
+  const channelTests =
+    config.nodeType === 'master'
+      ? startChannelTestJob({ services, logger, intervalMinutes: config.channelTestFrequencyMinutes })
+      : undefined;
   return {
     app,
     services,
     database,
     async close() {
+      await channelTests?.stop();
       await app.close();
       await Promise.allSettled([cache.close(), redis?.quit(), database.close()]);
     },

@@ -65,6 +65,8 @@ const environmentSchema = z.object({
     .int()
     .min(1024)
     .default(10 * 1024 * 1024),
+  NODE_TYPE: z.enum(['master', 'slave'], 'must be master or slave').default('master'),
+  CHANNEL_TEST_FREQUENCY_MINUTES: z.coerce.number('must be a number').min(0).default(0),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -84,6 +86,9 @@ export interface Config {
   trustProxy: boolean;
   criticalRateLimit: { max: number; windowSeconds: number };
   bodyLimitBytes: number;
+  /** Only the master node runs scheduled jobs. */
+  nodeType: 'master' | 'slave';
+  channelTestFrequencyMinutes: number;
   version: string;
 }
 
@@ -128,6 +133,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     trustProxy: env.TRUST_PROXY,
     criticalRateLimit: { max: env.CRITICAL_RATE_LIMIT, windowSeconds: env.CRITICAL_RATE_WINDOW_SECONDS },
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    nodeType: env.NODE_TYPE,
+    channelTestFrequencyMinutes: env.CHANNEL_TEST_FREQUENCY_MINUTES,
     version: environment.npm_package_version ?? '0.1.0',
   });
 }

@@ -17,6 +17,8 @@ export interface RelayTestContext {
     payload?: unknown,
   ): Promise<{ status: number; body: { success: boolean; message: string; data?: unknown } }>;
   addChannel(fields: Record<string, unknown>): Promise<number>;
+  /** Replaces the price of `model` (per-token ratios, or per call with `type: 'times'`). */
+  setPrice(model: string, input: number, output: number, extra?: Record<string, unknown>): Promise<void>;
   newKey(cookie: string, fields?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
@@ -62,13 +64,7 @@ export async function startRelayTest(options: TestAppOptions & { quota?: number 
     return (response.json() as { data: { key: string } }).data.key;
   };
 
-  await addChannel({ priority: 5 });
-  for (const [model, input, output] of [
-    ['gpt-4o-mini', 1, 2],
-    ['text-embedding-3-small', 0.5, 0],
-    ['omni-moderation-latest', 0, 0],
-    ['gpt-3.5-turbo-instruct', 1, 1],
-  ] as const) {
+  const setPrice: RelayTestContext['setPrice'] = async (model, input, output, extra = {}) => {
     await admin('DELETE', `/api/prices/single/${encodeURIComponent(model)}`);
     const price = await admin('POST', '/api/prices/single', {
       model,
@@ -77,8 +73,19 @@ export async function startRelayTest(options: TestAppOptions & { quota?: number 
       input,
       output,
       locked: false,
+      ...extra,
     });
     if (price.status !== 200) throw new Error(`price: ${JSON.stringify(price.body)}`);
+  };
+
+  await addChannel({ priority: 5 });
+  for (const [model, input, output] of [
+    ['gpt-4o-mini', 1, 2],
+    ['text-embedding-3-small', 0.5, 0],
+    ['omni-moderation-latest', 0, 0],
+    ['gpt-3.5-turbo-instruct', 1, 1],
+  ] as const) {
+    await setPrice(model, input, output);
   }
   const { id: userId, cookie } = await t.createUser('relayuser');
   if (options.quota !== 0) await admin('POST', `/api/user/quota/${userId}`, { quota: options.quota ?? 1_000_000 });
@@ -94,6 +101,7 @@ export async function startRelayTest(options: TestAppOptions & { quota?: number 
     userId,
     admin,
     addChannel,
+    setPrice,
     newKey,
     async close() {
       await t.close();
@@ -107,4 +115,15 @@ export async function storedQuota(context: RelayTestContext, userId = context.us
   await context.t.app.relay.flush();
   const user = await context.t.services.userRepository.findById(userId);
   return Number(user?.quota);
+}
+
+/** The newest consume log row (after pending rows are written). */
+export async function lastConsumeLog(context: RelayTestContext) {
+  await context.t.app.relay.flush();
+  return context.t.database.db
+    .selectFrom('logs')
+    .selectAll()
+    .where('type', '=', 2)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
 }

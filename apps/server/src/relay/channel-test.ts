@@ -1,10 +1,76 @@
+import { idParam } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Auth } from '../http/auth.js';
+import { ok } from '../http/reply.js';
+import { parseInput } from '../http/validate.js';
+import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Services } from '../services.js';
+import { refreshAllBalances, refreshBalance } from './channel-test-balance.js';
+import { listProviderModels, providerModelsBody } from './channel-test-models.js';
+import { ChannelTester, channelTestRunFor, type StartedRun } from './channel-test-runner.js';
+import { createUpstreamClient } from './executor.js';
 
-/** Channel tests, balances and upstream model lists (admin API) and the periodic test job. */
+const testQuery = z.object({
+  model: z.string('model must be text').trim().max(100, 'model must be at most 100 characters').optional(),
+});
+
+/** Channel tests, balances and upstream model lists (admin API). The periodic test is jobs/channel-test-job.ts. */
 export function installChannelTests(
-  _app: FastifyInstance,
-  _deps: { auth: Auth; services: Services; logger: Logger },
-): void {}
+  app: FastifyInstance,
+  deps: { auth: Auth; services: Services; logger: Logger },
+): void {
+  const { auth, services, logger } = deps;
+  const admin = { preHandler: auth.requireAdmin };
+  const upstream = createUpstreamClient();
+  const stopping = new AbortController();
+  const tester = new ChannelTester({ services, upstream, logger, stop: stopping.signal });
+  const balanceDeps = { services, upstream, logger };
+  const run = channelTestRunFor(services);
+  let current: StartedRun | undefined;
+
+  app.get('/api/channel/test/status', admin, async () => ok(run.progress()));
+
+  // Not enveloped in `data`: the reference answers {success, message, time}. A failed test is a 502.
+  app.get('/api/channel/test/:id', admin, async (request, reply) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    const { model } = parseInput(testQuery, request.query, 'query');
+    const outcome = await tester.testById(id, model);
+    reply.code(outcome.success ? 200 : 502);
+    return { success: outcome.success, message: outcome.message, time: outcome.time };
+  });
+
+  app.get('/api/channel/test', admin, async () => {
+    const started = await run.start(tester, { pauseMs: 0, signal: stopping.signal });
+    if (!started) throw AppError.conflict('a test of all channels is already running');
+    current = started;
+    void started.finished.then(() => {
+      const progress = run.progress();
+      logger.info({ tested: progress.done, failed: progress.failed }, 'channel test of all channels finished');
+    });
+    return ok(started.queued, 'testing all channels');
+  });
+
+  app.get('/api/channel/update_balance/:id', admin, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    const channel = await services.channels.findForRouting(id);
+    if (!channel) throw AppError.notFound(`channel ${id} not found`);
+    const balance = await refreshBalance(balanceDeps, channel);
+    return { success: true, message: '', balance };
+  });
+
+  app.get('/api/channel/update_balance', admin, async () => ok(await refreshAllBalances(balanceDeps), 'updated'));
+
+  // Request bodies are never logged, and upstream messages have the key masked: it holds a key.
+  app.post('/api/channel/provider_models_list', admin, async (request) => {
+    const body = parseInput(providerModelsBody, request.body);
+    return ok(await listProviderModels(upstream, services.channels, body));
+  });
+
+  app.addHook('onClose', async () => {
+    stopping.abort();
+    await current?.finished;
+    await upstream.close();
+  });
+}

@@ -10,7 +10,7 @@ import { installRelayErrorRendering } from './errors.js';
 import { createUpstreamClient } from './executor.js';
 import { GroupDirectory } from './groups.js';
 import { KeyAuthenticator } from './keys.js';
-import { QuotaLedger } from './ledger.js';
+import { MemoryQuotaLedger } from './ledger.js';
 import { ConcurrencyGate, createMemoryRateLimiter, createRedisRateLimiter } from './limits.js';
 import { providerByType } from './providers/registry.js';
 import { ChannelRouter } from './router.js';
@@ -39,7 +39,7 @@ export async function installRelay(
     reloadChannels().catch((error: unknown) => logger.error({ err: error }, 'reloading channels failed'));
   });
 
-  const ledger = new QuotaLedger(services.database, {
+  const ledger = new MemoryQuotaLedger(services.database, {
     onFlushError: (error) => logger.error({ err: error }, 'writing settled quota failed; will retry'),
   });
   const logWriter = new LogWriter(services.database, {

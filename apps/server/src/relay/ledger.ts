@@ -26,6 +26,8 @@ export interface Reservation {
   tokenId: number | null;
   amount: number;
   settled: boolean;
+  /** Set by ledgers that track reservations outside the process. */
+  id?: string;
 }
 
 export interface SettleResult {
@@ -34,12 +36,26 @@ export interface SettleResult {
   shortfall: number;
 }
 
+/** Reserve before the upstream call, settle exactly once after it; balances never go below zero. */
+export interface QuotaLedger {
+  reserve(userId: number, tokenId: number | null, amount: number): Promise<Reservation>;
+  settle(reservation: Reservation, cost: number, channelId?: number): SettleResult;
+  invalidateUser(userId: number): void;
+  invalidateToken(tokenId: number): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** OpenAI answers an exhausted balance with 429 `insufficient_quota`; clients already handle that. */
-function insufficient(message: string): AppError {
+export function insufficientQuota(message: string): AppError {
   return new AppError('rate_limited', message, { details: { type: 'insufficient_quota', code: 'insufficient_quota' } });
 }
 
-export class QuotaLedger {
+export const USER_SHORT = 'your quota is not enough for this request; top up your balance';
+export const KEY_SHORT = 'this API key has not enough quota left for this request';
+
+/** One node: balances in process memory (see the file comment). */
+export class MemoryQuotaLedger implements QuotaLedger {
   private readonly users = new Map<number, Account>();
   private readonly tokens = new Map<number, Account>();
   private pending: LedgerDeltas = newDeltas();
@@ -82,10 +98,10 @@ export class QuotaLedger {
         : await this.account(this.tokens, tokenId, this.loadToken, (deltas) => deltas.tokens.get(tokenId));
     // Checked and taken with no await in between: no other request can interleave here.
     if (available(user) <= 0 || available(user) < amount) {
-      throw insufficient('your quota is not enough for this request; top up your balance');
+      throw insufficientQuota(USER_SHORT);
     }
     if (token && (available(token) <= 0 || available(token) < amount)) {
-      throw insufficient('this API key has not enough quota left for this request');
+      throw insufficientQuota(KEY_SHORT);
     }
     user.reserved += amount;
     if (token) token.reserved += amount;

@@ -74,3 +74,83 @@ export const estimateChatPromptTokens = (body: { messages?: unknown; tools?: unk
 /** Prompt tokens of a legacy completion or an embeddings input (a string or a list of strings). */
 export const countInputTokens = (input: unknown) => inputTokens(input, countTextTokens);
 export const estimateInputTokens = (input: unknown) => inputTokens(input, estimateTextTokens);
+
+interface ResponsesBody {
+  input?: unknown;
+  instructions?: unknown;
+  tools?: unknown;
+}
+
+function responsesItemTokens(item: unknown, count: TextCounter): number {
+  if (typeof item === 'string') return count(item);
+  if (!item || typeof item !== 'object') return 0;
+  const { content, output, arguments: args, role } = item as Record<string, unknown>;
+  let total = contentTokens(content, count);
+  if (typeof role === 'string') total += 1;
+  if (typeof output === 'string') total += count(output);
+  if (typeof args === 'string') total += count(args);
+  return total;
+}
+
+function responsesTokens(body: ResponsesBody, count: TextCounter): number {
+  let total = TOKENS_PER_REPLY;
+  if (typeof body.instructions === 'string') total += TOKENS_PER_MESSAGE + count(body.instructions);
+  const items = Array.isArray(body.input) ? body.input : body.input === undefined ? [] : [body.input];
+  for (const item of items) total += TOKENS_PER_MESSAGE + responsesItemTokens(item, count);
+  if (body.tools !== undefined) total += count(JSON.stringify(body.tools));
+  return total;
+}
+
+/** Prompt tokens of a Responses API request: `instructions` and every item of `input`, chat-style. */
+export const countResponsesPromptTokens = (body: ResponsesBody) => responsesTokens(body, countTextTokens);
+export const estimateResponsesPromptTokens = (body: ResponsesBody) => responsesTokens(body, estimateTextTokens);
+
+// Documents without text (images) are counted at a flat rate.
+const TOKENS_PER_TEXTLESS_DOCUMENT = 10;
+
+function rerankTokens(body: { query?: unknown; documents?: unknown }, count: TextCounter): number {
+  let total = typeof body.query === 'string' ? count(body.query) : 0;
+  for (const document of Array.isArray(body.documents) ? body.documents : []) {
+    const text = typeof document === 'string' ? document : (document as { text?: unknown } | null | undefined)?.text;
+    total += typeof text === 'string' ? count(text) : TOKENS_PER_TEXTLESS_DOCUMENT;
+  }
+  return total;
+}
+
+/** Prompt tokens of a rerank request: the query and every document. */
+export const countRerankTokens = (body: { query?: unknown; documents?: unknown }) =>
+  rerankTokens(body, countTextTokens);
+export const estimateRerankTokens = (body: { query?: unknown; documents?: unknown }) =>
+  rerankTokens(body, estimateTextTokens);
+
+/** Text-to-speech is billed per character of the input (code points, not UTF-16 units). */
+export function characterCount(text: unknown): number {
+  return typeof text === 'string' ? [...text].length : 0;
+}
+
+const TALLY_PENDING_CHARS = 16 * 1024;
+
+/**
+ * Counts streamed text as if it were one string, holding at most about 16K characters: deltas
+ * split words, so counting each on its own would over-count. Text is counted at a whitespace
+ * boundary once enough has gathered, the rest at the end; a stream whose upstream reports usage
+ * usually never needs the tokenizer at all.
+ */
+export class TextTally {
+  private pending = '';
+  private counted = 0;
+
+  push(text: string): void {
+    if (!text) return;
+    this.pending += text;
+    if (this.pending.length < TALLY_PENDING_CHARS) return;
+    const cut = Math.max(this.pending.lastIndexOf(' '), this.pending.lastIndexOf('\n'));
+    const at = cut > 0 ? cut : this.pending.length;
+    this.counted += countTextTokens(this.pending.slice(0, at));
+    this.pending = this.pending.slice(at);
+  }
+
+  total(): number {
+    return this.counted + countTextTokens(this.pending);
+  }
+}

@@ -2,17 +2,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OptionService } from '../api/option/service.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
-import { type Price, reservationQuota, settledQuota, type Usage } from './billing/quota.js';
-import { consumeLogRow } from './consume-log.js';
-import { readBody, type UpstreamClient, type UpstreamResponse } from './executor.js';
+import { tryChannel } from './attempt.js';
+import { type Price, reservationQuota } from './billing/quota.js';
+import type { consumeLogRow } from './consume-log.js';
+import { type Endpoint, type RelayInput, readRelayInput } from './endpoint.js';
+import type { UpstreamClient } from './executor.js';
 import type { GroupDirectory } from './groups.js';
 import type { KeyAuthenticator, RelayCaller } from './keys.js';
-import type { QuotaLedger, Reservation } from './ledger.js';
+import type { QuotaLedger } from './ledger.js';
 import type { ConcurrencyGate, RateLimiter } from './limits.js';
-import { mapModel, prepareOpenAiRequest } from './providers/openai/request.js';
-import { relayStream, streamHeaders } from './respond.js';
+import { mapModel } from './providers/openai/request.js';
 import type { ChannelRouter, RouterChannel } from './router.js';
-import { classifyUpstreamError, networkFailure, type UpstreamFailure } from './upstream-errors.js';
+import type { UpstreamFailure } from './upstream-errors.js';
 
 /** What the pipeline needs from the rest of the server; all of it answers from memory. */
 export interface RelayDeps {
@@ -31,39 +32,12 @@ export interface RelayDeps {
   logger: Logger;
 }
 
-/** One OpenAI-format endpoint: where it goes upstream and how its prompt is counted. */
-export interface Endpoint {
-  path: string;
-  streamable: boolean;
-  /** Fast, generous estimate used to size the reservation. */
-  estimatePrompt(body: Record<string, unknown>): number;
-  /** Exact count with the tokenizer, used only when the upstream reports no usage. */
-  countPrompt(body: Record<string, unknown>): number;
-}
-
-const MAX_UPSTREAM_JSON = 64 * 1024 * 1024;
-
-interface Attempt {
+export interface Attempt {
   caller: RelayCaller;
-  body: Record<string, unknown>;
-  model: string;
+  input: RelayInput;
   group: string;
   groupRatio: number;
-  stream: boolean;
-  estimatedPromptTokens: number;
   startedAt: number;
-}
-
-function readRequestBody(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw AppError.badRequest('request body must be a JSON object');
-  }
-  const model = (body as { model?: unknown }).model;
-  if (typeof model !== 'string' || !model.trim()) {
-    throw new AppError('bad_request', 'model: a model name is required', { details: { param: 'model' } });
-  }
-  return body as Record<string, unknown>;
 }
 
 function checkModelAllowed(caller: RelayCaller, model: string): void {
@@ -127,23 +101,14 @@ async function relayAuthorised(
   reply: FastifyReply,
 ) {
   const startedAt = Date.now();
-  const body = readRequestBody(request);
-  const model = String(body.model).trim();
+  const input = readRelayInput(endpoint, request);
+  const model = input.model;
   checkModelAllowed(caller, model);
-  const stream = endpoint.streamable && body.stream === true;
   const primary = caller.token.group || caller.user.group;
-  const attempt: Attempt = {
-    caller,
-    body,
-    model,
-    group: primary,
-    groupRatio: 1,
-    stream,
-    estimatedPromptTokens: endpoint.estimatePrompt(body),
-    startedAt,
-  };
+  const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt };
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
-  const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
+  const hasTools = Array.isArray(input.fields.tools) && input.fields.tools.length > 0;
+  const stream = input.stream;
   const excluded = new Set<number>(caller.skippedChannelIds);
   let channel = pickChannel(deps, attempt, excluded, hasTools);
   // The backup group, when it was used, bills at its own ratio.
@@ -156,7 +121,7 @@ async function relayAuthorised(
     reservationQuota({
       price,
       groupRatio: attempt.groupRatio,
-      promptTokens: attempt.estimatedPromptTokens,
+      promptTokens: endpoint.estimatePrompt(input),
       preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
     }),
   );
@@ -181,13 +146,14 @@ async function relayAuthorised(
 }
 
 function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, hasTools: boolean): RouterChannel {
-  const { caller, model } = attempt;
+  const { caller } = attempt;
+  const model = attempt.input.model;
   if (caller.forcedChannelId !== undefined) {
     const forced = deps.router.byChannelId(caller.forcedChannelId);
     if (!forced) throw AppError.forbidden(`channel ${caller.forcedChannelId} does not exist or is disabled`);
     return forced;
   }
-  const filter = { model, excluded, hasTools, stream: attempt.stream };
+  const filter = { model, excluded, hasTools, stream: attempt.input.stream };
   const primary = deps.router.select({ ...filter, group: attempt.group });
   if (primary) return primary;
   const backup = caller.token.backup_group;
@@ -209,95 +175,4 @@ function handleChannelFailure(deps: RelayDeps, channel: RouterChannel, model: st
   if (failure.disable && deps.options.getBoolean('AutomaticDisableChannelEnabled')) {
     deps.disableChannel(channel, failure.error.message);
   }
-}
-
-async function tryChannel(
-  deps: RelayDeps,
-  endpoint: Endpoint,
-  attempt: Attempt,
-  channel: RouterChannel,
-  reservation: Reservation,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<UpstreamFailure | undefined> {
-  const prepared = prepareOpenAiRequest(channel, deps.baseUrlOf(channel), endpoint.path, attempt.body, attempt.model);
-  const abort = new AbortController();
-  let upstream: UpstreamResponse;
-  try {
-    upstream = await deps.upstream.send({ ...prepared, proxy: channel.proxy, signal: abort.signal });
-  } catch (error) {
-    return networkFailure(error);
-  }
-  if (upstream.status >= 400) {
-    const text = (await readBody(upstream.body, 1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
-    const keywords = deps.options
-      .get('DisableChannelKeywords')
-      .split('\n')
-      .map((line) => line.trim());
-    return classifyUpstreamError(upstream.status, text, keywords);
-  }
-  const price = deps.prices.lookup(prepared.billedModel);
-  const finish = (usage: Usage, firstByteMs: number | undefined, clientGone: boolean) => {
-    const settled = settledQuota({ price, groupRatio: attempt.groupRatio, usage });
-    const { charged, shortfall } = deps.ledger.settle(reservation, settled.quota, channel.id);
-    if (deps.options.getBoolean('LogConsumeEnabled')) {
-      deps.writeLog(
-        consumeLogRow({
-          caller: attempt.caller,
-          requestId: request.id,
-          sourceIp: request.ip,
-          model: prepared.billedModel,
-          channelId: channel.id,
-          group: attempt.group,
-          groupRatio: attempt.groupRatio,
-          price,
-          settled,
-          usage,
-          charged,
-          shortfall,
-          startedAt: attempt.startedAt,
-          firstByteMs,
-          stream: attempt.stream,
-          clientGone,
-        }),
-      );
-    }
-  };
-
-  if (attempt.stream) {
-    reply.hijack();
-    reply.raw.writeHead(200, streamHeaders(request.id));
-    const clientAsked =
-      (attempt.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-    const outcome = await relayStream(upstream, reply, {
-      forwardUsage: clientAsked,
-      startedAt: attempt.startedAt,
-      abort,
-    });
-    // Bill what was produced, also when the client left or the upstream broke off mid-stream.
-    const usage = outcome.usage ?? {
-      prompt_tokens: endpoint.countPrompt(attempt.body),
-      completion_tokens: outcome.countedCompletionTokens,
-    };
-    finish(usage, outcome.firstByteMs, outcome.clientGone);
-    if (outcome.failure) deps.logger.warn({ channel: channel.id, err: outcome.failure }, 'upstream stream broke off');
-    return undefined;
-  }
-
-  const raw = await readBody(upstream.body, MAX_UPSTREAM_JSON);
-  const firstByteMs = Date.now() - attempt.startedAt;
-  let usage: Usage | undefined;
-  try {
-    const parsed = JSON.parse(raw.toString('utf8')) as { usage?: Usage };
-    if (parsed.usage) usage = parsed.usage;
-  } catch {
-    // A non-JSON success body (audio, for example) is forwarded untouched and billed on the prompt.
-  }
-  finish(usage ?? { prompt_tokens: endpoint.countPrompt(attempt.body), completion_tokens: 0 }, firstByteMs, false);
-  const contentType = upstream.headers['content-type'];
-  reply
-    .status(upstream.status)
-    .header('content-type', typeof contentType === 'string' ? contentType : 'application/json')
-    .send(raw);
-  return undefined;
 }

@@ -1,41 +1,27 @@
 import type { FastifyInstance } from 'fastify';
+import { registerErrorRenderer } from '../http/errors.js';
 import { AppError } from '../platform/errors.js';
-import { countChatPromptTokens, countInputTokens, estimateChatPromptTokens, estimateInputTokens } from './metering.js';
-import { type Endpoint, type RelayDeps, relayRequest } from './pipeline.js';
-
-const endpoints: Endpoint[] = [
-  {
-    path: '/v1/chat/completions',
-    streamable: true,
-    estimatePrompt: (body) => estimateChatPromptTokens(body),
-    countPrompt: (body) => countChatPromptTokens(body),
-  },
-  {
-    path: '/v1/completions',
-    streamable: true,
-    estimatePrompt: (body) => estimateInputTokens(body.prompt),
-    countPrompt: (body) => countInputTokens(body.prompt),
-  },
-  {
-    path: '/v1/embeddings',
-    streamable: false,
-    estimatePrompt: (body) => estimateInputTokens(body.input),
-    countPrompt: (body) => countInputTokens(body.input),
-  },
-  {
-    path: '/v1/moderations',
-    streamable: false,
-    estimatePrompt: (body) => estimateInputTokens(body.input),
-    countPrompt: (body) => countInputTokens(body.input),
-  },
-];
+import type { Endpoint } from './endpoint.js';
+import { endpoints, rerankEndpoint } from './endpoints.js';
+import { type RelayDeps, relayRequest } from './pipeline.js';
 
 const CREATED = 1677649963;
 
 export function relayRoutes(app: FastifyInstance, deps: RelayDeps, ownerOf: (model: string) => string): void {
-  for (const endpoint of endpoints) {
-    app.post(endpoint.path, (request, reply) => relayRequest(deps, endpoint, request, reply));
-  }
+  const route = (scope: FastifyInstance, endpoint: Endpoint) =>
+    scope.post(endpoint.path, (request, reply) => relayRequest(deps, endpoint, request, reply));
+  for (const endpoint of endpoints) if (endpoint.body === 'json') route(app, endpoint);
+  // Forms are kept as raw bytes (within the body limit) and forwarded as received; only the relay's
+  // multipart routes accept them.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
+    for (const endpoint of endpoints) if (endpoint.body === 'multipart') route(scope, endpoint);
+  });
+  registerErrorRenderer(rerankEndpoint.path, (error, request) => ({
+    detail: `${error.message} (request id: ${request.id})`,
+  }));
 
   const visibleModels = async (authorization: string | undefined, ip: string) => {
     const caller = await deps.keys.authenticate(authorization, ip);

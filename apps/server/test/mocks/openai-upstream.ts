@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerMedia } from './openai-media.js';
 
 /**
  * A local stand-in for api.openai.com that speaks OpenAI's documented wire format (chat, streamed
- * chat with the usage chunk, completions, embeddings, moderations, models), so relay tests run
- * with no network. Tests steer it through `behaviour` and read what it received from `received`.
+ * chat with the usage chunk, completions, embeddings, moderations; responses, images, audio and
+ * rerank in openai-media.ts), so relay tests run with no network. Tests steer it through
+ * `behaviour` and read what it received from `received`.
  */
 export interface MockBehaviour {
   /** Accepted API key; anything else gets OpenAI's 401. */
@@ -23,13 +25,30 @@ export interface MockBehaviour {
   chunkDelayMs: number;
   /** Stream: leave out the usage chunk even when asked (some vendors do). */
   omitStreamUsage: boolean;
+  /** Responses, images, transcripts: answer without token usage even where OpenAI reports it. */
+  omitUsage: boolean;
+  /** Bytes of the speech endpoint's answer, sent in `chunks` pieces. */
+  speech: Buffer;
+  /** Rerank: which usage field to report (Jina reports only `total_tokens`). */
+  rerankUsage: 'prompt_tokens' | 'total_tokens' | 'none';
+}
+
+export interface ReceivedFile {
+  field: string;
+  filename: string;
+  type: string;
+  size: number;
 }
 
 export interface ReceivedRequest {
   path: string;
   authorization: string | undefined;
   headers: IncomingMessage['headers'];
+  /** The JSON body, or the text fields of a multipart form. */
   body: Record<string, unknown>;
+  /** The file parts of a multipart form. */
+  files: ReceivedFile[];
+  raw: Buffer;
 }
 
 export interface MockUpstream {
@@ -48,6 +67,9 @@ const defaults = (): MockBehaviour => ({
   chunks: 3,
   chunkDelayMs: 0,
   omitStreamUsage: false,
+  omitUsage: false,
+  speech: Buffer.from('ID3-mock-mp3-audio-bytes'.repeat(64)),
+  rerankUsage: 'prompt_tokens',
 });
 
 function json(response: ServerResponse, status: number, body: unknown): void {
@@ -55,15 +77,34 @@ function json(response: ServerResponse, status: number, body: unknown): void {
   response.end(JSON.stringify(body));
 }
 
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+/** Reads a body; forms are decoded with the platform's own multipart parser, not the relay's. */
+async function readRequest(request: IncomingMessage): Promise<Pick<ReceivedRequest, 'body' | 'files' | 'raw'>> {
   const parts: Buffer[] = [];
   for await (const part of request) parts.push(part as Buffer);
-  const text = Buffer.concat(parts).toString('utf8');
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  const raw = Buffer.concat(parts);
+  const contentType = request.headers['content-type'] ?? '';
+  if (!contentType.startsWith('multipart/form-data')) {
+    const text = raw.toString('utf8');
+    return { body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, files: [], raw };
+  }
+  const form = await new Request('http://mock/', {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: raw,
+  }).formData();
+  const body: Record<string, unknown> = {};
+  const files: ReceivedFile[] = [];
+  for (const [field, value] of form.entries()) {
+    if (typeof value === 'string') body[field] = value;
+    else files.push({ field, filename: value.name, type: value.type, size: value.size });
+  }
+  return { body, files, raw };
 }
 
+export type MockState = Omit<MockUpstream, 'url' | 'close'>;
+
 export async function startMockUpstream(overrides: Partial<MockBehaviour> = {}): Promise<MockUpstream> {
-  const mock: Omit<MockUpstream, 'url' | 'close'> = {
+  const mock: MockState = {
     behaviour: { ...defaults(), ...overrides },
     received: [],
     abortedStreams: 0,
@@ -85,10 +126,18 @@ export async function startMockUpstream(overrides: Partial<MockBehaviour> = {}):
   });
 }
 
-async function handle(mock: Omit<MockUpstream, 'url' | 'close'>, request: IncomingMessage, response: ServerResponse) {
-  const body = request.method === 'POST' ? await readJson(request) : {};
+async function handle(mock: MockState, request: IncomingMessage, response: ServerResponse) {
+  const { body, files, raw } =
+    request.method === 'POST' ? await readRequest(request) : { body: {}, files: [], raw: Buffer.alloc(0) };
   const path = (request.url ?? '').split('?')[0] ?? '';
-  mock.received.push({ path, authorization: request.headers.authorization, headers: request.headers, body });
+  mock.received.push({
+    path,
+    authorization: request.headers.authorization,
+    headers: request.headers,
+    body,
+    files,
+    raw,
+  });
   const behaviour = mock.behaviour;
   if (request.headers.authorization !== `Bearer ${behaviour.apiKey}`) {
     return json(response, 401, {
@@ -135,6 +184,7 @@ async function handle(mock: Omit<MockUpstream, 'url' | 'close'>, request: Incomi
         results: [{ flagged: false, categories: { violence: false }, category_scores: { violence: 0.01 } }],
       });
     default:
+      if (await answerMedia(mock, path, body, response)) return;
       return json(response, 404, { error: { message: `Unknown path ${path}`, type: 'invalid_request_error' } });
   }
 }
@@ -153,11 +203,7 @@ function chatCompletion(behaviour: MockBehaviour, model: string) {
   };
 }
 
-async function streamChat(
-  mock: Omit<MockUpstream, 'url' | 'close'>,
-  body: Record<string, unknown>,
-  response: ServerResponse,
-) {
+async function streamChat(mock: MockState, body: Record<string, unknown>, response: ServerResponse) {
   const behaviour = mock.behaviour;
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   let closed = false;

@@ -1,3 +1,5 @@
+import type { RelayInput } from '../../endpoint.js';
+import { type MultipartForm, withField } from '../../multipart.js';
 import type { RouterChannel } from '../../router.js';
 
 /**
@@ -6,7 +8,7 @@ import type { RouterChannel } from '../../router.js';
 export interface PreparedRequest {
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
   /** The model name sent upstream (after the channel's mapping). */
   upstreamModel: string;
   /** The model name billed: the mapped one, unless the mapping starts with `+`. */
@@ -32,7 +34,7 @@ export function prepareOpenAiRequest(
   path: string,
   body: Record<string, unknown>,
   requestedModel: string,
-): PreparedRequest {
+): PreparedRequest & { body: string } {
   const { upstreamModel, billedModel } = mapModel(channel, requestedModel);
   const outgoing: Record<string, unknown> = { ...body, ...channel.custom_parameter, model: upstreamModel };
   if (outgoing.stream === true && (path === '/v1/chat/completions' || path === '/v1/completions')) {
@@ -53,4 +55,44 @@ export function prepareOpenAiRequest(
     upstreamModel,
     billedModel,
   };
+}
+
+/**
+ * A multipart request goes upstream as the client sent it, boundary and all; only the `model`
+ * field is rewritten (or added) when the channel maps the model to another name. Custom
+ * parameters are JSON-only and are not merged into forms.
+ */
+export function prepareOpenAiMultipartRequest(
+  channel: RouterChannel,
+  baseUrl: string,
+  path: string,
+  form: MultipartForm,
+  requestedModel: string,
+): PreparedRequest {
+  const { upstreamModel, billedModel } = mapModel(channel, requestedModel);
+  const sent = form.fields.model;
+  const unchanged = sent === undefined ? upstreamModel === requestedModel : sent === upstreamModel;
+  return {
+    url: upstreamUrl(baseUrl, path),
+    headers: {
+      ...channel.model_headers,
+      'content-type': form.contentType,
+      authorization: `Bearer ${channel.key}`,
+    },
+    body: unchanged ? form.raw : withField(form, 'model', upstreamModel),
+    upstreamModel,
+    billedModel,
+  };
+}
+
+/** The upstream request for a relay input, whatever its encoding. */
+export function prepareRequest(
+  channel: RouterChannel,
+  baseUrl: string,
+  path: string,
+  input: RelayInput,
+): PreparedRequest {
+  return input.form
+    ? prepareOpenAiMultipartRequest(channel, baseUrl, path, input.form, input.model)
+    : prepareOpenAiRequest(channel, baseUrl, path, input.fields, input.model);
 }

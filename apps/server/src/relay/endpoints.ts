@@ -1,0 +1,131 @@
+import {
+  bodyUsage,
+  type Endpoint,
+  fieldError,
+  isObject,
+  type JsonObject,
+  openAiUsage,
+  parsedJson,
+  type RelayInput,
+  type StreamFormat,
+} from './endpoint.js';
+import { mediaEndpoints } from './media.js';
+import {
+  countChatPromptTokens,
+  countInputTokens,
+  countRerankTokens,
+  countTextTokens,
+  estimateChatPromptTokens,
+  estimateInputTokens,
+  estimateRerankTokens,
+} from './metering.js';
+import { responsesEndpoint } from './responses.js';
+
+/** The OpenAI endpoints of the relay, each described as data for the pipeline. */
+
+/** The text of one chat or completion choice, whole (`message`) or streamed (`delta`). */
+function choiceText(choice: unknown): string {
+  if (!isObject(choice)) return '';
+  let text = typeof choice.text === 'string' ? choice.text : '';
+  const part = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : undefined;
+  if (!part) return text;
+  for (const field of ['content', 'reasoning_content', 'refusal'] as const) {
+    if (typeof part[field] === 'string') text += part[field];
+  }
+  if (Array.isArray(part.tool_calls)) text += JSON.stringify(part.tool_calls);
+  return text;
+}
+
+const choicesText = (body: JsonObject): string =>
+  (Array.isArray(body.choices) ? body.choices : []).map(choiceText).join('');
+
+const clientAskedUsage = (input: RelayInput) =>
+  isObject(input.fields.stream_options) && input.fields.stream_options.include_usage === true;
+
+/** Chat and legacy completion chunks; the usage chunk exists because we asked for it. */
+const chatStream: StreamFormat = {
+  usageOf: (chunk) => openAiUsage(chunk.usage),
+  textOf: choicesText,
+  rewrite(chunk, input) {
+    if (!chunk.usage || clientAskedUsage(input)) return undefined;
+    if (!Array.isArray(chunk.choices) || chunk.choices.length === 0) return null;
+    const { usage: _notAsked, ...rest } = chunk;
+    return rest;
+  },
+};
+
+function countChoices(raw: Buffer): number {
+  const body = parsedJson(raw);
+  return isObject(body) ? countTextTokens(choicesText(body)) : 0;
+}
+
+function checkRerank(input: RelayInput): void {
+  const { query, documents, top_n: topN } = input.fields;
+  if (typeof query !== 'string' || !query) throw fieldError('query', 'a query string is required');
+  if (!Array.isArray(documents) || documents.length === 0) {
+    throw fieldError('documents', 'a non-empty list of documents is required');
+  }
+  if (topN !== undefined && topN !== null && !(Number.isInteger(topN) && Number(topN) > 0)) {
+    throw fieldError('top_n', 'must be a positive whole number');
+  }
+}
+
+/** Jina, Cohere-compatible and OpenAI-style rerankers report `prompt_tokens` or only `total_tokens`. */
+function rerankUsage(body: unknown) {
+  const usage = isObject(body) && isObject(body.usage) ? body.usage : undefined;
+  const tokens = usage ? (usage.prompt_tokens ?? usage.total_tokens) : undefined;
+  return typeof tokens === 'number' && tokens > 0 ? { prompt_tokens: tokens, completion_tokens: 0 } : undefined;
+}
+
+export const rerankEndpoint: Endpoint = {
+  path: '/v1/rerank',
+  body: 'json',
+  output: 'json',
+  validate: checkRerank,
+  estimatePrompt: (input) => estimateRerankTokens(input.fields),
+  countPrompt: (input) => countRerankTokens(input.fields),
+  usageOf: rerankUsage,
+};
+
+export const endpoints: Endpoint[] = [
+  {
+    path: '/v1/chat/completions',
+    body: 'json',
+    output: 'json',
+    stream: chatStream,
+    estimatePrompt: (input) => estimateChatPromptTokens(input.fields),
+    countPrompt: (input) => countChatPromptTokens(input.fields),
+    usageOf: bodyUsage,
+    countCompletion: countChoices,
+  },
+  {
+    path: '/v1/completions',
+    body: 'json',
+    output: 'json',
+    stream: chatStream,
+    estimatePrompt: (input) => estimateInputTokens(input.fields.prompt),
+    countPrompt: (input) => countInputTokens(input.fields.prompt),
+    usageOf: bodyUsage,
+    countCompletion: countChoices,
+  },
+  {
+    path: '/v1/embeddings',
+    body: 'json',
+    output: 'json',
+    estimatePrompt: (input) => estimateInputTokens(input.fields.input),
+    countPrompt: (input) => countInputTokens(input.fields.input),
+    usageOf: bodyUsage,
+  },
+  {
+    path: '/v1/moderations',
+    body: 'json',
+    output: 'json',
+    defaultModel: 'text-moderation-stable',
+    estimatePrompt: (input) => estimateInputTokens(input.fields.input),
+    countPrompt: (input) => countInputTokens(input.fields.input),
+    usageOf: bodyUsage,
+  },
+  responsesEndpoint,
+  rerankEndpoint,
+  ...mediaEndpoints,
+];
