@@ -96,6 +96,41 @@ describe('relay through the official openai SDK', () => {
     expect(charged).toBe(log.prompt_tokens * 1 + log.completion_tokens * 2);
   });
 
+  it('passes tools and image parts through to the upstream unchanged', async () => {
+    const tools: OpenAI.ChatCompletionTool[] = [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      },
+    ];
+    const before = await storedQuota(r);
+    await r.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      tools,
+      tool_choice: 'auto',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
+      ],
+    });
+    const sent = r.upstream.received.at(-1)?.body as { tools: unknown; messages: Array<{ content: unknown[] }> };
+    expect(sent.tools).toEqual(tools);
+    expect(sent.messages[0]?.content[1]).toEqual({
+      type: 'image_url',
+      image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' },
+    });
+    expect(await storedQuota(r)).toBe(before - COST);
+  });
+
   it('serves embeddings, moderations, legacy completions and the model list', async () => {
     const embedding = await r.client.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'] });
     expect(embedding.data).toHaveLength(2);
