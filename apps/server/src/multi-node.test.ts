@@ -1,10 +1,14 @@
 import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/databases.js';
+import { startMockUpstream } from '../test/mocks/openai-upstream.js';
 import { type AssembledServer, assembleServer } from './assemble.js';
 import { loadConfig } from './config.js';
+import { sha256Hex } from './platform/crypto.js';
 import { createLogger } from './platform/logger.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -74,6 +78,85 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
       cookies: { session: cookie?.value ?? '' },
     });
     expect(self.statusCode).toBe(200);
+  });
+
+  it('shares one balance: parallel requests on both nodes never spend more than it', async () => {
+    const [first, second] = nodes as [AssembledServer, AssembledServer];
+    const upstream = await startMockUpstream();
+    try {
+      const rootToken = 'shared-root-token-0123456789';
+      await first.services.userRepository.update(1, { access_token_hash: sha256Hex(rootToken) });
+      const call = (method: 'POST' | 'PUT' | 'GET' | 'DELETE', url: string, payload?: object) =>
+        first.app.inject({ method, url, headers: { authorization: rootToken }, ...(payload ? { payload } : {}) });
+      expect(
+        (
+          await call('POST', '/api/channel/', {
+            name: 'mock',
+            type: 1,
+            key: upstream.behaviour.apiKey,
+            base_url: upstream.url,
+            models: 'gpt-4o-mini',
+            group: 'default',
+          })
+        ).statusCode,
+      ).toBe(200);
+      // The built-in price list has gpt-4o-mini; replace it with round numbers for the arithmetic below.
+      await call('DELETE', '/api/prices/single/gpt-4o-mini');
+      const price = await call('POST', '/api/prices/single', {
+        model: 'gpt-4o-mini',
+        type: 'tokens',
+        channel_type: 1,
+        input: 1,
+        output: 2,
+        locked: false,
+      });
+      expect(price.statusCode).toBe(200);
+      const groups = (await call('GET', '/api/user_group/')).json().data.data as Array<{ symbol: string }>;
+      await call('PUT', '/api/user_group/', { ...groups.find((group) => group.symbol === 'default'), api_rate: 0 });
+      const quota = 5000;
+      await call('POST', '/api/user/quota/1', { quota });
+      const key = (
+        await call('POST', '/api/token/', { name: 'k', expired_time: -1, remain_quota: 0, unlimited_quota: true })
+      ).json().data.key as string;
+      for (const node of nodes) await node.app.listen({ port: 0, host: '127.0.0.1' });
+      const clients = nodes.map(
+        (node) =>
+          new OpenAI({
+            apiKey: key,
+            baseURL: `http://127.0.0.1:${(node.app.server.address() as AddressInfo).port}/v1`,
+            maxRetries: 0,
+          }),
+      );
+      // The other node learns of the new price and channel through Redis; wait until it has.
+      await expect.poll(() => second.services.prices.lookup('gpt-4o-mini').input).toBe(1);
+      await expect
+        .poll(async () => (await clients[1]?.models.list())?.data.map((model) => model.id))
+        .toEqual(['gpt-4o-mini']);
+      await Promise.all([first.app.relay.flush(), second.app.relay.flush()]);
+      const before = Number((await first.services.userRepository.findById(1))?.quota);
+      const results = await Promise.allSettled(
+        Array.from({ length: 60 }, (_, index) =>
+          (clients[index % 2] as OpenAI).chat.completions.create({
+            model: 'gpt-4o-mini',
+            messages: [{ role: 'user', content: 'hi' }],
+          }),
+        ),
+      );
+      const succeeded = results.filter((result) => result.status === 'fulfilled').length;
+      expect(succeeded).toBeGreaterThan(0);
+      expect(upstream.received.length).toBe(succeeded);
+      // Settlement follows the answer (one Redis round trip later), so flush until the books close.
+      const stored = async () => {
+        await first.app.relay.flush();
+        await second.app.relay.flush();
+        return Number((await first.services.userRepository.findById(1))?.quota);
+      };
+      // 12 prompt + 7 completion tokens at 1 / 2 = 26 per request, each charged exactly once.
+      await expect.poll(stored).toBe(before - succeeded * 26);
+      expect(await stored()).toBeGreaterThanOrEqual(0);
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('reloads a changed setting on the other node', async () => {

@@ -55,6 +55,7 @@ export function createServices(
     cache,
   );
   const prices = new PriceService(new PriceRepository(database), cache);
+  prices.setChannelModelSource(async () => (await channels.listForRouting()).flatMap((channel) => channel.models));
   const logs = new LogService(database);
   return { database, cache, options, userRepository, users, groups, accounts, tokens, channels, prices, logs };
 }

@@ -128,6 +128,8 @@ export const optionDefinitions = {
   UptimeEnabled: bool(false),
   UptimeDomain: str(),
   UptimePageName: str(),
+  /** Set once on first start; namespaces this installation's keys in a shared Redis. */
+  InstanceId: str(),
 } satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof optionDefinitions;

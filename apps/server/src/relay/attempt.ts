@@ -19,7 +19,7 @@ const MAX_UPSTREAM_BODY = 64 * 1024 * 1024;
 const MAX_ERROR_BODY = 1024 * 1024;
 
 /** Settles the reservation on `usage` and writes the consume log. */
-type Finish = (usage: Usage, firstByteMs: number | undefined, clientGone: boolean) => void;
+type Finish = (usage: Usage, firstByteMs: number | undefined, clientGone: boolean) => Promise<void>;
 
 interface Call {
   deps: RelayDeps;
@@ -92,9 +92,9 @@ function settlement(
   billedModel: string,
 ): Finish {
   const price = deps.prices.lookup(billedModel);
-  return (usage, firstByteMs, clientGone) => {
+  return async (usage, firstByteMs, clientGone) => {
     const settled = settledQuota({ price, groupRatio: attempt.groupRatio, usage });
-    const { charged, shortfall } = deps.ledger.settle(reservation, settled.quota, channel.id);
+    const { charged, shortfall } = await deps.ledger.settle(reservation, settled.quota, channel.id);
     if (!deps.options.getBoolean('LogConsumeEnabled')) return;
     deps.writeLog(
       consumeLogRow({
@@ -137,7 +137,7 @@ async function answerStream(call: Call): Promise<void> {
     prompt_tokens: endpoint.countPrompt(attempt.input, call.billedModel),
     completion_tokens: outcome.countedCompletionTokens,
   };
-  call.finish(usage, outcome.firstByteMs, outcome.clientGone);
+  await call.finish(usage, outcome.firstByteMs, outcome.clientGone);
   if (outcome.failure) call.deps.logger.warn({ err: outcome.failure }, 'upstream stream broke off');
 }
 
@@ -150,7 +150,7 @@ async function answerBytes(call: Call): Promise<void> {
     abort: call.abort,
   });
   const usage = { prompt_tokens: endpoint.countPrompt(attempt.input, call.billedModel), completion_tokens: 0 };
-  call.finish(usage, outcome.firstByteMs, outcome.clientGone);
+  await call.finish(usage, outcome.firstByteMs, outcome.clientGone);
   if (outcome.failure) call.deps.logger.warn({ err: outcome.failure }, 'upstream body broke off');
 }
 
@@ -170,7 +170,8 @@ async function answerWhole(call: Call): Promise<UpstreamFailure | undefined> {
     prompt_tokens: endpoint.countPrompt(attempt.input, call.billedModel),
     completion_tokens: endpoint.countCompletion?.(raw, contentType) ?? 0,
   };
-  call.finish(usage, firstByteMs, false);
+  // Answer first: settling may take a round trip to the shared ledger.
   call.reply.status(upstream.status).header('content-type', contentType).send(raw);
+  await call.finish(usage, firstByteMs, false);
   return undefined;
 }

@@ -7,6 +7,7 @@ import { parseInput } from '../http/validate.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Services } from '../services.js';
+import { installChannelCheck } from './channel-check.js';
 import { refreshAllBalances, refreshBalance } from './channel-test-balance.js';
 import { listProviderModels, providerModelsBody } from './channel-test-models.js';
 import { ChannelTester, channelTestRunFor, type StartedRun } from './channel-test-runner.js';
@@ -67,6 +68,8 @@ export function installChannelTests(
     const body = parseInput(providerModelsBody, request.body);
     return ok(await listProviderModels(upstream, services.channels, body));
   });
+
+  installChannelCheck(app, { auth, channels: services.channels, upstream, logger, stop: stopping.signal });
 
   app.addHook('onClose', async () => {
     stopping.abort();

@@ -10,9 +10,10 @@ import { installRelayErrorRendering } from './errors.js';
 import { createUpstreamClient } from './executor.js';
 import { GroupDirectory } from './groups.js';
 import { KeyAuthenticator } from './keys.js';
-import { MemoryQuotaLedger } from './ledger.js';
+import { MemoryQuotaLedger, type QuotaLedger } from './ledger.js';
 import { ConcurrencyGate, createMemoryRateLimiter, createRedisRateLimiter } from './limits.js';
 import { providerByType } from './providers/registry.js';
+import { RedisQuotaLedger } from './redis-ledger.js';
 import { ChannelRouter } from './router.js';
 import { relayRoutes } from './routes.js';
 
@@ -39,9 +40,14 @@ export async function installRelay(
     reloadChannels().catch((error: unknown) => logger.error({ err: error }, 'reloading channels failed'));
   });
 
-  const ledger = new MemoryQuotaLedger(services.database, {
-    onFlushError: (error) => logger.error({ err: error }, 'writing settled quota failed; will retry'),
-  });
+  const onLedgerError = (error: unknown) => logger.error({ err: error }, 'writing settled quota failed; will retry');
+  // With Redis every node shares one ledger; alone, the process holds balances itself.
+  const ledger: QuotaLedger = redis
+    ? new RedisQuotaLedger(services.database, redis, {
+        prefix: `onehub:${await services.options.instanceId()}:ledger:`,
+        onError: onLedgerError,
+      })
+    : new MemoryQuotaLedger(services.database, { onFlushError: onLedgerError });
   const logWriter = new LogWriter(services.database, {
     onError: (error, lostRows) => logger.error({ err: error, lostRows }, 'writing consume logs failed'),
   });
@@ -50,9 +56,9 @@ export async function installRelay(
     keys.forgetToken(tokenId);
     ledger.invalidateToken(tokenId);
   };
-  services.users.onQuotaChanged = (userId) => {
+  services.users.onQuotaChanged = (userId, delta) => {
     keys.forgetUser(userId);
-    ledger.invalidateUser(userId);
+    ledger.invalidateUser(userId, delta);
   };
   const groups = new GroupDirectory(new UserGroupRepository(services.database));
   await groups.load();

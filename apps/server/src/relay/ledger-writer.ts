@@ -20,10 +20,25 @@ export function mergeDeltas(into: LedgerDeltas, from: LedgerDeltas): void {
   for (const [id, spent] of from.channels) into.channels.set(id, (into.channels.get(id) ?? 0) + spent);
 }
 
-/** One transaction of relative updates: concurrent writers (admin top-ups, other nodes) compose. */
-export function createLedgerWriter(handle: DatabaseHandle): (deltas: LedgerDeltas) => Promise<void> {
-  return (deltas) =>
+/**
+ * One transaction of relative updates: concurrent writers (admin top-ups, other nodes) compose.
+ * With a batch id the batch is recorded in the same transaction and applied at most once.
+ */
+export function createLedgerWriter(handle: DatabaseHandle): (deltas: LedgerDeltas, batchId?: string) => Promise<void> {
+  return (deltas, batchId) =>
     handle.db.transaction().execute(async (transaction) => {
+      if (batchId) {
+        const done = await transaction
+          .selectFrom('ledger_flushes')
+          .select('id')
+          .where('id', '=', batchId)
+          .executeTakeFirst();
+        if (done) return;
+        await transaction
+          .insertInto('ledger_flushes')
+          .values({ id: batchId, created_at: Math.floor(Date.now() / 1000) })
+          .execute();
+      }
       for (const [id, { spent, requests }] of deltas.users) {
         await transaction
           .updateTable('users')
@@ -55,4 +70,23 @@ export function createLedgerWriter(handle: DatabaseHandle): (deltas: LedgerDelta
           .execute();
       }
     });
+}
+
+/** Reads the pending hash of the shared ledger (u:<id>:spent, u:<id>:req, t:<id>, c:<id>). */
+export function deltasFromFields(fields: Record<string, string>): LedgerDeltas {
+  const deltas = newDeltas();
+  for (const [field, text] of Object.entries(fields)) {
+    const value = Number(text);
+    const [kind, idText, part] = field.split(':');
+    const id = Number(idText);
+    if (!Number.isInteger(id) || !Number.isFinite(value)) continue;
+    if (kind === 'u') {
+      const current = deltas.users.get(id) ?? { spent: 0, requests: 0 };
+      if (part === 'spent') current.spent += value;
+      else if (part === 'req') current.requests += value;
+      deltas.users.set(id, current);
+    } else if (kind === 't') deltas.tokens.set(id, value);
+    else if (kind === 'c') deltas.channels.set(id, value);
+  }
+  return deltas;
 }

@@ -39,8 +39,9 @@ export interface SettleResult {
 /** Reserve before the upstream call, settle exactly once after it; balances never go below zero. */
 export interface QuotaLedger {
   reserve(userId: number, tokenId: number | null, amount: number): Promise<Reservation>;
-  settle(reservation: Reservation, cost: number, channelId?: number): SettleResult;
-  invalidateUser(userId: number): void;
+  settle(reservation: Reservation, cost: number, channelId?: number): Promise<SettleResult>;
+  /** An administrator changed the stored balance by `delta`. */
+  invalidateUser(userId: number, delta?: number): void;
   invalidateToken(tokenId: number): void;
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -109,7 +110,7 @@ export class MemoryQuotaLedger implements QuotaLedger {
   }
 
   /** Replaces the reservation by the real cost (0 = full refund). Only the first call counts. */
-  settle(reservation: Reservation, cost: number, channelId = 0): SettleResult {
+  async settle(reservation: Reservation, cost: number, channelId = 0): Promise<SettleResult> {
     if (reservation.settled) return { charged: 0, shortfall: 0 };
     reservation.settled = true;
     const user = this.users.get(reservation.userId);

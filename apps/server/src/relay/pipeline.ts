@@ -141,7 +141,7 @@ async function relayAuthorised(
     }
   } finally {
     // A no-op when the request settled already; otherwise the whole reservation goes back.
-    deps.ledger.settle(reservation, 0);
+    await deps.ledger.settle(reservation, 0);
   }
 }
 

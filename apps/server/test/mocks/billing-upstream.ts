@@ -14,6 +14,12 @@ export interface BillingMockBehaviour {
   delayMs: number;
   /** Answer every call with this status and OpenAI error body instead. */
   failWith?: { status: number; message: string; type?: string; code?: string };
+  /**
+   * Chat answers ignore `response_format` and `tools` and accept invalid `max_tokens`, as a
+   * careless relay might; otherwise JSON mode gets JSON, tools get a tool call, and a
+   * non-positive `max_tokens` gets OpenAI's 400.
+   */
+  sloppyChat: boolean;
   models: string[];
   hardLimitUsd: number;
   /** OpenAI reports usage in cents. */
@@ -36,6 +42,8 @@ export interface BillingMock {
   url: string;
   behaviour: BillingMockBehaviour;
   received: BillingMockRequest[];
+  /** Requests whose caller hung up before the answer was sent. */
+  abandoned: number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -43,6 +51,7 @@ export interface BillingMock {
 const defaults = (): BillingMockBehaviour => ({
   apiKey: 'sk-billing-test',
   delayMs: 0,
+  sloppyChat: false,
   models: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small', 'gpt-4o-mini'],
   hardLimitUsd: 120,
   totalUsageCents: 2550,
@@ -66,15 +75,35 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
+function chatMessage(body: Record<string, unknown>, behaviour: BillingMockBehaviour): Record<string, unknown> {
+  if (behaviour.sloppyChat) return { role: 'assistant', content: 'hi' };
+  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: string } }>) : [];
+  const tool = tools[0]?.function?.name;
+  if (tool) {
+    const call = { id: 'call_mock', type: 'function', function: { name: tool, arguments: '{"city":"Paris"}' } };
+    return { role: 'assistant', content: null, tool_calls: [call] };
+  }
+  const format = body.response_format as { type?: string } | undefined;
+  if (format?.type === 'json_object') return { role: 'assistant', content: '{"ok": true}' };
+  return { role: 'assistant', content: 'hi' };
+}
+
+/** OpenAI refuses a non-positive max_tokens with a 400 before generating anything. */
+function invalidChat(path: string, body: Record<string, unknown>, behaviour: BillingMockBehaviour): boolean {
+  if (behaviour.sloppyChat || !path.endsWith('/chat/completions')) return false;
+  return typeof body.max_tokens === 'number' && body.max_tokens < 1;
+}
+
 function answer(path: string, body: Record<string, unknown>, behaviour: BillingMockBehaviour): unknown {
   const created = Math.floor(Date.now() / 1000);
   if (path.endsWith('/chat/completions')) {
+    const message = chatMessage(body, behaviour);
     return {
       id: 'chatcmpl-mock',
       object: 'chat.completion',
       created,
       model: body.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+      choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
       usage: { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 },
     };
   }
@@ -140,13 +169,18 @@ export async function startBillingMock(): Promise<BillingMock> {
   const mock: Omit<BillingMock, 'url' | 'close'> = {
     behaviour: defaults(),
     received: [],
+    abandoned: 0,
     reset() {
       mock.behaviour = defaults();
       mock.received.length = 0;
+      mock.abandoned = 0;
     },
   };
 
   const server = createServer(async (request, response) => {
+    response.once('close', () => {
+      if (!response.writableFinished) mock.abandoned += 1;
+    });
     const body = request.method === 'POST' ? await readJson(request) : {};
     const url = request.url ?? '/';
     mock.received.push({
@@ -176,6 +210,17 @@ export async function startBillingMock(): Promise<BillingMock> {
       return;
     }
     const path = url.split('?')[0] ?? '/';
+    if (invalidChat(path, body, behaviour)) {
+      json(response, 400, {
+        error: {
+          message: `Invalid 'max_tokens': integer below minimum value. Expected a value >= 1, but got ${body.max_tokens} instead.`,
+          type: 'invalid_request_error',
+          param: 'max_tokens',
+          code: 'integer_below_min_value',
+        },
+      });
+      return;
+    }
     const result = accountAnswer(path, behaviour) ?? answer(path, body, behaviour);
     if (result === undefined) json(response, 404, { error: { message: `no route ${path}`, type: 'not_found' } });
     else json(response, 200, result);

@@ -120,6 +120,21 @@ describe('options and site information', () => {
     expect(await read('/api/home_page_content')).toBe('https://example.com');
   });
 
+  it('creates one instance id even when several nodes ask at once, and keeps it read-only', async () => {
+    const { OptionService } = await import('./service.js');
+    const { OptionRepository } = await import('./repo.js');
+    const { createMemoryCache } = await import('../../platform/cache/index.js');
+    const nodes = [0, 1, 2].map(
+      () => new OptionService(new OptionRepository(t.database), createMemoryCache(), { error: () => undefined }),
+    );
+    const ids = await Promise.all(nodes.map((node) => node.instanceId()));
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toMatch(/^[0-9a-f]{16}$/);
+    expect(await t.services.options.instanceId()).toBe(ids[0]);
+    const refused = await put(root, 'InstanceId', 'other');
+    expect(refused.statusCode).toBe(400);
+  });
+
   it('persists options across a reload from the database', async () => {
     await put(root, 'Footer', '<b>footer</b>');
     await t.services.options.load();

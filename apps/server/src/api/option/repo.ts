@@ -7,6 +7,19 @@ export class OptionRepository {
     return this.handle.db.selectFrom('options').select(['key', 'value']).execute();
   }
 
+  /** Stores the value only if the key has none yet (several nodes may try at once); returns the stored one. */
+  async insertIfAbsent(key: string, value: string): Promise<string> {
+    const insert = this.handle.db.insertInto('options').values({ key, value });
+    if (this.handle.dialect === 'mysql') await insert.ignore().execute();
+    else await insert.onConflict((conflict) => conflict.column('key').doNothing()).execute();
+    const row = await this.handle.db
+      .selectFrom('options')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    return row.value;
+  }
+
   async upsert(key: string, value: string): Promise<void> {
     const insert = this.handle.db.insertInto('options').values({ key, value });
     if (this.handle.dialect === 'mysql') {

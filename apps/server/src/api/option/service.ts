@@ -7,6 +7,7 @@ import {
   optionDefinitions,
 } from '@one-hub/contracts';
 import type { Cache } from '../../platform/cache/index.js';
+import { randomHex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { OptionRepository } from './repo.js';
@@ -69,8 +70,18 @@ export class OptionService {
       .map(([key, value]) => ({ key, value }));
   }
 
+  /** This installation's id, created on first start; every node of it reads the same one. */
+  async instanceId(): Promise<string> {
+    const current = this.get('InstanceId');
+    if (current) return current;
+    const stored = await this.repo.insertIfAbsent('InstanceId', randomHex(8));
+    this.values.set('InstanceId', stored);
+    return stored;
+  }
+
   async update(key: string, rawValue: string): Promise<void> {
     if (!isOptionKey(key)) throw AppError.badRequest(`key: unknown option '${key}'`);
+    if (key === 'InstanceId') throw AppError.badRequest('key: InstanceId is set by the server and cannot be changed');
     const normalised = normaliseOptionValue(key, rawValue);
     if ('error' in normalised) throw AppError.badRequest(`value: ${normalised.error}`);
     if (normalised.value === 'true') {

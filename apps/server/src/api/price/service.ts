@@ -25,6 +25,14 @@ function alreadyExists(field: string, model: string): AppError {
   return AppError.conflict(`${field}: model already exists: ${model}`);
 }
 
+/** Models every enabled channel offers, as they are listed on the channels. */
+export type ChannelModelSource = () => Promise<readonly string[]>;
+
+/** A wildcard (`gpt-4*`) prices a family of models; it is not itself a model anyone can call. */
+function isExactModel(model: string): boolean {
+  return model !== '' && !model.includes('*');
+}
+
 /** Keeps the first occurrence of each name, in order. */
 function unique(models: readonly string[]): string[] {
   return [...new Set(models)];
@@ -42,6 +50,7 @@ export class PriceService {
   private loadsApplied = 0;
   /** Tags this node's own change notices, which it has already applied when it sends them. */
   private readonly nodeTag = randomUUID();
+  private channelModels: ChannelModelSource = async () => [];
 
   constructor(
     readonly repo: PriceRepository,
@@ -81,9 +90,19 @@ export class PriceService {
     return (await this.loaded()).sorted;
   }
 
-  /** Every priced model. Models offered by channels are added once channels exist. */
+  /**
+   * Where `modelList` finds the models channels offer. Set once at start-up rather than passed
+   * in, so prices depend on channels for this list alone.
+   */
+  setChannelModelSource(source: ChannelModelSource): void {
+    this.channelModels = source;
+  }
+
+  /** Every priced model and every model an enabled channel offers: exact names, sorted, once each. */
   async modelList(): Promise<string[]> {
-    return (await this.loaded()).models().sort();
+    const [table, offered] = await Promise.all([this.loaded(), this.channelModels()]);
+    const models = new Set([...table.models(), ...offered].filter(isExactModel));
+    return [...models].sort();
   }
 
   ownedBy(): Readonly<Record<string, OwnedByView>> {

@@ -44,8 +44,8 @@ function assertOutranks(caller: UserRow, target: UserRow): void {
 }
 
 export class UserService {
-  /** Told after an administrator changes a user's quota, so cached balances are read again. */
-  onQuotaChanged: ((userId: number) => void) | undefined;
+  /** Told after an administrator changes a user's quota by `delta`, so cached balances follow. */
+  onQuotaChanged: ((userId: number, delta: number) => void) | undefined;
 
   constructor(
     private readonly users: UserRepository,
@@ -251,7 +251,7 @@ export class UserService {
         content: `管理员增减用户额度 ${logQuota(body.quota, this.options)}${remark}`,
       });
     });
-    this.onQuotaChanged?.(id);
+    this.onQuotaChanged?.(id, body.quota);
     return toUserView(await this.requireUser(id));
   }
 }

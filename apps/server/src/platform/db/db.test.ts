@@ -89,6 +89,16 @@ describe.each(availableDialects)('data layer on %s', (dialect) => {
     expect(toBoolean(log.is_stream)).toBe(true);
   });
 
+  it('inserts a value only when the key has none, on every database', async () => {
+    const { OptionRepository } = await import('../../api/option/repo.js');
+    const repo = new OptionRepository(handle);
+    const stored = await Promise.all(
+      ['first', 'second', 'third'].map((value) => repo.insertIfAbsent('OnceOnly', value)),
+    );
+    expect(new Set(stored).size).toBe(1);
+    expect(await repo.insertIfAbsent('OnceOnly', 'later')).toBe(stored[0]);
+  });
+
   it('recognises unique violations from the driver', async () => {
     await handle.db.insertInto('options').values({ key: 'Unique', value: '1' }).execute();
     const error = await handle.db

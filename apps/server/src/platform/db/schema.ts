@@ -143,6 +143,11 @@ export interface PricesTable {
   extra_ratios: string;
 }
 
+export interface LedgerFlushesTable {
+  id: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -151,6 +156,7 @@ export interface Database {
   tokens: TokensTable;
   channels: ChannelsTable;
   prices: PricesTable;
+  ledger_flushes: LedgerFlushesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -2,6 +2,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { DatabaseHandle } from '../connect.js';
 import * as accounts from './0001_accounts.js';
 import * as relay from './0002_relay.js';
+import * as ledgerFlushes from './0003_ledger_flushes.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -13,6 +14,7 @@ interface VersionedMigration {
 const migrations: Record<string, VersionedMigration> = {
   '0001_accounts': accounts,
   '0002_relay': relay,
+  '0003_ledger_flushes': ledgerFlushes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,0 +1,192 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/databases.js';
+import { randomString } from '../platform/crypto.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.js';
+import { RedisQuotaLedger } from './redis-ledger.js';
+import * as scripts from './redis-ledger-scripts.js';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+// The shared ledger lives in Redis; without TEST_REDIS_URL there is none to test against.
+describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
+  let testDatabase: TestDatabase;
+  let handle: DatabaseHandle;
+  const clients: Redis[] = [];
+  const prefix = `onehub-test:ledger:${randomString(8)}:`;
+  const node = (options: { reservationTtlMs?: number } = {}) => {
+    const client = new Redis(redisUrl ?? '');
+    clients.push(client);
+    // Flushing only when a test asks, so each test decides when the database sees the amounts.
+    return new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: 3_600_000, ...options });
+  };
+  let nextUser = 1;
+  const newUser = async (quota: number) => {
+    const id = nextUser++;
+    await handle.db
+      .insertInto('users')
+      .values({
+        id,
+        username: `u${id}`,
+        password: 'x',
+        display_name: '',
+        role: 1,
+        status: 1,
+        email: '',
+        avatar_url: '',
+        oidc_id: '',
+        github_id: '',
+        github_id_new: 0,
+        wechat_id: '',
+        lark_id: '',
+        telegram_id: 0,
+        access_token_hash: null,
+        quota,
+        used_quota: 0,
+        request_count: 0,
+        group: 'default',
+        aff_code: `a${id}`,
+        inviter_id: 0,
+        last_login_time: 0,
+        last_login_ip: '',
+        created_time: 0,
+        deleted_at: null,
+      })
+      .execute();
+    return id;
+  };
+  const stored = async (id: number) =>
+    Number((await handle.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('sqlite');
+    handle = openDatabase(testDatabase.target);
+    await migrateToLatest(handle);
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.quit();
+    await handle?.close();
+    await testDatabase?.drop();
+  });
+
+  it('never lets two nodes together reserve more than the balance', async () => {
+    const [first, second] = [node(), node()];
+    const user = await newUser(1000);
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, index) => (index % 2 ? first : second).reserve(user, null, 100)),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
+    const refused = results.find((result) => result.status === 'rejected');
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({ details: { code: 'insufficient_quota' } });
+  });
+
+  it('settles once, refunds the rest, and writes the charge to the database once', async () => {
+    const [first, second] = [node(), node()];
+    const user = await newUser(1000);
+    const reservation = await first.reserve(user, null, 300);
+    expect(await first.settle(reservation, 120, 7)).toEqual({ charged: 120, shortfall: 0 });
+    expect(await first.settle(reservation, 120, 7)).toEqual({ charged: 0, shortfall: 0 });
+    // The other node can now reserve everything that is left: 1000 − 120.
+    await second.reserve(user, null, 880);
+    await expect(second.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+    await second.flush();
+    await first.flush();
+    expect(await stored(user)).toBe(880);
+  });
+
+  it('keeps what a node settled even if that node dies before writing it', async () => {
+    const [doomed, survivor] = [node(), node()];
+    const user = await newUser(500);
+    await doomed.settle(await doomed.reserve(user, null, 200), 150);
+    // `doomed` never flushes; the amounts wait in Redis for any other node.
+    await survivor.flush();
+    expect(await stored(user)).toBe(350);
+  });
+
+  it('writes a batch stranded by a node that died mid-write exactly once', async () => {
+    const [first, second] = [node(), node()];
+    const user = await newUser(1000);
+    await first.settle(await first.reserve(user, null, 100), 100);
+    // A node took the pending amounts aside, wrote them to the database, and died before tidying up.
+    const redis = clients[0] as Redis;
+    const batchId = `dead-${randomString(6)}`;
+    await redis.eval(
+      scripts.TAKE_PENDING,
+      2,
+      `${prefix}pending`,
+      `${prefix}inflight`,
+      batchId,
+      `${prefix}batch:${batchId}`,
+    );
+    const fields = await redis.hgetall(`${prefix}batch:${batchId}`);
+    expect(fields[`u:${user}:spent`]).toBe('100');
+    await second.flush();
+    expect(await stored(user)).toBe(900);
+    // Running recovery again (another node, a retry) must not charge twice.
+    await redis.sadd(`${prefix}inflight`, batchId);
+    await redis.hset(`${prefix}batch:${batchId}`, fields);
+    await first.flush();
+    expect(await stored(user)).toBe(900);
+  });
+
+  it('gives back the reservations of a node that never settled them', async () => {
+    const doomed = node({ reservationTtlMs: 1 });
+    const survivor = node();
+    const user = await newUser(100);
+    await doomed.reserve(user, null, 100);
+    await expect(survivor.reserve(user, null, 100)).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await survivor.flush();
+    await survivor.reserve(user, null, 100);
+  });
+
+  it('never charges beyond the balance when an answer outgrows its reservation', async () => {
+    const ledger = node();
+    const user = await newUser(100);
+    const reservation = await ledger.reserve(user, null, 60);
+    expect(await ledger.settle(reservation, 500)).toEqual({ charged: 100, shortfall: 400 });
+    await ledger.flush();
+    expect(await stored(user)).toBe(0);
+  });
+
+  it('follows top-ups by their delta and reloads an edited key with open reservations held', async () => {
+    const ledger = node();
+    const user = await newUser(100);
+    const token = await handle.db
+      .insertInto('tokens')
+      .values({
+        user_id: user,
+        name: 'k',
+        key_hash: randomString(64),
+        key_cipher: 'x',
+        status: 1,
+        created_time: 0,
+        accessed_time: 0,
+        expired_time: -1,
+        remain_quota: 50,
+        unlimited_quota: false,
+        used_quota: 0,
+        group: '',
+        backup_group: '',
+        setting: '{}',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const open = await ledger.reserve(user, token.id, 40);
+    await expect(ledger.reserve(user, token.id, 20)).rejects.toMatchObject({
+      message: expect.stringContaining('API key'),
+    });
+    // The owner raises the key's quota to 80; 40 of it is still held by the open request.
+    await handle.db.updateTable('tokens').set({ remain_quota: 80 }).where('id', '=', token.id).execute();
+    ledger.invalidateToken(token.id);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await ledger.reserve(user, token.id, 40);
+    await expect(ledger.reserve(user, token.id, 1)).rejects.toThrow();
+    // An administrator adds 1000 to the user.
+    await handle.db.updateTable('users').set({ quota: 1100 }).where('id', '=', user).execute();
+    ledger.invalidateUser(user, 1000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await ledger.reserve(user, null, 1000);
+    await ledger.settle(open, 0);
+  });
+});
