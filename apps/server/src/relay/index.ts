@@ -41,10 +41,12 @@ export async function installRelay(
   });
 
   const onLedgerError = (error: unknown) => logger.error({ err: error }, 'writing settled quota failed; will retry');
+  // Installations (or test runs) sharing one Redis must not share balances or limits.
+  const namespace = `onehub:${await services.options.instanceId()}:`;
   // With Redis every node shares one ledger; alone, the process holds balances itself.
   const ledger: QuotaLedger = redis
     ? new RedisQuotaLedger(services.database, redis, {
-        prefix: `onehub:${await services.options.instanceId()}:ledger:`,
+        prefix: `${namespace}ledger:`,
         onError: onLedgerError,
       })
     : new MemoryQuotaLedger(services.database, { onFlushError: onLedgerError });
@@ -73,7 +75,7 @@ export async function installRelay(
       upstream,
       router,
       ledger,
-      limiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
+      limiter: redis ? createRedisRateLimiter(redis, `${namespace}rpm:`) : createMemoryRateLimiter(),
       concurrency: new ConcurrencyGate(),
       groups,
       options: services.options,
