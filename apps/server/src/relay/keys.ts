@@ -32,8 +32,15 @@ interface Cached<T> {
  * Resolves keys to callers with a short-lived in-memory cache, so steady traffic does no database
  * round trip; key edits invalidate at once, user changes within CACHE_SECONDS.
  */
+/** A key as cached: the row plus what is derived from it once, not per request. */
+interface CachedKey {
+  token: TokenRow;
+  setting: TokenSetting;
+  allowedIps: BlockList | null;
+}
+
 export class KeyAuthenticator {
-  private readonly tokens = new Map<string, Cached<TokenRow | undefined>>();
+  private readonly tokens = new Map<string, Cached<CachedKey | undefined>>();
   private readonly users = new Map<number, Cached<UserRow | undefined>>();
 
   constructor(
@@ -43,7 +50,8 @@ export class KeyAuthenticator {
   ) {}
 
   forgetToken(tokenId: number): void {
-    for (const [hash, entry] of this.tokens) if (entry.value?.id === tokenId || !entry.value) this.tokens.delete(hash);
+    for (const [hash, entry] of this.tokens)
+      if (entry.value?.token.id === tokenId || !entry.value) this.tokens.delete(hash);
   }
 
   forgetUser(userId: number): void {
@@ -55,17 +63,24 @@ export class KeyAuthenticator {
     const [withPrefix = '', ...directives] = presented.split('#');
     const body = withPrefix.replace(/^sk-/, '');
     if (body.length < 48) throw invalidKey();
-    const token = await this.cached(this.tokens, hashTokenKey(body), (hash) =>
-      this.tokenRepository.findByKeyHash(hash),
-    );
-    if (!token) throw invalidKey();
+    const key = await this.cached(this.tokens, hashTokenKey(body), (hash) => this.loadKey(hash));
+    if (!key) throw invalidKey();
+    const { token, setting } = key;
     const user = await this.cached(this.users, token.user_id, (id) => this.userRepository.findById(id));
-    if (!user || user.status !== UserStatus.enabled)
+    if (!user || user.status !== UserStatus.enabled) {
       throw AppError.unauthorized('the owner of this API key is disabled');
+    }
     checkTokenUsable(token);
-    const setting = this.tokenService.parseSetting(token.setting);
-    checkIpAllowed(setting, clientIp);
+    checkIpAllowed(key.allowedIps, clientIp);
     return { user, token, setting, unlimited: toBoolean(token.unlimited_quota), ...parseDirectives(directives, user) };
+  }
+
+  /** Reads a key and derives, once, what every request with it needs. */
+  private async loadKey(hash: string): Promise<CachedKey | undefined> {
+    const token = await this.tokenRepository.findByKeyHash(hash);
+    if (!token) return undefined;
+    const setting = this.tokenService.parseSetting(token.setting);
+    return { token, setting, allowedIps: allowList(setting) };
   }
 
   private async cached<K, T>(map: Map<K, Cached<T>>, key: K, load: (key: K) => Promise<T>): Promise<T> {
@@ -90,16 +105,26 @@ function checkTokenUsable(token: TokenRow): void {
   }
 }
 
-function checkIpAllowed(setting: TokenSetting, clientIp: string): void {
+/** The key's allowed addresses, or null when any address may use it. */
+function allowList(setting: TokenSetting): BlockList | null {
   const rule = setting.limits.limits_ip_setting;
-  if (!rule.enabled || rule.whitelist.length === 0) return;
+  if (!rule.enabled || rule.whitelist.length === 0) return null;
   const allowed = new BlockList();
   for (const entry of rule.whitelist) {
     const [address = '', prefix] = entry.split('/');
     const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) allowed.addAddress(address, family);
-    else allowed.addSubnet(address, Number(prefix), family);
+    try {
+      if (prefix === undefined) allowed.addAddress(address, family);
+      else allowed.addSubnet(address, Number(prefix), family);
+    } catch {
+      // A malformed entry matches nothing; it must not open the key to everyone.
+    }
   }
+  return allowed;
+}
+
+function checkIpAllowed(allowed: BlockList | null, clientIp: string): void {
+  if (!allowed) return;
   const ip = clientIp.replace(/^::ffff:/, '');
   if (!allowed.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4')) {
     throw AppError.forbidden(`IP ${ip} is not allowed to use this API key`);

@@ -131,6 +131,24 @@ describe('relay through the official openai SDK', () => {
     expect(await storedQuota(r)).toBe(before - COST);
   });
 
+  it('enforces a key’s allowed addresses and allowed models', async () => {
+    const cookie = await r.t.login('relayuser', 'password-123');
+    const limited = (setting: object) => r.newKey(cookie, { name: 'limited', setting });
+    const ask = (apiKey: string, model = 'gpt-4o-mini') =>
+      new OpenAI({ apiKey, baseURL: r.baseURL, maxRetries: 0 }).chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+    const elsewhere = await limited({ limits: { limits_ip_setting: { enabled: true, whitelist: ['10.0.0.0/8'] } } });
+    await expect(ask(elsewhere)).rejects.toMatchObject({ status: 403 });
+    const here = await limited({ limits: { limits_ip_setting: { enabled: true, whitelist: ['127.0.0.1'] } } });
+    expect((await ask(here)).choices[0]?.message.content).toBeTruthy();
+    const oneModel = await limited({
+      limits: { limit_model_setting: { enabled: true, models: ['text-embedding-3-small'] } },
+    });
+    await expect(ask(oneModel)).rejects.toMatchObject({ status: 403 });
+  });
+
   it('serves embeddings, moderations, legacy completions and the model list', async () => {
     const embedding = await r.client.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'] });
     expect(embedding.data).toHaveLength(2);
