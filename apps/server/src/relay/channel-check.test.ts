@@ -1,10 +1,15 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../test/app.js';
+import type { TestApp } from '../../test/app.js';
+import {
+  addMockChannel,
+  type ChannelFixture,
+  startChannelFixture,
+  stopChannelFixture,
+} from '../../test/channel-fixture.js';
 import { availableDialects } from '../../test/databases.js';
-import { type BillingMock, startBillingMock } from '../../test/mocks/billing-upstream.js';
-import { caller } from '../api/channel/test-support.js';
+import type { BillingMock } from '../../test/mocks/billing-upstream.js';
 import { createLogger } from '../platform/logger.js';
 import type { CheckFrame } from './channel-check.js';
 import { installChannelCheck } from './channel-check.js';
@@ -39,31 +44,21 @@ function statuses(check: ModelCheck | undefined): Record<string, number[]> {
 }
 
 describe.each(availableDialects)('channel check on %s', (dialect) => {
+  let fixture: ChannelFixture;
   let t: TestApp;
   let mock: BillingMock;
   let root: string;
   let plain: string;
-  let call: ReturnType<typeof caller>;
+  let call: ChannelFixture['call'];
 
   beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    mock = await startBillingMock();
-    call = caller(t);
-    root = await t.login('root', ROOT_PASSWORD);
-    ({ cookie: plain } = await t.createUser('plain'));
+    fixture = await startChannelFixture(dialect);
+    ({ t, mock, root, plain, call } = fixture);
   });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  afterAll(() => stopChannelFixture(fixture));
   afterEach(() => mock.reset());
 
-  const addChannel = async (fields: Record<string, unknown> = {}): Promise<number> => {
-    const body = { name: 'check', type: 1, key: mock.behaviour.apiKey, base_url: mock.url, models: 'gpt-4o-mini' };
-    const created = await call('POST', '/api/channel/', root, { group: 'default', ...body, ...fields });
-    expect(created.statusCode, created.body).toBe(200);
-    return created.json().data[0].id;
-  };
+  const addChannel = (fields: Record<string, unknown> = {}) => addMockChannel(fixture, { name: 'check', ...fields });
 
   it('runs every probe per model through the model mapping, and bills, logs and records nothing', async () => {
     const id = await addChannel({ model_mapping: '{"gpt-4o-mini":"gpt-4o-mini-2024-07-18"}' });

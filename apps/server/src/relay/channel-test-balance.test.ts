@@ -1,8 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../test/app.js';
+import {
+  addMockChannel,
+  type ChannelFixture,
+  startChannelFixture,
+  stopChannelFixture,
+} from '../../test/channel-fixture.js';
 import { availableDialects } from '../../test/databases.js';
-import { type BillingMock, startBillingMock } from '../../test/mocks/billing-upstream.js';
-import { caller } from '../api/channel/test-support.js';
+import type { BillingMock } from '../../test/mocks/billing-upstream.js';
 import { vendorUrl } from './channel-test-upstream.js';
 
 describe('vendorUrl', () => {
@@ -16,31 +20,20 @@ describe('vendorUrl', () => {
 });
 
 describe.each(availableDialects)('channel balances and model lists on %s', (dialect) => {
-  let t: TestApp;
+  let fixture: ChannelFixture;
   let mock: BillingMock;
   let root: string;
   let plain: string;
-  let call: ReturnType<typeof caller>;
+  let call: ChannelFixture['call'];
 
   beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    mock = await startBillingMock();
-    call = caller(t);
-    root = await t.login('root', ROOT_PASSWORD);
-    ({ cookie: plain } = await t.createUser('plain'));
+    fixture = await startChannelFixture(dialect);
+    ({ mock, root, plain, call } = fixture);
   });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  afterAll(() => stopChannelFixture(fixture));
   afterEach(() => mock.reset());
 
-  const addChannel = async (fields: Record<string, unknown> = {}): Promise<number> => {
-    const body = { name: 'billing', type: 1, key: mock.behaviour.apiKey, base_url: mock.url, models: 'gpt-4o-mini' };
-    const created = await call('POST', '/api/channel/', root, { group: 'default', ...body, ...fields });
-    expect(created.statusCode, created.body).toBe(200);
-    return created.json().data[0].id;
-  };
+  const addChannel = (fields: Record<string, unknown> = {}) => addMockChannel(fixture, { name: 'billing', ...fields });
   const stored = async (id: number) => (await call('GET', `/api/channel/${id}`, root)).json().data;
 
   it("reads an OpenAI-style balance as the hard limit minus this month's usage, and stores it", async () => {

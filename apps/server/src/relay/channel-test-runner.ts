@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ChannelStatus } from '@one-hub/contracts';
 import type { RoutingChannel } from '../api/channel/service.js';
-import type { DatabaseHandle } from '../platform/db/index.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Services } from '../services.js';
@@ -102,22 +101,6 @@ export interface StartedRun {
   finished: Promise<void>;
 }
 
-/**
- * Channels worth testing in a bulk run: enabled or automatically disabled, with a test model.
- * Manually disabled ones are left alone: nothing can follow from their test but a cost.
- */
-async function testableChannelIds(database: DatabaseHandle): Promise<number[]> {
-  const rows = await database.db
-    .selectFrom('channels')
-    .select('id')
-    .where('deleted_at', 'is', null)
-    .where('status', 'in', [ChannelStatus.enabled, ChannelStatus.autoDisabled])
-    .where('test_model', '!=', '')
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => row.id);
-}
-
 /** One bulk run at a time per process, shared by the admin route and the periodic job. */
 export class ChannelTestRun {
   private state: ChannelTestProgress = { running: false, done: 0, total: 0, failed: 0 };
@@ -136,7 +119,7 @@ export class ChannelTestRun {
     this.state = { running: true, done: 0, total: 0, failed: 0 };
     let ids: number[];
     try {
-      ids = await testableChannelIds(tester.deps.services.database);
+      ids = await tester.deps.services.channels.listTestableIds();
     } catch (error) {
       this.state.running = false;
       throw error;

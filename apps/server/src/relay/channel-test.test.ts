@@ -1,8 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../test/app.js';
+import type { TestApp } from '../../test/app.js';
+import {
+  addMockChannel,
+  type ChannelFixture,
+  startChannelFixture,
+  stopChannelFixture,
+} from '../../test/channel-fixture.js';
 import { availableDialects } from '../../test/databases.js';
-import { type BillingMock, startBillingMock } from '../../test/mocks/billing-upstream.js';
-import { caller } from '../api/channel/test-support.js';
+import type { BillingMock } from '../../test/mocks/billing-upstream.js';
 import { startChannelTestJob } from '../jobs/channel-test-job.js';
 import { createLogger } from '../platform/logger.js';
 import { probeKind } from './channel-test-probe.js';
@@ -21,39 +26,25 @@ describe('probeKind', () => {
 });
 
 describe.each(availableDialects)('channel tests on %s', (dialect) => {
+  let fixture: ChannelFixture;
   let t: TestApp;
   let mock: BillingMock;
   let root: string;
   let plain: string;
-  let call: ReturnType<typeof caller>;
+  let call: ChannelFixture['call'];
 
   beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    mock = await startBillingMock();
-    call = caller(t);
-    root = await t.login('root', ROOT_PASSWORD);
-    ({ cookie: plain } = await t.createUser('plain'));
+    fixture = await startChannelFixture(dialect);
+    ({ t, mock, root, plain, call } = fixture);
   });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  afterAll(() => stopChannelFixture(fixture));
   afterEach(() => mock.reset());
 
   const setOptions = async (values: Record<string, string>) => {
     for (const [key, value] of Object.entries(values)) await t.services.options.update(key, value);
   };
-  const addChannel = async (fields: Record<string, unknown> = {}): Promise<number> => {
-    const body = { name: 'probe', type: 1, key: mock.behaviour.apiKey, base_url: mock.url, models: 'gpt-4o-mini' };
-    const created = await call('POST', '/api/channel/', root, {
-      group: 'default',
-      test_model: 'gpt-4o-mini',
-      ...body,
-      ...fields,
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    return created.json().data[0].id;
-  };
+  const addChannel = (fields: Record<string, unknown> = {}) =>
+    addMockChannel(fixture, { name: 'probe', test_model: 'gpt-4o-mini', ...fields });
   const channel = async (id: number) => (await call('GET', `/api/channel/${id}`, root)).json().data;
   const setStatus = async (id: number, status: number) =>
     expect((await call('PUT', '/api/channel/', root, { id, status })).statusCode).toBe(200);

@@ -1,4 +1,5 @@
 import type { ChannelListQuery, Paged } from '@one-hub/contracts';
+import { ChannelStatus } from '@one-hub/contracts';
 import { nowSeconds } from '../../platform/clock.js';
 import {
   type ChannelRow,
@@ -152,6 +153,17 @@ export class ChannelRepository {
   async distinctTags(): Promise<string[]> {
     const rows = await this.live().select('tag').distinct().where('tag', '!=', '').orderBy('tag').execute();
     return rows.map((row) => row.tag);
+  }
+
+  /** Ids of enabled or automatically disabled channels that have a test model, for bulk tests. */
+  async testableIds(): Promise<number[]> {
+    const rows = await this.live()
+      .select('id')
+      .where('status', 'in', [ChannelStatus.enabled, ChannelStatus.autoDisabled])
+      .where('test_model', '!=', '')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   async enabled(): Promise<ChannelRecord[]> {

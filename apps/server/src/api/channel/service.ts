@@ -162,6 +162,14 @@ export class ChannelService {
     return channels.filter((channel) => channel.key !== '').map(toRoutingChannel);
   }
 
+  /**
+   * Channels worth testing in a bulk run: enabled or automatically disabled, with a test model.
+   * Manually disabled ones are left alone: nothing can follow from their test but a cost.
+   */
+  listTestableIds(): Promise<number[]> {
+    return this.repo.testableIds();
+  }
+
   /** One channel whatever its status (channel tests also probe disabled ones), or undefined. */
   async findForRouting(id: number): Promise<RoutingChannel | undefined> {
     const channel = await this.repo.findById(id);

@@ -39,7 +39,7 @@ const CONNECTION_ERROR_CODES = new Set([
 
 /**
  * True when the database could not be reached or was momentarily busy: such a batch is kept and
- * retried, whereas any other failure means a row itself was refused.
+ * retried; every other failure means a row itself was refused.
  */
 export function isConnectionError(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;

@@ -1,0 +1,36 @@
+import { expect } from 'vitest';
+import { caller } from '../src/api/channel/test-support.js';
+import type { DialectName } from '../src/platform/db/index.js';
+import { ROOT_PASSWORD, startTestApp, type TestApp } from './app.js';
+import { type BillingMock, startBillingMock } from './mocks/billing-upstream.js';
+
+/** A running One Hub with a billing mock upstream, root's and a plain user's sessions. */
+export interface ChannelFixture {
+  t: TestApp;
+  mock: BillingMock;
+  root: string;
+  plain: string;
+  call: ReturnType<typeof caller>;
+}
+
+export async function startChannelFixture(dialect: DialectName): Promise<ChannelFixture> {
+  const t = await startTestApp({ dialect });
+  const mock = await startBillingMock();
+  const root = await t.login('root', ROOT_PASSWORD);
+  const { cookie: plain } = await t.createUser('plain');
+  return { t, mock, root, plain, call: caller(t) };
+}
+
+export async function stopChannelFixture(fixture: ChannelFixture | undefined): Promise<void> {
+  await fixture?.t.close();
+  await fixture?.mock.close();
+}
+
+/** Creates an OpenAI-type channel pointing at the mock and returns its id. */
+export async function addMockChannel(fixture: ChannelFixture, fields: Record<string, unknown>): Promise<number> {
+  const { mock, call, root } = fixture;
+  const body = { name: 'mock', type: 1, key: mock.behaviour.apiKey, base_url: mock.url, models: 'gpt-4o-mini' };
+  const created = await call('POST', '/api/channel/', root, { group: 'default', ...body, ...fields });
+  expect(created.statusCode, created.body).toBe(200);
+  return created.json().data[0].id;
+}
