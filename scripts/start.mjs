@@ -1,4 +1,7 @@
 // `npm start`: build the server and console if no build exists yet, then serve both on one port.
+// package.json runs this with `--max-semi-space-size=4`: a small young generation keeps the peak
+// memory under load about 30 MB lower (144 MB instead of 173 with the default) for about 5% more
+// CPU per request (see BENCHMARKS.md).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,17 @@
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { defineConfig } from 'tsup';
+import { packRanks, type RankList, serialiseRanks } from './src/relay/bpe.js';
+
+/**
+ * The tokenizer's merge table, packed, beside the bundle: the server loads it in a few MB instead
+ * of the library's 40+ (see src/relay/metering.ts and bpe.ts).
+ */
+function writeTokenizerRanks(): void {
+  const load = createRequire(import.meta.url);
+  const ranks = (load('gpt-tokenizer/bpeRanks/o200k_base') as { default: RankList }).default;
+  writeFileSync('dist/o200k_base.bin', serialiseRanks(packRanks(ranks)));
+}
 
 export default defineConfig({
   entry: ['src/main.ts'],
@@ -10,4 +23,5 @@ export default defineConfig({
   sourcemap: true,
   // The shared contracts are TypeScript source; bundle them instead of resolving them at run time.
   noExternal: ['@one-hub/contracts'],
+  onSuccess: async () => writeTokenizerRanks(),
 });

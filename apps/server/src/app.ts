@@ -4,9 +4,13 @@ import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/account/routes.js';
 import { channelRoutes } from './api/channel/routes.js';
 import { logRoutes } from './api/log/routes.js';
+import { modelMetadataRoutes } from './api/model-info/routes.js';
 import { optionRoutes } from './api/option/routes.js';
+import { serviceSources } from './api/price/available-models.js';
 import { priceRoutes } from './api/price/routes.js';
+import { redemptionRoutes } from './api/redemption/routes.js';
 import { siteRoutes } from './api/site/routes.js';
+import { statisticsRoutes } from './api/statistics/routes.js';
 import { tokenRoutes } from './api/token/routes.js';
 import { userRoutes } from './api/user/routes.js';
 import { userGroupRoutes } from './api/user-group/routes.js';
@@ -35,6 +39,8 @@ export interface AppOptions {
   consoleDirectory: string;
   /** Shares rate-limit counters between nodes when set. */
   redis?: Redis | undefined;
+  /** Prefix of every Redis key and topic of this installation (`onehub:<instance id>:`). */
+  redisNamespace?: string;
 }
 
 /** Registers plugins and route modules; nothing else. */
@@ -53,28 +59,38 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
-  app.addHook('onSend', async (request, reply) => {
+  // Set when the request arrives, so every answer carries it; a callback hook costs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);
     reply.header(legacyRequestIdHeader, request.id);
+    done();
   });
   app.decorateRequest('user', null);
   await app.register(cookie);
 
   const sessions = createSessionCodec(config.sessionSecret);
   const auth = createAuth(sessions, services.userRepository);
-  const critical = await installRateLimit(app, { ...config.criticalRateLimit, redis: options.redis });
+  const namespace = options.redisNamespace ?? `onehub:${await services.options.instanceId()}:`;
+  const critical = await installRateLimit(app, { ...config.criticalRateLimit, redis: options.redis, namespace });
 
   siteRoutes(app, { options: services.options, version: config.version, startTime: Math.floor(Date.now() / 1000) });
   optionRoutes(app, { auth, options: services.options });
-  accountRoutes(app, { auth, accounts: services.accounts, sessions, critical });
+  accountRoutes(app, { auth, accounts: services.accounts, signIn: services.signIn, sessions, critical });
   userRoutes(app, { auth, users: services.users });
   userGroupRoutes(app, { auth, groups: services.groups });
   tokenRoutes(app, { auth, tokens: services.tokens });
   channelRoutes(app, { auth, channels: services.channels });
-  priceRoutes(app, { auth, prices: services.prices });
+  priceRoutes(app, {
+    auth,
+    prices: services.prices,
+    availableModels: serviceSources(services.channels, services.groups),
+  });
+  modelMetadataRoutes(app, { auth, metadata: services.modelMetadata });
   logRoutes(app, { auth, logs: services.logs });
-  app.decorate('relay', await installRelay(app, services, options.logger, options.redis));
-  installChannelTests(app, { auth, services, logger: options.logger });
+  redemptionRoutes(app, { auth, redemptions: services.redemptions });
+  app.decorate('relay', await installRelay(app, services, options.logger, options.redis, namespace));
+  statisticsRoutes(app, { auth, dashboard: services.dashboard, analytics: services.analytics, rate: app.relay });
+  installChannelTests(app, { auth, services, logger: options.logger, pauseMs: options.config.pollingIntervalMs });
 
   await installConsole(app, { directory: options.consoleDirectory, basePath: config.basePath });
   return app;

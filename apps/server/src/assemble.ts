@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ensureRootUser } from './api/account/bootstrap.js';
+import { OptionRepository } from './api/option/repo.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { startChannelTestJob } from './jobs/channel-test-job.js';
 import { type Cache, createCache, createRedisClient } from './platform/cache/index.js';
+import { randomHex } from './platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.js';
 import type { Logger } from './platform/logger.js';
 import { createServices, type Services } from './services.js';
@@ -36,17 +38,37 @@ export async function assembleServer(
   const applied = await migrateToLatest(database);
   logger.info({ database: database.describe, migrations: applied }, 'database ready');
 
-  const cache = options.cache ?? createCache(config.redisUrl);
+  // Everything this installation keeps in a shared Redis (settings bus, caches, limits, ledger)
+  // lives under its own id, read before the option service exists because that service needs the cache.
+  const instanceId = await new OptionRepository(database).insertIfAbsent('InstanceId', randomHex(8));
+  const namespace = `onehub:${instanceId}:`;
+  const cache = options.cache ?? createCache(config.redisUrl, namespace);
   const redis: Redis | undefined = config.redisUrl && !options.cache ? createRedisClient(config.redisUrl) : undefined;
-  const services = createServices(database, cache, logger, { serverSecret: config.sessionSecret });
+  const services = createServices(database, cache, logger, {
+    serverSecret: config.sessionSecret,
+    notify: config.notify,
+  });
+  if (services.notifier.names.length > 0) logger.info({ notifiers: services.notifier.names }, 'notifications on');
   await services.options.load();
   await services.prices.load();
   await ensureRootUser(config, services.userRepository, services.users, logger);
 
-  const app = await buildApp({ config, services, logger, redis, consoleDirectory: options.consoleDirectory });
+  const app = await buildApp({
+    config,
+    services,
+    logger,
+    redis,
+    redisNamespace: namespace,
+    consoleDirectory: options.consoleDirectory,
+  });
   const channelTests =
     config.nodeType === 'master'
-      ? startChannelTestJob({ services, logger, intervalMinutes: config.channelTestFrequencyMinutes })
+      ? startChannelTestJob({
+          services,
+          logger,
+          intervalMinutes: config.channelTestFrequencyMinutes,
+          pauseMs: config.pollingIntervalMs,
+        })
       : undefined;
   return {
     app,

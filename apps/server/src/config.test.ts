@@ -32,6 +32,32 @@ describe('configuration', () => {
     ).toBe('a-secret-from-env-1234');
   });
 
+  it('turns a notifier on only when its required settings are present, and reads POLLING_INTERVAL', () => {
+    const base = { SQLITE_PATH: join(dataDir(), 'x.db') };
+    const quiet = loadConfig(base);
+    expect(quiet.notify).toEqual({ email: { disabled: false } });
+    expect(quiet.pollingIntervalMs).toBe(0);
+    const configured = loadConfig({
+      ...base,
+      POLLING_INTERVAL: '2.5',
+      NOTIFY_EMAIL_DISABLE: 'true',
+      NOTIFY_WECOM_WEBHOOK: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=k',
+      NOTIFY_DINGTALK_TOKEN: 'd-token',
+      NOTIFY_DINGTALK_KEYWORD: 'hub',
+      NOTIFY_TELEGRAM_BOT_API_KEY: '1:abc',
+      // Without a chat id the Telegram notifier stays off.
+      NOTIFY_LARK_SECRET: 'only-a-secret',
+    });
+    expect(configured.pollingIntervalMs).toBe(2500);
+    expect(configured.notify).toEqual({
+      email: { disabled: true },
+      wecom: { webhook: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=k' },
+      dingtalk: { token: 'd-token', keyword: 'hub', apiBase: 'https://oapi.dingtalk.com' },
+    });
+    expect(() => loadConfig({ ...base, NOTIFY_WECOM_WEBHOOK: 'not a url' })).toThrow(/NOTIFY_WECOM_WEBHOOK/);
+    expect(() => loadConfig({ ...base, POLLING_INTERVAL: '-1' })).toThrow(/POLLING_INTERVAL/);
+  });
+
   it('normalises BASE_PATH to end with a slash', () => {
     expect(loadConfig({ SQLITE_PATH: join(dataDir(), 'x.db'), BASE_PATH: '/hub' }).basePath).toBe('/hub/');
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import type { NotifyConfig } from './platform/notify.js';
 
 /**
  * The only reader of process.env. Everything is parsed and checked once at start-up; a wrong value
@@ -13,6 +14,16 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''], 'must be true or false')
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** Unset and empty both mean "not configured". */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+const optionalUrl = optionalText.refine(
+  (value) => value === undefined || URL.canParse(value),
+  'must be a URL (http://… or https://…)',
+);
 
 const environmentSchema = z.object({
   PORT: z.coerce
@@ -67,6 +78,25 @@ const environmentSchema = z.object({
     .default(10 * 1024 * 1024),
   NODE_TYPE: z.enum(['master', 'slave'], 'must be master or slave').default('master'),
   CHANNEL_TEST_FREQUENCY_MINUTES: z.coerce.number('must be a number').min(0).default(0),
+  /** Seconds between two channels in a test of all channels, so upstreams are not hit in a burst. */
+  POLLING_INTERVAL: z.coerce.number('must be a number').min(0).max(3600, 'must be at most 3600 seconds').default(0),
+  NOTIFY_EMAIL_SMTP_TO: optionalText,
+  NOTIFY_EMAIL_DISABLE: booleanText.default(false),
+  NOTIFY_WECOM_WEBHOOK: optionalUrl,
+  NOTIFY_DINGTALK_TOKEN: optionalText,
+  NOTIFY_DINGTALK_SECRET: optionalText,
+  NOTIFY_DINGTALK_KEYWORD: optionalText,
+  NOTIFY_DINGTALK_API_BASE: z.url('must be a URL').default('https://oapi.dingtalk.com'),
+  NOTIFY_LARK_TOKEN: optionalText,
+  NOTIFY_LARK_SECRET: optionalText,
+  NOTIFY_LARK_KEYWORD: optionalText,
+  NOTIFY_LARK_API_BASE: z.url('must be a URL').default('https://open.feishu.cn'),
+  NOTIFY_PUSHDEER_PUSHKEY: optionalText,
+  NOTIFY_PUSHDEER_URL: z.url('must be a URL').default('https://api2.pushdeer.com'),
+  NOTIFY_TELEGRAM_BOT_API_KEY: optionalText,
+  NOTIFY_TELEGRAM_CHAT_ID: optionalText,
+  NOTIFY_TELEGRAM_HTTP_PROXY: optionalUrl,
+  NOTIFY_TELEGRAM_API_BASE: z.url('must be a URL').default('https://api.telegram.org'),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -89,10 +119,52 @@ export interface Config {
   /** Only the master node runs scheduled jobs. */
   nodeType: 'master' | 'slave';
   channelTestFrequencyMinutes: number;
+  /** Pause between two channels in a test of all channels (POLLING_INTERVAL). */
+  pollingIntervalMs: number;
+  notify: NotifyConfig;
   version: string;
 }
 
 export class ConfigError extends Error {}
+
+/** A notifier is on when its required settings are present (reference §4.13). */
+function notifyConfig(env: z.output<typeof environmentSchema>): NotifyConfig {
+  const config: NotifyConfig = {
+    email: {
+      disabled: env.NOTIFY_EMAIL_DISABLE,
+      ...(env.NOTIFY_EMAIL_SMTP_TO ? { to: env.NOTIFY_EMAIL_SMTP_TO } : {}),
+    },
+  };
+  const optional = <Key extends string>(key: Key, value: string | undefined) => (value ? { [key]: value } : {});
+  if (env.NOTIFY_WECOM_WEBHOOK) config.wecom = { webhook: env.NOTIFY_WECOM_WEBHOOK };
+  if (env.NOTIFY_DINGTALK_TOKEN) {
+    config.dingtalk = {
+      token: env.NOTIFY_DINGTALK_TOKEN,
+      apiBase: env.NOTIFY_DINGTALK_API_BASE,
+      ...optional('secret', env.NOTIFY_DINGTALK_SECRET),
+      ...optional('keyword', env.NOTIFY_DINGTALK_KEYWORD),
+    };
+  }
+  if (env.NOTIFY_LARK_TOKEN) {
+    config.lark = {
+      token: env.NOTIFY_LARK_TOKEN,
+      apiBase: env.NOTIFY_LARK_API_BASE,
+      ...optional('secret', env.NOTIFY_LARK_SECRET),
+      ...optional('keyword', env.NOTIFY_LARK_KEYWORD),
+    };
+  }
+  if (env.NOTIFY_PUSHDEER_PUSHKEY)
+    config.pushdeer = { pushkey: env.NOTIFY_PUSHDEER_PUSHKEY, url: env.NOTIFY_PUSHDEER_URL };
+  if (env.NOTIFY_TELEGRAM_BOT_API_KEY && env.NOTIFY_TELEGRAM_CHAT_ID) {
+    config.telegram = {
+      botApiKey: env.NOTIFY_TELEGRAM_BOT_API_KEY,
+      chatId: env.NOTIFY_TELEGRAM_CHAT_ID,
+      apiBase: env.NOTIFY_TELEGRAM_API_BASE,
+      ...optional('proxy', env.NOTIFY_TELEGRAM_HTTP_PROXY),
+    };
+  }
+  return config;
+}
 
 const SESSION_SECRET_FILE = 'session-secret';
 
@@ -135,6 +207,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     nodeType: env.NODE_TYPE,
     channelTestFrequencyMinutes: env.CHANNEL_TEST_FREQUENCY_MINUTES,
+    pollingIntervalMs: env.POLLING_INTERVAL * 1000,
+    notify: notifyConfig(env),
     version: environment.npm_package_version ?? '0.1.0',
   });
 }

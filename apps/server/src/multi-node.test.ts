@@ -166,4 +166,34 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
       .poll(async () => (await second.app.inject({ method: 'GET', url: '/api/status' })).json().data.system_name)
       .toBe('Changed on node one');
   });
+
+  it('keeps another installation on the same Redis apart: its own sign-in counters and settings', async () => {
+    const [first, second] = nodes as [AssembledServer, AssembledServer];
+    const otherDatabase = await createTestDatabase('sqlite');
+    const other = await assembleServer(
+      loadConfig({
+        SQLITE_PATH: otherDatabase.target.sqlitePath,
+        REDIS_CONN_STRING: redisUrl,
+        SESSION_SECRET: 'other-session-secret-0123456789',
+        INITIAL_ROOT_PASSWORD: 'root-password-123',
+        CRITICAL_RATE_LIMIT: '3',
+        LOG_LEVEL: 'silent',
+      }),
+      createLogger('silent'),
+      { consoleDirectory: join(mkdtempSync(join(tmpdir(), 'one-hub-other-')), 'none') },
+    );
+    try {
+      // The first installation's nodes have used up this address's attempts; here it starts afresh.
+      expect((await attempt(first)).statusCode).toBe(429);
+      expect((await attempt(other)).statusCode).toBe(401);
+      await first.services.options.update('SystemName', 'Only for the first installation');
+      await expect
+        .poll(async () => (await second.app.inject({ method: 'GET', url: '/api/status' })).json().data.system_name)
+        .toBe('Only for the first installation');
+      expect((await other.app.inject({ method: 'GET', url: '/api/status' })).json().data.system_name).toBe('One Hub');
+    } finally {
+      await other.close();
+      await otherDatabase.drop();
+    }
+  });
 });

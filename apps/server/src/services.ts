@@ -1,13 +1,22 @@
 import { AccountService } from './api/account/service.js';
+import { createSignInServices, type SignInServices, type SignInUpstreams } from './api/account/sign-in.js';
 import { VerificationCodes } from './api/account/verification.js';
 import { ChannelRepository } from './api/channel/repo.js';
 import { ChannelService } from './api/channel/service.js';
 import { LogRepository } from './api/log/repo.js';
 import { LogService } from './api/log/service.js';
+import { ModelMetadataRepository } from './api/model-info/repo.js';
+import { ModelMetadataService } from './api/model-info/service.js';
 import { OptionRepository } from './api/option/repo.js';
 import { OptionService } from './api/option/service.js';
 import { PriceRepository } from './api/price/repo.js';
 import { PriceService } from './api/price/service.js';
+import { RedemptionRepository } from './api/redemption/repo.js';
+import { RedemptionService } from './api/redemption/service.js';
+import { AnalyticsRepository } from './api/statistics/analytics-repo.js';
+import { AnalyticsService } from './api/statistics/analytics-service.js';
+import { DashboardService } from './api/statistics/dashboard-service.js';
+import { StatisticsRepository } from './api/statistics/repo.js';
 import { TokenRepository } from './api/token/repo.js';
 import { TokenService } from './api/token/service.js';
 import { UserRepository } from './api/user/repo.js';
@@ -17,6 +26,7 @@ import { UserGroupService } from './api/user-group/service.js';
 import type { Cache } from './platform/cache/index.js';
 import type { DatabaseHandle } from './platform/db/index.js';
 import type { Logger } from './platform/logger.js';
+import { createNotifier, type Notifier, type NotifyConfig } from './platform/notify.js';
 import { createSecretBox } from './platform/secret-box.js';
 
 /** The composition root: every repository and service, built once per process. */
@@ -28,34 +38,95 @@ export interface Services {
   users: UserService;
   groups: UserGroupService;
   accounts: AccountService;
+  signIn: SignInServices;
+  /** Operator notices (channel disabled, channel test summary), NOTIFY_* in the environment. */
+  notifier: Notifier;
   tokens: TokenService;
   channels: ChannelService;
   prices: PriceService;
+  modelMetadata: ModelMetadataService;
   logs: LogService;
+  redemptions: RedemptionService;
+  dashboard: DashboardService;
+  analytics: AnalyticsService;
 }
 
 export function createServices(
   database: DatabaseHandle,
   cache: Cache,
   logger: Logger,
-  secrets: { serverSecret: string },
+  settings: { serverSecret: string; notify?: NotifyConfig },
+  /** Tests point the sign-in providers at local mock servers. */
+  signInUpstreams?: Partial<SignInUpstreams>,
 ): Services {
   const options = new OptionService(new OptionRepository(database), cache, logger);
   const userRepository = new UserRepository(database);
   const groups = new UserGroupService(new UserGroupRepository(database));
   const users = new UserService(userRepository, new LogRepository(), groups, options);
   const accounts = new AccountService(userRepository, users, options, new VerificationCodes(cache));
+  const signIn = createSignInServices({
+    database,
+    cache,
+    options,
+    userRepository,
+    users,
+    secret: settings.serverSecret,
+    upstreams: signInUpstreams,
+  });
   const tokens = new TokenService(
     new TokenRepository(database),
     groups,
-    createSecretBox(secrets.serverSecret, 'tokens'),
+    createSecretBox(settings.serverSecret, 'tokens'),
   );
   const channels = new ChannelService(
-    new ChannelRepository(database, createSecretBox(secrets.serverSecret, 'channels')),
+    new ChannelRepository(database, createSecretBox(settings.serverSecret, 'channels')),
     cache,
   );
   const prices = new PriceService(new PriceRepository(database), cache);
   prices.setChannelModelSource(async () => (await channels.listForRouting()).flatMap((channel) => channel.models));
+  const modelMetadata = new ModelMetadataService(new ModelMetadataRepository(database), cache, logger);
+  prices.setOwnerDirectory(modelMetadata);
   const logs = new LogService(database);
-  return { database, cache, options, userRepository, users, groups, accounts, tokens, channels, prices, logs };
+  const redemptions = new RedemptionService({
+    repo: new RedemptionRepository(database),
+    users: userRepository,
+    logs: new LogRepository(),
+    options,
+    groups: new UserGroupRepository(database),
+    secrets: createSecretBox(settings.serverSecret, 'redemptions'),
+    onQuotaChanged: (userId, delta) => users.onQuotaChanged?.(userId, delta),
+  });
+  const notifier = createNotifier(settings.notify ?? { email: { disabled: false } }, {
+    mailer: signIn.mailer,
+    rootEmail: () => userRepository.rootEmail(),
+    logger,
+  });
+  const statistics = new StatisticsRepository(database);
+  const dashboard = new DashboardService(statistics, new UserGroupRepository(database));
+  const analytics = new AnalyticsService(
+    statistics,
+    new AnalyticsRepository(database),
+    (model) =>
+      // Custom owners included: the analytics screen groups usage by maker.
+      prices.ownerName(prices.lookup(model).channel_type) ?? 'Unknown',
+  );
+  return {
+    database,
+    cache,
+    options,
+    userRepository,
+    users,
+    groups,
+    accounts,
+    signIn,
+    tokens,
+    channels,
+    prices,
+    modelMetadata,
+    logs,
+    redemptions,
+    dashboard,
+    analytics,
+    notifier,
+  };
 }

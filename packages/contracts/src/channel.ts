@@ -252,6 +252,15 @@ const optionalText = (max: number) => z.string().trim().max(max).optional();
 const optionalIntegerQuery = (field: string) =>
   z.preprocess((value) => (value === '' ? undefined : value), integerField(field, 0, 1_000_000).optional());
 
+/** Values of `filter_tag` (see channelListQuery). */
+export const ChannelTagFolding = {
+  folded: 0,
+  untaggedOnly: 1,
+  tagsOnly: 2,
+  unfolded: 3,
+} as const;
+export type ChannelTagFolding = (typeof ChannelTagFolding)[keyof typeof ChannelTagFolding];
+
 export const channelListQuery = pageQuery.extend({
   type: optionalIntegerQuery('type'),
   status: optionalIntegerQuery('status'),
@@ -262,8 +271,11 @@ export const channelListQuery = pageQuery.extend({
   key: z.string().trim().max(20_000).optional(),
   test_model: optionalText(100),
   tag: optionalText(64),
-  /** 0: untagged channels plus one row per tag; 1: untagged only; 2: one row per tag only. */
-  filter_tag: z.preprocess((value) => (value === '' ? undefined : value), integerField('filter_tag', 0, 2).default(0)),
+  /**
+   * 0: untagged channels plus one row per tag; 1: untagged only; 2: one row per tag only;
+   * 3 (ours, not the reference's): every channel, tagged or not, nothing folded.
+   */
+  filter_tag: z.preprocess((value) => (value === '' ? undefined : value), integerField('filter_tag', 0, 3).default(0)),
 });
 export type ChannelListQuery = z.infer<typeof channelListQuery>;
 
@@ -350,4 +362,6 @@ export interface ProviderView {
   base_url_required: boolean;
   key_hint: string;
   extra_fields: ProviderExtraFieldView[];
+  /** True when GET /api/channel/update_balance/:id can read this type's balance from the vendor. */
+  balance: boolean;
 }

@@ -14,6 +14,14 @@ describe('quota display (spec §9)', () => {
     expect(formatQuota(0, { quotaPerUnit: 500_000, displayInCurrency: true })).toBe('$0.00');
   });
 
+  it('shows a per-request amount with up to 6 decimals, trailing zeros dropped', () => {
+    const precise = { quotaPerUnit: 500_000, displayInCurrency: true, digits: 6 };
+    expect(formatQuota(62, precise)).toBe('$0.000124');
+    expect(formatQuota(750_000, precise)).toBe('$1.50');
+    expect(formatQuota(0, precise)).toBe('$0.00');
+    expect(formatQuota(12_345, { ...precise, displayInCurrency: false })).toBe('12.3k');
+  });
+
   it('shortens raw counts with k, M and B and one decimal', () => {
     expect(shortenNumber(9_999)).toBe('9999');
     expect(shortenNumber(12_345)).toBe('12.3k');

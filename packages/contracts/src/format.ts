@@ -10,7 +10,10 @@ export interface QuotaDisplayOptions {
 export function formatQuota(quota: number, options: QuotaDisplayOptions): string {
   if (options.displayInCurrency) {
     const amount = quota / (options.quotaPerUnit || 1);
-    return `$${amount.toFixed(options.digits ?? 2)}`;
+    const digits = options.digits ?? 2;
+    // Beyond 2 decimals, trailing zeros go: $0.000123 and $1.50, not $1.500000.
+    const text = amount.toFixed(digits);
+    return `$${digits > 2 ? text.replace(/(\.\d\d\d*?)0+$/, '$1') : text}`;
   }
   return shortenNumber(quota);
 }

@@ -1,3 +1,4 @@
+export * from './account.js';
 export * from './channel.js';
 export * from './enums.js';
 export * from './envelope.js';
@@ -6,7 +7,9 @@ export * from './log.js';
 export * from './options.js';
 export * from './paging.js';
 export * from './price.js';
+export * from './redemption.js';
 export * from './site.js';
+export * from './statistics.js';
 export * from './token.js';
 export * from './user.js';
 export * from './userGroup.js';

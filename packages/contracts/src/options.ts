@@ -1,17 +1,50 @@
 import { z } from 'zod';
+import {
+  checkBounds,
+  checkJson,
+  checkText,
+  type OptionCheck,
+  type OptionDefinition,
+  type OptionShape,
+} from './optionValidation.js';
 
-export type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json';
+export type {
+  OptionCheck,
+  OptionDefinition,
+  OptionFormat,
+  OptionIssue,
+  OptionShape,
+  OptionType,
+  ShapeProblem,
+} from './optionValidation.js';
 
-interface OptionDefinition {
-  type: OptionType;
-  default: string;
-}
+type Rules = Omit<OptionDefinition, 'type' | 'default'>;
 
 const bool = (value: boolean): OptionDefinition => ({ type: 'boolean', default: String(value) });
-const int = (value: number): OptionDefinition => ({ type: 'integer', default: String(value) });
-const num = (value: number): OptionDefinition => ({ type: 'number', default: String(value) });
-const str = (value = ''): OptionDefinition => ({ type: 'string', default: value });
-const json = (value: unknown): OptionDefinition => ({ type: 'json', default: JSON.stringify(value) });
+const int = (value: number, rules: Rules = {}): OptionDefinition => ({
+  type: 'integer',
+  default: String(value),
+  ...rules,
+});
+const num = (value: number, rules: Rules = {}): OptionDefinition => ({
+  type: 'number',
+  default: String(value),
+  ...rules,
+});
+const str = (value = '', rules: Rules = {}): OptionDefinition => ({ type: 'string', default: value, ...rules });
+const json = (value: unknown, shape: OptionShape): OptionDefinition => ({
+  type: 'json',
+  default: JSON.stringify(value),
+  shape,
+});
+
+const atLeastZero = { min: 0 } as const;
+const aboveZero = { above: 0 } as const;
+
+/** The console's languages (spec §1); `Language` must be one of them. */
+export const OPTION_LANGUAGES = ['zh_CN', 'zh_HK', 'en_US', 'ja_JP'] as const;
+/** Content-safety tools the server knows (`GET /api/option/safe_tools`). */
+export const SAFE_TOOL_NAMES = ['Keyword'] as const;
 
 export const DEFAULT_CHAT_LINKS = [
   {
@@ -63,23 +96,23 @@ export const optionDefinitions = {
   GitHubClientSecret: str(),
   GitHubOldIdCloseEnabled: bool(false),
   WeChatAuthEnabled: bool(false),
-  WeChatServerAddress: str(),
+  WeChatServerAddress: str('', { format: 'url' }),
   WeChatServerToken: str(),
-  WeChatAccountQRCodeImageURL: str(),
+  WeChatAccountQRCodeImageURL: str('', { format: 'urlOrPath' }),
   LarkAuthEnabled: bool(false),
   LarkClientId: str(),
   LarkClientSecret: str(),
   OIDCAuthEnabled: bool(false),
   OIDCClientId: str(),
   OIDCClientSecret: str(),
-  OIDCIssuer: str(),
+  OIDCIssuer: str('', { format: 'url' }),
   OIDCScopes: str('openid,email,profile'),
   OIDCUsernameClaims: str('preferred_username'),
   TurnstileCheckEnabled: bool(false),
   TurnstileSiteKey: str(),
   TurnstileSecretKey: str(),
   SMTPServer: str(),
-  SMTPPort: int(587),
+  SMTPPort: int(587, { min: 1, max: 65535 }),
   SMTPAccount: str(),
   SMTPFrom: str(),
   SMTPToken: str(),
@@ -88,45 +121,50 @@ export const optionDefinitions = {
   HomePageContent: str(),
   Footer: str(),
   SystemName: str('One Hub'),
-  Logo: str(),
+  Logo: str('', { format: 'urlOrPath' }),
   AnalyticsCode: str(),
-  Language: str('zh_CN'),
-  ServerAddress: str('http://localhost:3000'),
-  TopUpLink: str(),
+  Language: str('zh_CN', { choices: OPTION_LANGUAGES }),
+  ServerAddress: str('http://localhost:3000', { format: 'url' }),
+  TopUpLink: str('', { format: 'url' }),
   ChatLink: str(),
-  ChatLinks: json(DEFAULT_CHAT_LINKS),
-  QuotaPerUnit: num(500000),
+  ChatLinks: json(DEFAULT_CHAT_LINKS, 'chatLinks'),
+  QuotaPerUnit: num(500000, aboveZero),
   DisplayInCurrencyEnabled: bool(true),
-  QuotaForNewUser: int(0),
-  QuotaForInviter: int(0),
-  QuotaForInvitee: int(0),
-  QuotaRemindThreshold: int(1000),
-  PreConsumedQuota: int(500),
+  QuotaForNewUser: int(0, atLeastZero),
+  QuotaForInviter: int(0, atLeastZero),
+  QuotaForInvitee: int(0, atLeastZero),
+  QuotaRemindThreshold: int(1000, atLeastZero),
+  PreConsumedQuota: int(500, atLeastZero),
   LogConsumeEnabled: bool(true),
   ApproximateTokenEnabled: bool(false),
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),
-  ChannelDisableThreshold: num(5),
+  ChannelDisableThreshold: num(5, atLeastZero),
   DisableChannelKeywords: str(DEFAULT_DISABLE_KEYWORDS),
-  RetryTimes: int(0),
-  RetryTimeOut: int(10),
-  RetryCooldownSeconds: int(5),
+  RetryTimes: int(0, atLeastZero),
+  RetryTimeOut: int(10, atLeastZero),
+  RetryCooldownSeconds: int(5, atLeastZero),
+  /** Answer identical chat requests from a cache for a few minutes (not used by the relay yet). */
+  ChatCacheEnabled: bool(false),
+  ChatCacheExpireMinute: int(5, { min: 1 }),
   MjNotifyEnabled: bool(false),
-  ChatImageRequestProxy: str(),
-  PaymentUSDRate: num(7.3),
-  PaymentMinAmount: int(1),
-  RechargeDiscount: json({}),
+  ChatImageRequestProxy: str('', { format: 'proxyUrl' }),
+  PaymentUSDRate: num(7.3, aboveZero),
+  PaymentMinAmount: int(1, atLeastZero),
+  RechargeDiscount: json({}, 'discountMap'),
+  /** Legacy per-group ratios of older installations; user groups (their `ratio`) are what billing reads. */
+  GroupRatio: json({}, 'ratioMap'),
   GeminiAPIEnabled: bool(true),
   ClaudeAPIEnabled: bool(true),
   EnableSafe: bool(false),
-  SafeToolName: str('Keyword'),
+  SafeToolName: str('Keyword', { choices: SAFE_TOOL_NAMES }),
   SafeKeyWords: str(),
-  ClaudeBudgetTokensPercentage: num(0.8),
-  ClaudeDefaultMaxTokens: json({ default: 8192 }),
-  GeminiOpenThink: json({}),
+  ClaudeBudgetTokensPercentage: num(0.8, { above: 0, max: 1 }),
+  ClaudeDefaultMaxTokens: json({ default: 8192 }, 'maxTokensMap'),
+  GeminiOpenThink: json({}, 'flagMap'),
   UserInvoiceMonth: bool(false),
   UptimeEnabled: bool(false),
-  UptimeDomain: str(),
+  UptimeDomain: str('', { format: 'url' }),
   UptimePageName: str(),
   /** Set once on first start; namespaces this installation's keys in a shared Redis. */
   InstanceId: str(),
@@ -144,29 +182,33 @@ export function isSecretOptionKey(key: string): boolean {
   return key.endsWith('Token') || key.endsWith('Secret') || key.endsWith('SecretKey');
 }
 
-/** Checks a value against its option's type; returns the normalised string or an error text. */
-export function normaliseOptionValue(key: OptionKey, raw: string): { value: string } | { error: string } {
-  const { type } = optionDefinitions[key];
+/**
+ * Checks a value against its option's type and rules (optionValidation.ts); returns the normalised
+ * string, or an error text for the API with an issue the console translates.
+ */
+export function normaliseOptionValue(key: OptionKey, raw: string): OptionCheck {
+  const definition: OptionDefinition = optionDefinitions[key];
   const value = raw.trim();
-  switch (type) {
+  switch (definition.type) {
     case 'boolean':
       if (value === 'true' || value === 'false') return { value };
-      return { error: `${key} must be true or false` };
-    case 'integer':
-      if (/^-?\d+$/.test(value) && Number.isSafeInteger(Number(value))) return { value: String(Number(value)) };
-      return { error: `${key} must be an integer` };
-    case 'number':
-      if (value !== '' && Number.isFinite(Number(value))) return { value: String(Number(value)) };
-      return { error: `${key} must be a number` };
-    case 'json':
-      try {
-        JSON.parse(value);
-        return { value };
-      } catch {
-        return { error: `${key} must be valid JSON` };
+      return { error: `${key} must be true or false`, issue: { code: 'boolean' } };
+    case 'integer': {
+      if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+        return { error: `${key} must be an integer`, issue: { code: 'integer' } };
       }
+      return checkBounds(key, definition, Number(value)) ?? { value: String(Number(value)) };
+    }
+    case 'number': {
+      if (value === '' || !Number.isFinite(Number(value))) {
+        return { error: `${key} must be a number`, issue: { code: 'number' } };
+      }
+      return checkBounds(key, definition, Number(value)) ?? { value: String(Number(value)) };
+    }
+    case 'json':
+      return checkJson(key, definition, value) ?? { value };
     default:
-      return { value: raw };
+      return checkText(key, definition, raw) ?? { value: raw };
   }
 }
 
@@ -181,4 +223,15 @@ export type UpdateOptionBody = z.infer<typeof updateOptionBody>;
 export interface OptionEntry {
   key: string;
   value: string;
+}
+
+/** Every write-only option: the console shows whether each is set, never its value. */
+export const secretOptionKeys: readonly OptionKey[] = (Object.keys(optionDefinitions) as OptionKey[]).filter(
+  isSecretOptionKey,
+);
+
+/** One entry of `GET /api/option/secrets`: whether a write-only option holds a value. */
+export interface SecretOptionStatus {
+  key: string;
+  set: boolean;
 }

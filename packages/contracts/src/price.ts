@@ -154,3 +154,182 @@ export function priceToUsd(ratio: number): { perThousand: number; perMillion: nu
 export function usdPerMillionToRatio(usdPerMillion: number): number {
   return tidy(usdPerMillion / 2);
 }
+
+// ---- model metadata: owners (makers) and model information ----
+
+/** Owner ids up to this belong to the built-in owners (one per channel type); administrators add larger ones. */
+export const RESERVED_OWNER_ID_MAX = 1000;
+const OWNER_ID_MAX = 2_147_483_647;
+export const OWNER_NAME_MAX_LENGTH = 100;
+const URL_MAX_LENGTH = 1000;
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const OWNER_ID_RESERVED = `id must be above ${RESERVED_OWNER_ID_MAX}: smaller ids are reserved for the built-in owners (invalid id)`;
+
+const ownerIdField = z
+  .number('id must be a number')
+  .int('id must be an integer')
+  .gt(RESERVED_OWNER_ID_MAX, OWNER_ID_RESERVED)
+  .max(OWNER_ID_MAX, `id must be at most ${OWNER_ID_MAX}`);
+
+const ownedByFields = {
+  name: z
+    .string('name is required')
+    .trim()
+    .min(1, 'name is required')
+    .max(OWNER_NAME_MAX_LENGTH, `name must be at most ${OWNER_NAME_MAX_LENGTH} characters`),
+  icon: z
+    .string('icon must be text')
+    .trim()
+    .max(URL_MAX_LENGTH, `icon must be at most ${URL_MAX_LENGTH} characters`)
+    .refine((icon) => icon === '' || isHttpUrl(icon), 'icon must be an http(s) URL or empty')
+    .default(''),
+};
+
+/** `POST /api/model_ownedby/`: no id (or 0) takes the next free one above the reserved range. */
+export const createOwnedByBody = z.object({
+  id: z
+    .number('id must be a number')
+    .int('id must be an integer')
+    .max(OWNER_ID_MAX, `id must be at most ${OWNER_ID_MAX}`)
+    .refine((id) => id === 0 || id > RESERVED_OWNER_ID_MAX, OWNER_ID_RESERVED)
+    .optional(),
+  ...ownedByFields,
+});
+export type CreateOwnedByBody = z.infer<typeof createOwnedByBody>;
+
+export const updateOwnedByBody = z.object({ id: ownerIdField, ...ownedByFields });
+export type UpdateOwnedByBody = z.infer<typeof updateOwnedByBody>;
+
+export const MODEL_INFO_NAME_MAX_LENGTH = 100;
+export const MODEL_INFO_DESCRIPTION_MAX_LENGTH = 5000;
+const LIST_MAX_ITEMS = 20;
+const LIST_ITEM_MAX_LENGTH = 50;
+/** Modalities the console offers; others are accepted as typed. */
+export const MODEL_MODALITIES = ['text', 'image', 'audio', 'video', 'file'] as const;
+
+/** The reference stores lists as JSON-array text; a body may send either that text or the array. */
+function fromJsonList(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (text === '') return [];
+  if (!text.startsWith('[')) return value;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return value;
+  }
+}
+
+function textListField(name: string) {
+  return z.preprocess(
+    fromJsonList,
+    z
+      .array(
+        z
+          .string(`${name} must list text`)
+          .trim()
+          .min(1, `${name} may not list an empty entry`)
+          .max(LIST_ITEM_MAX_LENGTH, `each of ${name} must be at most ${LIST_ITEM_MAX_LENGTH} characters`),
+        `${name} must be a list of text`,
+      )
+      .max(LIST_MAX_ITEMS, `${name} may list at most ${LIST_MAX_ITEMS} entries`)
+      .transform((items) => [...new Set(items)])
+      .default([]),
+  );
+}
+
+/** One URL (the reference's plain-text form) or a list of them. */
+const supportUrlField = z.preprocess(
+  (value) => {
+    const parsed = fromJsonList(value);
+    return typeof parsed === 'string' ? [parsed] : parsed;
+  },
+  z
+    .array(
+      z
+        .string('support_url must list URLs')
+        .trim()
+        .max(URL_MAX_LENGTH, `each support_url must be at most ${URL_MAX_LENGTH} characters`)
+        .refine(isHttpUrl, 'support_url must list http(s) URLs'),
+      'support_url must be a URL or a list of URLs',
+    )
+    .max(LIST_MAX_ITEMS, `support_url may list at most ${LIST_MAX_ITEMS} URLs`)
+    .default([]),
+);
+
+function countField(name: string) {
+  return z
+    .number(`${name} must be a number`)
+    .int(`${name} must be an integer`)
+    .min(0, `${name} must be at least 0`)
+    .max(OWNER_ID_MAX, `${name} must be at most ${OWNER_ID_MAX}`)
+    .default(0);
+}
+
+export const modelInfoBody = z.object({
+  model: z
+    .string('model is required')
+    .trim()
+    .min(1, 'model is required')
+    .max(PRICE_MODEL_MAX_LENGTH, `model must be at most ${PRICE_MODEL_MAX_LENGTH} characters`),
+  name: z
+    .string('name is required')
+    .trim()
+    .min(1, 'name is required')
+    .max(MODEL_INFO_NAME_MAX_LENGTH, `name must be at most ${MODEL_INFO_NAME_MAX_LENGTH} characters`),
+  description: z
+    .string('description must be text')
+    .trim()
+    .max(
+      MODEL_INFO_DESCRIPTION_MAX_LENGTH,
+      `description must be at most ${MODEL_INFO_DESCRIPTION_MAX_LENGTH} characters`,
+    )
+    .default(''),
+  context_length: countField('context_length'),
+  max_tokens: countField('max_tokens'),
+  input_modalities: textListField('input_modalities'),
+  output_modalities: textListField('output_modalities'),
+  tags: textListField('tags'),
+  support_url: supportUrlField,
+});
+export type ModelInfoBody = z.infer<typeof modelInfoBody>;
+
+export const updateModelInfoBody = modelInfoBody.extend({
+  id: z.number('id is required and must be a number').int('id must be an integer').min(1, 'id must be at least 1'),
+});
+export type UpdateModelInfoBody = z.infer<typeof updateModelInfoBody>;
+
+/**
+ * A model-info row as `/api/model_info/` hands it out: the reference's raw form, where the four
+ * list fields are JSON-array text (parse them with `parseModelInfoList`).
+ */
+export interface ModelInfoView {
+  id: number;
+  model: string;
+  name: string;
+  description: string;
+  context_length: number;
+  max_tokens: number;
+  input_modalities: string;
+  output_modalities: string;
+  tags: string;
+  support_url: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The list in a JSON-array text field; a non-JSON text is a one-entry list, empty text none. */
+export function parseModelInfoList(text: string): string[] {
+  const parsed = fromJsonList(text);
+  if (typeof parsed === 'string') return [parsed];
+  return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
+}

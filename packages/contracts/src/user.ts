@@ -3,19 +3,45 @@ import type { Role, UserStatus } from './enums.js';
 
 const BCRYPT_MAX_BYTES = 72;
 
+/** Columns the admin user list (`GET /api/user/`) may be ordered by. */
+export const USER_SORT_FIELDS = [
+  'id',
+  'username',
+  'role',
+  'status',
+  'quota',
+  'used_quota',
+  'request_count',
+  'created_time',
+  'last_login_time',
+  'last_login_ip',
+] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
+/** Longest password accepted anywhere (registration, profile, admin edits). */
+export const PASSWORD_MAX_LENGTH = 64;
+
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 12;
+export const PASSWORD_MIN_LENGTH = 8;
+export const DISPLAY_NAME_MAX_LENGTH = 20;
+
 export const usernameField = z
   .string('username is required')
   .trim()
-  .min(3, 'username must be at least 3 characters')
-  .max(12, 'username must be at most 12 characters');
+  .min(USERNAME_MIN_LENGTH, `username must be at least ${USERNAME_MIN_LENGTH} characters`)
+  .max(USERNAME_MAX_LENGTH, `username must be at most ${USERNAME_MAX_LENGTH} characters`);
 
 export const passwordField = z
   .string('password is required')
-  .min(8, 'password must be at least 8 characters')
-  .max(64, 'password must be at most 64 characters')
+  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`)
   .refine((value) => new TextEncoder().encode(value).length <= BCRYPT_MAX_BYTES, 'password is too long');
 
-export const displayNameField = z.string().trim().max(20, 'display_name must be at most 20 characters');
+export const displayNameField = z
+  .string()
+  .trim()
+  .max(DISPLAY_NAME_MAX_LENGTH, `display_name must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`);
 export const emailField = z.email('email is not a valid address').max(50, 'email must be at most 50 characters');
 export const groupSymbolField = z
   .string()

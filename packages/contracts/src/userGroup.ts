@@ -1,16 +1,31 @@
 import { z } from 'zod';
 
+/** Columns the user group list (`GET /api/user_group/`) may be ordered by. */
+export const USER_GROUP_SORT_FIELDS = ['id', 'name', 'symbol', 'enable', 'ratio', 'api_rate'] as const;
+export type UserGroupSortField = (typeof USER_GROUP_SORT_FIELDS)[number];
+
 const groupFields = {
   name: z.string('name is required').trim().min(1, 'name is required').max(50, 'name must be at most 50 characters'),
   ratio: z.number('ratio must be a number').min(0, 'ratio must be at least 0').max(1_000_000, 'ratio is too large'),
   api_rate: z
     .number('api_rate must be a number')
     .int('api_rate must be an integer')
-    .min(0, 'api_rate must be at least 0'),
+    .min(0, 'api_rate must be at least 0')
+    .max(100_000_000, 'api_rate is too large'),
   public: z.boolean('public must be true or false').default(false),
   promotion: z.boolean('promotion must be true or false').default(false),
-  min: z.number('min must be a number').int().min(0, 'min must be at least 0').default(0),
-  max: z.number('max must be a number').int().min(0, 'max must be at least 0').default(0),
+  min: z
+    .number('min must be a number')
+    .int('min must be a whole number of US dollars')
+    .min(0, 'min must be at least 0')
+    .max(1_000_000_000, 'min is too large')
+    .default(0),
+  max: z
+    .number('max must be a number')
+    .int('max must be a whole number of US dollars')
+    .min(0, 'max must be at least 0')
+    .max(1_000_000_000, 'max is too large')
+    .default(0),
 };
 
 export const userGroupSymbolField = z
@@ -20,19 +35,30 @@ export const userGroupSymbolField = z
   .max(50, 'symbol must be at most 50 characters')
   .regex(/^[A-Za-z0-9_-]+$/, 'symbol may contain only letters, digits, "_" and "-"');
 
-export const createUserGroupBody = z.object({
-  symbol: userGroupSymbolField,
-  ...groupFields,
-  api_rate: groupFields.api_rate.default(600),
-  ratio: groupFields.ratio.default(1),
-});
+/** A promotion group's upper bound (USD of cumulative top-up) is 0 for "none" or above its lower bound. */
+const promotionRange = {
+  check: (group: { promotion: boolean; min: number; max: number }) =>
+    !group.promotion || group.max === 0 || group.max > group.min,
+  issue: { path: ['max'], message: 'max must be 0 (no upper bound) or greater than min' },
+};
+
+export const createUserGroupBody = z
+  .object({
+    symbol: userGroupSymbolField,
+    ...groupFields,
+    api_rate: groupFields.api_rate.default(600),
+    ratio: groupFields.ratio.default(1),
+  })
+  .refine(promotionRange.check, promotionRange.issue);
 export type CreateUserGroupBody = z.infer<typeof createUserGroupBody>;
 
-export const updateUserGroupBody = z.object({
-  id: z.number('id is required').int().positive('id must be positive'),
-  symbol: z.string().optional(),
-  ...groupFields,
-});
+export const updateUserGroupBody = z
+  .object({
+    id: z.number('id is required').int().positive('id must be positive'),
+    symbol: z.string().optional(),
+    ...groupFields,
+  })
+  .refine(promotionRange.check, promotionRange.issue);
 export type UpdateUserGroupBody = z.infer<typeof updateUserGroupBody>;
 
 export interface UserGroupView {

@@ -14,11 +14,11 @@ export interface RouteRateLimit {
  */
 export async function installRateLimit(
   app: FastifyInstance,
-  settings: { max: number; windowSeconds: number; redis?: Redis | undefined },
+  settings: { max: number; windowSeconds: number; redis?: Redis | undefined; namespace: string },
 ): Promise<RouteRateLimit> {
   await app.register(rateLimit, {
     global: false,
-    ...(settings.redis ? { redis: settings.redis, nameSpace: 'onehub:ratelimit:' } : {}),
+    ...(settings.redis ? { redis: settings.redis, nameSpace: `${settings.namespace}ratelimit:` } : {}),
     keyGenerator: (request) => request.ip,
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `too many attempts; try again in ${Math.ceil(context.ttl / 1000)} seconds`),

@@ -32,7 +32,9 @@ export function createLogger(level: string): Logger {
 }
 
 export function maskUrlSecrets(url: string): string {
-  return url.replace(/([?&](?:key|token|access_token)=)[^&]*/gi, '$1***').replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***');
+  return url
+    .replace(/([?&](?:key|token|access_token|code|state|turnstile)=)[^&]*/gi, '$1***')
+    .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***');
 }
 
 export type { Logger };

@@ -1,11 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { settledQuota, type Usage } from './billing/quota.js';
+import { AppError } from '../platform/errors.js';
+import { openAiAdapter } from './adapters/openai.js';
+import { chatAdapterFor } from './adapters/registry.js';
+import { settledQuota } from './billing/quota.js';
+import {
+  type ChatCall,
+  type Finish,
+  malformedAnswer,
+  openAiChatSurface,
+  tryChatExchange,
+  tryNativeExchange,
+  tryWholeExchange,
+} from './chat-exchange.js';
 import { consumeLogRow } from './consume-log.js';
 import { type Endpoint, parsedJson } from './endpoint.js';
-import { readBody, type UpstreamResponse } from './executor.js';
+import type { StreamedResponse, WholeResponse } from './executor.js';
 import type { Reservation } from './ledger.js';
 import type { Attempt, RelayDeps } from './pipeline.js';
-import { prepareRequest } from './providers/openai/request.js';
+import { mapModel, prepareRequest } from './providers/openai/request.js';
 import { relayBytes, relayStream, streamHeaders } from './respond.js';
 import type { RouterChannel } from './router.js';
 import { classifyUpstreamError, networkFailure, type UpstreamFailure } from './upstream-errors.js';
@@ -18,16 +30,12 @@ import { classifyUpstreamError, networkFailure, type UpstreamFailure } from './u
 const MAX_UPSTREAM_BODY = 64 * 1024 * 1024;
 const MAX_ERROR_BODY = 1024 * 1024;
 
-/** Settles the reservation on `usage` and writes the consume log. */
-type Finish = (usage: Usage, firstByteMs: number | undefined, clientGone: boolean) => Promise<void>;
-
 interface Call {
   deps: RelayDeps;
   endpoint: Endpoint;
   attempt: Attempt;
   billedModel: string;
-  upstream: UpstreamResponse;
-  abort: AbortController;
+  upstream: StreamedResponse;
   request: FastifyRequest;
   reply: FastifyReply;
   finish: Finish;
@@ -42,45 +50,98 @@ export async function tryChannel(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<UpstreamFailure | undefined> {
+  const adapter = chatAdapterFor(channel.type);
+  const servedNatively = endpoint.chat?.servedBy?.has(channel.type) ?? false;
+  if (!servedNatively && (endpoint.chat?.surface || adapter)) {
+    if (!endpoint.chat) {
+      const whole = adapter?.endpoints?.[endpoint.path as '/v1/embeddings' | '/v1/rerank'];
+      if (!adapter || !whole || attempt.input.stream) return unsupported(endpoint, channel);
+      return tryWholeExchange(
+        {
+          deps,
+          attempt,
+          adapter,
+          channel,
+          request,
+          reply,
+          finishFor: (billed) => settlement(deps, attempt, channel, reservation, request, billed),
+        },
+        endpoint,
+        whole,
+      );
+    }
+    const call: ChatCall = {
+      deps,
+      attempt,
+      surface: endpoint.chat.surface ?? openAiChatSurface,
+      adapter: adapter ?? openAiAdapter,
+      channel,
+      request,
+      reply,
+      finishFor: (billedModel) => settlement(deps, attempt, channel, reservation, request, billedModel),
+    };
+    const native = call.surface.nativeFor?.(channel.type, mapModel(channel, attempt.input.model).upstreamModel);
+    return native ? tryNativeExchange(call, native) : tryChatExchange(call);
+  }
   const prepared = prepareRequest(channel, deps.baseUrlOf(channel), endpoint.path, attempt.input);
-  const abort = new AbortController();
-  let upstream: UpstreamResponse;
+  const streamed = attempt.input.stream && endpoint.stream !== undefined;
+  const finish = () => settlement(deps, attempt, channel, reservation, request, prepared.billedModel);
+  if (!streamed && endpoint.output === 'json') {
+    let answer: WholeResponse;
+    try {
+      answer = await deps.upstream.fetchWhole({ ...prepared, proxy: channel.proxy }, MAX_UPSTREAM_BODY);
+    } catch (error) {
+      return networkFailure(error);
+    }
+    if (answer.status >= 400) return failureOf(deps, answer.status, answer.body.subarray(0, MAX_ERROR_BODY));
+    const parsed = parsedJson(answer.body);
+    // A 2xx that is not the endpoint's answer (a proxy's HTML page, another API's JSON) is the
+    // channel's failure: nothing is sent or charged, and another channel may answer properly.
+    if (endpoint.isAnswer && !endpoint.isAnswer(parsed)) {
+      return malformedAnswer(parsed === undefined ? 'the body is not JSON' : `it is not a ${endpoint.path} answer`);
+    }
+    await answerWhole(endpoint, attempt, prepared.billedModel, answer, parsed, reply, finish());
+    return undefined;
+  }
+  let upstream: StreamedResponse;
   try {
-    upstream = await deps.upstream.send({ ...prepared, proxy: channel.proxy, signal: abort.signal });
+    upstream = await deps.upstream.openStream({ ...prepared, proxy: channel.proxy });
   } catch (error) {
     return networkFailure(error);
   }
-  if (upstream.status >= 400) return upstreamFailure(deps, upstream);
-  const finish = settlement(deps, attempt, channel, reservation, request, prepared.billedModel);
+  if (upstream.status >= 400) {
+    const text = await upstream.readAll(MAX_ERROR_BODY).catch(() => Buffer.alloc(0));
+    return failureOf(deps, upstream.status, text);
+  }
   const call: Call = {
     deps,
     endpoint,
     attempt,
     billedModel: prepared.billedModel,
     upstream,
-    abort,
     request,
     reply,
-    finish,
+    finish: finish(),
   };
-  if (attempt.input.stream && endpoint.stream) {
-    await answerStream(call);
-    return undefined;
-  }
-  if (endpoint.output === 'binary') {
-    await answerBytes(call);
-    return undefined;
-  }
-  return answerWhole(call);
+  if (streamed) await answerStream(call);
+  else await answerBytes(call);
+  return undefined;
 }
 
-async function upstreamFailure(deps: RelayDeps, upstream: UpstreamResponse): Promise<UpstreamFailure> {
-  const text = (await readBody(upstream.body, MAX_ERROR_BODY).catch(() => Buffer.alloc(0))).toString('utf8');
+/** This channel's upstream has no such endpoint; another channel may. */
+function unsupported(endpoint: Endpoint, channel: RouterChannel): UpstreamFailure {
+  const error = new AppError('bad_request', `channel #${channel.id} (${channel.name}) cannot serve ${endpoint.path}`, {
+    details: { code: 'unsupported_endpoint' },
+  });
+  return { error, retry: true, disable: false, coolDown: false };
+}
+
+function failureOf(deps: RelayDeps, status: number, body: Buffer): UpstreamFailure {
   const keywords = deps.options
     .get('DisableChannelKeywords')
     .split('\n')
     .map((line) => line.trim());
-  return classifyUpstreamError(upstream.status, text, keywords);
+  return classifyUpstreamError(status, body.toString('utf8'), keywords);
 }
 
 function settlement(
@@ -130,7 +191,6 @@ async function answerStream(call: Call): Promise<void> {
     format,
     input: attempt.input,
     startedAt: attempt.startedAt,
-    abort: call.abort,
   });
   // Bill what was produced, also when the client left or the upstream broke off mid-stream.
   const usage = outcome.usage ?? {
@@ -147,7 +207,6 @@ async function answerBytes(call: Call): Promise<void> {
   const outcome = await relayBytes(call.upstream, call.reply, {
     requestId: call.request.id,
     startedAt: attempt.startedAt,
-    abort: call.abort,
   });
   const usage = { prompt_tokens: endpoint.countPrompt(attempt.input, call.billedModel), completion_tokens: 0 };
   await call.finish(usage, outcome.firstByteMs, outcome.clientGone);
@@ -155,23 +214,23 @@ async function answerBytes(call: Call): Promise<void> {
 }
 
 /** A whole body (JSON, or a transcript as text), billed on its usage or on our own count. */
-async function answerWhole(call: Call): Promise<UpstreamFailure | undefined> {
-  const { endpoint, attempt, upstream } = call;
-  let raw: Buffer;
-  try {
-    raw = await readBody(upstream.body, MAX_UPSTREAM_BODY);
-  } catch (error) {
-    return networkFailure(error);
-  }
+async function answerWhole(
+  endpoint: Endpoint,
+  attempt: Attempt,
+  billedModel: string,
+  answer: WholeResponse,
+  parsed: unknown,
+  reply: FastifyReply,
+  finish: Finish,
+): Promise<void> {
   const firstByteMs = Date.now() - attempt.startedAt;
-  const header = upstream.headers['content-type'];
+  const header = answer.headers['content-type'];
   const contentType = typeof header === 'string' ? header : 'application/json';
-  const usage = endpoint.usageOf(parsedJson(raw)) ?? {
-    prompt_tokens: endpoint.countPrompt(attempt.input, call.billedModel),
-    completion_tokens: endpoint.countCompletion?.(raw, contentType) ?? 0,
+  const usage = endpoint.usageOf(parsed) ?? {
+    prompt_tokens: endpoint.countPrompt(attempt.input, billedModel),
+    completion_tokens: endpoint.countCompletion?.(answer.body, contentType) ?? 0,
   };
   // Answer first: settling may take a round trip to the shared ledger.
-  call.reply.status(upstream.status).header('content-type', contentType).send(raw);
-  await call.finish(usage, firstByteMs, false);
-  return undefined;
+  reply.status(answer.status).header('content-type', contentType).send(answer.body);
+  await finish(usage, firstByteMs, false);
 }

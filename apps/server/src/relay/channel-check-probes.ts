@@ -1,6 +1,7 @@
 import type { RoutingChannel } from '../api/channel/service.js';
-import { channelBaseUrl } from './channel-test-probe.js';
+import { channelBaseUrl, speaksOpenAi } from './channel-test-probe.js';
 import { isRecord, maskKey } from './channel-test-upstream.js';
+import type { BeaconVisit, ImageBeacon } from './check-beacon.js';
 import { readBody, type UpstreamClient } from './executor.js';
 import { prepareOpenAiRequest } from './providers/openai/request.js';
 import { providerByType } from './providers/registry.js';
@@ -11,8 +12,9 @@ import { networkFailure } from './upstream-errors.js';
  * sent straight to the channel, each judged on what came back. Nothing is billed or logged and
  * the channel's status is left alone: this is a look, not a test with consequences.
  *
- * The reference also probes whether the channel fetches an image URL itself (a relay-detection
- * beacon); that needs a public URL of this server and is left out.
+ * The image probe sends an image URL on this server (check-beacon.ts) and reports who fetched
+ * it, so an administrator can tell the provider's own fetcher from a relay in front of it; it
+ * needs ServerAddress to be reachable from the upstream.
  */
 export const CheckStatus = { failed: 0, passed: 1, unknown: 2 } as const;
 export type CheckStatus = (typeof CheckStatus)[keyof typeof CheckStatus];
@@ -48,11 +50,17 @@ interface ProbeAnswer {
   elapsedMs: number;
 }
 
+/** What one model's probes share: the image beacon opened for them, when the server has one. */
+interface ProbeContext {
+  image?: { url: string; visits(): Promise<BeaconVisit[]> };
+}
+
 interface Probe {
   name: string;
-  body: Record<string, unknown>;
+  /** The request body; undefined when the probe cannot run in this context. */
+  body: Record<string, unknown> | ((context: ProbeContext) => Record<string, unknown> | undefined);
   /** Judges a 2xx answer; error answers are judged by `expectsError` alone. */
-  judge(answer: ProbeAnswer): CheckResult[];
+  judge(answer: ProbeAnswer, context: ProbeContext): CheckResult[] | Promise<CheckResult[]>;
   /** The probe is an invalid request: an error answer is the good outcome. */
   expectsError?: boolean;
 }
@@ -81,7 +89,7 @@ const WEATHER_TOOL = {
 /** The channel's OpenAI chat endpoint, or undefined for types the check cannot speak to yet. */
 export function checkTarget(channel: RoutingChannel): CheckTarget | undefined {
   const provider = providerByType(channel.type);
-  if (!provider?.openAiCompatible) return undefined;
+  if (!provider || !speaksOpenAi(provider)) return undefined;
   // Throws a 400 before the stream starts when the channel has no base URL to call.
   return { baseUrl: channelBaseUrl(channel, provider), path: `${provider.apiPrefix ?? '/v1'}/chat/completions` };
 }
@@ -184,7 +192,45 @@ const errorProbe: Probe = {
   judge: () => [{ name: 'error', status: CheckStatus.failed, remark: 'the upstream accepted an invalid request' }],
 };
 
-export const CHECK_PROBES: readonly Probe[] = [basicProbe, jsonProbe, toolProbe, errorProbe];
+const imageProbe: Probe = {
+  name: 'image',
+  body: ({ image }) =>
+    image && {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What colour is this image? Answer in one word.' },
+            { type: 'image_url', image_url: { url: image.url } },
+          ],
+        },
+      ],
+      stream: false,
+    },
+  async judge({ parsed }, { image }) {
+    const content = contentOf(parsed);
+    const visits = (await image?.visits()) ?? [];
+    const first = visits[0];
+    return [
+      content.trim()
+        ? { name: 'content', status: CheckStatus.passed, remark: shorten(content, SHOWN_CONTENT) }
+        : { name: 'content', status: CheckStatus.failed, remark: 'no choice with content came back' },
+      first
+        ? {
+            name: 'fetch',
+            status: CheckStatus.passed,
+            remark: `fetched ${visits.length}× by "${shorten(first.user_agent, SHOWN_CONTENT)}" from ${first.ip}`,
+          }
+        : {
+            name: 'fetch',
+            status: CheckStatus.unknown,
+            remark: 'the image URL was not fetched: the upstream may not reach ServerAddress, or did not look',
+          },
+    ];
+  },
+};
+
+export const CHECK_PROBES: readonly Probe[] = [basicProbe, jsonProbe, toolProbe, errorProbe, imageProbe];
 
 /** An error answer in OpenAI's envelope: `{"error": {"message": "…"}}`. */
 function judgeError(answer: ProbeAnswer): CheckResult {
@@ -196,16 +242,16 @@ function judgeError(answer: ProbeAnswer): CheckResult {
   return { name: 'error', status: CheckStatus.failed, remark: `HTTP ${answer.status}, not in OpenAI's error format` };
 }
 
-function judge(probe: Probe, answer: ProbeAnswer): CheckResult[] {
+async function judge(probe: Probe, answer: ProbeAnswer, context: ProbeContext): Promise<CheckResult[]> {
   const succeeded = answer.status >= 200 && answer.status < 300;
-  if (probe.expectsError) return succeeded ? probe.judge(answer) : [judgeError(answer)];
+  if (probe.expectsError) return succeeded ? probe.judge(answer, context) : [judgeError(answer)];
   const took = `HTTP ${answer.status} in ${Math.round(answer.elapsedMs)} ms`;
   if (!succeeded) {
     const error = isRecord(answer.parsed) && isRecord(answer.parsed.error) ? answer.parsed.error.message : undefined;
     const remark = typeof error === 'string' ? `${took}: ${shorten(error, SHOWN_CONTENT)}` : took;
     return [{ name: 'request', status: CheckStatus.failed, remark }];
   }
-  return [{ name: 'request', status: CheckStatus.passed, remark: took }, ...probe.judge(answer)];
+  return [{ name: 'request', status: CheckStatus.passed, remark: took }, ...(await probe.judge(answer, context))];
 }
 
 async function runProbe(
@@ -214,9 +260,12 @@ async function runProbe(
   target: CheckTarget,
   model: string,
   probe: Probe,
+  context: ProbeContext,
   signal: AbortSignal,
-): Promise<CheckProcess> {
-  const prepared = prepareOpenAiRequest(channel, target.baseUrl, target.path, probe.body, model);
+): Promise<CheckProcess | undefined> {
+  const body = typeof probe.body === 'function' ? probe.body(context) : probe.body;
+  if (!body) return undefined;
+  const prepared = prepareOpenAiRequest(channel, target.baseUrl, target.path, body, model);
   const startedAt = performance.now();
   try {
     const response = await upstream.send({
@@ -228,23 +277,28 @@ async function runProbe(
     });
     const text = maskKey((await readBody(response.body, MAX_CHECK_ANSWER)).toString('utf8'), channel.key);
     const answer = { status: response.status, text, parsed: parseJson(text), elapsedMs: performance.now() - startedAt };
-    return { name: probe.name, results: judge(probe, answer), response: shorten(text, SHOWN_RESPONSE) };
+    return { name: probe.name, results: await judge(probe, answer, context), response: shorten(text, SHOWN_RESPONSE) };
   } catch (error) {
     const remark = maskKey(networkFailure(error).error.message, channel.key);
     return { name: probe.name, results: [{ name: 'request', status: CheckStatus.failed, remark }], response: '' };
   }
 }
 
-/** Runs every probe for one model, side by side; `signal` stops them all (client gone, shutdown). */
+/**
+ * Runs every probe for one model, side by side; `signal` stops them all (client gone, shutdown).
+ * Without a `beacon` the image probe is left out.
+ */
 export async function checkModel(
   upstream: UpstreamClient,
   channel: RoutingChannel,
   target: CheckTarget,
   model: string,
   signal: AbortSignal,
+  beacon?: ImageBeacon,
 ): Promise<ModelCheck> {
+  const context: ProbeContext = beacon ? { image: await beacon.open() } : {};
   const process = await Promise.all(
-    CHECK_PROBES.map((probe) => runProbe(upstream, channel, target, model, probe, signal)),
+    CHECK_PROBES.map((probe) => runProbe(upstream, channel, target, model, probe, context, signal)),
   );
-  return { model, process };
+  return { model, process: process.filter((step) => step !== undefined) };
 }

@@ -10,10 +10,12 @@ import {
 } from '../../test/channel-fixture.js';
 import { availableDialects } from '../../test/databases.js';
 import type { BillingMock } from '../../test/mocks/billing-upstream.js';
+import { createMemoryCache } from '../platform/cache/index.js';
 import { createLogger } from '../platform/logger.js';
 import type { CheckFrame } from './channel-check.js';
 import { installChannelCheck } from './channel-check.js';
 import type { CheckProcess, ModelCheck } from './channel-check-probes.js';
+import { installImageBeacon } from './check-beacon.js';
 import { createUpstreamClient, type UpstreamClient } from './executor.js';
 
 const URL_PATH = '/api/sse/channel/check';
@@ -73,13 +75,15 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
         json_format: [1, 1],
         tool_call: [1, 1, 1],
         error_format: [1],
+        // This server's address is not one the mock fetches from.
+        image: [1, 1, 2],
       });
     }
     expect(checks[0]?.process[0]?.response).toContain('chatcmpl-mock');
     expect(checks[0]?.process[2]?.results[1]?.remark).toBe('called get_weather');
 
-    expect(mock.received).toHaveLength(8);
-    const sent = mock.received.slice(0, 4).map((received) => received.body);
+    expect(mock.received).toHaveLength(10);
+    const sent = mock.received.slice(0, 5).map((received) => received.body);
     expect(sent.every((body) => body.model === 'gpt-4o-mini-2024-07-18' && body.stream === false)).toBe(true);
     expect(sent.some((body) => (body.response_format as { type: string })?.type === 'json_object')).toBe(true);
     expect(sent.some((body) => Array.isArray(body.tools))).toBe(true);
@@ -94,7 +98,13 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
     mock.behaviour.sloppyChat = true;
     const id = await addChannel();
     const [check] = results((await call('POST', URL_PATH, root, { id, models: 'gpt-4o-mini' })).body);
-    expect(statuses(check)).toEqual({ basic: [1, 1, 1], json_format: [1, 0], tool_call: [1, 0], error_format: [0] });
+    expect(statuses(check)).toEqual({
+      basic: [1, 1, 1],
+      json_format: [1, 0],
+      tool_call: [1, 0],
+      error_format: [0],
+      image: [1, 1, 2],
+    });
     const error = check?.process.find((step) => step.name === 'error_format');
     expect(error?.results[0]?.remark).toContain('accepted an invalid request');
   });
@@ -104,7 +114,7 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
     const id = await addChannel();
     const [check] = results((await call('POST', URL_PATH, root, { id, models: 'gpt-4o-mini' })).body);
     // The error probe only asks for an error in OpenAI's shape, which this upstream gives.
-    expect(statuses(check)).toEqual({ basic: [0], json_format: [0], tool_call: [0], error_format: [1] });
+    expect(statuses(check)).toEqual({ basic: [0], json_format: [0], tool_call: [0], error_format: [1], image: [0] });
     expect(check?.process[0]?.results[0]?.remark).toContain('the model is overloaded');
 
     mock.reset();
@@ -118,7 +128,7 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
   it('reports unreachable upstreams per probe', async () => {
     const id = await addChannel({ base_url: 'http://127.0.0.1:1' });
     const [check] = results((await call('POST', URL_PATH, root, { id, models: 'gpt-4o-mini' })).body);
-    expect(statuses(check)).toEqual({ basic: [0], json_format: [0], tool_call: [0], error_format: [0] });
+    expect(statuses(check)).toEqual({ basic: [0], json_format: [0], tool_call: [0], error_format: [0], image: [0] });
     expect(check?.process[0]?.results[0]?.remark).toContain('could not reach the upstream');
   });
 
@@ -165,12 +175,14 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
       server = Fastify();
       upstream = createUpstreamClient();
       const allowEveryone = async () => undefined;
+      const beacon = installImageBeacon(server, createMemoryCache(), () => base);
       installChannelCheck(server, {
         auth: { requireAdmin: allowEveryone },
         channels: t.services.channels,
         upstream,
         logger: createLogger('silent'),
         heartbeatMs: 20,
+        beacon,
       });
       base = await server.listen({ port: 0, host: '127.0.0.1' });
     });
@@ -186,6 +198,32 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
         body: JSON.stringify(body),
         ...(signal ? { signal } : {}),
       });
+
+    it('sends an image URL on this server and reports who fetched it; the URL dies with the check', async () => {
+      mock.behaviour.fetchImages = true;
+      const id = await addChannel();
+      const list = frames(await (await open({ id, models: 'gpt-4o-mini' })).body.text());
+      const check = list.flatMap((frame) => (frame.type === 'result' ? [frame.data] : []))[0];
+      const image = check?.process.find((step) => step.name === 'image');
+      expect(image?.results.map((result) => result.status)).toEqual([1, 1, 1]);
+      expect(image?.results[2]?.remark).toContain('MockVision-ImageFetcher/1.0');
+      expect(image?.results[2]?.remark).toContain('127.0.0.1');
+      const [fetched] = mock.behaviour.fetchedImages;
+      expect(fetched).toMatchObject({ status: 200, contentType: 'image/png' });
+      expect(fetched?.url).toMatch(new RegExp(`^${base}/api/image/[0-9a-f]{32}\\.png$`));
+      // An unknown id, or a malformed one, is not served.
+      expect((await request(`${base}/api/image/${'0'.repeat(32)}.png`)).statusCode).toBe(404);
+      expect((await request(`${base}/api/image/..%2F..%2Fetc`)).statusCode).toBe(404);
+    });
+
+    it('says so when the upstream never fetches the image', async () => {
+      const id = await addChannel();
+      const list = frames(await (await open({ id, models: 'gpt-4o-mini' })).body.text());
+      const check = list.flatMap((frame) => (frame.type === 'result' ? [frame.data] : []))[0];
+      const image = check?.process.find((step) => step.name === 'image');
+      expect(image?.results.map((result) => result.status)).toEqual([1, 1, 2]);
+      expect(image?.results[2]?.remark).toContain('not fetched');
+    });
 
     it('sends heartbeats while the probes take their time', async () => {
       mock.behaviour.delayMs = 150;
@@ -207,8 +245,8 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
       abort.abort();
       await new Promise((resolve) => setTimeout(resolve, 800));
       // The first model's probes were cut off mid-way, and the other models were never probed.
-      expect(mock.abandoned).toBe(4);
-      expect(mock.received).toHaveLength(4);
+      expect(mock.abandoned).toBe(5);
+      expect(mock.received).toHaveLength(5);
     });
   });
 });

@@ -14,10 +14,11 @@ import {
   type ModelCheck,
   unsupportedCheck,
 } from './channel-check-probes.js';
+import type { ImageBeacon } from './check-beacon.js';
 import type { UpstreamClient } from './executor.js';
 import { streamHeaders } from './respond.js';
 
-/** More models than this in one check is a mistake, not a check: each one costs four requests. */
+/** More models than this in one check is a mistake, not a check: each one costs five requests. */
 const MAX_CHECKED_MODELS = 50;
 const HEARTBEAT_MS = 10_000;
 
@@ -53,6 +54,8 @@ export interface ChannelCheckDeps {
   channels: Pick<ChannelService, 'findForRouting'>;
   upstream: UpstreamClient;
   logger: Pick<Logger, 'error'>;
+  /** The image probe's beacon; without one that probe is left out. */
+  beacon?: ImageBeacon;
   /** Aborts checks in flight when the server stops. */
   stop?: AbortSignal;
   heartbeatMs?: number;
@@ -109,7 +112,7 @@ async function runChecks(
   for (const model of models) {
     if (writer.stopped) return;
     const result = target
-      ? await checkModel(deps.upstream, channel, target, model, writer.signal)
+      ? await checkModel(deps.upstream, channel, target, model, writer.signal, deps.beacon)
       : unsupportedCheck(model);
     // Probes cut short by the client leaving or a shutdown say nothing about the channel.
     if (writer.stopped) return;

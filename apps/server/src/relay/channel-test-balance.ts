@@ -2,6 +2,7 @@ import { ChannelStatus } from '@one-hub/contracts';
 import type { RoutingChannel } from '../api/channel/service.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
+import { channelDisabledNotice } from '../platform/notify.js';
 import type { Services } from '../services.js';
 import { channelBaseUrl } from './channel-test-probe.js';
 import { getVendorJson, isRecord, numberField, type VendorGet, vendorUrl } from './channel-test-upstream.js';
@@ -94,7 +95,7 @@ export async function fetchBalance(upstream: UpstreamClient, channel: RoutingCha
 }
 
 export interface BalanceDeps {
-  services: Pick<Services, 'channels' | 'options'>;
+  services: Pick<Services, 'channels' | 'options' | 'notifier'>;
   upstream: UpstreamClient;
   logger: Pick<Logger, 'warn'>;
 }
@@ -121,6 +122,7 @@ export async function refreshAllBalances(deps: BalanceDeps): Promise<number> {
       if (balance <= 0 && options.getBoolean('AutomaticDisableChannelEnabled')) {
         deps.logger.warn({ channel: channel.id, balance }, 'disabling channel: its balance is used up');
         await channels.setStatus(channel.id, ChannelStatus.autoDisabled, 'the balance is used up');
+        void deps.services.notifier.notify(channelDisabledNotice(channel, `the balance is used up (${balance})`));
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -1,8 +1,11 @@
 import type { RoutingChannel } from '../api/channel/service.js';
 import { AppError } from '../platform/errors.js';
+import { chatAdapterFor } from './adapters/registry.js';
+import type { ChatAdapter } from './adapters/types.js';
 import { maskKey } from './channel-test-upstream.js';
+import { classifyAdapterError } from './chat-exchange.js';
 import { readBody, type UpstreamClient } from './executor.js';
-import { prepareOpenAiRequest } from './providers/openai/request.js';
+import { mapModel, prepareOpenAiRequest } from './providers/openai/request.js';
 import { type ProviderDefinition, providerByType } from './providers/registry.js';
 import { classifyUpstreamError, networkFailure, type UpstreamFailure } from './upstream-errors.js';
 
@@ -53,10 +56,20 @@ function probeRequest(kind: Exclude<ProbeKind, 'unsupported'>, prefix: string) {
   }
 }
 
+/** Azure speaks OpenAI's format at its own addresses (see `openAiTarget`). */
+const OPENAI_FORMAT_TYPES = new Set([3, 55]);
+
+/** Whether the channel takes OpenAI-format requests (compatible vendors and Azure). */
+export function speaksOpenAi(provider: ProviderDefinition | undefined): boolean {
+  return Boolean(provider && (provider.openAiCompatible || OPENAI_FORMAT_TYPES.has(provider.type)));
+}
+
 /** The provider of a channel the tests can reach, or a 400 saying why not. */
 export function testableProvider(channel: Pick<RoutingChannel, 'type'>): ProviderDefinition {
   const provider = providerByType(channel.type);
-  if (!provider?.openAiCompatible) throw AppError.badRequest('testing this channel type is not supported yet');
+  if (!provider || (!speaksOpenAi(provider) && !chatAdapterFor(provider.type))) {
+    throw AppError.badRequest('testing this channel type is not supported yet');
+  }
   return provider;
 }
 
@@ -84,6 +97,12 @@ export async function probeChannel(
   const kind = probeKind(model);
   if (kind === 'unsupported') throw AppError.badRequest('model: testing this kind of model is not supported');
   const provider = testableProvider(channel);
+  const adapter = chatAdapterFor(channel.type);
+  if (adapter) {
+    if (kind !== 'chat')
+      throw AppError.badRequest(`model: ${provider.name} channels can be tested with chat models only`);
+    return probeWithAdapter(upstream, channel, provider, adapter, model, keywords, stop);
+  }
   const { path, body } = probeRequest(kind, provider.apiPrefix ?? '/v1');
   const prepared = prepareOpenAiRequest(channel, channelBaseUrl(channel, provider), path, body, model);
   const startedAt = performance.now();
@@ -106,5 +125,60 @@ export async function probeChannel(
     const failure = networkFailure(error);
     const elapsedMs = performance.now() - startedAt;
     return { success: false, message: maskKey(failure.error.message, channel.key), elapsedMs, failure };
+  }
+}
+
+/** The chat probe for a channel whose upstream has its own format (Anthropic, Gemini…). */
+async function probeWithAdapter(
+  upstream: UpstreamClient,
+  channel: RoutingChannel,
+  provider: ProviderDefinition,
+  adapter: ChatAdapter,
+  requested: string,
+  keywords: string[],
+  stop?: AbortSignal,
+): Promise<ProbeResult> {
+  const { upstreamModel } = mapModel(channel, requested);
+  const startedAt = performance.now();
+  const fail = (failure: UpstreamFailure): ProbeResult => ({
+    success: false,
+    message: maskKey(failure.error.message, channel.key),
+    elapsedMs: performance.now() - startedAt,
+    failure,
+  });
+  try {
+    const call = await adapter.buildChat(
+      {
+        model: upstreamModel,
+        messages: [{ role: 'user', content: "You just need to output 'hi' next." }],
+        stream: false,
+      },
+      {
+        key: channel.key,
+        channelType: channel.type,
+        baseUrl: channelBaseUrl(channel, provider).replace(/\/+$/, ''),
+        upstreamModel,
+        other: channel.other,
+        plugin: {},
+        headers: channel.model_headers,
+        stream: false,
+        now: Math.floor(Date.now() / 1000),
+        responseId: 'chatcmpl-channel-test',
+      },
+    );
+    const response = await upstream.send({
+      ...call,
+      proxy: channel.proxy,
+      signal: stop
+        ? AbortSignal.any([stop, AbortSignal.timeout(PROBE_TIMEOUT_MS)])
+        : AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    const body = await readBody(response.body, MAX_PROBE_ANSWER);
+    if (response.status >= 200 && response.status < 300) {
+      return { success: true, message: '', elapsedMs: performance.now() - startedAt };
+    }
+    return fail(classifyAdapterError(adapter, response.status, body, keywords));
+  } catch (error) {
+    return fail(networkFailure(error));
   }
 }

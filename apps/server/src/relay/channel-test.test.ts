@@ -10,6 +10,7 @@ import { availableDialects } from '../../test/databases.js';
 import type { BillingMock } from '../../test/mocks/billing-upstream.js';
 import { startChannelTestJob } from '../jobs/channel-test-job.js';
 import { createLogger } from '../platform/logger.js';
+import type { Notification } from '../platform/notify.js';
 import { probeKind } from './channel-test-probe.js';
 
 describe('probeKind', () => {
@@ -184,6 +185,8 @@ describe.each(availableDialects)('channel tests on %s', (dialect) => {
       await setStatus(manual, 2);
       await addChannel({ test_model: '' });
 
+      const notices: Notification[] = [];
+      t.services.notifier = { names: ['capture'], notify: async (notice) => void notices.push(notice) };
       expect((await call('GET', '/api/channel/test', plain)).statusCode).toBe(403);
       const started = await call('GET', '/api/channel/test', root);
       expect(started.statusCode, started.body).toBe(200);
@@ -191,6 +194,9 @@ describe.each(availableDialects)('channel tests on %s', (dialect) => {
       expect((await call('GET', '/api/channel/test', root)).statusCode).toBe(409);
 
       expect(await waitUntilIdle()).toEqual({ running: false, done: 2, total: 2, failed: 1 });
+      await expect.poll(() => notices.length).toBe(1);
+      expect(notices[0]).toMatchObject({ title: 'Channel test finished' });
+      expect(notices[0]?.markdown).toContain('Tested **2** of 2 channels: 1 passed, 1 failed.');
       expect((await channel(good)).status).toBe(1);
       expect((await channel(bad)).status).toBe(3);
       expect((await channel(manual)).test_time).toBe(0);

@@ -6,21 +6,42 @@ import { ok } from '../http/reply.js';
 import { parseInput } from '../http/validate.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
+import type { Notification } from '../platform/notify.js';
 import type { Services } from '../services.js';
 import { installChannelCheck } from './channel-check.js';
 import { refreshAllBalances, refreshBalance } from './channel-test-balance.js';
 import { listProviderModels, providerModelsBody } from './channel-test-models.js';
-import { ChannelTester, channelTestRunFor, type StartedRun } from './channel-test-runner.js';
+import { ChannelTester, type ChannelTestProgress, channelTestRunFor, type StartedRun } from './channel-test-runner.js';
+import { installImageBeacon } from './check-beacon.js';
 import { createUpstreamClient } from './executor.js';
 
 const testQuery = z.object({
   model: z.string('model must be text').trim().max(100, 'model must be at most 100 characters').optional(),
 });
 
+/** The notice sent when an administrator's test of all channels ends (reference §4.5). */
+export function channelTestSummary(progress: ChannelTestProgress): Notification {
+  const passed = progress.done - progress.failed;
+  return {
+    title: 'Channel test finished',
+    markdown: `Tested **${progress.done}** of ${progress.total} channels: ${passed} passed, ${progress.failed} failed.${
+      progress.failed > 0
+        ? '\n\nFailed channels were disabled where automatic disabling is on; see the channel list.'
+        : ''
+    }`,
+  };
+}
+
 /** Channel tests, balances and upstream model lists (admin API). The periodic test is jobs/channel-test-job.ts. */
 export function installChannelTests(
   app: FastifyInstance,
-  deps: { auth: Auth; services: Services; logger: Logger },
+  deps: {
+    auth: Auth;
+    services: Services;
+    logger: Logger;
+    /** POLLING_INTERVAL between two channels. */
+    pauseMs?: number;
+  },
 ): void {
   const { auth, services, logger } = deps;
   const admin = { preHandler: auth.requireAdmin };
@@ -43,12 +64,13 @@ export function installChannelTests(
   });
 
   app.get('/api/channel/test', admin, async () => {
-    const started = await run.start(tester, { pauseMs: 0, signal: stopping.signal });
+    const started = await run.start(tester, { pauseMs: deps.pauseMs ?? 0, signal: stopping.signal });
     if (!started) throw AppError.conflict('a test of all channels is already running');
     current = started;
     void started.finished.then(() => {
       const progress = run.progress();
       logger.info({ tested: progress.done, failed: progress.failed }, 'channel test of all channels finished');
+      return services.notifier.notify(channelTestSummary(progress));
     });
     return ok(started.queued, 'testing all channels');
   });
@@ -69,7 +91,8 @@ export function installChannelTests(
     return ok(await listProviderModels(upstream, services.channels, body));
   });
 
-  installChannelCheck(app, { auth, channels: services.channels, upstream, logger, stop: stopping.signal });
+  const beacon = installImageBeacon(app, services.cache, () => services.options.get('ServerAddress'));
+  installChannelCheck(app, { auth, channels: services.channels, upstream, logger, stop: stopping.signal, beacon });
 
   app.addHook('onClose', async () => {
     stopping.abort();

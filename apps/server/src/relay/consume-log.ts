@@ -49,8 +49,9 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
     token_id: record.caller.token.id,
     model_name: record.model,
     quota: record.charged,
-    prompt_tokens: record.usage.prompt_tokens,
-    completion_tokens: record.usage.completion_tokens,
+    // Whole numbers whatever the upstream sent: a missing count must not lose the row.
+    prompt_tokens: record.settled.promptTokens,
+    completion_tokens: record.settled.completionTokens,
     channel_id: record.channelId,
     request_time: Date.now() - record.startedAt,
     is_stream: record.stream,

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
+import type { ChatRequest } from './adapters/types.js';
 import type { Usage } from './billing/quota.js';
+import type { SurfaceBinding } from './chat-exchange.js';
 import { type MultipartForm, parseMultipart } from './multipart.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -13,6 +15,8 @@ export interface RelayInput {
   fields: JsonObject;
   /** Multipart requests only: the body as received, forwarded unchanged but for the model. */
   form?: MultipartForm;
+  /** The request in the canonical chat shape, once a translation needed it (chat-exchange.ts). */
+  chat?: ChatRequest;
 }
 
 /** How the server-sent events of a streamed answer are metered and, if need be, rewritten. */
@@ -48,6 +52,24 @@ export interface Endpoint {
   usageOf(body: unknown): Usage | undefined;
   /** Completion tokens of a success body that reports no usage (generated text, transcripts). */
   countCompletion?(raw: Buffer, contentType: string): number;
+  /** Whether a parsed 2xx body is this endpoint's answer; absent when any body goes (text transcripts). */
+  isAnswer?(body: unknown): boolean;
+  /**
+   * A chat endpoint: a channel whose upstream speaks another format is reached by translation.
+   * `surface` is the client's format when it is not OpenAI chat (Anthropic Messages, Gemini);
+   * without one, OpenAI channels get the body passed through.
+   */
+  chat?: {
+    surface?: SurfaceBinding;
+    /** Channel types that serve this endpoint themselves: they get the body passed through. */
+    servedBy?: ReadonlySet<number>;
+  };
+  /** The API key as the client's SDK sends it, when not in `Authorization` (x-api-key, ?key=). */
+  credential?(request: FastifyRequest): string | undefined;
+  /** The model when the client names it outside the body (Gemini puts it in the path). */
+  modelOf?(request: FastifyRequest): string | undefined;
+  /** Whether the client asked for a stream, when not by `stream: true` (Gemini: the method name). */
+  isStream?(request: FastifyRequest, fields: JsonObject): boolean;
 }
 
 export function fieldError(field: string, message: string): AppError {
@@ -116,8 +138,10 @@ export function readRelayInput(endpoint: Endpoint, request: FastifyRequest): Rel
   } else {
     const fields = jsonFields(request);
     input = {
-      model: modelOf(endpoint, fields),
-      stream: endpoint.stream !== undefined && fields.stream === true,
+      model: endpoint.modelOf?.(request) ?? modelOf(endpoint, fields),
+      stream: endpoint.isStream
+        ? endpoint.isStream(request, fields)
+        : endpoint.stream !== undefined && fields.stream === true,
       fields,
     };
   }
@@ -134,8 +158,11 @@ const count = (value: unknown): number => (typeof value === 'number' && Number.i
 export function openAiUsage(value: unknown): Usage | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const usage = value as Usage;
-  if (count(usage.prompt_tokens) + count(usage.completion_tokens) <= 0) return undefined;
-  return usage;
+  const prompt = count(usage.prompt_tokens);
+  const completion = count(usage.completion_tokens);
+  if (prompt + completion <= 0) return undefined;
+  // Embeddings and moderations report no completion tokens at all: both counts are always numbers.
+  return { ...usage, prompt_tokens: prompt, completion_tokens: completion };
 }
 
 /** The `usage` of a JSON body in OpenAI's chat format. */

@@ -87,16 +87,24 @@ export const rerankEndpoint: Endpoint = {
   usageOf: rerankUsage,
 };
 
+/** A JSON object with a list under `field`: the least every answer of that endpoint has. */
+const hasList =
+  (field: string) =>
+  (body: unknown): boolean =>
+    isObject(body) && Array.isArray(body[field]);
+
 export const endpoints: Endpoint[] = [
   {
     path: '/v1/chat/completions',
     body: 'json',
     output: 'json',
+    chat: {},
     stream: chatStream,
     estimatePrompt: (input) => estimateChatPromptTokens(input.fields),
     countPrompt: (input) => countChatPromptTokens(input.fields),
     usageOf: bodyUsage,
     countCompletion: countChoices,
+    isAnswer: hasList('choices'),
   },
   {
     path: '/v1/completions',
@@ -107,6 +115,7 @@ export const endpoints: Endpoint[] = [
     countPrompt: (input) => countInputTokens(input.fields.prompt),
     usageOf: bodyUsage,
     countCompletion: countChoices,
+    isAnswer: hasList('choices'),
   },
   {
     path: '/v1/embeddings',
@@ -115,6 +124,7 @@ export const endpoints: Endpoint[] = [
     estimatePrompt: (input) => estimateInputTokens(input.fields.input),
     countPrompt: (input) => countInputTokens(input.fields.input),
     usageOf: bodyUsage,
+    isAnswer: hasList('data'),
   },
   {
     path: '/v1/moderations',
@@ -124,6 +134,7 @@ export const endpoints: Endpoint[] = [
     estimatePrompt: (input) => estimateInputTokens(input.fields.input),
     countPrompt: (input) => countInputTokens(input.fields.input),
     usageOf: bodyUsage,
+    isAnswer: hasList('results'),
   },
   responsesEndpoint,
   rerankEndpoint,

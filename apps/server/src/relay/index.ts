@@ -5,13 +5,15 @@ import { LogWriter } from '../api/log/writer.js';
 import { TokenRepository } from '../api/token/repo.js';
 import { UserGroupRepository } from '../api/user-group/repo.js';
 import type { Logger } from '../platform/logger.js';
+import { channelDisabledNotice } from '../platform/notify.js';
 import type { Services } from '../services.js';
+import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './concurrency.js';
 import { installRelayErrorRendering } from './errors.js';
 import { createUpstreamClient } from './executor.js';
 import { GroupDirectory } from './groups.js';
 import { KeyAuthenticator } from './keys.js';
 import { MemoryQuotaLedger, type QuotaLedger } from './ledger.js';
-import { ConcurrencyGate, createMemoryRateLimiter, createRedisRateLimiter } from './limits.js';
+import { createMemoryRateLimiter, createRedisRateLimiter } from './limits.js';
 import { providerByType } from './providers/registry.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
 import { ChannelRouter } from './router.js';
@@ -24,25 +26,38 @@ import { relayRoutes } from './routes.js';
 export interface RelayHandle {
   /** Writes pending settlements and consume logs now (they are otherwise batched). */
   flush(): Promise<void>;
+  /** Requests counted against the user's group limit right now (read-only; see RateLimiter.peek). */
+  userRpm(userId: number, perMinute: number): Promise<number>;
 }
+
+const USERS_CHANGED = 'users.changed';
 
 export async function installRelay(
   app: FastifyInstance,
   services: Services,
   logger: Logger,
   redis: Redis | undefined,
+  /** Prefix of this installation's Redis keys: installations (or test runs) sharing one Redis must not share balances or limits. */
+  namespace: string,
 ): Promise<RelayHandle> {
   installRelayErrorRendering();
   const router = new ChannelRouter();
-  const reloadChannels = async () => router.replaceChannels(await services.channels.listForRouting());
+  // Reloads can overlap when changes come quickly; a read older than the one applied is dropped.
+  let reloadsStarted = 0;
+  let reloadApplied = 0;
+  const reloadChannels = async () => {
+    const sequence = ++reloadsStarted;
+    const channels = await services.channels.listForRouting();
+    if (sequence < reloadApplied) return;
+    reloadApplied = sequence;
+    router.replaceChannels(channels);
+  };
   await reloadChannels();
   await services.cache.subscribe(CHANNELS_CHANGED, () => {
     reloadChannels().catch((error: unknown) => logger.error({ err: error }, 'reloading channels failed'));
   });
 
   const onLedgerError = (error: unknown) => logger.error({ err: error }, 'writing settled quota failed; will retry');
-  // Installations (or test runs) sharing one Redis must not share balances or limits.
-  const namespace = `onehub:${await services.options.instanceId()}:`;
   // With Redis every node shares one ledger; alone, the process holds balances itself.
   const ledger: QuotaLedger = redis
     ? new RedisQuotaLedger(services.database, redis, {
@@ -58,6 +73,16 @@ export async function installRelay(
     keys.forgetToken(tokenId);
     ledger.invalidateToken(tokenId);
   };
+  // A disabled, deleted or re-grouped user's keys must stop (or change) at once on every node,
+  // not when the cached user expires.
+  services.users.onUserChanged = (userId) => {
+    // This node at once; the others when the notice reaches them.
+    keys.forgetUser(userId);
+    services.cache.publish(USERS_CHANGED, String(userId)).catch((error: unknown) => {
+      logger.error({ err: error }, 'announcing a user change failed');
+    });
+  };
+  await services.cache.subscribe(USERS_CHANGED, (message) => keys.forgetUser(Number(message)));
   services.users.onQuotaChanged = (userId, delta) => {
     keys.forgetUser(userId);
     ledger.invalidateUser(userId, delta);
@@ -68,6 +93,7 @@ export async function installRelay(
     groups.load().catch((error: unknown) => logger.error({ err: error }, 'reloading user groups failed'));
 
   const upstream = createUpstreamClient();
+  const limiter = redis ? createRedisRateLimiter(redis, `${namespace}rpm:`) : createMemoryRateLimiter();
   relayRoutes(
     app,
     {
@@ -75,8 +101,12 @@ export async function installRelay(
       upstream,
       router,
       ledger,
-      limiter: redis ? createRedisRateLimiter(redis, `${namespace}rpm:`) : createMemoryRateLimiter(),
-      concurrency: new ConcurrencyGate(),
+      limiter,
+      concurrency: redis
+        ? createRedisConcurrencyGate(redis, `${namespace}concurrency:`, (error) =>
+            logger.error({ err: error }, 'updating a concurrency slot in Redis failed'),
+          )
+        : createMemoryConcurrencyGate(),
       groups,
       options: services.options,
       prices: services.prices,
@@ -84,9 +114,12 @@ export async function installRelay(
       writeLog: (row) => logWriter.push(row),
       disableChannel: (channel, reason) => {
         logger.warn({ channel: channel.id, reason }, 'disabling channel after an upstream failure');
-        services.channels.setStatus(channel.id, 3, reason).catch((error: unknown) => {
-          logger.error({ err: error, channel: channel.id }, 'disabling the channel failed');
-        });
+        services.channels
+          .setStatus(channel.id, 3, reason)
+          .then(() => services.notifier.notify(channelDisabledNotice(channel, reason)))
+          .catch((error: unknown) => {
+            logger.error({ err: error, channel: channel.id }, 'disabling the channel failed');
+          });
       },
       logger,
     },
@@ -103,5 +136,6 @@ export async function installRelay(
       await ledger.flush();
       await logWriter.flush();
     },
+    userRpm: (userId, perMinute) => limiter.peek(`user:${userId}`, perMinute),
   };
 }

@@ -50,8 +50,8 @@ export class KeyAuthenticator {
   ) {}
 
   forgetToken(tokenId: number): void {
-    for (const [hash, entry] of this.tokens)
-      if (entry.value?.token.id === tokenId || !entry.value) this.tokens.delete(hash);
+    for (const [key, entry] of this.tokens)
+      if (entry.value?.token.id === tokenId || !entry.value) this.tokens.delete(key);
   }
 
   forgetUser(userId: number): void {
@@ -63,7 +63,8 @@ export class KeyAuthenticator {
     const [withPrefix = '', ...directives] = presented.split('#');
     const body = withPrefix.replace(/^sk-/, '');
     if (body.length < 48) throw invalidKey();
-    const key = await this.cached(this.tokens, hashTokenKey(body), (hash) => this.loadKey(hash));
+    // Cached by the key itself: hashing it for the lookup costs more than the rest of the check.
+    const key = await this.cached(this.tokens, body, (presentedKey) => this.loadKey(hashTokenKey(presentedKey)));
     if (!key) throw invalidKey();
     const { token, setting } = key;
     const user = await this.cached(this.users, token.user_id, (id) => this.userRepository.findById(id));

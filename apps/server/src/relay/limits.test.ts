@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomString } from '../platform/crypto.js';
-import { ConcurrencyGate, createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './limits.js';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './limits.js';
 
 describe('memory rate limiter on a fake clock', () => {
   it('allows N per fixed minute below 60 RPM and says when to retry', async () => {
@@ -55,14 +55,5 @@ describe.skipIf(!redisUrl)('Redis rate limiter shared by two nodes', () => {
     expect(allowed).toBeGreaterThanOrEqual(10);
     expect(allowed).toBeLessThanOrEqual(11);
     expect(decisions.find((decision) => !decision.allowed)?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-  });
-});
-
-describe('concurrency gate', () => {
-  it('admits up to the limit and frees a slot on leave', () => {
-    const gate = new ConcurrencyGate();
-    expect([gate.tryEnter('k', 2), gate.tryEnter('k', 2), gate.tryEnter('k', 2)]).toEqual([true, true, false]);
-    gate.leave('k');
-    expect(gate.tryEnter('k', 2)).toBe(true);
   });
 });

@@ -12,6 +12,12 @@ export interface RateDecision {
 
 export interface RateLimiter {
   take(key: string, perMinute: number): Promise<RateDecision>;
+  /**
+   * Read-only, for the dashboard: requests counted against `key` now, on the scale of `perMinute`.
+   * Exact for a fixed window; a token bucket keeps no count, so its drawn-down share is scaled to
+   * `perMinute` (it reads `perMinute` exactly when requests start being refused).
+   */
+  peek(key: string, perMinute: number): Promise<number>;
 }
 
 interface WindowState {
@@ -60,6 +66,18 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       buckets.set(key, { tokens: tokens - 1, updatedAt: current });
       return { allowed: true, retryAfterSeconds: 0 };
     },
+    async peek(key, perMinute) {
+      const current = now();
+      if (perMinute < 60) {
+        const state = windows.get(key);
+        return state && state.window === Math.floor(current / 60_000) ? state.count : 0;
+      }
+      const state = buckets.get(key);
+      if (!state) return 0;
+      const { ratePerSecond, capacity } = bucketShape(perMinute);
+      const tokens = Math.min(capacity, state.tokens + ((current - state.updatedAt) / 1000) * ratePerSecond);
+      return Math.round((perMinute * (capacity - Math.max(0, tokens))) / capacity);
+    },
   };
 }
 
@@ -85,6 +103,13 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 2000))
 return {allowed, wait}`;
 
+const BUCKET_LEVEL = `
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+if not state[1] then return '-1' end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+return tostring(math.min(tonumber(ARGV[2]), tonumber(state[1]) + (now - tonumber(state[2])) / 1000 * tonumber(ARGV[1])))`;
+
 export function createRedisRateLimiter(redis: Redis, prefix = 'onehub:rpm:'): RateLimiter {
   return {
     async take(key, perMinute) {
@@ -101,23 +126,13 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'onehub:rpm:'): Ra
             )) as [number, number]);
       return { allowed: allowed === 1, retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)) };
     },
+    async peek(key, perMinute) {
+      const redisKey = `${prefix}${key}`;
+      // The window's counter also counts refused requests; the limit is what was let through.
+      if (perMinute < 60) return Math.min(perMinute, Number((await redis.get(redisKey)) ?? 0));
+      const { ratePerSecond, capacity } = bucketShape(perMinute);
+      const tokens = Number(await redis.eval(BUCKET_LEVEL, 1, redisKey, ratePerSecond, capacity));
+      return tokens < 0 ? 0 : Math.round((perMinute * (capacity - Math.max(0, tokens))) / capacity);
+    },
   };
-}
-
-/** Requests in flight per key, on this node. */
-export class ConcurrencyGate {
-  private readonly active = new Map<string, number>();
-
-  tryEnter(key: string, limit: number): boolean {
-    const current = this.active.get(key) ?? 0;
-    if (current >= limit) return false;
-    this.active.set(key, current + 1);
-    return true;
-  }
-
-  leave(key: string): void {
-    const current = (this.active.get(key) ?? 1) - 1;
-    if (current <= 0) this.active.delete(key);
-    else this.active.set(key, current);
-  }
 }

@@ -1,18 +1,36 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { BpeCounter, deserialiseRanks, packRanks, type RankList } from './bpe.js';
 
 /**
  * Token counts. The real tokenizer (o200k, the GPT-4o family's) is loaded only when it is needed,
- * that is when an upstream reports no usage: its tables cost about 65 MB of memory, and most
- * upstreams report usage. Reservations use a fast estimate instead; settlement uses real counts.
+ * that is when an upstream reports no usage; reservations use a fast estimate instead and
+ * settlement uses real counts. Our own counter over a packed merge table (bpe.ts) costs about
+ * 5 MB where the library's encoder costs 40 to 70 MB; the library supplies the table and the
+ * pre-tokenisation pattern, and a test holds the two to the same counts.
  */
 type CountTokens = (text: string) => number;
 let countTokens: CountTokens | undefined;
 
+/**
+ * The o200k counter, from the packed table when `ranksFile` exists (the build writes it beside
+ * the bundle, see tsup.config.ts), else packed at load from the library's table (running from
+ * source, as tests do).
+ */
+export function loadTokenCounter(ranksFile: URL): CountTokens {
+  const load = createRequire(import.meta.url);
+  const { O200K_TOKEN_SPLIT_REGEX } = load('gpt-tokenizer/encodingParams/constants') as {
+    O200K_TOKEN_SPLIT_REGEX: RegExp;
+  };
+  const ranks = existsSync(ranksFile)
+    ? deserialiseRanks(readFileSync(ranksFile))
+    : packRanks((load('gpt-tokenizer/bpeRanks/o200k_base') as { default: RankList }).default);
+  const counter = new BpeCounter(ranks, O200K_TOKEN_SPLIT_REGEX);
+  return (text) => counter.count(text);
+}
+
 function tokenizer(): CountTokens {
-  if (!countTokens) {
-    const load = createRequire(import.meta.url);
-    countTokens = (load('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens }).countTokens;
-  }
+  countTokens ??= loadTokenCounter(new URL('./o200k_base.bin', import.meta.url));
   return countTokens;
 }
 

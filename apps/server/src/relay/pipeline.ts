@@ -4,13 +4,14 @@ import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { tryChannel } from './attempt.js';
 import { type Price, reservationQuota } from './billing/quota.js';
+import type { ConcurrencyGate } from './concurrency.js';
 import type { consumeLogRow } from './consume-log.js';
 import { type Endpoint, type RelayInput, readRelayInput } from './endpoint.js';
 import type { UpstreamClient } from './executor.js';
 import type { GroupDirectory } from './groups.js';
 import type { KeyAuthenticator, RelayCaller } from './keys.js';
 import type { QuotaLedger } from './ledger.js';
-import type { ConcurrencyGate, RateLimiter } from './limits.js';
+import type { RateLimiter } from './limits.js';
 import { mapModel } from './providers/openai/request.js';
 import type { ChannelRouter, RouterChannel } from './router.js';
 import type { UpstreamFailure } from './upstream-errors.js';
@@ -76,15 +77,14 @@ async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: Fastif
     }
   }
   if (concurrency <= 0) return () => {};
-  const slot = `key:${caller.token.id}`;
-  if (!deps.concurrency.tryEnter(slot, concurrency)) {
-    throw tooMany(reply, 1, `this API key allows ${concurrency} requests at a time`);
-  }
-  return () => deps.concurrency.leave(slot);
+  const release = await deps.concurrency.enter(`key:${caller.token.id}`, concurrency);
+  if (!release) throw tooMany(reply, 1, `this API key allows ${concurrency} requests at a time`);
+  return release;
 }
 
 export async function relayRequest(deps: RelayDeps, endpoint: Endpoint, request: FastifyRequest, reply: FastifyReply) {
-  const caller = await deps.keys.authenticate(request.headers.authorization, request.ip);
+  const credential = endpoint.credential ? endpoint.credential(request) : request.headers.authorization;
+  const caller = await deps.keys.authenticate(credential, request.ip);
   const release = await enforceLimits(deps, caller, reply);
   try {
     await relayAuthorised(deps, endpoint, caller, request, reply);

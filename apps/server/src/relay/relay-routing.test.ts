@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type MockUpstream, startMockUpstream } from '../../test/mocks/openai-upstream.js';
 import { type RelayTestContext, startRelayTest, storedQuota } from '../../test/relay-setup.js';
+import type { Notification } from '../platform/notify.js';
 
 const ask = (r: RelayTestContext) =>
   r.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
@@ -73,9 +74,16 @@ describe('retries, cooldown and auto-disable', () => {
   it('disables a channel whose key the upstream rejects, when auto-disable is on', async () => {
     await r.t.services.options.update('AutomaticDisableChannelEnabled', 'true');
     await r.t.services.options.update('RetryTimes', '1');
+    const notices: Notification[] = [];
+    r.t.services.notifier = { names: ['capture'], notify: async (notice) => void notices.push(notice) };
     const id = await r.addChannel({ name: 'bad key', key: 'sk-wrong', priority: 10 });
     expect((await ask(r)).choices[0]?.message.content).toBeTruthy();
     await expect.poll(() => channelStatus(r, id)).toBe(3);
+    // The operator hears of it, with the channel and the upstream's reason; never the key.
+    await expect.poll(() => notices.length).toBe(1);
+    expect(notices[0]?.title).toBe(`Channel disabled: bad key (#${id})`);
+    expect(notices[0]?.markdown).toContain('Incorrect API key');
+    expect(JSON.stringify(notices)).not.toContain('sk-wrong');
     expect(await channelStatus(r, firstId)).toBe(1);
     expect(await channelStatus(r, backupId)).toBe(1);
   });

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RelayTestContext, startRelayTest, storedQuota } from '../../test/relay-setup.js';
+import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../test/relay-setup.js';
 
 // gpt-4o-mini is priced 1 / 2 in these tests and the mock reports 12 prompt + 7 completion tokens.
 const COST = 12 * 1 + 7 * 2;
@@ -152,6 +152,10 @@ describe('relay through the official openai SDK', () => {
   it('serves embeddings, moderations, legacy completions and the model list', async () => {
     const embedding = await r.client.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'] });
     expect(embedding.data).toHaveLength(2);
+    // Embeddings report no completion tokens at all; the log still gets its row, with zero.
+    const embeddingLog = await lastConsumeLog(r);
+    expect(embeddingLog).toMatchObject({ model_name: 'text-embedding-3-small', completion_tokens: 0 });
+    expect(embeddingLog.prompt_tokens).toBeGreaterThan(0);
     const moderation = await r.client.moderations.create({ model: 'omni-moderation-latest', input: 'hello' });
     expect(moderation.results[0]?.flagged).toBe(false);
     const completion = await r.client.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Hi' });
@@ -195,6 +199,21 @@ describe('relay through the official openai SDK', () => {
     expect(huge.status).toBe(413);
     expect(r.upstream.received.length).toBe(calls);
     expect(await storedQuota(r)).toBe(before);
+  });
+
+  it('stops a user’s keys the moment an administrator disables the user, and lets them back on enable', async () => {
+    const { cookie } = await r.t.createUser('offsoon');
+    const user = await r.t.services.userRepository.findByUsername('offsoon');
+    await r.admin('POST', `/api/user/quota/${user?.id}`, { quota: 100_000 });
+    const client = new OpenAI({ apiKey: await r.newKey(cookie), baseURL: r.baseURL, maxRetries: 0 });
+    const ask = () =>
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
+    // The first call caches the user with the key.
+    expect((await ask()).choices[0]?.message.content).toBeTruthy();
+    expect((await r.admin('POST', '/api/user/manage', { username: 'offsoon', action: 'disable' })).status).toBe(200);
+    await expect(ask()).rejects.toMatchObject({ status: 401 });
+    expect((await r.admin('POST', '/api/user/manage', { username: 'offsoon', action: 'enable' })).status).toBe(200);
+    expect((await ask()).choices[0]?.message.content).toBeTruthy();
   });
 });
 

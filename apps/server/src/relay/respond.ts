@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Usage } from './billing/quota.js';
 import { isObject, type RelayInput, type StreamFormat } from './endpoint.js';
-import type { UpstreamResponse } from './executor.js';
+import type { StreamedResponse } from './executor.js';
 import { TextTally } from './metering.js';
 import { eventData, SseSplitter } from './sse.js';
 
@@ -35,30 +35,30 @@ export function requestIdHeaders(requestId: string): Record<string, string> {
 }
 
 /**
- * The client end of a forwarded body. Writes wait for the client to drain, so a slow client
- * cannot make the server buffer; a client that leaves stops the upstream through `abort`.
+ * The client end of a forwarded body. A write the client cannot take yet answers a promise that
+ * holds the upstream until the client drains, so a slow client cannot make the server buffer; a
+ * client that leaves stops the upstream.
  */
-class ClientLink {
+export class ClientLink {
   gone = false;
   private readonly onClose = () => {
     if (!this.response.writableFinished) {
       this.gone = true;
-      this.abort.abort();
+      this.upstream.abort();
     }
   };
 
   constructor(
     private readonly response: ServerResponse,
-    private readonly abort: AbortController,
+    private readonly upstream: StreamedResponse,
   ) {
     response.once('close', this.onClose);
   }
 
-  async write(data: string | Uint8Array): Promise<void> {
-    if (this.gone || this.response.destroyed) return;
-    if (!this.response.write(data)) {
-      await new Promise((resolve) => this.response.once('drain', resolve).once('close', resolve));
-    }
+  write(data: string | Uint8Array): undefined | Promise<unknown> {
+    if (this.gone || this.response.destroyed) return undefined;
+    if (this.response.write(data)) return undefined;
+    return new Promise((resolve) => this.response.once('drain', resolve).once('close', resolve));
   }
 
   release(): void {
@@ -68,9 +68,9 @@ class ClientLink {
 
 /** Forwards an upstream SSE stream event by event as it arrives, keeping only counters. */
 export async function relayStream(
-  upstream: UpstreamResponse,
+  upstream: StreamedResponse,
   reply: FastifyReply,
-  options: { format: StreamFormat; input: RelayInput; startedAt: number; abort: AbortController },
+  options: { format: StreamFormat; input: RelayInput; startedAt: number },
 ): Promise<StreamOutcome> {
   const outcome: StreamOutcome = {
     usage: undefined,
@@ -78,17 +78,21 @@ export async function relayStream(
     firstByteMs: undefined,
     clientGone: false,
   };
-  const client = new ClientLink(reply.raw, options.abort);
+  const client = new ClientLink(reply.raw, upstream);
   const splitter = new SseSplitter();
   const tally = new TextTally();
-  const forward = (event: string) => forwardEvent(event, outcome, tally, options, (text) => client.write(text));
+  // The events completed by one upstream chunk go to the client in one write, not one each.
+  const forward = (events: string[]) => {
+    let text = '';
+    for (const event of events) text += forwardEvent(event, outcome, tally, options);
+    return text ? client.write(text) : undefined;
+  };
   try {
-    for await (const chunk of upstream.body) {
+    await upstream.pump((chunk) => {
       outcome.firstByteMs ??= Date.now() - options.startedAt;
-      for (const event of splitter.push(chunk)) await forward(event);
-      if (client.gone) break;
-    }
-    for (const event of splitter.finish()) await forward(event);
+      return forward(splitter.push(chunk));
+    });
+    await forward(splitter.finish());
   } catch (error) {
     if (!client.gone) {
       outcome.failure = error;
@@ -104,13 +108,13 @@ export async function relayStream(
   return outcome;
 }
 
-async function forwardEvent(
+/** What the client gets for one upstream event ('' when it is dropped); usage and text are noted. */
+function forwardEvent(
   event: string,
   outcome: StreamOutcome,
   tally: TextTally,
   options: { format: StreamFormat; input: RelayInput },
-  write: (text: string) => Promise<void>,
-): Promise<void> {
+): string {
   const data = eventData(event);
   let parsed: unknown;
   if (data !== undefined && data !== '[DONE]') {
@@ -125,13 +129,10 @@ async function forwardEvent(
     if (usage) outcome.usage = usage;
     tally.push(options.format.textOf(parsed));
     const replacement = options.format.rewrite?.(parsed, options.input);
-    if (replacement === null) return;
-    if (replacement !== undefined) {
-      await write(`data: ${JSON.stringify(replacement)}\n\n`);
-      return;
-    }
+    if (replacement === null) return '';
+    if (replacement !== undefined) return `data: ${JSON.stringify(replacement)}\n\n`;
   }
-  await write(`${event}\n\n`);
+  return `${event}\n\n`;
 }
 
 /**
@@ -140,9 +141,9 @@ async function forwardEvent(
  * for a whole one.
  */
 export async function relayBytes(
-  upstream: UpstreamResponse,
+  upstream: StreamedResponse,
   reply: FastifyReply,
-  options: { requestId: string; startedAt: number; abort: AbortController },
+  options: { requestId: string; startedAt: number },
 ): Promise<TransferOutcome> {
   const contentType = upstream.headers['content-type'];
   reply.hijack();
@@ -151,13 +152,12 @@ export async function relayBytes(
     ...requestIdHeaders(options.requestId),
   });
   const outcome: TransferOutcome = { firstByteMs: undefined, clientGone: false };
-  const client = new ClientLink(reply.raw, options.abort);
+  const client = new ClientLink(reply.raw, upstream);
   try {
-    for await (const chunk of upstream.body) {
+    await upstream.pump((chunk) => {
       outcome.firstByteMs ??= Date.now() - options.startedAt;
-      await client.write(chunk);
-      if (client.gone) break;
-    }
+      return client.write(chunk);
+    });
   } catch (error) {
     if (!client.gone) outcome.failure = error;
   } finally {

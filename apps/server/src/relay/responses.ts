@@ -1,3 +1,5 @@
+import { responsesStreamError, responsesSurface } from './adapters/responses/surface.js';
+import type { SurfaceBinding } from './chat-exchange.js';
 import {
   type Endpoint,
   fieldError,
@@ -58,14 +60,24 @@ function outputTokens(raw: Buffer): number {
   return countTextTokens(text);
 }
 
+/** Channels whose upstream has the Responses API: OpenAI and Azure. Every other one is translated. */
+const RESPONSES_UPSTREAMS: ReadonlySet<number> = new Set([1, 3, 55]);
+
+const responsesBinding: SurfaceBinding = {
+  translator: responsesSurface,
+  streamError: responsesStreamError,
+};
+
 export const responsesEndpoint: Endpoint = {
   path: '/v1/responses',
   body: 'json',
   output: 'json',
   stream: responsesStream,
+  chat: { surface: responsesBinding, servedBy: RESPONSES_UPSTREAMS },
   validate: checkResponsesRequest,
   estimatePrompt: (input) => estimateResponsesPromptTokens(input.fields),
   countPrompt: (input) => countResponsesPromptTokens(input.fields),
   usageOf: (body) => (isObject(body) ? tokenUsage(body.usage) : undefined),
   countCompletion: outputTokens,
+  isAnswer: (body) => isObject(body) && Array.isArray(body.output),
 };

@@ -1,9 +1,17 @@
-import type { FastifyInstance } from 'fastify';
-import { registerErrorRenderer } from '../http/errors.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type ErrorRenderer, registerErrorRenderer } from '../http/errors.js';
 import { AppError } from '../platform/errors.js';
 import type { Endpoint } from './endpoint.js';
 import { endpoints, rerankEndpoint } from './endpoints.js';
 import { type RelayDeps, relayRequest } from './pipeline.js';
+import {
+  anthropicBinding,
+  anthropicKey as anthropicKeyOf,
+  countAnthropicTokens,
+  geminiBinding,
+  geminiKey,
+  surfaceEndpoints,
+} from './surfaces.js';
 
 const CREATED = 1677649963;
 
@@ -23,6 +31,22 @@ export function relayRoutes(app: FastifyInstance, deps: RelayDeps, ownerOf: (mod
     detail: `${error.message} (request id: ${request.id})`,
   }));
 
+  // The native surfaces: each answers errors in its own format.
+  for (const endpoint of surfaceEndpoints) route(app, endpoint);
+  const anthropicError: ErrorRenderer = (error, request) =>
+    anthropicBinding.translator.errorBody(error.status, `${error.message} (request id: ${request.id})`);
+  registerErrorRenderer('/v1/messages', anthropicError);
+  registerErrorRenderer('/claude/', anthropicError);
+  registerErrorRenderer('/gemini/', (error, request) =>
+    geminiBinding.translator.errorBody(error.status, `${error.message} (request id: ${request.id})`),
+  );
+  const countTokens = async (request: FastifyRequest) => {
+    await deps.keys.authenticate(anthropicKeyOf(request), request.ip);
+    return countAnthropicTokens(request.body);
+  };
+  app.post('/v1/messages/count_tokens', countTokens);
+  app.post('/claude/v1/messages/count_tokens', countTokens);
+
   const visibleModels = async (authorization: string | undefined, ip: string) => {
     const caller = await deps.keys.authenticate(authorization, ip);
     const group = caller.token.group || caller.user.group;
@@ -34,10 +58,39 @@ export function relayRoutes(app: FastifyInstance, deps: RelayDeps, ownerOf: (mod
   };
   const modelObject = (id: string) => ({ id, object: 'model', created: CREATED, owned_by: ownerOf(id) });
 
-  app.get('/v1/models', async (request) => ({
-    object: 'list',
-    data: (await visibleModels(request.headers.authorization, request.ip)).map(modelObject),
+  // Anthropic's SDK lists models at the same path, with its own headers and shape.
+  const anthropicModels = async (request: FastifyRequest) => {
+    const models = await visibleModels(anthropicKeyOf(request), request.ip);
+    const created = new Date(CREATED * 1000).toISOString();
+    return {
+      data: models.map((id) => ({ type: 'model', id, display_name: id, created_at: created })),
+      has_more: false,
+      first_id: models[0] ?? null,
+      last_id: models.at(-1) ?? null,
+    };
+  };
+  app.get('/v1/models', async (request) => {
+    if (request.headers['anthropic-version'] && !request.headers.authorization) return anthropicModels(request);
+    return { object: 'list', data: (await visibleModels(request.headers.authorization, request.ip)).map(modelObject) };
+  });
+  app.get('/claude/v1/models', anthropicModels);
+
+  const geminiModel = (id: string) => ({
+    name: `models/${id}`,
+    baseModelId: id,
+    version: '001',
+    displayName: id,
+    supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+  });
+  app.get('/gemini/:version/models', async (request) => ({
+    models: (await visibleModels(geminiKey(request), request.ip)).map(geminiModel),
   }));
+  app.get<{ Params: { version: string; model: string } }>('/gemini/:version/models/:model', async (request) => {
+    const models = await visibleModels(geminiKey(request), request.ip);
+    const id = request.params.model.replace(/^models\//, '');
+    if (!models.includes(id)) throw new AppError('not_found', `models/${id} is not found`);
+    return geminiModel(id);
+  });
 
   app.get<{ Params: { model: string } }>('/v1/models/:model', async (request) => {
     const models = await visibleModels(request.headers.authorization, request.ip);

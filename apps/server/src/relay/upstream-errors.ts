@@ -45,7 +45,10 @@ function parseErrorBody(text: string): ParsedError {
 export function classifyUpstreamError(status: number, bodyText: string, disableKeywords: string[]): UpstreamFailure {
   const parsed = parseErrorBody(bodyText);
   const credentialProblem = CREDENTIAL_MESSAGES.some((phrase) => parsed.message.includes(phrase));
-  const keywordHit = disableKeywords.some((keyword) => keyword && parsed.message.includes(keyword));
+  // A rate limit is transient even when its text reads like an account problem (Gemini's per-minute
+  // limit says "You exceeded your current quota"): it cools the channel down, it does not disable it.
+  const rateLimited = parsed.type === 'rate_limit_error';
+  const keywordHit = !rateLimited && disableKeywords.some((keyword) => keyword && parsed.message.includes(keyword));
   const disable =
     status === 401 ||
     (parsed.code !== undefined && DISABLING_CODES.has(parsed.code)) ||
@@ -57,8 +60,9 @@ export function classifyUpstreamError(status: number, bodyText: string, disableK
   else if (status === 400) retry = credentialProblem;
   else retry = status >= 401;
   // The client's own mistakes keep their status; the channel's failures are the gateway's (502/503).
-  const clientStatus =
-    status === 400 || status === 404 || status === 413 || status === 422 ? status : status === 429 ? 429 : 502;
+  // A 400 about the channel's own key (Gemini answers a bad key with 400) is the channel's failure.
+  const clientMistake = (status === 400 && !credentialProblem) || status === 404 || status === 413 || status === 422;
+  const clientStatus = clientMistake ? status : status === 429 ? 429 : 502;
   const error = new AppError('upstream_error', `upstream error: ${parsed.message}`, {
     status: clientStatus,
     retryable: retry,

@@ -20,6 +20,10 @@ export interface BillingMockBehaviour {
    * non-positive `max_tokens` gets OpenAI's 400.
    */
   sloppyChat: boolean;
+  /** Chat requests with image URLs fetch them first, as a vision model's provider does. */
+  fetchImages: boolean;
+  /** What each image fetch answered: its status and content type. */
+  fetchedImages: Array<{ url: string; status: number; contentType: string }>;
   models: string[];
   hardLimitUsd: number;
   /** OpenAI reports usage in cents. */
@@ -52,6 +56,8 @@ const defaults = (): BillingMockBehaviour => ({
   apiKey: 'sk-billing-test',
   delayMs: 0,
   sloppyChat: false,
+  fetchImages: false,
+  fetchedImages: [],
   models: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small', 'gpt-4o-mini'],
   hardLimitUsd: 120,
   totalUsageCents: 2550,
@@ -165,6 +171,24 @@ function accountAnswer(path: string, behaviour: BillingMockBehaviour): unknown {
   }
 }
 
+/** Fetches every `image_url` of a chat request's messages, recording what came back. */
+async function fetchImages(body: Record<string, unknown>, behaviour: BillingMockBehaviour): Promise<void> {
+  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content?: unknown }>) : [];
+  for (const message of messages) {
+    for (const part of Array.isArray(message.content) ? (message.content as Array<Record<string, unknown>>) : []) {
+      const url = (part.image_url as { url?: unknown } | undefined)?.url;
+      if (part.type !== 'image_url' || typeof url !== 'string') continue;
+      const fetched = await fetch(url, { headers: { 'user-agent': 'MockVision-ImageFetcher/1.0' } });
+      await fetched.arrayBuffer();
+      behaviour.fetchedImages.push({
+        url,
+        status: fetched.status,
+        contentType: fetched.headers.get('content-type') ?? '',
+      });
+    }
+  }
+}
+
 export async function startBillingMock(): Promise<BillingMock> {
   const mock: Omit<BillingMock, 'url' | 'close'> = {
     behaviour: defaults(),
@@ -210,6 +234,7 @@ export async function startBillingMock(): Promise<BillingMock> {
       return;
     }
     const path = url.split('?')[0] ?? '/';
+    if (behaviour.fetchImages) await fetchImages(body, behaviour);
     if (invalidChat(path, body, behaviour)) {
       json(response, 400, {
         error: {

@@ -6,16 +6,25 @@ import { ok } from '../../http/reply.js';
 import type { SessionCodec } from '../../http/session.js';
 import { parseInput } from '../../http/validate.js';
 import { toLoginUserView, toUserView } from '../user/presenter.js';
+import { emailRoutes } from './email-routes.js';
+import { oauthRoutes } from './oauth/routes.js';
 import type { AccountService } from './service.js';
+import type { SignInServices } from './sign-in.js';
 
 export function accountRoutes(
   app: FastifyInstance,
-  deps: { auth: Auth; accounts: AccountService; sessions: SessionCodec; critical: RouteRateLimit },
+  deps: {
+    auth: Auth;
+    accounts: AccountService;
+    signIn: SignInServices;
+    sessions: SessionCodec;
+    critical: RouteRateLimit;
+  },
 ): void {
-  const { auth, accounts, sessions, critical } = deps;
+  const { auth, accounts, signIn, sessions, critical } = deps;
   const signedIn = { preHandler: auth.requireUser };
 
-  app.post('/api/user/register', { config: critical }, async (request) => {
+  app.post('/api/user/register', { config: critical, preHandler: signIn.turnstile.guard }, async (request) => {
     const user = await accounts.register(parseInput(registerBody, request.body), request.ip);
     return ok(toLoginUserView(user));
   });
@@ -46,4 +55,7 @@ export function accountRoutes(
   );
 
   app.get('/api/user/aff', signedIn, async (request) => ok(await accounts.affCode(currentUser(request))));
+
+  emailRoutes(app, deps);
+  oauthRoutes(app, deps);
 }

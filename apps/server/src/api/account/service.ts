@@ -6,6 +6,7 @@ import { hashPassword, verifyPassword } from '../../platform/password.js';
 import type { OptionService } from '../option/service.js';
 import type { UserRepository } from '../user/repo.js';
 import type { UserService } from '../user/service.js';
+import { EMAIL_CODE_PURPOSE } from './email.js';
 import type { VerificationCodes } from './verification.js';
 
 export class AccountService {
@@ -27,7 +28,11 @@ export class AccountService {
       if (!body.email) throw AppError.badRequest('email: an e-mail address is required');
       if (!body.verification_code)
         throw AppError.badRequest('verification_code: the e-mail verification code is required');
-      if (!(await this.verification.consume('register', body.email, body.verification_code))) {
+      // Refuse a taken name before the one-time code is spent on an attempt bound to fail.
+      if (await this.users.isUsernameTaken(body.username)) {
+        throw AppError.conflict(`username: '${body.username}' is already taken`);
+      }
+      if (!(await this.verification.consume(EMAIL_CODE_PURPOSE, body.email, body.verification_code))) {
         throw AppError.badRequest('verification_code: the code is wrong or has expired');
       }
     }

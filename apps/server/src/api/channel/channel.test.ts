@@ -113,10 +113,13 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
       });
     });
 
-    it('folds tags by filter_tag: 0 one row per tag, 1 untagged only, 2 tags only', async () => {
+    it('folds tags by filter_tag: 0 one row per tag, 1 untagged only, 2 tags only, 3 nothing folded', async () => {
       expect(await names('name=flt-')).toEqual(['flt-one', 'flt-tagged_2', 'flt-two']);
       expect(await names('name=flt-&filter_tag=1')).toEqual(['flt-one', 'flt-two']);
       expect(await names('name=flt-&filter_tag=2')).toEqual(['flt-tagged_2']);
+      expect(await names('name=flt-&filter_tag=3')).toEqual(['flt-one', 'flt-tagged', 'flt-tagged_2', 'flt-two']);
+      expect(await names('tag=flt-tag&filter_tag=3')).toEqual(['flt-tagged', 'flt-tagged_2']);
+      expect((await call('GET', '/api/channel/?filter_tag=4', root)).statusCode).toBe(400);
       expect(await names('tag=flt-tag')).toEqual(['flt-tagged_2']);
       expect(await names('tag=flt-ta')).toEqual([]);
     });

@@ -63,6 +63,7 @@ export function applyChannelFilter<Row>(query: ChannelQuery<Row>, filter: Channe
   if (filter.tag) filtered = filtered.where('tag', '=', filter.tag);
   if (filter.filter_tag === 1) filtered = filtered.where('tag', '=', '');
   if (filter.filter_tag === 2) filtered = filtered.where(tagRepresentatives);
+  // 3 folds nothing: every channel is listed, tagged or not.
   if (filter.filter_tag === 0) {
     filtered = filtered.where((where) => where.or([where('tag', '=', ''), tagRepresentatives(where)]));
   }

@@ -1,6 +1,7 @@
 import type { ChannelDetailView, ChannelView, ProviderView } from '@one-hub/contracts';
 import { parseJsonObject } from '@one-hub/contracts';
 import { toBoolean } from '../../platform/db/index.js';
+import { hasBalanceApi } from '../../relay/channel-test-balance.js';
 import type { ProviderDefinition } from '../../relay/providers/registry.js';
 import type { ChannelListRow, ChannelRecord } from './repo.js';
 
@@ -66,5 +67,6 @@ export function toProviderView(provider: ProviderDefinition): ProviderView {
     base_url_required: provider.baseUrlRequired ?? false,
     key_hint: provider.keyHint,
     extra_fields: provider.extraFields.map((field) => ({ ...field, required: field.required ?? false })),
+    balance: hasBalanceApi(provider.type),
   };
 }

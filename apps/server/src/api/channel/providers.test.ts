@@ -69,7 +69,12 @@ describe.each(availableDialects)('provider and model lists on %s', (dialect) => 
       base_url_required: true,
       key_hint: 'Azure OpenAI resource key',
       extra_fields: [{ name: 'other', label: 'API version', kind: 'text', required: true, placeholder: '2024-10-21' }],
+      balance: false,
     });
+    const balanceTypes = providers
+      .filter((provider: { balance: boolean }) => provider.balance)
+      .map((provider: { type: number }) => provider.type);
+    expect(balanceTypes).toEqual([1, 8, 28, 29, 45]);
   });
 
   it('lists priced models in OpenAI model-list shape, not enveloped', async () => {

@@ -1,5 +1,5 @@
 import type { ChannelListQuery, Paged } from '@one-hub/contracts';
-import { ChannelStatus } from '@one-hub/contracts';
+import { ChannelStatus, splitChannelList } from '@one-hub/contracts';
 import { nowSeconds } from '../../platform/clock.js';
 import {
   type ChannelRow,
@@ -164,6 +164,20 @@ export class ChannelRepository {
       .orderBy('id')
       .execute();
     return rows.map((row) => row.id);
+  }
+
+  /** Enabled channels' type, models and groups only: no key is read or decrypted. */
+  async enabledOfferings(): Promise<Array<{ type: number; models: string[]; groups: string[] }>> {
+    const rows = await this.live()
+      .select(['type', 'models', 'group'])
+      .where('status', '=', ChannelStatus.enabled)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      type: row.type,
+      models: splitChannelList(row.models),
+      groups: splitChannelList(row.group),
+    }));
   }
 
   async enabled(): Promise<ChannelRecord[]> {

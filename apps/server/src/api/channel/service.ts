@@ -157,6 +157,11 @@ export class ChannelService {
   // ---- for the relay and the channel jobs ----
 
   /** Every enabled channel, ready for the router; channels whose key cannot be opened are left out. */
+  /** What the public model listing needs of the enabled channels: type, models, groups; no key. */
+  listOfferings(): Promise<Array<{ type: number; models: string[]; groups: string[] }>> {
+    return this.repo.enabledOfferings();
+  }
+
   async listForRouting(): Promise<RoutingChannel[]> {
     const channels = await this.repo.enabled();
     return channels.filter((channel) => channel.key !== '').map(toRoutingChannel);

@@ -1,4 +1,5 @@
 import type { DatabaseHandle, NewLogRow } from '../../platform/db/index.js';
+import { addToStatistics, consumeTotalsByDay } from '../statistics/rollup.js';
 
 export interface LogWriterOptions {
   /** Rows per multi-row INSERT (default 200, at most 1000 to stay under every database's parameter limit). */
@@ -35,6 +36,10 @@ const CONNECTION_ERROR_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
+  // Batches from several nodes add to the same statistics rows: a deadlock or lock timeout is retried.
+  '40P01',
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
 ]);
 
 /**
@@ -180,7 +185,7 @@ export class LogWriter {
   /** Inserts rows, halving a failed batch until the refused rows are isolated; returns the rows to retry later. */
   private async insertRows(rows: NewLogRow[]): Promise<NewLogRow[]> {
     try {
-      await this.handle.db.insertInto('logs').values(rows).execute();
+      await this.writeBatch(rows);
       return [];
     } catch (error) {
       if (isConnectionError(error)) return rows;
@@ -193,6 +198,23 @@ export class LogWriter {
       const secondHalf = await this.insertRows(rows.slice(middle));
       return firstHalf.concat(secondHalf);
     }
+  }
+
+  /**
+   * The rows, and their consume totals added into `statistics`, in one transaction: the daily
+   * figures never count a log that was not written, nor miss one that was.
+   */
+  private async writeBatch(rows: NewLogRow[]): Promise<void> {
+    const insertLogs = this.handle.db.insertInto('logs').values(rows);
+    const totals = consumeTotalsByDay(rows);
+    if (totals.length === 0) {
+      await insertLogs.execute();
+      return;
+    }
+    await this.handle.db.transaction().execute(async (transaction) => {
+      await transaction.executeQuery(insertLogs);
+      await addToStatistics(transaction, this.handle.dialect, totals);
+    });
   }
 
   /** Puts rows the database could not take back at the front, in their original order. */

@@ -1,4 +1,4 @@
-import { updateOptionBody } from '@one-hub/contracts';
+import { SAFE_TOOL_NAMES, updateOptionBody } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Auth } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
@@ -9,6 +9,11 @@ export function optionRoutes(app: FastifyInstance, deps: { auth: Auth; options: 
   const { auth, options } = deps;
 
   app.get('/api/option/', { preHandler: auth.requireRoot }, async () => ok(options.list()));
+
+  // Secrets are write-only: the console learns whether each is set, never what it is.
+  app.get('/api/option/secrets', { preHandler: auth.requireRoot }, async () => ok(options.secretStatus()));
+
+  app.get('/api/option/safe_tools', { preHandler: auth.requireRoot }, async () => ok([...SAFE_TOOL_NAMES]));
 
   app.put('/api/option/', { preHandler: auth.requireRoot }, async (request) => {
     const body = parseInput(updateOptionBody, request.body);

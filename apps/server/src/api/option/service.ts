@@ -5,6 +5,8 @@ import {
   type OptionEntry,
   type OptionKey,
   optionDefinitions,
+  type SecretOptionStatus,
+  secretOptionKeys,
 } from '@one-hub/contracts';
 import type { Cache } from '../../platform/cache/index.js';
 import { randomHex } from '../../platform/crypto.js';
@@ -30,6 +32,11 @@ const requiredBeforeEnabling: Partial<Record<OptionKey, OptionKey[]>> = {
  */
 export class OptionService {
   private values = new Map<OptionKey, string>();
+  /** Reloads started so far, and the newest one whose result is in `values`. */
+  private loadsStarted = 0;
+  private loadApplied = 0;
+  /** Writes made on this node; a reload that overlapped one reads again. */
+  private localWrites = 0;
 
   constructor(
     private readonly repo: OptionRepository,
@@ -41,13 +48,26 @@ export class OptionService {
     });
   }
 
+  /**
+   * Reads every option from the database. Reloads triggered by the bus can overlap each other and
+   * this node's own writes, so a result is applied only if no newer reload has been applied and no
+   * write happened on this node while it read; otherwise a stale read would undo a newer value.
+   */
   async load(): Promise<void> {
-    const values = new Map<OptionKey, string>();
-    for (const [key, definition] of Object.entries(optionDefinitions)) values.set(key as OptionKey, definition.default);
-    for (const row of await this.repo.loadAll()) {
-      if (isOptionKey(row.key)) values.set(row.key, row.value);
+    for (let attempt = 1; ; attempt++) {
+      const sequence = ++this.loadsStarted;
+      const writesBefore = this.localWrites;
+      const rows = await this.repo.loadAll();
+      if (sequence < this.loadApplied) return;
+      if (this.localWrites !== writesBefore && attempt < 5) continue;
+      const values = new Map<OptionKey, string>();
+      for (const [key, definition] of Object.entries(optionDefinitions))
+        values.set(key as OptionKey, definition.default);
+      for (const row of rows) if (isOptionKey(row.key)) values.set(row.key, row.value);
+      this.values = values;
+      this.loadApplied = sequence;
+      return;
     }
-    this.values = values;
   }
 
   get(key: OptionKey): string {
@@ -70,11 +90,17 @@ export class OptionService {
       .map(([key, value]) => ({ key, value }));
   }
 
+  /** Which write-only options hold a value; says nothing more about the value. */
+  secretStatus(): SecretOptionStatus[] {
+    return secretOptionKeys.map((key) => ({ key, set: this.get(key) !== '' }));
+  }
+
   /** This installation's id, created on first start; every node of it reads the same one. */
   async instanceId(): Promise<string> {
     const current = this.get('InstanceId');
     if (current) return current;
     const stored = await this.repo.insertIfAbsent('InstanceId', randomHex(8));
+    this.localWrites++;
     this.values.set('InstanceId', stored);
     return stored;
   }
@@ -89,6 +115,7 @@ export class OptionService {
       if (missing.length > 0) throw AppError.badRequest(`value: set ${missing.join(', ')} before enabling ${key}`);
     }
     await this.repo.upsert(key, normalised.value);
+    this.localWrites++;
     this.values.set(key, normalised.value);
     await this.cache.publish(OPTIONS_CHANGED, key);
   }

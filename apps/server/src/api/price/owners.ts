@@ -45,8 +45,3 @@ const OWNER_NAMES: ReadonlyArray<[number, string]> = [
 export const MODEL_OWNERS: Readonly<Record<string, OwnedByView>> = Object.freeze(
   Object.fromEntries(OWNER_NAMES.map(([id, name]) => [String(id), Object.freeze({ id, name, icon: '' })])),
 );
-
-/** The owner's display name, or "Unknown" for a type nobody registered. */
-export function ownerName(channelType: number): string {
-  return MODEL_OWNERS[String(channelType)]?.name ?? 'Unknown';
-}

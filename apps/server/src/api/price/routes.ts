@@ -13,6 +13,7 @@ import type { Auth } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import { AppError } from '../../platform/errors.js';
+import { type AvailableModelSources, availableModelRoutes } from './available-models.js';
 import type { PriceService } from './service.js';
 
 /** `*model` in the path: the stored (old) name, URL-encoded, so it may contain "/" and "*". */
@@ -39,7 +40,10 @@ function syncBody(body: unknown): z.output<typeof syncPricesBody> {
   return parseInput(syncPricesBody, list);
 }
 
-export function priceRoutes(app: FastifyInstance, deps: { auth: Auth; prices: PriceService }): void {
+export function priceRoutes(
+  app: FastifyInstance,
+  deps: { auth: Auth; prices: PriceService; availableModels: AvailableModelSources },
+): void {
   const { auth, prices } = deps;
   const admin = { preHandler: auth.requireAdmin };
 
@@ -49,7 +53,8 @@ export function priceRoutes(app: FastifyInstance, deps: { auth: Auth; prices: Pr
     reply.header('access-control-allow-origin', '*');
     return ok(await prices.list(type));
   });
-  app.get('/api/ownedby', async () => ok(prices.ownedBy()));
+  app.get('/api/ownedby', async () => ok(await prices.ownedBy()));
+  availableModelRoutes(app, { auth, prices, sources: deps.availableModels });
 
   app.get('/api/prices/model_list', admin, async () => ok(await prices.modelList()));
   app.get('/api/prices/updateService', admin, async () => ok(prices.updateServiceUrl()));

@@ -28,6 +28,20 @@ function alreadyExists(field: string, model: string): AppError {
 /** Models every enabled channel offers, as they are listed on the channels. */
 export type ChannelModelSource = () => Promise<readonly string[]>;
 
+/** Who makes the models: the built-in owners, plus the administrators' own once a directory is set. */
+export interface OwnerDirectory {
+  ownedBy(): Promise<Readonly<Record<string, OwnedByView>>>;
+  /** From memory: listings call it once per model. */
+  ownerName(channelType: number): string | undefined;
+  /** Fills that memory; run with the prices' own load at start-up. */
+  load?(): Promise<void>;
+}
+
+const builtInOwners: OwnerDirectory = {
+  ownedBy: async () => MODEL_OWNERS,
+  ownerName: (channelType) => MODEL_OWNERS[String(channelType)]?.name,
+};
+
 /** A wildcard (`gpt-4*`) prices a family of models; it is not itself a model anyone can call. */
 function isExactModel(model: string): boolean {
   return model !== '' && !model.includes('*');
@@ -51,6 +65,7 @@ export class PriceService {
   /** Tags this node's own change notices, which it has already applied when it sends them. */
   private readonly nodeTag = randomUUID();
   private channelModels: ChannelModelSource = async () => [];
+  private owners: OwnerDirectory = builtInOwners;
 
   constructor(
     readonly repo: PriceRepository,
@@ -69,7 +84,7 @@ export class PriceService {
       await this.seedIfEmpty();
       this.seedChecked = true;
     }
-    await this.reload();
+    await Promise.all([this.reload(), this.owners.load?.()]);
   }
 
   /**
@@ -105,8 +120,18 @@ export class PriceService {
     return [...models].sort();
   }
 
-  ownedBy(): Readonly<Record<string, OwnedByView>> {
-    return MODEL_OWNERS;
+  /** Set once at start-up, like the channel model source, so owners can be edited elsewhere. */
+  setOwnerDirectory(directory: OwnerDirectory): void {
+    this.owners = directory;
+  }
+
+  ownedBy(): Promise<Readonly<Record<string, OwnedByView>>> {
+    return this.owners.ownedBy();
+  }
+
+  /** The maker's name for a price's `channel_type`, undefined when nobody registered it. */
+  ownerName(channelType: number): string | undefined {
+    return this.owners.ownerName(channelType);
   }
 
   /** No remote price service is configured yet. */

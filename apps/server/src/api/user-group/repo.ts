@@ -1,4 +1,4 @@
-import type { Paged, PageQuery, UserGroupView } from '@one-hub/contracts';
+import { type Paged, type PageQuery, USER_GROUP_SORT_FIELDS, type UserGroupView } from '@one-hub/contracts';
 import {
   type DatabaseHandle,
   fetchPage,
@@ -37,7 +37,7 @@ export class UserGroupRepository {
     let query = this.handle.db.selectFrom('user_groups').selectAll();
     if (filter.name) query = query.where(startsWithIgnoringCase('name', filter.name));
     if (filter.enable !== undefined) query = query.where('enable', '=', filter.enable);
-    const page = await fetchPage(query, paging, ['id', 'name', 'symbol', 'enable', 'ratio', 'api_rate']);
+    const page = await fetchPage(query, paging, USER_GROUP_SORT_FIELDS);
     return { ...page, data: page.data.map(toUserGroupView) };
   }
 

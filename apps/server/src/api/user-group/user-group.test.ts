@@ -92,9 +92,79 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
 
   it('protects the default group from being disabled or deleted', async () => {
     const id = await groupId('default');
-    expect((await call('PUT', `/api/user_group/enable/${id}`, root)).statusCode).toBe(400);
-    expect((await call('DELETE', `/api/user_group/${id}`, root)).statusCode).toBe(400);
+    const disable = await call('PUT', `/api/user_group/enable/${id}`, root);
+    expect(disable.statusCode).toBe(400);
+    expect(disable.json()).toMatchObject({ success: false, message: expect.stringContaining('default') });
+    const remove = await call('DELETE', `/api/user_group/${id}`, root);
+    expect(remove.statusCode).toBe(400);
+    expect(remove.json()).toMatchObject({ success: false, message: expect.stringContaining('default') });
     expect((await call('GET', `/api/user_group/${id}`, root)).json().data.enable).toBe(true);
+    // Its settings may still change.
+    const group = (await call('GET', `/api/user_group/${id}`, root)).json().data;
+    const edited = await call('PUT', '/api/user_group/', root, { ...group, api_rate: 900 });
+    expect(edited.json().data).toMatchObject({ symbol: 'default', api_rate: 900, enable: true });
+    await call('PUT', '/api/user_group/', root, group);
+  });
+
+  it('stores the promotion settings and checks their range', async () => {
+    const created = await call('POST', '/api/user_group/', root, {
+      symbol: 'gold',
+      name: 'Gold',
+      ratio: 0.9,
+      api_rate: 0,
+      promotion: true,
+      min: 10,
+      max: 100,
+    });
+    expect(created.json().data).toMatchObject({ symbol: 'gold', api_rate: 0, promotion: true, min: 10, max: 100 });
+    const id = created.json().data.id;
+    const open = await call('PUT', '/api/user_group/', root, { ...created.json().data, max: 0 });
+    expect(open.json().data).toMatchObject({ promotion: true, min: 10, max: 0 });
+    const inverted = await call('PUT', '/api/user_group/', root, { ...created.json().data, min: 50, max: 20 });
+    expect(inverted.statusCode).toBe(400);
+    expect(inverted.json().message).toContain('max');
+    // Without promotion the bounds are not used, so they are not checked against each other.
+    const off = await call('PUT', '/api/user_group/', root, {
+      ...created.json().data,
+      promotion: false,
+      min: 50,
+      max: 20,
+    });
+    expect(off.statusCode).toBe(200);
+    const fractional = await call('POST', '/api/user_group/', root, {
+      symbol: 'gold2',
+      name: 'x',
+      ratio: 1,
+      api_rate: 1,
+      promotion: true,
+      min: 1.5,
+    });
+    expect(fractional.statusCode).toBe(400);
+    expect(fractional.json().message).toContain('min');
+    expect((await call('DELETE', `/api/user_group/${id}`, root)).statusCode).toBe(200);
+  });
+
+  it('answers unknown groups with 404 and bad input with a 400 naming the field', async () => {
+    expect((await call('PUT', '/api/user_group/enable/999999', root)).statusCode).toBe(404);
+    expect((await call('DELETE', '/api/user_group/999999', root)).statusCode).toBe(404);
+    expect(
+      (await call('PUT', '/api/user_group/', root, { id: 999999, name: 'x', ratio: 1, api_rate: 1 })).statusCode,
+    ).toBe(404);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ name: 'x', ratio: 1, api_rate: 1 }, 'symbol'],
+      [{ symbol: 'ok1', ratio: 1, api_rate: 1 }, 'name'],
+      [{ symbol: 'ok1', name: 'x', ratio: 'one', api_rate: 1 }, 'ratio'],
+      [{ symbol: 'ok1', name: 'x', ratio: 1, api_rate: -1 }, 'api_rate'],
+      [{ symbol: 'ok1', name: 'x', ratio: 1, api_rate: 1.5 }, 'api_rate'],
+      [{ symbol: 'ok1', name: 'x', ratio: 1, api_rate: 1, public: 'yes' }, 'public'],
+      [{ symbol: 'x'.repeat(51), name: 'x', ratio: 1, api_rate: 1 }, 'symbol'],
+    ];
+    for (const [payload, field] of cases) {
+      const response = await call('POST', '/api/user_group/', root, payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json().message).toContain(field);
+    }
+    expect((await call('GET', '/api/user_group/?enable=maybe', root)).statusCode).toBe(400);
   });
 
   it('toggles, filters and deletes other groups, but not while users belong to them', async () => {
@@ -123,10 +193,15 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
   });
 
   it('refuses group administration to plain users', async () => {
+    const id = await groupId('default');
     for (const [method, url] of [
       ['GET', '/api/user_group/'],
+      ['GET', `/api/user_group/${id}`],
       ['GET', '/api/group/'],
       ['POST', '/api/user_group/'],
+      ['PUT', '/api/user_group/'],
+      ['PUT', `/api/user_group/enable/${id}`],
+      ['DELETE', `/api/user_group/${id}`],
     ] as const) {
       expect(
         (
@@ -134,10 +209,14 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
             method,
             url,
             plain,
-            method === 'POST' ? { symbol: 'x', name: 'x', ratio: 1, api_rate: 1 } : undefined,
+            method === 'GET' || method === 'DELETE' ? undefined : { id, symbol: 'x', name: 'x', ratio: 1, api_rate: 1 },
           )
         ).statusCode,
       ).toBe(403);
     }
+    expect((await call('GET', `/api/user_group/${id}`, root)).json().data).toMatchObject({
+      symbol: 'default',
+      enable: true,
+    });
   });
 });

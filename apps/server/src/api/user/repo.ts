@@ -1,4 +1,4 @@
-import type { KeywordPageQuery, Paged } from '@one-hub/contracts';
+import { type KeywordPageQuery, type Paged, Role, USER_SORT_FIELDS } from '@one-hub/contracts';
 import { nowSeconds } from '../../platform/clock.js';
 import { randomString } from '../../platform/crypto.js';
 import {
@@ -11,19 +11,6 @@ import {
   type UserRow,
   type UserUpdate,
 } from '../../platform/db/index.js';
-
-export const USER_SORT_FIELDS = [
-  'id',
-  'username',
-  'role',
-  'status',
-  'quota',
-  'used_quota',
-  'request_count',
-  'created_time',
-  'last_login_time',
-  'last_login_ip',
-] as const;
 
 export class UserRepository {
   constructor(private readonly handle: DatabaseHandle) {}
@@ -39,6 +26,12 @@ export class UserRepository {
 
   findById(id: number, executor?: Executor): Promise<UserRow | undefined> {
     return this.live(executor).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The e-mail address of the root user (the oldest one), '' when it has none; for operator notices. */
+  async rootEmail(): Promise<string> {
+    const row = await this.live().where('role', '>=', Role.root).orderBy('id').executeTakeFirst();
+    return row?.email ?? '';
   }
 
   findByUsername(username: string): Promise<UserRow | undefined> {

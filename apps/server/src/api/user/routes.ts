@@ -21,7 +21,7 @@ export function userRoutes(app: FastifyInstance, deps: { auth: Auth; users: User
     ok(await users.list(parseInput(keywordPageQuery, request.query, 'query'))),
   );
 
-  app.get('/api/user/:id', admin, async (request) => {
+  app.get('/api/user/:id(^\\d+$)', admin, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
     return ok(await users.get(currentUser(request), id));
   });
@@ -34,7 +34,7 @@ export function userRoutes(app: FastifyInstance, deps: { auth: Auth; users: User
     ok(await users.adminUpdate(currentUser(request), parseInput(adminUpdateUserBody, request.body))),
   );
 
-  app.delete('/api/user/:id', admin, async (request) => {
+  app.delete('/api/user/:id(^\\d+$)', admin, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
     await users.delete(currentUser(request), id);
     return ok();

@@ -46,6 +46,8 @@ function assertOutranks(caller: UserRow, target: UserRow): void {
 export class UserService {
   /** Told after an administrator changes a user's quota by `delta`, so cached balances follow. */
   onQuotaChanged: ((userId: number, delta: number) => void) | undefined;
+  /** Told after an administrator changes a user's status, role, group or password, or deletes them. */
+  onUserChanged: ((userId: number) => void) | undefined;
 
   constructor(
     private readonly users: UserRepository,
@@ -194,6 +196,7 @@ export class UserService {
         if (isUniqueViolation(error)) throw AppError.conflict('username: this username is already taken');
         throw error;
       }
+      this.onUserChanged?.(target.id);
     }
     return toUserView(await this.requireUser(target.id));
   }
@@ -204,7 +207,17 @@ export class UserService {
     if (isRootRole(target.role))
       throw AppError.forbidden('a root user cannot be disabled, deleted, promoted or demoted');
     assertOutranks(caller, target);
-    switch (body.action) {
+    const result = await this.applyManageAction(caller, target, body.action);
+    this.onUserChanged?.(target.id);
+    return result;
+  }
+
+  private async applyManageAction(
+    caller: UserRow,
+    target: UserRow,
+    action: ManageUserBody['action'],
+  ): Promise<{ role: number; status: number }> {
+    switch (action) {
       case 'disable':
         await this.users.update(target.id, { status: UserStatus.disabled });
         return { role: target.role, status: UserStatus.disabled };
@@ -231,6 +244,7 @@ export class UserService {
     if (isRootRole(target.role)) throw AppError.forbidden('a root user cannot be deleted');
     assertOutranks(caller, target);
     await this.users.softDelete(target);
+    this.onUserChanged?.(target.id);
   }
 
   /** Adds or subtracts quota atomically and records who did it, in one transaction. */

@@ -47,6 +47,13 @@ describe.each(availableDialects)('user administration on %s', (dialect) => {
     }
   });
 
+  it('takes only numeric ids on /api/user/:id, so other self-service paths are a plain 404', async () => {
+    const missing = await call('GET', '/api/user/payment', plain);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ success: false });
+    expect((await call('GET', `/api/user/${plainId}`, plain)).statusCode).toBe(403);
+  });
+
   it('lists users paged, searched and sorted, without password hashes', async () => {
     for (const name of ['list_a', 'list_b', 'list_c']) await t.createUser(name);
     const page = (await call('GET', '/api/user/?page=1&size=2&keyword=list_&order=username', admin)).json().data;
@@ -77,7 +84,8 @@ describe.each(availableDialects)('user administration on %s', (dialect) => {
     expect((await call('GET', `/api/user/${rootId}`, admin)).statusCode).toBe(403);
     expect((await call('GET', `/api/user/${otherAdminId}`, root)).statusCode).toBe(200);
     expect((await call('GET', '/api/user/999999', root)).statusCode).toBe(404);
-    expect((await call('GET', '/api/user/abc', root)).statusCode).toBe(400);
+    // Only numeric ids reach the route; anything else is an unknown path.
+    expect((await call('GET', '/api/user/abc', root)).statusCode).toBe(404);
   });
 
   it('creates users as common users in a real group', async () => {
@@ -188,6 +196,119 @@ describe.each(availableDialects)('user administration on %s', (dialect) => {
     // Admins cannot raise their own (equal-role) balance; root can.
     expect((await call('POST', `/api/user/quota/${adminId}`, admin, { quota: 5 })).statusCode).toBe(403);
     expect((await call('POST', `/api/user/quota/${adminId}`, root, { quota: 5 })).statusCode).toBe(200);
+  });
+
+  it('never lets an admin view or act on another admin or on root (403), and changes nothing', async () => {
+    const { id: peerId } = await t.createUser('peer_adm');
+    await call('POST', '/api/user/manage', root, { username: 'peer_adm', action: 'promote' });
+    const rootId = (await t.services.userRepository.findByUsername('root'))?.id ?? 0;
+    const before = await Promise.all([peerId, rootId].map((id) => t.services.userRepository.findById(id)));
+    for (const [username, id] of [
+      ['peer_adm', peerId],
+      ['root', rootId],
+    ] as const) {
+      const attempts: Array<[Parameters<typeof call>[0], string, unknown?]> = [
+        ['GET', `/api/user/${id}`],
+        ['PUT', '/api/user/', { id, display_name: 'hijacked', group: 'vip', password: 'new-password-1' }],
+        ['POST', `/api/user/quota/${id}`, { quota: 100 }],
+        ['POST', `/api/user/quota/${id}`, { quota: -1 }],
+        ['DELETE', `/api/user/${id}`],
+        ...(['disable', 'enable', 'delete', 'promote', 'demote'] as const).map(
+          (action): [Parameters<typeof call>[0], string, unknown] => ['POST', '/api/user/manage', { username, action }],
+        ),
+      ];
+      for (const [method, url, payload] of attempts) {
+        const response = await call(method, url, admin, payload);
+        expect(response.statusCode, `${method} ${url} ${JSON.stringify(payload)} on ${username}`).toBe(403);
+        expect(response.json().success).toBe(false);
+      }
+    }
+    const after = await Promise.all([peerId, rootId].map((id) => t.services.userRepository.findById(id)));
+    expect(after).toEqual(before);
+    // Nothing was written to the logs on their behalf either.
+    const logs = await t.database.db.selectFrom('logs').select('id').where('user_id', 'in', [peerId, rootId]).execute();
+    expect(logs).toEqual([]);
+  });
+
+  it('keeps root untouchable even by root, while root manages admins', async () => {
+    const rootId = (await t.services.userRepository.findByUsername('root'))?.id ?? 0;
+    for (const action of ['disable', 'delete', 'demote', 'promote'] as const) {
+      const response = await call('POST', '/api/user/manage', root, { username: 'root', action });
+      expect(response.statusCode, action).toBe(403);
+    }
+    expect((await call('DELETE', `/api/user/${rootId}`, root)).statusCode).toBe(403);
+    expect((await t.services.userRepository.findById(rootId))?.status).toBe(1);
+
+    await t.createUser('adm_ops');
+    await call('POST', '/api/user/manage', root, { username: 'adm_ops', action: 'promote' });
+    const opsSession = await t.login('adm_ops', 'password-123');
+    expect((await call('GET', '/api/user/', opsSession)).statusCode).toBe(200);
+    expect(
+      (await call('POST', '/api/user/manage', root, { username: 'adm_ops', action: 'disable' })).json().data,
+    ).toEqual({ role: 10, status: 2 });
+    // A disabled admin loses the admin API at once, even with a live session, and cannot sign in.
+    expect((await call('GET', '/api/user/', opsSession)).statusCode).toBe(403);
+    const signIn = await call('POST', '/api/user/login', undefined, { username: 'adm_ops', password: 'password-123' });
+    expect(signIn.statusCode).toBe(401);
+    await call('POST', '/api/user/manage', root, { username: 'adm_ops', action: 'enable' });
+    expect(
+      (await call('POST', '/api/user/manage', root, { username: 'adm_ops', action: 'demote' })).json().data,
+    ).toEqual({ role: 1, status: 1 });
+    expect((await call('GET', '/api/user/', opsSession)).statusCode).toBe(403);
+  });
+
+  it('lets only root make or unmake an admin', async () => {
+    await t.createUser('hopeful');
+    const promote = await call('POST', '/api/user/manage', admin, { username: 'hopeful', action: 'promote' });
+    expect(promote.statusCode).toBe(403);
+    expect((await t.services.userRepository.findByUsername('hopeful'))?.role).toBe(1);
+    await call('POST', '/api/user/manage', root, { username: 'hopeful', action: 'promote' });
+    expect((await call('POST', '/api/user/manage', admin, { username: 'hopeful', action: 'demote' })).statusCode).toBe(
+      403,
+    );
+    expect((await t.services.userRepository.findByUsername('hopeful'))?.role).toBe(10);
+    expect((await call('POST', '/api/user/manage', root, { username: 'hopeful', action: 'promote' })).statusCode).toBe(
+      400,
+    );
+    expect((await call('POST', '/api/user/manage', root, { username: 'hopeful', action: 'demote' })).statusCode).toBe(
+      200,
+    );
+    expect((await call('POST', '/api/user/manage', root, { username: 'hopeful', action: 'demote' })).statusCode).toBe(
+      400,
+    );
+  });
+
+  it('answers bad input with a 400 that names the field', async () => {
+    const cases: Array<[Parameters<typeof call>[0], string, unknown, string]> = [
+      ['POST', '/api/user/', { password: 'password-123' }, 'username'],
+      ['POST', '/api/user/', { username: 'ab', password: 'password-123' }, 'username'],
+      ['POST', '/api/user/', { username: 'x'.repeat(13), password: 'password-123' }, 'username'],
+      ['POST', '/api/user/', { username: 'nopass' }, 'password'],
+      ['POST', '/api/user/', { username: 'shortpw', password: 'short' }, 'password'],
+      [
+        'POST',
+        '/api/user/',
+        { username: 'longname', password: 'password-123', display_name: 'x'.repeat(21) },
+        'display_name',
+      ],
+      ['POST', '/api/user/', { username: 'grouped', password: 'password-123', group: '' }, 'group'],
+      ['PUT', '/api/user/', { display_name: 'x' }, 'id'],
+      ['PUT', '/api/user/', { id: plainId, password: 'short' }, 'password'],
+      ['PUT', '/api/user/', { id: plainId, group: 'missing' }, 'group'],
+      ['POST', '/api/user/manage', { username: 'plain' }, 'action'],
+      ['POST', '/api/user/manage', { action: 'disable' }, 'username'],
+      ['POST', `/api/user/quota/${plainId}`, { quota: 'ten' }, 'quota'],
+      ['POST', `/api/user/quota/${plainId}`, {}, 'quota'],
+      ['POST', `/api/user/quota/${plainId}`, { quota: 5, remark: 'x'.repeat(201) }, 'remark'],
+      ['POST', '/api/user/quota/abc', { quota: 5 }, 'id'],
+    ];
+    for (const [method, url, payload, field] of cases) {
+      const response = await call(method, url, admin, payload);
+      expect(response.statusCode, `${method} ${url} ${JSON.stringify(payload)}`).toBe(400);
+      expect(response.json().message, `${method} ${url}`).toContain(field);
+    }
+    expect(Number((await t.services.userRepository.findById(plainId))?.quota)).toBe(0);
+    expect(await t.services.userRepository.findByUsername('shortpw')).toBeUndefined();
   });
 
   it('keeps concurrent quota changes exact', async () => {

@@ -6,6 +6,7 @@ export { createMemoryCache } from './memory.js';
 export { createRedisCache, createRedisClient } from './redis.js';
 export type { Cache } from './types.js';
 
-export function createCache(redisUrl: string | undefined): Cache {
-  return redisUrl ? createRedisCache(redisUrl) : createMemoryCache();
+/** `prefix` namespaces Redis keys and topics, so installations sharing one Redis stay apart. */
+export function createCache(redisUrl: string | undefined, prefix?: string): Cache {
+  return redisUrl ? createRedisCache(redisUrl, prefix) : createMemoryCache();
 }

@@ -1,8 +1,14 @@
 import { once } from 'node:events';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IoRedis from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Cache } from './types.js';
 
+// Loaded only when Redis is configured: a single node without it does not pay for the client.
+const load = createRequire(import.meta.url);
+
 export function createRedisClient(url: string): Redis {
+  const { Redis } = load('ioredis') as typeof IoRedis;
   return new Redis(url, { maxRetriesPerRequest: 3, enableOfflineQueue: true, lazyConnect: false });
 }
 

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, type Dialect as KyselyDialect, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
-import { createPool as createMysqlPool } from 'mysql2';
-import pg from 'pg';
+import type * as Mysql2 from 'mysql2';
+import type Pg from 'pg';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -23,9 +24,17 @@ export interface DatabaseTarget {
   onIdleError?: (error: Error) => void;
 }
 
-// PostgreSQL sends BIGINT and NUMERIC as strings; every such column here holds values well inside 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number.parseFloat(value));
+// The PostgreSQL and MySQL drivers are loaded only when configured: on the default SQLite set-up
+// they would cost about 30 MB of memory for nothing.
+const load = createRequire(import.meta.url);
+
+function loadPg(): typeof Pg {
+  const pg = load('pg') as typeof Pg;
+  // PostgreSQL sends BIGINT and NUMERIC as strings; every such column here holds values well inside 2^53.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+  pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number.parseFloat(value));
+  return pg;
+}
 
 export function dialectOf(target: DatabaseTarget): DialectName {
   if (!target.sqlDsn) return 'sqlite';
@@ -46,7 +55,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
 
 function createDialect(dialect: DialectName, target: DatabaseTarget): KyselyDialect {
   if (dialect === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.sqlDsn, max: 20 });
+    const pool = new (loadPg().Pool)({ connectionString: target.sqlDsn, max: 20 });
     // An idle connection that dies (database restart, failover) must not take the process down;
     // the pool drops it and the next query opens a new one.
     pool.on('error', (error) => target.onIdleError?.(error));
@@ -54,7 +63,7 @@ function createDialect(dialect: DialectName, target: DatabaseTarget): KyselyDial
   }
   if (dialect === 'mysql') {
     return new MysqlDialect({
-      pool: createMysqlPool({
+      pool: (load('mysql2') as typeof Mysql2).createPool({
         uri: target.sqlDsn,
         connectionLimit: 20,
         supportBigNumbers: true,

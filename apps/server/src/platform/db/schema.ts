@@ -148,6 +148,58 @@ export interface LedgerFlushesTable {
   created_at: number;
 }
 
+/** Daily usage per (date, user, channel, model), added to by the log writer with each batch of consume logs. */
+export interface StatisticsTable {
+  /** YYYY-MM-DD in the server's time zone; text, so no driver shifts it by a time zone. */
+  date: string;
+  user_id: number;
+  channel_id: number;
+  model_name: string;
+  request_count: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  request_time: number;
+}
+
+export interface RedemptionsTable {
+  id: Generated<number>;
+  /** The administrator who created the code. */
+  user_id: number;
+  name: string;
+  /** SHA-256 of the code: what redeeming looks it up by. The code itself is only kept encrypted. */
+  key_hash: string;
+  key_cipher: string;
+  status: number;
+  quota: number;
+  created_time: number;
+  redeemed_time: number;
+  redeemed_user_id: number;
+}
+
+/** Owners added by administrators; ids above 1000 (the built-in ones live in code). */
+export interface ModelOwnedByTable {
+  id: number;
+  name: string;
+  icon: string;
+}
+
+export interface ModelInfoTable {
+  id: Generated<number>;
+  model: string;
+  name: string;
+  description: string;
+  context_length: number;
+  max_tokens: number;
+  /** JSON arrays of strings, as text, for the next four. */
+  input_modalities: string;
+  output_modalities: string;
+  tags: string;
+  support_url: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -157,6 +209,10 @@ export interface Database {
   channels: ChannelsTable;
   prices: PricesTable;
   ledger_flushes: LedgerFlushesTable;
+  statistics: StatisticsTable;
+  redemptions: RedemptionsTable;
+  model_owned_by: ModelOwnedByTable;
+  model_info: ModelInfoTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -170,6 +226,11 @@ export type NewTokenRow = Insertable<TokensTable>;
 export type ChannelRow = Selectable<ChannelsTable>;
 export type NewChannelRow = Insertable<ChannelsTable>;
 export type PriceRow = Selectable<PricesTable>;
+export type StatisticsRow = Selectable<StatisticsTable>;
+export type RedemptionRow = Selectable<RedemptionsTable>;
+export type NewRedemptionRow = Insertable<RedemptionsTable>;
+export type ModelOwnedByRow = Selectable<ModelOwnedByTable>;
+export type ModelInfoRow = Selectable<ModelInfoTable>;
 
 export function toBoolean(value: boolean | number | string | null | undefined): boolean {
   return value === true || value === 1 || value === '1' || value === 't' || value === 'true';

@@ -38,6 +38,8 @@ export const compatibleVendors: readonly CompatibleVendor[] = [
     balancePath: '/v1/dashboard/billing/subscription',
   },
   { type: 19, slug: '360', name: '360 Zhinao', defaultBaseUrl: 'https://ai.360.cn', apiPrefix: '/v1' },
+  // Embeddings and rerank only, both at OpenAI's paths (rerank is the shape /v1/rerank serves).
+  { type: 47, slug: 'jina', name: 'Jina', defaultBaseUrl: 'https://api.jina.ai', apiPrefix: '/v1' },
   { type: 20, slug: 'openrouter', name: 'OpenRouter', defaultBaseUrl: 'https://openrouter.ai/api', apiPrefix: '/v1' },
   { type: 26, slug: 'baichuan', name: 'Baichuan', defaultBaseUrl: 'https://api.baichuan-ai.com', apiPrefix: '/v1' },
   {

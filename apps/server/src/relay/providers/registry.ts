@@ -181,7 +181,6 @@ const distinctProviders: DistinctProvider[] = [
       { name: 'other', label: 'Region|ProjectID', kind: 'text', required: true, placeholder: 'us-central1|my-project' },
     ],
   },
-  { type: 47, slug: 'jina', name: 'Jina', defaultBaseUrl: 'https://api.jina.ai' },
   { type: 51, slug: 'recraft', name: 'Recraft AI', defaultBaseUrl: 'https://external.api.recraft.ai' },
   { type: 52, slug: 'replicate', name: 'Replicate', defaultBaseUrl: 'https://api.replicate.com' },
   {

@@ -3,6 +3,9 @@ import type { DatabaseHandle } from '../connect.js';
 import * as accounts from './0001_accounts.js';
 import * as relay from './0002_relay.js';
 import * as ledgerFlushes from './0003_ledger_flushes.js';
+import * as statisticsRedemptions from './0004_statistics_redemptions.js';
+import * as accountBindings from './0005_account_bindings.js';
+import * as modelMetadata from './0006_model_metadata.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -15,6 +18,9 @@ const migrations: Record<string, VersionedMigration> = {
   '0001_accounts': accounts,
   '0002_relay': relay,
   '0003_ledger_flushes': ledgerFlushes,
+  '0004_statistics_redemptions': statisticsRedemptions,
+  '0005_account_bindings': accountBindings,
+  '0006_model_metadata': modelMetadata,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -28,6 +28,42 @@ export function upstreamUrl(baseUrl: string, path: string): string {
   return base.endsWith('/v1') && path.startsWith('/v1/') ? `${base}${path.slice(3)}` : `${base}${path}`;
 }
 
+/** Azure's GA API version, used when the channel names none. */
+export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
+const AZURE = 3;
+const AZURE_V1 = 55;
+
+/**
+ * Where an OpenAI-format call goes and how it authenticates, by channel type: Azure addresses a
+ * deployment (named like the model) with an `api-version` and an `api-key` header; Azure's v1
+ * API keeps OpenAI's paths under `/openai`; everyone else is OpenAI's own layout with a bearer key.
+ */
+export function openAiTarget(
+  channel: { type: number; key: string; other: string },
+  baseUrl: string,
+  path: string,
+  upstreamModel: string,
+): { url: string; headers: Record<string, string> } {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (channel.type === AZURE && path === '/v1/responses') {
+    // Azure's Responses API is not per deployment: the v1 path, the deployment named in `model`.
+    return { url: `${base}/openai/v1/responses`, headers: { 'api-key': channel.key } };
+  }
+  if (channel.type === AZURE) {
+    const version = encodeURIComponent(channel.other.trim() || AZURE_DEFAULT_API_VERSION);
+    const deployment = encodeURIComponent(upstreamModel);
+    return {
+      url: `${base}/openai/deployments/${deployment}${path.replace(/^\/v1/, '')}?api-version=${version}`,
+      headers: { 'api-key': channel.key },
+    };
+  }
+  if (channel.type === AZURE_V1) {
+    const version = encodeURIComponent(channel.other.trim() || 'preview');
+    return { url: `${base}/openai${path}?api-version=${version}`, headers: { 'api-key': channel.key } };
+  }
+  return { url: upstreamUrl(baseUrl, path), headers: { authorization: `Bearer ${channel.key}` } };
+}
+
 export function prepareOpenAiRequest(
   channel: RouterChannel,
   baseUrl: string,
@@ -44,13 +80,10 @@ export function prepareOpenAiRequest(
   } else {
     delete outgoing.stream_options;
   }
+  const target = openAiTarget(channel, baseUrl, path, upstreamModel);
   return {
-    url: upstreamUrl(baseUrl, path),
-    headers: {
-      ...channel.model_headers,
-      'content-type': 'application/json',
-      authorization: `Bearer ${channel.key}`,
-    },
+    url: target.url,
+    headers: { ...channel.model_headers, 'content-type': 'application/json', ...target.headers },
     body: JSON.stringify(outgoing),
     upstreamModel,
     billedModel,
@@ -72,13 +105,10 @@ export function prepareOpenAiMultipartRequest(
   const { upstreamModel, billedModel } = mapModel(channel, requestedModel);
   const sent = form.fields.model;
   const unchanged = sent === undefined ? upstreamModel === requestedModel : sent === upstreamModel;
+  const target = openAiTarget(channel, baseUrl, path, upstreamModel);
   return {
-    url: upstreamUrl(baseUrl, path),
-    headers: {
-      ...channel.model_headers,
-      'content-type': form.contentType,
-      authorization: `Bearer ${channel.key}`,
-    },
+    url: target.url,
+    headers: { ...channel.model_headers, 'content-type': form.contentType, ...target.headers },
     body: unchanged ? form.raw : withField(form, 'model', upstreamModel),
     upstreamModel,
     billedModel,

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CreateOwnedByBody,
+  type ModelInfoBody,
+  type ModelInfoView,
+  type OwnedByView,
+  RESERVED_OWNER_ID_MAX,
+  type UpdateModelInfoBody,
+  type UpdateOwnedByBody,
+} from '@one-hub/contracts';
+import type { Cache } from '../../platform/cache/index.js';
+import { nowSeconds } from '../../platform/clock.js';
+import { isUniqueViolation } from '../../platform/db/index.js';
+import { AppError } from '../../platform/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import { MODEL_OWNERS } from '../price/owners.js';
+import type { ModelMetadataRepository } from './repo.js';
+
+export const MODEL_METADATA_CHANGED = 'model_metadata.changed';
+
+/** Concurrent creations may pick the same next id; the loser tries the one after. */
+const ID_ATTEMPTS = 5;
+
+function reservedId(id: number): AppError {
+  return AppError.badRequest(
+    `id: invalid id ${id}; ids up to ${RESERVED_OWNER_ID_MAX} belong to the built-in owners and cannot be changed`,
+  );
+}
+
+function modelTaken(model: string): AppError {
+  return AppError.conflict(`model: model identifier already exists: ${model}`);
+}
+
+/**
+ * Model owners (makers) and model information. Built-in owners come from code; administrators add
+ * owners with ids above 1000. Owners are kept in memory, since every price listing names them,
+ * and reloaded on every node when one of them changes.
+ */
+export class ModelMetadataService {
+  private custom: readonly OwnedByView[] = [];
+  private loading: Promise<void> | undefined;
+  private loaded = false;
+  private reloadsStarted = 0;
+  private reloadsApplied = 0;
+  private readonly nodeTag = randomUUID();
+
+  constructor(
+    readonly repo: ModelMetadataRepository,
+    readonly cache: Cache,
+    private readonly logger?: Pick<Logger, 'error'>,
+  ) {
+    void cache.subscribe(MODEL_METADATA_CHANGED, (message) => {
+      if (message === this.nodeTag) return;
+      this.reload().catch((error: unknown) => this.logger?.error({ err: error }, 'reloading model owners failed'));
+    });
+  }
+
+  /** Reads the custom owners into memory (start-up; later reloads follow every change). */
+  load(): Promise<void> {
+    return this.reload();
+  }
+
+  /** Every owner by id: the built-in ones and the custom ones (the shape of `GET /api/ownedby`). */
+  async ownedBy(): Promise<Record<string, OwnedByView>> {
+    await this.ensureLoaded();
+    const all: Record<string, OwnedByView> = { ...MODEL_OWNERS };
+    for (const owner of this.custom) all[String(owner.id)] = owner;
+    return all;
+  }
+
+  /** Every owner as a list in id order (the shape of `GET /api/model_ownedby/`). */
+  async owners(): Promise<OwnedByView[]> {
+    return Object.values(await this.ownedBy()).sort((left, right) => left.id - right.id);
+  }
+
+  /**
+   * The owner's name from memory, for listings built on the hot path; custom owners appear once
+   * the first load finished (which any owner listing triggers).
+   */
+  ownerName(id: number): string | undefined {
+    if (!this.loaded) void this.ensureLoaded().catch(() => {});
+    return MODEL_OWNERS[String(id)]?.name ?? this.custom.find((owner) => owner.id === id)?.name;
+  }
+
+  async owner(id: number): Promise<OwnedByView> {
+    const owner = MODEL_OWNERS[String(id)] ?? (await this.repo.owner(id));
+    if (!owner) throw AppError.notFound(`id: no owner with id ${id}`);
+    return owner;
+  }
+
+  async createOwner(body: CreateOwnedByBody): Promise<OwnedByView> {
+    for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+      const id = body.id || Math.max(RESERVED_OWNER_ID_MAX, await this.repo.largestOwnerId()) + 1;
+      const owner = { id, name: body.name, icon: body.icon };
+      try {
+        await this.repo.insertOwner(owner);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        if (body.id) throw AppError.conflict(`id: an owner with id ${id} already exists`);
+        continue;
+      }
+      await this.changed();
+      return owner;
+    }
+    throw AppError.conflict('id: owners are being added at the same moment; try again');
+  }
+
+  async updateOwner(body: UpdateOwnedByBody): Promise<OwnedByView> {
+    if (body.id <= RESERVED_OWNER_ID_MAX) throw reservedId(body.id);
+    if (!(await this.repo.owner(body.id))) throw AppError.notFound(`id: no owner with id ${body.id}`);
+    const owner = { id: body.id, name: body.name, icon: body.icon };
+    await this.repo.updateOwner(owner);
+    await this.changed();
+    return owner;
+  }
+
+  /** Refused while prices still name the owner: they would show as "Unknown". */
+  async deleteOwner(id: number): Promise<void> {
+    if (id <= RESERVED_OWNER_ID_MAX) throw reservedId(id);
+    if (!(await this.repo.owner(id))) throw AppError.notFound(`id: no owner with id ${id}`);
+    const prices = await this.repo.pricesOwnedBy(id);
+    if (prices > 0) {
+      throw AppError.conflict(`id: owner ${id} is used by ${prices} price(s); give them another owner first`);
+    }
+    await this.repo.deleteOwner(id);
+    await this.changed();
+  }
+
+  infos(): Promise<ModelInfoView[]> {
+    return this.repo.infos();
+  }
+
+  async info(id: number): Promise<ModelInfoView> {
+    const info = await this.repo.info(id);
+    if (!info) throw AppError.notFound(`id: no model information with id ${id}`);
+    return info;
+  }
+
+  async createInfo(body: ModelInfoBody): Promise<ModelInfoView> {
+    if ((await this.repo.infoIdOf(body.model)) !== undefined) throw modelTaken(body.model);
+    let id: number;
+    try {
+      id = await this.repo.insertInfo(body, nowSeconds());
+    } catch (error) {
+      if (isUniqueViolation(error)) throw modelTaken(body.model);
+      throw error;
+    }
+    return this.info(id);
+  }
+
+  async updateInfo(body: UpdateModelInfoBody): Promise<ModelInfoView> {
+    const { id, ...fields } = body;
+    await this.info(id);
+    const holder = await this.repo.infoIdOf(fields.model);
+    if (holder !== undefined && holder !== id) throw modelTaken(fields.model);
+    try {
+      await this.repo.updateInfo(id, fields, nowSeconds());
+    } catch (error) {
+      if (isUniqueViolation(error)) throw modelTaken(fields.model);
+      throw error;
+    }
+    return this.info(id);
+  }
+
+  async deleteInfo(id: number): Promise<void> {
+    if (!(await this.repo.deleteInfo(id))) throw AppError.notFound(`id: no model information with id ${id}`);
+  }
+
+  private ensureLoaded(): Promise<void> {
+    if (this.loaded) return Promise.resolve();
+    this.loading ??= this.reload().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  /** Reloads may overlap (a write here, a notice from another node): only the latest one started wins. */
+  private async reload(): Promise<void> {
+    const sequence = ++this.reloadsStarted;
+    const owners = await this.repo.owners();
+    if (sequence < this.reloadsApplied) return;
+    this.reloadsApplied = sequence;
+    this.custom = owners;
+    this.loaded = true;
+  }
+
+  private async changed(): Promise<void> {
+    await this.reload();
+    await this.cache.publish(MODEL_METADATA_CHANGED, this.nodeTag);
+  }
+}

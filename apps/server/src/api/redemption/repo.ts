@@ -1,0 +1,117 @@
+import { type Paged, type PageQuery, REDEMPTION_SORT_FIELDS, RedemptionStatus } from '@one-hub/contracts';
+import {
+  type DatabaseHandle,
+  type Executor,
+  fetchPage,
+  type NewRedemptionRow,
+  type RedemptionRow,
+  startsWithIgnoringCase,
+} from '../../platform/db/index.js';
+
+const MAX_INTEGER_COLUMN = 2_147_483_647;
+
+export class RedemptionRepository {
+  constructor(private readonly handle: DatabaseHandle) {}
+
+  get db() {
+    return this.handle.db;
+  }
+
+  /** `keyword`: an id exactly, or the start of a name (case-insensitive); `status` 0 or absent: any. */
+  list(
+    filter: { keyword?: string | undefined; status?: number | undefined },
+    paging: PageQuery,
+  ): Promise<Paged<RedemptionRow>> {
+    const { keyword, status } = filter;
+    let query = this.handle.db.selectFrom('redemptions').selectAll();
+    if (status) query = query.where('status', '=', status);
+    if (keyword) {
+      query = query.where((where) =>
+        where.or([
+          ...(/^\d+$/.test(keyword) && Number(keyword) <= MAX_INTEGER_COLUMN
+            ? [where('id', '=', Number(keyword))]
+            : []),
+          startsWithIgnoringCase('name', keyword),
+        ]),
+      );
+    }
+    return fetchPage(query, paging, REDEMPTION_SORT_FIELDS);
+  }
+
+  /** Usernames of the given accounts, in one query for a whole page of codes; absent ids are left out. */
+  async usernames(ids: readonly number[]): Promise<Map<number, string>> {
+    const wanted = [...new Set(ids.filter((id) => id > 0))];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.handle.db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('id', 'in', wanted)
+      .execute();
+    return new Map(rows.map((row) => [Number(row.id), row.username]));
+  }
+
+  findById(id: number, executor: Executor = this.handle.db): Promise<RedemptionRow | undefined> {
+    return executor.selectFrom('redemptions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByKeyHash(hash: string, executor: Executor = this.handle.db): Promise<RedemptionRow | undefined> {
+    return executor.selectFrom('redemptions').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+  }
+
+  async insertMany(rows: readonly NewRedemptionRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.handle.db
+      .insertInto('redemptions')
+      .values([...rows])
+      .execute();
+  }
+
+  /** Renames or re-prices a code that has not been redeemed; false when there is no such code. */
+  async updateUnredeemed(id: number, patch: { name?: string; quota?: number }): Promise<boolean> {
+    const result = await this.handle.db
+      .updateTable('redemptions')
+      .set(patch)
+      .where('id', '=', id)
+      .where('status', '!=', RedemptionStatus.redeemed)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Renames any code, redeemed or not. */
+  async rename(id: number, name: string): Promise<void> {
+    await this.handle.db.updateTable('redemptions').set({ name }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Enables or disables a code in one conditional statement, so a code being redeemed at the same
+   * moment stays redeemed; false when it was already redeemed or does not exist.
+   */
+  async setStatusUnlessRedeemed(id: number, status: RedemptionStatus): Promise<boolean> {
+    const result = await this.handle.db
+      .updateTable('redemptions')
+      .set({ status })
+      .where('id', '=', id)
+      .where('status', '!=', RedemptionStatus.redeemed)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.handle.db.deleteFrom('redemptions').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  /**
+   * Marks an enabled code redeemed by `userId`. The status condition makes this the one place a
+   * code is spent: of any number of concurrent attempts exactly one updates the row.
+   */
+  async claim(executor: Executor, keyHash: string, userId: number, now: number): Promise<boolean> {
+    const result = await executor
+      .updateTable('redemptions')
+      .set({ status: RedemptionStatus.redeemed, redeemed_time: now, redeemed_user_id: userId })
+      .where('key_hash', '=', keyHash)
+      .where('status', '=', RedemptionStatus.enabled)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

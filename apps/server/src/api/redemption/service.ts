@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CreateRedemptionBody,
+  LogType,
+  type Paged,
+  type RedemptionListQuery,
+  RedemptionStatus,
+  type RedemptionStatusBody,
+  type RedemptionView,
+  type UpdateRedemptionBody,
+  type UserGroupView,
+} from '@one-hub/contracts';
+import { nowSeconds } from '../../platform/clock.js';
+import { sha256Hex } from '../../platform/crypto.js';
+import type { Executor, RedemptionRow, UserRow } from '../../platform/db/index.js';
+import { AppError } from '../../platform/errors.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import { logQuota } from '../log/format.js';
+import type { LogRepository } from '../log/repo.js';
+import type { OptionService } from '../option/service.js';
+import type { UserRepository } from '../user/repo.js';
+import { toRedemptionView } from './presenter.js';
+import { promotionTarget } from './promotion.js';
+import type { RedemptionRepository } from './repo.js';
+
+/** Codes are stored by this digest; a code typed in capitals still finds its row. */
+export function hashRedemptionKey(key: string): string {
+  return sha256Hex(key.trim().toLowerCase());
+}
+
+export interface RedemptionDeps {
+  repo: RedemptionRepository;
+  users: UserRepository;
+  logs: LogRepository;
+  options: OptionService;
+  groups: { all(): Promise<UserGroupView[]> };
+  secrets: SecretBox;
+  /** Told after a redemption credits a user, so cached balances (the relay's) follow. */
+  onQuotaChanged: (userId: number, delta: number) => void;
+}
+
+/**
+ * Redemption codes: administrators create and manage them, users redeem them for quota. A code
+ * is spent by one conditional UPDATE; the credit and the top-up log share its transaction.
+ */
+export class RedemptionService {
+  constructor(private readonly deps: RedemptionDeps) {}
+
+  async list(query: RedemptionListQuery): Promise<Paged<RedemptionView>> {
+    const page = await this.deps.repo.list(query, query);
+    const names = await this.deps.repo.usernames(page.data.map((row) => row.redeemed_user_id));
+    return { ...page, data: page.data.map((row) => this.view(row, names)) };
+  }
+
+  async get(id: number): Promise<RedemptionView> {
+    const row = await this.require(id);
+    return this.view(row, await this.deps.repo.usernames([row.redeemed_user_id]));
+  }
+
+  /** Creates `count` codes in one statement and returns them; this is how they are handed out. */
+  async create(caller: UserRow, body: CreateRedemptionBody): Promise<string[]> {
+    const now = nowSeconds();
+    const keys = Array.from({ length: body.count }, () => randomUUID().replaceAll('-', ''));
+    await this.deps.repo.insertMany(
+      keys.map((key) => ({
+        user_id: caller.id,
+        name: body.name,
+        key_hash: hashRedemptionKey(key),
+        key_cipher: this.deps.secrets.seal(key),
+        status: RedemptionStatus.enabled,
+        quota: body.quota,
+        created_time: now,
+        redeemed_time: 0,
+        redeemed_user_id: 0,
+      })),
+    );
+    return keys;
+  }
+
+  /** A redeemed code may still be renamed; its quota is history and stays. */
+  async update(body: UpdateRedemptionBody): Promise<RedemptionView> {
+    const code = await this.require(body.id);
+    if (body.quota !== undefined && body.quota !== Number(code.quota)) {
+      const patch = { quota: body.quota, ...(body.name === undefined ? {} : { name: body.name }) };
+      if (!(await this.deps.repo.updateUnredeemed(code.id, patch))) await this.refuseIfRedeemed(code.id, 'quota');
+    } else if (body.name !== undefined) {
+      await this.deps.repo.rename(code.id, body.name);
+    }
+    return this.get(code.id);
+  }
+
+  async setStatus(body: RedemptionStatusBody): Promise<RedemptionView> {
+    const code = await this.require(body.id);
+    if (!(await this.deps.repo.setStatusUnlessRedeemed(code.id, body.status))) {
+      await this.refuseIfRedeemed(code.id, 'status');
+    }
+    return this.get(code.id);
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.deps.repo.delete(id))) throw AppError.notFound(`redemption code ${id} not found`);
+  }
+
+  /** Redeems a code for the caller and returns the quota added. The code never reaches a log or an error text. */
+  async redeem(caller: UserRow, key: string, sourceIp: string): Promise<number> {
+    const hash = hashRedemptionKey(key);
+    // Read before the transaction: on SQLite it holds the only connection until it ends.
+    const groups = await this.deps.groups.all();
+    const quota = await this.deps.repo.db.transaction().execute(async (transaction) => {
+      if (!(await this.deps.repo.claim(transaction, hash, caller.id, nowSeconds()))) {
+        throw await this.refusal(transaction, hash);
+      }
+      const code = await this.deps.repo.findByKeyHash(hash, transaction);
+      const amount = Number(code?.quota ?? 0);
+      if (!(await this.deps.users.addQuota(caller.id, amount, transaction))) {
+        throw AppError.notFound('your account no longer exists');
+      }
+      await this.deps.logs.insert(transaction, {
+        userId: caller.id,
+        username: caller.username,
+        type: LogType.topup,
+        quota: amount,
+        sourceIp,
+        content: `通过兑换码充值 ${logQuota(amount, this.deps.options)}`,
+      });
+      await this.promote(transaction, caller.id, groups);
+      return amount;
+    });
+    this.deps.onQuotaChanged(caller.id, quota);
+    return quota;
+  }
+
+  /** Why a code could not be claimed: it does not exist, was redeemed, or is disabled. */
+  private async refusal(executor: Executor, hash: string): Promise<AppError> {
+    const code = await this.deps.repo.findByKeyHash(hash, executor);
+    if (!code) return AppError.notFound('key: this redemption code does not exist');
+    if (code.status === RedemptionStatus.redeemed) {
+      return AppError.conflict('key: this redemption code has already been used');
+    }
+    return AppError.conflict('key: this redemption code is disabled');
+  }
+
+  /** Moves the user into the promotion group their cumulative recharge now qualifies for, if any. */
+  private async promote(executor: Executor, userId: number, groups: readonly UserGroupView[]): Promise<void> {
+    const user = await this.deps.users.findById(userId, executor);
+    if (!user) return;
+    const target = promotionTarget(
+      groups,
+      user.group,
+      Number(user.quota) + Number(user.used_quota),
+      this.deps.options.getNumber('QuotaPerUnit'),
+    );
+    if (target) await this.deps.users.update(userId, { group: target.symbol }, executor);
+  }
+
+  /** After a conditional update changed nothing: a 409 if the code was redeemed meanwhile, else fine. */
+  private async refuseIfRedeemed(id: number, field: string): Promise<void> {
+    const code = await this.require(id);
+    if (code.status === RedemptionStatus.redeemed) {
+      throw AppError.conflict(`${field}: redemption code ${id} has already been redeemed`);
+    }
+  }
+
+  private async require(id: number): Promise<RedemptionRow> {
+    const code = await this.deps.repo.findById(id);
+    if (!code) throw AppError.notFound(`redemption code ${id} not found`);
+    return code;
+  }
+
+  private view(row: RedemptionRow, usernames: ReadonlyMap<number, string>): RedemptionView {
+    let key = '';
+    try {
+      key = this.deps.secrets.open(row.key_cipher);
+    } catch {
+      // Sealed under another server secret: the code still works by its digest, it just cannot be shown.
+    }
+    return toRedemptionView(row, key, usernames.get(row.redeemed_user_id) ?? '');
+  }
+}

@@ -1,0 +1,134 @@
+import { type DashboardRow, LogType } from '@one-hub/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.js';
+import { availableDialects } from '../../../test/databases.js';
+import type { NewLogRow } from '../../platform/db/index.js';
+import { LogWriter } from '../log/writer.js';
+
+function pad(value: number): string {
+  return String(value).padStart(2, '0');
+}
+
+/** Noon (local) `days` before today, as Unix seconds, and that day as YYYY-MM-DD. */
+function daysAgo(days: number): { at: number; date: string } {
+  const today = new Date();
+  const noon = new Date(today.getFullYear(), today.getMonth(), today.getDate() - days, 12);
+  return {
+    at: Math.floor(noon.getTime() / 1000),
+    date: `${noon.getFullYear()}-${pad(noon.getMonth() + 1)}-${pad(noon.getDate())}`,
+  };
+}
+
+describe.each(availableDialects)('GET /api/user/dashboard on %s', (dialect) => {
+  let t: TestApp;
+  let alice: { id: number; cookie: string };
+  let bob: { id: number; cookie: string };
+
+  function consume(userId: number, days: number, model: string, quota: number): NewLogRow {
+    return {
+      user_id: userId,
+      username: 'someone',
+      created_at: daysAgo(days).at,
+      type: LogType.consume,
+      content: '',
+      quota,
+      source_ip: '',
+      token_name: '',
+      model_name: model,
+      prompt_tokens: 10,
+      completion_tokens: 20,
+      channel_id: 1 + (quota % 2),
+      request_time: 300,
+      is_stream: false,
+      metadata: '{}',
+      token_id: 0,
+      request_id: '',
+    };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp({ dialect });
+    alice = await t.createUser('alice');
+    bob = await t.createUser('bob');
+    const writer = new LogWriter(t.database, { flushIntervalMs: 60_000 });
+    // Two channels of the same model on the same day fold into one dashboard row.
+    for (const quota of [1, 2, 3]) writer.push(consume(alice.id, 0, 'gpt-4o', quota));
+    writer.push(consume(alice.id, 0, 'claude', 50));
+    writer.push(consume(alice.id, 7, 'gpt-4o', 70));
+    writer.push(consume(alice.id, 8, 'gpt-4o', 80));
+    writer.push(consume(alice.id, 30, 'gpt-4o', 300));
+    writer.push(consume(bob.id, 0, 'gpt-4o', 1000));
+    await writer.close();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function dashboard(cookie: string): Promise<DashboardRow[]> {
+    const response = await t.app.inject({ method: 'GET', url: '/api/user/dashboard', headers: { cookie } });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.success).toBe(true);
+    return body.data;
+  }
+
+  it('returns the caller’s rows of today and the seven days before, per date and model, with Go field names', async () => {
+    const rows = await dashboard(alice.cookie);
+    expect(rows).toEqual([
+      {
+        Date: daysAgo(7).date,
+        ModelName: 'gpt-4o',
+        RequestCount: 1,
+        Quota: 70,
+        PromptTokens: 10,
+        CompletionTokens: 20,
+        RequestTime: 300,
+      },
+      {
+        Date: daysAgo(0).date,
+        ModelName: 'claude',
+        RequestCount: 1,
+        Quota: 50,
+        PromptTokens: 10,
+        CompletionTokens: 20,
+        RequestTime: 300,
+      },
+      {
+        Date: daysAgo(0).date,
+        ModelName: 'gpt-4o',
+        RequestCount: 3,
+        Quota: 6,
+        PromptTokens: 30,
+        CompletionTokens: 60,
+        RequestTime: 900,
+      },
+    ]);
+  });
+
+  it('shows each user only their own usage', async () => {
+    const rows = await dashboard(bob.cookie);
+    expect(rows.map((row) => [row.ModelName, row.Quota])).toEqual([['gpt-4o', 1000]]);
+  });
+
+  it('needs a signed-in user', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/user/dashboard' });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('reports the rate limit of the caller’s group with nothing used yet', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/dashboard/rate',
+      headers: { cookie: alice.cookie },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data).toEqual({
+      rpm: 0,
+      maxRPM: 600,
+      usageRpmRate: 0,
+      tpm: 0,
+      maxTPM: 0,
+      usageTpmRate: 0,
+    });
+  });
+});

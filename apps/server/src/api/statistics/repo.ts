@@ -1,0 +1,178 @@
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../../platform/db/index.js';
+
+/** Summed counters of one group of `statistics` rows, as numbers whatever the driver returned. */
+export interface UsageTotals {
+  request_count: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  request_time: number;
+}
+
+export interface DatedUsage extends UsageTotals {
+  date: string;
+  /** The model name, or the channel id as text, after what was grouped by. */
+  key: string;
+}
+
+export interface UsageRange {
+  fromDate: string;
+  toDate: string;
+  /** Only this user's rows when set (and not 0). */
+  userId?: number | undefined;
+}
+
+const sums = [
+  sql<number | string>`sum(request_count)`.as('request_count'),
+  sql<number | string>`sum(quota)`.as('quota'),
+  sql<number | string>`sum(prompt_tokens)`.as('prompt_tokens'),
+  sql<number | string>`sum(completion_tokens)`.as('completion_tokens'),
+  sql<number | string>`sum(request_time)`.as('request_time'),
+] as const;
+
+interface RawUsage {
+  date: string;
+  key: string | number;
+  request_count: number | string;
+  quota: number | string;
+  prompt_tokens: number | string;
+  completion_tokens: number | string;
+  request_time: number | string;
+}
+
+function toDatedUsage(row: RawUsage): DatedUsage {
+  return {
+    date: row.date,
+    key: String(row.key),
+    request_count: Number(row.request_count),
+    quota: Number(row.quota),
+    prompt_tokens: Number(row.prompt_tokens),
+    completion_tokens: Number(row.completion_tokens),
+    request_time: Number(row.request_time),
+  };
+}
+
+/** One user's sums over a range of days. */
+export interface UserUsage extends UsageTotals {
+  user_id: number;
+}
+
+export interface UserModelRequests {
+  user_id: number;
+  model_name: string;
+  request_count: number;
+}
+
+/** What ranks users: their summed quota or their summed requests. */
+export type UserRanking = 'quota' | 'request_count';
+
+interface DayRange {
+  fromDate: string;
+  toDate: string;
+}
+
+function toUserUsage(row: Omit<RawUsage, 'date' | 'key'> & { user_id: number | string }): UserUsage {
+  return {
+    user_id: Number(row.user_id),
+    request_count: Number(row.request_count),
+    quota: Number(row.quota),
+    prompt_tokens: Number(row.prompt_tokens),
+    completion_tokens: Number(row.completion_tokens),
+    request_time: Number(row.request_time),
+  };
+}
+
+/** By date, then by key in code-point order. */
+export function compareDatedUsage(left: DatedUsage, right: DatedUsage): number {
+  if (left.date !== right.date) return left.date < right.date ? -1 : 1;
+  if (left.key === right.key) return 0;
+  return left.key < right.key ? -1 : 1;
+}
+
+/** Reads the `statistics` roll-up; it is written by the log writer (see rollup.ts). */
+export class StatisticsRepository {
+  constructor(private readonly handle: DatabaseHandle) {}
+
+  /** Usage per day and model, or per day and channel, over an inclusive range of dates. */
+  async usageByDay(range: UsageRange, by: 'model' | 'channel'): Promise<DatedUsage[]> {
+    const keyColumn = by === 'model' ? 'model_name' : 'channel_id';
+    let query = this.handle.db
+      .selectFrom('statistics')
+      .select(['date', sql<string | number>`${sql.ref(keyColumn)}`.as('key'), ...sums])
+      .where('date', '>=', range.fromDate)
+      .where('date', '<=', range.toDate);
+    if (range.userId) query = query.where('user_id', '=', range.userId);
+    const rows = await query.groupBy(['date', keyColumn]).execute();
+    return rows.map(toDatedUsage);
+  }
+
+  /** Each listed user's sums over the range; users without usage are absent. */
+  async usageOfUsers(range: DayRange, userIds: readonly number[]): Promise<UserUsage[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.inRange(range)
+      .select(['user_id', ...sums])
+      .where('user_id', 'in', [...userIds])
+      .groupBy('user_id')
+      .execute();
+    return rows.map(toUserUsage);
+  }
+
+  /** Requests per listed user and model over the range. */
+  async modelRequestsOfUsers(range: DayRange, userIds: readonly number[]): Promise<UserModelRequests[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.inRange(range)
+      .select(['user_id', 'model_name', sql<number | string>`sum(request_count)`.as('request_count')])
+      .where('user_id', 'in', [...userIds])
+      .groupBy(['user_id', 'model_name'])
+      .execute();
+    return rows.map((row) => ({
+      user_id: Number(row.user_id),
+      model_name: row.model_name,
+      request_count: Number(row.request_count),
+    }));
+  }
+
+  /** The `limit` users with the most quota (or requests) over the range; ties go to the lower id. */
+  async topUsers(range: DayRange, ranking: UserRanking, limit: number): Promise<UserUsage[]> {
+    const rows = await this.inRange(range)
+      .select(['user_id', ...sums])
+      .groupBy('user_id')
+      .orderBy(sql`sum(${sql.ref(ranking)})`, 'desc')
+      .orderBy('user_id', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(toUserUsage);
+  }
+
+  /** How many users had usage over the range, and what they used together. */
+  async userTotals(range: DayRange): Promise<{ active_users: number; quota: number; request_count: number }> {
+    const row = await this.inRange(range)
+      .select([
+        sql<number | string>`count(distinct user_id)`.as('active_users'),
+        sql<number | string | null>`sum(quota)`.as('quota'),
+        sql<number | string | null>`sum(request_count)`.as('request_count'),
+      ])
+      .executeTakeFirst();
+    return {
+      active_users: Number(row?.active_users ?? 0),
+      quota: Number(row?.quota ?? 0),
+      request_count: Number(row?.request_count ?? 0),
+    };
+  }
+
+  private inRange(range: DayRange) {
+    return this.handle.db
+      .selectFrom('statistics')
+      .where('date', '>=', range.fromDate)
+      .where('date', '<=', range.toDate);
+  }
+
+  /** Names of channels by id, deleted ones included: their usage still happened. */
+  async channelNames(ids: readonly number[]): Promise<Map<number, string>> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.handle.db.selectFrom('channels').select(['id', 'name']).where('id', 'in', wanted).execute();
+    return new Map(rows.map((row) => [Number(row.id), row.name]));
+  }
+}

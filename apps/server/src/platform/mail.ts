@@ -1,0 +1,81 @@
+import nodemailer from 'nodemailer';
+import { AppError } from './errors.js';
+
+/** SMTP settings as the administrator entered them; read on every send so edits apply at once. */
+export interface SmtpSettings {
+  server: string;
+  port: number;
+  account: string;
+  /** Sender address; the account is used when empty. */
+  from: string;
+  /** The SMTP password or app token. Never logged and never part of an error message. */
+  token: string;
+  /** Display name of the sender, e.g. the site's name. */
+  senderName?: string;
+}
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export interface Mailer {
+  isConfigured(): boolean;
+  send(message: MailMessage): Promise<void>;
+}
+
+const IMPLICIT_TLS_PORT = 465;
+
+/**
+ * Sends mail through the configured SMTP server. Port 465 speaks TLS from the first byte; other
+ * ports start in plain text and upgrade with STARTTLS when the server offers it.
+ */
+export function createMailer(settings: () => SmtpSettings): Mailer {
+  const senderOf = (current: SmtpSettings) => (current.from || current.account).trim();
+
+  return {
+    isConfigured() {
+      const current = settings();
+      return Boolean(current.server.trim() && senderOf(current));
+    },
+    async send(message) {
+      const current = settings();
+      const sender = senderOf(current);
+      if (!current.server.trim() || !sender) {
+        throw new AppError(
+          'unavailable',
+          'e-mail is not set up on this site: an administrator must fill in SMTPServer and SMTPFrom (or SMTPAccount)',
+        );
+      }
+      const port = current.port > 0 ? current.port : 587;
+      const transport = nodemailer.createTransport({
+        host: current.server.trim(),
+        port,
+        secure: port === IMPLICIT_TLS_PORT,
+        ...(current.account ? { auth: { user: current.account, pass: current.token } } : {}),
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+        logger: false,
+        debug: false,
+      });
+      try {
+        await transport.sendMail({
+          from: current.senderName ? { name: current.senderName, address: sender } : sender,
+          to: message.to,
+          subject: message.subject,
+          html: message.html,
+          text: message.text,
+        });
+      } catch (error) {
+        // Only the library's short reason travels on: it names the failure, never the credentials.
+        const reason = error instanceof Error ? error.message.split('\n')[0] : 'unknown error';
+        throw new AppError('upstream_error', `sending the e-mail failed: ${reason}`);
+      } finally {
+        transport.close();
+      }
+    },
+  };
+}

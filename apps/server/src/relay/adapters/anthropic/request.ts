@@ -1,0 +1,325 @@
+import type { ChatFilePart, ChatMessage, ChatRequest, Json } from '../types.js';
+import { EFFORT_BUDGETS, isRecord, parseDataUrl, thinkingBudgetOf } from './common.js';
+
+/** The Anthropic Messages request built from a chat request (see adapter.ts for the choices). */
+
+const THINKING_SUFFIX = '#thinking';
+export const TOOL_ERROR_MARK = '[tool error] ';
+
+export function defaultMaxTokens(model: string): number {
+  return /claude-3-(?:opus|sonnet|haiku)/.test(model) ? 4096 : 8192;
+}
+
+function canThink(model: string): boolean {
+  return !/claude-(?:instant|2(?:\.\d)?(?:-|$)|3-(?:5-)?(?:opus|sonnet|haiku))/.test(model);
+}
+
+type Block = Json;
+interface Turn {
+  role: 'user' | 'assistant';
+  content: string | Block[];
+}
+
+const asBlocks = (content: string | Block[]): Block[] =>
+  typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+
+function cacheControl(part: unknown): Json {
+  return isRecord(part) && isRecord(part.cache_control) ? { cache_control: part.cache_control } : {};
+}
+
+function imageBlock(url: string, path: string): Block {
+  const data = parseDataUrl(url);
+  if (data) return { type: 'image', source: { type: 'base64', media_type: data.mediaType, data: data.data } };
+  if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
+  throw new Error(`${path}.image_url.url: an https URL or a base64 data URL is required`);
+}
+
+function fileBlock(part: ChatFilePart, path: string): Block {
+  const file: Json = isRecord(part.file) ? part.file : {};
+  const data = typeof file.file_data === 'string' ? parseDataUrl(file.file_data) : undefined;
+  if (!data)
+    throw new Error(`${path}.file: only inline files (file_data as a base64 data URL) can be sent to Anthropic`);
+  const title = typeof file.filename === 'string' && file.filename ? { title: file.filename } : {};
+  if (data.mediaType === 'application/pdf') {
+    return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: data.data }, ...title };
+  }
+  if (data.mediaType === 'text/plain') {
+    const text = Buffer.from(data.data, 'base64').toString('utf8');
+    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...title };
+  }
+  throw new Error(`${path}.file: Anthropic takes PDF and plain-text documents, not ${data.mediaType}`);
+}
+
+/** User (or tool-result) content parts → Anthropic blocks. */
+function contentBlocks(content: ChatMessage['content'], path: string): string | Block[] {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw new Error(`${path}: a string or a list of parts is required`);
+  const blocks: Block[] = [];
+  content.forEach((item, index) => {
+    const at = `${path}[${index}]`;
+    const part: unknown = item;
+    if (!isRecord(part)) throw new Error(`${at}: a content part object is required`);
+    switch (part.type) {
+      case 'text':
+        if (typeof part.text !== 'string') throw new Error(`${at}.text: a string is required`);
+        if (part.text) blocks.push({ type: 'text', text: part.text, ...cacheControl(part) });
+        break;
+      case 'image_url': {
+        const url = isRecord(part.image_url) ? part.image_url.url : undefined;
+        if (typeof url !== 'string') throw new Error(`${at}.image_url.url: a string is required`);
+        blocks.push({ ...imageBlock(url, at), ...cacheControl(part) });
+        break;
+      }
+      case 'file':
+        blocks.push({ ...fileBlock(part as unknown as ChatFilePart, at), ...cacheControl(part) });
+        break;
+      case 'input_audio':
+        throw new Error(`${at}: Anthropic does not take audio input`);
+      default:
+        throw new Error(`${at}.type: unsupported content part "${String(part.type)}"`);
+    }
+  });
+  return blocks;
+}
+
+function systemBlocks(message: ChatMessage, path: string): Block[] {
+  const content = contentBlocks(message.content, `${path}.content`);
+  const blocks = asBlocks(content).filter((block) => !(block.type === 'text' && block.text === ''));
+  for (const [index, block] of blocks.entries()) {
+    if (block.type !== 'text') throw new Error(`${path}.content[${index}]: a system message can only hold text`);
+  }
+  return blocks;
+}
+
+function parseArguments(text: string): Json {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+function assistantContent(message: ChatMessage, path: string): string | Block[] {
+  const blocks: Block[] = [];
+  const { content } = message;
+  if (typeof content === 'string') {
+    if (content) blocks.push({ type: 'text', text: content });
+  } else if (Array.isArray(content)) {
+    content.forEach((part, index) => {
+      const at = `${path}.content[${index}]`;
+      const loose = part as unknown as Json;
+      if (loose.type === 'text' && typeof loose.text === 'string') {
+        if (loose.text) blocks.push({ type: 'text', text: loose.text, ...cacheControl(part) });
+      } else if (loose.type === 'refusal' && typeof loose.refusal === 'string') {
+        if (loose.refusal) blocks.push({ type: 'text', text: loose.refusal });
+      } else {
+        throw new Error(`${at}.type: an assistant message can only hold text`);
+      }
+    });
+  } else if (content !== null && content !== undefined) {
+    throw new Error(`${path}.content: a string or a list of parts is required`);
+  }
+  if (blocks.length === 0 && typeof message.refusal === 'string' && message.refusal) {
+    blocks.push({ type: 'text', text: message.refusal });
+  }
+  const calls = message.tool_calls ?? [];
+  if (!Array.isArray(calls)) throw new Error(`${path}.tool_calls: a list is required`);
+  calls.forEach((call, index) => {
+    const at = `${path}.tool_calls[${index}]`;
+    if (!isRecord(call) || !isRecord(call.function) || typeof call.function.name !== 'string') {
+      throw new Error(`${at}.function.name: a string is required`);
+    }
+    if (typeof call.id !== 'string' || !call.id) throw new Error(`${at}.id: a string is required`);
+    const args = call.function.arguments;
+    blocks.push({
+      type: 'tool_use',
+      id: call.id,
+      name: call.function.name,
+      input: typeof args === 'string' ? parseArguments(args) : isRecord(args) ? args : {},
+    });
+  });
+  // A lone string stays a string, as the client wrote it.
+  if (calls.length === 0 && typeof content === 'string') return content;
+  return blocks;
+}
+
+function toolResult(message: ChatMessage, path: string): Block {
+  if (typeof message.tool_call_id !== 'string' || !message.tool_call_id) {
+    throw new Error(`${path}.tool_call_id: a string is required`);
+  }
+  let content = contentBlocks(message.content, `${path}.content`);
+  let isError = false;
+  if (typeof content === 'string' && content.startsWith(TOOL_ERROR_MARK)) {
+    content = content.slice(TOOL_ERROR_MARK.length);
+    isError = true;
+  } else if (Array.isArray(content)) {
+    const first = content[0];
+    if (first?.type === 'text' && typeof first.text === 'string' && first.text.startsWith(TOOL_ERROR_MARK)) {
+      const rest = first.text.slice(TOOL_ERROR_MARK.length);
+      content = rest ? [{ ...first, text: rest }, ...content.slice(1)] : content.slice(1);
+      isError = true;
+    }
+  }
+  const empty = typeof content === 'string' ? content === '' : content.length === 0;
+  return {
+    type: 'tool_result',
+    tool_use_id: message.tool_call_id,
+    ...(empty ? {} : { content }),
+    ...(isError ? { is_error: true } : {}),
+  };
+}
+
+function addTurn(turns: Turn[], role: Turn['role'], content: string | Block[]): void {
+  if (typeof content === 'string' ? content === '' : content.length === 0) return;
+  const last = turns.at(-1);
+  if (last?.role === role) {
+    last.content = [...asBlocks(last.content), ...asBlocks(content)];
+  } else {
+    turns.push({ role, content });
+  }
+}
+
+interface Converted {
+  system: string | Block[] | undefined;
+  messages: Turn[];
+}
+
+export function convertMessages(messages: ChatMessage[]): Converted {
+  if (!Array.isArray(messages)) throw new Error('messages: a list of messages is required');
+  const system: Block[] = [];
+  let systemMessages = 0;
+  let lonelySystemText: string | undefined;
+  const turns: Turn[] = [];
+  messages.forEach((message, index) => {
+    const path = `messages[${index}]`;
+    if (!isRecord(message)) throw new Error(`${path}: a message object is required`);
+    switch (message.role) {
+      case 'system':
+      case 'developer': {
+        systemMessages += 1;
+        lonelySystemText = typeof message.content === 'string' ? message.content : undefined;
+        system.push(...systemBlocks(message, path));
+        break;
+      }
+      case 'user':
+        addTurn(turns, 'user', contentBlocks(message.content, `${path}.content`));
+        break;
+      case 'assistant':
+        addTurn(turns, 'assistant', assistantContent(message, path));
+        break;
+      case 'tool':
+        addTurn(turns, 'user', [toolResult(message, path)]);
+        break;
+      default:
+        throw new Error(`${path}.role: unsupported role "${String(message.role)}"`);
+    }
+  });
+  // Anthropic wants a user turn's tool results before anything else in it.
+  for (const turn of turns) {
+    if (turn.role !== 'user' || typeof turn.content === 'string') continue;
+    const results = turn.content.filter((block) => block.type === 'tool_result');
+    if (results.length === 0) continue;
+    turn.content = [...results, ...turn.content.filter((block) => block.type !== 'tool_result')];
+  }
+  let systemOut: string | Block[] | undefined;
+  if (system.length > 0) {
+    systemOut = systemMessages === 1 && lonelySystemText !== undefined ? lonelySystemText : system;
+  }
+  if (turns.length === 0) {
+    if (systemOut === undefined) throw new Error('messages: at least one user or assistant message is required');
+    return { system: undefined, messages: [{ role: 'user', content: systemOut }] };
+  }
+  return { system: systemOut, messages: turns };
+}
+
+function convertToolChoice(request: ChatRequest): Json | undefined {
+  const choice = request.tool_choice;
+  const noParallel = request.parallel_tool_calls === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined || choice === null) {
+    return request.parallel_tool_calls === false ? { type: 'auto', ...noParallel } : undefined;
+  }
+  if (choice === 'auto') return { type: 'auto', ...noParallel };
+  if (choice === 'required') return { type: 'any', ...noParallel };
+  if (choice === 'none') return { type: 'none' };
+  if (isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === 'string') {
+    return { type: 'tool', name: choice.function.name, ...noParallel };
+  }
+  throw new Error('tool_choice: "none", "auto", "required" or {type:"function", function:{name}} is required');
+}
+
+function convertTools(request: ChatRequest): Json[] | undefined {
+  if (request.tools === undefined || request.tools === null) return undefined;
+  if (!Array.isArray(request.tools)) throw new Error('tools: a list is required');
+  return request.tools.map((tool, index) => {
+    const fn = isRecord(tool) ? tool.function : undefined;
+    if (!isRecord(fn) || typeof fn.name !== 'string' || !fn.name) {
+      throw new Error(`tools[${index}].function.name: a string is required`);
+    }
+    return {
+      name: fn.name,
+      ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
+      input_schema: isRecord(fn.parameters) ? fn.parameters : { type: 'object', properties: {} },
+      ...cacheControl(tool),
+    };
+  });
+}
+
+/** The last assistant turn called tools: Anthropic would demand its (signed) thinking block back. */
+function inToolLoop(messages: ChatMessage[]): boolean {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role === 'assistant') return Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
+  }
+  return false;
+}
+
+const positive = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : undefined;
+
+export function buildAnthropicBody(request: ChatRequest, upstreamModel: string, stream: boolean): Json {
+  let model = upstreamModel;
+  let suffixThinking = false;
+  if (model.endsWith(THINKING_SUFFIX)) {
+    model = model.slice(0, -THINKING_SUFFIX.length);
+    suffixThinking = true;
+  }
+  const { system, messages } = convertMessages(request.messages);
+  const tools = convertTools(request);
+  const toolChoice = tools ? convertToolChoice(request) : undefined;
+
+  const exactBudget = thinkingBudgetOf(request);
+  const effort = request.reasoning_effort;
+  const effortBudget = effort && effort in EFFORT_BUDGETS ? EFFORT_BUDGETS[effort] : undefined;
+  let budget: number | undefined;
+  if (suffixThinking) budget = exactBudget ?? effortBudget ?? EFFORT_BUDGETS.medium;
+  else if (canThink(model)) budget = exactBudget ?? effortBudget;
+  const forcedTool = toolChoice?.type === 'any' || toolChoice?.type === 'tool';
+  if (budget !== undefined && (forcedTool || inToolLoop(request.messages))) budget = undefined;
+
+  let maxTokens = positive(request.max_completion_tokens) ?? positive(request.max_tokens) ?? defaultMaxTokens(model);
+  if (budget !== undefined && maxTokens <= budget) maxTokens = budget + 4096;
+
+  const body: Json = { model, max_tokens: maxTokens };
+  if (system !== undefined) body.system = system;
+  body.messages = messages;
+  if (tools) body.tools = tools;
+  if (toolChoice) body.tool_choice = toolChoice;
+  if (request.stop !== undefined && request.stop !== null) {
+    const list = (Array.isArray(request.stop) ? request.stop : [request.stop]).filter(
+      (item): item is string => typeof item === 'string' && item !== '',
+    );
+    if (list.length > 0) body.stop_sequences = list;
+  }
+  if (budget !== undefined) {
+    body.thinking = { type: 'enabled', budget_tokens: budget };
+  } else {
+    if (typeof request.temperature === 'number') body.temperature = request.temperature;
+    if (typeof request.top_p === 'number') body.top_p = request.top_p;
+    if (typeof request.top_k === 'number') body.top_k = request.top_k;
+  }
+  if (typeof request.user === 'string' && request.user) body.metadata = { user_id: request.user };
+  if (stream) body.stream = true;
+  return body;
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { Json } from '../types.js';
+import { geminiUsage, meterGeminiStream } from './native.js';
+import { fixture, fixtureJson, sseEvents } from './test-helpers.js';
+
+describe('geminiUsage', () => {
+  it('reads usageMetadata of a whole answer', () => {
+    expect(geminiUsage(fixtureJson('response-thinking.json'))).toEqual({
+      prompt_tokens: 15,
+      completion_tokens: 997,
+      total_tokens: 1012,
+      completion_tokens_details: { reasoning_tokens: 945 },
+    });
+    expect(geminiUsage(fixtureJson('response-cached.json'))?.prompt_tokens_details).toEqual({ cached_tokens: 65536 });
+    expect(geminiUsage({ candidates: [] })).toBeUndefined();
+  });
+
+  it('reads the last counts of a stream answer read whole (a JSON list)', () => {
+    const events = sseEvents(fixture('stream-text.sse').toString());
+    expect(geminiUsage(events as unknown as Json)).toEqual({
+      prompt_tokens: 8,
+      completion_tokens: 19,
+      total_tokens: 27,
+    });
+  });
+});
+
+describe('meterGeminiStream', () => {
+  const expectedText = (events: Json[]) => {
+    let chars = 0;
+    for (const event of events) {
+      for (const candidate of (event.candidates as Json[] | undefined) ?? []) {
+        for (const part of ((candidate.content as Json | undefined)?.parts as Json[] | undefined) ?? []) {
+          if (typeof part.text === 'string') chars += part.text.length;
+          if (part.functionCall) chars += JSON.stringify((part.functionCall as Json).args).length;
+        }
+      }
+    }
+    return chars;
+  };
+
+  it('reads the last usageMetadata of an SSE stream split at every byte', () => {
+    const bytes = fixture('stream-thinking-function-call.sse');
+    const meter = meterGeminiStream();
+    for (let offset = 0; offset < bytes.length; offset += 1) meter.push(bytes.subarray(offset, offset + 1));
+    expect(meter.usage()).toEqual({
+      prompt_tokens: 71,
+      completion_tokens: 110,
+      total_tokens: 181,
+      prompt_tokens_details: { cached_tokens: 32 },
+      completion_tokens_details: { reasoning_tokens: 68 },
+    });
+    expect(meter.text()).toBe(expectedText(sseEvents(bytes.toString())));
+    expect(meter.text()).toBeGreaterThan(100);
+  });
+
+  it('reads the JSON-array form (no alt=sse), split inside characters and strings', () => {
+    const events = sseEvents(fixture('stream-text.sse').toString());
+    const body = Buffer.from(`\n[${events.map((event) => JSON.stringify(event, null, 2)).join(',\r\n')}]`);
+    const meter = meterGeminiStream();
+    for (let offset = 0; offset < body.length; offset += 3) meter.push(body.subarray(offset, offset + 3));
+    expect(meter.usage()).toEqual({ prompt_tokens: 8, completion_tokens: 19, total_tokens: 27 });
+    expect(meter.text()).toBe(expectedText(events));
+  });
+
+  it('skips malformed events and reports what it saw of a cut stream', () => {
+    const meter = meterGeminiStream();
+    meter.push(Buffer.from('data: {not json}\n\n'));
+    meter.push(Buffer.from('data: {"usageMetadata":{"promptTokenCount":4,"totalTokenCount":4}}\n\n'));
+    meter.push(Buffer.from('data: {"candidates":[{"content":{"parts":[{"text":"cut he'));
+    expect(meter.usage()).toEqual({ prompt_tokens: 4, completion_tokens: 0, total_tokens: 4 });
+    expect(meterGeminiStream().usage()).toBeUndefined();
+  });
+});

@@ -1,0 +1,63 @@
+import { request } from 'undici';
+import { anthropicAdapter } from './anthropic/adapter.js';
+import { cohereAdapter } from './cohere/adapter.js';
+import { geminiAdapter } from './gemini/adapter.js';
+import type { ChatAdapter } from './types.js';
+import { createVertexAdapter } from './vertex/adapter.js';
+import { ServiceAccountTokens, type TokenPost } from './vertex/token.js';
+
+/** Service-account token exchanges (Vertex AI): a form POST to the account's token URI. */
+const postForm: TokenPost = async (url, form) => {
+  const response = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+  });
+  return { status: response.statusCode, body: await response.body.text() };
+};
+
+/**
+ * An adapter whose module (and its libraries) loads on first use: Bedrock's AWS signer and
+ * event-stream codec cost about 12 MB that an installation without Bedrock channels never needs.
+ * Every call of an exchange starts with `buildChat`, so the rest finds the module loaded.
+ */
+function loadedOnFirstUse(format: ChatAdapter['format'], load: () => Promise<ChatAdapter>): ChatAdapter {
+  let adapter: ChatAdapter | undefined;
+  const loaded = (): ChatAdapter => {
+    if (!adapter) throw new Error('the adapter was used before its first request was built');
+    return adapter;
+  };
+  return {
+    format,
+    async buildChat(request, context) {
+      adapter ??= await load();
+      return adapter.buildChat(request, context);
+    },
+    parseChat: (body, context) => loaded().parseChat(body, context),
+    decodeStream: (context) => loaded().decodeStream(context),
+    parseError: (status, body) => loaded().parseError(status, body),
+  };
+}
+
+/**
+ * The adapter of each channel type whose upstream does not speak OpenAI's format (type ids of
+ * reference §3.4). Types not listed here are OpenAI or compatible (Azure included) and take the
+ * pass-through path (attempt.ts).
+ */
+const adapters = new Map<number, ChatAdapter>([
+  [14, anthropicAdapter],
+  [25, geminiAdapter],
+  [32, loadedOnFirstUse('openai', async () => (await import('./bedrock/adapter.js')).bedrockAdapter)],
+  [36, cohereAdapter],
+  // Tokens are cached per service account for the life of the process.
+  [42, createVertexAdapter(new ServiceAccountTokens(postForm, Date.now))],
+]);
+
+export function chatAdapterFor(channelType: number): ChatAdapter | undefined {
+  return adapters.get(channelType);
+}
+
+/** Replaces a type's adapter; tests use it to point token exchanges at a local mock. */
+export const registerChatAdapter = (type: number, adapter: ChatAdapter): void => void adapters.set(type, adapter);

@@ -1,0 +1,247 @@
+/**
+ * The translation contract between wire formats. Every translation goes through one canonical
+ * shape, OpenAI's chat completions (request, whole answer, stream chunk), so N client formats and
+ * M upstream formats need N + M translators, not N × M. A surface whose format equals the
+ * upstream's (Anthropic in, Anthropic out) skips translation and passes bodies through.
+ *
+ * Everything here is pure: no I/O, no clock, no randomness beyond ids passed in. The shared
+ * executor does every network call; adapters only say what to send and how to read the answer.
+ */
+
+export type Json = Record<string, unknown>;
+
+// ---- the canonical shape: OpenAI chat completions ----
+
+export interface ChatTextPart {
+  type: 'text';
+  text: string;
+}
+export interface ChatImagePart {
+  type: 'image_url';
+  /** An https URL or a `data:<mime>;base64,…` URL. */
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+export interface ChatAudioPart {
+  type: 'input_audio';
+  input_audio: { data: string; format: string };
+}
+export interface ChatFilePart {
+  type: 'file';
+  file: { file_data?: string; file_id?: string; filename?: string };
+}
+export type ChatContentPart = ChatTextPart | ChatImagePart | ChatAudioPart | ChatFilePart;
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+  content: string | ChatContentPart[] | null;
+  name?: string;
+  /** assistant */
+  tool_calls?: ChatToolCall[];
+  /** assistant: the model's visible reasoning, as DeepSeek and others return it. */
+  reasoning_content?: string;
+  /** assistant: refusal text (OpenAI structured outputs). */
+  refusal?: string | null;
+  /** tool */
+  tool_call_id?: string;
+}
+
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Json; strict?: boolean };
+}
+
+export type ChatToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  /** Not OpenAI's, but accepted by several vendors and by our Anthropic/Gemini translations. */
+  top_k?: number;
+  stop?: string | string[];
+  n?: number;
+  seed?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  tools?: ChatTool[];
+  tool_choice?: ChatToolChoice;
+  parallel_tool_calls?: boolean;
+  response_format?: { type: 'text' | 'json_object' | 'json_schema'; json_schema?: Json };
+  /** OpenAI's reasoning effort; translated into thinking budgets where the upstream has them. */
+  reasoning_effort?: 'minimal' | 'low' | 'medium' | 'high';
+  user?: string;
+  /** Anything else the client sent is kept, and passed on where the upstream understands it. */
+  [field: string]: unknown;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
+
+/**
+ * OpenAI usage. `prompt_tokens` includes cached and cache-write tokens; `completion_tokens`
+ * includes reasoning tokens (this is what billing expects, see billing/quota.ts `Usage`).
+ */
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: {
+    cached_tokens?: number;
+    audio_tokens?: number;
+    /** Anthropic-style prompt-cache writes, billed at their own ratio. */
+    cached_write_tokens?: number;
+  };
+  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number };
+}
+
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    message: {
+      role: 'assistant';
+      content: string | null;
+      reasoning_content?: string;
+      tool_calls?: ChatToolCall[];
+      refusal?: string | null;
+    };
+    finish_reason: FinishReason | null;
+  }>;
+  usage?: ChatUsage;
+}
+
+export interface ChatChunkToolCall {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function: { name?: string; arguments?: string };
+}
+
+export interface ChatChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    delta: {
+      role?: 'assistant';
+      content?: string | null;
+      reasoning_content?: string;
+      tool_calls?: ChatChunkToolCall[];
+      refusal?: string | null;
+    };
+    finish_reason: FinishReason | null;
+  }>;
+  /** Present on the last chunk (with empty `choices`) when usage is known. */
+  usage?: ChatUsage | null;
+}
+
+// ---- upstream adapters ----
+
+/** One HTTP request to send upstream (always POST). */
+export interface UpstreamCall {
+  url: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+/** What an adapter knows about the call it is building. */
+export interface AdapterContext {
+  /** The channel's key (one line; some types pack several parts, e.g. `id|secret`). */
+  key: string;
+  /** The channel's type id (reference §3.4), for adapters that serve several types (OpenAI and Azure). */
+  channelType?: number;
+  /** The channel's base URL, or the type's default; no trailing slash. */
+  baseUrl: string;
+  /** The model to send upstream (after the channel's mapping), suffixes like `#thinking` included. */
+  upstreamModel: string;
+  /** The channel's `other` field (e.g. an API version or a region). */
+  other: string;
+  /** The channel's `plugin` JSON, parsed ({} when empty). */
+  plugin: Json;
+  /** Extra headers the channel adds to every call. */
+  headers: Record<string, string>;
+  /** Whether the client asked for a stream. */
+  stream: boolean;
+  /** Unix seconds, for the `created` fields of translated answers. */
+  now: number;
+  /** An id for translated answers (`chatcmpl-…`), chosen by the caller. */
+  responseId: string;
+}
+
+/** Turns the upstream's stream bytes into OpenAI chunks, in order; it never buffers a whole answer. */
+export interface StreamDecoder {
+  push(bytes: Buffer): ChatChunk[];
+  /** The upstream ended cleanly: any chunks still held back (e.g. the usage chunk). */
+  end(): ChatChunk[];
+}
+
+/** An upstream error read from its own format. */
+export interface UpstreamErrorInfo {
+  status: number;
+  message: string;
+  /** OpenAI-style type when the upstream gives one (`authentication_error`, `rate_limit_error`…). */
+  type?: string;
+  code?: string;
+}
+
+/**
+ * A non-chat OpenAI endpoint (embeddings, rerank) served by an upstream of another format: the
+ * OpenAI-shaped request in, the upstream's request out, and its answer back in the OpenAI shape
+ * (usage included) that the endpoint bills on.
+ */
+export interface WholeBodyAdapter {
+  build(body: Json, context: AdapterContext): UpstreamCall | Promise<UpstreamCall>;
+  /** Throws an Error naming the problem when the body is malformed. */
+  parse(body: Buffer, context: AdapterContext): Json;
+}
+
+export interface ChatAdapter {
+  /** The upstream's own wire format: a surface of the same format may pass bodies through. */
+  readonly format: 'openai' | 'anthropic' | 'gemini' | 'cohere';
+  /** Other endpoints this upstream serves, by the relay path they answer (`/v1/embeddings`, `/v1/rerank`). */
+  readonly endpoints?: Readonly<Partial<Record<'/v1/embeddings' | '/v1/rerank', WholeBodyAdapter>>>;
+  buildChat(request: ChatRequest, context: AdapterContext): UpstreamCall | Promise<UpstreamCall>;
+  /** A whole (non-stream) answer; throws an Error naming the problem when the body is malformed. */
+  parseChat(body: Buffer, context: AdapterContext): ChatCompletion;
+  decodeStream(context: AdapterContext): StreamDecoder;
+  parseError(status: number, body: Buffer): UpstreamErrorInfo;
+}
+
+// ---- client surfaces ----
+
+/**
+ * A client wire format (Anthropic Messages, Gemini, Responses) in front of the canonical one.
+ * `toChat` throws a 400-worthy Error whose message names the bad field.
+ */
+export interface SurfaceTranslator {
+  toChat(body: Json, model: string): ChatRequest;
+  /** `request` is what `toChat` gave, for formats whose answers echo the request (Responses). */
+  fromChat(completion: ChatCompletion, requestedModel: string, request?: ChatRequest): Json;
+  /** Canonical chunks in, the surface's stream text out (complete SSE frames or JSON lines). */
+  encodeStream(requestedModel: string, request?: ChatRequest): StreamEncoder;
+  /** The surface's own error body for a status and message. */
+  errorBody(status: number, message: string, type?: string): Json;
+}
+
+export interface StreamEncoder {
+  push(chunk: ChatChunk): string;
+  /** After the last chunk; `usage` is the final usage when known. */
+  end(usage: ChatUsage | undefined): string;
+  /** The upstream broke off: closing text that tells the client (else the surface's generic error). */
+  fail?(message: string): string;
+}

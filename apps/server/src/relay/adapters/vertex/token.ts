@@ -1,0 +1,202 @@
+import { createSign } from 'node:crypto';
+import { isRecord } from '../values.js';
+
+/**
+ * OAuth 2.0 access tokens for Google service accounts (the "two-legged" JWT bearer flow of
+ * https://developers.google.com/identity/protocols/oauth2/service-account):
+ *
+ * 1. A JWT is signed with the key file's RSA private key (RS256), header `{alg, typ, kid}` where
+ *    `kid` is the key file's `private_key_id`, claims `iss` = `sub` = `client_email`,
+ *    `aud` = `token_uri`, `scope` = cloud-platform, `iat` = now, `exp` = now + one hour.
+ * 2. It is exchanged at `token_uri` with the form
+ *    `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion=<jwt>`, which answers
+ *    `{access_token, expires_in, token_type: "Bearer"}` or `{error, error_description}`.
+ *
+ * The class does no I/O of its own: the form is POSTed through the injected `post`, and time comes
+ * from the injected clock. Tokens are kept per service account (client_email + private_key_id)
+ * until five minutes before they expire; concurrent callers share one exchange in flight; a failed
+ * exchange is not remembered. No error message ever carries the private key or the assertion.
+ */
+
+export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
+
+/** Lifetime asked of the assertion (Google's maximum). */
+const ASSERTION_SECONDS = 3600;
+/** A token is replaced this long before Google says it expires. */
+const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+/** When the token endpoint gives no `expires_in`, Google's usual one hour is assumed. */
+const DEFAULT_EXPIRES_IN = 3600;
+
+/** POSTs `form` as `application/x-www-form-urlencoded` to `url`; the answer's status and text. */
+export type TokenPost = (url: string, form: Record<string, string>) => Promise<{ status: number; body: string }>;
+
+/** The fields of a service-account key file (the JSON downloaded from the Cloud console) we use. */
+export interface ServiceAccount {
+  type: string;
+  project_id: string;
+  private_key_id: string;
+  private_key: string;
+  client_email: string;
+  token_uri: string;
+}
+
+/**
+ * A channel key → the service account it holds. Throws an Error naming what is wrong, never
+ * quoting the key (a JSON parser's message may quote the text around the fault: it is not used).
+ */
+export function parseServiceAccount(key: string): ServiceAccount {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(key.trim());
+  } catch {
+    throw new Error('the Vertex AI channel key is not valid JSON: paste the whole service-account key file');
+  }
+  if (!isRecord(parsed))
+    throw new Error('the Vertex AI channel key must be a service-account key file (a JSON object)');
+  if (parsed.type !== undefined && parsed.type !== 'service_account') {
+    throw new Error(
+      `the Vertex AI channel key is of type ${JSON.stringify(parsed.type)}; a "service_account" key file is required`,
+    );
+  }
+  const text = (name: string): string => {
+    const value = parsed[name];
+    return typeof value === 'string' ? value.trim() : '';
+  };
+  for (const name of ['client_email', 'private_key']) {
+    if (!text(name)) throw new Error(`the service-account key file has no ${name}`);
+  }
+  // A key pasted through one escaping too many keeps its line breaks as the two characters `\n`.
+  const privateKey = (parsed.private_key as string).replace(/\\n/g, '\n');
+  if (!privateKey.includes('PRIVATE KEY-----')) {
+    throw new Error('the service-account private_key is not a PEM private key');
+  }
+  const tokenUri = text('token_uri') || GOOGLE_TOKEN_URI;
+  if (!/^https?:\/\//i.test(tokenUri)) throw new Error('the service-account token_uri is not an http(s) URL');
+  return {
+    type: 'service_account',
+    project_id: text('project_id'),
+    private_key_id: text('private_key_id'),
+    private_key: privateKey,
+    client_email: text('client_email'),
+    token_uri: tokenUri,
+  };
+}
+
+const base64url = (data: string | Buffer): string => Buffer.from(data).toString('base64url');
+
+/** The signed assertion for `account`, issued at `nowSeconds`. */
+export function signServiceAccountJwt(account: ServiceAccount, nowSeconds: number): string {
+  const header = { alg: 'RS256', typ: 'JWT', ...(account.private_key_id ? { kid: account.private_key_id } : {}) };
+  const claims = {
+    iss: account.client_email,
+    sub: account.client_email,
+    aud: account.token_uri,
+    scope: CLOUD_PLATFORM_SCOPE,
+    iat: nowSeconds,
+    exp: nowSeconds + ASSERTION_SECONDS,
+  };
+  const unsigned = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
+  let signature: Buffer;
+  try {
+    signature = createSign('RSA-SHA256').update(unsigned).sign(account.private_key);
+  } catch {
+    // OpenSSL's message names the decoder, not the key; ours says what to fix.
+    throw new Error('the service-account private_key could not sign: it is not a valid RSA private key');
+  }
+  return `${unsigned}.${base64url(signature)}`;
+}
+
+interface CachedToken {
+  token: string;
+  /** Clock milliseconds after which a new token is fetched. */
+  refreshAt: number;
+}
+
+/** What the token endpoint said, as an error message (its own words, never the request). */
+function endpointFailure(status: number, body: string): string {
+  let detail = '';
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (isRecord(parsed)) {
+      const error = parsed.error;
+      const description = parsed.error_description;
+      if (typeof error === 'string') {
+        detail = typeof description === 'string' && description ? `${error}: ${description}` : error;
+      } else if (isRecord(error) && typeof error.message === 'string') {
+        detail = error.message;
+      }
+    }
+  } catch {
+    detail = body.replace(/\s+/g, ' ').trim().slice(0, 200);
+  }
+  return `the service-account token endpoint answered ${status}${detail ? `: ${detail}` : ''}`;
+}
+
+export class ServiceAccountTokens {
+  private readonly cache = new Map<string, CachedToken>();
+  private readonly inFlight = new Map<string, Promise<CachedToken>>();
+
+  /** `clock` returns milliseconds (Date.now). */
+  constructor(
+    private readonly post: TokenPost,
+    private readonly clock: () => number,
+  ) {}
+
+  /** An access token for the account, from the cache when it is still good for five minutes. */
+  async accessToken(account: ServiceAccount): Promise<string> {
+    const id = `${account.client_email}\n${account.private_key_id}`;
+    const cached = this.cache.get(id);
+    if (cached && this.clock() < cached.refreshAt) return cached.token;
+    let pending = this.inFlight.get(id);
+    if (!pending) {
+      pending = this.exchange(account).finally(() => this.inFlight.delete(id));
+      this.inFlight.set(id, pending);
+    }
+    const fresh = await pending;
+    this.sweep();
+    this.cache.set(id, fresh);
+    return fresh.token;
+  }
+
+  /** Forgets an account's token (e.g. after the API refused it), so the next call fetches one. */
+  forget(account: Pick<ServiceAccount, 'client_email' | 'private_key_id'>): void {
+    this.cache.delete(`${account.client_email}\n${account.private_key_id}`);
+  }
+
+  private async exchange(account: ServiceAccount): Promise<CachedToken> {
+    const startedAt = this.clock();
+    const assertion = signServiceAccountJwt(account, Math.floor(startedAt / 1000));
+    let answer: { status: number; body: string };
+    try {
+      answer = await this.post(account.token_uri, { grant_type: JWT_BEARER_GRANT, assertion });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`the service-account token endpoint could not be reached: ${reason}`);
+    }
+    if (answer.status < 200 || answer.status >= 300) throw new Error(endpointFailure(answer.status, answer.body));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(answer.body);
+    } catch {
+      throw new Error('the service-account token endpoint answered with a body that is not JSON');
+    }
+    const token = isRecord(parsed) ? parsed.access_token : undefined;
+    if (typeof token !== 'string' || !token) {
+      throw new Error('the service-account token endpoint answered without an access_token');
+    }
+    const expiresIn =
+      isRecord(parsed) && typeof parsed.expires_in === 'number' && parsed.expires_in > 0
+        ? parsed.expires_in
+        : DEFAULT_EXPIRES_IN;
+    // Counted from when the exchange started: the answer may have taken a while to come.
+    return { token, refreshAt: startedAt + expiresIn * 1000 - REFRESH_MARGIN_MS };
+  }
+
+  /** Drops tokens past their refresh time, so accounts no longer used do not stay forever. */
+  private sweep(): void {
+    const now = this.clock();
+    for (const [id, entry] of this.cache) if (entry.refreshAt <= now) this.cache.delete(id);
+  }
+}

@@ -1,0 +1,21 @@
+import { anthropicProvider } from './anthropic.js';
+import { azureProvider } from './azure.js';
+import { bedrockClaudeProvider, bedrockConverseProvider } from './bedrock.js';
+import { cohereProvider } from './cohere.js';
+import { geminiProvider } from './gemini.js';
+import { openaiProvider } from './openai.js';
+import type { ProviderEntry } from './scenario-mock.js';
+import { vertexClaudeProvider, vertexGeminiProvider } from './vertex.js';
+
+/** Every upstream the contract suite runs against: one line per provider (or per API of one). */
+export const providers: ProviderEntry[] = [
+  openaiProvider,
+  azureProvider,
+  anthropicProvider,
+  geminiProvider,
+  bedrockClaudeProvider,
+  bedrockConverseProvider,
+  vertexGeminiProvider,
+  vertexClaudeProvider,
+  cohereProvider,
+];

@@ -1,0 +1,210 @@
+import { type Dispatcher, util } from 'undici';
+
+/**
+ * Calls through undici's dispatcher interface with our own handlers: no stream object, no URL
+ * parse and no abort-signal wiring per call, which `request()` costs on every request.
+ */
+export interface DispatchRequest {
+  url: string;
+  method?: 'GET' | 'POST' | 'DELETE';
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** An answer read to its end. */
+export interface WholeResponse {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+}
+
+/** An answer whose body is read as it arrives. */
+export interface StreamedResponse {
+  status: number;
+  headers: Headers;
+  /**
+   * Hands each chunk to `onChunk` in order; when it returns a promise the upstream is held until it
+   * settles (backpressure). Resolves at the end of the body, rejects when the upstream breaks off.
+   */
+  pump(onChunk: (chunk: Buffer) => undefined | Promise<unknown>): Promise<void>;
+  /** The rest of the body, up to `limit` bytes (error answers). */
+  readAll(limit: number): Promise<Buffer>;
+  /** Stops the upstream (the client left); a running `pump` rejects. */
+  abort(): void;
+}
+
+/** `https://host:port/path?query` → origin and path, without building a URL object. */
+export function splitUrl(url: string): { origin: string; path: string } {
+  const hostStart = url.indexOf('://') + 3;
+  const pathStart = url.indexOf('/', hostStart);
+  if (hostStart < 3 || url.lastIndexOf('@', pathStart < 0 ? url.length : pathStart) >= 0) {
+    // No scheme, or credentials in the authority: let the URL parser deal with it.
+    const parsed = new URL(url);
+    return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+  }
+  return pathStart < 0 ? { origin: url, path: '/' } : { origin: url.slice(0, pathStart), path: url.slice(pathStart) };
+}
+
+function options(upstream: DispatchRequest): Dispatcher.DispatchOptions {
+  const { origin, path } = splitUrl(upstream.url);
+  return { origin, path, method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body ?? null };
+}
+
+const tooLarge = (limit: number) => new Error(`upstream response is larger than ${limit} bytes`);
+
+function concat(parts: Buffer[], size: number): Buffer {
+  return parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts, size);
+}
+
+export function dispatchWhole(
+  dispatcher: Dispatcher,
+  upstream: DispatchRequest,
+  limit: number,
+): Promise<WholeResponse> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let headers: Headers = {};
+    const parts: Buffer[] = [];
+    let size = 0;
+    let abort: ((reason?: Error) => void) | undefined;
+    dispatcher.dispatch(options(upstream), {
+      onConnect(abortRequest: (reason?: Error) => void) {
+        abort = abortRequest;
+      },
+      onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+        status = statusCode;
+        headers = util.parseHeaders(rawHeaders);
+        return true;
+      },
+      onData(chunk: Buffer) {
+        size += chunk.length;
+        if (size > limit) {
+          abort?.(tooLarge(limit));
+          return false;
+        }
+        parts.push(chunk);
+        return true;
+      },
+      onComplete() {
+        resolve({ status, headers, body: concat(parts, size) });
+      },
+      onError: reject,
+    });
+  });
+}
+
+/**
+ * Resolves when the upstream's headers arrive. Chunks that come before `pump` is called wait in
+ * a short queue; the upstream is paused meanwhile, so nothing piles up.
+ */
+export function dispatchStream(dispatcher: Dispatcher, upstream: DispatchRequest): Promise<StreamedResponse> {
+  return new Promise((resolveHeaders, rejectHeaders) => {
+    let abort: ((reason?: Error) => void) | undefined;
+    let resume: (() => void) | undefined;
+    let paused = false;
+    const waiting: Buffer[] = [];
+    let consumer: ((chunk: Buffer) => undefined | Promise<unknown>) | undefined;
+    let ended = false;
+    let failure: Error | undefined;
+    let settle: { resolve(): void; reject(error: Error): void } | undefined;
+    let headersSeen = false;
+
+    const finish = () => {
+      if (failure) settle?.reject(failure);
+      else if (ended) settle?.resolve();
+    };
+    const unpause = () => {
+      if (!paused) return;
+      paused = false;
+      resume?.();
+    };
+    const fail = (error: unknown) => {
+      failure = error instanceof Error ? error : new Error(String(error));
+      abort?.(failure);
+    };
+    const deliver = (chunk: Buffer): boolean => {
+      let held: undefined | Promise<unknown>;
+      try {
+        held = consumer?.(chunk);
+      } catch (error) {
+        fail(error);
+        return false;
+      }
+      if (!held) return true;
+      held.then(unpause, fail);
+      paused = true;
+      return false;
+    };
+
+    const response = (status: number, headers: Headers): StreamedResponse => ({
+      status,
+      headers,
+      async pump(onChunk) {
+        await new Promise<void>((resolve, reject) => {
+          settle = { resolve, reject };
+          consumer = onChunk;
+          const drainQueue = async () => {
+            while (waiting.length > 0) {
+              const chunk = waiting.shift() as Buffer;
+              await onChunk(chunk);
+            }
+          };
+          drainQueue().then(
+            () => {
+              if (failure || ended) finish();
+              else unpause();
+            },
+            (error: unknown) => {
+              // The reader gave up on a queued chunk: the upstream is stopped, not left paused.
+              fail(error);
+              reject(failure);
+            },
+          );
+        });
+      },
+      async readAll(limit) {
+        const parts: Buffer[] = [];
+        let size = 0;
+        await this.pump((chunk) => {
+          size += chunk.length;
+          if (size > limit) throw tooLarge(limit);
+          parts.push(chunk);
+          return undefined;
+        });
+        return concat(parts, size);
+      },
+      abort() {
+        abort?.(new Error('the client went away'));
+      },
+    });
+
+    dispatcher.dispatch(options(upstream), {
+      onConnect(abortRequest: (reason?: Error) => void) {
+        abort = abortRequest;
+      },
+      onHeaders(statusCode: number, rawHeaders: Buffer[], resumeRequest: () => void) {
+        resume = resumeRequest;
+        headersSeen = true;
+        resolveHeaders(response(statusCode, util.parseHeaders(rawHeaders)));
+        return true;
+      },
+      onData(chunk: Buffer) {
+        if (consumer && waiting.length === 0) return deliver(chunk);
+        waiting.push(chunk);
+        paused = true;
+        return false;
+      },
+      onComplete() {
+        ended = true;
+        if (consumer && waiting.length === 0 && !paused) finish();
+      },
+      onError(error: Error) {
+        failure = error;
+        if (!headersSeen) rejectHeaders(error);
+        else if (consumer) finish();
+      },
+    });
+  });
+}
