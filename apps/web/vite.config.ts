@@ -1,14 +1,29 @@
+import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/** Ships the repository's LICENSE with the console, where the default footer links to it. */
+const licence: Plugin = {
+  name: 'one-hub-licence',
+  generateBundle() {
+    this.emitFile({
+      type: 'asset',
+      fileName: 'LICENSE.txt',
+      source: readFileSync(new URL('../../LICENSE', import.meta.url)),
+    });
+  },
+};
 
 const apiTarget = process.env.ONE_HUB_API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
   base: './',
-  plugins: [react()],
+  plugins: [react(), licence],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },
+      // The playground calls the relay on the console's own origin.
+      '/v1': { target: apiTarget, changeOrigin: true },
     },
   },
   build: {

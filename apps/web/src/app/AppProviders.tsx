@@ -1,23 +1,26 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { SnackbarProvider } from 'notistack';
 import { type ReactNode, useState } from 'react';
-import { ColorModeProvider } from '../theme/ColorModeProvider.js';
+import { I18nextProvider } from 'react-i18next';
+import { NotifyProvider } from '../components/NotifyProvider.js';
+import { SiteBootstrap } from '../features/site/SiteBootstrap.js';
+import { i18n } from '../i18n/index.js';
+import { AppThemeProvider } from '../theme/AppThemeProvider.js';
 import { createQueryClient } from './queryClient.js';
+import { AppStateProvider } from './state/AppStateProvider.js';
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
-      <ColorModeProvider>
-        <SnackbarProvider
-          maxSnack={3}
-          autoHideDuration={4000}
-          anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
-          preventDuplicate
-        >
-          {children}
-        </SnackbarProvider>
-      </ColorModeProvider>
-    </QueryClientProvider>
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <AppStateProvider>
+          <AppThemeProvider>
+            <NotifyProvider>
+              <SiteBootstrap>{children}</SiteBootstrap>
+            </NotifyProvider>
+          </AppThemeProvider>
+        </AppStateProvider>
+      </QueryClientProvider>
+    </I18nextProvider>
   );
 }

@@ -1,22 +1,26 @@
-import Box from '@mui/material/Box';
 import { useEffect } from 'react';
-import { Outlet } from 'react-router';
-import { ServerStatusBanner } from '../features/site/ServerStatusBanner.js';
-import { useSiteInfo } from '../features/site/site.api.js';
+import { Outlet, useLocation } from 'react-router';
+import { NoticeProvider } from '../features/notice/NoticeProvider.js';
+import { storageKeys, writeText } from '../lib/storage.js';
 
-/** Wraps every page: loads the site status, keeps the document title in step, warns when the server is unreachable. */
+/** Wraps every page: scrolls to the top on each route change, keeps `?aff=` and hosts the notice viewer. */
 export function RootLayout() {
-  const { siteInfo, isUnreachable } = useSiteInfo();
-  const systemName = siteInfo?.system_name;
+  const { pathname, search } = useLocation();
 
   useEffect(() => {
-    if (systemName) document.title = systemName;
-  }, [systemName]);
+    // Runs on every path change; the path is what matters, not its value.
+    void pathname;
+    window.scrollTo(0, 0);
+  }, [pathname]);
+
+  useEffect(() => {
+    const referral = new URLSearchParams(search).get('aff');
+    if (referral) writeText(storageKeys.aff, referral);
+  }, [search]);
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <ServerStatusBanner visible={isUnreachable} />
+    <NoticeProvider>
       <Outlet />
-    </Box>
+    </NoticeProvider>
   );
 }

@@ -5,8 +5,19 @@ declare global {
   }
 }
 
-/** The router basename: the server's base path without its trailing slash ("/" stays "/"). */
+/** The base path the server injected: the script value, else the `<base href>` element, else "/". */
+function injectedBasePath(): string {
+  if (window.__ONE_HUB_BASE__) return window.__ONE_HUB_BASE__;
+  const href = document.querySelector('base')?.getAttribute('href');
+  if (!href) return '/';
+  try {
+    return new URL(href, window.location.origin).pathname;
+  } catch {
+    return '/';
+  }
+}
+
+/** The router basename: the base path without its trailing slash ("/" stays "/"). */
 export function routerBasename(): string {
-  const base = window.__ONE_HUB_BASE__ ?? '/';
-  return base.replace(/\/+$/, '') || '/';
+  return injectedBasePath().replace(/\/+$/, '') || '/';
 }

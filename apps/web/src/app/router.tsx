@@ -1,14 +1,22 @@
-import { createBrowserRouter } from 'react-router';
-import { LoginPage } from '../features/auth/LoginPage.js';
-import { RequireAuth } from '../features/auth/RequireAuth.js';
-import { DashboardPage } from '../features/dashboard/DashboardPage.js';
-import { PanelLayout } from '../features/dashboard/PanelLayout.js';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ComingSoon } from '../components/ComingSoon.js';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
 import { RouteErrorPage } from '../features/errors/RouteErrorPage.js';
 import { routerBasename } from './basePath.js';
-import { IndexRedirect } from './IndexRedirect.js';
+import { RequireAdmin } from './guards/RequireAdmin.js';
+import { RequireAuth } from './guards/RequireAuth.js';
+import { PanelLayout } from './layouts/panel/PanelLayout.js';
+import { PublicLayout } from './layouts/public/PublicLayout.js';
 import { RootLayout } from './RootLayout.js';
+import { type PageRoute, panelRoutes, publicRoutes } from './routes.js';
 
+function toRouteObject({ path, page: Page, comingSoon, admin }: PageRoute): RouteObject {
+  const page = Page ? <Page /> : <ComingSoon screen={comingSoon} />;
+  const element = admin ? <RequireAdmin>{page}</RequireAdmin> : page;
+  return path === '' ? { index: true, element } : { path, element };
+}
+
+/** Builds the router from the route table in routes.tsx; unknown paths show the 404 screen. */
 export function createAppRouter() {
   return createBrowserRouter(
     [
@@ -16,8 +24,10 @@ export function createAppRouter() {
         element: <RootLayout />,
         errorElement: <RouteErrorPage />,
         children: [
-          { index: true, element: <IndexRedirect /> },
-          { path: 'login', element: <LoginPage /> },
+          {
+            element: <PublicLayout />,
+            children: [...publicRoutes.map(toRouteObject), { path: '*', element: <NotFoundPage /> }],
+          },
           {
             path: 'panel',
             element: (
@@ -25,12 +35,8 @@ export function createAppRouter() {
                 <PanelLayout />
               </RequireAuth>
             ),
-            children: [
-              { index: true, element: <DashboardPage /> },
-              { path: 'dashboard', element: <DashboardPage /> },
-            ],
+            children: [...panelRoutes.map(toRouteObject), { path: '*', element: <NotFoundPage /> }],
           },
-          { path: '*', element: <NotFoundPage /> },
         ],
       },
     ],

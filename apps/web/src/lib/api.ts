@@ -1,8 +1,12 @@
 import type { ApiResponse } from '@one-hub/contracts';
-import { strings } from '../i18n/strings.js';
-import { isRecord, removeItem, storageKeys } from './storage.js';
+import { i18n } from '../i18n/index.js';
+import { signalUnauthorized } from './session.js';
+import { isRecord } from './storage.js';
 
-/** A failed API call: `status` is the HTTP status (0 when the server was unreachable). */
+/**
+ * A failed API call. `status` is the HTTP status, 0 when the server could not be reached, and the
+ * real status with `success: false` bodies answered with 200 (the reference's habit).
+ */
 export class ApiError extends Error {
   readonly status: number;
 
@@ -17,27 +21,34 @@ export function isApiError(error: unknown, status?: number): error is ApiError {
   return error instanceof ApiError && (status === undefined || error.status === status);
 }
 
+/** The plain text of any error, for inline display (toasts use showError from lib/notify). */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
-  return strings.app.unexpectedResponse;
+  if (typeof error === 'string' && error) return error;
+  return i18n.t('common:error.unknown');
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 function isEnvelope(value: unknown): value is ApiResponse {
-  return isRecord(value) && typeof value.success === 'boolean' && typeof value.message === 'string';
+  return isRecord(value) && typeof value.success === 'boolean';
 }
 
-async function readEnvelope(response: Response): Promise<ApiResponse | null> {
+async function readBody(response: Response): Promise<unknown> {
   try {
-    const body: unknown = await response.json();
-    return isEnvelope(body) ? body : null;
+    return await response.json();
   } catch {
     return null;
   }
 }
 
-async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+/** A successful envelope: its `data` and the server's `message` (e.g. "bind" from an OAuth return). */
+export interface ApiAnswer<T> {
+  data: T;
+  message: string;
+}
+
+async function request<T>(method: Method, path: string, body?: unknown): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
@@ -50,23 +61,43 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
       body: body === undefined ? null : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, strings.app.networkError);
+    throw new ApiError(0, i18n.t('common:error.network'));
   }
 
-  if (response.status === 401) removeItem(storageKeys.user);
-  const envelope = await readEnvelope(response);
+  if (response.status === 401) signalUnauthorized();
+  const payload = await readBody(response);
+  const envelope = isEnvelope(payload) ? payload : null;
   if (!response.ok || !envelope?.success) {
-    const message = envelope?.message || response.statusText || strings.app.unexpectedResponse;
+    // The body's message wins over the status text (spec §8).
+    const serverMessage = isRecord(payload) && typeof payload.message === 'string' ? payload.message : '';
+    const message = serverMessage || response.statusText || i18n.t('common:error.unexpectedResponse');
     throw new ApiError(response.status, message);
   }
-  return envelope.data as T;
+  return { data: envelope.data as T, message: typeof envelope.message === 'string' ? envelope.message : '' };
 }
 
-/** The management API client. Paths are absolute (`/api/...`), independent of the console's base path. */
+const dataOf = <T>(answer: Promise<ApiAnswer<T>>) => answer.then((answered) => answered.data);
+
+/**
+ * The management API client: `{success, message, data}` envelopes in, `data` out, ApiError thrown
+ * otherwise. Paths are absolute (`/api/...`) and do not depend on the console's base path.
+ */
 export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
-  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
-  patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body ?? {}),
-  delete: <T>(path: string) => request<T>('DELETE', path),
+  get: <T>(path: string) => dataOf(request<T>('GET', path)),
+  /** Like `get`, for the few calls whose success message carries meaning. */
+  getAnswer: <T>(path: string) => request<T>('GET', path),
+  post: <T>(path: string, body?: unknown) => dataOf(request<T>('POST', path, body ?? {})),
+  put: <T>(path: string, body?: unknown) => dataOf(request<T>('PUT', path, body ?? {})),
+  patch: <T>(path: string, body?: unknown) => dataOf(request<T>('PATCH', path, body ?? {})),
+  delete: <T>(path: string) => dataOf(request<T>('DELETE', path)),
 };
+
+/** Builds `path?query` from the defined, non-empty values of `query`. */
+export function withQuery(path: string, query: Record<string, string | number | boolean | null | undefined>): string {
+  const parameters = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') parameters.set(key, String(value));
+  }
+  const text = parameters.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -1,7 +1,20 @@
+/** Every localStorage key the console uses (spec §3). Nothing else should touch localStorage. */
 export const storageKeys = {
+  /** The signed-in user as JSON (numeric role; username and avatar_url are read). */
   user: 'user',
-  siteInfo: 'siteInfo',
+  /** "light" or "dark". */
   theme: 'theme',
+  /** The language the visitor chose; absent until they choose one. */
+  appLanguage: 'appLanguage',
+  /** The text of the last notice the visitor has seen. */
+  notice: 'notice',
+  /** A referral code taken from `?aff=`. */
+  aff: 'aff',
+  /** The last `/api/status` answer, used when the server cannot be reached. */
+  siteInfo: 'siteInfo',
+  quotaPerUnit: 'quota_per_unit',
+  /** "true" or "false". */
+  displayInCurrency: 'display_in_currency',
 } as const;
 
 export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
@@ -30,7 +43,7 @@ export function removeItem(key: StorageKey): void {
   }
 }
 
-/** Parses a stored JSON object; `isValid` guards against stale or hand-edited values. */
+/** Parses a stored JSON value; `isValid` guards against stale or hand-edited values. */
 export function readJson<T>(key: StorageKey, isValid: (value: unknown) => value is T): T | null {
   const text = readText(key);
   if (!text) return null;

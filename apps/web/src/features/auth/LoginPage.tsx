@@ -1,46 +1,62 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import { strings } from '../../i18n/strings.js';
-import { ColorModeToggle } from '../../theme/ColorModeToggle.js';
-import { SiteLogo } from '../site/SiteLogo.js';
-import { siteName, useSiteInfo } from '../site/site.api.js';
+import Link from '@mui/material/Link';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Link as RouterLink } from 'react-router';
+import { useSession } from '../../hooks/useSession.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { AuthCard } from './AuthCard.js';
 import { LoginForm } from './LoginForm.js';
+import { SocialSignIn } from './SocialSignIn.js';
 
+/** `/login`: password sign-in, the sign-in buttons the site turns on, and links to sign-up and reset. */
 export function LoginPage() {
-  const { siteInfo } = useSiteInfo();
-  const name = siteName(siteInfo);
-  const passwordLoginDisabled = siteInfo?.password_login === false;
+  const { t } = useTranslation('auth');
+  const siteInfo = useSiteInfo();
+  const { isSignedIn } = useSession();
+  // Only a visitor who arrives signed in is sent on: after signing in here, the form itself
+  // navigates, and it must stay mounted until then so that its success toast is shown.
+  const [signedInOnArrival] = useState(isSignedIn);
+  const passwordLogin = siteInfo.password_login !== false;
+
+  if (signedInOnArrival) return <Navigate to="/panel" replace />;
 
   return (
-    <Box component="main" sx={{ flex: 1, display: 'grid', placeItems: 'center', px: 2, py: 6, position: 'relative' }}>
-      <Box sx={{ position: 'absolute', top: 12, right: 12 }}>
-        <ColorModeToggle />
-      </Box>
-      <Card sx={{ width: '100%', maxWidth: 420 }}>
-        <CardContent sx={{ p: { xs: 3, sm: 4 } }}>
-          <Stack spacing={3}>
-            <Stack spacing={1.5} sx={{ alignItems: 'center', textAlign: 'center' }}>
-              <SiteLogo name={name} logo={siteInfo?.logo} size={56} showName={false} />
-              <Typography variant="h5" component="h1">
-                {name}
-              </Typography>
-              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                {strings.login.subtitle}
-              </Typography>
-            </Stack>
-            {passwordLoginDisabled && (
-              <Alert severity="info" data-testid="password-login-disabled">
-                {strings.login.passwordLoginDisabled}
-              </Alert>
-            )}
-            <LoginForm disabled={passwordLoginDisabled} />
-          </Stack>
-        </CardContent>
-      </Card>
-    </Box>
+    <AuthCard
+      testId="login-page"
+      title={t('login.title')}
+      subtitle={t('login.subtitle', { site: siteInfo.system_name })}
+      footer={
+        <>
+          <Link component={RouterLink} to="/reset" underline="hover" data-testid="login-forgot">
+            {t('login.forgotPassword')}
+          </Link>
+          {siteInfo.password_register && (
+            <Box component="span">
+              {t('login.noAccount')}{' '}
+              <Link
+                component={RouterLink}
+                to="/register"
+                underline="hover"
+                sx={{ fontWeight: 600 }}
+                data-testid="login-register"
+              >
+                {t('login.register')}
+              </Link>
+            </Box>
+          )}
+        </>
+      }
+    >
+      {passwordLogin ? (
+        <LoginForm />
+      ) : (
+        <Alert severity="info" data-testid="password-login-disabled">
+          {t('login.passwordLoginDisabled')}
+        </Alert>
+      )}
+      <SocialSignIn />
+    </AuthCard>
   );
 }

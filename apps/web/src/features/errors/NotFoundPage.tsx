@@ -1,18 +1,20 @@
 import Button from '@mui/material/Button';
-import { Link as RouterLink } from 'react-router';
-import { strings } from '../../i18n/strings.js';
-import { ErrorScreen } from './ErrorScreen.js';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { StatusScreen } from '../../components/StatusScreen.js';
 
 export function NotFoundPage() {
-  const text = strings.notFound;
+  const { t } = useTranslation();
+  const inConsole = useLocation().pathname.startsWith('/panel');
   return (
-    <ErrorScreen
-      code={text.code}
-      title={text.title}
-      description={text.description}
+    <StatusScreen
+      testId="not-found"
+      badge="404"
+      title={t('status.notFoundTitle')}
+      description={t('status.notFoundDescription')}
       action={
-        <Button component={RouterLink} to="/" variant="contained" data-testid="not-found-home">
-          {text.backHome}
+        <Button component={RouterLink} to={inConsole ? '/panel' : '/'} variant="contained" data-testid="not-found-home">
+          {inConsole ? t('backToConsole') : t('backHome')}
         </Button>
       }
     />

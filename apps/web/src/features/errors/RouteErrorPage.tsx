@@ -1,19 +1,20 @@
 import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
-import { strings } from '../../i18n/strings.js';
+import { StatusScreen } from '../../components/StatusScreen.js';
 import { errorMessage } from '../../lib/api.js';
-import { ErrorScreen } from './ErrorScreen.js';
 
 export function RouteErrorPage() {
+  const { t } = useTranslation();
   const error = useRouteError();
   const detail = error instanceof Error ? errorMessage(error) : '';
   return (
-    <ErrorScreen
-      title={strings.routeError.title}
-      description={detail ? `${strings.routeError.description} (${detail})` : strings.routeError.description}
+    <StatusScreen
+      title={t('status.routeErrorTitle')}
+      description={detail ? `${t('status.routeErrorDescription')} (${detail})` : t('status.routeErrorDescription')}
       action={
         <Button variant="contained" onClick={() => window.location.reload()}>
-          {strings.routeError.reload}
+          {t('reload')}
         </Button>
       }
     />

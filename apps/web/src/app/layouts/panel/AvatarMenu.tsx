@@ -1,0 +1,87 @@
+import LogoutRounded from '@mui/icons-material/LogoutRounded';
+import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import { roleName } from '@one-hub/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { UserAvatar } from '../../../components/UserAvatar.js';
+import { useLogout } from '../../../features/auth/auth.api.js';
+import { useSession } from '../../../hooks/useSession.js';
+import { notify } from '../../../lib/notify.js';
+
+/** The avatar in the top bar: account settings (/panel/profile) and sign out (to "/"). */
+export function AvatarMenu() {
+  const { t } = useTranslation('shell');
+  const { user } = useSession();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const close = () => setAnchor(null);
+
+  const signOut = () => {
+    close();
+    logout.mutate(undefined, {
+      onSettled: () => {
+        notify.info(t('topBar.signedOut'));
+        void navigate('/', { replace: true });
+      },
+    });
+  };
+
+  return (
+    <>
+      <IconButton
+        onClick={(event) => setAnchor(event.currentTarget)}
+        aria-label={t('topBar.accountMenu')}
+        aria-haspopup="menu"
+        data-testid="avatar-menu"
+        sx={{ ml: 0.5, p: 0.5, borderRadius: '50%' }}
+      >
+        <UserAvatar size={34} />
+      </IconButton>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{ paper: { sx: { minWidth: 220 } } }}
+      >
+        <Box sx={{ px: 2, py: 1.25 }}>
+          <Typography variant="subtitle2" noWrap>
+            {user?.display_name || user?.username}
+          </Typography>
+          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+            {t(`common:roles.${roleName(user?.role ?? 0)}`)}
+          </Typography>
+        </Box>
+        <Divider sx={{ my: 0.5 }} />
+        <MenuItem
+          onClick={() => {
+            close();
+            void navigate('/panel/profile');
+          }}
+          data-testid="avatar-menu-profile"
+        >
+          <ListItemIcon>
+            <ManageAccountsOutlined fontSize="small" />
+          </ListItemIcon>
+          {t('topBar.profile')}
+        </MenuItem>
+        <MenuItem onClick={signOut} data-testid="sign-out">
+          <ListItemIcon>
+            <LogoutRounded fontSize="small" />
+          </ListItemIcon>
+          {t('topBar.signOut')}
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}

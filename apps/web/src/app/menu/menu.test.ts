@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { collapseTarget, consoleMenu, findMenuTrail, visibleMenu } from './menu.js';
+
+const ids = (menu: ReturnType<typeof visibleMenu>) =>
+  menu.flatMap((group) =>
+    group.children.flatMap((entry) =>
+      entry.type === 'collapse' ? [entry.id, ...entry.children.map((child) => child.id)] : [entry.id],
+    ),
+  );
+
+describe('console menu (spec §2, §6)', () => {
+  it('shows every item to an admin, in the spec order', () => {
+    const menu = visibleMenu(consoleMenu, true);
+    expect(menu.map((group) => group.id)).toEqual(['dashboard', 'setting', 'billing', 'usage']);
+    expect(ids(menu)).toEqual([
+      'dashboard',
+      'analytics',
+      'playground',
+      'user',
+      'channel',
+      'operation',
+      'user_group',
+      'pricing',
+      'telegram',
+      'paySetting',
+      'redemption',
+      'payment',
+      'token',
+      'profile',
+      'setting',
+      'topup',
+      'model_price',
+      'log',
+      'midjourney',
+      'task',
+    ]);
+  });
+
+  it('hides the admin-only items from a common user', () => {
+    expect(ids(visibleMenu(consoleMenu, false))).toEqual([
+      'dashboard',
+      'playground',
+      'token',
+      'profile',
+      'topup',
+      'model_price',
+      'log',
+      'midjourney',
+      'task',
+    ]);
+  });
+
+  it('hides a group whose items are all hidden, and a collapse left empty', () => {
+    const menu = visibleMenu(
+      [
+        { type: 'group', id: 'billing', children: [{ type: 'item', id: 'topup', url: '/panel/topup', admin: true }] },
+        {
+          type: 'group',
+          id: 'setting',
+          children: [
+            { type: 'collapse', id: 'operation', children: [{ type: 'item', id: 'pricing', url: '/x', admin: true }] },
+            { type: 'item', id: 'token', url: '/panel/token' },
+          ],
+        },
+      ],
+      false,
+    );
+    expect(ids(menu)).toEqual(['token']);
+    expect(menu.map((group) => group.id)).toEqual(['setting']);
+  });
+
+  it('finds the group, collapse and item of a path', () => {
+    const trail = findMenuTrail(consoleMenu, '/panel/user_group');
+    expect([trail?.group.id, trail?.collapse?.id, trail?.link.id]).toEqual(['setting', 'operation', 'user_group']);
+    expect(findMenuTrail(consoleMenu, '/panel')?.link.id).toBe('dashboard');
+    expect(findMenuTrail(consoleMenu, '/panel/token/42')?.link.id).toBe('token');
+    expect(findMenuTrail(consoleMenu, '/panel/nowhere')).toBeNull();
+  });
+
+  it('sends a collapsible group to its first child, except "authentication"', () => {
+    const operation = consoleMenu[1]?.children.find((entry) => entry.id === 'operation');
+    expect(operation?.type === 'collapse' && collapseTarget(operation)).toBe('/panel/user_group');
+    expect(
+      collapseTarget({ id: 'authentication', children: [{ type: 'item', id: 'login', url: '/login' }] }),
+    ).toBeNull();
+  });
+});

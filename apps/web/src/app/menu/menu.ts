@@ -1,0 +1,138 @@
+import type shellCatalogue from '../../i18n/locales/zh_CN/shell.json';
+
+/** A screen with a title under `shell:screens.<id>`. */
+export type ScreenId = keyof (typeof shellCatalogue)['screens'];
+/** A group or collapse with a title under `shell:groups.<id>`. */
+export type GroupId = keyof (typeof shellCatalogue)['groups'];
+
+/** A link in the drawer: plain, external (new tab when `target`), disabled, or with chip and caption. */
+export interface MenuLink {
+  type: 'item';
+  id: ScreenId;
+  url: string;
+  admin?: boolean;
+  external?: boolean;
+  /** With `external`, opens the link in a new tab. */
+  target?: boolean;
+  disabled?: boolean;
+  /** i18n key of a small chip after the title. */
+  chip?: string;
+  /** i18n key of a second line under the title. */
+  caption?: string;
+}
+
+/** A collapsible sub-list; clicking it opens it and goes to its first visible child. */
+export interface MenuCollapse {
+  type: 'collapse';
+  id: GroupId;
+  admin?: boolean;
+  children: MenuLink[];
+}
+
+export interface MenuGroup {
+  type: 'group';
+  id: GroupId;
+  children: Array<MenuLink | MenuCollapse>;
+}
+
+export type MenuEntry = MenuLink | MenuCollapse;
+
+const link = (id: ScreenId, extra: Partial<MenuLink> = {}): MenuLink => ({
+  type: 'item',
+  id,
+  url: `/panel/${id}`,
+  ...extra,
+});
+const admin = { admin: true } as const;
+
+/**
+ * The console menu (spec §2, §6). "Menu changes need a reload": it is static, filtered once per
+ * role by visibleMenu. Icons live in menuIcons.tsx, titles in the shell namespace.
+ */
+export const consoleMenu: MenuGroup[] = [
+  {
+    type: 'group',
+    id: 'dashboard',
+    children: [link('dashboard'), link('analytics', admin), link('playground')],
+  },
+  {
+    type: 'group',
+    id: 'setting',
+    children: [
+      link('user', admin),
+      link('channel', admin),
+      {
+        type: 'collapse',
+        id: 'operation',
+        admin: true,
+        children: [link('user_group'), link('pricing'), link('telegram')],
+      },
+      { type: 'collapse', id: 'paySetting', admin: true, children: [link('redemption'), link('payment')] },
+      link('token'),
+      link('profile'),
+      link('setting', admin),
+    ],
+  },
+  {
+    type: 'group',
+    id: 'billing',
+    children: [link('topup'), link('model_price')],
+  },
+  {
+    type: 'group',
+    id: 'usage',
+    children: [link('log'), link('midjourney'), link('task')],
+  },
+];
+
+/** The menu a user sees: admin entries dropped for non-admins, empty collapses and groups hidden. */
+export function visibleMenu(menu: MenuGroup[], isAdmin: boolean): MenuGroup[] {
+  const allowed = (entry: { admin?: boolean }) => isAdmin || !entry.admin;
+  const groups: MenuGroup[] = [];
+  for (const group of menu) {
+    const children: MenuEntry[] = [];
+    for (const entry of group.children) {
+      if (!allowed(entry)) continue;
+      if (entry.type === 'collapse') {
+        const links = entry.children.filter(allowed);
+        if (links.length > 0) children.push({ ...entry, children: links });
+      } else {
+        children.push(entry);
+      }
+    }
+    if (children.length > 0) groups.push({ ...group, children });
+  }
+  return groups;
+}
+
+/** Where a path sits in the menu: its group, the collapse around it (if any) and the link. */
+export interface MenuTrail {
+  group: MenuGroup;
+  collapse?: MenuCollapse;
+  link: MenuLink;
+}
+
+function matches(pathname: string, url: string): boolean {
+  return pathname === url || pathname.startsWith(`${url}/`);
+}
+
+export function findMenuTrail(menu: MenuGroup[], pathname: string): MenuTrail | null {
+  const path = pathname.replace(/\/+$/, '') === '/panel' ? '/panel/dashboard' : pathname;
+  for (const group of menu) {
+    for (const entry of group.children) {
+      if (entry.type === 'collapse') {
+        const child = entry.children.find((candidate) => matches(path, candidate.url));
+        if (child) return { group, collapse: entry, link: child };
+      } else if (!entry.external && matches(path, entry.url)) {
+        return { group, link: entry };
+      }
+    }
+  }
+  return null;
+}
+
+/** A collapsible group navigates to its first child, except the "authentication" group (spec §2). */
+export function collapseTarget(collapse: { id: string; children: MenuLink[] }): string | null {
+  if (collapse.id === 'authentication') return null;
+  return collapse.children.find((child) => !child.disabled)?.url ?? null;
+}

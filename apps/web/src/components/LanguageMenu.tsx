@@ -1,0 +1,58 @@
+import CheckRounded from '@mui/icons-material/CheckRounded';
+import TranslateRounded from '@mui/icons-material/TranslateRounded';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Tooltip from '@mui/material/Tooltip';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage, languages, setLanguage } from '../i18n/index.js';
+
+/** The language picker; a choice is saved under `appLanguage`. */
+export function LanguageMenu() {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const active = currentLanguage();
+
+  return (
+    <>
+      <Tooltip title={t('language.label')}>
+        <IconButton
+          color="inherit"
+          aria-label={t('language.label')}
+          aria-haspopup="menu"
+          onClick={(event) => setAnchor(event.currentTarget)}
+          data-testid="language-menu"
+        >
+          <TranslateRounded fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        {languages.map((language) => (
+          <MenuItem
+            key={language}
+            selected={language === active}
+            data-testid={`language-${language}`}
+            onClick={() => {
+              setLanguage(language);
+              setAnchor(null);
+            }}
+          >
+            <ListItemText>{t(`language.${language}`)}</ListItemText>
+            <ListItemIcon sx={{ justifyContent: 'flex-end', visibility: language === active ? 'visible' : 'hidden' }}>
+              <CheckRounded fontSize="small" />
+            </ListItemIcon>
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import Box from '@mui/material/Box';
+import { useTranslation } from 'react-i18next';
+import { richContentKind } from '../lib/richContent.js';
+import { Markdown, proseStyles } from './Markdown.js';
+
+interface RichContentProps {
+  content: string;
+  /**
+   * Render HTML content as HTML. Only for text an administrator set (home page, about, footer):
+   * the admin is trusted, and React never runs `<script>` tags inserted this way.
+   */
+  allowHtml?: boolean;
+  testId?: string;
+}
+
+/** Admin-written content: a URL in a full-height frame, trusted HTML, or markdown. */
+export function RichContent({ content, allowHtml = false, testId }: RichContentProps) {
+  const { t } = useTranslation();
+  const kind = richContentKind(content);
+  if (kind === 'url') {
+    return (
+      <Box
+        component="iframe"
+        src={content.trim()}
+        title={t('public:embeddedContent')}
+        data-testid={testId}
+        sx={{ border: 0, width: '100%', height: '100%', minHeight: 'calc(100vh - 72px)', display: 'block' }}
+      />
+    );
+  }
+  if (kind === 'html' && allowHtml) {
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: administrator-set content, see allowHtml.
+    return <Box sx={proseStyles} data-testid={testId} dangerouslySetInnerHTML={{ __html: content }} />;
+  }
+  return <Markdown testId={testId}>{content}</Markdown>;
+}

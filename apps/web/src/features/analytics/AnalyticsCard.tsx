@@ -1,0 +1,113 @@
+import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
+import Box from '@mui/material/Box';
+import type { SvgIconProps } from '@mui/material/SvgIcon';
+import Typography from '@mui/material/Typography';
+import { shortenNumber } from '@one-hub/contracts';
+import { type ComponentType, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ChoiceToggle } from '../../components/charts/ChartCard.js';
+import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { quotaDisplayOptions } from '../../lib/format.js';
+import { quotaTick } from './axis.js';
+import { USAGE_METRICS, type UsageMetric } from './series.js';
+
+/** Quota / requests / tokens switch shared by the usage charts. */
+export function MetricToggle({
+  value,
+  onChange,
+  testId,
+}: {
+  value: UsageMetric;
+  onChange: (metric: UsageMetric) => void;
+  testId: string;
+}) {
+  const { t } = useTranslation('analytics');
+  return (
+    <ChoiceToggle
+      value={value}
+      options={USAGE_METRICS}
+      labelOf={(metric) => t(`metric.${metric}`)}
+      onChange={onChange}
+      label={t('metric.label')}
+      testId={testId}
+    />
+  );
+}
+
+export interface MetricFormat {
+  /** The exact figure, for tooltips and totals. */
+  full(metric: UsageMetric, value: number): string;
+  /** A short figure for axis ticks. */
+  short(metric: UsageMetric, value: number): string;
+}
+
+/** Quota through the site's formatter (spec §9); counts with grouping, shortened on axes. */
+export function useMetricFormat(): MetricFormat {
+  const formatQuota = useQuotaFormatter();
+  const siteInfo = useSiteInfo();
+  const options = quotaDisplayOptions(siteInfo);
+  const { quotaPerUnit, displayInCurrency } = options;
+  return useMemo(
+    () => ({
+      full: (metric, value) => (metric === 'quota' ? formatQuota(value) : value.toLocaleString()),
+      short: (metric, value) =>
+        metric === 'quota' ? quotaTick(value, { quotaPerUnit, displayInCurrency }) : shortenNumber(value),
+    }),
+    [formatQuota, quotaPerUnit, displayInCurrency],
+  );
+}
+
+/** Milliseconds as "850 ms" or "2.40 s", in the screen's language. */
+export function useLatencyFormat(): (milliseconds: number) => string {
+  const { t } = useTranslation('analytics');
+  return (milliseconds) =>
+    milliseconds < 1000
+      ? t('latency.milliseconds', { value: Math.round(milliseconds) })
+      : t('latency.seconds', { value: (milliseconds / 1000).toFixed(milliseconds < 10_000 ? 2 : 1) });
+}
+
+interface ChartEmptyProps {
+  title: string;
+  description: string;
+  icon?: ComponentType<SvgIconProps>;
+  testId?: string;
+  height?: number;
+}
+
+/** What a chart card shows when the period has nothing to plot. */
+export function ChartEmpty({
+  title,
+  description,
+  icon: Icon = InsightsOutlined,
+  testId,
+  height = 220,
+}: ChartEmptyProps) {
+  return (
+    <Box
+      data-testid={testId}
+      sx={{
+        minHeight: height,
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        textAlign: 'center',
+        gap: 1,
+        px: 2,
+        borderRadius: 2,
+        border: 1,
+        borderStyle: 'dashed',
+        borderColor: 'divider',
+      }}
+    >
+      <Icon sx={{ fontSize: 36, color: 'text.disabled' }} />
+      <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600 }}>
+        {title}
+      </Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary', maxWidth: 360 }}>
+        {description}
+      </Typography>
+    </Box>
+  );
+}

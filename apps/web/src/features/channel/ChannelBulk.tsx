@@ -1,0 +1,206 @@
+import AccountBalanceWalletOutlined from '@mui/icons-material/AccountBalanceWalletOutlined';
+import Close from '@mui/icons-material/Close';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import DeleteSweepOutlined from '@mui/icons-material/DeleteSweepOutlined';
+import MoreVert from '@mui/icons-material/MoreVert';
+import RemoveCircleOutline from '@mui/icons-material/RemoveCircleOutlineOutlined';
+import Speed from '@mui/icons-material/Speed';
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Slide from '@mui/material/Slide';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notify } from '../../lib/notify.js';
+import type { BatchKind } from './ChannelDialogs.js';
+import { channelKeys, type TestAllProgress, useTestAllProgress } from './channel.api.js';
+
+interface BatchBarProps {
+  count: number;
+  onDelete(): void;
+  onBatch(kind: BatchKind): void;
+  onClear(): void;
+}
+
+/** Actions on the selected channels; it stays at the bottom of the window while the list scrolls. */
+export function BatchBar({ count, onDelete, onBatch, onClear }: BatchBarProps) {
+  const { t } = useTranslation('channel');
+  return (
+    <Slide in={count > 0} direction="up" mountOnEnter unmountOnExit>
+      <Box sx={{ position: 'sticky', bottom: 16, zIndex: (theme) => theme.zIndex.appBar - 1, mt: 2 }}>
+        <Paper
+          elevation={8}
+          data-testid="channel-batch-bar"
+          sx={{
+            display: 'flex',
+            flexWrap: 'wrap',
+            alignItems: 'center',
+            gap: 1,
+            px: 2,
+            py: 1,
+            borderRadius: 2,
+            border: 1,
+            borderColor: 'primary.main',
+          }}
+        >
+          <Typography sx={{ fontWeight: 600, mr: 'auto' }} data-testid="channel-batch-count">
+            {t('batch.selectedCount', { n: count })}
+          </Typography>
+          <Button
+            size="small"
+            startIcon={<TuneOutlined />}
+            onClick={() => onBatch('azure_api')}
+            data-testid="channel-batch-azure"
+          >
+            {t('batch.azure_api.button')}
+          </Button>
+          <Button
+            size="small"
+            startIcon={<RemoveCircleOutline />}
+            onClick={() => onBatch('del_model')}
+            data-testid="channel-batch-del-model"
+          >
+            {t('batch.del_model.button')}
+          </Button>
+          <Button
+            size="small"
+            color="error"
+            variant="contained"
+            startIcon={<DeleteOutlined />}
+            onClick={onDelete}
+            data-testid="channel-batch-delete"
+          >
+            {t('batch.delete')}
+          </Button>
+          <Tooltip title={t('batch.clear')}>
+            <IconButton size="small" aria-label={t('batch.clear')} onClick={onClear} data-testid="channel-batch-clear">
+              <Close fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        </Paper>
+      </Box>
+    </Slide>
+  );
+}
+
+function percent(progress: TestAllProgress): number {
+  return progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
+}
+
+/**
+ * The progress of "test all channels", polled from the server while it runs; when the run ends the
+ * list reloads (statuses and response times changed) and a summary toast appears.
+ */
+export function TestAllProgressBanner({ started }: { started: number }) {
+  const { t } = useTranslation('channel');
+  const queryClient = useQueryClient();
+  const progress = useTestAllProgress();
+  const wasRunning = useRef(false);
+  const data = progress.data;
+
+  // A run this page started counts as running even if it ends before the first poll sees it.
+  useEffect(() => {
+    if (started > 0) wasRunning.current = true;
+  }, [started]);
+
+  useEffect(() => {
+    if (!data) return;
+    if (data.running) {
+      wasRunning.current = true;
+      return;
+    }
+    if (!wasRunning.current) return;
+    wasRunning.current = false;
+    void queryClient.invalidateQueries({ queryKey: channelKeys.rows });
+    notify.success(t('testAll.finished', { done: data.done, failed: data.failed }));
+  }, [data, queryClient, t]);
+
+  if (!data?.running) return null;
+  return (
+    <Alert
+      severity="info"
+      icon={<Speed />}
+      data-testid="channel-test-all-progress"
+      data-done={data.done}
+      data-total={data.total}
+      sx={{ mx: 2, mb: 2, '& .MuiAlert-message': { flex: 1 } }}
+    >
+      <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', mb: 0.75 }}>
+        <span>{t('testAll.running', { done: data.done, total: data.total })}</span>
+        {data.failed > 0 && (
+          <Box component="span" sx={{ color: 'error.main', fontWeight: 600 }}>
+            {t('testAll.failed', { n: data.failed })}
+          </Box>
+        )}
+      </Stack>
+      <LinearProgress variant={data.total ? 'determinate' : 'indeterminate'} value={percent(data)} />
+    </Alert>
+  );
+}
+
+/** Test all, delete all disabled, refresh all balances. */
+export function BulkMenu({
+  onTestAll,
+  onDeleteDisabled,
+  onRefreshBalances,
+  testing,
+}: {
+  onTestAll(): void;
+  onDeleteDisabled(): void;
+  onRefreshBalances(): void;
+  testing: boolean;
+}) {
+  const { t } = useTranslation('channel');
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const choose = (action: () => void) => () => {
+    setAnchor(null);
+    action();
+  };
+  return (
+    <>
+      <Tooltip title={t('bulk.menu')}>
+        <IconButton
+          onClick={(event) => setAnchor(event.currentTarget)}
+          aria-label={t('bulk.menu')}
+          data-testid="channel-bulk-menu"
+        >
+          <MoreVert />
+        </IconButton>
+      </Tooltip>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        <MenuItem onClick={choose(onTestAll)} disabled={testing} data-testid="channel-test-all">
+          <ListItemIcon>
+            <Speed fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('bulk.testAll')} secondary={t('bulk.testAllHint')} />
+        </MenuItem>
+        <MenuItem onClick={choose(onRefreshBalances)} data-testid="channel-refresh-balances">
+          <ListItemIcon>
+            <AccountBalanceWalletOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('bulk.balances')} secondary={t('bulk.balancesHint')} />
+        </MenuItem>
+        <Divider />
+        <MenuItem onClick={choose(onDeleteDisabled)} data-testid="channel-delete-disabled" sx={{ color: 'error.main' }}>
+          <ListItemIcon sx={{ color: 'inherit' }}>
+            <DeleteSweepOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('bulk.deleteDisabled')} secondary={t('bulk.deleteDisabledHint')} />
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}

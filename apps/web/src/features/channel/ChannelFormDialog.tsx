@@ -1,0 +1,303 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { ChannelView, ProviderView } from '@one-hub/contracts';
+import { type FormEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../lib/api.js';
+import { describeError, notify } from '../../lib/notify.js';
+import { AdvancedSection } from './ChannelAdvancedFields.js';
+import { BasicSection, ConnectionSection, RoutingSection, TestModelField } from './ChannelFormFields.js';
+import {
+  useChannelDetail,
+  useChannelTags,
+  useGroupSymbols,
+  usePrices,
+  useProviderModels,
+  useProviders,
+  useSaveChannel,
+  useTagDetail,
+} from './channel.api.js';
+import {
+  type ChannelFormErrors,
+  type ChannelFormMode,
+  type ChannelFormValues,
+  channelToForm,
+  copyToForm,
+  emptyChannelForm,
+  keyLineCount,
+  mergeModels,
+  pricedModelsFor,
+  serverErrorsToFields,
+  validateChannelForm,
+} from './channelForm.js';
+import { FormSection } from './FormParts.js';
+import { ModelsField } from './ModelsField.js';
+
+/** What the dialog opens on: a new channel (maybe a copy), a channel, or a whole tag. */
+export type ChannelFormRequest =
+  | { mode: 'create'; copyOf?: ChannelView }
+  | { mode: 'edit'; channel: ChannelView }
+  | { mode: 'tag'; tag: string };
+
+interface ChannelFormProps {
+  mode: ChannelFormMode;
+  initial: ChannelFormValues;
+  id: number | null;
+  tag: string | null;
+  /** The stored key, revealed on demand when editing. */
+  storedKey?: string;
+  providers: ProviderView[];
+  onClose(): void;
+  onSaved(): void;
+}
+
+/** Fields whose errors live in the folded advanced section. */
+const ADVANCED_FIELDS = ['model_mapping', 'model_headers', 'custom_parameter', 'disabled_stream'] as const;
+
+function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, onSaved }: ChannelFormProps) {
+  const { t } = useTranslation('channel');
+  const [values, setValues] = useState<ChannelFormValues>(initial);
+  const [errors, setErrors] = useState<ChannelFormErrors>({});
+  const [general, setGeneral] = useState<string[]>([]);
+  const [advanced, setAdvanced] = useState(
+    () => ADVANCED_FIELDS.some((field) => initial[field].length > 0) || Boolean(initial.custom_parameter),
+  );
+  const groups = useGroupSymbols();
+  const tags = useChannelTags();
+  const prices = usePrices(true);
+  const upstreamModels = useProviderModels();
+  const [fetched, setFetched] = useState<string[]>([]);
+  const save = useSaveChannel();
+  const saving = save.isPending;
+  const provider = providers.find((entry) => entry.type === values.type);
+
+  const priced = useMemo(() => pricedModelsFor(prices.data ?? [], values.type), [prices.data, values.type]);
+  const modelOptions = useMemo(() => mergeModels(fetched, priced), [fetched, priced]);
+
+  const change = <Key extends keyof ChannelFormValues>(field: Key, value: ChannelFormValues[Key]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const fetchModels = () => {
+    const body =
+      values.key.trim() || id === null
+        ? {
+            type: values.type,
+            key: values.key,
+            base_url: values.base_url.split('\n')[0]?.trim() ?? '',
+            model_headers: values.model_headers,
+            proxy: values.proxy,
+          }
+        : { id };
+    if (id === null && !values.key.trim()) {
+      setErrors((current) => ({ ...current, key: t('form.errors.keyForModels') }));
+      return;
+    }
+    upstreamModels.mutate(body, {
+      onSuccess: (models) => {
+        setFetched(models);
+        const added = models.filter((model) => !values.models.includes(model)).length;
+        change('models', mergeModels(values.models, models));
+        notify.success(added > 0 ? t('form.fetchedModels', { n: added }) : t('form.noNewModels'));
+      },
+      onError: (error) => setErrors((current) => ({ ...current, models: describeError(error) })),
+    });
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = validateChannelForm(values, mode, { id, provider }, (key, options) => t(key, options));
+    if (!result.ok) {
+      setErrors(result.errors);
+      setGeneral(result.unplaced);
+      if (ADVANCED_FIELDS.some((field) => result.errors[field])) setAdvanced(true);
+      return;
+    }
+    setGeneral([]);
+    const request =
+      result.mode === 'create'
+        ? { kind: 'create' as const, body: result.body }
+        : result.mode === 'edit'
+          ? { kind: 'update' as const, body: result.body }
+          : { kind: 'tag' as const, tag: tag ?? '', body: result.body };
+    save.mutate(request, {
+      onSuccess: () => {
+        const created = mode === 'create' ? keyLineCount(values.key) : 0;
+        notify.success(created > 1 ? t('notify.createdMany', { n: created }) : t(`notify.saved.${mode}`));
+        onSaved();
+      },
+      onError: (error) => {
+        if (!isApiError(error, 400)) {
+          setGeneral([describeError(error)]);
+          return;
+        }
+        const placed = serverErrorsToFields(error.message);
+        setErrors(placed.errors);
+        setGeneral(placed.unplaced);
+        if (ADVANCED_FIELDS.some((field) => placed.errors[field])) setAdvanced(true);
+      },
+    });
+  };
+
+  const sectionProps = { values, errors, change, disabled: saving, mode, provider };
+  const title =
+    mode === 'create' ? t('form.createTitle') : mode === 'edit' ? t('form.editTitle') : t('form.tagTitle', { tag });
+  return (
+    <Box
+      component="form"
+      noValidate
+      onSubmit={submit}
+      data-testid="channel-form"
+      sx={{ display: 'flex', flexDirection: 'column', flex: '1 1 auto', minHeight: 0 }}
+    >
+      <DialogTitle>{title}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={3}>
+          {mode === 'tag' && <Alert severity="info">{t('form.tagInfo')}</Alert>}
+          {general.length > 0 && (
+            <Alert severity="error" data-testid="channel-form-error">
+              {general.join(' ')}
+            </Alert>
+          )}
+          <BasicSection {...sectionProps} providers={providers} groups={groups.data ?? []} tags={tags.data ?? []} />
+          <ConnectionSection
+            {...sectionProps}
+            onRevealKey={mode === 'edit' && storedKey ? () => change('key', storedKey) : undefined}
+          />
+          <FormSection title={t('form.modelsSection')}>
+            <ModelsField
+              value={values.models}
+              onChange={(models) => change('models', models)}
+              options={modelOptions}
+              error={errors.models}
+              disabled={saving || values.type === 0}
+              onFetch={fetchModels}
+              fetching={upstreamModels.isPending}
+              onFillPriced={() => change('models', mergeModels(values.models, priced))}
+              pricedCount={priced.length}
+            />
+            <TestModelField {...sectionProps} options={values.models} />
+          </FormSection>
+          {mode !== 'tag' && <RoutingSection {...sectionProps} />}
+          <AdvancedSection {...sectionProps} expanded={advanced} onExpand={setAdvanced} />
+        </Stack>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button onClick={onClose} disabled={saving} color="inherit" data-testid="channel-form-cancel">
+          {t('form.cancel')}
+        </Button>
+        <Button type="submit" variant="contained" loading={saving} data-testid="channel-form-submit">
+          {mode === 'create' ? t('form.create') : t('form.save')}
+        </Button>
+      </DialogActions>
+    </Box>
+  );
+}
+
+function Loading({ error, onClose }: { error: unknown; onClose(): void }) {
+  const { t } = useTranslation('channel');
+  return (
+    <>
+      <DialogContent sx={{ display: 'grid', placeItems: 'center', minHeight: 240 }}>
+        {error ? <Alert severity="error">{describeError(error)}</Alert> : <CircularProgress />}
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button onClick={onClose} color="inherit">
+          {t('form.cancel')}
+        </Button>
+      </DialogActions>
+    </>
+  );
+}
+
+/** Loads what the request needs (the channel with its key, or the tag with all keys), then the form. */
+function ChannelFormLoader({
+  request,
+  onClose,
+  onSaved,
+}: {
+  request: ChannelFormRequest;
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const providers = useProviders();
+  const detail = useChannelDetail(request.mode === 'edit' ? request.channel.id : null);
+  const tagDetail = useTagDetail(request.mode === 'tag' ? request.tag : null);
+  const providerList = providers.data;
+  if (!providerList) return <Loading error={providers.error} onClose={onClose} />;
+  const common = { providers: providerList, onClose, onSaved };
+
+  if (request.mode === 'create') {
+    const initial = request.copyOf ? copyToForm(request.copyOf) : emptyChannelForm(providerList[0]?.type ?? 0);
+    return <ChannelForm {...common} mode="create" initial={initial} id={null} tag={null} />;
+  }
+  if (request.mode === 'edit') {
+    if (!detail.data) return <Loading error={detail.error} onClose={onClose} />;
+    return (
+      <ChannelForm
+        {...common}
+        mode="edit"
+        initial={channelToForm(detail.data)}
+        id={detail.data.id}
+        tag={null}
+        storedKey={detail.data.key}
+      />
+    );
+  }
+  if (!tagDetail.data) return <Loading error={tagDetail.error} onClose={onClose} />;
+  return (
+    <ChannelForm
+      {...common}
+      mode="tag"
+      initial={channelToForm(tagDetail.data, tagDetail.data.key)}
+      id={null}
+      tag={request.tag}
+    />
+  );
+}
+
+/**
+ * Create, copy or edit a channel, or edit every channel of a tag. `session` changes on every
+ * opening so the form starts afresh; the dialog stays mounted while it closes.
+ */
+export function ChannelFormDialog({
+  open,
+  session,
+  request,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  session: number | null;
+  request: ChannelFormRequest | null;
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const theme = useTheme();
+  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullWidth
+      maxWidth="md"
+      fullScreen={fullScreen}
+      scroll="paper"
+      data-testid="channel-dialog"
+    >
+      {session !== null && request && (
+        <ChannelFormLoader key={session} request={request} onClose={onClose} onSaved={onSaved} />
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,201 @@
+import Checkbox from '@mui/material/Checkbox';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import type { ChannelView } from '@one-hub/contracts';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ChannelCard, ChannelRow, inputAttributes, stickyEnd } from './ChannelRow.js';
+import { CHANNEL_COLUMN_COUNT, TagCard, TagRow } from './TagRow.js';
+import type { ChannelSortField } from './useChannelListParams.js';
+
+interface ChannelsTableProps {
+  channels: ChannelView[];
+  loading: boolean;
+  /** One row per tag: rows with a tag stand for the whole tag. */
+  tagView: boolean;
+  order: string;
+  onSort(order: string): void;
+  compact: boolean;
+  /** Selection of the page's own channel rows (not the tags'). */
+  allSelected: boolean;
+  someSelected: boolean;
+  onSelectAll(checked: boolean): void;
+}
+
+interface SortProps {
+  order: string;
+  onSort(order: string): void;
+}
+
+function SortLabel({
+  field,
+  order,
+  onSort,
+  children,
+  stacked = false,
+}: SortProps & { field: ChannelSortField; children: ReactNode; stacked?: boolean }) {
+  const active = order.replace(/^-/, '') === field;
+  const descending = order.startsWith('-');
+  // First click sorts descending (largest first), the second ascending, the third clears.
+  const next = !active ? `-${field}` : descending ? field : '';
+  return (
+    <TableSortLabel
+      active={active}
+      direction={active && !descending ? 'asc' : 'desc'}
+      onClick={() => onSort(next)}
+      data-testid={`channel-sort-${field}`}
+      // The label takes its direction from its parent: in a column stack, keep it a right-aligned row.
+      sx={stacked ? { flexDirection: 'row-reverse' } : undefined}
+    >
+      {children}
+    </TableSortLabel>
+  );
+}
+
+function SortableHead({
+  field,
+  align,
+  children,
+  ...sort
+}: SortProps & { field: ChannelSortField; children: ReactNode; align?: 'right' }) {
+  const active = sort.order.replace(/^-/, '') === field;
+  return (
+    <TableCell align={align} sortDirection={active ? (sort.order.startsWith('-') ? 'desc' : 'asc') : false}>
+      <SortLabel field={field} {...sort}>
+        {children}
+      </SortLabel>
+    </TableCell>
+  );
+}
+
+const PLACEHOLDERS = ['first', 'second', 'third', 'fourth', 'fifth'];
+
+/** The channel list: a dense table on wide screens, cards on narrow ones. */
+export function ChannelsTable({
+  channels,
+  loading,
+  tagView,
+  order,
+  onSort,
+  compact,
+  allSelected,
+  someSelected,
+  onSelectAll,
+}: ChannelsTableProps) {
+  const { t } = useTranslation('channel');
+  const isTagRow = (channel: ChannelView) => tagView && channel.tag !== '';
+  // One row per tag, whatever the page holds.
+  const seenTags = new Set<string>();
+  const shown = channels.filter((channel) => {
+    if (!isTagRow(channel)) return true;
+    if (seenTags.has(channel.tag)) return false;
+    seenTags.add(channel.tag);
+    return true;
+  });
+
+  if (compact) {
+    return (
+      <Stack spacing={1.25} sx={{ p: 1.5 }} data-testid="channel-list">
+        {loading && channels.length === 0
+          ? PLACEHOLDERS.slice(0, 3).map((key) => <Skeleton key={key} variant="rounded" height={200} />)
+          : shown.map((channel) =>
+              isTagRow(channel) ? (
+                <TagCard key={`tag-${channel.tag}`} channel={channel} />
+              ) : (
+                <ChannelCard key={channel.id} channel={channel} />
+              ),
+            )}
+      </Stack>
+    );
+  }
+
+  const sortProps = { order, onSort };
+  return (
+    <TableContainer sx={{ overflowX: 'auto' }}>
+      <Table
+        size="small"
+        sx={{
+          minWidth: 1040,
+          '& td, & th': { px: 1 },
+          '& td': { py: 0.75, whiteSpace: 'nowrap' },
+          // Headings may wrap ("Used / balance") so the columns are as wide as their values.
+          '& th': { fontWeight: 600, color: 'text.secondary', fontSize: '0.8125rem', lineHeight: 1.25 },
+        }}
+        data-testid="channel-list"
+      >
+        <TableHead>
+          <TableRow>
+            <TableCell padding="checkbox">
+              <Checkbox
+                size="small"
+                checked={allSelected}
+                indeterminate={someSelected && !allSelected}
+                onChange={(_event, checked) => onSelectAll(checked)}
+                slotProps={{ input: inputAttributes(t('selectAll'), 'channel-select-all') }}
+              />
+            </TableCell>
+            <SortableHead field="id" {...sortProps}>
+              {t('columns.id')}
+            </SortableHead>
+            <SortableHead field="name" {...sortProps}>
+              {t('columns.name')}
+            </SortableHead>
+            <SortableHead field="type" {...sortProps}>
+              {t('columns.type')}
+            </SortableHead>
+            <SortableHead field="group" {...sortProps}>
+              {t('columns.groups')}
+            </SortableHead>
+            <TableCell>{t('columns.tag')}</TableCell>
+            <SortableHead field="status" {...sortProps}>
+              {t('columns.status')}
+            </SortableHead>
+            <SortableHead field="response_time" {...sortProps}>
+              {t('columns.response')}
+            </SortableHead>
+            <SortableHead field="balance" align="right" {...sortProps}>
+              {t('columns.usedBalance')}
+            </SortableHead>
+            <TableCell align="right">
+              <Stack sx={{ alignItems: 'flex-end' }}>
+                <SortLabel field="priority" stacked {...sortProps}>
+                  {t('columns.priority')}
+                </SortLabel>
+                <SortLabel field="weight" stacked {...sortProps}>
+                  {t('columns.weight')}
+                </SortLabel>
+              </Stack>
+            </TableCell>
+            <TableCell align="right" sx={stickyEnd}>
+              {t('columns.actions')}
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {loading && channels.length === 0
+            ? PLACEHOLDERS.map((row) => (
+                <TableRow key={row}>
+                  <TableCell colSpan={CHANNEL_COLUMN_COUNT}>
+                    <Skeleton variant="text" height={36} />
+                  </TableCell>
+                </TableRow>
+              ))
+            : shown.map((channel) =>
+                isTagRow(channel) ? (
+                  <TagRow key={`tag-${channel.tag}`} channel={channel} />
+                ) : (
+                  <ChannelRow key={channel.id} channel={channel} />
+                ),
+              )}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

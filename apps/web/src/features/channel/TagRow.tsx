@@ -1,0 +1,285 @@
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import DeleteSweepOutlined from '@mui/icons-material/DeleteSweepOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
+import KeyboardArrowRight from '@mui/icons-material/KeyboardArrowRight';
+import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
+import MoreVert from '@mui/icons-material/MoreVert';
+import PauseCircleOutline from '@mui/icons-material/PauseCircleOutlineOutlined';
+import PlayCircleOutline from '@mui/icons-material/PlayCircleOutlineOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import Chip from '@mui/material/Chip';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { ChannelStatus, type ChannelView } from '@one-hub/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { describeError, notify } from '../../lib/notify.js';
+import { GroupChips, toneChip } from './ChannelCells.js';
+import { ChannelCard, ChannelRow, stickyEnd, TypeName } from './ChannelRow.js';
+import { useChannelTable } from './ChannelTableContext.js';
+import { useTagAction, useTagChannels } from './channel.api.js';
+import { InlineNumber } from './InlineNumber.js';
+
+export const CHANNEL_COLUMN_COUNT = 11;
+
+/** "3 / 4 enabled" once the tag's channels are loaded. */
+function EnabledCount({ channels, tag }: { channels: ChannelView[] | undefined; tag: string }) {
+  const { t } = useTranslation('channel');
+  if (!channels) return null;
+  const enabled = channels.filter((channel) => channel.status === ChannelStatus.enabled).length;
+  const tone = enabled === channels.length ? 'success' : enabled === 0 ? 'secondary' : 'warning';
+  return (
+    <Chip
+      size="small"
+      label={t('tag.enabledCount', { enabled, total: channels.length })}
+      data-testid={`channel-tag-enabled-${tag}`}
+      sx={(theme) => toneChip(theme, tone)}
+    />
+  );
+}
+
+/** Edit, enable or disable all, delete the disabled ones, delete the tag. */
+function TagActions({ tag }: { tag: string }) {
+  const { t } = useTranslation('channel');
+  const { onEditTag, onTagAction } = useChannelTable();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const action = useTagAction();
+  const setStatus = (kind: 'enable' | 'disable') => {
+    setAnchor(null);
+    action.mutate(
+      { tag, action: { kind } },
+      { onSuccess: (count) => notify.success(t(`notify.tag.${kind}`, { tag, n: Number(count) })) },
+    );
+  };
+  const choose = (kind: 'deleteDisabled' | 'delete') => () => {
+    setAnchor(null);
+    onTagAction(tag, kind);
+  };
+  return (
+    <Stack direction="row" spacing={0.25} sx={{ justifyContent: 'flex-end' }}>
+      <Tooltip title={t('tag.edit')}>
+        <IconButton
+          size="small"
+          aria-label={t('tag.edit')}
+          onClick={() => onEditTag(tag)}
+          data-testid={`channel-tag-edit-${tag}`}
+        >
+          <EditOutlined fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={t('actions.more')}>
+        <IconButton
+          size="small"
+          aria-label={t('actions.more')}
+          onClick={(event) => setAnchor(event.currentTarget)}
+          disabled={action.isPending}
+          data-testid={`channel-tag-more-${tag}`}
+        >
+          <MoreVert fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        <MenuItem dense onClick={() => setStatus('enable')} data-testid={`channel-tag-enable-${tag}`}>
+          <ListItemIcon>
+            <PlayCircleOutline fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('tag.enableAll')}</ListItemText>
+        </MenuItem>
+        <MenuItem dense onClick={() => setStatus('disable')} data-testid={`channel-tag-disable-${tag}`}>
+          <ListItemIcon>
+            <PauseCircleOutline fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('tag.disableAll')}</ListItemText>
+        </MenuItem>
+        <Divider />
+        <MenuItem
+          dense
+          onClick={choose('deleteDisabled')}
+          data-testid={`channel-tag-delete-disabled-${tag}`}
+          sx={{ color: 'error.main' }}
+        >
+          <ListItemIcon sx={{ color: 'inherit' }}>
+            <DeleteSweepOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('tag.deleteDisabled')}</ListItemText>
+        </MenuItem>
+        <MenuItem
+          dense
+          onClick={choose('delete')}
+          data-testid={`channel-tag-delete-${tag}`}
+          sx={{ color: 'error.main' }}
+        >
+          <ListItemIcon sx={{ color: 'inherit' }}>
+            <DeleteOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('tag.delete')}</ListItemText>
+        </MenuItem>
+      </Menu>
+    </Stack>
+  );
+}
+
+/** The priority of every channel of the tag, set in place. */
+function TagPriority({ channel }: { channel: ChannelView }) {
+  const { t } = useTranslation('channel');
+  const action = useTagAction();
+  return (
+    <InlineNumber
+      value={channel.priority}
+      min={0}
+      onCommit={(value) =>
+        action.mutate(
+          { tag: channel.tag, action: { kind: 'priority', value } },
+          { onSuccess: () => notify.success(t('notify.tag.priority', { tag: channel.tag, value })) },
+        )
+      }
+      invalidText={t('form.errors.priority')}
+      label={t('tag.priority', { tag: channel.tag })}
+      disabled={action.isPending}
+      testId={`channel-tag-priority-${channel.tag}`}
+    />
+  );
+}
+
+function TagTitle({ tag, count }: { tag: string; count: number | undefined }) {
+  const { t } = useTranslation('channel');
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
+      <LocalOfferOutlined fontSize="small" sx={{ color: 'primary.main' }} />
+      <Box sx={{ minWidth: 0 }}>
+        <Typography variant="body2" noWrap sx={{ fontWeight: 700 }} data-testid={`channel-tag-name-${tag}`}>
+          {tag}
+        </Typography>
+        <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+          {count === undefined ? t('tag.caption') : t('tag.count', { n: count })}
+        </Typography>
+      </Box>
+    </Stack>
+  );
+}
+
+/** A tag folded into one row (its representative channel); expanding lists its channels. */
+export function TagRow({ channel }: { channel: ChannelView }) {
+  const { t } = useTranslation('channel');
+  const [open, setOpen] = useState(false);
+  const tag = channel.tag;
+  const channels = useTagChannels(tag, open);
+  return (
+    <>
+      <TableRow
+        data-testid={`channel-tag-row-${tag}`}
+        sx={{ '& > td': { borderBottomStyle: open ? 'dashed' : 'solid' } }}
+      >
+        <TableCell padding="checkbox">
+          <IconButton
+            size="small"
+            aria-label={open ? t('tag.collapse') : t('tag.expand')}
+            aria-expanded={open}
+            onClick={() => setOpen((current) => !current)}
+            data-testid={`channel-tag-expand-${tag}`}
+          >
+            {open ? <KeyboardArrowDown fontSize="small" /> : <KeyboardArrowRight fontSize="small" />}
+          </IconButton>
+        </TableCell>
+        <TableCell colSpan={2} sx={{ maxWidth: 280 }}>
+          <TagTitle tag={tag} count={channels.data?.length} />
+        </TableCell>
+        <TableCell sx={{ maxWidth: 160 }}>
+          <TypeName type={channel.type} />
+        </TableCell>
+        <TableCell>
+          <GroupChips groups={channel.group} />
+        </TableCell>
+        <TableCell />
+        <TableCell>
+          <EnabledCount channels={channels.data} tag={tag} />
+        </TableCell>
+        <TableCell colSpan={2} />
+        <TableCell align="right">
+          <TagPriority channel={channel} />
+        </TableCell>
+        <TableCell align="right" sx={stickyEnd}>
+          <TagActions tag={tag} />
+        </TableCell>
+      </TableRow>
+      {open && channels.isLoading && (
+        <TableRow>
+          <TableCell colSpan={CHANNEL_COLUMN_COUNT}>
+            <Skeleton variant="text" height={32} />
+          </TableCell>
+        </TableRow>
+      )}
+      {open && channels.isError && (
+        <TableRow>
+          <TableCell colSpan={CHANNEL_COLUMN_COUNT}>
+            <Alert severity="error">{describeError(channels.error)}</Alert>
+          </TableCell>
+        </TableRow>
+      )}
+      {open && channels.data?.map((child) => <ChannelRow key={child.id} channel={child} nested />)}
+    </>
+  );
+}
+
+/** A tag as a card (narrow screens), with its channels' cards inside when expanded. */
+export function TagCard({ channel }: { channel: ChannelView }) {
+  const { t } = useTranslation('channel');
+  const [open, setOpen] = useState(false);
+  const tag = channel.tag;
+  const channels = useTagChannels(tag, open);
+  return (
+    <Card
+      variant="outlined"
+      sx={{ boxShadow: 'none', borderLeft: 3, borderLeftColor: 'primary.main' }}
+      data-testid={`channel-tag-row-${tag}`}
+    >
+      <Stack direction="row" spacing={1} sx={{ p: 1.5, alignItems: 'center' }}>
+        <IconButton
+          size="small"
+          aria-label={open ? t('tag.collapse') : t('tag.expand')}
+          aria-expanded={open}
+          onClick={() => setOpen((current) => !current)}
+          data-testid={`channel-tag-expand-${tag}`}
+        >
+          {open ? <KeyboardArrowDown fontSize="small" /> : <KeyboardArrowRight fontSize="small" />}
+        </IconButton>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <TagTitle tag={tag} count={channels.data?.length} />
+        </Box>
+        <EnabledCount channels={channels.data} tag={tag} />
+      </Stack>
+      <Divider />
+      <Stack direction="row" sx={{ px: 1.5, py: 0.5, alignItems: 'center', justifyContent: 'space-between' }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+            {t('columns.priority')}
+          </Typography>
+          <TagPriority channel={channel} />
+        </Stack>
+        <TagActions tag={tag} />
+      </Stack>
+      {open && (
+        <Stack spacing={1} sx={{ p: 1, bgcolor: 'action.hover' }}>
+          {channels.isLoading && <Skeleton variant="rounded" height={120} />}
+          {channels.isError && <Alert severity="error">{describeError(channels.error)}</Alert>}
+          {channels.data?.map((child) => (
+            <ChannelCard key={child.id} channel={child} />
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}

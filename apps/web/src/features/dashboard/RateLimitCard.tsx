@@ -1,0 +1,122 @@
+import SpeedOutlined from '@mui/icons-material/SpeedOutlined';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CircularProgress from '@mui/material/CircularProgress';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import type { DashboardRate } from '@one-hub/contracts';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+const RING_SIZE = 64;
+
+/** Above these shares of the limit the ring turns amber, then red. */
+const WARNING_PERCENT = 70;
+const DANGER_PERCENT = 90;
+
+function ringColor(percent: number): 'primary' | 'warning' | 'error' {
+  if (percent >= DANGER_PERCENT) return 'error';
+  if (percent >= WARNING_PERCENT) return 'warning';
+  return 'primary';
+}
+
+function Ring({ percent, label }: { percent: number; label: string }) {
+  const clamped = Math.min(100, Math.max(0, percent));
+  return (
+    <Box sx={{ position: 'relative', width: RING_SIZE, height: RING_SIZE, flexShrink: 0 }}>
+      <CircularProgress
+        variant="determinate"
+        value={100}
+        size={RING_SIZE}
+        thickness={5}
+        sx={{ color: 'action.hover', position: 'absolute', inset: 0 }}
+        aria-hidden
+      />
+      <CircularProgress
+        variant="determinate"
+        value={clamped}
+        size={RING_SIZE}
+        thickness={5}
+        color={ringColor(clamped)}
+        sx={{ position: 'absolute', inset: 0, '& circle': { strokeLinecap: 'round' } }}
+        aria-label={label}
+      />
+      <Box sx={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center' }}>
+        <Typography variant="caption" sx={{ fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}>
+          {`${Math.round(clamped)}%`}
+        </Typography>
+      </Box>
+    </Box>
+  );
+}
+
+/** The group's per-minute request limit and how much of the current minute is used (0 = unlimited). */
+export function RateLimitCard({ rate, loading }: { rate: DashboardRate | undefined; loading: boolean }) {
+  const { t } = useTranslation('dashboard');
+  const labelId = useId();
+  const unlimited = rate !== undefined && rate.maxRPM <= 0;
+
+  return (
+    <Card component="section" aria-labelledby={labelId} sx={{ height: '100%' }} data-testid="dashboard-rate">
+      <CardContent sx={{ display: 'flex', gap: 2, alignItems: 'center', p: 2.5, '&:last-child': { pb: 2.5 } }}>
+        <Box sx={{ minWidth: 0, flex: 1 }}>
+          <Typography id={labelId} variant="body2" sx={{ color: 'text.secondary', fontWeight: 500 }} noWrap>
+            {t('rate.title')}
+          </Typography>
+          {loading || !rate ? (
+            <Skeleton width={96} height={32} />
+          ) : unlimited ? (
+            <Typography
+              variant="h6"
+              component="p"
+              sx={{ fontWeight: 700, mt: 0.25 }}
+              data-testid="dashboard-rate-unlimited"
+            >
+              {t('rate.unlimited')}
+            </Typography>
+          ) : (
+            <Typography
+              variant="h6"
+              component="p"
+              sx={{ fontWeight: 700, mt: 0.25, fontVariantNumeric: 'tabular-nums' }}
+              noWrap
+            >
+              <span data-testid="dashboard-rate-rpm">{rate.rpm.toLocaleString()}</span>
+              <Box component="span" sx={{ color: 'text.secondary', fontWeight: 500, fontSize: '0.875rem' }}>
+                {' / '}
+                <span data-testid="dashboard-rate-max">{rate.maxRPM.toLocaleString()}</span>
+              </Box>
+            </Typography>
+          )}
+          <Typography
+            variant="caption"
+            sx={{ color: 'text.secondary', display: 'block', lineHeight: 1.4 }}
+            component="p"
+          >
+            {unlimited ? t('rate.unlimitedHint') : t('rate.hint')}
+          </Typography>
+        </Box>
+        {unlimited ? (
+          <Box
+            aria-hidden
+            sx={{
+              display: 'grid',
+              placeItems: 'center',
+              width: 44,
+              height: 44,
+              borderRadius: '10px',
+              color: 'primary.main',
+              bgcolor: 'action.hover',
+              flexShrink: 0,
+            }}
+          >
+            <SpeedOutlined />
+          </Box>
+        ) : (
+          <Ring percent={rate?.usageRpmRate ?? 0} label={t('rate.ringLabel', { percent: rate?.usageRpmRate ?? 0 })} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,146 @@
+import ContentCopyRounded from '@mui/icons-material/ContentCopyRounded';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import { alpha } from '@mui/material/styles';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { PriceType, UserGroupView } from '@one-hub/contracts';
+import { useTranslation } from 'react-i18next';
+import { copyToClipboard } from '../../lib/clipboard.js';
+import { monospaceFontStack } from '../../theme/fonts.js';
+import { type DisplayPrice, formatUsd, type TokenPrice } from './pricing.js';
+
+/** The maker's icon when the site has one, else its initial on a tinted disc. */
+export function OwnerAvatar({ owner, icon, size = 24 }: { owner: string; icon?: string; size?: number }) {
+  return (
+    <Avatar
+      src={icon || undefined}
+      alt=""
+      variant="rounded"
+      sx={{
+        width: size,
+        height: size,
+        fontSize: size * 0.5,
+        fontWeight: 700,
+        borderRadius: '7px',
+        color: 'primary.main',
+        bgcolor: (theme) => alpha(theme.palette.primary.main, theme.palette.mode === 'light' ? 0.1 : 0.2),
+      }}
+    >
+      {(owner.trim()[0] ?? '?').toUpperCase()}
+    </Avatar>
+  );
+}
+
+export function ModelName({ model }: { model: string }) {
+  const { t } = useTranslation('modelPrice');
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+      <Typography
+        component="span"
+        data-testid="model-price-name"
+        sx={{ fontFamily: monospaceFontStack, fontSize: '0.875rem', fontWeight: 600, overflowWrap: 'anywhere' }}
+      >
+        {model}
+      </Typography>
+      <Tooltip title={t('copyModel')}>
+        <IconButton
+          size="small"
+          aria-label={t('copyModelNamed', { model })}
+          data-testid="model-price-copy"
+          onClick={() => void copyToClipboard(model, t('modelName'))}
+          sx={{ color: 'text.secondary', flexShrink: 0 }}
+        >
+          <ContentCopyRounded sx={{ fontSize: 16 }} />
+        </IconButton>
+      </Tooltip>
+    </Stack>
+  );
+}
+
+export function TypeChip({ type }: { type: PriceType }) {
+  const { t } = useTranslation('modelPrice');
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={type === 'times' ? 'secondary' : 'primary'}
+      label={type === 'times' ? t('type.times') : t('type.tokens')}
+      data-testid="model-price-type"
+      sx={{ fontWeight: 600 }}
+    />
+  );
+}
+
+function FreeChip() {
+  const { t } = useTranslation('modelPrice');
+  return <Chip size="small" color="success" variant="outlined" label={t('free')} sx={{ fontWeight: 600 }} />;
+}
+
+/** A token price on two lines: per 1K tokens first, per 1M tokens below it. */
+export function TokenPriceText({ price, testId }: { price: TokenPrice; testId: string }) {
+  const { t } = useTranslation('modelPrice');
+  if (price.perMillion === 0) {
+    return (
+      <Box data-testid={testId}>
+        <FreeChip />
+      </Box>
+    );
+  }
+  return (
+    <Box data-testid={testId} sx={{ fontVariantNumeric: 'tabular-nums', lineHeight: 1.4, whiteSpace: 'nowrap' }}>
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {t('perThousand', { price: formatUsd(price.perThousand) })}
+      </Typography>
+      <Typography variant="caption" component="p" sx={{ color: 'text.secondary' }}>
+        {t('perMillion', { price: formatUsd(price.perMillion) })}
+      </Typography>
+    </Box>
+  );
+}
+
+export function PerCallText({ price, testId }: { price: Extract<DisplayPrice, { type: 'times' }>; testId: string }) {
+  const { t } = useTranslation('modelPrice');
+  if (price.perCall === 0) {
+    return (
+      <Box data-testid={testId}>
+        <FreeChip />
+      </Box>
+    );
+  }
+  return (
+    <Box data-testid={testId} sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {t('perCall', { price: formatUsd(price.perCall) })}
+      </Typography>
+    </Box>
+  );
+}
+
+/** The groups offering a model; the one prices are shown for stands out. */
+export function GroupChips({
+  groups,
+  selected,
+  groupMap,
+}: {
+  groups: string[];
+  selected: string;
+  groupMap: Record<string, UserGroupView> | undefined;
+}) {
+  return (
+    <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
+      {groups.map((symbol) => (
+        <Chip
+          key={symbol}
+          size="small"
+          label={groupMap?.[symbol]?.name || symbol}
+          color={symbol === selected ? 'primary' : 'default'}
+          variant={symbol === selected ? 'filled' : 'outlined'}
+        />
+      ))}
+    </Stack>
+  );
+}

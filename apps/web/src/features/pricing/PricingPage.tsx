@@ -1,0 +1,50 @@
+import Box from '@mui/material/Box';
+import { useTheme } from '@mui/material/styles';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/PageHeader.js';
+import { ModelInfoTab } from './ModelInfoTab.js';
+import { OwnersTab } from './OwnersTab.js';
+import { PricesTab } from './PricesTab.js';
+import { ownerOptions } from './priceTable.js';
+import { useOwnedBy, useProviders } from './pricing.api.js';
+import { UpdateCheckTab } from './UpdateCheckTab.js';
+import { PRICING_TABS, usePricingParams } from './usePricingParams.js';
+
+/** Pricing administration (reference §1.11, §1.12): prices, the price-update check, owners, model info. */
+export function PricingPage() {
+  const { t } = useTranslation('pricing');
+  const theme = useTheme();
+  const compact = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const [params, update] = usePricingParams();
+  const providers = useProviders();
+  const ownedBy = useOwnedBy();
+  const owners = useMemo(() => ownerOptions(providers.data, ownedBy.data), [providers.data, ownedBy.data]);
+  const ownerMap = useMemo(() => new Map(owners.map((owner) => [owner.id, owner])), [owners]);
+
+  return (
+    <Box data-testid="pricing-page">
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <Tabs
+        value={params.tab}
+        onChange={(_event, tab) => update({ tab })}
+        variant="scrollable"
+        allowScrollButtonsMobile
+        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        {PRICING_TABS.map((tab) => (
+          <Tab key={tab} value={tab} label={t(`tabs.${tab}`)} data-testid={`pricing-tab-${tab}`} />
+        ))}
+      </Tabs>
+      {params.tab === 'prices' && (
+        <PricesTab params={params} update={update} owners={owners} ownerMap={ownerMap} compact={compact} />
+      )}
+      {params.tab === 'check' && <UpdateCheckTab ownerMap={ownerMap} />}
+      {params.tab === 'owners' && <OwnersTab />}
+      {params.tab === 'info' && <ModelInfoTab />}
+    </Box>
+  );
+}

@@ -1,0 +1,39 @@
+import { type SelfUpdateBody, selfUpdateBody } from '@one-hub/contracts';
+
+export interface AccountFormValues {
+  displayName: string;
+  password: string;
+  confirmPassword: string;
+}
+
+/** i18n keys (profile namespace) of the problems a field can have. */
+export interface AccountFormErrors {
+  displayName?: 'account.errors.displayNameTooLong';
+  password?: 'account.errors.passwordTooShort' | 'account.errors.passwordTooLong';
+  confirmPassword?: 'account.errors.passwordMismatch';
+}
+
+export type AccountFormResult = { body: SelfUpdateBody; errors?: never } | { body?: never; errors: AccountFormErrors };
+
+/**
+ * Checks the profile form with the server's own schema (display name ≤ 20, password 8–64 or empty
+ * to keep it), plus the confirmation, which only the form knows about.
+ */
+export function checkAccountForm(values: AccountFormValues): AccountFormResult {
+  const errors: AccountFormErrors = {};
+  const parsed = selfUpdateBody.safeParse({ display_name: values.displayName, password: values.password });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.path[0] === 'display_name') errors.displayName = 'account.errors.displayNameTooLong';
+      if (issue.path[0] === 'password') {
+        errors.password =
+          issue.code === 'too_small' || values.password.length < 8
+            ? 'account.errors.passwordTooShort'
+            : 'account.errors.passwordTooLong';
+      }
+    }
+  }
+  if (values.password !== values.confirmPassword) errors.confirmPassword = 'account.errors.passwordMismatch';
+  if (!parsed.success || errors.confirmPassword) return { errors };
+  return { body: parsed.data };
+}

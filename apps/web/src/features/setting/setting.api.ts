@@ -1,0 +1,72 @@
+import type { OptionEntry, OptionKey, SecretOptionStatus } from '@one-hub/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, errorMessage, isApiError, withQuery } from '../../lib/api.js';
+import { type OptionsSnapshot, toSnapshot } from './settingsForm.js';
+
+export const settingKeys = {
+  all: ['setting'] as const,
+  options: ['setting', 'options'] as const,
+};
+
+/** `GET /api/option/` with `GET /api/option/secrets` (which secrets are set, never their values). Root only. */
+export function useOptions(enabled: boolean) {
+  return useQuery({
+    queryKey: settingKeys.options,
+    queryFn: async (): Promise<OptionsSnapshot> => {
+      const [entries, secrets] = await Promise.all([
+        api.get<OptionEntry[]>('/api/option/'),
+        api.get<SecretOptionStatus[]>('/api/option/secrets'),
+      ]);
+      return toSnapshot(entries, secrets);
+    },
+    enabled,
+    retry: (count, error) => count < 2 && !isApiError(error, 403),
+    meta: { silentError: true },
+  });
+}
+
+export interface SaveResult {
+  saved: OptionKey[];
+  /** The server's message for each key it refused. */
+  failed: Partial<Record<OptionKey, string>>;
+}
+
+/**
+ * `PUT /api/option/ {key, value}` for each edit, one after the other and in the given order, so
+ * one refusal does not stop the others. Afterwards the options and the site info are read again
+ * (the header, title and quota display follow the new values).
+ */
+export function useSaveOptions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (edits: Array<[OptionKey, string]>): Promise<SaveResult> => {
+      const result: SaveResult = { saved: [], failed: {} };
+      for (const [key, value] of edits) {
+        try {
+          await api.put<unknown>('/api/option/', { key, value });
+          result.saved.push(key);
+        } catch (error) {
+          result.failed[key] = errorMessage(error);
+        }
+      }
+      return result;
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: settingKeys.options }),
+        queryClient.invalidateQueries({ queryKey: ['site'] }),
+      ]),
+    meta: { silentError: true },
+  });
+}
+
+/** `DELETE /api/log/?target_timestamp=`: removes consume logs older than the time; answers how many. */
+export function useDeleteOldLogs() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (targetTimestamp: number) =>
+      api.delete<number>(withQuery('/api/log/', { target_timestamp: targetTimestamp })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['log'] }),
+    meta: { silentError: true },
+  });
+}

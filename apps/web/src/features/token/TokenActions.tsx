@@ -1,0 +1,104 @@
+import ContentCopy from '@mui/icons-material/ContentCopy';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Tooltip from '@mui/material/Tooltip';
+import { TokenStatus, type TokenView } from '@one-hub/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { copyToClipboard } from '../../lib/clipboard.js';
+import { notify } from '../../lib/notify.js';
+import { ChatLinkMenu } from './ChatLinkMenu.js';
+import { useFetchFullKey, useSetTokenStatus } from './token.api.js';
+
+export interface TokenRowHandlers {
+  onEdit(token: TokenView): void;
+  onDelete(token: TokenView): void;
+}
+
+/** The enable switch of a key. Enabling an expired or exhausted key is left to the server to refuse. */
+export function TokenStatusSwitch({ token }: { token: TokenView }) {
+  const { t } = useTranslation('token');
+  const setStatus = useSetTokenStatus();
+  const enabled = token.status === TokenStatus.enabled;
+  return (
+    <Tooltip title={enabled ? t('actions.disable') : t('actions.enable')}>
+      <Switch
+        size="small"
+        checked={enabled}
+        disabled={setStatus.isPending}
+        onChange={(_event, checked) =>
+          setStatus.mutate(
+            { id: token.id, status: checked ? TokenStatus.enabled : TokenStatus.disabled },
+            { onSuccess: () => notify.success(checked ? t('notify.enabled') : t('notify.disabled')) },
+          )
+        }
+        slotProps={{ input: { 'aria-label': t('actions.toggle', { name: token.name }) } }}
+        data-testid={`token-toggle-${token.id}`}
+        data-checked={enabled}
+      />
+    </Tooltip>
+  );
+}
+
+/** Copy, chat, edit and delete for one key. */
+export function TokenActions({ token, onEdit, onDelete }: { token: TokenView } & TokenRowHandlers) {
+  const { t } = useTranslation('token');
+  const fetchFullKey = useFetchFullKey();
+  const [copying, setCopying] = useState(false);
+
+  const copyKey = async () => {
+    setCopying(true);
+    try {
+      const key = await fetchFullKey(token.id);
+      if (key) await copyToClipboard(key, t('key'));
+      else notify.warning(t('notify.keyUnavailable'));
+    } catch {
+      // The query cache has already shown the error toast.
+    } finally {
+      setCopying(false);
+    }
+  };
+
+  return (
+    <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center' }}>
+      <Tooltip title={t('actions.copy')}>
+        <span>
+          <IconButton
+            size="small"
+            aria-label={t('actions.copy')}
+            onClick={copyKey}
+            disabled={copying}
+            data-testid={`token-copy-${token.id}`}
+          >
+            <ContentCopy fontSize="small" />
+          </IconButton>
+        </span>
+      </Tooltip>
+      <ChatLinkMenu tokenId={token.id} />
+      <Tooltip title={t('actions.edit')}>
+        <IconButton
+          size="small"
+          aria-label={t('actions.edit')}
+          onClick={() => onEdit(token)}
+          data-testid={`token-edit-${token.id}`}
+        >
+          <EditOutlined fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={t('actions.delete')}>
+        <IconButton
+          size="small"
+          aria-label={t('actions.delete')}
+          onClick={() => onDelete(token)}
+          data-testid={`token-delete-${token.id}`}
+          sx={{ '&:hover': { color: 'error.main' } }}
+        >
+          <DeleteOutlined fontSize="small" />
+        </IconButton>
+      </Tooltip>
+    </Stack>
+  );
+}

@@ -1,0 +1,235 @@
+import {
+  type CreateTokenBody,
+  createTokenBody,
+  defaultTokenSetting,
+  formatTimestamp,
+  HEARTBEAT_MAX_SECONDS,
+  HEARTBEAT_MIN_SECONDS,
+  NEVER_EXPIRES,
+  TOKEN_NAME_MAX_LENGTH,
+  type TokenView,
+  type UpdateTokenBody,
+  updateTokenBody,
+} from '@one-hub/contracts';
+
+/** The dialog's fields as the inputs hold them (numbers as typed text). */
+export interface TokenFormValues {
+  name: string;
+  remainQuota: string;
+  unlimitedQuota: boolean;
+  neverExpires: boolean;
+  /** `YYYY-MM-DDTHH:mm` in local time, the value of a datetime-local input. */
+  expiresAt: string;
+  group: string;
+  backupGroup: string;
+  modelLimitEnabled: boolean;
+  models: string[];
+  ipLimitEnabled: boolean;
+  /** One IP address or CIDR range per line. */
+  ipWhitelist: string;
+  rpm: string;
+  concurrency: string;
+  heartbeatEnabled: boolean;
+  heartbeatSeconds: string;
+}
+
+export type TokenFormField =
+  | 'name'
+  | 'remainQuota'
+  | 'expiresAt'
+  | 'group'
+  | 'backupGroup'
+  | 'models'
+  | 'ipWhitelist'
+  | 'rpm'
+  | 'concurrency'
+  | 'heartbeatSeconds';
+
+export type TokenFormErrors = Partial<Record<TokenFormField, string>>;
+
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** Quota a new key starts with: $1 at the default 500 000 quota per unit. */
+export const DEFAULT_NEW_TOKEN_QUOTA = 500_000;
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+/** Quick expiry choices, in seconds from now. */
+export const EXPIRY_PRESETS = [
+  { id: 'hour', seconds: HOUR },
+  { id: 'day', seconds: DAY },
+  { id: 'week', seconds: 7 * DAY },
+  { id: 'month', seconds: 30 * DAY },
+  { id: 'year', seconds: 365 * DAY },
+] as const;
+
+/** Unix seconds as the value of a datetime-local input (minute precision). */
+export function toLocalInput(unixSeconds: number): string {
+  return formatTimestamp(unixSeconds).slice(0, 16).replace(' ', 'T');
+}
+
+/** A datetime-local value (read as local time) as Unix seconds; NaN when empty or invalid. */
+export function fromLocalInput(text: string): number {
+  if (!text) return Number.NaN;
+  const milliseconds = new Date(text).getTime();
+  return Number.isNaN(milliseconds) ? Number.NaN : Math.floor(milliseconds / 1000);
+}
+
+export function emptyTokenForm(nowSeconds: number): TokenFormValues {
+  const setting = defaultTokenSetting();
+  return {
+    name: '',
+    remainQuota: String(DEFAULT_NEW_TOKEN_QUOTA),
+    unlimitedQuota: false,
+    neverExpires: true,
+    expiresAt: toLocalInput(nowSeconds + 30 * DAY),
+    group: '',
+    backupGroup: '',
+    modelLimitEnabled: false,
+    models: [],
+    ipLimitEnabled: false,
+    ipWhitelist: '',
+    rpm: String(setting.limits.rpm),
+    concurrency: String(setting.limits.concurrency),
+    heartbeatEnabled: false,
+    heartbeatSeconds: String(setting.heartbeat.timeout_seconds),
+  };
+}
+
+export function tokenToForm(token: TokenView, nowSeconds: number): TokenFormValues {
+  const { heartbeat, limits } = token.setting;
+  const neverExpires = token.expired_time === NEVER_EXPIRES || token.expired_time === 0;
+  return {
+    name: token.name,
+    remainQuota: String(token.remain_quota),
+    unlimitedQuota: token.unlimited_quota,
+    neverExpires,
+    expiresAt: toLocalInput(neverExpires ? nowSeconds + 30 * DAY : token.expired_time),
+    group: token.group,
+    backupGroup: token.backup_group,
+    modelLimitEnabled: limits.limit_model_setting.enabled,
+    models: limits.limit_model_setting.models,
+    ipLimitEnabled: limits.limits_ip_setting.enabled,
+    ipWhitelist: limits.limits_ip_setting.whitelist.join('\n'),
+    rpm: String(limits.rpm),
+    concurrency: String(limits.concurrency),
+    heartbeatEnabled: heartbeat.enabled,
+    heartbeatSeconds: String(heartbeat.timeout_seconds),
+  };
+}
+
+/** Empty text reads as NaN so that a cleared number field is refused rather than sent as 0. */
+function numberOf(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text);
+}
+
+function ipLines(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+/** The request body the values stand for, before validation. */
+export function formToInput(values: TokenFormValues) {
+  return {
+    name: values.name,
+    // With unlimited quota the amount is kept but not used, so an unreadable one is stored as 0.
+    remain_quota: values.unlimitedQuota ? numberOf(values.remainQuota) || 0 : numberOf(values.remainQuota),
+    unlimited_quota: values.unlimitedQuota,
+    expired_time: values.neverExpires ? NEVER_EXPIRES : fromLocalInput(values.expiresAt),
+    group: values.group,
+    backup_group: values.backupGroup,
+    setting: {
+      heartbeat: { enabled: values.heartbeatEnabled, timeout_seconds: numberOf(values.heartbeatSeconds) },
+      limits: {
+        limit_model_setting: { enabled: values.modelLimitEnabled, models: values.models },
+        limits_ip_setting: { enabled: values.ipLimitEnabled, whitelist: ipLines(values.ipWhitelist) },
+        rpm: numberOf(values.rpm),
+        concurrency: numberOf(values.concurrency),
+      },
+    },
+  };
+}
+
+type Issue = NonNullable<ReturnType<typeof createTokenBody.safeParse>['error']>['issues'][number];
+
+/** Which input an issue of the contracts schema belongs to, from its path. */
+function fieldOf(path: ReadonlyArray<PropertyKey>): TokenFormField | null {
+  const names = path.filter((part): part is string => typeof part === 'string').join('.');
+  const fields: Record<string, TokenFormField> = {
+    name: 'name',
+    remain_quota: 'remainQuota',
+    expired_time: 'expiresAt',
+    group: 'group',
+    backup_group: 'backupGroup',
+    'setting.limits.limit_model_setting.models': 'models',
+    'setting.limits.limits_ip_setting.whitelist': 'ipWhitelist',
+    'setting.limits.rpm': 'rpm',
+    'setting.limits.concurrency': 'concurrency',
+    'setting.heartbeat.timeout_seconds': 'heartbeatSeconds',
+  };
+  return fields[names] ?? null;
+}
+
+function issueText(field: TokenFormField, issue: Issue, input: ReturnType<typeof formToInput>, t: Translate): string {
+  switch (field) {
+    case 'name':
+      return issue.code === 'too_big'
+        ? t('token:form.errors.nameTooLong', { max: TOKEN_NAME_MAX_LENGTH })
+        : t('token:form.errors.nameRequired');
+    case 'remainQuota':
+      return t('token:form.errors.quota');
+    case 'expiresAt':
+      return t('token:form.errors.expiry');
+    case 'group':
+    case 'backupGroup':
+      return t('token:form.errors.group');
+    case 'models':
+      return t('token:form.errors.model');
+    case 'ipWhitelist': {
+      const index = issue.path.at(-1);
+      const entry = typeof index === 'number' ? input.setting.limits.limits_ip_setting.whitelist[index] : undefined;
+      return t('token:form.errors.ip', { value: entry ?? '' });
+    }
+    case 'rpm':
+    case 'concurrency':
+      return t('token:form.errors.limit');
+    case 'heartbeatSeconds':
+      return t('token:form.errors.heartbeat', { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS });
+  }
+}
+
+export type TokenFormResult =
+  | { ok: true; body: CreateTokenBody | UpdateTokenBody }
+  | { ok: false; errors: TokenFormErrors; unplaced: string[] };
+
+/**
+ * Validates with the server's own schema (create or update) and turns its issues into translated
+ * messages on the fields. Two server rules the schema cannot express are checked here too: a new
+ * key must expire in the future, and the backup group must differ from the group.
+ */
+export function validateTokenForm(
+  values: TokenFormValues,
+  id: number | null,
+  nowSeconds: number,
+  t: Translate,
+): TokenFormResult {
+  const input = formToInput(values);
+  const parsed = id === null ? createTokenBody.safeParse(input) : updateTokenBody.safeParse({ ...input, id });
+  const errors: TokenFormErrors = {};
+  const unplaced: string[] = [];
+  for (const issue of parsed.error?.issues ?? []) {
+    const field = fieldOf(issue.path);
+    if (field === null) unplaced.push(issue.message);
+    else errors[field] ??= issueText(field, issue, input, t);
+  }
+  if (!errors.expiresAt && id === null && !values.neverExpires && input.expired_time <= nowSeconds) {
+    errors.expiresAt = t('token:form.errors.expiryPast');
+  }
+  if (!errors.backupGroup && values.group && values.group === values.backupGroup) {
+    errors.backupGroup = t('token:form.errors.backupSame');
+  }
+  if (parsed.success && Object.keys(errors).length === 0) return { ok: true, body: parsed.data };
+  return { ok: false, errors, unplaced };
+}

@@ -1,0 +1,49 @@
+import { DEFAULT_PAGE_SIZE } from '@one-hub/contracts';
+import { useUrlListParams } from '../../hooks/useUrlListParams.js';
+import type { TokenListParams } from './token.api.js';
+
+export const TOKEN_PAGE_SIZES = [10, 20, 50, 100] as const;
+
+/** Columns the server lets the list be ordered by (reference §1.7). */
+export const TOKEN_SORT_FIELDS = [
+  'name',
+  'status',
+  'remain_quota',
+  'used_quota',
+  'created_time',
+  'expired_time',
+] as const;
+export type TokenSortField = (typeof TOKEN_SORT_FIELDS)[number];
+
+function positiveInteger(text: string | null, fallback: number): number {
+  const value = Number(text);
+  return Number.isInteger(value) && value >= 1 ? value : fallback;
+}
+
+/** Reads the list state from the query string, ignoring values the server would refuse. */
+export function parseTokenListParams(search: URLSearchParams): TokenListParams {
+  const size = positiveInteger(search.get('size'), DEFAULT_PAGE_SIZE);
+  const order = search.get('order') ?? '';
+  const orderField = order.replace(/^-/, '');
+  return {
+    keyword: search.get('keyword') ?? '',
+    order: (TOKEN_SORT_FIELDS as readonly string[]).includes(orderField) ? order : '',
+    page: positiveInteger(search.get('page'), 1),
+    size: (TOKEN_PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** Writes only what differs from the defaults, so a plain visit keeps a clean URL. */
+export function tokenListSearch(params: TokenListParams): URLSearchParams {
+  const search = new URLSearchParams();
+  if (params.keyword) search.set('keyword', params.keyword);
+  if (params.order) search.set('order', params.order);
+  if (params.page > 1) search.set('page', String(params.page));
+  if (params.size !== DEFAULT_PAGE_SIZE) search.set('size', String(params.size));
+  return search;
+}
+
+/** The token list state kept in the URL; a change of keyword, order or size goes back to page 1. */
+export function useTokenListParams(): [TokenListParams, (changes: Partial<TokenListParams>) => void] {
+  return useUrlListParams(parseTokenListParams, tokenListSearch);
+}

@@ -1,0 +1,79 @@
+import type { UserGroupView } from '@one-hub/contracts';
+import { describe, expect, it } from 'vitest';
+import { emptyUserGroupForm, fieldOfServerMessage, userGroupToForm, validateUserGroupForm } from './userGroupForm.js';
+
+const t = (key: string, values?: Record<string, unknown>) => (values ? `${key}:${JSON.stringify(values)}` : key);
+const valid = { ...emptyUserGroupForm(), symbol: 'team', name: 'Team' };
+
+describe('validateUserGroupForm', () => {
+  it('creates a group with the defaults of the reference', () => {
+    expect(validateUserGroupForm(valid, null, t)).toEqual({
+      ok: true,
+      body: {
+        symbol: 'team',
+        name: 'Team',
+        ratio: 1,
+        api_rate: 600,
+        public: false,
+        promotion: false,
+        min: 0,
+        max: 0,
+      },
+    });
+  });
+
+  it('leaves the symbol out when editing', () => {
+    const group = { id: 4, symbol: 'vip', name: 'VIP', ratio: 0.5, api_rate: 0, public: true } as UserGroupView;
+    const values = { ...userGroupToForm({ ...group, promotion: true, min: 10, max: 0, enable: true }), name: 'V' };
+    const result = validateUserGroupForm(values, 4, t);
+    expect(result).toEqual({
+      ok: true,
+      body: { id: 4, name: 'V', ratio: 0.5, api_rate: 0, public: true, promotion: true, min: 10, max: 0 },
+    });
+  });
+
+  it('requires a symbol of letters, digits, "_" and "-", and a name', () => {
+    const empty = validateUserGroupForm({ ...valid, symbol: '', name: ' ' }, null, t);
+    expect(empty.ok || empty.errors).toEqual({
+      symbol: 'userGroup:form.errors.symbolRequired',
+      name: 'userGroup:form.errors.nameRequired',
+    });
+    const spaced = validateUserGroupForm({ ...valid, symbol: 'a b' }, null, t);
+    expect(spaced.ok || spaced.errors).toEqual({ symbol: 'userGroup:form.errors.symbolPattern' });
+    const long = validateUserGroupForm({ ...valid, symbol: 'a'.repeat(51), name: 'n'.repeat(51) }, null, t);
+    expect(long.ok || long.errors).toEqual({
+      symbol: 'userGroup:form.errors.symbolTooLong:{"max":50}',
+      name: 'userGroup:form.errors.nameTooLong:{"max":50}',
+    });
+  });
+
+  it('refuses a negative or missing ratio and a negative or fractional API rate', () => {
+    const result = validateUserGroupForm({ ...valid, ratio: '-0.1', apiRate: '1.5' }, null, t);
+    expect(result.ok || result.errors).toEqual({
+      ratio: 'userGroup:form.errors.ratio',
+      apiRate: 'userGroup:form.errors.apiRate',
+    });
+    const blank = validateUserGroupForm({ ...valid, ratio: '', apiRate: '' }, null, t);
+    expect(blank.ok || Object.keys(blank.errors).sort()).toEqual(['apiRate', 'ratio']);
+    const zero = validateUserGroupForm({ ...valid, ratio: '0', apiRate: '0' }, null, t);
+    expect(zero.ok).toBe(true);
+  });
+
+  it('checks the promotion range only when promotion is on', () => {
+    const inverted = { ...valid, promotion: true, min: '50', max: '20' };
+    const result = validateUserGroupForm(inverted, null, t);
+    expect(result.ok || result.errors).toEqual({ max: 'userGroup:form.errors.maxRange' });
+    expect(validateUserGroupForm({ ...inverted, max: '0' }, null, t).ok).toBe(true);
+    expect(validateUserGroupForm({ ...inverted, promotion: false }, null, t).ok).toBe(true);
+    const fractional = validateUserGroupForm({ ...valid, promotion: true, min: '1.5' }, null, t);
+    expect(fractional.ok || fractional.errors).toMatchObject({ min: 'userGroup:form.errors.dollars' });
+  });
+});
+
+describe('fieldOfServerMessage', () => {
+  it('finds the field a server refusal names', () => {
+    expect(fieldOfServerMessage("symbol: user group 'vip' already exists")).toBe('symbol');
+    expect(fieldOfServerMessage('api_rate must be at least 0')).toBe('apiRate');
+    expect(fieldOfServerMessage("the 'default' user group cannot be deleted")).toBeNull();
+  });
+});

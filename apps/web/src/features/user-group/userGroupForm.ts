@@ -1,0 +1,134 @@
+import {
+  type CreateUserGroupBody,
+  createUserGroupBody,
+  type UpdateUserGroupBody,
+  type UserGroupView,
+  updateUserGroupBody,
+} from '@one-hub/contracts';
+
+/** The group dialog's fields as the inputs hold them (numbers as typed text). */
+export interface UserGroupFormValues {
+  symbol: string;
+  name: string;
+  ratio: string;
+  apiRate: string;
+  public: boolean;
+  promotion: boolean;
+  /** Promotion bounds in whole US dollars of cumulative top-up. */
+  min: string;
+  max: string;
+}
+
+export type UserGroupFormField = 'symbol' | 'name' | 'ratio' | 'apiRate' | 'min' | 'max';
+export type UserGroupFormErrors = Partial<Record<UserGroupFormField, string>>;
+
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+export const SYMBOL_MAX_LENGTH = 50;
+export const GROUP_NAME_MAX_LENGTH = 50;
+/** The request rate a new group starts with (the reference's default). */
+export const DEFAULT_API_RATE = 600;
+
+export function emptyUserGroupForm(): UserGroupFormValues {
+  return {
+    symbol: '',
+    name: '',
+    ratio: '1',
+    apiRate: String(DEFAULT_API_RATE),
+    public: false,
+    promotion: false,
+    min: '0',
+    max: '0',
+  };
+}
+
+export function userGroupToForm(group: UserGroupView): UserGroupFormValues {
+  return {
+    symbol: group.symbol,
+    name: group.name,
+    ratio: String(group.ratio),
+    apiRate: String(group.api_rate),
+    public: group.public,
+    promotion: group.promotion,
+    min: String(group.min),
+    max: String(group.max),
+  };
+}
+
+/** Empty text reads as NaN so that a cleared number field is refused rather than sent as 0. */
+function numberOf(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text);
+}
+
+const fieldOfPath: Record<string, UserGroupFormField> = {
+  symbol: 'symbol',
+  name: 'name',
+  ratio: 'ratio',
+  api_rate: 'apiRate',
+  min: 'min',
+  max: 'max',
+};
+
+function issueText(field: UserGroupFormField, code: string, values: UserGroupFormValues, t: Translate): string {
+  switch (field) {
+    case 'symbol':
+      if (values.symbol.trim() === '') return t('userGroup:form.errors.symbolRequired');
+      if (code === 'too_big') return t('userGroup:form.errors.symbolTooLong', { max: SYMBOL_MAX_LENGTH });
+      return t('userGroup:form.errors.symbolPattern');
+    case 'name':
+      if (values.name.trim() === '') return t('userGroup:form.errors.nameRequired');
+      return t('userGroup:form.errors.nameTooLong', { max: GROUP_NAME_MAX_LENGTH });
+    case 'ratio':
+      return t('userGroup:form.errors.ratio');
+    case 'apiRate':
+      return t('userGroup:form.errors.apiRate');
+    case 'min':
+      return t('userGroup:form.errors.dollars');
+    case 'max':
+      return code === 'custom' ? t('userGroup:form.errors.maxRange') : t('userGroup:form.errors.dollars');
+  }
+}
+
+export type UserGroupFormResult =
+  | { ok: true; body: CreateUserGroupBody | UpdateUserGroupBody }
+  | { ok: false; errors: UserGroupFormErrors; unplaced: string[] };
+
+/**
+ * Checks the values with the server's schema and turns its issues into translated field messages.
+ * `id` null creates a group (with its symbol); with an id the symbol is left out, as it cannot change.
+ */
+export function validateUserGroupForm(
+  values: UserGroupFormValues,
+  id: number | null,
+  t: Translate,
+): UserGroupFormResult {
+  const fields = {
+    name: values.name,
+    ratio: numberOf(values.ratio),
+    api_rate: numberOf(values.apiRate),
+    public: values.public,
+    promotion: values.promotion,
+    // Without promotion the bounds are unused: keep what was there, or 0 when unreadable.
+    min: values.promotion ? numberOf(values.min) : numberOf(values.min) || 0,
+    max: values.promotion ? numberOf(values.max) : numberOf(values.max) || 0,
+  };
+  const parsed =
+    id === null
+      ? createUserGroupBody.safeParse({ symbol: values.symbol, ...fields })
+      : updateUserGroupBody.safeParse({ id, ...fields });
+  if (parsed.success) return { ok: true, body: parsed.data };
+  const errors: UserGroupFormErrors = {};
+  const unplaced: string[] = [];
+  for (const issue of parsed.error.issues) {
+    const field = fieldOfPath[String(issue.path[0] ?? '')];
+    if (field) errors[field] ??= issueText(field, issue.code, values, t);
+    else unplaced.push(issue.message);
+  }
+  return { ok: false, errors, unplaced };
+}
+
+/** Which field a server refusal is about, from the field name it starts with (e.g. "symbol: …"). */
+export function fieldOfServerMessage(message: string): UserGroupFormField | null {
+  const match = /^(symbol|name|ratio|api_rate|min|max)\b/.exec(message);
+  return match ? (fieldOfPath[match[1] ?? ''] ?? null) : null;
+}

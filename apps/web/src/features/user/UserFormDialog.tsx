@@ -1,0 +1,259 @@
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import Alert from '@mui/material/Alert';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import ListItemText from '@mui/material/ListItemText';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import {
+  DISPLAY_NAME_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  type UserGroupView,
+  type UserView,
+} from '@one-hub/contracts';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DialogForm, FormDialog } from '../../components/FormDialog.js';
+import { describeError } from '../../lib/notify.js';
+import { useSaveUser } from './user.api.js';
+import {
+  emptyUserForm,
+  fieldOfServerMessage,
+  type UserFormErrors,
+  type UserFormValues,
+  userToForm,
+  validateUserForm,
+} from './userForm.js';
+
+interface UserFormDialogProps {
+  /** The user to edit; null to create one. */
+  user: UserView | null;
+  groups: UserGroupView[];
+  onClose(): void;
+  onSaved(user: UserView, created: boolean): void;
+}
+
+/** Enabled groups, plus the current one even if it has been disabled since. */
+function GroupOptions(groups: UserGroupView[], current: string) {
+  const usable = groups.filter((group) => group.enable || group.symbol === current);
+  if (current && !usable.some((group) => group.symbol === current)) {
+    usable.unshift({ symbol: current, name: current, enable: false } as UserGroupView);
+  }
+  return usable;
+}
+
+function PasswordField({
+  value,
+  onChange,
+  error,
+  helperText,
+  label,
+  disabled,
+}: {
+  value: string;
+  onChange(value: string): void;
+  error?: string;
+  helperText: string;
+  label: string;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation('user');
+  const [shown, setShown] = useState(false);
+  return (
+    <TextField
+      name="password"
+      type={shown ? 'text' : 'password'}
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      error={Boolean(error)}
+      helperText={error ?? helperText}
+      disabled={disabled}
+      autoComplete="new-password"
+      slotProps={{
+        htmlInput: { 'data-testid': 'user-form-password' },
+        input: {
+          endAdornment: (
+            <InputAdornment position="end">
+              <IconButton
+                size="small"
+                edge="end"
+                onClick={() => setShown((current) => !current)}
+                aria-label={shown ? t('form.hidePassword') : t('form.showPassword')}
+              >
+                {shown ? <VisibilityOff fontSize="small" /> : <Visibility fontSize="small" />}
+              </IconButton>
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
+
+function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
+  const { t } = useTranslation('user');
+  const [values, setValues] = useState<UserFormValues>(() => (user ? userToForm(user) : emptyUserForm()));
+  const [errors, setErrors] = useState<UserFormErrors>({});
+  const [problem, setProblem] = useState('');
+  const save = useSaveUser();
+  const saving = save.isPending;
+  const creating = user === null;
+
+  const change = (field: keyof UserFormValues, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = validateUserForm(values, user?.id ?? null, (key, options) => t(key, options));
+    if (!result.ok) {
+      setErrors(result.errors);
+      setProblem(result.unplaced.join(' '));
+      return;
+    }
+    setProblem('');
+    save.mutate(result.body, {
+      onSuccess: (saved) => onSaved(saved, creating),
+      onError: (error) => {
+        const message = describeError(error);
+        const field = fieldOfServerMessage(error instanceof Error ? error.message : '');
+        if (field) setErrors((current) => ({ ...current, [field]: message }));
+        else setProblem(message);
+      },
+    });
+  };
+
+  const options = GroupOptions(groups, values.group);
+  return (
+    <DialogForm
+      onSubmit={submit}
+      testId="user-form"
+      title={creating ? t('form.createTitle') : t('form.editTitle', { name: user.username })}
+      onCancel={onClose}
+      saving={saving}
+      cancelLabel={t('form.cancel')}
+      submitLabel={creating ? t('form.create') : t('form.save')}
+      cancelTestId="user-form-cancel"
+      submitTestId="user-form-submit"
+    >
+      <Stack spacing={2.5} sx={{ pt: 0.5 }}>
+        {problem && (
+          <Alert severity="error" data-testid="user-form-error">
+            {problem}
+          </Alert>
+        )}
+        <TextField
+          name="username"
+          label={t('form.username')}
+          value={values.username}
+          onChange={(event) => change('username', event.target.value)}
+          error={Boolean(errors.username)}
+          helperText={
+            errors.username ??
+            (creating
+              ? t('form.usernameHint', { min: USERNAME_MIN_LENGTH, max: USERNAME_MAX_LENGTH })
+              : t('form.usernameFixed'))
+          }
+          disabled={saving || !creating}
+          required={creating}
+          autoFocus={creating}
+          autoComplete="off"
+          slotProps={{ htmlInput: { 'data-testid': 'user-form-username' } }}
+        />
+        {creating && (
+          <PasswordField
+            label={t('form.password')}
+            value={values.password}
+            onChange={(value) => change('password', value)}
+            error={errors.password}
+            helperText={t('form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+            disabled={saving}
+          />
+        )}
+        <TextField
+          name="display_name"
+          label={t('form.displayName')}
+          value={values.displayName}
+          onChange={(event) => change('displayName', event.target.value)}
+          error={Boolean(errors.displayName)}
+          helperText={errors.displayName ?? t('form.displayNameHint', { max: DISPLAY_NAME_MAX_LENGTH })}
+          disabled={saving}
+          autoFocus={!creating}
+          slotProps={{ htmlInput: { 'data-testid': 'user-form-display-name' } }}
+        />
+        <TextField
+          select
+          name="group"
+          label={t('form.group')}
+          value={values.group}
+          onChange={(event) => change('group', event.target.value)}
+          error={Boolean(errors.group)}
+          helperText={errors.group ?? t('form.groupHint')}
+          disabled={saving}
+          required
+          slotProps={{
+            select: {
+              renderValue: (symbol) => {
+                const group = options.find((option) => option.symbol === symbol);
+                return group?.name || String(symbol);
+              },
+              MenuProps: { slotProps: { list: { dense: true } } },
+              SelectDisplayProps: { 'data-testid': 'user-form-group' } as object,
+            },
+            htmlInput: { 'data-testid': 'user-form-group-value' },
+          }}
+        >
+          {options.map((group) => (
+            <MenuItem
+              key={group.symbol}
+              value={group.symbol}
+              disabled={!group.enable}
+              data-testid={`user-form-group-${group.symbol}`}
+            >
+              <ListItemText
+                primary={group.name || group.symbol}
+                secondary={
+                  group.enable
+                    ? t('form.groupOption', { symbol: group.symbol, ratio: group.ratio })
+                    : t('form.groupDisabled', { symbol: group.symbol })
+                }
+              />
+            </MenuItem>
+          ))}
+        </TextField>
+        {!creating && (
+          <PasswordField
+            label={t('form.newPassword')}
+            value={values.password}
+            onChange={(value) => change('password', value)}
+            error={errors.password}
+            helperText={t('form.newPasswordHint', { min: PASSWORD_MIN_LENGTH })}
+            disabled={saving}
+          />
+        )}
+      </Stack>
+    </DialogForm>
+  );
+}
+
+/**
+ * Create a user (username, password, display name, group) or edit one (display name, group and
+ * optionally a new password). `session` changes on every opening, so the form starts afresh.
+ */
+export function UserFormDialog({
+  open,
+  session,
+  ...props
+}: UserFormDialogProps & { open: boolean; session: number | null }) {
+  return (
+    <FormDialog open={open} onClose={props.onClose} maxWidth="xs" testId="user-dialog">
+      {session !== null && <UserForm key={session} {...props} />}
+    </FormDialog>
+  );
+}

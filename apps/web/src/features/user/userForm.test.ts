@@ -1,0 +1,75 @@
+import type { UserView } from '@one-hub/contracts';
+import { describe, expect, it } from 'vitest';
+import { emptyUserForm, fieldOfServerMessage, userToForm, validateUserForm } from './userForm.js';
+
+const t = (key: string, values?: Record<string, unknown>) => (values ? `${key}:${JSON.stringify(values)}` : key);
+
+describe('validateUserForm for a new user', () => {
+  const valid = { ...emptyUserForm(), username: 'alice', password: 'password-1' };
+
+  it('sends username, password, display name and group', () => {
+    const result = validateUserForm({ ...valid, displayName: ' Alice ', group: 'vip' }, null, t);
+    expect(result).toEqual({
+      ok: true,
+      body: { username: 'alice', password: 'password-1', display_name: 'Alice', group: 'vip' },
+    });
+  });
+
+  it('leaves an empty display name out, so the server uses the username', () => {
+    const result = validateUserForm(valid, null, t);
+    expect(result.ok && result.body).toEqual({ username: 'alice', password: 'password-1', group: 'default' });
+  });
+
+  it('requires a username of 3 to 12 characters and a password of at least 8', () => {
+    const empty = validateUserForm(emptyUserForm(), null, t);
+    expect(empty.ok).toBe(false);
+    if (empty.ok) return;
+    expect(empty.errors.username).toBe('user:form.errors.usernameRequired');
+    expect(empty.errors.password).toBe('user:form.errors.passwordRequired');
+
+    const short = validateUserForm({ ...valid, username: 'al', password: '1234567' }, null, t);
+    expect(short.ok).toBe(false);
+    if (short.ok) return;
+    expect(short.errors.username).toBe('user:form.errors.usernameLength:{"min":3,"max":12}');
+    expect(short.errors.password).toBe('user:form.errors.passwordTooShort:{"min":8}');
+
+    const long = validateUserForm({ ...valid, username: 'a'.repeat(13), password: 'p'.repeat(65) }, null, t);
+    expect(long.ok || long.errors).toEqual({
+      username: 'user:form.errors.usernameLength:{"min":3,"max":12}',
+      password: 'user:form.errors.passwordTooLong:{"max":64}',
+    });
+  });
+
+  it('refuses a display name over 20 characters and an empty group', () => {
+    const result = validateUserForm({ ...valid, displayName: 'x'.repeat(21), group: '' }, null, t);
+    expect(result.ok || result.errors).toEqual({
+      displayName: 'user:form.errors.displayNameTooLong:{"max":20}',
+      group: 'user:form.errors.groupRequired',
+    });
+  });
+});
+
+describe('validateUserForm for an existing user', () => {
+  const user = { id: 7, username: 'bob', display_name: 'Bob', group: 'default' } as UserView;
+
+  it('keeps the password when it is left empty and never sends the username', () => {
+    const result = validateUserForm({ ...userToForm(user), displayName: 'Bobby', group: 'vip' }, 7, t);
+    expect(result).toEqual({ ok: true, body: { id: 7, display_name: 'Bobby', group: 'vip', password: undefined } });
+  });
+
+  it('checks a new password for length', () => {
+    const result = validateUserForm({ ...userToForm(user), password: 'short' }, 7, t);
+    expect(result.ok || result.errors).toEqual({ password: 'user:form.errors.passwordTooShort:{"min":8}' });
+    const fine = validateUserForm({ ...userToForm(user), password: 'long-enough' }, 7, t);
+    expect(fine.ok && fine.body).toMatchObject({ password: 'long-enough' });
+  });
+});
+
+describe('fieldOfServerMessage', () => {
+  it('finds the field a server refusal names', () => {
+    expect(fieldOfServerMessage("username: 'bob' is already taken")).toBe('username');
+    expect(fieldOfServerMessage("group: user group 'x' is disabled")).toBe('group');
+    expect(fieldOfServerMessage('display_name must be at most 20 characters')).toBe('displayName');
+    expect(fieldOfServerMessage('permission denied')).toBeNull();
+  });
+});

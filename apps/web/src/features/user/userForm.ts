@@ -1,0 +1,100 @@
+import {
+  type AdminCreateUserBody,
+  type AdminUpdateUserBody,
+  adminCreateUserBody,
+  adminUpdateUserBody,
+  DEFAULT_GROUP,
+  DISPLAY_NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  type UserView,
+} from '@one-hub/contracts';
+
+/** The create/edit dialog's fields as the inputs hold them. */
+export interface UserFormValues {
+  username: string;
+  displayName: string;
+  /** Required for a new user; empty on edit keeps the current password. */
+  password: string;
+  group: string;
+}
+
+export type UserFormField = keyof UserFormValues;
+export type UserFormErrors = Partial<Record<UserFormField, string>>;
+
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+export function emptyUserForm(): UserFormValues {
+  return { username: '', displayName: '', password: '', group: DEFAULT_GROUP };
+}
+
+export function userToForm(user: UserView): UserFormValues {
+  return { username: user.username, displayName: user.display_name, password: '', group: user.group };
+}
+
+const fieldOfPath: Record<string, UserFormField> = {
+  username: 'username',
+  display_name: 'displayName',
+  password: 'password',
+  group: 'group',
+};
+
+function issueText(field: UserFormField, code: string, values: UserFormValues, t: Translate): string {
+  switch (field) {
+    case 'username':
+      if (values.username.trim() === '') return t('user:form.errors.usernameRequired');
+      return t('user:form.errors.usernameLength', { min: USERNAME_MIN_LENGTH, max: USERNAME_MAX_LENGTH });
+    case 'password':
+      if (values.password === '') return t('user:form.errors.passwordRequired');
+      if (code === 'too_small') return t('user:form.errors.passwordTooShort', { min: PASSWORD_MIN_LENGTH });
+      return t('user:form.errors.passwordTooLong', { max: PASSWORD_MAX_LENGTH });
+    case 'displayName':
+      return t('user:form.errors.displayNameTooLong', { max: DISPLAY_NAME_MAX_LENGTH });
+    case 'group':
+      return t('user:form.errors.groupRequired');
+  }
+}
+
+export type UserFormResult =
+  | { ok: true; body: AdminCreateUserBody | AdminUpdateUserBody }
+  | { ok: false; errors: UserFormErrors; unplaced: string[] };
+
+/**
+ * Checks the values with the server's own schema (spec §5: username at least 3 characters,
+ * password at least 8, group required) and turns its issues into translated field messages.
+ * `id` null means a new user; with an id only display name, group and (if typed) password are sent.
+ */
+export function validateUserForm(values: UserFormValues, id: number | null, t: Translate): UserFormResult {
+  const displayName = values.displayName.trim();
+  const parsed =
+    id === null
+      ? adminCreateUserBody.safeParse({
+          username: values.username,
+          password: values.password,
+          display_name: displayName || undefined,
+          group: values.group,
+        })
+      : adminUpdateUserBody.safeParse({
+          id,
+          display_name: displayName,
+          password: values.password,
+          group: values.group,
+        });
+  if (parsed.success) return { ok: true, body: parsed.data };
+  const errors: UserFormErrors = {};
+  const unplaced: string[] = [];
+  for (const issue of parsed.error.issues) {
+    const field = fieldOfPath[String(issue.path[0] ?? '')];
+    if (field) errors[field] ??= issueText(field, issue.code, values, t);
+    else unplaced.push(issue.message);
+  }
+  return { ok: false, errors, unplaced };
+}
+
+/** Which field a server refusal is about, from the field name it starts with (e.g. "username: …"). */
+export function fieldOfServerMessage(message: string): UserFormField | null {
+  const match = /^(username|password|display_name|group)\b/.exec(message);
+  return match ? (fieldOfPath[match[1] ?? ''] ?? null) : null;
+}
