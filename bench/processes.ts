@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 /** A child process of the benchmark, with its CPU time and memory read from /proc. */
 export interface Child {
@@ -8,6 +8,8 @@ export interface Child {
   cpuMicros(): number;
   rssBytes(): number;
   peakRssBytes(): number;
+  /** Starts a new peak: Linux resets VmHWM to the current RSS. */
+  resetPeakRss(): void;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function startChild(
     cpuMicros: () => cpuMicrosOf(pid),
     rssBytes: () => statusField(pid, 'VmRSS'),
     peakRssBytes: () => statusField(pid, 'VmHWM'),
+    resetPeakRss: () => writeFileSync(`/proc/${pid}/clear_refs`, '5'),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -22,5 +22,31 @@ export function launchBrowser(): Promise<Browser> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(screenshotDirectory, { recursive: true });
+  // Let sliding drawers and fading dialogs settle; endless ones (spinners) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   await page.screenshot({ path: `${screenshotDirectory}${name}.png`, fullPage: true });
+}
+
+/** Signs in through the login form and waits for the console. */
+export async function signInWithForm(page: Page, origin: string, username: string, password: string): Promise<void> {
+  await page.goto(`${origin}/login`);
+  await page.locator('input[name=username]').fill(username);
+  await page.locator('input[name=password]').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/panel');
+}
+
+/**
+ * The `aria-sort` of the column whose sort label has `testId`: wait for it after a click, before
+ * the next one, or that click may act on the order the header had before (the URL changes first).
+ */
+export function sortDirection(page: Page, testId: string): Promise<string | null> {
+  return page.getByTestId(testId).locator('xpath=ancestor::th').getAttribute('aria-sort');
 }

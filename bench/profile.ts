@@ -1,0 +1,111 @@
+// `npm run bench:profile`: runs One Hub under the throughput load with V8's CPU profiler on and
+// prints where its time goes, by function and by package. A tool for finding hot spots, not a
+// measurement: the profiler itself slows the process down.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { throughput } from './measure.js';
+import { startChild } from './processes.js';
+import { prepareOneHub } from './setup.js';
+
+interface ProfileNode {
+  id: number;
+  children?: number[];
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const rootToken = 'bench-root-access-token-0123456789';
+// BENCH_PROFILE=0 measures the same load without the profiler, three runs, for quick A/B checks.
+const profiling = process.env.BENCH_PROFILE !== '0';
+const workDirectory = mkdtempSync(join(tmpdir(), 'one-hub-profile-'));
+
+const upstream = await startChild(process.execPath, ['--import', 'tsx', join(root, 'bench/serve.ts'), 'upstream'], {});
+const port = 30_000 + Math.floor(Math.random() * 20_000);
+const oneHub = await startChild(
+  process.execPath,
+  [
+    ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${workDirectory}`] : []),
+    '--max-semi-space-size=4',
+    join(root, 'apps/server/dist/main.js'),
+  ],
+  {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SQLITE_PATH: join(workDirectory, 'one-hub.db'),
+    LOG_LEVEL: 'warn',
+    INITIAL_ROOT_ACCESS_TOKEN: rootToken,
+  },
+  `http://127.0.0.1:${port}`,
+);
+try {
+  const apiKey = await prepareOneHub(oneHub.url, rootToken, upstream.url);
+  const hub = { name: 'One Hub', base: oneHub.url, headers: { authorization: `Bearer ${apiKey}` }, child: oneHub };
+  await throughput(hub, 16, 2);
+  for (let run = 0; run < (profiling ? 1 : 3); run++) {
+    const result = await throughput(hub, 64, seconds);
+    const label = profiling ? ' (profiled)' : '';
+    console.log(`${result.rps.toFixed(0)} req/s, ${result.cpuMicrosPerRequest.toFixed(0)} µs CPU per request${label}`);
+  }
+} finally {
+  await oneHub.stop();
+  await upstream.stop();
+}
+
+if (!profiling) process.exit(0);
+const file = readdirSync(workDirectory).find((name) => name.endsWith('.cpuprofile'));
+if (!file) throw new Error('no CPU profile was written');
+const nodes = (JSON.parse(readFileSync(join(workDirectory, file), 'utf8')) as { nodes: ProfileNode[] }).nodes;
+const total = nodes.reduce((sum, node) => sum + node.hitCount, 0);
+
+function packageOf(url: string): string {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (match?.[1]) return match[1];
+  if (url.includes('/dist/')) return 'one-hub';
+  if (url.startsWith('node:')) return url;
+  return url === '' ? '(native / GC / idle)' : url;
+}
+
+function top(keyOf: (node: ProfileNode) => string, count: number): void {
+  const totals = new Map<string, number>();
+  for (const node of nodes) totals.set(keyOf(node), (totals.get(keyOf(node)) ?? 0) + node.hitCount);
+  const rows = [...totals].sort((left, right) => right[1] - left[1]).slice(0, count);
+  for (const [key, hits] of rows) console.log(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+}
+
+console.log('\nSelf time by package:');
+top((node) => packageOf(node.callFrame.url), 15);
+console.log('\nSelf time by function:');
+top((node) => {
+  const frame = node.callFrame;
+  const where = frame.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
+  return `${frame.functionName || '(anonymous)'}  ${where}:${frame.lineNumber + 1}`;
+}, 40);
+
+// Inclusive time: a function's own time plus everything it called (counted once per call path).
+const byId = new Map(nodes.map((node) => [node.id, node]));
+const inclusive = new Map<number, number>();
+function subtree(node: ProfileNode): number {
+  const known = inclusive.get(node.id);
+  if (known !== undefined) return known;
+  let hits = node.hitCount;
+  for (const child of node.children ?? []) {
+    const childNode = byId.get(child);
+    if (childNode) hits += subtree(childNode);
+  }
+  inclusive.set(node.id, hits);
+  return hits;
+}
+const ownFunctions = new Map<string, number>();
+for (const node of nodes) {
+  if (!node.callFrame.url.includes('/dist/')) continue;
+  const key = `${node.callFrame.functionName || '(anonymous)'}  dist:${node.callFrame.lineNumber + 1}`;
+  ownFunctions.set(key, (ownFunctions.get(key) ?? 0) + subtree(node));
+}
+console.log('\nInclusive time of One Hub functions:');
+for (const [key, hits] of [...ownFunctions].sort((left, right) => right[1] - left[1]).slice(0, 40)) {
+  console.log(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+}
