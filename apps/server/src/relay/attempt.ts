@@ -18,7 +18,7 @@ import type { StreamedResponse, WholeResponse } from './executor.js';
 import type { Reservation } from './ledger.js';
 import type { Attempt, RelayDeps } from './pipeline.js';
 import { mapModel, prepareRequest } from './providers/openai/request.js';
-import { relayBytes, relayStream, streamHeaders } from './respond.js';
+import { relayBytes, relayStream, sendWhole, streamHeaders } from './respond.js';
 import type { RouterChannel } from './router.js';
 import { classifyUpstreamError, networkFailure, type UpstreamFailure } from './upstream-errors.js';
 
@@ -100,7 +100,7 @@ export async function tryChannel(
     if (endpoint.isAnswer && !endpoint.isAnswer(parsed)) {
       return malformedAnswer(parsed === undefined ? 'the body is not JSON' : `it is not a ${endpoint.path} answer`);
     }
-    await answerWhole(endpoint, attempt, prepared.billedModel, answer, parsed, reply, finish());
+    await answerWhole(endpoint, attempt, prepared.billedModel, answer, parsed, request, reply, finish());
     return undefined;
   }
   let upstream: StreamedResponse;
@@ -220,6 +220,7 @@ async function answerWhole(
   billedModel: string,
   answer: WholeResponse,
   parsed: unknown,
+  request: FastifyRequest,
   reply: FastifyReply,
   finish: Finish,
 ): Promise<void> {
@@ -231,6 +232,6 @@ async function answerWhole(
     completion_tokens: endpoint.countCompletion?.(answer.body, contentType) ?? 0,
   };
   // Answer first: settling may take a round trip to the shared ledger.
-  reply.status(answer.status).header('content-type', contentType).send(answer.body);
+  sendWhole(reply, request.id, answer.status, contentType, answer.body);
   await finish(usage, firstByteMs, false);
 }

@@ -20,7 +20,7 @@ import type { StreamedResponse, WholeResponse } from './executor.js';
 import { countChatPromptTokens, countTextTokens, TextTally } from './metering.js';
 import type { Attempt, RelayDeps } from './pipeline.js';
 import { mapModel } from './providers/openai/request.js';
-import { ClientLink, requestIdHeaders, streamHeaders } from './respond.js';
+import { ClientLink, sendWhole, streamHeaders } from './respond.js';
 import type { RouterChannel } from './router.js';
 import { classifyUpstreamError, networkFailure, type UpstreamFailure } from './upstream-errors.js';
 
@@ -62,6 +62,7 @@ export const openAiChatSurface: SurfaceBinding = {
 /** Settles the reservation on `usage` and writes the consume log. */
 export type Finish = (usage: Usage, firstByteMs: number | undefined, clientGone: boolean) => Promise<void>;
 
+const JSON_TYPE = 'application/json; charset=utf-8';
 const MAX_UPSTREAM_BODY = 64 * 1024 * 1024;
 const MAX_ERROR_BODY = 1024 * 1024;
 
@@ -287,7 +288,7 @@ export async function tryChatExchange(call: ChatCall): Promise<UpstreamFailure |
       completion_tokens: countTextTokens(completionText(completion)),
     };
     const body = call.surface.translator.fromChat(completion, attempt.input.model, chat);
-    call.reply.status(200).headers(requestIdHeaders(call.request.id)).send(body);
+    sendWhole(call.reply, call.request.id, 200, JSON_TYPE, JSON.stringify(body));
     await finish(usage, Date.now() - attempt.startedAt, false);
     return undefined;
   }
@@ -361,11 +362,7 @@ export async function tryNativeExchange(
       completion_tokens: countTextTokens(safeCompletionText(adapter, answer.body, context)),
     };
     const contentType = answer.headers['content-type'];
-    call.reply
-      .status(200)
-      .headers(requestIdHeaders(call.request.id))
-      .header('content-type', typeof contentType === 'string' ? contentType : 'application/json')
-      .send(answer.body);
+    sendWhole(call.reply, call.request.id, 200, typeof contentType === 'string' ? contentType : JSON_TYPE, answer.body);
     await finish(usage, Date.now() - attempt.startedAt, false);
     return undefined;
   }
@@ -439,7 +436,7 @@ export async function tryWholeExchange(
     prompt_tokens: endpoint.countPrompt(attempt.input, billedModel),
     completion_tokens: 0,
   };
-  call.reply.status(200).headers(requestIdHeaders(call.request.id)).send(body);
+  sendWhole(call.reply, call.request.id, 200, JSON_TYPE, JSON.stringify(body));
   await call.finishFor(billedModel)(usage, Date.now() - attempt.startedAt, false);
   return undefined;
 }

@@ -61,13 +61,21 @@ export class KeyAuthenticator {
   async authenticate(rawKey: string | undefined, clientIp: string): Promise<RelayCaller> {
     const presented = (rawKey ?? '').trim().replace(/^Bearer\s+/i, '');
     const [withPrefix = '', ...directives] = presented.split('#');
-    const body = withPrefix.replace(/^sk-/, '');
+    const body = withPrefix.startsWith('sk-') ? withPrefix.slice(3) : withPrefix;
     if (body.length < 48) throw invalidKey();
     // Cached by the key itself: hashing it for the lookup costs more than the rest of the check.
-    const key = await this.cached(this.tokens, body, (presentedKey) => this.loadKey(hashTokenKey(presentedKey)));
+    // A hit is answered without a promise: this runs on every request.
+    // A miss is cached too, so unknown keys cannot make every request a database read.
+    const keyHit = this.tokens.get(body);
+    const key = isFresh(keyHit)
+      ? keyHit.value
+      : await this.load(this.tokens, body, (raw) => this.loadKey(hashTokenKey(raw)));
     if (!key) throw invalidKey();
     const { token, setting } = key;
-    const user = await this.cached(this.users, token.user_id, (id) => this.userRepository.findById(id));
+    const userHit = this.users.get(token.user_id);
+    const user = isFresh(userHit)
+      ? userHit.value
+      : await this.load(this.users, token.user_id, (id) => this.userRepository.findById(id));
     if (!user || user.status !== UserStatus.enabled) {
       throw AppError.unauthorized('the owner of this API key is disabled');
     }
@@ -84,15 +92,18 @@ export class KeyAuthenticator {
     return { token, setting, allowedIps: allowList(setting) };
   }
 
-  private async cached<K, T>(map: Map<K, Cached<T>>, key: K, load: (key: K) => Promise<T>): Promise<T> {
-    const hit = map.get(key);
+  /** Reads through to the database and caches the answer, a miss included, for CACHE_SECONDS. */
+  private async load<K, T>(map: Map<K, Cached<T>>, key: K, read: (key: K) => Promise<T>): Promise<T> {
     const now = Date.now();
-    if (hit && hit.until > now) return hit.value;
-    const value = await load(key);
+    const value = await read(key);
     if (map.size > 100_000) map.clear();
     map.set(key, { value, until: now + CACHE_SECONDS * 1000 });
     return value;
   }
+}
+
+function isFresh<T>(entry: Cached<T> | undefined): entry is Cached<T> {
+  return entry !== undefined && entry.until > Date.now();
 }
 
 function checkTokenUsable(token: TokenRow): void {

@@ -23,11 +23,14 @@ describe('relay through the official openai SDK', () => {
 
   it('completes a chat and bills exactly what the price says, with a consume log', async () => {
     const before = await storedQuota(r);
-    const completion = await r.client.chat.completions.create({
-      model: 'gpt-4o-mini',
-      messages: [{ role: 'user', content: 'Say hello' }],
-    });
+    const { data: completion, response } = await r.client.chat.completions
+      .create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Say hello' }],
+      })
+      .withResponse();
     expect(completion.choices[0]?.message.content).toBe('Hello from the mock upstream.');
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await storedQuota(r)).toBe(before - COST);
     const log = await r.t.database.db
       .selectFrom('logs')
@@ -44,6 +47,9 @@ describe('relay through the official openai SDK', () => {
     });
     expect(Number(log.quota)).toBe(COST);
     expect(log.request_id).not.toBe('');
+    // Both request-id headers name the request its log row records.
+    expect(response.headers.get('x-request-id')).toBe(log.request_id);
+    expect(response.headers.get('x-oneapi-request-id')).toBe(log.request_id);
     expect(JSON.parse(log.metadata)).toMatchObject({ group_name: 'default', group_ratio: 1 });
     // The upstream got the channel's key, not the user's.
     expect(r.upstream.received.at(-1)?.authorization).toBe(`Bearer ${r.upstream.behaviour.apiKey}`);

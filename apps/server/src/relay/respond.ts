@@ -35,6 +35,27 @@ export function requestIdHeaders(requestId: string): Record<string, string> {
 }
 
 /**
+ * Answers with a whole body, written straight to the socket in one call: the relay's replies
+ * need none of Fastify's send pipeline (serialisers, onSend hooks), and skipping it is measurably
+ * faster on the hot path. Headers set on the reply earlier are not sent: pass them here.
+ */
+export function sendWhole(
+  reply: FastifyReply,
+  requestId: string,
+  status: number,
+  contentType: string,
+  body: Buffer | string,
+): void {
+  reply.hijack();
+  reply.raw.writeHead(status, {
+    'content-type': contentType,
+    'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
+    ...requestIdHeaders(requestId),
+  });
+  reply.raw.end(body);
+}
+
+/**
  * The client end of a forwarded body. A write the client cannot take yet answers a promise that
  * holds the upstream until the client drains, so a slow client cannot make the server buffer; a
  * client that leaves stops the upstream.

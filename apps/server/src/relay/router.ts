@@ -97,8 +97,12 @@ export class ChannelRouter {
     const tiers =
       index.exact.get(filter.model) ?? index.wildcards.find((entry) => filter.model.startsWith(entry.prefix))?.tiers;
     for (const tier of tiers ?? []) {
-      const eligible = tier.filter((channel) => this.eligible(channel, filter));
-      const chosen = this.weightedPick(eligible);
+      // The common case, one channel in the tier, takes no array.
+      if (tier.length === 1) {
+        if (tier[0] && this.eligible(tier[0], filter)) return tier[0];
+        continue;
+      }
+      const chosen = this.weightedPick(tier.filter((channel) => this.eligible(channel, filter)));
       if (chosen) return chosen;
     }
     return undefined;
@@ -113,6 +117,7 @@ export class ChannelRouter {
     if (filter.excluded.has(channel.id)) return false;
     if (filter.hasTools && channel.only_chat) return false;
     if (filter.stream && channel.disabled_stream.includes(filter.model)) return false;
+    if (this.cooldowns.size === 0) return true;
     const cooling = this.cooldowns.get(`${channel.id}:${filter.model}`);
     if (cooling !== undefined) {
       if (cooling > Date.now()) return false;

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { TokenRepository } from '../api/token/repo.js';
+import { AppError } from '../platform/errors.js';
+import { KeyAuthenticator } from './keys.js';
+
+describe('API key authentication cache', () => {
+  let t: TestApp;
+  let key: string;
+  let tokenRepository: TokenRepository;
+  let authenticator: KeyAuthenticator;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const { cookie } = await t.createUser('keyholder');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/',
+      headers: { cookie },
+      payload: { name: 'cached', expired_time: -1, remain_quota: 0, unlimited_quota: true },
+    });
+    key = (created.json() as { data: { key: string } }).data.key;
+    tokenRepository = new TokenRepository(t.database);
+    authenticator = new KeyAuthenticator(tokenRepository, t.services.tokens, t.services.userRepository);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('reads a key from the database once, then answers from memory', async () => {
+    const reads = vi.spyOn(tokenRepository, 'findByKeyHash');
+    const first = await authenticator.authenticate(`Bearer ${key}`, '127.0.0.1');
+    const second = await authenticator.authenticate(`Bearer ${key}`, '127.0.0.1');
+    expect(second.token.id).toBe(first.token.id);
+    expect(second.user.username).toBe('keyholder');
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+  });
+
+  it('remembers an unknown key too, so repeating it costs no database read', async () => {
+    const unknown = `sk-${'x'.repeat(48)}`;
+    const reads = vi.spyOn(tokenRepository, 'findByKeyHash');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const refusal = await authenticator.authenticate(`Bearer ${unknown}`, '127.0.0.1').catch((error) => error);
+      expect(refusal).toBeInstanceOf(AppError);
+      expect((refusal as AppError).status).toBe(401);
+    }
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+  });
+
+  it('reads the key again once it is forgotten, and sees its new status', async () => {
+    const { token } = await authenticator.authenticate(`Bearer ${key}`, '127.0.0.1');
+    await tokenRepository.update(token.id, { status: 2 });
+    // Still cached: the edit has not been announced.
+    await expect(authenticator.authenticate(`Bearer ${key}`, '127.0.0.1')).resolves.toBeDefined();
+    authenticator.forgetToken(token.id);
+    await expect(authenticator.authenticate(`Bearer ${key}`, '127.0.0.1')).rejects.toThrow(/disabled/);
+  });
+});
