@@ -37,6 +37,25 @@ export async function throughput(target: Target, connections: number, seconds: n
   };
 }
 
+/**
+ * Runs `measure` on each target in turn, `rounds` times, and returns each target's samples
+ * together, sorted. Measuring in alternating slices rather than one block per target gives every
+ * target the same share of the machine's good and bad moments, so their figures compare fairly.
+ */
+export async function interleaved<Key extends string>(
+  targets: Record<Key, Target>,
+  rounds: number,
+  measure: (target: Target) => Promise<number[]>,
+): Promise<Record<Key, number[]>> {
+  const keys = Object.keys(targets) as Key[];
+  const samples = Object.fromEntries(keys.map((key) => [key, [] as number[]])) as Record<Key, number[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const key of keys) samples[key].push(...(await measure(targets[key])));
+  }
+  for (const key of keys) samples[key].sort((left, right) => left - right);
+  return samples;
+}
+
 /** Sequential request latencies in ms (one at a time), sorted. */
 export async function latencies(target: Target, count: number): Promise<number[]> {
   const samples: number[] = [];

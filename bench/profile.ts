@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { throughput } from './measure.js';
+import { latencies, percentile, throughput } from './measure.js';
 import { startChild } from './processes.js';
 import { prepareOneHub } from './setup.js';
 
@@ -28,7 +28,13 @@ const port = 30_000 + Math.floor(Math.random() * 20_000);
 const oneHub = await startChild(
   process.execPath,
   [
-    ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${workDirectory}`] : []),
+    ...(profiling
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${workDirectory}`,
+          `--cpu-prof-interval=${process.env.BENCH_PROFILE_INTERVAL ?? 1000}`,
+        ]
+      : []),
     '--max-semi-space-size=4',
     join(root, 'apps/server/dist/main.js'),
   ],
@@ -44,11 +50,27 @@ const oneHub = await startChild(
 try {
   const apiKey = await prepareOneHub(oneHub.url, rootToken, upstream.url);
   const hub = { name: 'One Hub', base: oneHub.url, headers: { authorization: `Bearer ${apiKey}` }, child: oneHub };
-  await throughput(hub, 16, 2);
-  for (let run = 0; run < (profiling ? 1 : 3); run++) {
-    const result = await throughput(hub, 64, seconds);
-    const label = profiling ? ' (profiled)' : '';
-    console.log(`${result.rps.toFixed(0)} req/s, ${result.cpuMicrosPerRequest.toFixed(0)} µs CPU per request${label}`);
+  // BENCH_LOAD=latency profiles the one-at-a-time path the added-latency figure measures instead.
+  if (process.env.BENCH_LOAD === 'latency') {
+    await latencies(hub, 500);
+    const direct = { name: 'upstream', base: upstream.url, headers: {} };
+    for (let run = 0; run < (profiling ? 1 : 3); run++) {
+      const alone = percentile(await latencies(direct, 4000), 0.5);
+      const samples = await latencies(hub, 4000);
+      const p50 = percentile(samples, 0.5);
+      console.log(
+        `p50 ${p50.toFixed(3)} ms (added ${(p50 - alone).toFixed(3)} ms), p99 ${percentile(samples, 0.99).toFixed(3)} ms`,
+      );
+    }
+  } else {
+    await throughput(hub, 16, 2);
+    for (let run = 0; run < (profiling ? 1 : 3); run++) {
+      const result = await throughput(hub, 64, seconds);
+      const label = profiling ? ' (profiled)' : '';
+      console.log(
+        `${result.rps.toFixed(0)} req/s, ${result.cpuMicrosPerRequest.toFixed(0)} µs CPU per request${label}`,
+      );
+    }
   }
 } finally {
   await oneHub.stop();
@@ -79,11 +101,14 @@ function top(keyOf: (node: ProfileNode) => string, count: number): void {
 console.log('\nSelf time by package:');
 top((node) => packageOf(node.callFrame.url), 15);
 console.log('\nSelf time by function:');
-top((node) => {
-  const frame = node.callFrame;
-  const where = frame.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
-  return `${frame.functionName || '(anonymous)'}  ${where}:${frame.lineNumber + 1}`;
-}, 40);
+top(
+  (node) => {
+    const frame = node.callFrame;
+    const where = frame.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
+    return `${frame.functionName || '(anonymous)'}  ${where}:${frame.lineNumber + 1}`;
+  },
+  Number(process.env.BENCH_TOP ?? 40),
+);
 
 // Inclusive time: a function's own time plus everything it called (counted once per call path).
 const byId = new Map(nodes.map((node) => [node.id, node]));
