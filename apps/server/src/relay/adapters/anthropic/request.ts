@@ -1,3 +1,14 @@
+import {
+  assistantTexts,
+  assistantToolUses,
+  functionTools,
+  partBlocks,
+  positive,
+  readMessages,
+  readToolChoice,
+  stopSequences,
+  toolResultsFirst,
+} from '../block-messages.js';
 import type { ChatFilePart, ChatMessage, ChatRequest, Json } from '../types.js';
 import { EFFORT_BUDGETS, isRecord, parseDataUrl, thinkingBudgetOf } from './common.js';
 
@@ -54,33 +65,12 @@ function fileBlock(part: ChatFilePart, path: string): Block {
 function contentBlocks(content: ChatMessage['content'], path: string): string | Block[] {
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw new Error(`${path}: a string or a list of parts is required`);
-  const blocks: Block[] = [];
-  content.forEach((item, index) => {
-    const at = `${path}[${index}]`;
-    const part: unknown = item;
-    if (!isRecord(part)) throw new Error(`${at}: a content part object is required`);
-    switch (part.type) {
-      case 'text':
-        if (typeof part.text !== 'string') throw new Error(`${at}.text: a string is required`);
-        if (part.text) blocks.push({ type: 'text', text: part.text, ...cacheControl(part) });
-        break;
-      case 'image_url': {
-        const url = isRecord(part.image_url) ? part.image_url.url : undefined;
-        if (typeof url !== 'string') throw new Error(`${at}.image_url.url: a string is required`);
-        blocks.push({ ...imageBlock(url, at), ...cacheControl(part) });
-        break;
-      }
-      case 'file':
-        blocks.push({ ...fileBlock(part as unknown as ChatFilePart, at), ...cacheControl(part) });
-        break;
-      case 'input_audio':
-        throw new Error(`${at}: Anthropic does not take audio input`);
-      default:
-        throw new Error(`${at}.type: unsupported content part "${String(part.type)}"`);
-    }
+  return partBlocks(content, path, {
+    text: (text, part) => ({ type: 'text', text, ...cacheControl(part) }),
+    image: (url, part, at) => ({ ...imageBlock(url, at), ...cacheControl(part) }),
+    file: (part, at) => ({ ...fileBlock(part, at), ...cacheControl(part) }),
+    noAudio: 'Anthropic does not take audio input',
   });
-  return blocks;
 }
 
 function systemBlocks(message: ChatMessage, path: string): Block[] {
@@ -92,56 +82,16 @@ function systemBlocks(message: ChatMessage, path: string): Block[] {
   return blocks;
 }
 
-function parseArguments(text: string): Json {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isRecord(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
-}
-
 function assistantContent(message: ChatMessage, path: string): string | Block[] {
-  const blocks: Block[] = [];
-  const { content } = message;
-  if (typeof content === 'string') {
-    if (content) blocks.push({ type: 'text', text: content });
-  } else if (Array.isArray(content)) {
-    content.forEach((part, index) => {
-      const at = `${path}.content[${index}]`;
-      const loose = part as unknown as Json;
-      if (loose.type === 'text' && typeof loose.text === 'string') {
-        if (loose.text) blocks.push({ type: 'text', text: loose.text, ...cacheControl(part) });
-      } else if (loose.type === 'refusal' && typeof loose.refusal === 'string') {
-        if (loose.refusal) blocks.push({ type: 'text', text: loose.refusal });
-      } else {
-        throw new Error(`${at}.type: an assistant message can only hold text`);
-      }
-    });
-  } else if (content !== null && content !== undefined) {
-    throw new Error(`${path}.content: a string or a list of parts is required`);
-  }
-  if (blocks.length === 0 && typeof message.refusal === 'string' && message.refusal) {
-    blocks.push({ type: 'text', text: message.refusal });
-  }
-  const calls = message.tool_calls ?? [];
-  if (!Array.isArray(calls)) throw new Error(`${path}.tool_calls: a list is required`);
-  calls.forEach((call, index) => {
-    const at = `${path}.tool_calls[${index}]`;
-    if (!isRecord(call) || !isRecord(call.function) || typeof call.function.name !== 'string') {
-      throw new Error(`${at}.function.name: a string is required`);
-    }
-    if (typeof call.id !== 'string' || !call.id) throw new Error(`${at}.id: a string is required`);
-    const args = call.function.arguments;
-    blocks.push({
-      type: 'tool_use',
-      id: call.id,
-      name: call.function.name,
-      input: typeof args === 'string' ? parseArguments(args) : isRecord(args) ? args : {},
-    });
-  });
+  const blocks: Block[] = assistantTexts(message, path).map(({ text, part }) => ({
+    type: 'text',
+    text,
+    ...cacheControl(part),
+  }));
+  const calls = assistantToolUses(message, path);
+  for (const { id, name, input } of calls) blocks.push({ type: 'tool_use', id, name, input });
   // A lone string stays a string, as the client wrote it.
-  if (calls.length === 0 && typeof content === 'string') return content;
+  if (calls.length === 0 && typeof message.content === 'string') return message.content;
   return blocks;
 }
 
@@ -187,41 +137,24 @@ interface Converted {
 }
 
 export function convertMessages(messages: ChatMessage[]): Converted {
-  if (!Array.isArray(messages)) throw new Error('messages: a list of messages is required');
   const system: Block[] = [];
   let systemMessages = 0;
   let lonelySystemText: string | undefined;
   const turns: Turn[] = [];
-  messages.forEach((message, index) => {
-    const path = `messages[${index}]`;
-    if (!isRecord(message)) throw new Error(`${path}: a message object is required`);
-    switch (message.role) {
-      case 'system':
-      case 'developer': {
-        systemMessages += 1;
-        lonelySystemText = typeof message.content === 'string' ? message.content : undefined;
-        system.push(...systemBlocks(message, path));
-        break;
-      }
-      case 'user':
-        addTurn(turns, 'user', contentBlocks(message.content, `${path}.content`));
-        break;
-      case 'assistant':
-        addTurn(turns, 'assistant', assistantContent(message, path));
-        break;
-      case 'tool':
-        addTurn(turns, 'user', [toolResult(message, path)]);
-        break;
-      default:
-        throw new Error(`${path}.role: unsupported role "${String(message.role)}"`);
-    }
+  readMessages(messages, {
+    system(message, path) {
+      systemMessages += 1;
+      lonelySystemText = typeof message.content === 'string' ? message.content : undefined;
+      system.push(...systemBlocks(message, path));
+    },
+    user: (message, path) => addTurn(turns, 'user', contentBlocks(message.content, `${path}.content`)),
+    assistant: (message, path) => addTurn(turns, 'assistant', assistantContent(message, path)),
+    tool: (message, path) => addTurn(turns, 'user', [toolResult(message, path)]),
   });
   // Anthropic wants a user turn's tool results before anything else in it.
   for (const turn of turns) {
     if (turn.role !== 'user' || typeof turn.content === 'string') continue;
-    const results = turn.content.filter((block) => block.type === 'tool_result');
-    if (results.length === 0) continue;
-    turn.content = [...results, ...turn.content.filter((block) => block.type !== 'tool_result')];
+    turn.content = toolResultsFirst(turn.content, (block) => block.type === 'tool_result');
   }
   let systemOut: string | Block[] | undefined;
   if (system.length > 0) {
@@ -235,35 +168,24 @@ export function convertMessages(messages: ChatMessage[]): Converted {
 }
 
 function convertToolChoice(request: ChatRequest): Json | undefined {
-  const choice = request.tool_choice;
+  const choice = readToolChoice(request.tool_choice);
   const noParallel = request.parallel_tool_calls === false ? { disable_parallel_tool_use: true } : {};
-  if (choice === undefined || choice === null) {
+  if (choice === undefined) {
     return request.parallel_tool_calls === false ? { type: 'auto', ...noParallel } : undefined;
   }
   if (choice === 'auto') return { type: 'auto', ...noParallel };
   if (choice === 'required') return { type: 'any', ...noParallel };
   if (choice === 'none') return { type: 'none' };
-  if (isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === 'string') {
-    return { type: 'tool', name: choice.function.name, ...noParallel };
-  }
-  throw new Error('tool_choice: "none", "auto", "required" or {type:"function", function:{name}} is required');
+  return { type: 'tool', name: choice.name, ...noParallel };
 }
 
 function convertTools(request: ChatRequest): Json[] | undefined {
-  if (request.tools === undefined || request.tools === null) return undefined;
-  if (!Array.isArray(request.tools)) throw new Error('tools: a list is required');
-  return request.tools.map((tool, index) => {
-    const fn = isRecord(tool) ? tool.function : undefined;
-    if (!isRecord(fn) || typeof fn.name !== 'string' || !fn.name) {
-      throw new Error(`tools[${index}].function.name: a string is required`);
-    }
-    return {
-      name: fn.name,
-      ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
-      input_schema: isRecord(fn.parameters) ? fn.parameters : { type: 'object', properties: {} },
-      ...cacheControl(tool),
-    };
-  });
+  return functionTools(request.tools)?.map(({ tool, name, description, parameters }) => ({
+    name,
+    ...(description !== undefined ? { description } : {}),
+    input_schema: parameters,
+    ...cacheControl(tool),
+  }));
 }
 
 /** The last assistant turn called tools: Anthropic would demand its (signed) thinking block back. */
@@ -274,9 +196,6 @@ function inToolLoop(messages: ChatMessage[]): boolean {
   }
   return false;
 }
-
-const positive = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : undefined;
 
 export function buildAnthropicBody(request: ChatRequest, upstreamModel: string, stream: boolean): Json {
   let model = upstreamModel;
@@ -306,12 +225,8 @@ export function buildAnthropicBody(request: ChatRequest, upstreamModel: string, 
   body.messages = messages;
   if (tools) body.tools = tools;
   if (toolChoice) body.tool_choice = toolChoice;
-  if (request.stop !== undefined && request.stop !== null) {
-    const list = (Array.isArray(request.stop) ? request.stop : [request.stop]).filter(
-      (item): item is string => typeof item === 'string' && item !== '',
-    );
-    if (list.length > 0) body.stop_sequences = list;
-  }
+  const stops = stopSequences(request.stop);
+  if (stops.length > 0) body.stop_sequences = stops;
   if (budget !== undefined) {
     body.thinking = { type: 'enabled', budget_tokens: budget };
   } else {
