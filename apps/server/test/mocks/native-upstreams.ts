@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { claudeAnswer, type ListeningMock, listenMock, pieces } from './mock-server.js';
 
 /**
  * Local stand-ins for api.anthropic.com (`POST /v1/messages`) and the Gemini API
@@ -24,13 +24,7 @@ export interface NativeRequest {
   body: Record<string, unknown>;
 }
 
-export interface NativeUpstreams {
-  url: string;
-  behaviour: NativeBehaviour;
-  received: NativeRequest[];
-  reset(): void;
-  close(): Promise<void>;
-}
+export type NativeUpstreams = ListeningMock<NativeBehaviour, NativeRequest>;
 
 const defaults = (): NativeBehaviour => ({
   anthropicKey: 'sk-ant-upstream-test',
@@ -39,13 +33,6 @@ const defaults = (): NativeBehaviour => ({
   usage: { input: 21, output: 9, cacheRead: 5, cacheWrite: 3 },
   chunks: 3,
 });
-
-function pieces(text: string, count: number): string[] {
-  const size = Math.ceil(text.length / Math.max(1, count));
-  const list: string[] = [];
-  for (let at = 0; at < text.length; at += size) list.push(text.slice(at, at + size));
-  return list;
-}
 
 const firstTool = (body: Record<string, unknown>, key: 'anthropic' | 'gemini'): string | undefined => {
   if (key === 'anthropic') {
@@ -59,48 +46,26 @@ const firstTool = (body: Record<string, unknown>, key: 'anthropic' | 'gemini'): 
 };
 
 function anthropic(behaviour: NativeBehaviour, body: Record<string, unknown>, response: ServerResponse): void {
-  const { usage } = behaviour;
   const tool = firstTool(body, 'anthropic');
-  const startUsage = {
-    input_tokens: usage.input,
-    cache_read_input_tokens: usage.cacheRead,
-    cache_creation_input_tokens: usage.cacheWrite,
-    output_tokens: 1,
-  };
-  const message = {
-    id: 'msg_mock01',
-    type: 'message',
-    role: 'assistant',
+  const answer = claudeAnswer({
+    messageId: 'msg_mock01',
+    toolUseId: 'toolu_mock01',
     model: body.model,
-    stop_sequence: null,
-  };
+    tool,
+    reply: behaviour.reply,
+    usage: behaviour.usage,
+  });
   if (body.stream !== true) {
-    const content = tool
-      ? [{ type: 'tool_use', id: 'toolu_mock01', name: tool, input: { city: 'Paris' } }]
-      : [{ type: 'text', text: behaviour.reply }];
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({
-        ...message,
-        content,
-        stop_reason: tool ? 'tool_use' : 'end_turn',
-        usage: { ...startUsage, output_tokens: usage.output },
-      }),
-    );
+    response.end(JSON.stringify(answer.whole));
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const send = (type: string, data: Record<string, unknown>) =>
     response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  send('message_start', { message: { ...message, content: [], stop_reason: null, usage: startUsage } });
+  send('message_start', { message: answer.start });
   if (tool) {
-    send('content_block_start', {
-      index: 0,
-      content_block: { type: 'tool_use', id: 'toolu_mock01', name: tool, input: {} },
-    });
-    for (const part of ['{"city"', ': "Par', 'is"}']) {
-      send('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: part } });
-    }
+    for (const [type, data] of answer.toolEvents) send(type, data);
   } else {
     send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
     send('ping', {});
@@ -108,11 +73,7 @@ function anthropic(behaviour: NativeBehaviour, body: Record<string, unknown>, re
       send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: part } });
     }
   }
-  send('content_block_stop', { index: 0 });
-  send('message_delta', {
-    delta: { stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null },
-    usage: { output_tokens: usage.output },
-  });
+  for (const [type, data] of answer.closing) send(type, data);
   send('message_stop', {});
   response.end();
 }
@@ -184,17 +145,5 @@ export async function startNativeUpstreams(): Promise<NativeUpstreams> {
     }
     json(404, { error: { message: `no route ${path}` } });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get behaviour() {
-      return state.behaviour;
-    },
-    received: state.received,
-    reset() {
-      state.behaviour = defaults();
-      state.received.length = 0;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return listenMock(server, state, defaults);
 }

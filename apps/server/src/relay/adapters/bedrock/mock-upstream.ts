@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { claudeAnswer, type ListeningMock, listenMock, pieces } from '../../../../test/mocks/mock-server.js';
 import type { Json } from '../types.js';
 import { encodeEvent, encodeException } from './eventstream.js';
 import { createSigner } from './signing.js';
@@ -40,13 +40,7 @@ export interface BedrockRequest {
   auth: 'sigv4' | 'bearer';
 }
 
-export interface BedrockMock {
-  url: string;
-  behaviour: BedrockBehaviour;
-  received: BedrockRequest[];
-  reset(): void;
-  close(): Promise<void>;
-}
+export type BedrockMock = ListeningMock<BedrockBehaviour, BedrockRequest>;
 
 const defaults = (): BedrockBehaviour => ({
   region: 'us-east-1',
@@ -60,13 +54,6 @@ const defaults = (): BedrockBehaviour => ({
 
 const SIGNATURE_MISMATCH =
   'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.';
-
-function pieces(text: string, count: number): string[] {
-  const size = Math.ceil(text.length / Math.max(1, count));
-  const list: string[] = [];
-  for (let at = 0; at < text.length; at += size) list.push(text.slice(at, at + size));
-  return list;
-}
 
 function fail(response: ServerResponse, status: number, errorType: string, message: string): void {
   response.writeHead(status, {
@@ -186,26 +173,17 @@ function writeMessage(response: ServerResponse, message: Uint8Array): void {
 function claude(behaviour: BedrockBehaviour, body: Json, modelId: string, stream: boolean, response: ServerResponse) {
   const { usage } = behaviour;
   const tool = firstTool(body, false);
-  const startUsage = {
-    input_tokens: usage.input,
-    cache_read_input_tokens: usage.cacheRead,
-    cache_creation_input_tokens: usage.cacheWrite,
-    output_tokens: 1,
-  };
-  const message = { id: 'msg_bdrk_mock01', type: 'message', role: 'assistant', model: modelId, stop_sequence: null };
+  const answer = claudeAnswer({
+    messageId: 'msg_bdrk_mock01',
+    toolUseId: 'toolu_bdrk_mock01',
+    model: modelId,
+    tool,
+    reply: behaviour.reply,
+    usage,
+  });
   if (!stream) {
-    const content = tool
-      ? [{ type: 'tool_use', id: 'toolu_bdrk_mock01', name: tool, input: { city: 'Paris' } }]
-      : [{ type: 'text', text: behaviour.reply }];
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({
-        ...message,
-        content,
-        stop_reason: tool ? 'tool_use' : 'end_turn',
-        usage: { ...startUsage, output_tokens: usage.output },
-      }),
-    );
+    response.end(JSON.stringify(answer.whole));
     return;
   }
   response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
@@ -213,15 +191,9 @@ function claude(behaviour: BedrockBehaviour, body: Json, modelId: string, stream
     const bytes = Buffer.from(JSON.stringify({ type, ...data })).toString('base64');
     writeMessage(response, encodeEvent('chunk', { bytes, p: 'abcdefghij' }));
   };
-  send('message_start', { message: { ...message, content: [], stop_reason: null, usage: startUsage } });
+  send('message_start', { message: answer.start });
   if (tool) {
-    send('content_block_start', {
-      index: 0,
-      content_block: { type: 'tool_use', id: 'toolu_bdrk_mock01', name: tool, input: {} },
-    });
-    for (const part of ['{"city"', ': "Par', 'is"}']) {
-      send('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: part } });
-    }
+    for (const [type, data] of answer.toolEvents) send(type, data);
   } else {
     send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
     pieces(behaviour.reply, behaviour.chunks).forEach((part, index) => {
@@ -235,11 +207,7 @@ function claude(behaviour: BedrockBehaviour, body: Json, modelId: string, stream
     response.end();
     return;
   }
-  send('content_block_stop', { index: 0 });
-  send('message_delta', {
-    delta: { stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null },
-    usage: { output_tokens: usage.output },
-  });
+  for (const [type, data] of answer.closing) send(type, data);
   send('message_stop', {
     'amazon-bedrock-invocationMetrics': {
       inputTokenCount: usage.input,
@@ -379,17 +347,5 @@ export async function startBedrockMock(): Promise<BedrockMock> {
     }
     converse(behaviour, body, action === 'converse-stream', response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get behaviour() {
-      return state.behaviour;
-    },
-    received: state.received,
-    reset() {
-      state.behaviour = defaults();
-      state.received.length = 0;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return listenMock(server, state, defaults);
 }
