@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Parts shared by the local provider mocks: their handle, streamed pieces and Claude's answer. */
@@ -37,12 +37,22 @@ export async function listenMock<Behaviour, Request>(
   };
 }
 
-/** `text` cut into `count` pieces of equal length (the last may be shorter), for streamed deltas. */
+/**
+ * `text` cut into `count` pieces of equal length in characters (the last may be shorter), for
+ * streamed deltas; a character outside the BMP is never cut in half.
+ */
 export function pieces(text: string, count: number): string[] {
-  const size = Math.ceil(text.length / Math.max(1, count));
+  const characters = [...text];
+  const size = Math.ceil(characters.length / Math.max(1, count));
   const list: string[] = [];
-  for (let at = 0; at < text.length; at += size) list.push(text.slice(at, at + size));
+  for (let at = 0; at < characters.length; at += size) list.push(characters.slice(at, at + size).join(''));
   return list;
+}
+
+/** Answers with `value` as JSON. */
+export function sendJson(response: ServerResponse, status: number, value: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(value));
 }
 
 export interface ClaudeMockUsage {

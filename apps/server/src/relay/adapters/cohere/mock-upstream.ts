@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type ListeningMock, listenMock, pieces, sendJson } from '../../../../test/mocks/mock-server.js';
 import type { Json } from '../types.js';
 
 /**
@@ -36,13 +36,7 @@ export interface CohereRequest {
   body: Json;
 }
 
-export interface CohereMock {
-  url: string;
-  behaviour: CohereBehaviour;
-  received: CohereRequest[];
-  reset(): void;
-  close(): Promise<void>;
-}
+export type CohereMock = ListeningMock<CohereBehaviour, CohereRequest>;
 
 const defaults = (): CohereBehaviour => ({
   apiKey: 'co-mock-7f3a9c1e5b',
@@ -79,19 +73,6 @@ const CHAT_FIELDS = new Set([
 
 const isRecord = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function json(response: ServerResponse, status: number, value: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(value));
-}
-
-function pieces(text: string, count: number): string[] {
-  const characters = [...text];
-  const size = Math.ceil(characters.length / Math.max(1, count));
-  const list: string[] = [];
-  for (let at = 0; at < characters.length; at += size) list.push(characters.slice(at, at + size).join(''));
-  return list;
-}
 
 /** Why a chat body is refused, or undefined. */
 function chatProblem(body: Json): string | undefined {
@@ -149,7 +130,7 @@ function chat(behaviour: CohereBehaviour, body: Json, response: ServerResponse):
     const message = calling
       ? { role: 'assistant', tool_plan: plan, tool_calls: [call] }
       : { role: 'assistant', content: [{ type: 'text', text: behaviour.reply }] };
-    json(response, 200, { id: 'c14c80c3-18eb-4519-9460-6c92edd8cfb4', message, finish_reason: finish, usage });
+    sendJson(response, 200, { id: 'c14c80c3-18eb-4519-9460-6c92edd8cfb4', message, finish_reason: finish, usage });
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -188,19 +169,19 @@ function chat(behaviour: CohereBehaviour, body: Json, response: ServerResponse):
 function embed(body: Json, response: ServerResponse): void {
   const { texts } = body;
   if (!Array.isArray(texts) || texts.length === 0 || !texts.every((text) => typeof text === 'string')) {
-    json(response, 400, { message: 'invalid request: texts must be a non-empty list of strings' });
+    sendJson(response, 400, { message: 'invalid request: texts must be a non-empty list of strings' });
     return;
   }
   if (typeof body.input_type !== 'string') {
-    json(response, 400, { message: 'invalid request: valid input_type must be provided with the provided model' });
+    sendJson(response, 400, { message: 'invalid request: valid input_type must be provided with the provided model' });
     return;
   }
   if (!Array.isArray(body.embedding_types) || !body.embedding_types.includes('float')) {
-    json(response, 400, { message: 'invalid request: embedding_types must include float' });
+    sendJson(response, 400, { message: 'invalid request: embedding_types must include float' });
     return;
   }
   const words = (texts as string[]).reduce((total, text) => total + text.split(/\s+/).filter(Boolean).length, 0);
-  json(response, 200, {
+  sendJson(response, 200, {
     id: 'da6e531f-54c6-4a73-bf92-f60566d8d753',
     embeddings: { float: texts.map((_text, index) => vector(index)) },
     texts,
@@ -212,11 +193,13 @@ function embed(body: Json, response: ServerResponse): void {
 function rerank(body: Json, response: ServerResponse): void {
   const { query, documents } = body;
   if ('return_documents' in body) {
-    json(response, 400, { message: 'invalid request: unknown field: parameter return_documents is not a valid field' });
+    sendJson(response, 400, {
+      message: 'invalid request: unknown field: parameter return_documents is not a valid field',
+    });
     return;
   }
   if (typeof query !== 'string' || !Array.isArray(documents) || !documents.every((d) => typeof d === 'string')) {
-    json(response, 400, { message: 'invalid request: query and documents (strings) are required' });
+    sendJson(response, 400, { message: 'invalid request: query and documents (strings) are required' });
     return;
   }
   const words = query.toLowerCase().match(/\w+/g) ?? [];
@@ -227,7 +210,7 @@ function rerank(body: Json, response: ServerResponse): void {
   });
   scored.sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index);
   const topN = typeof body.top_n === 'number' ? body.top_n : scored.length;
-  json(response, 200, {
+  sendJson(response, 200, {
     results: scored.slice(0, topN),
     id: '07734bd2-2473-4f07-94e1-0d9f0e6843cf',
     meta: { api_version: { version: '2' }, billed_units: { search_units: 1 } },
@@ -246,27 +229,27 @@ export async function startCohereMock(): Promise<CohereMock> {
       const parsed: unknown = text ? JSON.parse(text) : {};
       if (isRecord(parsed)) body = parsed;
     } catch {
-      json(response, 400, { message: 'invalid request: body is not valid JSON' });
+      sendJson(response, 400, { message: 'invalid request: body is not valid JSON' });
       return;
     }
     state.received.push({ path, headers: request.headers, body });
     const { behaviour } = state;
     if (request.headers.authorization !== `Bearer ${behaviour.apiKey}`) {
-      json(response, 401, { id: 'a1b2c3d4-0000-4000-8000-000000000001', message: 'invalid api token' });
+      sendJson(response, 401, { id: 'a1b2c3d4-0000-4000-8000-000000000001', message: 'invalid api token' });
       return;
     }
     if (request.method !== 'POST' || !String(request.headers['content-type']).startsWith('application/json')) {
-      json(response, 400, { message: 'invalid request: a JSON POST is required' });
+      sendJson(response, 400, { message: 'invalid request: a JSON POST is required' });
       return;
     }
     if (behaviour.failWith) {
-      json(response, behaviour.failWith.status, behaviour.failWith.body);
+      sendJson(response, behaviour.failWith.status, behaviour.failWith.body);
       return;
     }
     switch (path) {
       case '/v2/chat': {
         const problem = chatProblem(body);
-        if (problem) json(response, 400, { message: problem });
+        if (problem) sendJson(response, 400, { message: problem });
         else chat(behaviour, body, response);
         return;
       }
@@ -277,20 +260,8 @@ export async function startCohereMock(): Promise<CohereMock> {
         rerank(body, response);
         return;
       default:
-        json(response, 404, { message: `path ${path} not found` });
+        sendJson(response, 404, { message: `path ${path} not found` });
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get behaviour() {
-      return state.behaviour;
-    },
-    received: state.received,
-    reset() {
-      state.behaviour = defaults();
-      state.received.length = 0;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return listenMock(server, state, defaults);
 }

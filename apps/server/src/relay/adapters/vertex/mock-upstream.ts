@@ -1,6 +1,6 @@
 import { verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type ListeningMock, listenMock, pieces } from '../../../../test/mocks/mock-server.js';
 
 /**
  * A local stand-in for Google's OAuth token endpoint and Vertex AI, for the end-to-end test.
@@ -39,15 +39,10 @@ export interface VertexMockRequest {
   body: Record<string, unknown>;
 }
 
-export interface VertexMock {
-  url: string;
+export interface VertexMock extends ListeningMock<VertexMockBehaviour, VertexMockRequest> {
   tokenUrl: string;
-  behaviour: VertexMockBehaviour;
-  received: VertexMockRequest[];
   /** Assertions accepted (tokens issued) and refused so far. */
   tokens: { issued: string[]; refused: string[] };
-  reset(): void;
-  close(): Promise<void>;
 }
 
 const defaults = (): VertexMockBehaviour => ({
@@ -59,14 +54,7 @@ const defaults = (): VertexMockBehaviour => ({
 const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 const GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
-function split(text: string, count: number): string[] {
-  const characters = [...text];
-  const size = Math.ceil(characters.length / Math.max(1, count));
-  const pieces: string[] = [];
-  for (let at = 0; at < characters.length; at += size) pieces.push(characters.slice(at, at + size).join(''));
-  return pieces;
-}
-
+/** Google answers JSON with an explicit charset. */
 function json(response: ServerResponse, status: number, value: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
   response.end(JSON.stringify(value));
@@ -163,7 +151,7 @@ function claude(
     }
   } else {
     send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-    for (const piece of split(behaviour.reply, behaviour.chunks)) {
+    for (const piece of pieces(behaviour.reply, behaviour.chunks)) {
       send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } });
     }
   }
@@ -201,7 +189,7 @@ function gemini(
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream' });
-  const events = tool ? [parts] : split(behaviour.reply, behaviour.chunks).map((text) => [{ text }]);
+  const events = tool ? [parts] : pieces(behaviour.reply, behaviour.chunks).map((text) => [{ text }]);
   events.forEach((eventParts, index) => {
     const last = index === events.length - 1;
     const event = {
@@ -313,20 +301,8 @@ export async function startVertexMock(options: VertexMockOptions): Promise<Verte
     }
     gemini(behaviour, model, body, stream, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: origin,
-    tokenUrl: `${origin}/token`,
-    get behaviour() {
-      return state.behaviour;
-    },
-    received: state.received,
-    tokens: state.tokens,
-    reset() {
-      state.behaviour = defaults();
-      state.received.length = 0;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const mock = await listenMock(server, state, defaults);
+  origin = mock.url;
+  // Assigned onto the mock, not spread: `behaviour` is a getter that must keep reading `state`.
+  return Object.assign(mock, { tokenUrl: `${origin}/token`, tokens: state.tokens });
 }
