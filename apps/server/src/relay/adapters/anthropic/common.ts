@@ -44,10 +44,27 @@ export function setThinkingBudget(request: ChatRequest, budget: number): void {
 
 /** Anthropic `usage` → OpenAI usage: the prompt counts cached reads and cache writes too. */
 export function usageFromAnthropic(usage: Json): ChatUsage {
-  const cacheRead = num(usage.cache_read_input_tokens);
-  const cacheWrite = num(usage.cache_creation_input_tokens);
-  const prompt = num(usage.input_tokens) + cacheRead + cacheWrite;
-  const completion = num(usage.output_tokens);
+  return usageWithCache({
+    input: num(usage.input_tokens),
+    output: num(usage.output_tokens),
+    cacheRead: num(usage.cache_read_input_tokens),
+    cacheWrite: num(usage.cache_creation_input_tokens),
+  });
+}
+
+/**
+ * OpenAI usage from counts that keep the cached prompt apart (Anthropic, Bedrock Converse): the
+ * prompt is the uncached input plus what was read from and written to the cache.
+ */
+export function usageWithCache(counts: {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}): ChatUsage {
+  const { cacheRead, cacheWrite } = counts;
+  const prompt = counts.input + cacheRead + cacheWrite;
+  const completion = counts.output;
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,

@@ -1,4 +1,4 @@
-import { isRecord, num } from '../anthropic/common.js';
+import { isRecord, num, usageWithCache } from '../anthropic/common.js';
 import type { AdapterContext, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Json } from '../types.js';
 
 /** A Converse answer in the canonical chat shape. */
@@ -22,16 +22,12 @@ export function finishFromConverse(reason: unknown): FinishReason {
 
 /** Converse `usage` → OpenAI usage; `inputTokens` excludes the cached parts, the prompt includes them. */
 export function usageFromConverse(usage: Json): ChatUsage {
-  const cacheRead = num(usage.cacheReadInputTokens);
-  const cacheWrite = num(usage.cacheWriteInputTokens);
-  const prompt = num(usage.inputTokens) + cacheRead + cacheWrite;
-  const completion = num(usage.outputTokens);
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: prompt + completion,
-    prompt_tokens_details: { cached_tokens: cacheRead, cached_write_tokens: cacheWrite },
-  };
+  return usageWithCache({
+    input: num(usage.inputTokens),
+    output: num(usage.outputTokens),
+    cacheRead: num(usage.cacheReadInputTokens),
+    cacheWrite: num(usage.cacheWriteInputTokens),
+  });
 }
 
 export function completionFromConverse(answer: Json, context: AdapterContext): ChatCompletion {
