@@ -11,7 +11,7 @@ import type { FormEvent, ReactNode } from 'react';
 interface FormDialogProps {
   open: boolean;
   onClose(): void;
-  maxWidth?: 'xs' | 'sm';
+  maxWidth?: 'xs' | 'sm' | 'md';
   /** `data-testid` of the dialog. */
   testId: string;
   /**

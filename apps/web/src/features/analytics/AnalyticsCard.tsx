@@ -5,41 +5,16 @@ import Typography from '@mui/material/Typography';
 import { shortenNumber } from '@one-hub/contracts';
 import { type ComponentType, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChoiceToggle } from '../../components/charts/ChartCard.js';
+import type { MetricFormat, MetricText } from '../../components/charts/MetricToggle.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { quotaDisplayOptions } from '../../lib/format.js';
 import { quotaTick } from './axis.js';
-import { USAGE_METRICS, type UsageMetric } from './series.js';
 
-/** Quota / requests / tokens switch shared by the usage charts. */
-export function MetricToggle({
-  value,
-  onChange,
-  testId,
-}: {
-  value: UsageMetric;
-  onChange: (metric: UsageMetric) => void;
-  testId: string;
-}) {
+/** The usage figures' names in this screen's words, for the shared metric switch and charts. */
+export function useMetricText(): MetricText {
   const { t } = useTranslation('analytics');
-  return (
-    <ChoiceToggle
-      value={value}
-      options={USAGE_METRICS}
-      labelOf={(metric) => t(`metric.${metric}`)}
-      onChange={onChange}
-      label={t('metric.label')}
-      testId={testId}
-    />
-  );
-}
-
-export interface MetricFormat {
-  /** The exact figure, for tooltips and totals. */
-  full(metric: UsageMetric, value: number): string;
-  /** A short figure for axis ticks. */
-  short(metric: UsageMetric, value: number): string;
+  return { label: t('metric.label'), nameOf: (name) => t(`metric.${name}`) };
 }
 
 /** Quota through the site's formatter (spec §9); counts with grouping, shortened on axes. */

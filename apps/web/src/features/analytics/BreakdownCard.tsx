@@ -1,13 +1,13 @@
 import Box from '@mui/material/Box';
-import Grid from '@mui/material/Grid';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import type { PeriodUsageRow } from '@one-hub/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartCard, ChoiceToggle } from '../../components/charts/ChartCard.js';
-import { StackedUsageChart, UsageShareList } from '../../components/charts/UsageBreakdown.js';
-import { ChartEmpty, MetricToggle, useMetricFormat } from './AnalyticsCard.js';
+import { MetricToggle } from '../../components/charts/MetricToggle.js';
+import { UsageBreakdownGrid } from '../../components/charts/UsageBreakdownGrid.js';
+import { ChartEmpty, useMetricFormat, useMetricText } from './AnalyticsCard.js';
 import {
   GROUP_TYPES,
   type GroupType,
@@ -32,6 +32,7 @@ export function BreakdownCard({ rows, days, groupType, onGroupType, switching }:
   const { t } = useTranslation('analytics');
   const [metric, setMetric] = useState<UsageMetric>('quota');
   const format = useMetricFormat();
+  const metricText = useMetricText();
 
   const labels = useMemo(() => usageByLabel(rows), [rows]);
   const series = useMemo(() => labelSeries(labels, metric), [labels, metric]);
@@ -52,7 +53,7 @@ export function BreakdownCard({ rows, days, groupType, onGroupType, switching }:
             label={t('breakdown.groupLabel')}
             testId="analytics-breakdown-group"
           />
-          <MetricToggle value={metric} onChange={setMetric} testId="analytics-breakdown-metric" />
+          <MetricToggle value={metric} onChange={setMetric} testId="analytics-breakdown-metric" text={metricText} />
         </Stack>
       }
       testId="analytics-breakdown"
@@ -61,40 +62,26 @@ export function BreakdownCard({ rows, days, groupType, onGroupType, switching }:
       {labels.length === 0 ? (
         <ChartEmpty title={t('empty.usageTitle')} description={t('empty.usage')} testId="analytics-breakdown-empty" />
       ) : (
-        <Grid container spacing={3}>
-          <Grid size={{ xs: 12, md: 7 }}>
-            <StackedUsageChart
-              data={data}
-              series={series}
-              metric={metric}
-              nameOf={nameOf}
-              formatFull={(value) => format.full(metric, value)}
-              formatTick={(value) => format.short(metric, value)}
-              stackId="breakdown"
-              height={300}
-              ariaLabel={t('breakdown.chartLabel', { metric: t(`metric.${metric}`) })}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, md: 5 }}>
-            <UsageShareList
-              labels={labels}
-              metric={metric}
-              series={series}
-              formatFull={format.full}
-              detailOf={(entry) =>
-                t('breakdown.rowDetail', {
-                  requests: entry.requests.toLocaleString(),
-                  tokens: entry.tokens.toLocaleString(),
-                  quota: format.full('quota', entry.quota),
-                })
-              }
-              listLabel={t('breakdown.listLabel')}
-              itemTestId={(label) => `analytics-breakdown-item-${label}`}
-              valueTestId={(label) => `analytics-breakdown-value-${label}`}
-              maxHeight={320}
-            />
-          </Grid>
-        </Grid>
+        <UsageBreakdownGrid
+          labels={labels}
+          series={series}
+          data={data}
+          metric={metric}
+          format={format}
+          nameOf={nameOf}
+          detailOf={(figures) => t('breakdown.rowDetail', figures)}
+          chart={{
+            stackId: 'breakdown',
+            height: 300,
+            ariaLabel: t('breakdown.chartLabel', { metric: t(`metric.${metric}`) }),
+          }}
+          list={{
+            label: t('breakdown.listLabel'),
+            itemTestId: (label) => `analytics-breakdown-item-${label}`,
+            valueTestId: (label) => `analytics-breakdown-value-${label}`,
+            maxHeight: 320,
+          }}
+        />
       )}
     </ChartCard>
   );

@@ -13,7 +13,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, type TooltipContentProps, XAxis, YAxis } from 'recharts';
 import { ChartTooltipBox, useChartStyle } from '../../components/charts/chartStyle.js';
-import { MetricToggle, useLatencyFormat, useMetricFormat } from './AnalyticsCard.js';
+import { MetricToggle } from '../../components/charts/MetricToggle.js';
+import { useLatencyFormat, useMetricFormat, useMetricText } from './AnalyticsCard.js';
 import type { UsageMetric } from './series.js';
 
 /** Models a row names before "+N". */
@@ -37,6 +38,7 @@ export function ComparisonResults({ rows, modelUsage }: ComparisonResultsProps) 
   const style = useChartStyle();
   const format = useMetricFormat();
   const formatLatency = useLatencyFormat();
+  const metricText = useMetricText();
   const modelsOf = useMemo(() => {
     const byUser = new Map<string, MultiUserModelUsage[]>();
     for (const entry of modelUsage) byUser.set(entry.username, [...(byUser.get(entry.username) ?? []), entry]);
@@ -67,7 +69,7 @@ export function ComparisonResults({ rows, modelUsage }: ComparisonResultsProps) 
     <Stack spacing={2.5} data-testid="analytics-compare-results">
       <Box>
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 1 }}>
-          <MetricToggle value={metric} onChange={setMetric} testId="analytics-compare-metric" />
+          <MetricToggle value={metric} onChange={setMetric} testId="analytics-compare-metric" text={metricText} />
         </Box>
         <Box role="img" aria-label={t('compare.chartLabel', { metric: t(`metric.${metric}`) })}>
           <BarChart

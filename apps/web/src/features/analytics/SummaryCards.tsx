@@ -7,80 +7,13 @@ import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
-import Skeleton from '@mui/material/Skeleton';
-import Typography from '@mui/material/Typography';
 import { type AnalyticsSummary, ChannelStatus, RedemptionStatus } from '@one-hub/contracts';
-import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { StatCard } from '../../components/cards/StatCard.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { describeError } from '../../lib/notify.js';
 import { useAnalyticsSummary } from './analytics.api.js';
-
-interface StatTileProps {
-  label: string;
-  value: ReactNode;
-  icon: ReactNode;
-  testId: string;
-  caption?: ReactNode;
-  loading: boolean;
-}
-
-function StatTile({ label, value, icon, testId, caption, loading }: StatTileProps) {
-  const labelId = useId();
-  return (
-    <Card component="section" aria-labelledby={labelId} sx={{ height: '100%' }}>
-      <CardContent
-        sx={{
-          display: 'flex',
-          gap: 2,
-          alignItems: 'flex-start',
-          p: { xs: 2, sm: 2.5 },
-          '&:last-child': { pb: { xs: 2, sm: 2.5 } },
-        }}
-      >
-        <Box sx={{ minWidth: 0, flex: 1 }}>
-          <Typography id={labelId} variant="body2" sx={{ color: 'text.secondary', fontWeight: 500 }}>
-            {label}
-          </Typography>
-          {loading ? (
-            <Skeleton width={96} height={32} />
-          ) : (
-            <Typography
-              variant="h6"
-              component="p"
-              data-testid={testId}
-              noWrap
-              sx={{ fontWeight: 700, mt: 0.25, fontVariantNumeric: 'tabular-nums' }}
-            >
-              {value}
-            </Typography>
-          )}
-          {caption && !loading && (
-            <Box sx={{ color: 'text.secondary', typography: 'caption', lineHeight: 1.5, mt: 0.25 }}>{caption}</Box>
-          )}
-        </Box>
-        <Box
-          aria-hidden
-          sx={{
-            display: { xs: 'none', sm: 'grid' },
-            placeItems: 'center',
-            flexShrink: 0,
-            width: 44,
-            height: 44,
-            borderRadius: '10px',
-            color: 'primary.main',
-            bgcolor: 'action.hover',
-          }}
-        >
-          {icon}
-        </Box>
-      </CardContent>
-    </Card>
-  );
-}
 
 const channelStatusColors: Record<number, string> = {
   [ChannelStatus.enabled]: 'success.main',
@@ -154,7 +87,8 @@ export function SummaryCards() {
   return (
     <Grid container spacing={{ xs: 1.5, sm: 2.5 }} sx={{ mb: 2.5 }} data-testid="analytics-summary">
       <Grid size={{ xs: 6, md: 4 }}>
-        <StatTile
+        <StatCard
+          layout="tile"
           label={t('summary.totalQuota')}
           value={formatQuota(users?.total_quota ?? 0)}
           icon={<AccountBalanceWalletOutlined />}
@@ -164,7 +98,8 @@ export function SummaryCards() {
         />
       </Grid>
       <Grid size={{ xs: 6, md: 4 }}>
-        <StatTile
+        <StatCard
+          layout="tile"
           label={t('summary.usedQuota')}
           value={formatQuota(users?.total_used_quota ?? 0)}
           icon={<DataUsageOutlined />}
@@ -174,7 +109,8 @@ export function SummaryCards() {
         />
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
-        <StatTile
+        <StatCard
+          layout="tile"
           label={t('summary.users')}
           value={(users?.total_user ?? 0).toLocaleString()}
           icon={<PeopleAltOutlined />}
@@ -184,7 +120,8 @@ export function SummaryCards() {
         />
       </Grid>
       <Grid size={rowTwo}>
-        <StatTile
+        <StatCard
+          layout="tile"
           label={t('summary.channels')}
           value={sumBy(channels, (entry) => entry.total_channels).toLocaleString()}
           icon={<HubOutlined />}
@@ -194,7 +131,8 @@ export function SummaryCards() {
         />
       </Grid>
       <Grid size={rowTwo}>
-        <StatTile
+        <StatCard
+          layout="tile"
           label={t('summary.redemptions')}
           value={(unused?.count ?? 0).toLocaleString()}
           icon={<CardGiftcardOutlined />}
@@ -217,7 +155,8 @@ export function SummaryCards() {
       </Grid>
       {orders.length > 0 && (
         <Grid size={rowTwo}>
-          <StatTile
+          <StatCard
+            layout="tile"
             label={t('summary.topUps')}
             value={formatQuota(sumBy(orders, (entry) => entry.quota))}
             icon={<PaymentsOutlined />}

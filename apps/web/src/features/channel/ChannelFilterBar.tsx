@@ -41,6 +41,17 @@ interface ChannelFilterPanelProps {
 const STATUSES = [ChannelStatus.enabled, ChannelStatus.manuallyDisabled, ChannelStatus.autoDisabled] as const;
 const STATUS_NAMES = { 1: 'enabled', 2: 'disabled', 3: 'autoDisabled' } as const;
 
+interface SelectOption {
+  value: string | number;
+  label: string;
+  testId?: string;
+}
+
+/** The names offered, plus the one chosen even if it is no longer among them, each once. */
+function namesWith(names: readonly string[], chosen: string): SelectOption[] {
+  return [...new Set([...names, ...(chosen ? [chosen] : [])])].map((name) => ({ value: name, label: name }));
+}
+
 function toDraft(filters: ChannelFilters, key: string, folding: number): Draft {
   const { name: _name, ...rest } = filters;
   return { ...rest, key, filter_tag: folding };
@@ -89,81 +100,50 @@ export function ChannelFilterPanel({
     </Grid>
   );
 
+  const selectField = (field: 'type' | 'status' | 'group' | 'tag', options: SelectOption[]) => (
+    <Grid size={cell}>
+      <TextField
+        select
+        size="small"
+        fullWidth
+        label={t(`filters.${field}`)}
+        value={draft[field]}
+        onChange={set(field)}
+        data-testid={`channel-filter-${field}`}
+      >
+        {options.map((option) => (
+          <MenuItem key={option.value} value={option.value} data-testid={option.testId}>
+            {option.label}
+          </MenuItem>
+        ))}
+      </TextField>
+    </Grid>
+  );
+
   return (
     <Box component="form" noValidate onSubmit={submit} sx={{ px: 2, pb: 2 }} data-testid="channel-filters">
       <Grid container spacing={1.5}>
-        <Grid size={cell}>
-          <TextField
-            select
-            size="small"
-            fullWidth
-            label={t('filters.type')}
-            value={draft.type}
-            onChange={set('type')}
-            data-testid="channel-filter-type"
-          >
-            <MenuItem value={0}>{t('filters.any')}</MenuItem>
-            {providers.map((provider) => (
-              <MenuItem key={provider.type} value={provider.type} data-testid={`channel-filter-type-${provider.type}`}>
-                {provider.name}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Grid>
-        <Grid size={cell}>
-          <TextField
-            select
-            size="small"
-            fullWidth
-            label={t('filters.status')}
-            value={draft.status}
-            onChange={set('status')}
-            data-testid="channel-filter-status"
-          >
-            <MenuItem value={0}>{t('filters.any')}</MenuItem>
-            {STATUSES.map((status) => (
-              <MenuItem key={status} value={status} data-testid={`channel-filter-status-${status}`}>
-                {t(`status.${STATUS_NAMES[status]}`)}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Grid>
-        <Grid size={cell}>
-          <TextField
-            select
-            size="small"
-            fullWidth
-            label={t('filters.group')}
-            value={draft.group}
-            onChange={set('group')}
-            data-testid="channel-filter-group"
-          >
-            <MenuItem value="">{t('filters.any')}</MenuItem>
-            {[...new Set([...groups, ...(draft.group ? [draft.group] : [])])].map((group) => (
-              <MenuItem key={group} value={group}>
-                {group}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Grid>
-        <Grid size={cell}>
-          <TextField
-            select
-            size="small"
-            fullWidth
-            label={t('filters.tag')}
-            value={draft.tag}
-            onChange={set('tag')}
-            data-testid="channel-filter-tag"
-          >
-            <MenuItem value="">{t('filters.any')}</MenuItem>
-            {[...new Set([...tags, ...(draft.tag ? [draft.tag] : [])])].map((tag) => (
-              <MenuItem key={tag} value={tag} data-testid={`channel-filter-tag-${tag}`}>
-                {tag}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Grid>
+        {selectField('type', [
+          { value: 0, label: t('filters.any') },
+          ...providers.map((provider) => ({
+            value: provider.type,
+            label: provider.name,
+            testId: `channel-filter-type-${provider.type}`,
+          })),
+        ])}
+        {selectField('status', [
+          { value: 0, label: t('filters.any') },
+          ...STATUSES.map((status) => ({
+            value: status,
+            label: t(`status.${STATUS_NAMES[status]}`),
+            testId: `channel-filter-status-${status}`,
+          })),
+        ])}
+        {selectField('group', [{ value: '', label: t('filters.any') }, ...namesWith(groups, draft.group)])}
+        {selectField('tag', [
+          { value: '', label: t('filters.any') },
+          ...namesWith(tags, draft.tag).map((option) => ({ ...option, testId: `channel-filter-tag-${option.value}` })),
+        ])}
         {textField('models', t('filters.modelsHint'))}
         {textField('other', t('filters.otherHint'))}
         {textField('test_model', t('filters.testModelHint'))}

@@ -1,17 +1,15 @@
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ChannelView, ProviderView } from '@one-hub/contracts';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogForm, FormDialog } from '../../components/FormDialog.js';
+import { FormProblem } from '../../components/form/FormProblem.js';
+import { useFormState } from '../../hooks/useFormState.js';
 import { isApiError } from '../../lib/api.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { AdvancedSection } from './ChannelAdvancedFields.js';
@@ -27,7 +25,7 @@ import {
   useTagDetail,
 } from './channel.api.js';
 import {
-  type ChannelFormErrors,
+  type ChannelFormField,
   type ChannelFormMode,
   type ChannelFormValues,
   channelToForm,
@@ -65,9 +63,8 @@ const ADVANCED_FIELDS = ['model_mapping', 'model_headers', 'custom_parameter', '
 
 function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, onSaved }: ChannelFormProps) {
   const { t } = useTranslation('channel');
-  const [values, setValues] = useState<ChannelFormValues>(initial);
-  const [errors, setErrors] = useState<ChannelFormErrors>({});
-  const [general, setGeneral] = useState<string[]>([]);
+  const form = useFormState<ChannelFormValues, ChannelFormField>(initial);
+  const { values, errors, change, setErrors, setUnplaced } = form;
   const [advanced, setAdvanced] = useState(
     () => ADVANCED_FIELDS.some((field) => initial[field].length > 0) || Boolean(initial.custom_parameter),
   );
@@ -82,11 +79,6 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
 
   const priced = useMemo(() => pricedModelsFor(prices.data ?? [], values.type), [prices.data, values.type]);
   const modelOptions = useMemo(() => mergeModels(fetched, priced), [fetched, priced]);
-
-  const change = <Key extends keyof ChannelFormValues>(field: Key, value: ChannelFormValues[Key]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
 
   const fetchModels = () => {
     const body =
@@ -118,12 +110,12 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
     event.preventDefault();
     const result = validateChannelForm(values, mode, { id, provider }, (key, options) => t(key, options));
     if (!result.ok) {
-      setErrors(result.errors);
-      setGeneral(result.unplaced);
+      setErrors(() => result.errors);
+      setUnplaced(result.unplaced);
       if (ADVANCED_FIELDS.some((field) => result.errors[field])) setAdvanced(true);
       return;
     }
-    setGeneral([]);
+    setUnplaced([]);
     const request =
       result.mode === 'create'
         ? { kind: 'create' as const, body: result.body }
@@ -138,12 +130,12 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
       },
       onError: (error) => {
         if (!isApiError(error, 400)) {
-          setGeneral([describeError(error)]);
+          setUnplaced([describeError(error)]);
           return;
         }
         const placed = serverErrorsToFields(error.message);
-        setErrors(placed.errors);
-        setGeneral(placed.unplaced);
+        setErrors(() => placed.errors);
+        setUnplaced(placed.unplaced);
         if (ADVANCED_FIELDS.some((field) => placed.errors[field])) setAdvanced(true);
       },
     });
@@ -153,54 +145,43 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
   const title =
     mode === 'create' ? t('form.createTitle') : mode === 'edit' ? t('form.editTitle') : t('form.tagTitle', { tag });
   return (
-    <Box
-      component="form"
-      noValidate
+    <DialogForm
       onSubmit={submit}
-      data-testid="channel-form"
-      sx={{ display: 'flex', flexDirection: 'column', flex: '1 1 auto', minHeight: 0 }}
+      testId="channel-form"
+      title={title}
+      onCancel={onClose}
+      saving={saving}
+      cancelLabel={t('form.cancel')}
+      submitLabel={mode === 'create' ? t('form.create') : t('form.save')}
+      cancelTestId="channel-form-cancel"
+      submitTestId="channel-form-submit"
     >
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent dividers>
-        <Stack spacing={3}>
-          {mode === 'tag' && <Alert severity="info">{t('form.tagInfo')}</Alert>}
-          {general.length > 0 && (
-            <Alert severity="error" data-testid="channel-form-error">
-              {general.join(' ')}
-            </Alert>
-          )}
-          <BasicSection {...sectionProps} providers={providers} groups={groups.data ?? []} tags={tags.data ?? []} />
-          <ConnectionSection
-            {...sectionProps}
-            onRevealKey={mode === 'edit' && storedKey ? () => change('key', storedKey) : undefined}
+      <Stack spacing={3}>
+        {mode === 'tag' && <Alert severity="info">{t('form.tagInfo')}</Alert>}
+        <FormProblem unplaced={form.unplaced} testId="channel-form-error" />
+        <BasicSection {...sectionProps} providers={providers} groups={groups.data ?? []} tags={tags.data ?? []} />
+        <ConnectionSection
+          {...sectionProps}
+          onRevealKey={mode === 'edit' && storedKey ? () => change('key', storedKey) : undefined}
+        />
+        <FormSection title={t('form.modelsSection')}>
+          <ModelsField
+            value={values.models}
+            onChange={(models) => change('models', models)}
+            options={modelOptions}
+            error={errors.models}
+            disabled={saving || values.type === 0}
+            onFetch={fetchModels}
+            fetching={upstreamModels.isPending}
+            onFillPriced={() => change('models', mergeModels(values.models, priced))}
+            pricedCount={priced.length}
           />
-          <FormSection title={t('form.modelsSection')}>
-            <ModelsField
-              value={values.models}
-              onChange={(models) => change('models', models)}
-              options={modelOptions}
-              error={errors.models}
-              disabled={saving || values.type === 0}
-              onFetch={fetchModels}
-              fetching={upstreamModels.isPending}
-              onFillPriced={() => change('models', mergeModels(values.models, priced))}
-              pricedCount={priced.length}
-            />
-            <TestModelField {...sectionProps} options={values.models} />
-          </FormSection>
-          {mode !== 'tag' && <RoutingSection {...sectionProps} />}
-          <AdvancedSection {...sectionProps} expanded={advanced} onExpand={setAdvanced} />
-        </Stack>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose} disabled={saving} color="inherit" data-testid="channel-form-cancel">
-          {t('form.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" loading={saving} data-testid="channel-form-submit">
-          {mode === 'create' ? t('form.create') : t('form.save')}
-        </Button>
-      </DialogActions>
-    </Box>
+          <TestModelField {...sectionProps} options={values.models} />
+        </FormSection>
+        {mode !== 'tag' && <RoutingSection {...sectionProps} />}
+        <AdvancedSection {...sectionProps} expanded={advanced} onExpand={setAdvanced} />
+      </Stack>
+    </DialogForm>
   );
 }
 
@@ -283,21 +264,11 @@ export function ChannelFormDialog({
   onClose(): void;
   onSaved(): void;
 }) {
-  const theme = useTheme();
-  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullWidth
-      maxWidth="md"
-      fullScreen={fullScreen}
-      scroll="paper"
-      data-testid="channel-dialog"
-    >
+    <FormDialog open={open} onClose={onClose} maxWidth="md" testId="channel-dialog">
       {session !== null && request && (
         <ChannelFormLoader key={session} request={request} onClose={onClose} onSaved={onSaved} />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -2,31 +2,24 @@ import Add from '@mui/icons-material/Add';
 import FilterList from '@mui/icons-material/FilterList';
 import HubOutlined from '@mui/icons-material/HubOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
-import Refresh from '@mui/icons-material/Refresh';
 import ViewListOutlined from '@mui/icons-material/ViewListOutlined';
-import Alert from '@mui/material/Alert';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
 import Collapse from '@mui/material/Collapse';
-import Divider from '@mui/material/Divider';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import { useTheme } from '@mui/material/styles';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
-import Tooltip from '@mui/material/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { ChannelTagFolding, splitChannelList } from '@one-hub/contracts';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FetchingBar } from '../../components/FetchingBar.js';
-import { ListEmptyState } from '../../components/ListEmptyState.js';
-import { ListPagination } from '../../components/ListPagination.js';
+import { ListPanel } from '../../components/ListPanel.js';
+import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { useLastPage } from '../../hooks/useUrlListParams.js';
-import { describeError, notify } from '../../lib/notify.js';
+import { RefreshButton } from '../../components/RefreshButton.js';
+import { notify } from '../../lib/notify.js';
 import { BatchBar, BulkMenu, TestAllProgressBanner } from './ChannelBulk.js';
 import { ChannelConfirmDialog, type PendingAction } from './ChannelConfirm.js';
 import { type BatchKind, BatchValueDialog } from './ChannelDialogs.js';
@@ -89,17 +82,11 @@ export function ChannelPage() {
   const refreshBalances = useUpdateAllBalances();
 
   const rows = channels.data?.data ?? [];
-  const total = channels.data?.total_count ?? 0;
   const providerMap = useMemo(
     () => new Map((providers.data ?? []).map((provider) => [provider.type, provider])),
     [providers.data],
   );
   const search = useCallback((name: string) => update({ name }), [update]);
-  const goToPage = useCallback((page: number) => update({ page }), [update]);
-  const lastPage = useLastPage(
-    { loaded: Boolean(channels.data), rows: rows.length, total, page: params.page, size: params.size },
-    goToPage,
-  );
 
   const pageIds = rows.filter((row) => !(rowsTagView && row.tag)).map((row) => row.id);
   const selectedOnPage = pageIds.filter((id) => selected.has(id)).length;
@@ -153,9 +140,6 @@ export function ChannelPage() {
     });
 
   const filterCount = activeChannelFilterCount(params, keyFilter);
-  const filtered = filterCount > 0 || params.name !== '';
-  const loadingFirstPage = channels.isLoading;
-  const empty = !loadingFirstPage && rows.length === 0 && !channels.isError;
   const selectedModels = [
     ...new Set(rows.filter((row) => selected.has(row.id)).flatMap((row) => splitChannelList(row.models))),
   ].sort();
@@ -178,143 +162,117 @@ export function ChannelPage() {
         }
       />
 
-      <Card>
-        <Stack direction="row" sx={{ p: 2, alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
-          <Box sx={{ flex: { xs: '1 1 100%', sm: '0 1 auto' } }}>
-            <ChannelSearchBox name={params.name} onSearch={search} />
-          </Box>
-          <Button
-            color={filtersOpen ? 'primary' : 'inherit'}
-            startIcon={
-              <Badge badgeContent={filterCount} color="primary">
-                <FilterList />
-              </Badge>
-            }
-            onClick={() => setFiltersOpen((current) => !current)}
-            aria-expanded={filtersOpen}
-            data-testid="channel-filter-toggle"
-          >
-            {t('filters.button')}
-          </Button>
-          <Box sx={{ flex: 1 }} />
-          <ToggleButtonGroup
-            size="small"
-            exclusive
-            value={tagView ? 'tags' : 'list'}
-            onChange={(_event, view: 'tags' | 'list' | null) => {
-              if (!view) return;
-              update({ filter_tag: view === 'tags' ? ChannelTagFolding.folded : ChannelTagFolding.unfolded });
-            }}
-            aria-label={t('view.label')}
-          >
-            <ToggleButton value="list" data-testid="channel-view-list" sx={{ gap: 0.75, px: 1.25 }}>
-              <ViewListOutlined fontSize="small" />
-              {!compact && t('view.list')}
-            </ToggleButton>
-            <ToggleButton value="tags" data-testid="channel-view-tags" sx={{ gap: 0.75, px: 1.25 }}>
-              <LocalOfferOutlined fontSize="small" />
-              {!compact && t('view.tags')}
-            </ToggleButton>
-          </ToggleButtonGroup>
-          <Tooltip title={t('refresh')}>
-            <IconButton onClick={() => void channels.refetch()} aria-label={t('refresh')} data-testid="channel-refresh">
-              <Refresh />
-            </IconButton>
-          </Tooltip>
-          <BulkMenu
-            onTestAll={testAll}
-            testing={startTestAll.isPending || Boolean(testProgress.data?.running)}
-            onDeleteDisabled={() => setPending({ kind: 'deleteDisabled' })}
-            onRefreshBalances={() =>
-              refreshBalances.mutate(undefined, { onSuccess: () => notify.success(t('notify.balancesRefreshed')) })
-            }
-          />
-        </Stack>
-        <Collapse in={filtersOpen} unmountOnExit>
-          <ChannelFilterPanel
-            filters={params}
-            keyFilter={keyFilter}
-            folding={params.filter_tag}
-            tagView={tagView}
-            providers={providers.data ?? []}
-            groups={groups.data ?? []}
-            tags={tags.data ?? []}
-            onApply={(filters, key, folding) => {
-              setKeyFilter(key);
-              update({ ...filters, filter_tag: folding as ChannelTagFolding });
-            }}
-          />
-        </Collapse>
-        <TestAllProgressBanner started={testStarted} />
-        <FetchingBar active={channels.isFetching && !loadingFirstPage} />
-        <Divider />
-
-        {channels.isError && !channels.data && (
-          <Alert
-            severity="error"
-            sx={{ m: 2 }}
-            action={
-              <Button color="inherit" size="small" onClick={() => void channels.refetch()}>
-                {t('common:retry')}
+      <ListPanel
+        query={channels}
+        params={params}
+        onChange={update}
+        sizes={CHANNEL_PAGE_SIZES}
+        compact={compact}
+        paginationTestId="channel-pagination"
+        toolbar={
+          <>
+            <Stack direction="row" sx={{ p: 2, alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+              <Box sx={{ flex: { xs: '1 1 100%', sm: '0 1 auto' } }}>
+                <ChannelSearchBox name={params.name} onSearch={search} />
+              </Box>
+              <Button
+                color={filtersOpen ? 'primary' : 'inherit'}
+                startIcon={
+                  <Badge badgeContent={filterCount} color="primary">
+                    <FilterList />
+                  </Badge>
+                }
+                onClick={() => setFiltersOpen((current) => !current)}
+                aria-expanded={filtersOpen}
+                data-testid="channel-filter-toggle"
+              >
+                {t('filters.button')}
               </Button>
-            }
-            data-testid="channel-error"
-          >
-            {describeError(channels.error)}
-          </Alert>
-        )}
-        {empty ? (
-          <ListEmptyState
+              <Box sx={{ flex: 1 }} />
+              <ToggleButtonGroup
+                size="small"
+                exclusive
+                value={tagView ? 'tags' : 'list'}
+                onChange={(_event, view: 'tags' | 'list' | null) => {
+                  if (!view) return;
+                  update({ filter_tag: view === 'tags' ? ChannelTagFolding.folded : ChannelTagFolding.unfolded });
+                }}
+                aria-label={t('view.label')}
+              >
+                <ToggleButton value="list" data-testid="channel-view-list" sx={{ gap: 0.75, px: 1.25 }}>
+                  <ViewListOutlined fontSize="small" />
+                  {!compact && t('view.list')}
+                </ToggleButton>
+                <ToggleButton value="tags" data-testid="channel-view-tags" sx={{ gap: 0.75, px: 1.25 }}>
+                  <LocalOfferOutlined fontSize="small" />
+                  {!compact && t('view.tags')}
+                </ToggleButton>
+              </ToggleButtonGroup>
+              <RefreshButton label={t('refresh')} onClick={() => void channels.refetch()} testId="channel-refresh" />
+              <BulkMenu
+                onTestAll={testAll}
+                testing={startTestAll.isPending || Boolean(testProgress.data?.running)}
+                onDeleteDisabled={() => setPending({ kind: 'deleteDisabled' })}
+                onRefreshBalances={() =>
+                  refreshBalances.mutate(undefined, { onSuccess: () => notify.success(t('notify.balancesRefreshed')) })
+                }
+              />
+            </Stack>
+            <Collapse in={filtersOpen} unmountOnExit>
+              <ChannelFilterPanel
+                filters={params}
+                keyFilter={keyFilter}
+                folding={params.filter_tag}
+                tagView={tagView}
+                providers={providers.data ?? []}
+                groups={groups.data ?? []}
+                tags={tags.data ?? []}
+                onApply={(filters, key, folding) => {
+                  setKeyFilter(key);
+                  update({ ...filters, filter_tag: folding as ChannelTagFolding });
+                }}
+              />
+            </Collapse>
+            <TestAllProgressBanner started={testStarted} />
+          </>
+        }
+        empty={
+          <ListNoRows
             icon={HubOutlined}
-            title={filtered ? t('empty.noMatchTitle') : t('empty.title')}
-            description={filtered ? t('empty.noMatch') : t('empty.description')}
-            action={
-              filtered ? (
-                <Button
-                  onClick={() => {
-                    setKeyFilter('');
-                    update(emptyChannelFilters);
-                  }}
-                  data-testid="channel-clear-filters"
-                >
-                  {t('empty.clearFilters')}
-                </Button>
-              ) : (
-                <Button variant="outlined" startIcon={<Add />} onClick={() => openForm({ mode: 'create' })}>
-                  {t('create')}
-                </Button>
-              )
-            }
             testId="channel-empty"
+            filtered={filterCount > 0 || params.name !== ''}
+            title={t('empty.title')}
+            description={t('empty.description')}
+            noMatchTitle={t('empty.noMatchTitle')}
+            noMatchDescription={t('empty.noMatch')}
+            clearLabel={t('empty.clearFilters')}
+            onClear={() => {
+              setKeyFilter('');
+              update(emptyChannelFilters);
+            }}
+            clearTestId="channel-clear-filters"
+            create={{ label: t('create'), onClick: () => openForm({ mode: 'create' }) }}
           />
-        ) : (
-          <ChannelTableContext.Provider value={context}>
-            <ChannelsTable
-              channels={rows}
-              loading={loadingFirstPage}
-              tagView={rowsTagView}
-              order={params.order}
-              onSort={(order) => update({ order })}
-              compact={compact}
-              allSelected={pageIds.length > 0 && selectedOnPage === pageIds.length}
-              someSelected={selectedOnPage > 0}
-              onSelectAll={selectAll}
-            />
-          </ChannelTableContext.Provider>
+        }
+      >
+        {/* The error sits above the (empty) table, whose headings stay in view. */}
+        {channels.isError && !channels.data && (
+          <ListLoadError error={channels.error} onRetry={() => void channels.refetch()} testId="channel-error" />
         )}
-
-        <ListPagination
-          total={total}
-          page={params.page}
-          lastPage={lastPage}
-          size={params.size}
-          sizes={CHANNEL_PAGE_SIZES}
-          compact={compact}
-          onPage={goToPage}
-          onSize={(size) => update({ size })}
-          testId="channel-pagination"
-        />
-      </Card>
+        <ChannelTableContext.Provider value={context}>
+          <ChannelsTable
+            channels={rows}
+            loading={channels.isLoading}
+            tagView={rowsTagView}
+            order={params.order}
+            onSort={(order) => update({ order })}
+            compact={compact}
+            allSelected={pageIds.length > 0 && selectedOnPage === pageIds.length}
+            someSelected={selectedOnPage > 0}
+            onSelectAll={selectAll}
+          />
+        </ChannelTableContext.Provider>
+      </ListPanel>
 
       <BatchBar
         count={selected.size}

@@ -20,6 +20,7 @@ import Tooltip from '@mui/material/Tooltip';
 import { ChannelStatus, type ChannelView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RowIconButton } from '../../components/RowIconButton.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { useChannelTable } from './ChannelTableContext.js';
 import { usePatchChannel, useTestChannel, useUpdateBalance } from './channel.api.js';
@@ -83,19 +84,15 @@ function TestButton({ channel }: { channel: ChannelView }) {
 
   return (
     <Stack direction="row" sx={{ alignItems: 'center' }}>
-      <Tooltip title={channel.test_model ? t('actions.testWith', { model: channel.test_model }) : t('actions.test')}>
-        <span>
-          <IconButton
-            size="small"
-            aria-label={t('actions.test')}
-            onClick={start}
-            disabled={test.isPending}
-            data-testid={`channel-test-${channel.id}`}
-          >
-            {test.isPending ? <CircularProgress size={18} /> : <Speed fontSize="small" />}
-          </IconButton>
-        </span>
-      </Tooltip>
+      <RowIconButton
+        label={t('actions.test')}
+        tooltip={channel.test_model ? t('actions.testWith', { model: channel.test_model }) : t('actions.test')}
+        onClick={start}
+        disabled={test.isPending}
+        testId={`channel-test-${channel.id}`}
+      >
+        {test.isPending ? <CircularProgress size={18} /> : <Speed fontSize="small" />}
+      </RowIconButton>
       <Tooltip title={t('actions.testModel')}>
         <span>
           <IconButton
@@ -155,26 +152,16 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
   return (
     <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
       <TestButton channel={channel} />
-      <Tooltip title={t('actions.edit')}>
-        <IconButton
-          size="small"
-          aria-label={t('actions.edit')}
-          onClick={() => onEdit(channel)}
-          data-testid={`channel-edit-${channel.id}`}
-        >
-          <EditOutlined fontSize="small" />
-        </IconButton>
-      </Tooltip>
-      <Tooltip title={t('actions.more')}>
-        <IconButton
-          size="small"
-          aria-label={t('actions.more')}
-          onClick={(event) => setAnchor(event.currentTarget)}
-          data-testid={`channel-more-${channel.id}`}
-        >
-          {balance.isPending ? <CircularProgress size={18} /> : <MoreVert fontSize="small" />}
-        </IconButton>
-      </Tooltip>
+      <RowIconButton label={t('actions.edit')} onClick={() => onEdit(channel)} testId={`channel-edit-${channel.id}`}>
+        <EditOutlined fontSize="small" />
+      </RowIconButton>
+      <RowIconButton
+        label={t('actions.more')}
+        onClick={(event) => setAnchor(event.currentTarget)}
+        testId={`channel-more-${channel.id}`}
+      >
+        {balance.isPending ? <CircularProgress size={18} /> : <MoreVert fontSize="small" />}
+      </RowIconButton>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
         <MenuItem dense onClick={choose(() => onCopy(channel))} data-testid={`channel-copy-${channel.id}`}>
           <ListItemIcon>

@@ -11,6 +11,8 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import type { ChannelView } from '@one-hub/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SkeletonRows } from '../../components/ListSkeletons.js';
+import { nextOrder, SortableHead as SharedSortableHead } from '../../components/SortableHead.js';
 import { ChannelCard, ChannelRow, inputAttributes, stickyEnd } from './ChannelRow.js';
 import { CHANNEL_COLUMN_COUNT, TagCard, TagRow } from './TagRow.js';
 import type { ChannelSortField } from './useChannelListParams.js';
@@ -34,45 +36,30 @@ interface SortProps {
   onSort(order: string): void;
 }
 
-function SortLabel({
+/** One of the two sort labels stacked in the priority / weight column. */
+function StackedSortLabel({
   field,
   order,
   onSort,
   children,
-  stacked = false,
-}: SortProps & { field: ChannelSortField; children: ReactNode; stacked?: boolean }) {
+}: SortProps & { field: ChannelSortField; children: ReactNode }) {
   const active = order.replace(/^-/, '') === field;
-  const descending = order.startsWith('-');
-  // First click sorts descending (largest first), the second ascending, the third clears.
-  const next = !active ? `-${field}` : descending ? field : '';
   return (
     <TableSortLabel
       active={active}
-      direction={active && !descending ? 'asc' : 'desc'}
-      onClick={() => onSort(next)}
+      direction={active && !order.startsWith('-') ? 'asc' : 'desc'}
+      onClick={() => onSort(nextOrder(order, field))}
       data-testid={`channel-sort-${field}`}
       // The label takes its direction from its parent: in a column stack, keep it a right-aligned row.
-      sx={stacked ? { flexDirection: 'row-reverse' } : undefined}
+      sx={{ flexDirection: 'row-reverse' }}
     >
       {children}
     </TableSortLabel>
   );
 }
 
-function SortableHead({
-  field,
-  align,
-  children,
-  ...sort
-}: SortProps & { field: ChannelSortField; children: ReactNode; align?: 'right' }) {
-  const active = sort.order.replace(/^-/, '') === field;
-  return (
-    <TableCell align={align} sortDirection={active ? (sort.order.startsWith('-') ? 'desc' : 'asc') : false}>
-      <SortLabel field={field} {...sort}>
-        {children}
-      </SortLabel>
-    </TableCell>
-  );
+function SortableHead(props: SortProps & { field: ChannelSortField; children: ReactNode; align?: 'right' }) {
+  return <SharedSortableHead {...props} testId={`channel-sort-${props.field}`} />;
 }
 
 const PLACEHOLDERS = ['first', 'second', 'third', 'fourth', 'fifth'];
@@ -165,12 +152,12 @@ export function ChannelsTable({
             </SortableHead>
             <TableCell align="right">
               <Stack sx={{ alignItems: 'flex-end' }}>
-                <SortLabel field="priority" stacked {...sortProps}>
+                <StackedSortLabel field="priority" {...sortProps}>
                   {t('columns.priority')}
-                </SortLabel>
-                <SortLabel field="weight" stacked {...sortProps}>
+                </StackedSortLabel>
+                <StackedSortLabel field="weight" {...sortProps}>
                   {t('columns.weight')}
-                </SortLabel>
+                </StackedSortLabel>
               </Stack>
             </TableCell>
             <TableCell align="right" sx={stickyEnd}>
@@ -179,21 +166,17 @@ export function ChannelsTable({
           </TableRow>
         </TableHead>
         <TableBody>
-          {loading && channels.length === 0
-            ? PLACEHOLDERS.map((row) => (
-                <TableRow key={row}>
-                  <TableCell colSpan={CHANNEL_COLUMN_COUNT}>
-                    <Skeleton variant="text" height={36} />
-                  </TableCell>
-                </TableRow>
-              ))
-            : shown.map((channel) =>
-                isTagRow(channel) ? (
-                  <TagRow key={`tag-${channel.tag}`} channel={channel} />
-                ) : (
-                  <ChannelRow key={channel.id} channel={channel} />
-                ),
-              )}
+          {loading && channels.length === 0 ? (
+            <SkeletonRows columns={CHANNEL_COLUMN_COUNT} />
+          ) : (
+            shown.map((channel) =>
+              isTagRow(channel) ? (
+                <TagRow key={`tag-${channel.tag}`} channel={channel} />
+              ) : (
+                <ChannelRow key={channel.id} channel={channel} />
+              ),
+            )
+          )}
         </TableBody>
       </Table>
     </TableContainer>

@@ -1,26 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { ChoiceToggle } from '../../components/charts/ChartCard.js';
-import { type UsageMetric, usageMetrics } from './usage.js';
+import type { MetricText } from '../../components/charts/MetricToggle.js';
 
-/** Quota / requests / tokens switch shared by the usage charts. */
-export function MetricToggle({
-  value,
-  onChange,
-  testId,
-}: {
-  value: UsageMetric;
-  onChange: (metric: UsageMetric) => void;
-  testId: string;
-}) {
+/** The usage figures' names in this screen's words, for the shared metric switch and charts. */
+export function useMetricText(): MetricText {
   const { t } = useTranslation('dashboard');
-  return (
-    <ChoiceToggle
-      value={value}
-      options={usageMetrics}
-      labelOf={(metric) => t(`metric.${metric}`)}
-      onChange={onChange}
-      label={t('metric.label')}
-      testId={testId}
-    />
-  );
+  return { label: t('metric.label'), nameOf: (name) => t(`metric.${name}`) };
 }

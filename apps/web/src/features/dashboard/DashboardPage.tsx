@@ -15,6 +15,7 @@ import { type DashboardRow, roleName, type UserView } from '@one-hub/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { StatCard } from '../../components/cards/StatCard.js';
 import { Quota } from '../../components/Quota.js';
 import { useSelf } from '../../hooks/useSelf.js';
 import { useSession } from '../../hooks/useSession.js';
@@ -23,7 +24,6 @@ import { useDashboardRate, useDashboardUsage } from './dashboard.api.js';
 import { EmptyUsage } from './EmptyUsage.js';
 import { ModelUsageCard } from './ModelUsageCard.js';
 import { RateLimitCard } from './RateLimitCard.js';
-import { StatCard } from './StatCard.js';
 import { UsageTrendCard } from './UsageTrendCard.js';
 import { dashboardDays, totalUsage, usageByDay } from './usage.js';
 

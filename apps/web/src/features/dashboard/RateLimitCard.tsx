@@ -1,13 +1,11 @@
 import SpeedOutlined from '@mui/icons-material/SpeedOutlined';
 import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { DashboardRate } from '@one-hub/contracts';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { StatCardFrame, StatIcon } from '../../components/cards/StatCard.js';
 
 const RING_SIZE = 64;
 
@@ -54,69 +52,50 @@ function Ring({ percent, label }: { percent: number; label: string }) {
 /** The group's per-minute request limit and how much of the current minute is used (0 = unlimited). */
 export function RateLimitCard({ rate, loading }: { rate: DashboardRate | undefined; loading: boolean }) {
   const { t } = useTranslation('dashboard');
-  const labelId = useId();
   const unlimited = rate !== undefined && rate.maxRPM <= 0;
 
   return (
-    <Card component="section" aria-labelledby={labelId} sx={{ height: '100%' }} data-testid="dashboard-rate">
-      <CardContent sx={{ display: 'flex', gap: 2, alignItems: 'center', p: 2.5, '&:last-child': { pb: 2.5 } }}>
-        <Box sx={{ minWidth: 0, flex: 1 }}>
-          <Typography id={labelId} variant="body2" sx={{ color: 'text.secondary', fontWeight: 500 }} noWrap>
-            {t('rate.title')}
-          </Typography>
-          {loading || !rate ? (
-            <Skeleton width={96} height={32} />
-          ) : unlimited ? (
-            <Typography
-              variant="h6"
-              component="p"
-              sx={{ fontWeight: 700, mt: 0.25 }}
-              data-testid="dashboard-rate-unlimited"
-            >
-              {t('rate.unlimited')}
-            </Typography>
-          ) : (
-            <Typography
-              variant="h6"
-              component="p"
-              sx={{ fontWeight: 700, mt: 0.25, fontVariantNumeric: 'tabular-nums' }}
-              noWrap
-            >
-              <span data-testid="dashboard-rate-rpm">{rate.rpm.toLocaleString()}</span>
-              <Box component="span" sx={{ color: 'text.secondary', fontWeight: 500, fontSize: '0.875rem' }}>
-                {' / '}
-                <span data-testid="dashboard-rate-max">{rate.maxRPM.toLocaleString()}</span>
-              </Box>
-            </Typography>
-          )}
-          <Typography
-            variant="caption"
-            sx={{ color: 'text.secondary', display: 'block', lineHeight: 1.4 }}
-            component="p"
-          >
-            {unlimited ? t('rate.unlimitedHint') : t('rate.hint')}
-          </Typography>
-        </Box>
-        {unlimited ? (
-          <Box
-            aria-hidden
-            sx={{
-              display: 'grid',
-              placeItems: 'center',
-              width: 44,
-              height: 44,
-              borderRadius: '10px',
-              color: 'primary.main',
-              bgcolor: 'action.hover',
-              flexShrink: 0,
-            }}
-          >
+    <StatCardFrame
+      label={t('rate.title')}
+      aside={
+        unlimited ? (
+          <StatIcon>
             <SpeedOutlined />
-          </Box>
+          </StatIcon>
         ) : (
           <Ring percent={rate?.usageRpmRate ?? 0} label={t('rate.ringLabel', { percent: rate?.usageRpmRate ?? 0 })} />
-        )}
-      </CardContent>
-    </Card>
+        )
+      }
+      testId="dashboard-rate"
+    >
+      {loading || !rate ? (
+        <Skeleton width={96} height={32} />
+      ) : unlimited ? (
+        <Typography
+          variant="h6"
+          component="p"
+          sx={{ fontWeight: 700, mt: 0.25 }}
+          data-testid="dashboard-rate-unlimited"
+        >
+          {t('rate.unlimited')}
+        </Typography>
+      ) : (
+        <Typography
+          variant="h6"
+          component="p"
+          sx={{ fontWeight: 700, mt: 0.25, fontVariantNumeric: 'tabular-nums' }}
+          noWrap
+        >
+          <span data-testid="dashboard-rate-rpm">{rate.rpm.toLocaleString()}</span>
+          <Box component="span" sx={{ color: 'text.secondary', fontWeight: 500, fontSize: '0.875rem' }}>
+            {' / '}
+            <span data-testid="dashboard-rate-max">{rate.maxRPM.toLocaleString()}</span>
+          </Box>
+        </Typography>
+      )}
+      <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block', lineHeight: 1.4 }} component="p">
+        {unlimited ? t('rate.unlimitedHint') : t('rate.hint')}
+      </Typography>
+    </StatCardFrame>
   );
 }

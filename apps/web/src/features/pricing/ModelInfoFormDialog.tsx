@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -7,8 +6,12 @@ import TextField from '@mui/material/TextField';
 import { MODEL_MODALITIES, type ModelInfoView } from '@one-hub/contracts';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm, FormDialog } from '../../components/FormDialog.js';
-import { describeError } from '../../lib/notify.js';
+import { DialogForm } from '../../components/FormDialog.js';
+import { FormProblem } from '../../components/form/FormProblem.js';
+import { bindTextFields, testIdSlots } from '../../components/form/fieldBinding.js';
+import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { SuggestField } from '../../components/form/SuggestField.js';
+import { useFormState } from '../../hooks/useFormState.js';
 import {
   type ModelInfoFormField,
   type ModelInfoFormValues,
@@ -101,37 +104,25 @@ function ListInput({
 
 function ModelInfoForm({ info, takenModels, onClose, onSaved }: ModelInfoFormProps) {
   const { t } = useTranslation('pricing');
-  const [values, setValues] = useState<ModelInfoFormValues>(() => modelInfoToForm(info));
-  const [errors, setErrors] = useState<Partial<Record<ModelInfoFormField, string>>>({});
-  const [unplaced, setUnplaced] = useState<string[]>([]);
+  const form = useFormState<ModelInfoFormValues, ModelInfoFormField>(() => modelInfoToForm(info));
+  const { values, errors, change } = form;
   const models = useModelList();
   const save = useSaveModelInfo();
   const saving = save.isPending;
   const suggestions = (models.data ?? []).filter((model) => !takenModels.has(model));
 
-  const change = <Key extends ModelInfoFormField>(field: Key, value: ModelInfoFormValues[Key]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validateModelInfoForm(values, takenModels, info?.model ?? null, (key, options) => t(key, options));
-    if (!result.ok) {
-      setErrors(result.errors);
-      setUnplaced(result.unplaced);
-      return;
-    }
-    setUnplaced([]);
-    save.mutate({ id: info?.id ?? null, body: result.body }, { onSuccess: (saved) => onSaved(saved, info === null) });
+    const body = form.accept(
+      validateModelInfoForm(values, takenModels, info?.model ?? null, (key, options) => t(key, options)),
+    );
+    if (body) save.mutate({ id: info?.id ?? null, body }, { onSuccess: (saved) => onSaved(saved, info === null) });
   };
-  const text = (field: 'name' | 'description' | 'contextLength' | 'maxTokens', extra: object = {}) => ({
+  const bind = bindTextFields({ values, errors, change, disabled: saving });
+  const text = (field: 'name' | 'description' | 'contextLength' | 'maxTokens', hint: string) => ({
     label: t(`info.${field}`),
-    value: values[field],
-    onChange: (event: { target: { value: string } }) => change(field, event.target.value),
-    error: Boolean(errors[field]),
-    disabled: saving,
     fullWidth: true,
-    ...extra,
+    ...bind(field, hint),
   });
 
   return (
@@ -147,64 +138,43 @@ function ModelInfoForm({ info, takenModels, onClose, onSaved }: ModelInfoFormPro
       submitTestId="pricing-info-form-submit"
     >
       <Stack spacing={3}>
-        {(save.isError || unplaced.length > 0) && (
-          <Alert severity="error" data-testid="pricing-info-form-error">
-            {save.isError ? describeError(save.error) : unplaced.join(' ')}
-          </Alert>
-        )}
+        <FormProblem error={save.error} unplaced={form.unplaced} testId="pricing-info-form-error" />
         <FormSection title={t('info.basicSection')}>
-          <Autocomplete
-            freeSolo
-            options={suggestions}
-            inputValue={values.model}
-            onInputChange={(_event, model) => change('model', model)}
+          <SuggestField
+            value={values.model}
+            onChange={(model) => change('model', model)}
+            suggestions={suggestions}
+            label={t('info.model')}
+            error={errors.model}
+            hint={t('info.modelHint')}
             disabled={saving}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                label={t('info.model')}
-                required
-                autoFocus
-                error={Boolean(errors.model)}
-                helperText={errors.model ?? t('info.modelHint')}
-                slotProps={{
-                  ...params.slotProps,
-                  htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'pricing-info-form-model' },
-                  formHelperText: { 'data-testid': 'pricing-info-form-model-helper' } as object,
-                }}
-              />
-            )}
-          />
-          <TextField
-            {...text('name')}
             required
-            helperText={errors.name ?? t('info.nameHint')}
-            slotProps={{
-              htmlInput: { 'data-testid': 'pricing-info-form-name' },
-              formHelperText: { 'data-testid': 'pricing-info-form-name-helper' } as object,
-            }}
+            autoFocus
+            testId="pricing-info-form-model"
           />
           <TextField
-            {...text('description')}
+            {...text('name', t('info.nameHint'))}
+            required
+            slotProps={testIdSlots('pricing-info-form-name', 'pricing-info-form-name-helper')}
+          />
+          <TextField
+            {...text('description', ' ')}
             multiline
             minRows={2}
             maxRows={6}
-            helperText={errors.description ?? ' '}
-            slotProps={{ htmlInput: { 'data-testid': 'pricing-info-form-description' } }}
+            slotProps={testIdSlots('pricing-info-form-description')}
           />
         </FormSection>
         <FormSection title={t('info.limitsSection')}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <TextField
-              {...text('contextLength')}
+              {...text('contextLength', t('info.tokensHint'))}
               type="number"
-              helperText={errors.contextLength ?? t('info.tokensHint')}
               slotProps={{ htmlInput: { min: 0, 'data-testid': 'pricing-info-form-context' } }}
             />
             <TextField
-              {...text('maxTokens')}
+              {...text('maxTokens', t('info.tokensHint'))}
               type="number"
-              helperText={errors.maxTokens ?? t('info.tokensHint')}
               slotProps={{ htmlInput: { min: 0, 'data-testid': 'pricing-info-form-max-tokens' } }}
             />
           </Stack>
@@ -227,18 +197,11 @@ function ModelInfoForm({ info, takenModels, onClose, onSaved }: ModelInfoFormPro
           <ListInput field="tags" values={values} options={[]} error={errors.tags} disabled={saving} change={change} />
           <TextField
             label={t('info.supportUrls')}
-            value={values.supportUrls}
-            onChange={(event) => change('supportUrls', event.target.value)}
-            error={Boolean(errors.supportUrls)}
-            helperText={errors.supportUrls ?? t('info.supportUrlsHint')}
-            disabled={saving}
+            {...bind('supportUrls', t('info.supportUrlsHint'))}
             multiline
             minRows={2}
             placeholder={URL_PLACEHOLDER}
-            slotProps={{
-              htmlInput: { 'data-testid': 'pricing-info-form-urls' },
-              formHelperText: { 'data-testid': 'pricing-info-form-urls-helper' } as object,
-            }}
+            slotProps={testIdSlots('pricing-info-form-urls', 'pricing-info-form-urls-helper')}
           />
         </FormSection>
       </Stack>
@@ -247,14 +210,4 @@ function ModelInfoForm({ info, takenModels, onClose, onSaved }: ModelInfoFormPro
 }
 
 /** Add or edit the description of one model: name, limits, modalities, tags and links. */
-export function ModelInfoFormDialog({
-  open,
-  session,
-  ...props
-}: ModelInfoFormProps & { open: boolean; session: number | null }) {
-  return (
-    <FormDialog open={open} onClose={props.onClose} testId="pricing-info-dialog">
-      {session !== null && <ModelInfoForm key={session} {...props} />}
-    </FormDialog>
-  );
-}
+export const ModelInfoFormDialog = sessionFormDialog(ModelInfoForm, { testId: 'pricing-info-dialog' });

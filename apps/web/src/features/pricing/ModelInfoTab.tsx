@@ -24,6 +24,7 @@ import { EditDeleteActions } from '../../components/EditDeleteActions.js';
 import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { usePendingDelete } from '../../hooks/usePendingDelete.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { ModelInfoFormDialog } from './ModelInfoFormDialog.js';
@@ -63,7 +64,14 @@ export function ModelInfoTab() {
   const remove = useDeleteModelInfo();
   const [search, setSearch] = useState('');
   const dialog = useDialogSubject<ModelInfoView>();
-  const [deleting, setDeleting] = useState<ModelInfoView | null>(null);
+  const deletion = usePendingDelete<ModelInfoView>((info, done) =>
+    remove.mutate(info.id, {
+      onSuccess: () => {
+        notify.success(t('info.deleted', { model: info.model }));
+        done();
+      },
+    }),
+  );
 
   const all = infos.data ?? [];
   const takenModels = useMemo(() => new Set(all.map((info) => info.model)), [all]);
@@ -72,23 +80,15 @@ export function ModelInfoTab() {
     (info) => !needle || info.model.toLowerCase().includes(needle) || info.name.toLowerCase().includes(needle),
   );
 
-  const open = (info: ModelInfoView | null) => {
-    dialog.show(info);
-  };
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        notify.success(t('info.deleted', { model: deleting.model }));
-        setDeleting(null);
-      },
-    });
-  };
-
   return (
     <>
       <Stack direction="row" sx={{ mb: 2, justifyContent: 'flex-end' }}>
-        <Button variant="contained" startIcon={<Add />} onClick={() => open(null)} data-testid="pricing-info-create">
+        <Button
+          variant="contained"
+          startIcon={<Add />}
+          onClick={() => dialog.show(null)}
+          data-testid="pricing-info-create"
+        >
           {t('info.create')}
         </Button>
       </Stack>
@@ -125,7 +125,7 @@ export function ModelInfoTab() {
             description={needle ? t('info.noMatch') : t('info.empty')}
             action={
               needle ? undefined : (
-                <Button variant="outlined" startIcon={<Add />} onClick={() => open(null)}>
+                <Button variant="outlined" startIcon={<Add />} onClick={() => dialog.show(null)}>
                   {t('info.create')}
                 </Button>
               )
@@ -188,8 +188,8 @@ export function ModelInfoTab() {
                         deleteLabel={t('delete')}
                         editAriaLabel={t('editNamed', { model: info.model })}
                         deleteAriaLabel={t('deleteNamed', { model: info.model })}
-                        onEdit={() => open(info)}
-                        onDelete={() => setDeleting(info)}
+                        onEdit={() => dialog.show(info)}
+                        onDelete={() => deletion.ask(info)}
                         editTestId="pricing-info-edit"
                         deleteTestId="pricing-info-delete"
                       />
@@ -214,13 +214,13 @@ export function ModelInfoTab() {
         }}
       />
       <ConfirmDialog
-        open={deleting !== null}
+        open={deletion.subject !== null}
         title={t('info.deleteTitle')}
-        message={t('info.deleteMessage', { model: deleting?.model ?? '' })}
+        message={t('info.deleteMessage', { model: deletion.subject?.model ?? '' })}
         confirmLabel={t('delete')}
         busy={remove.isPending}
-        onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
+        onConfirm={deletion.confirm}
+        onClose={deletion.cancel}
         testId="pricing-info-delete-dialog"
       />
     </>

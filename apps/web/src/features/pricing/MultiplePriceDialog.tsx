@@ -6,14 +6,16 @@ import TextField from '@mui/material/TextField';
 import type { PriceView, SyncPricesResult } from '@one-hub/contracts';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm, FormDialog } from '../../components/FormDialog.js';
-import { describeError } from '../../lib/notify.js';
+import { DialogForm } from '../../components/FormDialog.js';
+import { FormProblem } from '../../components/form/FormProblem.js';
+import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { useFormState } from '../../hooks/useFormState.js';
 import { FormSection, PriceFields } from './PriceFields.js';
 import {
   emptyPriceFields,
   type MultiplePriceFormValues,
   type PriceFieldValues,
-  type PriceFormErrors,
+  type PriceFormField,
   priceToFields,
   validateMultiplePriceForm,
 } from './priceForm.js';
@@ -38,23 +40,18 @@ function splitModels(text: string): string[] {
 
 function MultiplePriceForm({ originals, taken, owners, onClose, onSaved }: MultiplePriceFormProps) {
   const { t } = useTranslation('pricing');
-  const [values, setValues] = useState<MultiplePriceFormValues>(() => ({
+  const form = useFormState<MultiplePriceFormValues, PriceFormField>(() => ({
     models: originals.map((price) => price.model),
     ...(originals[0] ? priceToFields(originals[0]) : emptyPriceFields()),
   }));
+  const { values, errors, change } = form;
   const [pending, setPending] = useState('');
-  const [errors, setErrors] = useState<PriceFormErrors>({});
-  const [unplaced, setUnplaced] = useState<string[]>([]);
   const modelList = useModelList();
   const save = useSaveMultiplePrices();
   const saving = save.isPending;
   const originalNames = originals.map((price) => price.model);
   const suggestions = (modelList.data ?? []).filter((model) => !taken.has(model) || originalNames.includes(model));
 
-  const change = <Key extends keyof MultiplePriceFormValues>(field: Key, value: MultiplePriceFormValues[Key]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
   const addModels = (models: string[]) =>
     change('models', [...new Set([...values.models, ...models.flatMap(splitModels)])]);
 
@@ -64,16 +61,12 @@ function MultiplePriceForm({ originals, taken, owners, onClose, onSaved }: Multi
     const current = pending.trim()
       ? { ...values, models: [...new Set([...values.models, ...splitModels(pending)])] }
       : values;
-    setValues(current);
+    form.setValues(current);
     setPending('');
-    const result = validateMultiplePriceForm(current, taken, originalNames, (key, options) => t(key, options));
-    if (!result.ok) {
-      setErrors(result.errors);
-      setUnplaced(result.unplaced);
-      return;
-    }
-    setUnplaced([]);
-    save.mutate(result.body, { onSuccess: onSaved });
+    const body = form.accept(
+      validateMultiplePriceForm(current, taken, originalNames, (key, options) => t(key, options)),
+    );
+    if (body) save.mutate(body, { onSuccess: onSaved });
   };
   const removed = originalNames.filter((model) => !values.models.includes(model));
 
@@ -90,11 +83,7 @@ function MultiplePriceForm({ originals, taken, owners, onClose, onSaved }: Multi
       submitTestId="pricing-multiple-submit"
     >
       <Stack spacing={3}>
-        {(save.isError || unplaced.length > 0) && (
-          <Alert severity="error" data-testid="pricing-multiple-error">
-            {save.isError ? describeError(save.error) : unplaced.join(' ')}
-          </Alert>
-        )}
+        <FormProblem error={save.error} unplaced={form.unplaced} testId="pricing-multiple-error" />
         <FormSection title={t('multiple.modelsSection')}>
           <Autocomplete
             multiple
@@ -163,14 +152,4 @@ function MultiplePriceForm({ originals, taken, owners, onClose, onSaved }: Multi
 }
 
 /** One price for several models (reference "multiple" form): adds, updates and drops models together. */
-export function MultiplePriceDialog({
-  open,
-  session,
-  ...props
-}: MultiplePriceFormProps & { open: boolean; session: number | null }) {
-  return (
-    <FormDialog open={open} onClose={props.onClose} testId="pricing-multiple-dialog">
-      {session !== null && <MultiplePriceForm key={session} {...props} />}
-    </FormDialog>
-  );
-}
+export const MultiplePriceDialog = sessionFormDialog(MultiplePriceForm, { testId: 'pricing-multiple-dialog' });

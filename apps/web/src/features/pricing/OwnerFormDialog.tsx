@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -9,9 +8,11 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type OwnedByView, RESERVED_OWNER_ID_MAX } from '@one-hub/contracts';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { describeError } from '../../lib/notify.js';
+import { FormProblem } from '../../components/form/FormProblem.js';
+import { bindTextFields, testIdSlots } from '../../components/form/fieldBinding.js';
+import { useFormState } from '../../hooks/useFormState.js';
 import { type OwnerFormField, type OwnerFormValues, ownerToForm, validateOwnerForm } from './metadataForm.js';
 import { OwnerAvatar } from './PriceParts.js';
 import { useSaveOwner } from './pricing.api.js';
@@ -28,27 +29,17 @@ interface OwnerFormProps {
 
 function OwnerForm({ owner, takenIds, onClose, onSaved }: OwnerFormProps) {
   const { t } = useTranslation('pricing');
-  const [values, setValues] = useState<OwnerFormValues>(() => ownerToForm(owner));
-  const [errors, setErrors] = useState<Partial<Record<OwnerFormField, string>>>({});
-  const [unplaced, setUnplaced] = useState<string[]>([]);
+  const form = useFormState<OwnerFormValues, OwnerFormField>(() => ownerToForm(owner));
+  const { values, errors } = form;
   const save = useSaveOwner();
   const saving = save.isPending;
   const editing = owner !== null;
+  const bind = bindTextFields({ ...form, disabled: saving });
 
-  const change = (field: OwnerFormField, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validateOwnerForm(values, editing, takenIds, (key, options) => t(key, options));
-    if (!result.ok) {
-      setErrors(result.errors);
-      setUnplaced(result.unplaced);
-      return;
-    }
-    setUnplaced([]);
-    save.mutate({ editing, body: result.body }, { onSuccess: (saved) => onSaved(saved, !editing) });
+    const body = form.accept(validateOwnerForm(values, editing, takenIds, (key, options) => t(key, options)));
+    if (body) save.mutate({ editing, body }, { onSuccess: (saved) => onSaved(saved, !editing) });
   };
 
   return (
@@ -56,19 +47,12 @@ function OwnerForm({ owner, takenIds, onClose, onSaved }: OwnerFormProps) {
       <DialogTitle>{editing ? t('owners.editTitle', { name: owner.name }) : t('owners.createTitle')}</DialogTitle>
       <DialogContent dividers>
         <Stack spacing={2.5}>
-          {(save.isError || unplaced.length > 0) && (
-            <Alert severity="error" data-testid="pricing-owner-form-error">
-              {save.isError ? describeError(save.error) : unplaced.join(' ')}
-            </Alert>
-          )}
+          <FormProblem error={save.error} unplaced={form.unplaced} testId="pricing-owner-form-error" />
           <TextField
             label={t('owners.id')}
             type="number"
-            value={values.id}
-            onChange={(event) => change('id', event.target.value)}
+            {...bind('id', t('owners.idHint', { min: RESERVED_OWNER_ID_MAX + 1 }))}
             disabled={saving || editing}
-            error={Boolean(errors.id)}
-            helperText={errors.id ?? t('owners.idHint', { min: RESERVED_OWNER_ID_MAX + 1 })}
             slotProps={{
               htmlInput: { min: RESERVED_OWNER_ID_MAX + 1, 'data-testid': 'pricing-owner-form-id' },
               formHelperText: { 'data-testid': 'pricing-owner-form-id-helper' } as object,
@@ -76,32 +60,18 @@ function OwnerForm({ owner, takenIds, onClose, onSaved }: OwnerFormProps) {
           />
           <TextField
             label={t('owners.name')}
-            value={values.name}
-            onChange={(event) => change('name', event.target.value)}
-            disabled={saving}
+            {...bind('name', ' ')}
             required
             autoFocus
-            error={Boolean(errors.name)}
-            helperText={errors.name ?? ' '}
-            slotProps={{
-              htmlInput: { 'data-testid': 'pricing-owner-form-name' },
-              formHelperText: { 'data-testid': 'pricing-owner-form-name-helper' } as object,
-            }}
+            slotProps={testIdSlots('pricing-owner-form-name', 'pricing-owner-form-name-helper')}
           />
           <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start' }}>
             <TextField
               label={t('owners.icon')}
-              value={values.icon}
-              onChange={(event) => change('icon', event.target.value)}
-              disabled={saving}
+              {...bind('icon', t('owners.iconHint'))}
               fullWidth
               placeholder={URL_PLACEHOLDER}
-              error={Boolean(errors.icon)}
-              helperText={errors.icon ?? t('owners.iconHint')}
-              slotProps={{
-                htmlInput: { 'data-testid': 'pricing-owner-form-icon' },
-                formHelperText: { 'data-testid': 'pricing-owner-form-icon-helper' } as object,
-              }}
+              slotProps={testIdSlots('pricing-owner-form-icon', 'pricing-owner-form-icon-helper')}
             />
             <Stack spacing={0.5} sx={{ alignItems: 'center', pt: 1 }}>
               <OwnerAvatar name={values.name || '?'} icon={errors.icon ? '' : values.icon.trim()} size={40} />

@@ -22,6 +22,7 @@ import { EditDeleteActions } from '../../components/EditDeleteActions.js';
 import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { usePendingDelete } from '../../hooks/usePendingDelete.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { OwnerFormDialog } from './OwnerFormDialog.js';
@@ -40,7 +41,15 @@ export function OwnersTab() {
   const [filter, setFilter] = useState<Filter>('all');
   const [search, setSearch] = useState('');
   const dialog = useDialogSubject<OwnedByView>();
-  const [deleting, setDeleting] = useState<OwnedByView | null>(null);
+  const deletion = usePendingDelete<OwnedByView>((owner, done) =>
+    remove.mutate(owner.id, {
+      onSuccess: () => {
+        notify.success(t('owners.deleted', { name: owner.name }));
+        done();
+      },
+    }),
+  );
+  const deleting = deletion.subject;
 
   const owners = useMemo(
     () => Object.values(ownedBy.data ?? {}).sort((left, right) => left.id - right.id),
@@ -57,23 +66,15 @@ export function OwnersTab() {
   });
   const customCount = owners.filter((owner) => owner.id > RESERVED_OWNER_ID_MAX).length;
 
-  const open = (owner: OwnedByView | null) => {
-    dialog.show(owner);
-  };
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        notify.success(t('owners.deleted', { name: deleting.name }));
-        setDeleting(null);
-      },
-    });
-  };
-
   return (
     <>
       <Stack direction="row" sx={{ mb: 2, justifyContent: 'flex-end' }}>
-        <Button variant="contained" startIcon={<Add />} onClick={() => open(null)} data-testid="pricing-owner-create">
+        <Button
+          variant="contained"
+          startIcon={<Add />}
+          onClick={() => dialog.show(null)}
+          data-testid="pricing-owner-create"
+        >
           {t('owners.create')}
         </Button>
       </Stack>
@@ -166,8 +167,8 @@ export function OwnersTab() {
                             deleteLabel={t('delete')}
                             editAriaLabel={t('editNamed', { model: owner.name })}
                             deleteAriaLabel={t('deleteNamed', { model: owner.name })}
-                            onEdit={() => open(owner)}
-                            onDelete={() => setDeleting(owner)}
+                            onEdit={() => dialog.show(owner)}
+                            onDelete={() => deletion.ask(owner)}
                             editTestId="pricing-owner-edit"
                             deleteTestId="pricing-owner-delete"
                           />
@@ -209,8 +210,8 @@ export function OwnersTab() {
         }
         confirmLabel={t('delete')}
         busy={remove.isPending}
-        onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
+        onConfirm={deletion.confirm}
+        onClose={deletion.cancel}
         testId="pricing-owner-delete-dialog"
       />
     </>

@@ -1,17 +1,18 @@
-import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import type { PriceView } from '@one-hub/contracts';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm, FormDialog } from '../../components/FormDialog.js';
+import { DialogForm } from '../../components/FormDialog.js';
+import { FormProblem } from '../../components/form/FormProblem.js';
+import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { SuggestField } from '../../components/form/SuggestField.js';
+import { useFormState } from '../../hooks/useFormState.js';
 import { describeError } from '../../lib/notify.js';
 import { FormSection, PriceFields } from './PriceFields.js';
 import {
   emptyPriceFields,
   type PriceFieldValues,
-  type PriceFormErrors,
+  type PriceFormField,
   type PriceFormValues,
   priceToFields,
   serverErrorField,
@@ -32,39 +33,28 @@ interface PriceFormProps {
 
 function PriceForm({ price, taken, owners, onClose, onSaved }: PriceFormProps) {
   const { t } = useTranslation('pricing');
-  const [values, setValues] = useState<PriceFormValues>(() => ({
+  const form = useFormState<PriceFormValues, PriceFormField>(() => ({
     model: price?.model ?? '',
     ...(price ? priceToFields(price) : emptyPriceFields()),
   }));
-  const [errors, setErrors] = useState<PriceFormErrors>({});
-  const [unplaced, setUnplaced] = useState<string[]>([]);
+  const { values, errors, change } = form;
   const models = useModelList();
   const save = useSavePrice();
   const saving = save.isPending;
   const suggestions = (models.data ?? []).filter((model) => !taken.has(model));
 
-  const change = <Key extends keyof PriceFormValues>(field: Key, value: PriceFormValues[Key]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validatePriceForm(values, taken, price?.model ?? null, (key, options) => t(key, options));
-    if (!result.ok) {
-      setErrors(result.errors);
-      setUnplaced(result.unplaced);
-      return;
-    }
-    setUnplaced([]);
+    const body = form.accept(validatePriceForm(values, taken, price?.model ?? null, (key, options) => t(key, options)));
+    if (!body) return;
     save.mutate(
-      { original: price?.model ?? null, body: result.body },
+      { original: price?.model ?? null, body },
       {
         onSuccess: (saved) => onSaved(saved, price === null),
         onError: (error) => {
           // A model priced meanwhile by someone else: show it where the name is typed.
           if (serverErrorField(describeError(error)) === 'model') {
-            setErrors((current) => ({
+            form.setErrors((current) => ({
               ...current,
               model: t('form.errors.modelTaken', { model: values.model.trim() }),
             }));
@@ -88,34 +78,20 @@ function PriceForm({ price, taken, owners, onClose, onSaved }: PriceFormProps) {
       submitTestId="pricing-form-submit"
     >
       <Stack spacing={3}>
-        {(save.isError || unplaced.length > 0) && (
-          <Alert severity="error" data-testid="pricing-form-error">
-            {save.isError ? describeError(save.error) : unplaced.join(' ')}
-          </Alert>
-        )}
+        <FormProblem error={save.error} unplaced={form.unplaced} testId="pricing-form-error" />
         <FormSection title={t('form.modelSection')}>
-          <Autocomplete
-            freeSolo
-            options={suggestions}
-            inputValue={values.model}
-            onInputChange={(_event, model) => change('model', model)}
+          <SuggestField
+            name="model"
+            value={values.model}
+            onChange={(model) => change('model', model)}
+            suggestions={suggestions}
+            label={t('form.model')}
+            error={errors.model}
+            hint={t('form.modelHint')}
             disabled={saving}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                name="model"
-                label={t('form.model')}
-                required
-                autoFocus
-                error={Boolean(errors.model)}
-                helperText={errors.model ?? t('form.modelHint')}
-                slotProps={{
-                  ...params.slotProps,
-                  htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'pricing-form-model' },
-                  formHelperText: { 'data-testid': 'pricing-form-model-helper' } as object,
-                }}
-              />
-            )}
+            required
+            autoFocus
+            testId="pricing-form-model"
           />
         </FormSection>
         <PriceFields
@@ -131,14 +107,4 @@ function PriceForm({ price, taken, owners, onClose, onSaved }: PriceFormProps) {
 }
 
 /** Add or edit one model's price; `session` changes on every opening so the form starts afresh. */
-export function PriceFormDialog({
-  open,
-  session,
-  ...props
-}: PriceFormProps & { open: boolean; session: number | null }) {
-  return (
-    <FormDialog open={open} onClose={props.onClose} testId="pricing-dialog">
-      {session !== null && <PriceForm key={session} {...props} />}
-    </FormDialog>
-  );
-}
+export const PriceFormDialog = sessionFormDialog(PriceForm, { testId: 'pricing-dialog' });

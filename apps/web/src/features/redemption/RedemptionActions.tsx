@@ -1,12 +1,12 @@
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import { RedemptionStatus, type RedemptionView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { RowIconButton } from '../../components/RowIconButton.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
 import { notify } from '../../lib/notify.js';
 import { useSetRedemptionStatus } from './redemption.api.js';
@@ -50,40 +50,26 @@ export function RedemptionActions({ code, onEdit, onDelete }: { code: Redemption
   const { t } = useTranslation('redemption');
   return (
     <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center' }}>
-      <Tooltip title={code.key ? t('actions.copy') : t('actions.copyUnavailable')}>
-        <span>
-          <IconButton
-            size="small"
-            aria-label={t('actions.copy')}
-            onClick={() => void copyToClipboard(code.key, t('code'))}
-            disabled={!code.key}
-            data-testid={`redemption-copy-${code.id}`}
-          >
-            <ContentCopy fontSize="small" />
-          </IconButton>
-        </span>
-      </Tooltip>
-      <Tooltip title={t('actions.edit')}>
-        <IconButton
-          size="small"
-          aria-label={t('actions.edit')}
-          onClick={() => onEdit(code)}
-          data-testid={`redemption-edit-${code.id}`}
-        >
-          <EditOutlined fontSize="small" />
-        </IconButton>
-      </Tooltip>
-      <Tooltip title={t('actions.delete')}>
-        <IconButton
-          size="small"
-          aria-label={t('actions.delete')}
-          onClick={() => onDelete(code)}
-          data-testid={`redemption-delete-${code.id}`}
-          sx={{ '&:hover': { color: 'error.main' } }}
-        >
-          <DeleteOutlined fontSize="small" />
-        </IconButton>
-      </Tooltip>
+      <RowIconButton
+        label={t('actions.copy')}
+        tooltip={code.key ? t('actions.copy') : t('actions.copyUnavailable')}
+        onClick={() => void copyToClipboard(code.key, t('code'))}
+        disabled={!code.key}
+        testId={`redemption-copy-${code.id}`}
+      >
+        <ContentCopy fontSize="small" />
+      </RowIconButton>
+      <RowIconButton label={t('actions.edit')} onClick={() => onEdit(code)} testId={`redemption-edit-${code.id}`}>
+        <EditOutlined fontSize="small" />
+      </RowIconButton>
+      <RowIconButton
+        label={t('actions.delete')}
+        onClick={() => onDelete(code)}
+        danger
+        testId={`redemption-delete-${code.id}`}
+      >
+        <DeleteOutlined fontSize="small" />
+      </RowIconButton>
     </Stack>
   );
 }

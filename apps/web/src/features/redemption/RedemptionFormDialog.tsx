@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -11,17 +10,21 @@ import {
 } from '@one-hub/contracts';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm, FormDialog } from '../../components/FormDialog.js';
+import { DialogForm } from '../../components/FormDialog.js';
+import { FormProblem } from '../../components/form/FormProblem.js';
+import { bindTextFields } from '../../components/form/fieldBinding.js';
+import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { useFormState } from '../../hooks/useFormState.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
-import { describeError, notify } from '../../lib/notify.js';
+import { notify } from '../../lib/notify.js';
 import type { CreatedBatch } from './codesExport.js';
 import { useCreateRedemptions, useUpdateRedemption } from './redemption.api.js';
 import {
   emptyRedemptionForm,
   inputToQuota,
   type QuotaUnit,
-  type RedemptionFormErrors,
+  type RedemptionFormField,
   type RedemptionFormValues,
   redemptionToForm,
   validateRedemptionForm,
@@ -60,34 +63,24 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
   const [initial] = useState<RedemptionFormValues>(() =>
     code ? redemptionToForm(code, unit) : emptyRedemptionForm(unit),
   );
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<RedemptionFormErrors>({});
-  const [unplaced, setUnplaced] = useState<string[]>([]);
+  const form = useFormState<RedemptionFormValues, RedemptionFormField>(initial);
+  const { values } = form;
   const create = useCreateRedemptions();
   const update = useUpdateRedemption();
   const saving = create.isPending || update.isPending;
   const failure = create.error ?? update.error;
   const redeemed = code?.status === RedemptionStatus.redeemed;
   const quotaHint = useQuotaHint(values.quota, unit);
-
-  const change = (field: keyof RedemptionFormValues, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
+  const bind = bindTextFields({ ...form, disabled: saving });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validateRedemptionForm(values, { code, initialQuota: initial.quota }, unit, (key, options) =>
-      t(key, options),
+    const checked = form.accept(
+      validateRedemptionForm(values, { code, initialQuota: initial.quota }, unit, (key, options) => t(key, options)),
     );
-    if (!result.ok) {
-      setErrors(result.errors);
-      setUnplaced(result.unplaced);
-      return;
-    }
-    setUnplaced([]);
-    if ('id' in result.body) {
-      update.mutate(result.body, {
+    if (!checked) return;
+    if ('id' in checked) {
+      update.mutate(checked, {
         onSuccess: () => {
           notify.success(t('notify.saved'));
           onClose();
@@ -95,7 +88,7 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
       });
       return;
     }
-    const body: CreateRedemptionBody = result.body;
+    const body: CreateRedemptionBody = checked;
     create.mutate(body, { onSuccess: (keys) => onCreated({ keys, name: body.name, quota: body.quota }) });
   };
 
@@ -112,21 +105,11 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
       submitTestId="redemption-form-submit"
     >
       <Stack spacing={2.5}>
-        {(failure || unplaced.length > 0) && (
-          <Alert severity="error" data-testid="redemption-form-error">
-            {failure ? describeError(failure) : unplaced.join(' ')}
-          </Alert>
-        )}
+        <FormProblem error={failure} unplaced={form.unplaced} testId="redemption-form-error" />
         <TextField
           name="name"
           label={t('form.name')}
-          value={values.name}
-          onChange={(event) => change('name', event.target.value)}
-          error={Boolean(errors.name)}
-          helperText={
-            errors.name ?? t('form.nameHint', { length: values.name.trim().length, max: REDEMPTION_NAME_MAX_LENGTH })
-          }
-          disabled={saving}
+          {...bind('name', t('form.nameHint', { length: values.name.trim().length, max: REDEMPTION_NAME_MAX_LENGTH }))}
           autoFocus
           required
           slotProps={{ htmlInput: { 'data-testid': 'redemption-form-name' } }}
@@ -135,10 +118,7 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
           name="quota"
           type="number"
           label={unit.displayInCurrency ? t('form.amount') : t('form.quota')}
-          value={values.quota}
-          onChange={(event) => change('quota', event.target.value)}
-          error={Boolean(errors.quota)}
-          helperText={errors.quota ?? (redeemed ? t('form.redeemedQuota') : quotaHint)}
+          {...bind('quota', redeemed ? t('form.redeemedQuota') : quotaHint)}
           disabled={saving || redeemed}
           required
           slotProps={{
@@ -158,11 +138,7 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
             name="count"
             type="number"
             label={t('form.count')}
-            value={values.count}
-            onChange={(event) => change('count', event.target.value)}
-            error={Boolean(errors.count)}
-            helperText={errors.count ?? t('form.countHint', { max: REDEMPTION_BATCH_MAX })}
-            disabled={saving}
+            {...bind('count', t('form.countHint', { max: REDEMPTION_BATCH_MAX }))}
             required
             slotProps={{
               htmlInput: { min: 1, max: REDEMPTION_BATCH_MAX, step: 1, 'data-testid': 'redemption-form-count' },
@@ -178,14 +154,4 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
  * Create a batch of codes or edit one code; the fields are checked with the server's schema first.
  * `session` changes on every opening, so the form starts afresh; it stays mounted while closing.
  */
-export function RedemptionFormDialog({
-  open,
-  session,
-  ...props
-}: RedemptionFormDialogProps & { open: boolean; session: number | null }) {
-  return (
-    <FormDialog open={open} onClose={props.onClose} maxWidth="xs" testId="redemption-dialog">
-      {session !== null && <RedemptionForm key={session} {...props} />}
-    </FormDialog>
-  );
-}
+export const RedemptionFormDialog = sessionFormDialog(RedemptionForm, { testId: 'redemption-dialog', maxWidth: 'xs' });

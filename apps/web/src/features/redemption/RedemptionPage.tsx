@@ -3,19 +3,16 @@ import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
 import RedeemOutlined from '@mui/icons-material/RedeemOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import Divider from '@mui/material/Divider';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { RedemptionView } from '@one-hub/contracts';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
-import { ListPagination } from '../../components/ListPagination.js';
+import { ListPanel } from '../../components/ListPanel.js';
+import { ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
-import { useLastPage } from '../../hooks/useUrlListParams.js';
 import type { CreatedBatch } from './codesExport.js';
 import { CodesCreatedDialog, DeleteRedemptionDialog } from './RedemptionDialogs.js';
 import { RedemptionFormDialog } from './RedemptionFormDialog.js';
@@ -36,15 +33,6 @@ export function RedemptionPage() {
   const [deleting, setDeleting] = useState<RedemptionView | null>(null);
   const [created, setCreated] = useState<CreatedBatch | null>(null);
 
-  const rows = codes.data?.data ?? [];
-  const total = codes.data?.total_count ?? 0;
-  // After deleting the last code of the last page, step back to the page that still has codes.
-  const goToPage = useCallback((page: number) => update({ page }), [update]);
-  const lastPage = useLastPage(
-    { loaded: Boolean(codes.data), rows: rows.length, total, page: params.page, size: params.size },
-    goToPage,
-  );
-
   const openForm = (code: RedemptionView | null) => {
     formDialog.show(code);
   };
@@ -52,11 +40,6 @@ export function RedemptionPage() {
     formDialog.close();
     setCreated(batch);
   };
-
-  const loadingFirstPage = codes.isLoading;
-  const empty = !loadingFirstPage && rows.length === 0 && !codes.isError;
-  const failed = codes.isError && !codes.data;
-  const filtered = Boolean(params.keyword) || params.status !== 0;
 
   return (
     <Box>
@@ -76,18 +59,23 @@ export function RedemptionPage() {
         }
       />
 
-      <Card>
-        <RedemptionToolbar
-          keyword={params.keyword}
-          status={params.status}
-          onSearch={search}
-          onStatus={(status) => update({ status })}
-          onRefresh={() => void codes.refetch()}
-        />
-        <FetchingBar active={codes.isFetching && !loadingFirstPage} />
-        <Divider />
-
-        {failed ? (
+      <ListPanel
+        query={codes}
+        params={params}
+        onChange={update}
+        sizes={REDEMPTION_PAGE_SIZES}
+        compact={compact}
+        paginationTestId="redemption-pagination"
+        toolbar={
+          <RedemptionToolbar
+            keyword={params.keyword}
+            status={params.status}
+            onSearch={search}
+            onStatus={(status) => update({ status })}
+            onRefresh={() => void codes.refetch()}
+          />
+        }
+        error={
           <ListEmptyState
             icon={ErrorOutlineOutlined}
             title={t('error.title')}
@@ -95,48 +83,33 @@ export function RedemptionPage() {
             action={<Button onClick={() => void codes.refetch()}>{t('common:retry')}</Button>}
             testId="redemption-error"
           />
-        ) : empty ? (
-          <ListEmptyState
+        }
+        empty={
+          <ListNoRows
             icon={RedeemOutlined}
-            title={filtered ? t('empty.noMatchTitle') : t('empty.title')}
-            description={filtered ? t('empty.noMatch') : t('empty.description')}
-            action={
-              filtered ? (
-                <Button onClick={() => update({ keyword: '', status: 0 })} data-testid="redemption-clear-filters">
-                  {t('empty.clearFilters')}
-                </Button>
-              ) : (
-                <Button variant="outlined" startIcon={<Add />} onClick={() => openForm(null)}>
-                  {t('create')}
-                </Button>
-              )
-            }
             testId="redemption-empty"
+            filtered={Boolean(params.keyword) || params.status !== 0}
+            title={t('empty.title')}
+            description={t('empty.description')}
+            noMatchTitle={t('empty.noMatchTitle')}
+            noMatchDescription={t('empty.noMatch')}
+            clearLabel={t('empty.clearFilters')}
+            onClear={() => update({ keyword: '', status: 0 })}
+            clearTestId="redemption-clear-filters"
+            create={{ label: t('create'), onClick: () => openForm(null) }}
           />
-        ) : (
-          <RedemptionsTable
-            codes={rows}
-            loading={loadingFirstPage}
-            order={params.order}
-            onSort={(order) => update({ order })}
-            compact={compact}
-            onEdit={openForm}
-            onDelete={setDeleting}
-          />
-        )}
-
-        <ListPagination
-          total={total}
-          page={params.page}
-          lastPage={lastPage}
-          size={params.size}
-          sizes={REDEMPTION_PAGE_SIZES}
+        }
+      >
+        <RedemptionsTable
+          codes={codes.data?.data ?? []}
+          loading={codes.isLoading}
+          order={params.order}
+          onSort={(order) => update({ order })}
           compact={compact}
-          onPage={goToPage}
-          onSize={(size) => update({ size })}
-          testId="redemption-pagination"
+          onEdit={openForm}
+          onDelete={setDeleting}
         />
-      </Card>
+      </ListPanel>
 
       <RedemptionFormDialog
         open={formDialog.open}

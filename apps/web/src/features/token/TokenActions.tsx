@@ -1,13 +1,13 @@
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import { TokenStatus, type TokenView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RowIconButton } from '../../components/RowIconButton.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
 import { notify } from '../../lib/notify.js';
 import { ChatLinkMenu } from './ChatLinkMenu.js';
@@ -64,41 +64,21 @@ export function TokenActions({ token, onEdit, onDelete }: { token: TokenView } &
 
   return (
     <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center' }}>
-      <Tooltip title={t('actions.copy')}>
-        <span>
-          <IconButton
-            size="small"
-            aria-label={t('actions.copy')}
-            onClick={copyKey}
-            disabled={copying}
-            data-testid={`token-copy-${token.id}`}
-          >
-            <ContentCopy fontSize="small" />
-          </IconButton>
-        </span>
-      </Tooltip>
+      <RowIconButton label={t('actions.copy')} onClick={copyKey} disabled={copying} testId={`token-copy-${token.id}`}>
+        <ContentCopy fontSize="small" />
+      </RowIconButton>
       <ChatLinkMenu tokenId={token.id} />
-      <Tooltip title={t('actions.edit')}>
-        <IconButton
-          size="small"
-          aria-label={t('actions.edit')}
-          onClick={() => onEdit(token)}
-          data-testid={`token-edit-${token.id}`}
-        >
-          <EditOutlined fontSize="small" />
-        </IconButton>
-      </Tooltip>
-      <Tooltip title={t('actions.delete')}>
-        <IconButton
-          size="small"
-          aria-label={t('actions.delete')}
-          onClick={() => onDelete(token)}
-          data-testid={`token-delete-${token.id}`}
-          sx={{ '&:hover': { color: 'error.main' } }}
-        >
-          <DeleteOutlined fontSize="small" />
-        </IconButton>
-      </Tooltip>
+      <RowIconButton label={t('actions.edit')} onClick={() => onEdit(token)} testId={`token-edit-${token.id}`}>
+        <EditOutlined fontSize="small" />
+      </RowIconButton>
+      <RowIconButton
+        label={t('actions.delete')}
+        onClick={() => onDelete(token)}
+        danger
+        testId={`token-delete-${token.id}`}
+      >
+        <DeleteOutlined fontSize="small" />
+      </RowIconButton>
     </Stack>
   );
 }

@@ -1,17 +1,20 @@
-import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { TOKEN_NAME_MAX_LENGTH, type TokenView } from '@one-hub/contracts';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm, FormDialog } from '../../components/FormDialog.js';
+import { DialogForm } from '../../components/FormDialog.js';
+import { FormProblem } from '../../components/form/FormProblem.js';
+import { FormSection } from '../../components/form/FormSection.js';
+import { bindTextFields } from '../../components/form/fieldBinding.js';
+import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { useFormState } from '../../hooks/useFormState.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
-import { describeError } from '../../lib/notify.js';
-import { ExpirySection, FormSection, GroupSection, LimitsSection, QuotaSection } from './TokenFormFields.js';
+import { ExpirySection, GroupSection, LimitsSection, QuotaSection } from './TokenFormFields.js';
 import { useSaveToken } from './token.api.js';
 import {
   emptyTokenForm,
-  type TokenFormErrors,
+  type TokenFormField,
   type TokenFormValues,
   tokenToForm,
   validateTokenForm,
@@ -29,34 +32,26 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function TokenForm({ token, onClose, onSaved }: TokenFormDialogProps) {
   const { t } = useTranslation('token');
-  const [values, setValues] = useState<TokenFormValues>(() =>
-    token ? tokenToForm(token, nowSeconds()) : emptyTokenForm(nowSeconds()),
+  const form = useFormState<TokenFormValues, TokenFormField>(
+    () => (token ? tokenToForm(token, nowSeconds()) : emptyTokenForm(nowSeconds())),
+    // A switch that locks a field takes that field's message away.
+    (field) => [field === 'neverExpires' ? 'expiresAt' : field === 'unlimitedQuota' ? 'remainQuota' : field],
   );
-  const [errors, setErrors] = useState<TokenFormErrors>({});
-  const [unplaced, setUnplaced] = useState<string[]>([]);
+  const { values } = form;
   const groups = useUserGroupMap();
   const save = useSaveToken();
   const saving = save.isPending;
 
-  const change = <Key extends keyof TokenFormValues>(field: Key, value: TokenFormValues[Key]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    const cleared = field === 'neverExpires' ? 'expiresAt' : field === 'unlimitedQuota' ? 'remainQuota' : field;
-    setErrors((current) => ({ ...current, [cleared]: undefined }));
-  };
-
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validateTokenForm(values, token?.id ?? null, nowSeconds(), (key, options) => t(key, options));
-    if (!result.ok) {
-      setErrors(result.errors);
-      setUnplaced(result.unplaced);
-      return;
-    }
-    setUnplaced([]);
-    save.mutate(result.body, { onSuccess: (saved) => onSaved(saved, token === null) });
+    const body = form.accept(
+      validateTokenForm(values, token?.id ?? null, nowSeconds(), (key, options) => t(key, options)),
+    );
+    if (body) save.mutate(body, { onSuccess: (saved) => onSaved(saved, token === null) });
   };
 
-  const sectionProps = { values, errors, change, disabled: saving };
+  const sectionProps = { values, errors: form.errors, change: form.change, disabled: saving };
+  const bind = bindTextFields(sectionProps);
   return (
     <DialogForm
       onSubmit={submit}
@@ -70,22 +65,12 @@ function TokenForm({ token, onClose, onSaved }: TokenFormDialogProps) {
       submitTestId="token-form-submit"
     >
       <Stack spacing={3}>
-        {(save.isError || unplaced.length > 0) && (
-          <Alert severity="error" data-testid="token-form-error">
-            {save.isError ? describeError(save.error) : unplaced.join(' ')}
-          </Alert>
-        )}
-        <FormSection title={t('form.basicSection')}>
+        <FormProblem error={save.error} unplaced={form.unplaced} testId="token-form-error" />
+        <FormSection title={t('form.basicSection')} spacing={1.5}>
           <TextField
             name="name"
             label={t('form.name')}
-            value={values.name}
-            onChange={(event) => change('name', event.target.value)}
-            error={Boolean(errors.name)}
-            helperText={
-              errors.name ?? t('form.nameHint', { length: values.name.trim().length, max: TOKEN_NAME_MAX_LENGTH })
-            }
-            disabled={saving}
+            {...bind('name', t('form.nameHint', { length: values.name.trim().length, max: TOKEN_NAME_MAX_LENGTH }))}
             autoFocus
             required
             slotProps={{ htmlInput: { 'data-testid': 'token-form-name' } }}
@@ -104,14 +89,4 @@ function TokenForm({ token, onClose, onSaved }: TokenFormDialogProps) {
  * Create or edit a key; every field is checked with the server's schema before sending.
  * `session` changes on every opening, so the form starts afresh; it stays mounted while closing.
  */
-export function TokenFormDialog({
-  open,
-  session,
-  ...props
-}: TokenFormDialogProps & { open: boolean; session: number | null }) {
-  return (
-    <FormDialog open={open} onClose={props.onClose} testId="token-dialog">
-      {session !== null && <TokenForm key={session} {...props} />}
-    </FormDialog>
-  );
-}
+export const TokenFormDialog = sessionFormDialog(TokenForm, { testId: 'token-dialog' });

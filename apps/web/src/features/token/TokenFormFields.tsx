@@ -5,15 +5,16 @@ import AccordionSummary from '@mui/material/AccordionSummary';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { HEARTBEAT_MAX_SECONDS, HEARTBEAT_MIN_SECONDS, type UserGroupView } from '@one-hub/contracts';
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormSection } from '../../components/form/FormSection.js';
+import { bindSwitchFields, bindTextFields } from '../../components/form/fieldBinding.js';
+import { SwitchField } from '../../components/form/SwitchField.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { EXPIRY_PRESETS, type TokenFormErrors, type TokenFormValues, toLocalInput } from './tokenForm.js';
 
@@ -24,106 +25,49 @@ export interface SectionProps {
   disabled: boolean;
 }
 
-export function FormSection({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Box component="fieldset" sx={{ border: 0, m: 0, p: 0, minWidth: 0 }}>
-      <Typography component="legend" variant="overline" sx={{ color: 'text.secondary', mb: 1, p: 0 }}>
-        {title}
-      </Typography>
-      <Stack spacing={1.5}>{children}</Stack>
-    </Box>
-  );
-}
-
-/** Data attributes are valid on every slot but absent from MUI's slot prop types. */
-const dataTestId = (testId: string) => ({ 'data-testid': testId });
-
-function SwitchField({
-  label,
-  checked,
-  onChange,
-  disabled,
-  testId,
-}: {
-  label: string;
-  checked: boolean;
-  onChange(checked: boolean): void;
-  disabled: boolean;
-  testId: string;
-}) {
-  return (
-    <FormControlLabel
-      sx={{ ml: 0, gap: 1, alignSelf: 'flex-start' }}
-      control={
-        <Switch
-          size="small"
-          checked={checked}
-          disabled={disabled}
-          onChange={(_event, value) => onChange(value)}
-          slotProps={{ input: dataTestId(testId) }}
-        />
-      }
-      label={<Typography variant="body2">{label}</Typography>}
-    />
-  );
-}
-
-export function QuotaSection({ values, errors, change, disabled }: SectionProps) {
+export function QuotaSection(props: SectionProps) {
+  const { values, disabled } = props;
   const { t } = useTranslation('token');
+  const switchOf = bindSwitchFields(props);
   const format = useQuotaFormatter();
   const amount = Number(values.remainQuota);
   const hint = Number.isFinite(amount) && values.remainQuota !== '' ? format.equivalent(amount) || format(amount) : '';
   return (
-    <FormSection title={t('form.quotaSection')}>
+    <FormSection title={t('form.quotaSection')} spacing={1.5}>
       <TextField
         name="remain_quota"
         type="number"
         label={t('form.remainQuota')}
-        value={values.remainQuota}
-        onChange={(event) => change('remainQuota', event.target.value)}
-        error={Boolean(errors.remainQuota)}
-        helperText={errors.remainQuota ?? (values.unlimitedQuota ? t('form.unlimitedHint') : hint)}
+        {...bindTextFields(props)('remainQuota', values.unlimitedQuota ? t('form.unlimitedHint') : hint)}
         disabled={disabled || values.unlimitedQuota}
         slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-quota' } }}
       />
-      <SwitchField
-        label={t('form.unlimited')}
-        checked={values.unlimitedQuota}
-        onChange={(checked) => change('unlimitedQuota', checked)}
-        disabled={disabled}
-        testId="token-form-unlimited"
-      />
+      <SwitchField label={t('form.unlimited')} {...switchOf('unlimitedQuota', 'token-form-unlimited')} />
     </FormSection>
   );
 }
 
-export function ExpirySection({ values, errors, change, disabled }: SectionProps) {
+export function ExpirySection(props: SectionProps) {
+  const { values, change, disabled } = props;
   const { t } = useTranslation('token');
+  const switchOf = bindSwitchFields(props);
   const choosePreset = (seconds: number) => {
     change('neverExpires', false);
     change('expiresAt', toLocalInput(Math.floor(Date.now() / 1000) + seconds));
   };
   return (
-    <FormSection title={t('form.expirySection')}>
+    <FormSection title={t('form.expirySection')} spacing={1.5}>
       <TextField
         name="expired_time"
         type="datetime-local"
         label={t('form.expiresAt')}
+        {...bindTextFields(props)('expiresAt', values.neverExpires ? t('form.neverHint') : undefined)}
         value={values.neverExpires ? '' : values.expiresAt}
-        onChange={(event) => change('expiresAt', event.target.value)}
-        error={Boolean(errors.expiresAt)}
-        helperText={errors.expiresAt ?? (values.neverExpires ? t('form.neverHint') : undefined)}
         disabled={disabled || values.neverExpires}
         slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'token-form-expiry' } }}
       />
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-        <SwitchField
-          label={t('form.never')}
-          checked={values.neverExpires}
-          onChange={(checked) => change('neverExpires', checked)}
-          disabled={disabled}
-          testId="token-form-never"
-        />
+        <SwitchField label={t('form.never')} {...switchOf('neverExpires', 'token-form-never')} />
         {EXPIRY_PRESETS.map((preset) => (
           <Chip
             key={preset.id}
@@ -145,8 +89,10 @@ function groupLabel(group: UserGroupView | undefined, symbol: string, ratioText:
   return group ? `${group.name} · ${ratioText}` : symbol;
 }
 
-export function GroupSection({ values, errors, change, disabled, groups }: SectionProps & { groups: UserGroupView[] }) {
+export function GroupSection({ groups, ...props }: SectionProps & { groups: UserGroupView[] }) {
+  const { values } = props;
   const { t } = useTranslation('token');
+  const bind = bindTextFields(props);
   const symbols = groups.map((group) => group.symbol);
   // Keep a group that is no longer offered selectable, so editing an old key does not blank it.
   for (const current of [values.group, values.backupGroup]) {
@@ -168,16 +114,12 @@ export function GroupSection({ values, errors, change, disabled, groups }: Secti
     }),
   ];
   return (
-    <FormSection title={t('form.groupSection')}>
+    <FormSection title={t('form.groupSection')} spacing={1.5}>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
         <TextField
           select
           label={t('form.group')}
-          value={values.group}
-          onChange={(event) => change('group', event.target.value)}
-          error={Boolean(errors.group)}
-          helperText={errors.group ?? t('form.groupHint')}
-          disabled={disabled}
+          {...bind('group', t('form.groupHint'))}
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           data-testid="token-form-group"
         >
@@ -186,11 +128,7 @@ export function GroupSection({ values, errors, change, disabled, groups }: Secti
         <TextField
           select
           label={t('form.backupGroup')}
-          value={values.backupGroup}
-          onChange={(event) => change('backupGroup', event.target.value)}
-          error={Boolean(errors.backupGroup)}
-          helperText={errors.backupGroup ?? t('form.backupGroupHint')}
-          disabled={disabled}
+          {...bind('backupGroup', t('form.backupGroupHint'))}
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           data-testid="token-form-backup-group"
         >
@@ -201,8 +139,11 @@ export function GroupSection({ values, errors, change, disabled, groups }: Secti
   );
 }
 
-export function LimitsSection({ values, errors, change, disabled }: SectionProps) {
+export function LimitsSection(props: SectionProps) {
+  const { values, errors, change, disabled } = props;
   const { t } = useTranslation('token');
+  const bind = bindTextFields(props);
+  const switchOf = bindSwitchFields(props);
   const anyLimit = values.modelLimitEnabled || values.ipLimitEnabled || values.heartbeatEnabled || !!Number(values.rpm);
   const hasError = Boolean(
     errors.models || errors.ipWhitelist || errors.rpm || errors.concurrency || errors.heartbeatSeconds,
@@ -230,14 +171,8 @@ export function LimitsSection({ values, errors, change, disabled }: SectionProps
       </AccordionSummary>
       <AccordionDetails>
         <Stack spacing={2.5}>
-          <FormSection title={t('form.modelsSection')}>
-            <SwitchField
-              label={t('form.modelLimit')}
-              checked={values.modelLimitEnabled}
-              onChange={(checked) => change('modelLimitEnabled', checked)}
-              disabled={disabled}
-              testId="token-form-model-limit"
-            />
+          <FormSection title={t('form.modelsSection')} spacing={1.5}>
+            <SwitchField label={t('form.modelLimit')} {...switchOf('modelLimitEnabled', 'token-form-model-limit')} />
             <Autocomplete
               multiple
               freeSolo
@@ -255,69 +190,43 @@ export function LimitsSection({ values, errors, change, disabled }: SectionProps
               )}
             />
           </FormSection>
-          <FormSection title={t('form.ipSection')}>
-            <SwitchField
-              label={t('form.ipLimit')}
-              checked={values.ipLimitEnabled}
-              onChange={(checked) => change('ipLimitEnabled', checked)}
-              disabled={disabled}
-              testId="token-form-ip-limit"
-            />
+          <FormSection title={t('form.ipSection')} spacing={1.5}>
+            <SwitchField label={t('form.ipLimit')} {...switchOf('ipLimitEnabled', 'token-form-ip-limit')} />
             <TextField
               multiline
               minRows={2}
               label={t('form.ipWhitelist')}
               placeholder={t('form.ipPlaceholder')}
-              value={values.ipWhitelist}
-              onChange={(event) => change('ipWhitelist', event.target.value)}
-              error={Boolean(errors.ipWhitelist)}
-              helperText={errors.ipWhitelist ?? t('form.ipHint')}
+              {...bind('ipWhitelist', t('form.ipHint'))}
               disabled={disabled || !values.ipLimitEnabled}
               slotProps={{ htmlInput: { 'data-testid': 'token-form-ips' } }}
             />
           </FormSection>
-          <FormSection title={t('form.rateSection')}>
+          <FormSection title={t('form.rateSection')} spacing={1.5}>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
               <TextField
                 type="number"
                 label={t('form.rpm')}
-                value={values.rpm}
-                onChange={(event) => change('rpm', event.target.value)}
-                error={Boolean(errors.rpm)}
-                helperText={errors.rpm ?? t('form.zeroNoLimit')}
-                disabled={disabled}
+                {...bind('rpm', t('form.zeroNoLimit'))}
                 slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-rpm' } }}
               />
               <TextField
                 type="number"
                 label={t('form.concurrency')}
-                value={values.concurrency}
-                onChange={(event) => change('concurrency', event.target.value)}
-                error={Boolean(errors.concurrency)}
-                helperText={errors.concurrency ?? t('form.zeroNoLimit')}
-                disabled={disabled}
+                {...bind('concurrency', t('form.zeroNoLimit'))}
                 slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-concurrency' } }}
               />
             </Stack>
           </FormSection>
-          <FormSection title={t('form.heartbeatSection')}>
-            <SwitchField
-              label={t('form.heartbeat')}
-              checked={values.heartbeatEnabled}
-              onChange={(checked) => change('heartbeatEnabled', checked)}
-              disabled={disabled}
-              testId="token-form-heartbeat"
-            />
+          <FormSection title={t('form.heartbeatSection')} spacing={1.5}>
+            <SwitchField label={t('form.heartbeat')} {...switchOf('heartbeatEnabled', 'token-form-heartbeat')} />
             <TextField
               type="number"
               label={t('form.heartbeatSeconds')}
-              value={values.heartbeatSeconds}
-              onChange={(event) => change('heartbeatSeconds', event.target.value)}
-              error={Boolean(errors.heartbeatSeconds)}
-              helperText={
-                errors.heartbeatSeconds ??
-                t('form.heartbeatHint', { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS })
-              }
+              {...bind(
+                'heartbeatSeconds',
+                t('form.heartbeatHint', { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS }),
+              )}
               disabled={disabled || !values.heartbeatEnabled}
               slotProps={{ htmlInput: { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS, step: 1 } }}
             />

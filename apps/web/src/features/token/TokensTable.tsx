@@ -1,20 +1,13 @@
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
-import type { Theme } from '@mui/material/styles';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { NEVER_EXPIRES, type TokenView } from '@one-hub/contracts';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CardList, SkeletonRows } from '../../components/ListSkeletons.js';
+import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
-import { SortableHead as SharedSortableHead } from '../../components/SortableHead.js';
 import { Timestamp } from '../../components/Timestamp.js';
 import { TokenActions, type TokenRowHandlers, TokenStatusSwitch } from './TokenActions.js';
 import { TokenStatusChip, tokenState } from './TokenStatusChip.js';
@@ -31,14 +24,6 @@ interface TokensTableProps extends TokenRowHandlers {
 }
 
 const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
-
-/** The actions stay in view while a narrow table scrolls sideways. */
-const stickyEnd = {
-  position: 'sticky',
-  right: 0,
-  bgcolor: 'background.paper',
-  boxShadow: (theme: Theme) => `inset 1px 0 0 ${theme.palette.divider}`,
-} as const;
 
 function Remaining({ token }: { token: TokenView }) {
   const { t } = useTranslation('token');
@@ -107,18 +92,6 @@ function NameCell({ token }: { token: TokenView }) {
   );
 }
 
-function SortableHead(props: {
-  field: TokenSortField;
-  order: string;
-  onSort(order: string): void;
-  children: ReactNode;
-  align?: 'right';
-}) {
-  return <SharedSortableHead {...props} testId={`token-sort-${props.field}`} />;
-}
-
-const COLUMN_COUNT = 8;
-
 function TokenCard({
   token,
   nowSeconds,
@@ -174,90 +147,62 @@ export function TokensTable({
 }: TokensTableProps) {
   const { t } = useTranslation('token');
 
-  if (compact) {
-    return (
-      <CardList testId="token-list" loading={loading && tokens.length === 0} skeletonHeight={180}>
-        {tokens.map((token) => (
-          <TokenCard key={token.id} token={token} nowSeconds={nowSeconds} onEdit={onEdit} onDelete={onDelete} />
-        ))}
-      </CardList>
-    );
-  }
-
-  const sortProps = { order, onSort };
+  const columns: ListColumn<TokenSortField>[] = [
+    { label: t('columns.name'), field: 'name' },
+    { label: t('columns.status'), field: 'status' },
+    { label: t('columns.used'), field: 'used_quota', align: 'right' },
+    { label: t('columns.remaining'), field: 'remain_quota', align: 'right' },
+    { label: t('columns.group') },
+    { label: t('columns.created'), field: 'created_time' },
+    { label: t('columns.expires'), field: 'expired_time' },
+  ];
   return (
-    <TableContainer sx={{ overflowX: 'auto' }}>
-      <Table
-        size="small"
-        sx={{ minWidth: 900, '& td, & th': { whiteSpace: 'nowrap', px: 1.5 } }}
-        data-testid="token-list"
-      >
-        <TableHead>
-          <TableRow>
-            <SortableHead field="name" {...sortProps}>
-              {t('columns.name')}
-            </SortableHead>
-            <SortableHead field="status" {...sortProps}>
-              {t('columns.status')}
-            </SortableHead>
-            <SortableHead field="used_quota" align="right" {...sortProps}>
-              {t('columns.used')}
-            </SortableHead>
-            <SortableHead field="remain_quota" align="right" {...sortProps}>
-              {t('columns.remaining')}
-            </SortableHead>
-            <TableCell>{t('columns.group')}</TableCell>
-            <SortableHead field="created_time" {...sortProps}>
-              {t('columns.created')}
-            </SortableHead>
-            <SortableHead field="expired_time" {...sortProps}>
-              {t('columns.expires')}
-            </SortableHead>
-            <TableCell align="right" sx={stickyEnd}>
-              {t('columns.actions')}
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {loading && tokens.length === 0 ? (
-            <SkeletonRows columns={COLUMN_COUNT} />
-          ) : (
-            tokens.map((token) => (
-              <TableRow key={token.id} hover data-testid={`token-row-${token.id}`}>
-                <TableCell sx={{ maxWidth: 240 }}>
-                  <NameCell token={token} />
-                </TableCell>
-                <TableCell>
-                  <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-                    <TokenStatusSwitch token={token} />
-                    <TokenStatusChip state={tokenState(token, nowSeconds)} testId={`token-status-${token.id}`} />
-                  </Stack>
-                </TableCell>
-                <TableCell align="right">
-                  <Quota value={token.used_quota} testId={`token-used-${token.id}`} />
-                </TableCell>
-                <TableCell align="right">
-                  <Remaining token={token} />
-                </TableCell>
-                <TableCell sx={{ maxWidth: 160 }}>
-                  <Group token={token} />
-                </TableCell>
-                <TableCell>
-                  <Timestamp value={token.created_time} />
-                </TableCell>
-                <TableCell>
-                  <Expiry token={token} nowSeconds={nowSeconds} />
-                </TableCell>
-                <TableCell align="right" sx={stickyEnd}>
-                  <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-                    <TokenActions token={token} onEdit={onEdit} onDelete={onDelete} />
-                  </Stack>
-                </TableCell>
-              </TableRow>
-            ))
-          )}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <ListTable
+      testId="token-list"
+      loading={loading && tokens.length === 0}
+      compact={compact}
+      cards={tokens.map((token) => (
+        <TokenCard key={token.id} token={token} nowSeconds={nowSeconds} onEdit={onEdit} onDelete={onDelete} />
+      ))}
+      cardHeight={180}
+      minWidth={900}
+      columns={columns.length + 1}
+      actionsLabel={t('columns.actions')}
+      head={<ColumnHeads columns={columns} order={order} onSort={onSort} testIdPrefix="token-sort" />}
+    >
+      {tokens.map((token) => (
+        <TableRow key={token.id} hover data-testid={`token-row-${token.id}`}>
+          <TableCell sx={{ maxWidth: 240 }}>
+            <NameCell token={token} />
+          </TableCell>
+          <TableCell>
+            <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+              <TokenStatusSwitch token={token} />
+              <TokenStatusChip state={tokenState(token, nowSeconds)} testId={`token-status-${token.id}`} />
+            </Stack>
+          </TableCell>
+          <TableCell align="right">
+            <Quota value={token.used_quota} testId={`token-used-${token.id}`} />
+          </TableCell>
+          <TableCell align="right">
+            <Remaining token={token} />
+          </TableCell>
+          <TableCell sx={{ maxWidth: 160 }}>
+            <Group token={token} />
+          </TableCell>
+          <TableCell>
+            <Timestamp value={token.created_time} />
+          </TableCell>
+          <TableCell>
+            <Expiry token={token} nowSeconds={nowSeconds} />
+          </TableCell>
+          <ActionsCell>
+            <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+              <TokenActions token={token} onEdit={onEdit} onDelete={onDelete} />
+            </Stack>
+          </ActionsCell>
+        </TableRow>
+      ))}
+    </ListTable>
   );
 }

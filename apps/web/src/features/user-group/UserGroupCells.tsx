@@ -2,7 +2,6 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import { alpha } from '@mui/material/styles';
@@ -10,6 +9,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { DEFAULT_GROUP, type UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { RowIconButton } from '../../components/RowIconButton.js';
 import { notify } from '../../lib/notify.js';
 import { useToggleUserGroup } from './userGroup.api.js';
 
@@ -140,30 +140,19 @@ export function UserGroupActions({ group, onEdit, onDelete }: { group: UserGroup
   const locked = group.symbol === DEFAULT_GROUP;
   return (
     <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
-      <Tooltip title={t('actions.edit')}>
-        <IconButton
-          size="small"
-          aria-label={t('actions.edit')}
-          onClick={() => onEdit(group)}
-          data-testid={`user-group-edit-${group.id}`}
-        >
-          <EditOutlined fontSize="small" />
-        </IconButton>
-      </Tooltip>
-      <Tooltip title={locked ? t('defaultLocked.delete') : t('actions.delete')}>
-        <span>
-          <IconButton
-            size="small"
-            aria-label={t('actions.delete')}
-            onClick={() => onDelete(group)}
-            disabled={locked}
-            data-testid={`user-group-delete-${group.id}`}
-            sx={{ '&:hover': { color: 'error.main' } }}
-          >
-            <DeleteOutlined fontSize="small" />
-          </IconButton>
-        </span>
-      </Tooltip>
+      <RowIconButton label={t('actions.edit')} onClick={() => onEdit(group)} testId={`user-group-edit-${group.id}`}>
+        <EditOutlined fontSize="small" />
+      </RowIconButton>
+      <RowIconButton
+        label={t('actions.delete')}
+        tooltip={locked ? t('defaultLocked.delete') : undefined}
+        onClick={() => onDelete(group)}
+        disabled={locked}
+        danger
+        testId={`user-group-delete-${group.id}`}
+      >
+        <DeleteOutlined fontSize="small" />
+      </RowIconButton>
     </Stack>
   );
 }

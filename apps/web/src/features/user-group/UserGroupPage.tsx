@@ -1,27 +1,19 @@
 import Add from '@mui/icons-material/Add';
 import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import Divider from '@mui/material/Divider';
 import MenuItem from '@mui/material/MenuItem';
-import Stack from '@mui/material/Stack';
 import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { UserGroupView } from '@one-hub/contracts';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FetchingBar } from '../../components/FetchingBar.js';
-import { ListEmptyState } from '../../components/ListEmptyState.js';
-import { ListPagination } from '../../components/ListPagination.js';
+import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
+import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { RefreshButton } from '../../components/RefreshButton.js';
-import { SearchField } from '../../components/SearchField.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
-import { useLastPage } from '../../hooks/useUrlListParams.js';
-import { describeError, notify } from '../../lib/notify.js';
+import { notify } from '../../lib/notify.js';
 import { DeleteUserGroupDialog } from './DeleteUserGroupDialog.js';
 import { UserGroupFormDialog } from './UserGroupFormDialog.js';
 import { UserGroupsTable } from './UserGroupsTable.js';
@@ -38,21 +30,9 @@ export function UserGroupPage() {
   const form = useDialogSubject<UserGroupView>();
   const [deleting, setDeleting] = useState<UserGroupView | null>(null);
 
-  const rows = groups.data?.data ?? [];
-  const total = groups.data?.total_count ?? 0;
-  const goToPage = useCallback((page: number) => update({ page }), [update]);
-  const lastPage = useLastPage(
-    { loaded: Boolean(groups.data), rows: rows.length, total, page: params.page, size: params.size },
-    goToPage,
-  );
   const openForm = (group: UserGroupView | null) => {
     form.show(group);
   };
-
-  const filtered = Boolean(params.name || params.enable);
-  const loadingFirstPage = groups.isLoading;
-  const failed = groups.isError && !groups.data;
-  const empty = !loadingFirstPage && !failed && rows.length === 0;
 
   return (
     <Box>
@@ -71,102 +51,84 @@ export function UserGroupPage() {
           </Button>
         }
       />
-      <Card>
-        <Stack direction="row" spacing={1} sx={{ p: 2, alignItems: 'center' }}>
-          <SearchField
-            value={params.name}
-            onSearch={search}
-            placeholder={t('searchPlaceholder')}
-            label={t('searchLabel')}
-            testId="user-group-search"
-            sx={{ flex: 1, minWidth: 0, maxWidth: { sm: 300 } }}
-          />
-          <TextField
-            select
-            size="small"
-            value={params.enable}
-            onChange={(event) => update({ enable: event.target.value as UserGroupListParams['enable'] })}
-            sx={{ width: { xs: 118, sm: 160 }, flexShrink: 0 }}
-            slotProps={{
-              select: {
-                displayEmpty: true,
-                SelectDisplayProps: {
-                  'data-testid': 'user-group-filter-enable',
-                  'aria-label': t('filter.label'),
-                } as object,
-              },
+      <ListPanel
+        query={groups}
+        params={params}
+        onChange={update}
+        sizes={USER_GROUP_PAGE_SIZES}
+        compact={compact}
+        paginationTestId="user-group-pagination"
+        toolbar={
+          <ListToolbar
+            search={{
+              value: params.name,
+              onSearch: search,
+              placeholder: t('searchPlaceholder'),
+              label: t('searchLabel'),
+              testId: 'user-group-search',
+              sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } },
             }}
+            refreshLabel={t('refresh')}
+            onRefresh={() => void groups.refetch()}
+            refreshTestId="user-group-refresh"
           >
-            <MenuItem value="">{t('filter.all')}</MenuItem>
-            <MenuItem value="true" data-testid="user-group-filter-enabled">
-              {t('filter.enabled')}
-            </MenuItem>
-            <MenuItem value="false" data-testid="user-group-filter-disabled">
-              {t('filter.disabled')}
-            </MenuItem>
-          </TextField>
-          <Box sx={{ flex: 1, display: { xs: 'none', sm: 'block' } }} />
-          <RefreshButton label={t('refresh')} onClick={() => void groups.refetch()} testId="user-group-refresh" />
-        </Stack>
-        <FetchingBar active={groups.isFetching && !loadingFirstPage} />
-        <Divider />
-
-        {failed ? (
-          <Box sx={{ p: 2 }}>
-            <Alert
-              severity="error"
-              action={
-                <Button color="inherit" size="small" onClick={() => void groups.refetch()}>
-                  {t('common:retry')}
-                </Button>
-              }
-              data-testid="user-group-load-error"
+            <TextField
+              select
+              size="small"
+              value={params.enable}
+              onChange={(event) => update({ enable: event.target.value as UserGroupListParams['enable'] })}
+              sx={{ width: { xs: 118, sm: 160 }, flexShrink: 0 }}
+              slotProps={{
+                select: {
+                  displayEmpty: true,
+                  SelectDisplayProps: {
+                    'data-testid': 'user-group-filter-enable',
+                    'aria-label': t('filter.label'),
+                  } as object,
+                },
+              }}
             >
-              {describeError(groups.error)}
-            </Alert>
-          </Box>
-        ) : empty ? (
-          <ListEmptyState
+              <MenuItem value="">{t('filter.all')}</MenuItem>
+              <MenuItem value="true" data-testid="user-group-filter-enabled">
+                {t('filter.enabled')}
+              </MenuItem>
+              <MenuItem value="false" data-testid="user-group-filter-disabled">
+                {t('filter.disabled')}
+              </MenuItem>
+            </TextField>
+            {/* On wider screens the search box shares the spare room with this gap, as wide as it may grow. */}
+            <Box sx={{ flex: 1, display: { xs: 'none', sm: 'block' } }} />
+          </ListToolbar>
+        }
+        error={
+          <ListLoadError error={groups.error} onRetry={() => void groups.refetch()} testId="user-group-load-error" />
+        }
+        empty={
+          <ListNoRows
             icon={GroupsOutlined}
-            title={filtered ? t('empty.noMatchTitle') : t('empty.title')}
-            description={filtered ? t('empty.noMatch') : t('empty.description')}
-            action={
-              filtered ? (
-                <Button onClick={() => update({ name: '', enable: '' })} data-testid="user-group-clear-filters">
-                  {t('empty.clearFilters')}
-                </Button>
-              ) : (
-                <Button variant="outlined" startIcon={<Add />} onClick={() => openForm(null)}>
-                  {t('create')}
-                </Button>
-              )
-            }
             testId="user-group-empty"
+            filtered={Boolean(params.name || params.enable)}
+            title={t('empty.title')}
+            description={t('empty.description')}
+            noMatchTitle={t('empty.noMatchTitle')}
+            noMatchDescription={t('empty.noMatch')}
+            clearLabel={t('empty.clearFilters')}
+            onClear={() => update({ name: '', enable: '' })}
+            clearTestId="user-group-clear-filters"
+            create={{ label: t('create'), onClick: () => openForm(null) }}
           />
-        ) : (
-          <UserGroupsTable
-            groups={rows}
-            loading={loadingFirstPage}
-            order={params.order}
-            onSort={(order) => update({ order })}
-            compact={compact}
-            onEdit={openForm}
-            onDelete={setDeleting}
-          />
-        )}
-
-        <ListPagination
-          total={total}
-          page={params.page}
-          lastPage={lastPage}
-          size={params.size}
-          sizes={USER_GROUP_PAGE_SIZES}
+        }
+      >
+        <UserGroupsTable
+          groups={groups.data?.data ?? []}
+          loading={groups.isLoading}
+          order={params.order}
+          onSort={(order) => update({ order })}
           compact={compact}
-          onPage={goToPage}
-          onSize={(size) => update({ size })}
-          testId="user-group-pagination"
+          onEdit={openForm}
+          onDelete={setDeleting}
         />
-      </Card>
+      </ListPanel>
 
       <UserGroupFormDialog
         open={form.open}

@@ -20,6 +20,7 @@ import { type ManageAction, UserStatus, type UserView } from '@one-hub/contracts
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { RowIconButton } from '../../components/RowIconButton.js';
 import { canDoAnything, type UserPermissions } from './userPermissions.js';
 
 export interface UserRowHandlers {
@@ -142,28 +143,14 @@ export function UserActions({
   return (
     <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
       {permissions.edit && (
-        <Tooltip title={t('actions.edit')}>
-          <IconButton
-            size="small"
-            aria-label={t('actions.edit')}
-            onClick={() => onEdit(user)}
-            data-testid={`user-edit-${user.id}`}
-          >
-            <EditOutlined fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <RowIconButton label={t('actions.edit')} onClick={() => onEdit(user)} testId={`user-edit-${user.id}`}>
+          <EditOutlined fontSize="small" />
+        </RowIconButton>
       )}
       {permissions.quota && (
-        <Tooltip title={t('actions.quota')}>
-          <IconButton
-            size="small"
-            aria-label={t('actions.quota')}
-            onClick={() => onQuota(user)}
-            data-testid={`user-quota-action-${user.id}`}
-          >
-            <PaidOutlined fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <RowIconButton label={t('actions.quota')} onClick={() => onQuota(user)} testId={`user-quota-action-${user.id}`}>
+          <PaidOutlined fontSize="small" />
+        </RowIconButton>
       )}
       <MoreMenu user={user} permissions={permissions} onManage={onManage} />
     </Stack>

@@ -1,6 +1,5 @@
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import Alert from '@mui/material/Alert';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import ListItemText from '@mui/material/ListItemText';
@@ -17,13 +16,17 @@ import {
 } from '@one-hub/contracts';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm, FormDialog } from '../../components/FormDialog.js';
+import { DialogForm } from '../../components/FormDialog.js';
+import { FormProblem } from '../../components/form/FormProblem.js';
+import { bindTextFields } from '../../components/form/fieldBinding.js';
+import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { useFormState } from '../../hooks/useFormState.js';
 import { describeError } from '../../lib/notify.js';
 import { useSaveUser } from './user.api.js';
 import {
   emptyUserForm,
   fieldOfServerMessage,
-  type UserFormErrors,
+  type UserFormField,
   type UserFormValues,
   userToForm,
   validateUserForm,
@@ -97,34 +100,24 @@ function PasswordField({
 
 function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
   const { t } = useTranslation('user');
-  const [values, setValues] = useState<UserFormValues>(() => (user ? userToForm(user) : emptyUserForm()));
-  const [errors, setErrors] = useState<UserFormErrors>({});
-  const [problem, setProblem] = useState('');
+  const form = useFormState<UserFormValues, UserFormField>(() => (user ? userToForm(user) : emptyUserForm()));
+  const { values, errors, change } = form;
   const save = useSaveUser();
   const saving = save.isPending;
   const creating = user === null;
-
-  const change = (field: keyof UserFormValues, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
+  const bind = bindTextFields({ ...form, disabled: saving });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validateUserForm(values, user?.id ?? null, (key, options) => t(key, options));
-    if (!result.ok) {
-      setErrors(result.errors);
-      setProblem(result.unplaced.join(' '));
-      return;
-    }
-    setProblem('');
-    save.mutate(result.body, {
+    const body = form.accept(validateUserForm(values, user?.id ?? null, (key, options) => t(key, options)));
+    if (!body) return;
+    save.mutate(body, {
       onSuccess: (saved) => onSaved(saved, creating),
       onError: (error) => {
         const message = describeError(error);
         const field = fieldOfServerMessage(error instanceof Error ? error.message : '');
-        if (field) setErrors((current) => ({ ...current, [field]: message }));
-        else setProblem(message);
+        if (field) form.setErrors((current) => ({ ...current, [field]: message }));
+        else form.setUnplaced([message]);
       },
     });
   };
@@ -143,23 +136,16 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
       submitTestId="user-form-submit"
     >
       <Stack spacing={2.5} sx={{ pt: 0.5 }}>
-        {problem && (
-          <Alert severity="error" data-testid="user-form-error">
-            {problem}
-          </Alert>
-        )}
+        <FormProblem unplaced={form.unplaced} testId="user-form-error" />
         <TextField
           name="username"
           label={t('form.username')}
-          value={values.username}
-          onChange={(event) => change('username', event.target.value)}
-          error={Boolean(errors.username)}
-          helperText={
-            errors.username ??
-            (creating
+          {...bind(
+            'username',
+            creating
               ? t('form.usernameHint', { min: USERNAME_MIN_LENGTH, max: USERNAME_MAX_LENGTH })
-              : t('form.usernameFixed'))
-          }
+              : t('form.usernameFixed'),
+          )}
           disabled={saving || !creating}
           required={creating}
           autoFocus={creating}
@@ -179,11 +165,7 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
         <TextField
           name="display_name"
           label={t('form.displayName')}
-          value={values.displayName}
-          onChange={(event) => change('displayName', event.target.value)}
-          error={Boolean(errors.displayName)}
-          helperText={errors.displayName ?? t('form.displayNameHint', { max: DISPLAY_NAME_MAX_LENGTH })}
-          disabled={saving}
+          {...bind('displayName', t('form.displayNameHint', { max: DISPLAY_NAME_MAX_LENGTH }))}
           autoFocus={!creating}
           slotProps={{ htmlInput: { 'data-testid': 'user-form-display-name' } }}
         />
@@ -191,11 +173,7 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
           select
           name="group"
           label={t('form.group')}
-          value={values.group}
-          onChange={(event) => change('group', event.target.value)}
-          error={Boolean(errors.group)}
-          helperText={errors.group ?? t('form.groupHint')}
-          disabled={saving}
+          {...bind('group', t('form.groupHint'))}
           required
           slotProps={{
             select: {
@@ -246,14 +224,4 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
  * Create a user (username, password, display name, group) or edit one (display name, group and
  * optionally a new password). `session` changes on every opening, so the form starts afresh.
  */
-export function UserFormDialog({
-  open,
-  session,
-  ...props
-}: UserFormDialogProps & { open: boolean; session: number | null }) {
-  return (
-    <FormDialog open={open} onClose={props.onClose} maxWidth="xs" testId="user-dialog">
-      {session !== null && <UserForm key={session} {...props} />}
-    </FormDialog>
-  );
-}
+export const UserFormDialog = sessionFormDialog(UserForm, { testId: 'user-dialog', maxWidth: 'xs' });

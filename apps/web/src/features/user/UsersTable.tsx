@@ -1,18 +1,13 @@
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
-import type { Theme } from '@mui/material/styles';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
 import type { UserGroupView, UserSortField, UserView } from '@one-hub/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CardList, SkeletonRows } from '../../components/ListSkeletons.js';
+import { ActionsCell, ListTable } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { nextOrder } from '../../components/SortableHead.js';
@@ -31,14 +26,6 @@ interface UsersTableProps extends UserRowHandlers {
   /** Cards instead of a table (narrow screens). */
   compact: boolean;
 }
-
-/** The actions stay in view while a narrow table scrolls sideways. */
-const stickyEnd = {
-  position: 'sticky',
-  right: 0,
-  bgcolor: 'background.paper',
-  boxShadow: (theme: Theme) => `inset 1px 0 0 ${theme.palette.divider}`,
-} as const;
 
 function SortLabel({
   field,
@@ -227,9 +214,9 @@ function UserRow({ user, groups, permissions, ...handlers }: RowProps) {
       <TableCell>
         <TimesCell user={user} />
       </TableCell>
-      <TableCell align="right" sx={stickyEnd}>
+      <ActionsCell>
         <UserActions user={user} permissions={permissions} {...handlers} />
-      </TableCell>
+      </ActionsCell>
     </TableRow>
   );
 }
@@ -247,62 +234,48 @@ export function UsersTable({
 }: UsersTableProps) {
   const { t } = useTranslation('user');
 
-  if (compact) {
-    return (
-      <CardList testId="user-list" loading={loading && users.length === 0} skeletonHeight={200}>
-        {users.map((user) => (
-          <UserCard key={user.id} user={user} groups={groups} permissions={permissionsOf(user)} {...handlers} />
-        ))}
-      </CardList>
-    );
-  }
-
   const sortProps = { order, onSort };
   return (
-    <TableContainer sx={{ overflowX: 'auto' }}>
-      <Table
-        size="small"
-        sx={{ minWidth: 960, '& td, & th': { whiteSpace: 'nowrap', px: 1.5 } }}
-        data-testid="user-list"
-      >
-        <TableHead>
-          <TableRow>
-            <SortableHead fields={[['id', t('columns.id')]]} {...sortProps} />
-            <SortableHead fields={[['username', t('columns.user')]]} {...sortProps} />
-            <TableCell>{t('columns.group')}</TableCell>
-            <SortableHead fields={[['quota', t('columns.quota')]]} align="right" {...sortProps} />
-            <SortableHead
-              fields={[
-                ['used_quota', t('columns.used')],
-                ['request_count', t('columns.requests')],
-              ]}
-              align="right"
-              {...sortProps}
-            />
-            <SortableHead fields={[['role', t('columns.role')]]} {...sortProps} />
-            <SortableHead fields={[['status', t('columns.status')]]} {...sortProps} />
-            <SortableHead
-              fields={[
-                ['created_time', t('columns.created')],
-                ['last_login_time', t('columns.lastLogin')],
-              ]}
-              {...sortProps}
-            />
-            <TableCell align="right" sx={stickyEnd}>
-              {t('columns.actions')}
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {loading && users.length === 0 ? (
-            <SkeletonRows columns={COLUMN_COUNT} />
-          ) : (
-            users.map((user) => (
-              <UserRow key={user.id} user={user} groups={groups} permissions={permissionsOf(user)} {...handlers} />
-            ))
-          )}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <ListTable
+      testId="user-list"
+      loading={loading && users.length === 0}
+      compact={compact}
+      cards={users.map((user) => (
+        <UserCard key={user.id} user={user} groups={groups} permissions={permissionsOf(user)} {...handlers} />
+      ))}
+      cardHeight={200}
+      minWidth={960}
+      columns={COLUMN_COUNT}
+      actionsLabel={t('columns.actions')}
+      head={
+        <>
+          <SortableHead fields={[['id', t('columns.id')]]} {...sortProps} />
+          <SortableHead fields={[['username', t('columns.user')]]} {...sortProps} />
+          <TableCell>{t('columns.group')}</TableCell>
+          <SortableHead fields={[['quota', t('columns.quota')]]} align="right" {...sortProps} />
+          <SortableHead
+            fields={[
+              ['used_quota', t('columns.used')],
+              ['request_count', t('columns.requests')],
+            ]}
+            align="right"
+            {...sortProps}
+          />
+          <SortableHead fields={[['role', t('columns.role')]]} {...sortProps} />
+          <SortableHead fields={[['status', t('columns.status')]]} {...sortProps} />
+          <SortableHead
+            fields={[
+              ['created_time', t('columns.created')],
+              ['last_login_time', t('columns.lastLogin')],
+            ]}
+            {...sortProps}
+          />
+        </>
+      }
+    >
+      {users.map((user) => (
+        <UserRow key={user.id} user={user} groups={groups} permissions={permissionsOf(user)} {...handlers} />
+      ))}
+    </ListTable>
   );
 }

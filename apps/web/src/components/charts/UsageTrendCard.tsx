@@ -1,0 +1,82 @@
+import Box from '@mui/material/Box';
+import { type ReactNode, useState } from 'react';
+import type { DayUsage, UsageMetric } from '../../lib/usage.js';
+import { ChartCard, ChartFigure } from './ChartCard.js';
+import { type MetricFormat, type MetricText, MetricToggle } from './MetricToggle.js';
+import { UsageTrendChart } from './UsageTrendChart.js';
+
+interface UsageTrendCardProps {
+  title: string;
+  subtitle: string;
+  days: DayUsage[];
+  /** The period's totals, in a row above the chart. */
+  figures: ReadonlyArray<{ label: string; value: string; testId: string }>;
+  /** The totals' grid columns, for every screen width or per breakpoint. */
+  figureColumns: string | Partial<Record<'xs' | 'sm' | 'md', string>>;
+  text: MetricText;
+  format: MetricFormat;
+  /** The chart's accessible name for the metric shown (given by its name). */
+  chartLabel(metricName: string): string;
+  /** Shown in place of the chart when set, for a period with nothing to plot. */
+  empty?: ReactNode;
+  axisLayout?: { minTickGap?: number; width?: number };
+  /** `data-testid` of the card; the switch and the chart get `<testId>-metric` and `<testId>-chart`. */
+  testId: string;
+}
+
+/** Quota, requests or tokens per day (the user picks which), under the period's totals. */
+export function UsageTrendCard({
+  title,
+  subtitle,
+  days,
+  figures,
+  figureColumns,
+  text,
+  format,
+  chartLabel,
+  empty,
+  axisLayout,
+  testId,
+}: UsageTrendCardProps) {
+  const [metric, setMetric] = useState<UsageMetric>('quota');
+  return (
+    <ChartCard
+      title={title}
+      subtitle={subtitle}
+      action={<MetricToggle value={metric} onChange={setMetric} testId={`${testId}-metric`} text={text} />}
+      testId={testId}
+    >
+      <Box
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: figureColumns,
+          gap: 2,
+          mb: 2,
+          pb: 2,
+          borderBottom: 1,
+          borderColor: 'divider',
+        }}
+      >
+        {figures.map((figure) => (
+          <ChartFigure key={figure.testId} {...figure} />
+        ))}
+      </Box>
+      {empty ?? (
+        <UsageTrendChart
+          days={days}
+          metric={metric}
+          names={{
+            metric: text.nameOf(metric),
+            promptTokens: text.nameOf('promptTokens'),
+            completionTokens: text.nameOf('completionTokens'),
+          }}
+          formatFull={(value) => format.full(metric, value)}
+          formatTick={(value) => format.short(metric, value)}
+          ariaLabel={chartLabel(text.nameOf(metric))}
+          testId={`${testId}-chart`}
+          axisLayout={axisLayout}
+        />
+      )}
+    </ChartCard>
+  );
+}
