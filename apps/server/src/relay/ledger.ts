@@ -38,7 +38,8 @@ export interface SettleResult {
 
 /** Reserve before the upstream call, settle exactly once after it; balances never go below zero. */
 export interface QuotaLedger {
-  reserve(userId: number, tokenId: number | null, amount: number): Promise<Reservation>;
+  /** May answer at once (no promise) when the balances are at hand. */
+  reserve(userId: number, tokenId: number | null, amount: number): Reservation | Promise<Reservation>;
   settle(reservation: Reservation, cost: number, channelId?: number): Promise<SettleResult>;
   /** An administrator changed the stored balance by `delta`. */
   invalidateUser(userId: number, delta?: number): void;
@@ -91,22 +92,21 @@ export class MemoryQuotaLedger implements QuotaLedger {
   private readonly loadToken: (id: number) => Promise<number>;
 
   /** Takes `amount` from the user's balance and, for a limited key, the key's; refuses when either is short. */
-  async reserve(userId: number, tokenId: number | null, amount: number): Promise<Reservation> {
+  reserve(userId: number, tokenId: number | null, amount: number): Reservation | Promise<Reservation> {
+    // Steady traffic finds both balances in memory and is answered without a promise.
+    const user = this.current(this.users, userId);
+    const token = tokenId === null ? undefined : this.current(this.tokens, tokenId);
+    if (user && (tokenId === null || token)) return take(user, token, { userId, tokenId, amount });
+    return this.reserveAfterLoading(userId, tokenId, amount);
+  }
+
+  private async reserveAfterLoading(userId: number, tokenId: number | null, amount: number): Promise<Reservation> {
     const user = await this.account(this.users, userId, this.loadUser, (deltas) => deltas.users.get(userId)?.spent);
     const token =
       tokenId === null
         ? undefined
         : await this.account(this.tokens, tokenId, this.loadToken, (deltas) => deltas.tokens.get(tokenId));
-    // Checked and taken with no await in between: no other request can interleave here.
-    if (available(user) <= 0 || available(user) < amount) {
-      throw insufficientQuota(USER_SHORT);
-    }
-    if (token && (available(token) <= 0 || available(token) < amount)) {
-      throw insufficientQuota(KEY_SHORT);
-    }
-    user.reserved += amount;
-    if (token) token.reserved += amount;
-    return { userId, tokenId, amount, settled: false };
+    return take(user, token, { userId, tokenId, amount });
   }
 
   /** Replaces the reservation by the real cost (0 = full refund). Only the first call counts. */
@@ -172,14 +172,20 @@ export class MemoryQuotaLedger implements QuotaLedger {
     await this.flush();
   }
 
+  /** The cached account, unless it must be read again. */
+  private current(cache: Map<number, Account>, id: number): Account | undefined {
+    const cached = cache.get(id);
+    return cached && Date.now() - cached.loadedAt < (this.options.refreshAfterMs ?? 5000) ? cached : undefined;
+  }
+
   private async account(
     cache: Map<number, Account>,
     id: number,
     load: (id: number) => Promise<number>,
     unflushedIn: (deltas: LedgerDeltas) => number | undefined,
   ): Promise<Account> {
-    const cached = cache.get(id);
-    if (cached && Date.now() - cached.loadedAt < (this.options.refreshAfterMs ?? 5000)) return cached;
+    const cached = this.current(cache, id);
+    if (cached) return cached;
     // Read when no flush is running, and read again if one completed meanwhile, so the stored value
     // and the list of unflushed amounts describe the same moment.
     for (let attempt = 0; ; attempt++) {
@@ -195,4 +201,21 @@ export class MemoryQuotaLedger implements QuotaLedger {
       return current ?? account;
     }
   }
+}
+
+/**
+ * Checks both balances and takes `amount` from them, with no await in between: no other request
+ * can interleave here.
+ */
+function take(
+  user: Account,
+  token: Account | undefined,
+  request: { userId: number; tokenId: number | null; amount: number },
+): Reservation {
+  const { amount } = request;
+  if (available(user) <= 0 || available(user) < amount) throw insufficientQuota(USER_SHORT);
+  if (token && (available(token) <= 0 || available(token) < amount)) throw insufficientQuota(KEY_SHORT);
+  user.reserved += amount;
+  if (token) token.reserved += amount;
+  return { ...request, settled: false };
 }

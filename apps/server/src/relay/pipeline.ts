@@ -56,6 +56,14 @@ function tooMany(reply: FastifyReply, retryAfterSeconds: number, message: string
   return new AppError('rate_limited', message, { details: { code: 'rate_limit_exceeded' } });
 }
 
+const noRelease = () => {};
+
+/** Whether the caller's group or key sets any rate or concurrency limit. */
+function hasLimits(deps: RelayDeps, caller: RelayCaller): boolean {
+  const { rpm, concurrency } = caller.setting.limits;
+  return rpm > 0 || concurrency > 0 || (deps.groups.enabled(caller.user.group)?.api_rate ?? 0) > 0;
+}
+
 /** The user group's RPM, the key's own RPM, then the key's concurrency; returns the slot release. */
 async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: FastifyReply): Promise<() => void> {
   const groupRate = deps.groups.enabled(caller.user.group)?.api_rate ?? 0;
@@ -76,7 +84,7 @@ async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: Fastif
       throw tooMany(reply, decision.retryAfterSeconds, `this API key's limit of ${rpm} requests per minute is reached`);
     }
   }
-  if (concurrency <= 0) return () => {};
+  if (concurrency <= 0) return noRelease;
   const release = await deps.concurrency.enter(`key:${caller.token.id}`, concurrency);
   if (!release) throw tooMany(reply, 1, `this API key allows ${concurrency} requests at a time`);
   return release;
@@ -84,8 +92,11 @@ async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: Fastif
 
 export async function relayRequest(deps: RelayDeps, endpoint: Endpoint, request: FastifyRequest, reply: FastifyReply) {
   const credential = endpoint.credential ? endpoint.credential(request) : request.headers.authorization;
-  const caller = await deps.keys.authenticate(credential, request.ip);
-  const release = await enforceLimits(deps, caller, reply);
+  // Steady traffic is answered from memory without promises (keys, limits, balances): awaiting
+  // only real promises spares each request turns of the microtask queue, where other work runs.
+  const authenticated = deps.keys.authenticate(credential, request.ip);
+  const caller = authenticated instanceof Promise ? await authenticated : authenticated;
+  const release = hasLimits(deps, caller) ? await enforceLimits(deps, caller, reply) : noRelease;
   try {
     await relayAuthorised(deps, endpoint, caller, request, reply);
   } finally {
@@ -115,7 +126,7 @@ async function relayAuthorised(
   attempt.groupRatio = deps.groups.enabled(attempt.group)?.ratio ?? 1;
 
   const price = deps.prices.lookup(mapModel(channel, model).billedModel);
-  const reservation = await deps.ledger.reserve(
+  const reserving = deps.ledger.reserve(
     caller.user.id,
     caller.unlimited ? null : caller.token.id,
     reservationQuota({
@@ -125,6 +136,7 @@ async function relayAuthorised(
       preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
     }),
   );
+  const reservation = reserving instanceof Promise ? await reserving : reserving;
   const retries = caller.forcedChannelId ? 0 : Math.max(0, deps.options.getNumber('RetryTimes'));
   const retryDeadline = startedAt + deps.options.getNumber('RetryTimeOut') * 1000;
   try {
