@@ -116,3 +116,10 @@ export function echoOf(request: ChatRequest | undefined): ResponsesEcho {
 /** The frame of one event: `event: <type>` and its JSON, which repeats the type. */
 export const frame = (data: Json & { type: string }): string =>
   `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+
+export const present = (value: unknown): boolean => value !== undefined && value !== null;
+
+export function requiredString(value: unknown, path: string): string {
+  if (typeof value !== 'string' || !value) throw new Error(`${path}: a non-empty string is required`);
+  return value;
+}
