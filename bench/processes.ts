@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** A child process of the benchmark, with its CPU time and memory read from /proc. */
 export interface Child {
@@ -14,6 +15,12 @@ export interface Child {
 }
 
 const TICKS_PER_SECOND = 100;
+
+/** The V8 flags of `npm start` (package.json), so the benchmark runs One Hub as users do. */
+export function startFlags(root: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
 
 export function cpuMicrosOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];

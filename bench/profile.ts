@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { latencies, percentile, throughput } from './measure.js';
-import { startChild } from './processes.js';
+import { startChild, startFlags } from './processes.js';
 import { prepareOneHub } from './setup.js';
 
 interface ProfileNode {
@@ -35,7 +35,7 @@ const oneHub = await startChild(
           `--cpu-prof-interval=${process.env.BENCH_PROFILE_INTERVAL ?? 1000}`,
         ]
       : []),
-    '--max-semi-space-size=4',
+    ...startFlags(root),
     join(root, 'apps/server/dist/main.js'),
   ],
   {

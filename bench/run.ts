@@ -15,7 +15,7 @@ import {
   type Target,
   throughput,
 } from './measure.js';
-import { startChild } from './processes.js';
+import { startChild, startFlags } from './processes.js';
 import { prepareOneHub } from './setup.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,8 +32,7 @@ async function startOneHub() {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
   return startChild(
     process.execPath,
-    // The V8 flags `npm start` uses (package.json).
-    ['--max-semi-space-size=4', join(root, 'apps/server/dist/main.js')],
+    [...startFlags(root), join(root, 'apps/server/dist/main.js')],
     {
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -174,7 +173,7 @@ try {
     '|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs with key auth, channel routing, quota reservation and settlement, and consume logs on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n`;
+  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs as \`npm start\` runs it (\`node ${startFlags(root).join(' ')}\`) with key auth, channel routing, quota reservation and settlement, and consume logs on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n`;
   process.stdout.write(`${report}\n`);
   if (process.env.BENCH_WRITE !== '0') writeFileSync(join(root, 'BENCHMARKS.md'), report);
 } finally {

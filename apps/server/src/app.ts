@@ -17,6 +17,7 @@ import { userGroupRoutes } from './api/user-group/routes.js';
 import type { Config } from './config.js';
 import { createAuth } from './http/auth.js';
 import { installConsole } from './http/console.js';
+import { createDirectRoutes, type DirectRoutes } from './http/direct-routes.js';
 import { installErrorHandling } from './http/errors.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './http/request-id.js';
@@ -29,6 +30,7 @@ import type { Services } from './services.js';
 declare module 'fastify' {
   interface FastifyInstance {
     relay: RelayHandle;
+    directRoutes: DirectRoutes;
   }
 }
 
@@ -46,12 +48,18 @@ export interface AppOptions {
 /** Registers plugins and route modules; nothing else. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, services } = options;
+  // One line per request is noise at info level; debug and trace get it.
+  const requestLogging = config.logLevel === 'debug' || config.logLevel === 'trace';
+  const directRoutes = createDirectRoutes({
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    enabled: !requestLogging,
+    logger: options.logger,
+  });
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
-    // One line per request is noise at info level; debug and trace get it.
-    logController: new LogController({
-      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
-    }),
+    logController: new LogController({ disableRequestLogging: !requestLogging }),
+    serverFactory: directRoutes.serverFactory,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     genReqId: nextRequestId,
@@ -59,6 +67,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
+  app.decorate('directRoutes', directRoutes);
+  // While closing, Fastify answers new requests with 503; the direct path hands them to it.
+  app.addHook('preClose', (done) => {
+    directRoutes.close();
+    done();
+  });
   // Set when the request arrives, so every answer carries it; a callback hook costs no promise.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);

@@ -6,7 +6,13 @@ import { AppError } from '../platform/errors.js';
  * request came to. Relay surfaces register their own renderers; `/api` and the rest use the
  * management envelope.
  */
-export type ErrorRenderer = (error: AppError, request: FastifyRequest, reply: FastifyReply) => unknown;
+export type ErrorRenderer = (error: AppError, request: ErrorRequest) => unknown;
+
+/** What a renderer may read of the request: Fastify's request or the relay's direct path's. */
+export interface ErrorRequest {
+  id: string;
+  url: string;
+}
 
 const renderers: Array<{ prefix: string; render: ErrorRenderer }> = [];
 
@@ -45,12 +51,14 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal', 'internal server error', { cause: error });
 }
 
-function rendererFor(url: string): ErrorRenderer {
-  return renderers.find((entry) => url.startsWith(entry.prefix))?.render ?? renderManagementError;
+/** The error's body in the format of the surface the request came to. */
+export function renderErrorBody(error: AppError, request: ErrorRequest): unknown {
+  const render = renderers.find((entry) => request.url.startsWith(entry.prefix))?.render ?? renderManagementError;
+  return render(error, request);
 }
 
 export function sendError(error: AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return reply.status(error.status).send(rendererFor(request.url)(error, request, reply));
+  return reply.status(error.status).send(renderErrorBody(error, request));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

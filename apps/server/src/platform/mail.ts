@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import { AppError } from './errors.js';
 
 /** SMTP settings as the administrator entered them; read on every send so edits apply at once. */
@@ -50,6 +49,8 @@ export function createMailer(settings: () => SmtpSettings): Mailer {
         );
       }
       const port = current.port > 0 ? current.port : 587;
+      // Loaded on the first send: most sites rarely mail, and the library costs a few MB resident.
+      const { default: nodemailer } = await import('nodemailer');
       const transport = nodemailer.createTransport({
         host: current.server.trim(),
         port,

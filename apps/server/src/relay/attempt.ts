@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
 import { openAiAdapter } from './adapters/openai.js';
 import { chatAdapterFor } from './adapters/registry.js';
@@ -36,8 +36,8 @@ interface Call {
   attempt: Attempt;
   billedModel: string;
   upstream: StreamedResponse;
-  request: FastifyRequest;
-  reply: FastifyReply;
+  request: RelayHttpRequest;
+  reply: RelayHttpReply;
   finish: Finish;
 }
 
@@ -47,8 +47,8 @@ export async function tryChannel(
   attempt: Attempt,
   channel: RouterChannel,
   reservation: Reservation,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
 ): Promise<UpstreamFailure | undefined> {
   const adapter = chatAdapterFor(channel.type);
   const servedNatively = endpoint.chat?.servedBy?.has(channel.type) ?? false;
@@ -149,7 +149,7 @@ function settlement(
   attempt: Attempt,
   channel: RouterChannel,
   reservation: Reservation,
-  request: FastifyRequest,
+  request: RelayHttpRequest,
   billedModel: string,
 ): Finish {
   const price = deps.prices.lookup(billedModel);
@@ -220,8 +220,8 @@ async function answerWhole(
   billedModel: string,
   answer: WholeResponse,
   parsed: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
   finish: Finish,
 ): Promise<void> {
   const firstByteMs = Date.now() - attempt.startedAt;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
 import { openAiStreamEncoder, openAiSurface } from './adapters/openai.js';
 import type {
@@ -45,7 +45,7 @@ export interface NativePassThrough {
   prepare(
     body: Json,
     context: AdapterContext,
-    request: FastifyRequest | undefined,
+    request: RelayHttpRequest | undefined,
     adapter: ChatAdapter,
   ): UpstreamCall | Promise<UpstreamCall>;
   usageOf(body: Json): ChatUsage | undefined;
@@ -164,8 +164,8 @@ export interface ChatCall {
   surface: SurfaceBinding;
   adapter: ChatAdapter;
   channel: RouterChannel;
-  request: FastifyRequest;
-  reply: FastifyReply;
+  request: RelayHttpRequest;
+  reply: RelayHttpReply;
   /** Settlement for the billed model; made once the model mapping is known. */
   finishFor(billedModel: string): Finish;
 }

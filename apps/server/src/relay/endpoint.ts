@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
 import type { ChatRequest } from './adapters/types.js';
 import type { Usage } from './billing/quota.js';
@@ -65,11 +65,11 @@ export interface Endpoint {
     servedBy?: ReadonlySet<number>;
   };
   /** The API key as the client's SDK sends it, when not in `Authorization` (x-api-key, ?key=). */
-  credential?(request: FastifyRequest): string | undefined;
+  credential?(request: RelayHttpRequest): string | undefined;
   /** The model when the client names it outside the body (Gemini puts it in the path). */
-  modelOf?(request: FastifyRequest): string | undefined;
+  modelOf?(request: RelayHttpRequest): string | undefined;
   /** Whether the client asked for a stream, when not by `stream: true` (Gemini: the method name). */
-  isStream?(request: FastifyRequest, fields: JsonObject): boolean;
+  isStream?(request: RelayHttpRequest, fields: JsonObject): boolean;
 }
 
 export function fieldError(field: string, message: string): AppError {
@@ -96,7 +96,7 @@ function modelOf(endpoint: Endpoint, fields: JsonObject): string {
   return model.trim();
 }
 
-function jsonFields(request: FastifyRequest): JsonObject {
+function jsonFields(request: RelayHttpRequest): JsonObject {
   const body = request.body;
   if (Buffer.isBuffer(body)) {
     throw new AppError('unsupported_media_type', 'send this request as application/json');
@@ -111,7 +111,7 @@ function jsonFields(request: FastifyRequest): JsonObject {
   return fields;
 }
 
-function multipartForm(request: FastifyRequest): MultipartForm {
+function multipartForm(request: RelayHttpRequest): MultipartForm {
   const contentType = request.headers['content-type'] ?? '';
   if (!Buffer.isBuffer(request.body)) {
     throw new AppError('unsupported_media_type', 'send this request as multipart/form-data');
@@ -124,7 +124,7 @@ function multipartForm(request: FastifyRequest): MultipartForm {
 }
 
 /** Reads and checks the client's request; nothing has been reserved or sent yet. */
-export function readRelayInput(endpoint: Endpoint, request: FastifyRequest): RelayInput {
+export function readRelayInput(endpoint: Endpoint, request: RelayHttpRequest): RelayInput {
   let input: RelayInput;
   if (endpoint.body === 'multipart') {
     const form = multipartForm(request);

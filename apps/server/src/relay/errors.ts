@@ -1,5 +1,4 @@
-import type { FastifyRequest } from 'fastify';
-import { registerErrorRenderer } from '../http/errors.js';
+import { type ErrorRequest, registerErrorRenderer } from '../http/errors.js';
 import type { AppError, ErrorCode } from '../platform/errors.js';
 
 const openAiType: Partial<Record<ErrorCode, string>> = {
@@ -16,7 +15,7 @@ const openAiType: Partial<Record<ErrorCode, string>> = {
 };
 
 /** OpenAI's error envelope, with the request id so an operator can find the request in the logs. */
-export function openAiErrorBody(error: AppError, request: FastifyRequest) {
+export function openAiErrorBody(error: AppError, request: ErrorRequest) {
   return {
     error: {
       message: `${error.message} (request id: ${request.id})`,

@@ -1,5 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OptionService } from '../api/option/service.js';
+import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { tryChannel } from './attempt.js';
@@ -51,7 +51,7 @@ function checkModelAllowed(caller: RelayCaller, model: string): void {
   }
 }
 
-function tooMany(reply: FastifyReply, retryAfterSeconds: number, message: string): AppError {
+function tooMany(reply: RelayHttpReply, retryAfterSeconds: number, message: string): AppError {
   reply.header('retry-after', String(retryAfterSeconds));
   return new AppError('rate_limited', message, { details: { code: 'rate_limit_exceeded' } });
 }
@@ -65,7 +65,7 @@ function hasLimits(deps: RelayDeps, caller: RelayCaller): boolean {
 }
 
 /** The user group's RPM, the key's own RPM, then the key's concurrency; returns the slot release. */
-async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: FastifyReply): Promise<() => void> {
+async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: RelayHttpReply): Promise<() => void> {
   const groupRate = deps.groups.enabled(caller.user.group)?.api_rate ?? 0;
   if (groupRate > 0) {
     const decision = await deps.limiter.take(`user:${caller.user.id}`, groupRate);
@@ -90,7 +90,12 @@ async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: Fastif
   return release;
 }
 
-export async function relayRequest(deps: RelayDeps, endpoint: Endpoint, request: FastifyRequest, reply: FastifyReply) {
+export async function relayRequest(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+) {
   const credential = endpoint.credential ? endpoint.credential(request) : request.headers.authorization;
   // Steady traffic is answered from memory without promises (keys, limits, balances): awaiting
   // only real promises spares each request turns of the microtask queue, where other work runs.
@@ -108,8 +113,8 @@ async function relayAuthorised(
   deps: RelayDeps,
   endpoint: Endpoint,
   caller: RelayCaller,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
 ) {
   const startedAt = Date.now();
   const input = readRelayInput(endpoint, request);

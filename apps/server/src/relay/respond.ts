@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyReply } from 'fastify';
+import type { RelayHttpReply } from '../http/direct-routes.js';
 import type { Usage } from './billing/quota.js';
 import { isObject, type RelayInput, type StreamFormat } from './endpoint.js';
 import type { StreamedResponse } from './executor.js';
@@ -40,7 +40,7 @@ export function requestIdHeaders(requestId: string): Record<string, string> {
  * faster on the hot path. Headers set on the reply earlier are not sent: pass them here.
  */
 export function sendWhole(
-  reply: FastifyReply,
+  reply: RelayHttpReply,
   requestId: string,
   status: number,
   contentType: string,
@@ -90,7 +90,7 @@ export class ClientLink {
 /** Forwards an upstream SSE stream event by event as it arrives, keeping only counters. */
 export async function relayStream(
   upstream: StreamedResponse,
-  reply: FastifyReply,
+  reply: RelayHttpReply,
   options: { format: StreamFormat; input: RelayInput; startedAt: number },
 ): Promise<StreamOutcome> {
   const outcome: StreamOutcome = {
@@ -163,7 +163,7 @@ function forwardEvent(
  */
 export async function relayBytes(
   upstream: StreamedResponse,
-  reply: FastifyReply,
+  reply: RelayHttpReply,
   options: { requestId: string; startedAt: number },
 ): Promise<TransferOutcome> {
   const contentType = upstream.headers['content-type'];

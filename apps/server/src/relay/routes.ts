@@ -18,7 +18,13 @@ const CREATED = 1677649963;
 export function relayRoutes(app: FastifyInstance, deps: RelayDeps, ownerOf: (model: string) => string): void {
   const route = (scope: FastifyInstance, endpoint: Endpoint) =>
     scope.post(endpoint.path, (request, reply) => relayRequest(deps, endpoint, request, reply));
-  for (const endpoint of endpoints) if (endpoint.body === 'json') route(app, endpoint);
+  // JSON bodies at fixed paths are also served before Fastify (http/direct-routes.ts).
+  const routeJson = (endpoint: Endpoint) => {
+    route(app, endpoint);
+    if (!endpoint.path.includes(':'))
+      app.directRoutes.post(endpoint.path, (request, reply) => relayRequest(deps, endpoint, request, reply));
+  };
+  for (const endpoint of endpoints) if (endpoint.body === 'json') routeJson(endpoint);
   // Forms are kept as raw bytes (within the body limit) and forwarded as received; only the relay's
   // multipart routes accept them.
   void app.register(async (scope) => {
@@ -32,7 +38,7 @@ export function relayRoutes(app: FastifyInstance, deps: RelayDeps, ownerOf: (mod
   }));
 
   // The native surfaces: each answers errors in its own format.
-  for (const endpoint of surfaceEndpoints) route(app, endpoint);
+  for (const endpoint of surfaceEndpoints) routeJson(endpoint);
   const anthropicError: ErrorRenderer = (error, request) =>
     anthropicBinding.translator.errorBody(error.status, `${error.message} (request id: ${request.id})`);
   registerErrorRenderer('/v1/messages', anthropicError);

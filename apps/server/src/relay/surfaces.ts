@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { RelayHttpRequest } from '../http/direct-routes.js';
 import { ANTHROPIC_VERSION } from './adapters/anthropic/common.js';
 import { anthropicUsage, meterAnthropicStream } from './adapters/anthropic/native.js';
 import { anthropicSurface } from './adapters/anthropic/surface.js';
@@ -19,13 +19,13 @@ import { countChatPromptTokens, estimateChatPromptTokens } from './metering.js';
  * (chat-exchange.ts). Each surface authenticates with the header its SDK sends.
  */
 
-const header = (request: FastifyRequest, name: string): string | undefined => {
+const header = (request: RelayHttpRequest, name: string): string | undefined => {
   const value = request.headers[name];
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 };
 
 /** Request headers an Anthropic client sends that the upstream must see too (betas, version). */
-function anthropicClientHeaders(request: FastifyRequest | undefined): Record<string, string> {
+function anthropicClientHeaders(request: RelayHttpRequest | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   const beta = request && header(request, 'anthropic-beta');
   if (beta) headers['anthropic-beta'] = beta;
@@ -129,7 +129,7 @@ function chatCosts(binding: SurfaceBinding): Pick<Endpoint, 'estimatePrompt' | '
   };
 }
 
-export const anthropicKey = (request: FastifyRequest): string | undefined =>
+export const anthropicKey = (request: RelayHttpRequest): string | undefined =>
   header(request, 'x-api-key') ?? request.headers.authorization ?? undefined;
 
 function anthropicEndpoint(path: string): Endpoint {
@@ -146,7 +146,7 @@ function anthropicEndpoint(path: string): Endpoint {
 }
 
 /** `models/gemini-2.5-flash:streamGenerateContent` → the model and whether it streams. */
-function geminiTarget(request: FastifyRequest): { model: string; stream: boolean } {
+function geminiTarget(request: RelayHttpRequest): { model: string; stream: boolean } {
   const { modelAction = '' } = request.params as { modelAction?: string };
   const at = modelAction.lastIndexOf(':');
   const action = at >= 0 ? modelAction.slice(at + 1) : '';
@@ -157,7 +157,7 @@ function geminiTarget(request: FastifyRequest): { model: string; stream: boolean
 }
 
 /** `x-goog-api-key`, else `?key=`, else a bearer token: whatever the client's SDK sends. */
-export const geminiKey = (request: FastifyRequest): string | undefined => {
+export const geminiKey = (request: RelayHttpRequest): string | undefined => {
   const query = request.query as { key?: unknown } | undefined;
   return (
     header(request, 'x-goog-api-key') ??

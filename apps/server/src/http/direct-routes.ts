@@ -1,0 +1,177 @@
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyServerFactory } from 'fastify';
+import { parse as secureJsonParse } from 'secure-json-parse';
+import type { Logger } from '../platform/logger.js';
+import { renderErrorBody, toAppError } from './errors.js';
+import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './request-id.js';
+
+/**
+ * The relay's JSON routes, served straight from Node's HTTP server before Fastify sees the
+ * request. On this machine Fastify's per-request work (request and reply objects, a child logger,
+ * hooks, the body parser) costs about 40 µs, most of One Hub's added latency over a bare proxy.
+ *
+ * Only the plain case takes this path: a POST to one of these exact paths with an
+ * `application/json` (utf-8) body of a stated length within the body limit. Everything else
+ * (other content types, chunked bodies, empty or oversized ones, request logging at debug level,
+ * a server that is closing) goes to the same handlers through Fastify, whose rules this path
+ * follows: the same JSON parser and prototype-poisoning rule, the same client address behind
+ * proxies, the same error bodies with the request-id headers.
+ */
+
+/** What the relay reads of a request: Fastify's, or this path's equivalent. */
+export interface RelayHttpRequest {
+  id: string;
+  ip: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  params?: unknown;
+  query?: unknown;
+}
+
+/** What the relay does with a reply: headers for an error answer, or the raw response. */
+export interface RelayHttpReply {
+  raw: ServerResponse;
+  header(name: string, value: string): unknown;
+  hijack(): void;
+}
+
+export type DirectHandler = (request: RelayHttpRequest, reply: RelayHttpReply) => Promise<void>;
+
+export interface DirectRoutes {
+  /** Serves `POST path` on the direct path too; the route must also exist in Fastify. */
+  post(path: string, handler: DirectHandler): void;
+  /** Passes Fastify's HTTP server options on and puts this path in front of its handler. */
+  serverFactory: FastifyServerFactory;
+  /** From now on every request goes through Fastify, which answers 503 while closing. */
+  close(): void;
+}
+
+export interface DirectRoutesOptions {
+  bodyLimit: number;
+  trustProxy: boolean;
+  /** Off when requests are logged one by one (debug level): only Fastify writes those lines. */
+  enabled: boolean;
+  logger: Logger;
+}
+
+const trustAll = () => true;
+const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+class DirectReply implements RelayHttpReply {
+  readonly headers: Record<string, string> = {};
+  constructor(readonly raw: ServerResponse) {}
+  header(name: string, value: string): this {
+    this.headers[name.toLowerCase()] = value;
+    return this;
+  }
+  hijack(): void {}
+}
+
+export function createDirectRoutes(options: DirectRoutesOptions): DirectRoutes {
+  const routes = new Map<string, DirectHandler>();
+  let open = options.enabled;
+
+  const clientAddress = (raw: IncomingMessage): string =>
+    (options.trustProxy ? proxyAddr(raw, trustAll) : raw.socket.remoteAddress) ?? '';
+
+  function fail(error: unknown, request: RelayHttpRequest, reply: DirectReply): void {
+    const response = reply.raw;
+    if (response.headersSent) {
+      // As Fastify does for a hijacked reply: the answer is under way, so only the log learns.
+      options.logger.error({ err: error, reqId: request.id }, 'Promise errored, but reply.sent = true was set');
+      return;
+    }
+    const appError = toAppError(error);
+    if (appError.status >= 500) options.logger.error({ err: error, reqId: request.id }, 'request failed');
+    const body = JSON.stringify(renderErrorBody(appError, request));
+    response.writeHead(appError.status, {
+      ...reply.headers,
+      [requestIdHeader]: request.id,
+      [legacyRequestIdHeader]: request.id,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
+    response.end(body);
+  }
+
+  function serve(raw: IncomingMessage, response: ServerResponse, handler: DirectHandler): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    };
+    const onEnd = () => {
+      raw.off('data', onData);
+      const text =
+        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString();
+      const request: RelayHttpRequest = {
+        id: nextRequestId(),
+        ip: clientAddress(raw),
+        url: raw.url ?? '/',
+        headers: raw.headers,
+        body: undefined,
+      };
+      const reply = new DirectReply(response);
+      try {
+        request.body = secureJsonParse(text, { protoAction: 'error', constructorAction: 'ignore' });
+      } catch (error) {
+        fail(error, request, reply);
+        return;
+      }
+      handler(request, reply).then(undefined, (error: unknown) => fail(error, request, reply));
+    };
+    raw.on('data', onData);
+    // A client that leaves before the end of its body gets nothing: nothing was started for it.
+    raw.once('end', onEnd);
+  }
+
+  /** The handler for this request on the direct path, or undefined when Fastify must serve it. */
+  function directHandler(raw: IncomingMessage): DirectHandler | undefined {
+    if (!open || raw.method !== 'POST') return undefined;
+    const url = raw.url ?? '';
+    const query = url.indexOf('?');
+    const handler = routes.get(query < 0 ? url : url.slice(0, query));
+    if (!handler) return undefined;
+    const { headers } = raw;
+    const length = Number(headers['content-length']);
+    const plainBody =
+      length > 0 &&
+      length <= options.bodyLimit &&
+      headers['transfer-encoding'] === undefined &&
+      headers['content-encoding'] === undefined &&
+      JSON_TYPE.test(headers['content-type'] ?? '');
+    return plainBody ? handler : undefined;
+  }
+
+  return {
+    post(path, handler) {
+      routes.set(path, handler);
+    },
+    serverFactory(fastifyHandler, serverOptions) {
+      const setting = (name: string) => (typeof serverOptions[name] === 'number' ? serverOptions[name] : 0);
+      const server = createServer((serverOptions.http as ServerOptions | undefined) ?? {}, (raw, response) => {
+        const handler = directHandler(raw);
+        if (handler) serve(raw, response, handler);
+        else fastifyHandler(raw, response);
+      });
+      // What Fastify sets on the server it creates itself.
+      server.keepAliveTimeout = setting('keepAliveTimeout');
+      server.requestTimeout = setting('requestTimeout');
+      server.setTimeout(setting('connectionTimeout'));
+      if (setting('maxRequestsPerSocket') > 0) server.maxRequestsPerSocket = setting('maxRequestsPerSocket');
+      return server;
+    },
+    close() {
+      open = false;
+    },
+  };
+}
