@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall } from './support/api.js';
-import { launchBrowser, screenshot, signInWithForm } from './support/browser.js';
+import { expandSection, launchBrowser, screenshot, signInWithForm } from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
 
 const ROOT_PASSWORD = 'e2e-root-password';
@@ -212,7 +212,7 @@ describe('channel administration', () => {
     await page.getByTestId('channel-form-key').fill('sk-main-upstream');
     await addModel(page, 'mock-chat');
     await addModel(page, '*bad');
-    await page.getByTestId('channel-form-advanced').click();
+    await expandSection(page, 'channel-form-advanced');
     await page.getByTestId('channel-form-model-mapping').fill('{"gpt-mock": 1');
     await page.getByTestId('channel-form-submit').click();
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminApi, adminApi, apiCall, sessionCookie } from './support/api.js';
-import { launchBrowser, screenshot, signInWithForm, sortDirection } from './support/browser.js';
+import { expandSection, launchBrowser, screenshot, signInWithForm, sortDirection } from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
 
 const ROOT_PASSWORD = 'e2e-root-password';
@@ -242,7 +242,7 @@ describe('tokens', () => {
     expect(await name.inputValue()).toBe('ci-key');
     await name.fill('ci-key-renamed');
     await page.getByTestId('token-form-unlimited').check();
-    await page.getByTestId('token-form-advanced').click();
+    await expandSection(page, 'token-form-advanced');
     await page.getByTestId('token-form-ip-limit').check();
     await page.getByTestId('token-form-ips').fill('10.0.0.0/8\nnot-an-ip');
     await page.getByTestId('token-form-submit').click();

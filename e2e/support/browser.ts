@@ -50,3 +50,13 @@ export async function signInWithForm(page: Page, origin: string, username: strin
 export function sortDirection(page: Page, testId: string): Promise<string | null> {
   return page.getByTestId(testId).locator('xpath=ancestor::th').getAttribute('aria-sort');
 }
+
+/**
+ * Opens a collapsed section by its summary and waits until it has finished growing: the dialog
+ * around it re-centres meanwhile, so a click during the animation can land beside its target.
+ */
+export async function expandSection(page: Page, summaryTestId: string): Promise<void> {
+  const summary = page.getByTestId(summaryTestId);
+  await summary.click();
+  await page.locator('.MuiAccordion-root', { has: summary }).locator('.MuiCollapse-entered').waitFor();
+}
