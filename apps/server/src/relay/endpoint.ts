@@ -27,6 +27,11 @@ export interface StreamFormat {
   textOf(event: JsonObject): string;
   /** What the client gets instead of the event: undefined keeps it as sent, null drops it. */
   rewrite?(event: JsonObject, input: RelayInput): JsonObject | null | undefined;
+  /**
+   * False when `rewrite` surely keeps this event (its text alone tells): such events are sent
+   * before they are read. Without it, every event of a format with `rewrite` is read first.
+   */
+  mayRewrite?(eventText: string, input: RelayInput): boolean;
 }
 
 /**

@@ -52,6 +52,8 @@ const chatStream: StreamFormat = {
     const { usage: _notAsked, ...rest } = chunk;
     return rest;
   },
+  // Only a usage field is taken out; a key spelled with escapes (`\u0075sage`) is read first too.
+  mayRewrite: (text, input) => !clientAskedUsage(input) && (text.includes('usage') || text.includes('\\u')),
 };
 
 function countChoices(raw: Buffer): number {

@@ -108,10 +108,21 @@ export async function relayStream(
     for (const event of events) text += forwardEvent(event, outcome, tally, options);
     return text ? client.write(text) : undefined;
   };
+  const { format, input } = options;
+  const kept = (event: string) => !format.rewrite || format.mayRewrite?.(event, input) === false;
   try {
     await upstream.pump((chunk) => {
       outcome.firstByteMs ??= Date.now() - options.startedAt;
-      return forward(splitter.push(chunk));
+      const startsEvent = splitter.isEmpty();
+      const events = splitter.push(chunk);
+      // A chunk of whole events that all go out unchanged is sent as it came, then read: the
+      // client does not wait for the parsing. Ending on a line feed, it holds no partial character.
+      if (startsEvent && splitter.isEmpty() && chunk[chunk.length - 1] === LINE_FEED && events.every(kept)) {
+        const held = client.write(chunk);
+        for (const event of events) readEvent(event, outcome, tally, format);
+        return held;
+      }
+      return forward(events);
     });
     await forward(splitter.finish());
   } catch (error) {
@@ -129,6 +140,25 @@ export async function relayStream(
   return outcome;
 }
 
+const LINE_FEED = 0x0a;
+
+/** Notes the usage and the text of one upstream event; answers its JSON, if it is JSON. */
+function readEvent(event: string, outcome: StreamOutcome, tally: TextTally, format: StreamFormat): unknown {
+  const data = eventData(event);
+  if (data === undefined || data === '[DONE]') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return undefined; // Not JSON: forwarded as is.
+  }
+  if (!isObject(parsed)) return undefined;
+  const usage = format.usageOf(parsed);
+  if (usage) outcome.usage = usage;
+  tally.push(format.textOf(parsed));
+  return parsed;
+}
+
 /** What the client gets for one upstream event ('' when it is dropped); usage and text are noted. */
 function forwardEvent(
   event: string,
@@ -136,23 +166,10 @@ function forwardEvent(
   tally: TextTally,
   options: { format: StreamFormat; input: RelayInput },
 ): string {
-  const data = eventData(event);
-  let parsed: unknown;
-  if (data !== undefined && data !== '[DONE]') {
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      // Not JSON: forwarded as is.
-    }
-  }
-  if (isObject(parsed)) {
-    const usage = options.format.usageOf(parsed);
-    if (usage) outcome.usage = usage;
-    tally.push(options.format.textOf(parsed));
-    const replacement = options.format.rewrite?.(parsed, options.input);
-    if (replacement === null) return '';
-    if (replacement !== undefined) return `data: ${JSON.stringify(replacement)}\n\n`;
-  }
+  const parsed = readEvent(event, outcome, tally, options.format);
+  const replacement = isObject(parsed) ? options.format.rewrite?.(parsed, options.input) : undefined;
+  if (replacement === null) return '';
+  if (replacement !== undefined) return `data: ${JSON.stringify(replacement)}\n\n`;
   return `${event}\n\n`;
 }
 

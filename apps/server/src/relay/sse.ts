@@ -24,6 +24,11 @@ export class SseSplitter {
     return events;
   }
 
+  /** No unfinished event is held. */
+  isEmpty(): boolean {
+    return this.buffered === '';
+  }
+
   /** Whatever is left when the upstream closes (an event without the final blank line). */
   finish(): string[] {
     const rest = (this.buffered + this.decoder.decode()).trim();
