@@ -52,6 +52,9 @@ function options(upstream: DispatchRequest): Dispatcher.DispatchOptions {
   return { origin, path, method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body ?? null };
 }
 
+/** What may wait for the reader before the upstream is paused. */
+const EARLY_BYTES = 64 * 1024;
+
 const tooLarge = (limit: number) => new Error(`upstream response is larger than ${limit} bytes`);
 
 function concat(parts: Buffer[], size: number): Buffer {
@@ -97,7 +100,7 @@ export function dispatchWhole(
 
 /**
  * Resolves when the upstream's headers arrive. Chunks that come before `pump` is called wait in
- * a short queue; the upstream is paused meanwhile, so nothing piles up.
+ * a queue; beyond EARLY_BYTES the upstream is paused, so no more than that piles up.
  */
 export function dispatchStream(dispatcher: Dispatcher, upstream: DispatchRequest): Promise<StreamedResponse> {
   return new Promise((resolveHeaders, rejectHeaders) => {
@@ -105,6 +108,9 @@ export function dispatchStream(dispatcher: Dispatcher, upstream: DispatchRequest
     let resume: (() => void) | undefined;
     let paused = false;
     const waiting: Buffer[] = [];
+    let waitingBytes = 0;
+    /** The queue is being handed over: later chunks queue behind it, and the end waits for it. */
+    let draining = false;
     let consumer: ((chunk: Buffer) => undefined | Promise<unknown>) | undefined;
     let ended = false;
     let failure: Error | undefined;
@@ -146,9 +152,15 @@ export function dispatchStream(dispatcher: Dispatcher, upstream: DispatchRequest
           settle = { resolve, reject };
           consumer = onChunk;
           const drainQueue = async () => {
-            while (waiting.length > 0) {
-              const chunk = waiting.shift() as Buffer;
-              await onChunk(chunk);
+            draining = true;
+            try {
+              while (waiting.length > 0) {
+                const chunk = waiting.shift() as Buffer;
+                waitingBytes -= chunk.length;
+                await onChunk(chunk);
+              }
+            } finally {
+              draining = false;
             }
           };
           drainQueue().then(
@@ -191,14 +203,18 @@ export function dispatchStream(dispatcher: Dispatcher, upstream: DispatchRequest
         return true;
       },
       onData(chunk: Buffer) {
-        if (consumer && waiting.length === 0) return deliver(chunk);
+        if (consumer && waiting.length === 0 && !draining) return deliver(chunk);
         waiting.push(chunk);
+        waitingBytes += chunk.length;
+        // The first events often come with the headers, before the reader: a little is kept
+        // without stopping the upstream (pausing and resuming it costs more than the copy).
+        if (!consumer && waitingBytes <= EARLY_BYTES) return true;
         paused = true;
         return false;
       },
       onComplete() {
         ended = true;
-        if (consumer && waiting.length === 0 && !paused) finish();
+        if (consumer && waiting.length === 0 && !paused && !draining) finish();
       },
       onError(error: Error) {
         failure = error;
