@@ -106,6 +106,7 @@ describe('the direct path for the relay JSON routes', () => {
   it.each([
     ['malformed JSON', '{"model": "gpt-4o-mini",'],
     ['a prototype key', '{"__proto__": {"admin": true}, "model": "gpt-4o-mini", "messages": []}'],
+    ['a constructor prototype', '{"constructor": {"prototype": {"admin": true}}, "model": "gpt-4o-mini"}'],
     ['an array', '[1, 2]'],
     ['a wrong type', '{"model": "gpt-4o-mini", "messages": [], "stream": "yes"}'],
     ['an unknown model', '{"model": "no-such-model", "messages": [{"role": "user", "content": "hi"}]}'],

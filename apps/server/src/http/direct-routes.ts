@@ -122,7 +122,7 @@ export function createDirectRoutes(options: DirectRoutesOptions): DirectRoutes {
       };
       const reply = new DirectReply(response);
       try {
-        request.body = secureJsonParse(text, { protoAction: 'error', constructorAction: 'ignore' });
+        request.body = secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' });
       } catch (error) {
         fail(error, request, reply);
         return;
