@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RelayInput } from './endpoint.js';
@@ -14,27 +14,32 @@ import { relayStream, type StreamOutcome } from './respond.js';
 const chat = endpoints.find((endpoint) => endpoint.path === '/v1/chat/completions');
 const format = chat?.stream;
 
-/** An upstream that delivers these chunks, in order, as undici would. */
-function upstreamOf(chunks: Buffer[]): StreamedResponse {
+/** An upstream that delivers these chunks, in order, as undici would; `after` runs as each returns. */
+function upstreamOf(chunks: Buffer[], after?: () => void): StreamedResponse {
   return {
     status: 200,
     headers: {},
     async pump(onChunk) {
-      for (const chunk of chunks) await onChunk(chunk);
+      for (const chunk of chunks) {
+        const held = onChunk(chunk);
+        after?.();
+        await held;
+      }
     },
     readAll: async () => Buffer.concat(chunks),
     abort() {},
   };
 }
 
-let next: { chunks: Buffer[]; input: RelayInput } | undefined;
+let next: { chunks: Buffer[]; input: RelayInput; after?: (response: ServerResponse) => void } | undefined;
 let outcome: StreamOutcome | undefined;
 const server = createServer((request, response) => {
   const job = next;
   if (!job || !format) return void response.end();
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const reply = { raw: response, header: () => reply, hijack() {} };
-  void relayStream(upstreamOf(job.chunks), reply, { format, input: job.input, startedAt: Date.now() }).then(
+  const after = job.after && (() => job.after?.(response));
+  void relayStream(upstreamOf(job.chunks, after), reply, { format, input: job.input, startedAt: Date.now() }).then(
     (result) => {
       outcome = result;
     },
@@ -42,11 +47,16 @@ const server = createServer((request, response) => {
   request.resume();
 });
 
-async function relay(chunks: Array<string | Buffer>, askUsage = false): Promise<string> {
+async function relay(
+  chunks: Array<string | Buffer>,
+  askUsage = false,
+  after?: (response: ServerResponse) => void,
+): Promise<string> {
   const fields = askUsage ? { stream: true, stream_options: { include_usage: true } } : { stream: true };
   next = {
     chunks: chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)),
     input: { model: 'gpt-4o-mini', stream: true, fields } as RelayInput,
+    after,
   };
   const { port } = server.address() as AddressInfo;
   const response = await fetch(`http://127.0.0.1:${port}/`);
@@ -95,5 +105,16 @@ describe('relayStream', () => {
     const first = Buffer.concat([Buffer.from(content('A')), wide.subarray(0, 1)]);
     const rest = Buffer.concat([wide.subarray(1), Buffer.from(usage() + done)]);
     expect(await relay([first, rest])).toBe(`${content('A')}${wide.toString()}${done}`);
+  });
+
+  it('hands each chunk to the socket as it is written, not at the end of the tick', async () => {
+    // Node's response.write corks the socket until the next tick; what the relay reads and bills
+    // after a write must not hold the bytes back.
+    const corked: number[] = [];
+    const sent = [content('Hel'), content('lo'), done];
+    expect(await relay(sent, false, (response) => corked.push(response.socket?.writableCorked ?? -1))).toBe(
+      sent.join(''),
+    );
+    expect(corked).toEqual([0, 0, 0]);
   });
 });

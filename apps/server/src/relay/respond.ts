@@ -78,7 +78,11 @@ export class ClientLink {
 
   write(data: string | Uint8Array): undefined | Promise<unknown> {
     if (this.gone || this.response.destroyed) return undefined;
-    if (this.response.write(data)) return undefined;
+    const accepted = this.response.write(data);
+    // Node holds a write until the end of the tick to gather more; a relay sends each chunk now,
+    // so the client does not wait for the reading and billing that follow it.
+    this.response.uncork();
+    if (accepted) return undefined;
     return new Promise((resolve) => this.response.once('drain', resolve).once('close', resolve));
   }
 
