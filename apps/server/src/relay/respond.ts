@@ -62,6 +62,7 @@ export function sendWhole(
  */
 export class ClientLink {
   gone = false;
+  private started = false;
   private readonly onClose = () => {
     if (!this.response.writableFinished) {
       this.gone = true;
@@ -79,9 +80,13 @@ export class ClientLink {
   write(data: string | Uint8Array): undefined | Promise<unknown> {
     if (this.gone || this.response.destroyed) return undefined;
     const accepted = this.response.write(data);
-    // Node holds a write until the end of the tick to gather more; a relay sends each chunk now,
-    // so the client does not wait for the reading and billing that follow it.
-    this.response.uncork();
+    // Node holds writes until the end of the tick to send them together. The first one goes now,
+    // so the first byte does not wait for the reading of the events that came with it; later
+    // ones are gathered (an upstream burst goes out in one packet, not one per event).
+    if (!this.started) {
+      this.started = true;
+      this.response.uncork();
+    }
     if (accepted) return undefined;
     return new Promise((resolve) => this.response.once('drain', resolve).once('close', resolve));
   }
