@@ -1,7 +1,5 @@
 import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
-import { openAiAdapter } from './adapters/openai.js';
-import { chatAdapterFor } from './adapters/registry.js';
 import { settledQuota } from './billing/quota.js';
 import {
   type ChatCall,
@@ -17,6 +15,8 @@ import { type Endpoint, parsedJson } from './endpoint.js';
 import type { StreamedResponse, WholeResponse } from './executor.js';
 import type { Reservation } from './ledger.js';
 import type { Attempt, RelayDeps } from './pipeline.js';
+import { chatAdapterFor } from './providers/adapters.js';
+import { openAiAdapter } from './providers/openai/adapter.js';
 import { mapModel, prepareRequest } from './providers/openai/request.js';
 import { relayBytes, relayStream, sendWhole, streamHeaders } from './respond.js';
 import type { RouterChannel } from './router.js';

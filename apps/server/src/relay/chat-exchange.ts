@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
-import { openAiStreamEncoder, openAiSurface } from './adapters/openai.js';
+import type { Usage } from './billing/quota.js';
+import type { Endpoint, RelayInput } from './endpoint.js';
+import type { StreamedResponse, WholeResponse } from './executor.js';
+import { countChatPromptTokens, countTextTokens, TextTally } from './metering.js';
+import type { Attempt, RelayDeps } from './pipeline.js';
+import { openAiStreamEncoder, openAiSurface } from './providers/openai/adapter.js';
+import { mapModel } from './providers/openai/request.js';
 import type {
   AdapterContext,
   ChatAdapter,
@@ -13,13 +19,7 @@ import type {
   SurfaceTranslator,
   UpstreamCall,
   WholeBodyAdapter,
-} from './adapters/types.js';
-import type { Usage } from './billing/quota.js';
-import type { Endpoint, RelayInput } from './endpoint.js';
-import type { StreamedResponse, WholeResponse } from './executor.js';
-import { countChatPromptTokens, countTextTokens, TextTally } from './metering.js';
-import type { Attempt, RelayDeps } from './pipeline.js';
-import { mapModel } from './providers/openai/request.js';
+} from './providers/types.js';
 import { ClientLink, sendWhole, streamHeaders } from './respond.js';
 import type { RouterChannel } from './router.js';
 import { classifyUpstreamError, networkFailure, type UpstreamFailure } from './upstream-errors.js';

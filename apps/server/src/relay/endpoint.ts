@@ -1,9 +1,9 @@
 import type { RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
-import type { ChatRequest } from './adapters/types.js';
 import type { Usage } from './billing/quota.js';
 import type { SurfaceBinding } from './chat-exchange.js';
 import { type MultipartForm, parseMultipart } from './multipart.js';
+import type { ChatRequest } from './providers/types.js';
 
 export type JsonObject = Record<string, unknown>;
 

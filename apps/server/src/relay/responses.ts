@@ -1,4 +1,3 @@
-import { responsesStreamError, responsesSurface } from './adapters/responses/surface.js';
 import type { SurfaceBinding } from './chat-exchange.js';
 import {
   type Endpoint,
@@ -11,6 +10,7 @@ import {
   tokenUsage,
 } from './endpoint.js';
 import { countResponsesPromptTokens, countTextTokens, estimateResponsesPromptTokens } from './metering.js';
+import { responsesStreamError, responsesSurface } from './providers/responses/surface.js';
 
 /**
  * OpenAI's Responses API, passed through to channels that serve it. Its usage counts

@@ -1,16 +1,16 @@
 import type { RelayHttpRequest } from '../http/direct-routes.js';
-import { ANTHROPIC_VERSION } from './adapters/anthropic/common.js';
-import { anthropicUsage, meterAnthropicStream } from './adapters/anthropic/native.js';
-import { anthropicSurface } from './adapters/anthropic/surface.js';
-import { bedrockModelId, isClaudeModel } from './adapters/bedrock/models.js';
-import { geminiUrl, splitModel } from './adapters/gemini/adapter.js';
-import { geminiUsage, meterGeminiStream } from './adapters/gemini/native.js';
-import { geminiSurface } from './adapters/gemini/surface.js';
-import type { Json } from './adapters/types.js';
-import { type VertexAdapter, vertexFormatOf } from './adapters/vertex/adapter.js';
 import { chatRequestOf, type NativePassThrough, type SurfaceBinding } from './chat-exchange.js';
 import { type Endpoint, fieldError, isObject, type RelayInput } from './endpoint.js';
 import { countChatPromptTokens, estimateChatPromptTokens } from './metering.js';
+import { ANTHROPIC_VERSION } from './providers/anthropic/common.js';
+import { anthropicUsage, meterAnthropicStream } from './providers/anthropic/native.js';
+import { anthropicSurface } from './providers/anthropic/surface.js';
+import { bedrockModelId, isClaudeModel } from './providers/bedrock/models.js';
+import { geminiUrl, splitModel } from './providers/gemini/adapter.js';
+import { geminiUsage, meterGeminiStream } from './providers/gemini/native.js';
+import { geminiSurface } from './providers/gemini/surface.js';
+import type { Json } from './providers/types.js';
+import { type VertexAdapter, vertexFormatOf } from './providers/vertex/adapter.js';
 
 /**
  * The native client surfaces: Anthropic Messages (`/v1/messages`, `/claude/v1/messages`) and
@@ -51,13 +51,13 @@ const anthropicNative: NativePassThrough = {
   meter: meterAnthropicStream,
 };
 
-/** Bedrock's module loads on first use (see adapters/registry.ts); `prepare` always comes first. */
-let bedrock: typeof import('./adapters/bedrock/adapter.js') | undefined;
+/** Bedrock's module loads on first use (see providers/adapters.ts); `prepare` always comes first. */
+let bedrock: typeof import('./providers/bedrock/adapter.js') | undefined;
 
 /** Claude on Bedrock: the Anthropic body in an InvokeModel call, its event stream re-framed as SSE. */
 const bedrockClaudeNative: NativePassThrough = {
   async prepare(body, context, request) {
-    bedrock ??= await import('./adapters/bedrock/adapter.js');
+    bedrock ??= await import('./providers/bedrock/adapter.js');
     return bedrock.bedrockAnthropicCall(body, context, request ? header(request, 'anthropic-beta') : undefined);
   },
   usageOf: anthropicUsage,

@@ -18,7 +18,7 @@ import {
 /**
  * Amazon Bedrock (channel type 32) as bedrock-runtime answers `POST /model/{modelId}/{action}`,
  * here with a Bedrock API key as bearer token (SigV4 signing has its own end-to-end test in
- * adapters/bedrock). Claude through InvokeModel (`invoke`, `invoke-with-response-stream`):
+ * providers/bedrock). Claude through InvokeModel (`invoke`, `invoke-with-response-stream`):
  * Anthropic's body with `anthropic_version: bedrock-2023-05-31` and neither `model` nor `stream`,
  * Anthropic's answer, a stream of `chunk` events whose `bytes` are base64 Anthropic events. Other
  * models through Converse (`converse`, `converse-stream`): images as `{image: {format, source:

@@ -1,5 +1,5 @@
 import { verify } from 'node:crypto';
-import { serviceAccountKey, testKeyPair } from '../adapters/vertex/test-support.js';
+import { serviceAccountKey, testKeyPair } from '../providers/vertex/test-support.js';
 import { anthropicMessage, anthropicSse, readAnthropicBody } from './anthropic.js';
 import { geminiAnswer, geminiChunks, googleError, readGeminiBody } from './gemini.js';
 import {

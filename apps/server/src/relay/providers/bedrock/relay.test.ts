@@ -9,7 +9,7 @@ import {
   useProviderRelay,
   weatherTool,
 } from '../../../../test/provider-relay.js';
-import { chatAdapterFor, registerChatAdapter } from '../registry.js';
+import { chatAdapterFor, registerChatAdapter } from '../adapters.js';
 import { bedrockAdapter } from './adapter.js';
 import { startBedrockMock } from './mock-upstream.js';
 

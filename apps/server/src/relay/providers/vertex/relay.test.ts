@@ -12,7 +12,7 @@ import {
   useProviderRelay,
   weatherTool,
 } from '../../../../test/provider-relay.js';
-import { registerChatAdapter } from '../registry.js';
+import { registerChatAdapter } from '../adapters.js';
 import { createVertexAdapter } from './adapter.js';
 import { startVertexMock } from './mock-upstream.js';
 import { fixtureJson, serviceAccountKey, type TestKeyPair, testKeyPair } from './test-support.js';

@@ -1,4 +1,4 @@
-import { upstreamUrl } from '../../providers/openai/request.js';
+import { upstreamUrl } from '../openai/request.js';
 import type { AdapterContext, ChatAdapter, ChatRequest, UpstreamCall, UpstreamErrorInfo } from '../types.js';
 import { anthropicStreamDecoder, completionFromMessage, parseJson } from './answer.js';
 import { ANTHROPIC_VERSION, isRecord } from './common.js';

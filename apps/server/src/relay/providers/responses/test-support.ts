@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { openAiAdapter } from '../openai.js';
+import { openAiAdapter } from '../openai/adapter.js';
 import type { AdapterContext, ChatChunk, ChatCompletion, Json, StreamEncoder } from '../types.js';
 
 /** Test helpers: fixtures, the canonical chunks of a chat stream, and a strict Responses stream reader. */

@@ -1,5 +1,4 @@
-import { openAiTarget } from '../providers/openai/request.js';
-import { eventData, SseSplitter } from '../sse.js';
+import { eventData, SseSplitter } from '../../sse.js';
 import type {
   AdapterContext,
   ChatAdapter,
@@ -12,8 +11,9 @@ import type {
   StreamEncoder,
   SurfaceTranslator,
   UpstreamErrorInfo,
-} from './types.js';
-import { isRecord } from './values.js';
+} from '../types.js';
+import { isRecord } from '../values.js';
+import { openAiTarget } from './request.js';
 
 /**
  * OpenAI's own format on both sides of the translation contract: the adapter for OpenAI and

@@ -12,7 +12,7 @@ import {
   weatherTool,
 } from '../../../../test/provider-relay.js';
 import { countRerankTokens } from '../../metering.js';
-import { chatAdapterFor, registerChatAdapter } from '../registry.js';
+import { chatAdapterFor, registerChatAdapter } from '../adapters.js';
 import { cohereAdapter } from './adapter.js';
 import { startCohereMock, vector } from './mock-upstream.js';
 import { fixtureJson } from './test-support.js';
