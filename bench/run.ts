@@ -108,7 +108,7 @@ try {
   }
   const [baseThroughput, hubThroughput] = [combined(baseRuns), combined(hubRuns)];
   const latency = await interleaved({ direct, hub, base }, 10, (target) => latencies(target, 200));
-  const firstByte = await interleaved({ direct, hub, base }, 10, (target) => firstByteTimes(target, 50));
+  const firstByte = await interleaved({ direct, hub, base }, 10, (target) => firstByteTimes(target, 150));
   const [directLatency, hubLatency, baseLatency] = [latency.direct, latency.hub, latency.base];
   const [directFirstByte, hubFirstByte, baseFirstByte] = [firstByte.direct, firstByte.hub, firstByte.base];
   const hubEventCpu = await cpuPerEvent(hub, 40, 1000);
