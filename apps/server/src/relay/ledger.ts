@@ -34,6 +34,8 @@ export interface SettleResult {
   charged: number;
   /** Cost beyond the reservation and the remaining balance: not charged, so no balance goes negative. */
   shortfall: number;
+  /** The user's balance after the charge, other open reservations not deducted, when the ledger holds it. */
+  balance?: number;
 }
 
 /** Reserve before the upstream call, settle exactly once after it; balances never go below zero. */
@@ -115,10 +117,12 @@ export class MemoryQuotaLedger implements QuotaLedger {
     reservation.settled = true;
     const user = this.users.get(reservation.userId);
     const token = reservation.tokenId === null ? undefined : this.tokens.get(reservation.tokenId);
-    if (user) user.reserved -= reservation.amount;
-    if (token) token.reserved -= reservation.amount;
+    // What is left beside this reservation (still held here, so not counted twice): the most an
+    // answer that outgrew its reservation can take.
     const left = Math.min(user ? available(user) : 0, token ? available(token) : Number.POSITIVE_INFINITY);
     const charged = Math.max(0, Math.min(cost, reservation.amount + Math.max(0, left)));
+    if (user) user.reserved -= reservation.amount;
+    if (token) token.reserved -= reservation.amount;
     if (user) user.spent += charged;
     if (token) token.spent += charged;
     const userDelta = this.pending.users.get(reservation.userId) ?? { spent: 0, requests: 0 };
@@ -131,7 +135,7 @@ export class MemoryQuotaLedger implements QuotaLedger {
     if (channelId > 0 && charged > 0) {
       this.pending.channels.set(channelId, (this.pending.channels.get(channelId) ?? 0) + charged);
     }
-    return { charged, shortfall: cost - charged };
+    return { charged, shortfall: cost - charged, ...(user ? { balance: user.stored - user.spent } : {}) };
   }
 
   /** Read the balance again on next use (after a top-up or an edit); open reservations are kept. */

@@ -1,16 +1,17 @@
 /**
  * The shared ledger's atomic steps, as Redis Lua scripts. Keys (under a prefix):
  *   u:<id>, t:<id>   spendable balance = stored − settled-not-yet-stored − open reservations
+ *   uh:<id>          the user's open reservations, summed (balance after settled work = u + uh)
  *   res              hash reservation id → "userId|tokenId|amount|expiresAtMs"
  *   pending          hash of settled amounts not yet in the database (u:<id>:spent, u:<id>:req, t:<id>, c:<id>)
  *   inflight         set of flush ids whose batch is being (or was being) written to the database
  *   gen              incremented after every batch written, so a balance read can tell it raced one
  */
 
-/** KEYS: user, token, res. ARGV: amount, id, record, hasToken. → 1 ok, 0 user short, -3 key short, -1/-2 not loaded. */
+/** KEYS: user, token, res, user held. ARGV: amount, id, record, hasToken. → 1 ok, 0 user short, -3 key short, -1/-2 not loaded. */
 export const RESERVE = `
 local user = redis.call('GET', KEYS[1])
-if not user then return -1 end
+if not user or redis.call('EXISTS', KEYS[4]) == 0 then return -1 end
 local amount = tonumber(ARGV[1])
 local token = nil
 if ARGV[4] == '1' then
@@ -20,18 +21,23 @@ end
 if tonumber(user) <= 0 or tonumber(user) < amount then return 0 end
 if token and (tonumber(token) <= 0 or tonumber(token) < amount) then return -3 end
 redis.call('DECRBY', KEYS[1], amount)
+redis.call('INCRBY', KEYS[4], amount)
 if token then redis.call('DECRBY', KEYS[2], amount) end
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
 return 1`;
 
 /**
- * KEYS: user, token, res, pending. ARGV: id, amount, cost, hasToken, userId, tokenId, channelId.
+ * KEYS: user, token, res, pending, user held. ARGV: id, amount, cost, hasToken, userId, tokenId, channelId.
  * Charges at most the reservation plus what is left (never below zero) and records the charge as
- * pending in the same step, so a node that dies afterwards loses nothing. → the amount charged.
+ * pending in the same step, so a node that dies afterwards loses nothing. → the amount charged and
+ * the user's balance after it (other open reservations not deducted), when that balance is loaded.
  */
 export const SETTLE = `
 local held = 0
-if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then held = tonumber(ARGV[2]) end
+if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then
+  held = tonumber(ARGV[2])
+  if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('DECRBY', KEYS[5], held) end
+end
 local cost = tonumber(ARGV[3])
 local left = tonumber(redis.call('GET', KEYS[1]) or '0')
 if ARGV[4] == '1' then left = math.min(left, tonumber(redis.call('GET', KEYS[2]) or '0')) end
@@ -45,22 +51,28 @@ redis.call('HINCRBY', KEYS[4], 'u:' .. ARGV[5] .. ':spent', charged)
 redis.call('HINCRBY', KEYS[4], 'u:' .. ARGV[5] .. ':req', 1)
 if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[4], 't:' .. ARGV[6], charged) end
 if tonumber(ARGV[7]) > 0 and charged > 0 then redis.call('HINCRBY', KEYS[4], 'c:' .. ARGV[7], charged) end
-return charged`;
+local balance = redis.call('GET', KEYS[1])
+local open = redis.call('GET', KEYS[5])
+if balance and open then return {charged, tonumber(balance) + tonumber(open)} end
+return {charged}`;
 
 /**
- * KEYS: balance, res, pending, gen, inflight. ARGV: stored value, pending field, 'u'|'t', id, gen seen
- * before reading the stored value. → 1 ready, -1 a batch is being written, -2 a batch was written meanwhile.
+ * KEYS: balance, res, pending, gen, inflight, user held. ARGV: stored value, pending field, 'u'|'t', id,
+ * gen seen before reading the stored value. → 1 ready, -1 a batch is being written, -2 a batch was
+ * written meanwhile. A user balance without its held sum (kept by an older version) is computed anew.
  */
 export const INIT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
+if redis.call('EXISTS', KEYS[1]) == 1 and (ARGV[3] ~= 'u' or redis.call('EXISTS', KEYS[6]) == 1) then return 1 end
 if redis.call('SCARD', KEYS[5]) > 0 then return -1 end
 if (redis.call('GET', KEYS[4]) or '0') ~= ARGV[5] then return -2 end
 local value = tonumber(ARGV[1]) - tonumber(redis.call('HGET', KEYS[3], ARGV[2]) or '0')
+local held = 0
 for _, record in ipairs(redis.call('HVALS', KEYS[2])) do
   local user, token, amount = string.match(record, '^(%d+)|(%d+)|(%d+)|')
-  if (ARGV[3] == 'u' and user == ARGV[4]) or (ARGV[3] == 't' and token == ARGV[4]) then value = value - tonumber(amount) end
+  if (ARGV[3] == 'u' and user == ARGV[4]) or (ARGV[3] == 't' and token == ARGV[4]) then held = held + tonumber(amount) end
 end
-redis.call('SET', KEYS[1], value)
+redis.call('SET', KEYS[1], value - held)
+if ARGV[3] == 'u' then redis.call('SET', KEYS[6], held) end
 return 1`;
 
 /** KEYS: res. ARGV: id, key prefix, now (ms). Gives back a reservation nobody settled in time. */
@@ -71,6 +83,7 @@ local user, token, amount, expires = string.match(record, '^(%d+)|(%d+)|(%d+)|(%
 if tonumber(expires) > tonumber(ARGV[3]) then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 if redis.call('EXISTS', ARGV[2] .. 'u:' .. user) == 1 then redis.call('INCRBY', ARGV[2] .. 'u:' .. user, amount) end
+if redis.call('EXISTS', ARGV[2] .. 'uh:' .. user) == 1 then redis.call('DECRBY', ARGV[2] .. 'uh:' .. user, amount) end
 if token ~= '0' and redis.call('EXISTS', ARGV[2] .. 't:' .. token) == 1 then redis.call('INCRBY', ARGV[2] .. 't:' .. token, amount) end
 return 1`;
 

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.js';
+import { insertUser, storedQuotaOf } from '../../test/ledger-users.js';
 import { randomString } from '../platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
@@ -21,42 +22,8 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
     return new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: 3_600_000, ...options });
   };
   let nextUser = 1;
-  const newUser = async (quota: number) => {
-    const id = nextUser++;
-    await handle.db
-      .insertInto('users')
-      .values({
-        id,
-        username: `u${id}`,
-        password: 'x',
-        display_name: '',
-        role: 1,
-        status: 1,
-        email: '',
-        avatar_url: '',
-        oidc_id: '',
-        github_id: '',
-        github_id_new: 0,
-        wechat_id: '',
-        lark_id: '',
-        telegram_id: 0,
-        access_token_hash: null,
-        quota,
-        used_quota: 0,
-        request_count: 0,
-        group: 'default',
-        aff_code: `a${id}`,
-        inviter_id: 0,
-        last_login_time: 0,
-        last_login_ip: '',
-        created_time: 0,
-        deleted_at: null,
-      })
-      .execute();
-    return id;
-  };
-  const stored = async (id: number) =>
-    Number((await handle.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
+  const newUser = (quota: number) => insertUser(handle, nextUser++, quota);
+  const stored = (id: number) => storedQuotaOf(handle, id);
 
   beforeAll(async () => {
     testDatabase = await createTestDatabase('sqlite');
@@ -84,7 +51,7 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
     const [first, second] = [node(), node()];
     const user = await newUser(1000);
     const reservation = await first.reserve(user, null, 300);
-    expect(await first.settle(reservation, 120, 7)).toEqual({ charged: 120, shortfall: 0 });
+    expect(await first.settle(reservation, 120, 7)).toEqual({ charged: 120, shortfall: 0, balance: 880 });
     expect(await first.settle(reservation, 120, 7)).toEqual({ charged: 0, shortfall: 0 });
     // The other node can now reserve everything that is left: 1000 − 120.
     await second.reserve(user, null, 880);
@@ -137,14 +104,37 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
     await expect(survivor.reserve(user, null, 100)).rejects.toThrow();
     await new Promise((resolve) => setTimeout(resolve, 5));
     await survivor.flush();
-    await survivor.reserve(user, null, 100);
+    // The refund leaves no trace in the balance a settlement reports.
+    expect(await survivor.settle(await survivor.reserve(user, null, 100), 30)).toMatchObject({ balance: 70 });
+  });
+
+  it('reports the balance after settled work, whatever other nodes hold open', async () => {
+    const [first, second] = [node(), node()];
+    const user = await newUser(1000);
+    const early = await first.reserve(user, null, 300);
+    const late = await second.reserve(user, null, 200);
+    // 200 is still held by the other node's request; the balance after this charge is 1000 − 120.
+    expect(await first.settle(early, 120)).toMatchObject({ charged: 120, balance: 880 });
+    expect(await second.settle(late, 50)).toMatchObject({ charged: 50, balance: 830 });
+  });
+
+  it('computes the held sum of a balance loaded by an older version that kept none', async () => {
+    const ledger = node();
+    const user = await newUser(1000);
+    const open = await ledger.reserve(user, null, 300);
+    // An older node loaded this balance: it has no held sum.
+    await (clients[0] as Redis).del(`${prefix}uh:${user}`);
+    const next = await ledger.reserve(user, null, 100);
+    await expect(ledger.reserve(user, null, 601)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+    expect(await ledger.settle(next, 40)).toMatchObject({ balance: 960 });
+    expect(await ledger.settle(open, 10)).toMatchObject({ balance: 950 });
   });
 
   it('never charges beyond the balance when an answer outgrows its reservation', async () => {
     const ledger = node();
     const user = await newUser(100);
     const reservation = await ledger.reserve(user, null, 60);
-    expect(await ledger.settle(reservation, 500)).toEqual({ charged: 100, shortfall: 400 });
+    expect(await ledger.settle(reservation, 500)).toEqual({ charged: 100, shortfall: 400, balance: 0 });
     await ledger.flush();
     expect(await stored(user)).toBe(0);
   });

@@ -59,10 +59,11 @@ export class RedisQuotaLedger implements QuotaLedger {
       const result = Number(
         await this.redis.eval(
           scripts.RESERVE,
-          3,
+          4,
           this.key(`u:${userId}`),
           this.key(`t:${tokenId ?? 0}`),
           this.key('res'),
+          this.key(`uh:${userId}`),
           amount,
           id,
           record,
@@ -82,14 +83,15 @@ export class RedisQuotaLedger implements QuotaLedger {
     if (reservation.settled) return { charged: 0, shortfall: 0 };
     reservation.settled = true;
     const { userId, tokenId } = reservation;
-    const charged = Number(
-      await this.redis.eval(
+    const [charged = 0, balance] = (
+      (await this.redis.eval(
         scripts.SETTLE,
-        4,
+        5,
         this.key(`u:${userId}`),
         this.key(`t:${tokenId ?? 0}`),
         this.key('res'),
         this.key('pending'),
+        this.key(`uh:${userId}`),
         reservation.id ?? '',
         reservation.amount,
         Math.max(0, Math.floor(cost)),
@@ -97,9 +99,9 @@ export class RedisQuotaLedger implements QuotaLedger {
         userId,
         tokenId ?? 0,
         channelId,
-      ),
-    );
-    return { charged, shortfall: Math.max(0, cost - charged) };
+      )) as number[]
+    ).map(Number);
+    return { charged, shortfall: Math.max(0, cost - charged), ...(balance === undefined ? {} : { balance }) };
   }
 
   /** A top-up changed the stored balance by `delta`; a loaded balance moves with it. */
@@ -123,12 +125,14 @@ export class RedisQuotaLedger implements QuotaLedger {
       const result = Number(
         await this.redis.eval(
           scripts.INIT,
-          5,
+          6,
           this.key(`${kind}:${id}`),
           this.key('res'),
           this.key('pending'),
           this.key('gen'),
           this.key('inflight'),
+          // A user's sum of open reservations; a key has none (the script leaves this key alone).
+          this.key(kind === 'u' ? `uh:${id}` : 'uh:none'),
           stored,
           field,
           kind,

@@ -1,0 +1,43 @@
+import type { DatabaseHandle } from '../src/platform/db/index.js';
+
+/** A bare user row with `quota`, for the ledger tests (no service, no hashing). */
+export async function insertUser(handle: DatabaseHandle, id: number, quota: number): Promise<number> {
+  await handle.db
+    .insertInto('users')
+    .values({
+      id,
+      username: `u${id}`,
+      password: 'x',
+      display_name: '',
+      role: 1,
+      status: 1,
+      email: '',
+      avatar_url: '',
+      oidc_id: '',
+      github_id: '',
+      github_id_new: 0,
+      wechat_id: '',
+      lark_id: '',
+      telegram_id: 0,
+      access_token_hash: null,
+      quota,
+      used_quota: 0,
+      request_count: 0,
+      group: 'default',
+      aff_code: `a${id}`,
+      inviter_id: 0,
+      last_login_time: 0,
+      last_login_ip: '',
+      created_time: 0,
+      deleted_at: null,
+    })
+    .execute();
+  return id;
+}
+
+/** The user's quota as the database holds it. */
+export async function storedQuotaOf(handle: DatabaseHandle, id: number): Promise<number> {
+  return Number(
+    (await handle.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota,
+  );
+}
