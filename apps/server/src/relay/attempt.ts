@@ -155,7 +155,8 @@ function settlement(
   const price = deps.prices.lookup(billedModel);
   return async (usage, firstByteMs, clientGone) => {
     const settled = settledQuota({ price, groupRatio: attempt.groupRatio, usage });
-    const { charged, shortfall } = await deps.ledger.settle(reservation, settled.quota, channel.id);
+    const { charged, shortfall, balance } = await deps.ledger.settle(reservation, settled.quota, channel.id);
+    if (balance !== undefined && charged > 0) deps.remindLowBalance(reservation.userId, balance + charged, balance);
     if (!deps.options.getBoolean('LogConsumeEnabled')) return;
     deps.writeLog(
       consumeLogRow({

@@ -14,6 +14,7 @@ import { GroupDirectory } from './groups.js';
 import { KeyAuthenticator } from './keys.js';
 import { MemoryQuotaLedger, type QuotaLedger } from './ledger.js';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './limits.js';
+import { createLowBalanceReminder } from './low-balance.js';
 import { providerByType } from './providers/registry.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
 import { ChannelRouter } from './router.js';
@@ -112,6 +113,12 @@ export async function installRelay(
       prices: services.prices,
       baseUrlOf: (channel) => channel.base_url || providerByType(channel.type)?.defaultBaseUrl || '',
       writeLog: (row) => logWriter.push(row),
+      remindLowBalance: createLowBalanceReminder({
+        options: services.options,
+        findUser: (userId) => services.userRepository.findById(userId),
+        mailer: services.signIn.mailer,
+        logger,
+      }),
       disableChannel: (channel, reason) => {
         logger.warn({ channel: channel.id, reason }, 'disabling channel after an upstream failure');
         services.channels

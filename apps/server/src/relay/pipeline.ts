@@ -12,6 +12,7 @@ import type { GroupDirectory } from './groups.js';
 import type { KeyAuthenticator, RelayCaller } from './keys.js';
 import type { QuotaLedger } from './ledger.js';
 import type { RateLimiter } from './limits.js';
+import type { LowBalanceReminder } from './low-balance.js';
 import { mapModel } from './providers/openai/request.js';
 import type { ChannelRouter, RouterChannel } from './router.js';
 import type { UpstreamFailure } from './upstream-errors.js';
@@ -29,6 +30,8 @@ export interface RelayDeps {
   prices: { lookup(model: string): Price };
   baseUrlOf(channel: RouterChannel): string;
   writeLog(row: ReturnType<typeof consumeLogRow>): void;
+  /** The low-balance e-mail, if a charge crossed the reminder threshold (low-balance.ts). */
+  remindLowBalance: LowBalanceReminder;
   disableChannel(channel: RouterChannel, reason: string): void;
   logger: Logger;
 }
