@@ -41,3 +41,42 @@ export async function storedQuotaOf(handle: DatabaseHandle, id: number): Promise
     (await handle.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota,
   );
 }
+
+/** A bare API-key row of `user`: a limited key holding `remainQuota`, or an unlimited one. */
+export async function insertToken(
+  handle: DatabaseHandle,
+  user: number,
+  key: { remainQuota: number; unlimited: boolean },
+): Promise<number> {
+  const row = await handle.db
+    .insertInto('tokens')
+    .values({
+      user_id: user,
+      name: 'k',
+      key_hash: `hash-${user}-${Math.random()}`,
+      key_cipher: 'x',
+      status: 1,
+      created_time: 0,
+      accessed_time: 0,
+      expired_time: -1,
+      remain_quota: key.remainQuota,
+      unlimited_quota: key.unlimited,
+      used_quota: 0,
+      group: '',
+      backup_group: '',
+      setting: '{}',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** What the database holds of a key's quota. */
+export async function storedTokenOf(handle: DatabaseHandle, id: number) {
+  const row = await handle.db
+    .selectFrom('tokens')
+    .select(['remain_quota', 'used_quota', 'accessed_time'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { remain: Number(row.remain_quota), used: Number(row.used_quota), accessed: Number(row.accessed_time) };
+}

@@ -3,12 +3,23 @@ import type { DatabaseHandle } from '../platform/db/index.js';
 /** Settled amounts not yet in the database, keyed by user, key and channel id. */
 export interface LedgerDeltas {
   users: Map<number, { spent: number; requests: number }>;
+  /** Keys with a quota of their own: their balance goes down, their used quota up. */
   tokens: Map<number, number>;
+  /** Unlimited keys: only their used quota (and last use) is recorded; they have no balance. */
+  unlimitedTokens: Map<number, number>;
   channels: Map<number, number>;
 }
 
 export function newDeltas(): LedgerDeltas {
-  return { users: new Map(), tokens: new Map(), channels: new Map() };
+  return { users: new Map(), tokens: new Map(), unlimitedTokens: new Map(), channels: new Map() };
+}
+
+export function isEmpty(deltas: LedgerDeltas): boolean {
+  return deltas.users.size + deltas.tokens.size + deltas.unlimitedTokens.size + deltas.channels.size === 0;
+}
+
+export function addTo(map: Map<number, number>, id: number, amount: number): void {
+  map.set(id, (map.get(id) ?? 0) + amount);
 }
 
 export function mergeDeltas(into: LedgerDeltas, from: LedgerDeltas): void {
@@ -16,8 +27,9 @@ export function mergeDeltas(into: LedgerDeltas, from: LedgerDeltas): void {
     const current = into.users.get(id) ?? { spent: 0, requests: 0 };
     into.users.set(id, { spent: current.spent + delta.spent, requests: current.requests + delta.requests });
   }
-  for (const [id, spent] of from.tokens) into.tokens.set(id, (into.tokens.get(id) ?? 0) + spent);
-  for (const [id, spent] of from.channels) into.channels.set(id, (into.channels.get(id) ?? 0) + spent);
+  for (const [id, spent] of from.tokens) addTo(into.tokens, id, spent);
+  for (const [id, spent] of from.unlimitedTokens) addTo(into.unlimitedTokens, id, spent);
+  for (const [id, spent] of from.channels) addTo(into.channels, id, spent);
 }
 
 /**
@@ -62,6 +74,13 @@ export function createLedgerWriter(handle: DatabaseHandle): (deltas: LedgerDelta
           .where('id', '=', id)
           .execute();
       }
+      for (const [id, spent] of deltas.unlimitedTokens) {
+        await transaction
+          .updateTable('tokens')
+          .set((expression) => ({ used_quota: expression('used_quota', '+', spent), accessed_time: now }))
+          .where('id', '=', id)
+          .execute();
+      }
       for (const [id, spent] of deltas.channels) {
         await transaction
           .updateTable('channels')
@@ -72,7 +91,7 @@ export function createLedgerWriter(handle: DatabaseHandle): (deltas: LedgerDelta
     });
 }
 
-/** Reads the pending hash of the shared ledger (u:<id>:spent, u:<id>:req, t:<id>, c:<id>). */
+/** Reads the pending hash of the shared ledger (u:<id>:spent, u:<id>:req, t:<id>, k:<id>, c:<id>). */
 export function deltasFromFields(fields: Record<string, string>): LedgerDeltas {
   const deltas = newDeltas();
   for (const [field, text] of Object.entries(fields)) {
@@ -86,6 +105,7 @@ export function deltasFromFields(fields: Record<string, string>): LedgerDeltas {
       else if (part === 'req') current.requests += value;
       deltas.users.set(id, current);
     } else if (kind === 't') deltas.tokens.set(id, value);
+    else if (kind === 'k') deltas.unlimitedTokens.set(id, value);
     else if (kind === 'c') deltas.channels.set(id, value);
   }
   return deltas;

@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '../platform/db/index.js';
 import { AppError } from '../platform/errors.js';
-import { createLedgerWriter, type LedgerDeltas, mergeDeltas, newDeltas } from './ledger-writer.js';
+import { addTo, createLedgerWriter, isEmpty, type LedgerDeltas, mergeDeltas, newDeltas } from './ledger-writer.js';
 
 /**
  * Quota held in memory on this node, so a relay request does no database round trip in steady
@@ -21,9 +21,18 @@ interface Account {
 
 const available = (account: Account) => account.stored - account.spent - account.reserved;
 
+/** The API key a request came with; only a limited key has a balance of its own to check. */
+export interface KeyRef {
+  id: number;
+  limited: boolean;
+}
+
 export interface Reservation {
   userId: number;
+  /** The key whose own balance is held too: a limited key, else null. */
   tokenId: number | null;
+  /** An unlimited key: nothing is held on it, but its used quota is recorded. */
+  unlimitedKeyId?: number;
   amount: number;
   settled: boolean;
   /** Set by ledgers that track reservations outside the process. */
@@ -41,7 +50,7 @@ export interface SettleResult {
 /** Reserve before the upstream call, settle exactly once after it; balances never go below zero. */
 export interface QuotaLedger {
   /** May answer at once (no promise) when the balances are at hand. */
-  reserve(userId: number, tokenId: number | null, amount: number): Reservation | Promise<Reservation>;
+  reserve(userId: number, key: KeyRef | null, amount: number): Reservation | Promise<Reservation>;
   settle(reservation: Reservation, cost: number, channelId?: number): Promise<SettleResult>;
   /** An administrator changed the stored balance by `delta`. */
   invalidateUser(userId: number, delta?: number): void;
@@ -94,21 +103,24 @@ export class MemoryQuotaLedger implements QuotaLedger {
   private readonly loadToken: (id: number) => Promise<number>;
 
   /** Takes `amount` from the user's balance and, for a limited key, the key's; refuses when either is short. */
-  reserve(userId: number, tokenId: number | null, amount: number): Reservation | Promise<Reservation> {
+  reserve(userId: number, key: KeyRef | null, amount: number): Reservation | Promise<Reservation> {
+    const request = reservationRequest(userId, key, amount);
+    const { tokenId } = request;
     // Steady traffic finds both balances in memory and is answered without a promise.
     const user = this.current(this.users, userId);
     const token = tokenId === null ? undefined : this.current(this.tokens, tokenId);
-    if (user && (tokenId === null || token)) return take(user, token, { userId, tokenId, amount });
-    return this.reserveAfterLoading(userId, tokenId, amount);
+    if (user && (tokenId === null || token)) return take(user, token, request);
+    return this.reserveAfterLoading(request);
   }
 
-  private async reserveAfterLoading(userId: number, tokenId: number | null, amount: number): Promise<Reservation> {
+  private async reserveAfterLoading(request: ReservationRequest): Promise<Reservation> {
+    const { userId, tokenId } = request;
     const user = await this.account(this.users, userId, this.loadUser, (deltas) => deltas.users.get(userId)?.spent);
     const token =
       tokenId === null
         ? undefined
         : await this.account(this.tokens, tokenId, this.loadToken, (deltas) => deltas.tokens.get(tokenId));
-    return take(user, token, { userId, tokenId, amount });
+    return take(user, token, request);
   }
 
   /** Replaces the reservation by the real cost (0 = full refund). Only the first call counts. */
@@ -129,12 +141,11 @@ export class MemoryQuotaLedger implements QuotaLedger {
     userDelta.spent += charged;
     userDelta.requests += 1;
     this.pending.users.set(reservation.userId, userDelta);
-    if (reservation.tokenId !== null) {
-      this.pending.tokens.set(reservation.tokenId, (this.pending.tokens.get(reservation.tokenId) ?? 0) + charged);
+    if (reservation.tokenId !== null) addTo(this.pending.tokens, reservation.tokenId, charged);
+    else if (reservation.unlimitedKeyId !== undefined) {
+      addTo(this.pending.unlimitedTokens, reservation.unlimitedKeyId, charged);
     }
-    if (channelId > 0 && charged > 0) {
-      this.pending.channels.set(channelId, (this.pending.channels.get(channelId) ?? 0) + charged);
-    }
+    if (channelId > 0 && charged > 0) addTo(this.pending.channels, channelId, charged);
     return { charged, shortfall: cost - charged, ...(user ? { balance: user.stored - user.spent } : {}) };
   }
 
@@ -153,7 +164,7 @@ export class MemoryQuotaLedger implements QuotaLedger {
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
     const deltas = this.pending;
-    if (deltas.users.size === 0 && deltas.tokens.size === 0 && deltas.channels.size === 0) return;
+    if (isEmpty(deltas)) return;
     this.pending = newDeltas();
     this.inFlight = deltas;
     this.flushing = this.writeDeltas(deltas)
@@ -207,15 +218,18 @@ export class MemoryQuotaLedger implements QuotaLedger {
   }
 }
 
+type ReservationRequest = Omit<Reservation, 'settled' | 'id'>;
+
+export function reservationRequest(userId: number, key: KeyRef | null, amount: number): ReservationRequest {
+  if (key === null) return { userId, tokenId: null, amount };
+  return key.limited ? { userId, tokenId: key.id, amount } : { userId, tokenId: null, unlimitedKeyId: key.id, amount };
+}
+
 /**
  * Checks both balances and takes `amount` from them, with no await in between: no other request
  * can interleave here.
  */
-function take(
-  user: Account,
-  token: Account | undefined,
-  request: { userId: number; tokenId: number | null; amount: number },
-): Reservation {
+function take(user: Account, token: Account | undefined, request: ReservationRequest): Reservation {
   const { amount } = request;
   if (available(user) <= 0 || available(user) < amount) throw insufficientQuota(USER_SHORT);
   if (token && (available(token) <= 0 || available(token) < amount)) throw insufficientQuota(KEY_SHORT);

@@ -136,7 +136,7 @@ async function relayAuthorised(
   const price = deps.prices.lookup(mapModel(channel, model).billedModel);
   const reserving = deps.ledger.reserve(
     caller.user.id,
-    caller.unlimited ? null : caller.token.id,
+    { id: caller.token.id, limited: !caller.unlimited },
     reservationQuota({
       price,
       groupRatio: attempt.groupRatio,

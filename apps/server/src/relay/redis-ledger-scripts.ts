@@ -3,7 +3,8 @@
  *   u:<id>, t:<id>   spendable balance = stored − settled-not-yet-stored − open reservations
  *   uh:<id>          the user's open reservations, summed (balance after settled work = u + uh)
  *   res              hash reservation id → "userId|tokenId|amount|expiresAtMs"
- *   pending          hash of settled amounts not yet in the database (u:<id>:spent, u:<id>:req, t:<id>, c:<id>)
+ *   pending          hash of settled amounts not yet in the database (u:<id>:spent, u:<id>:req, t:<id>,
+ *                    k:<id> for an unlimited key, c:<id>)
  *   inflight         set of flush ids whose batch is being (or was being) written to the database
  *   gen              incremented after every batch written, so a balance read can tell it raced one
  */
@@ -27,7 +28,8 @@ redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
 return 1`;
 
 /**
- * KEYS: user, token, res, pending, user held. ARGV: id, amount, cost, hasToken, userId, tokenId, channelId.
+ * KEYS: user, token, res, pending, user held. ARGV: id, amount, cost, hasToken, userId, tokenId, channelId,
+ * unlimited key id (0 = none).
  * Charges at most the reservation plus what is left (never below zero) and records the charge as
  * pending in the same step, so a node that dies afterwards loses nothing. → the amount charged and
  * the user's balance after it (other open reservations not deducted), when that balance is loaded.
@@ -49,7 +51,8 @@ if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCRBY', KEYS[1], back) e
 if ARGV[4] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('INCRBY', KEYS[2], back) end
 redis.call('HINCRBY', KEYS[4], 'u:' .. ARGV[5] .. ':spent', charged)
 redis.call('HINCRBY', KEYS[4], 'u:' .. ARGV[5] .. ':req', 1)
-if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[4], 't:' .. ARGV[6], charged) end
+if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[4], 't:' .. ARGV[6], charged)
+elseif ARGV[8] ~= '0' then redis.call('HINCRBY', KEYS[4], 'k:' .. ARGV[8], charged) end
 if tonumber(ARGV[7]) > 0 and charged > 0 then redis.call('HINCRBY', KEYS[4], 'c:' .. ARGV[7], charged) end
 local balance = redis.call('GET', KEYS[1])
 local open = redis.call('GET', KEYS[5])

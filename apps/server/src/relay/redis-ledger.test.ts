@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.js';
-import { insertUser, storedQuotaOf } from '../../test/ledger-users.js';
+import { insertToken, insertUser, storedQuotaOf, storedTokenOf } from '../../test/ledger-users.js';
 import { randomString } from '../platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
@@ -142,41 +142,36 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
   it('follows top-ups by their delta and reloads an edited key with open reservations held', async () => {
     const ledger = node();
     const user = await newUser(100);
-    const token = await handle.db
-      .insertInto('tokens')
-      .values({
-        user_id: user,
-        name: 'k',
-        key_hash: randomString(64),
-        key_cipher: 'x',
-        status: 1,
-        created_time: 0,
-        accessed_time: 0,
-        expired_time: -1,
-        remain_quota: 50,
-        unlimited_quota: false,
-        used_quota: 0,
-        group: '',
-        backup_group: '',
-        setting: '{}',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const open = await ledger.reserve(user, token.id, 40);
-    await expect(ledger.reserve(user, token.id, 20)).rejects.toMatchObject({
+    const token = { id: await insertToken(handle, user, { remainQuota: 50, unlimited: false }) };
+    const open = await ledger.reserve(user, { id: token.id, limited: true }, 40);
+    await expect(ledger.reserve(user, { id: token.id, limited: true }, 20)).rejects.toMatchObject({
       message: expect.stringContaining('API key'),
     });
     // The owner raises the key's quota to 80; 40 of it is still held by the open request.
     await handle.db.updateTable('tokens').set({ remain_quota: 80 }).where('id', '=', token.id).execute();
     ledger.invalidateToken(token.id);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await ledger.reserve(user, token.id, 40);
-    await expect(ledger.reserve(user, token.id, 1)).rejects.toThrow();
+    await ledger.reserve(user, { id: token.id, limited: true }, 40);
+    await expect(ledger.reserve(user, { id: token.id, limited: true }, 1)).rejects.toThrow();
     // An administrator adds 1000 to the user.
     await handle.db.updateTable('users').set({ quota: 1100 }).where('id', '=', user).execute();
     ledger.invalidateUser(user, 1000);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await ledger.reserve(user, null, 1000);
     await ledger.settle(open, 0);
+  });
+
+  it('writes what each key used: a limited key’s balance and use, an unlimited key’s use only', async () => {
+    const ledger = node();
+    const user = await newUser(1000);
+    const limited = await insertToken(handle, user, { remainQuota: 500, unlimited: false });
+    const unlimited = await insertToken(handle, user, { remainQuota: 0, unlimited: true });
+    await ledger.settle(await ledger.reserve(user, { id: limited, limited: true }, 100), 70);
+    await ledger.settle(await ledger.reserve(user, { id: unlimited, limited: false }, 100), 40);
+    await ledger.flush();
+    expect(await stored(user)).toBe(890);
+    expect(await storedTokenOf(handle, limited)).toMatchObject({ remain: 430, used: 70 });
+    expect(await storedTokenOf(handle, unlimited)).toMatchObject({ remain: 0, used: 40 });
+    expect((await storedTokenOf(handle, unlimited)).accessed).toBeGreaterThan(0);
   });
 });

@@ -4,8 +4,10 @@ import { type DatabaseHandle, isUniqueViolation } from '../platform/db/index.js'
 import {
   insufficientQuota,
   KEY_SHORT,
+  type KeyRef,
   type QuotaLedger,
   type Reservation,
+  reservationRequest,
   type SettleResult,
   USER_SHORT,
 } from './ledger.js';
@@ -52,7 +54,9 @@ export class RedisQuotaLedger implements QuotaLedger {
     return `${this.prefix}${name}`;
   }
 
-  async reserve(userId: number, tokenId: number | null, amount: number): Promise<Reservation> {
+  async reserve(userId: number, key: KeyRef | null, amount: number): Promise<Reservation> {
+    const request = reservationRequest(userId, key, amount);
+    const { tokenId } = request;
     const id = `${this.node}-${(this.counter++).toString(36)}`;
     const record = `${userId}|${tokenId ?? 0}|${amount}|${Date.now() + (this.options.reservationTtlMs ?? 2 * 3600_000)}`;
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -70,7 +74,7 @@ export class RedisQuotaLedger implements QuotaLedger {
           tokenId === null ? '0' : '1',
         ),
       );
-      if (result === 1) return { userId, tokenId, amount, settled: false, id };
+      if (result === 1) return { ...request, settled: false, id };
       if (result === 0) throw insufficientQuota(USER_SHORT);
       if (result === -3) throw insufficientQuota(KEY_SHORT);
       if (result === -1) await this.load('u', userId);
@@ -99,6 +103,7 @@ export class RedisQuotaLedger implements QuotaLedger {
         userId,
         tokenId ?? 0,
         channelId,
+        reservation.unlimitedKeyId ?? 0,
       )) as number[]
     ).map(Number);
     return { charged, shortfall: Math.max(0, cost - charged), ...(balance === undefined ? {} : { balance }) };

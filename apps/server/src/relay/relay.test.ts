@@ -23,6 +23,15 @@ describe('relay through the official openai SDK', () => {
 
   it('completes a chat and bills exactly what the price says, with a consume log', async () => {
     const before = await storedQuota(r);
+    const keyUsedBefore = Number(
+      (
+        await r.t.database.db
+          .selectFrom('tokens')
+          .select('used_quota')
+          .where('name', '=', 'test key')
+          .executeTakeFirstOrThrow()
+      ).used_quota,
+    );
     const { data: completion, response } = await r.client.chat.completions
       .create({
         model: 'gpt-4o-mini',
@@ -46,6 +55,15 @@ describe('relay through the official openai SDK', () => {
       token_name: 'test key',
     });
     expect(Number(log.quota)).toBe(COST);
+    // The key's own record: an unlimited key has no balance to lower, but its use is counted.
+    const key = await r.t.database.db
+      .selectFrom('tokens')
+      .select(['used_quota', 'remain_quota', 'accessed_time'])
+      .where('name', '=', 'test key')
+      .executeTakeFirstOrThrow();
+    expect(Number(key.used_quota) - keyUsedBefore).toBe(COST);
+    expect(Number(key.remain_quota)).toBe(0);
+    expect(Number(key.accessed_time)).toBeGreaterThan(0);
     expect(log.request_id).not.toBe('');
     // Both request-id headers name the request its log row records.
     expect(response.headers.get('x-request-id')).toBe(log.request_id);
