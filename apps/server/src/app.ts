@@ -102,7 +102,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   modelMetadataRoutes(app, { auth, metadata: services.modelMetadata });
   logRoutes(app, { auth, logs: services.logs });
   redemptionRoutes(app, { auth, redemptions: services.redemptions });
-  app.decorate('relay', await installRelay(app, services, options.logger, options.redis, namespace));
+  app.decorate(
+    'relay',
+    await installRelay(app, services, options.logger, options.redis, namespace, config.shutdownGraceMs),
+  );
   statisticsRoutes(app, { auth, dashboard: services.dashboard, analytics: services.analytics, rate: app.relay });
   installChannelTests(app, { auth, services, logger: options.logger, pauseMs: options.config.pollingIntervalMs });
 

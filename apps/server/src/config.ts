@@ -80,6 +80,11 @@ const environmentSchema = z.object({
   CHANNEL_TEST_FREQUENCY_MINUTES: z.coerce.number('must be a number').min(0).default(0),
   /** Seconds between two channels in a test of all channels, so upstreams are not hit in a burst. */
   POLLING_INTERVAL: z.coerce.number('must be a number').min(0).max(3600, 'must be at most 3600 seconds').default(0),
+  SHUTDOWN_GRACE_SECONDS: z.coerce
+    .number('must be a number')
+    .min(0)
+    .max(3600, 'must be at most 3600 seconds')
+    .default(10),
   NOTIFY_EMAIL_SMTP_TO: optionalText,
   NOTIFY_EMAIL_DISABLE: booleanText.default(false),
   NOTIFY_WECOM_WEBHOOK: optionalUrl,
@@ -121,6 +126,8 @@ export interface Config {
   channelTestFrequencyMinutes: number;
   /** Pause between two channels in a test of all channels (POLLING_INTERVAL). */
   pollingIntervalMs: number;
+  /** At shutdown, how long relay requests in flight may run on before they are cut and billed. */
+  shutdownGraceMs: number;
   notify: NotifyConfig;
   version: string;
 }
@@ -208,6 +215,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     nodeType: env.NODE_TYPE,
     channelTestFrequencyMinutes: env.CHANNEL_TEST_FREQUENCY_MINUTES,
     pollingIntervalMs: env.POLLING_INTERVAL * 1000,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_SECONDS * 1000,
     notify: notifyConfig(env),
     version: environment.npm_package_version ?? '0.1.0',
   });

@@ -25,7 +25,8 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), 15_000).unref();
+    // The relay's grace period, then time for the requests it cut to settle and the last flush.
+    setTimeout(() => process.exit(1), config.shutdownGraceMs + 15_000).unref();
     await server.close();
     process.exit(0);
   };

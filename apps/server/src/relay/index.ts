@@ -11,6 +11,7 @@ import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './concu
 import { installRelayErrorRendering } from './errors.js';
 import { createUpstreamClient } from './executor.js';
 import { GroupDirectory } from './groups.js';
+import { InFlightRequests } from './in-flight.js';
 import { KeyAuthenticator } from './keys.js';
 import { MemoryQuotaLedger, type QuotaLedger } from './ledger.js';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './limits.js';
@@ -40,6 +41,8 @@ export async function installRelay(
   redis: Redis | undefined,
   /** Prefix of this installation's Redis keys: installations (or test runs) sharing one Redis must not share balances or limits. */
   namespace: string,
+  /** How long requests in flight may run on at shutdown before they are cut and billed. */
+  shutdownGraceMs: number,
 ): Promise<RelayHandle> {
   installRelayErrorRendering();
   const router = new ChannelRouter();
@@ -94,6 +97,7 @@ export async function installRelay(
     groups.load().catch((error: unknown) => logger.error({ err: error }, 'reloading user groups failed'));
 
   const upstream = createUpstreamClient();
+  const inFlight = new InFlightRequests();
   const limiter = redis ? createRedisRateLimiter(redis, `${namespace}rpm:`) : createMemoryRateLimiter();
   relayRoutes(
     app,
@@ -131,7 +135,17 @@ export async function installRelay(
       logger,
     },
     (model) => providerByType(services.prices.lookup(model).channel_type)?.name ?? 'One Hub',
+    inFlight,
   );
+
+  // Before the server stops: every request in flight settles, so the flush below bills it.
+  app.addHook('preClose', async () => {
+    const open = inFlight.size;
+    if (open > 0) logger.info({ open, graceMs: shutdownGraceMs }, 'waiting for relay requests in flight');
+    const cut = await inFlight.drain(shutdownGraceMs);
+    if (cut > 0)
+      logger.warn({ cut }, 'relay requests still running at the end of the grace period were cut and billed');
+  });
 
   app.addHook('onClose', async () => {
     await ledger.close();

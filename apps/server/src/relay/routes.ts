@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { type ErrorRenderer, registerErrorRenderer } from '../http/errors.js';
 import { AppError } from '../platform/errors.js';
 import type { Endpoint } from './endpoint.js';
 import { endpoints, rerankEndpoint } from './endpoints.js';
+import type { InFlightRequests } from './in-flight.js';
 import { type RelayDeps, relayRequest } from './pipeline.js';
 import {
   anthropicBinding,
@@ -15,14 +17,19 @@ import {
 
 const CREATED = 1677649963;
 
-export function relayRoutes(app: FastifyInstance, deps: RelayDeps, ownerOf: (model: string) => string): void {
-  const route = (scope: FastifyInstance, endpoint: Endpoint) =>
-    scope.post(endpoint.path, (request, reply) => relayRequest(deps, endpoint, request, reply));
+export function relayRoutes(
+  app: FastifyInstance,
+  deps: RelayDeps,
+  ownerOf: (model: string) => string,
+  inFlight: InFlightRequests,
+): void {
+  const relay = (endpoint: Endpoint) => (request: RelayHttpRequest, reply: RelayHttpReply) =>
+    inFlight.track(relayRequest(deps, endpoint, request, reply), () => reply.raw.destroy());
+  const route = (scope: FastifyInstance, endpoint: Endpoint) => scope.post(endpoint.path, relay(endpoint));
   // JSON bodies at fixed paths are also served before Fastify (http/direct-routes.ts).
   const routeJson = (endpoint: Endpoint) => {
     route(app, endpoint);
-    if (!endpoint.path.includes(':'))
-      app.directRoutes.post(endpoint.path, (request, reply) => relayRequest(deps, endpoint, request, reply));
+    if (!endpoint.path.includes(':')) app.directRoutes.post(endpoint.path, relay(endpoint));
   };
   for (const endpoint of endpoints) if (endpoint.body === 'json') routeJson(endpoint);
   // Forms are kept as raw bytes (within the body limit) and forwarded as received; only the relay's
