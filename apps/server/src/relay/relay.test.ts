@@ -211,7 +211,7 @@ describe('relay through the official openai SDK', () => {
     ).rejects.toMatchObject({ status: 400 });
     await expect(
       r.client.chat.completions.create({ model: 'unknown-model', messages: [{ role: 'user', content: 'x' }] }),
-    ).rejects.toMatchObject({ status: 503 });
+    ).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
     const huge = await fetch(`${r.baseURL}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${r.apiKey}`, 'content-type': 'application/json' },
@@ -285,5 +285,36 @@ describe('quota that is short or contended', () => {
     const left = await storedQuota(r);
     expect(left).toBe(quota - succeeded * COST);
     expect(left).toBeGreaterThanOrEqual(0);
+  });
+
+  it('never spends more than a limited key holds with 200 parallel requests', async () => {
+    await r.admin('POST', `/api/user/quota/${r.userId}`, { quota: 1_000_000 });
+    const keyQuota = 50 * COST;
+    const cookie = await r.t.login('relayuser', 'password-123');
+    const apiKey = await r.newKey(cookie, { name: 'limited key', unlimited_quota: false, remain_quota: keyQuota });
+    const client = new OpenAI({ apiKey, baseURL: r.baseURL, maxRetries: 0 });
+    const userBefore = await storedQuota(r);
+    const calls = r.upstream.received.length;
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, () =>
+        client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      ),
+    );
+    const succeeded = results.filter((result) => result.status === 'fulfilled').length;
+    const refused = results.filter(
+      (result) => result.status === 'rejected' && (result.reason as { code?: string }).code === 'insufficient_quota',
+    ).length;
+    expect(succeeded + refused).toBe(200);
+    expect(succeeded).toBeGreaterThan(0);
+    expect(succeeded).toBeLessThanOrEqual(50);
+    expect(r.upstream.received.length - calls).toBe(succeeded);
+    expect(await storedQuota(r)).toBe(userBefore - succeeded * COST);
+    const key = await r.t.database.db
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('name', '=', 'limited key')
+      .executeTakeFirstOrThrow();
+    expect(Number(key.remain_quota)).toBe(keyQuota - succeeded * COST);
+    expect(Number(key.used_quota)).toBe(succeeded * COST);
   });
 });
