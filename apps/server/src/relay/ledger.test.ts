@@ -63,4 +63,16 @@ describe('the in-process quota ledger', () => {
     expect(await storedTokenOf(handle, unlimited)).toMatchObject({ remain: 0, used: 40 });
     expect((await storedTokenOf(handle, unlimited)).accessed).toBeGreaterThan(0);
   });
+
+  it('lets a free model through at a zero balance, and still refuses what costs anything', async () => {
+    const user = await newUser(0);
+    const free = await ledger.reserve(user, null, 0);
+    expect(await ledger.settle(free, 0)).toMatchObject({ charged: 0, shortfall: 0 });
+    // With the balance in memory the refusal is thrown at once, not returned as a promise.
+    await expect((async () => ledger.reserve(user, null, 1))()).rejects.toMatchObject({
+      details: { code: 'insufficient_quota' },
+    });
+    await ledger.flush();
+    expect(await storedQuotaOf(handle, user)).toBe(0);
+  });
 });

@@ -9,7 +9,10 @@
  *   gen              incremented after every batch written, so a balance read can tell it raced one
  */
 
-/** KEYS: user, token, res, user held. ARGV: amount, id, record, hasToken. → 1 ok, 0 user short, -3 key short, -1/-2 not loaded. */
+/**
+ * KEYS: user, token, res, user held. ARGV: amount, id, record, hasToken. → 1 ok, 0 user short, -3 key
+ * short, -1/-2 not loaded. Nothing to reserve (a free model) passes whatever the balances.
+ */
 export const RESERVE = `
 local user = redis.call('GET', KEYS[1])
 if not user or redis.call('EXISTS', KEYS[4]) == 0 then return -1 end
@@ -19,8 +22,8 @@ if ARGV[4] == '1' then
   token = redis.call('GET', KEYS[2])
   if not token then return -2 end
 end
-if tonumber(user) <= 0 or tonumber(user) < amount then return 0 end
-if token and (tonumber(token) <= 0 or tonumber(token) < amount) then return -3 end
+if amount > 0 and (tonumber(user) <= 0 or tonumber(user) < amount) then return 0 end
+if amount > 0 and token and (tonumber(token) <= 0 or tonumber(token) < amount) then return -3 end
 redis.call('DECRBY', KEYS[1], amount)
 redis.call('INCRBY', KEYS[4], amount)
 if token then redis.call('DECRBY', KEYS[2], amount) end

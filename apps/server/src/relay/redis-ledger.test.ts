@@ -174,4 +174,14 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
     expect(await storedTokenOf(handle, unlimited)).toMatchObject({ remain: 0, used: 40 });
     expect((await storedTokenOf(handle, unlimited)).accessed).toBeGreaterThan(0);
   });
+
+  it('lets a free model through at a zero balance, and still refuses what costs anything', async () => {
+    const ledger = node();
+    const user = await newUser(0);
+    const free = await ledger.reserve(user, null, 0);
+    expect(await ledger.settle(free, 0)).toMatchObject({ charged: 0, shortfall: 0 });
+    await expect(ledger.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+    await ledger.flush();
+    expect(await stored(user)).toBe(0);
+  });
 });

@@ -259,6 +259,17 @@ describe('quota that is short or contended', () => {
     expect(r.upstream.received.length).toBe(calls);
   });
 
+  it('serves a free model to a user with no quota, and logs it at no cost', async () => {
+    const calls = r.upstream.received.length;
+    const moderation = await r.client.moderations.create({ model: 'omni-moderation-latest', input: 'hello' });
+    expect(moderation.results).toHaveLength(1);
+    expect(r.upstream.received.length).toBe(calls + 1);
+    expect(await storedQuota(r)).toBe(0);
+    const log = await lastConsumeLog(r);
+    expect(log).toMatchObject({ model_name: 'omni-moderation-latest', user_id: r.userId });
+    expect(Number(log.quota)).toBe(0);
+  });
+
   it('never spends more than the balance with 200 parallel requests', async () => {
     const quota = 50 * COST;
     await r.admin('POST', `/api/user/quota/${r.userId}`, { quota });
