@@ -1,7 +1,7 @@
 import { LogType } from '@one-hub/contracts';
 import type { NewLogRow } from '../platform/db/index.js';
 import type { Price, SettledQuota, Usage } from './billing/quota.js';
-import type { RelayCaller } from './keys.js';
+import { primaryGroupOf, type RelayCaller } from './keys.js';
 
 export interface ConsumeRecord {
   caller: RelayCaller;
@@ -23,6 +23,12 @@ export interface ConsumeRecord {
   clientGone: boolean;
 }
 
+/** Whether the key's backup group served the request: the primary group had no channel for it. */
+function servedByBackupGroup({ caller, group }: ConsumeRecord): boolean {
+  const backup = caller.token.backup_group;
+  return backup !== '' && group === backup && group !== primaryGroupOf(caller);
+}
+
 /** The consume-log row of one relayed request (reference §4.7 fields and metadata). */
 export function consumeLogRow(record: ConsumeRecord): NewLogRow {
   const metadata: Record<string, unknown> = {
@@ -32,6 +38,11 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
     input_ratio: record.price.input,
     output_ratio: record.price.output,
   };
+  // The console's log table marks such rows: the request was billed at the backup group's ratio.
+  if (servedByBackupGroup(record)) {
+    metadata.is_backup_group = true;
+    metadata.backup_group_name = record.group;
+  }
   if (record.firstByteMs !== undefined) metadata.first_response = record.firstByteMs;
   for (const [kind, { count, ratio }] of Object.entries(record.settled.extraTokens)) {
     metadata[kind] = count;

@@ -20,6 +20,14 @@ export interface RelayCaller {
   skippedChannelIds: number[];
 }
 
+/**
+ * The group a request is first routed and billed in: the key's group, else its backup group, else
+ * the owner's group. The key's backup group is also the fallback when this one has no channel.
+ */
+export function primaryGroupOf(caller: Pick<RelayCaller, 'user' | 'token'>): string {
+  return caller.token.group || caller.token.backup_group || caller.user.group;
+}
+
 const CACHE_SECONDS = 10;
 const invalidKey = () => AppError.unauthorized('invalid API key: send it as "Authorization: Bearer sk-…"');
 

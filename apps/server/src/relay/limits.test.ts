@@ -56,4 +56,15 @@ describe.skipIf(!redisUrl)('Redis rate limiter shared by two nodes', () => {
     expect(allowed).toBeLessThanOrEqual(11);
     expect(decisions.find((decision) => !decision.allowed)?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
   });
+
+  it("keeps limiting when a group's rate crosses 60 RPM: window and bucket keep separate state", async () => {
+    const node = nodes[0] as RateLimiter;
+    expect((await node.take('user:3', 5)).allowed).toBe(true);
+    // An administrator raises the rate: the bucket must not trip over the window's counter.
+    expect((await node.take('user:3', 120)).allowed).toBe(true);
+    expect(await node.peek('user:3', 120)).toBeGreaterThan(0);
+    // …and lowers it again while the bucket still exists.
+    expect((await node.take('user:3', 5)).allowed).toBe(true);
+    expect(await node.peek('user:3', 5)).toBe(2);
+  });
 });

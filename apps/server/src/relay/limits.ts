@@ -110,10 +110,18 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 return tostring(math.min(tonumber(ARGV[2]), tonumber(state[1]) + (now - tonumber(state[2])) / 1000 * tonumber(ARGV[1])))`;
 
+/**
+ * The window is a string and the bucket a hash: each algorithm has its own Redis key, so a group
+ * whose rate crosses 60 RPM does not hit the other algorithm's value (WRONGTYPE) until it expires.
+ */
+function redisKeyOf(prefix: string, key: string, perMinute: number): string {
+  return `${prefix}${key}:${perMinute < 60 ? 'window' : 'bucket'}`;
+}
+
 export function createRedisRateLimiter(redis: Redis, prefix = 'onehub:rpm:'): RateLimiter {
   return {
     async take(key, perMinute) {
-      const redisKey = `${prefix}${key}`;
+      const redisKey = redisKeyOf(prefix, key, perMinute);
       const [allowed, waitMs] =
         perMinute < 60
           ? ((await redis.eval(FIXED_WINDOW, 1, redisKey, perMinute)) as [number, number])
@@ -127,7 +135,7 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'onehub:rpm:'): Ra
       return { allowed: allowed === 1, retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)) };
     },
     async peek(key, perMinute) {
-      const redisKey = `${prefix}${key}`;
+      const redisKey = redisKeyOf(prefix, key, perMinute);
       // The window's counter also counts refused requests; the limit is what was let through.
       if (perMinute < 60) return Math.min(perMinute, Number((await redis.get(redisKey)) ?? 0));
       const { ratePerSecond, capacity } = bucketShape(perMinute);

@@ -9,7 +9,7 @@ import type { consumeLogRow } from './consume-log.js';
 import { type Endpoint, type RelayInput, readRelayInput } from './endpoint.js';
 import type { UpstreamClient } from './executor.js';
 import type { GroupDirectory } from './groups.js';
-import type { KeyAuthenticator, RelayCaller } from './keys.js';
+import { type KeyAuthenticator, primaryGroupOf, type RelayCaller } from './keys.js';
 import type { QuotaLedger } from './ledger.js';
 import type { RateLimiter } from './limits.js';
 import type { LowBalanceReminder } from './low-balance.js';
@@ -123,7 +123,7 @@ async function relayAuthorised(
   const input = readRelayInput(endpoint, request);
   const model = input.model;
   checkModelAllowed(caller, model);
-  const primary = caller.token.group || caller.user.group;
+  const primary = primaryGroupOf(caller);
   const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt };
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
   const hasTools = Array.isArray(input.fields.tools) && input.fields.tools.length > 0;

@@ -4,7 +4,9 @@ import { type ErrorRenderer, registerErrorRenderer } from '../http/errors.js';
 import { AppError } from '../platform/errors.js';
 import type { Endpoint } from './endpoint.js';
 import { endpoints, rerankEndpoint } from './endpoints.js';
+import { openAiErrorBody } from './errors.js';
 import type { InFlightRequests } from './in-flight.js';
+import { primaryGroupOf } from './keys.js';
 import { type RelayDeps, relayRequest } from './pipeline.js';
 import {
   anthropicBinding,
@@ -62,7 +64,7 @@ export function relayRoutes(
 
   const visibleModels = async (authorization: string | undefined, ip: string) => {
     const caller = await deps.keys.authenticate(authorization, ip);
-    const group = caller.token.group || caller.user.group;
+    const group = primaryGroupOf(caller);
     const rule = caller.setting.limits.limit_model_setting;
     const models = new Set(deps.router.modelsOf(group));
     if (caller.token.backup_group)
