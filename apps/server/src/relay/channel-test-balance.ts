@@ -121,8 +121,10 @@ export async function refreshAllBalances(deps: BalanceDeps): Promise<number> {
       updated += 1;
       if (balance <= 0 && options.getBoolean('AutomaticDisableChannelEnabled')) {
         deps.logger.warn({ channel: channel.id, balance }, 'disabling channel: its balance is used up');
-        await channels.setStatus(channel.id, ChannelStatus.autoDisabled, 'the balance is used up');
-        void deps.services.notifier.notify(channelDisabledNotice(channel, `the balance is used up (${balance})`));
+        // No notice when an administrator switched the channel off meanwhile: nothing changed.
+        if (await channels.setStatus(channel.id, ChannelStatus.autoDisabled, 'the balance is used up')) {
+          void deps.services.notifier.notify(channelDisabledNotice(channel, `the balance is used up (${balance})`));
+        }
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -11,8 +11,8 @@ import type { UpstreamClient } from './executor.js';
  * Channel tests and what follows from them (reference §4.4, §4.5): the response time is recorded;
  * an enabled channel whose test fails with a disabling error, or answers slower than
  * ChannelDisableThreshold, is disabled automatically (status 3) when AutomaticDisableChannelEnabled;
- * an automatically disabled channel whose test passes is enabled again when
- * AutomaticEnableChannelEnabled. Channels disabled by an administrator (status 2) never change.
+ * an automatically disabled channel whose test passes in a test of all channels is enabled again
+ * when AutomaticEnableChannelEnabled. Channels disabled by an administrator (status 2) never change.
  */
 export interface ChannelTestDeps {
   services: Pick<Services, 'channels' | 'options' | 'database'>;
@@ -32,17 +32,26 @@ export interface ChannelTestOutcome {
   passed: boolean;
 }
 
+export interface TestOptions {
+  /** Part of the test of all channels (admin route or periodic job), the only re-enabler. */
+  loop?: boolean;
+}
+
 export class ChannelTester {
   constructor(readonly deps: ChannelTestDeps) {}
 
-  /** Tests one stored channel whatever its status, with `model` or else its test_model. */
-  async testById(id: number, model?: string): Promise<ChannelTestOutcome> {
+  /**
+   * Tests one stored channel whatever its status, with `model` or else its test_model. Only the
+   * test of all channels (`loop`) may enable a channel again: an administrator's test of one
+   * channel reports and may disable, as in the reference.
+   */
+  async testById(id: number, model?: string, options: TestOptions = {}): Promise<ChannelTestOutcome> {
     const channel = await this.deps.services.channels.findForRouting(id);
     if (!channel) throw AppError.notFound(`channel ${id} not found`);
-    return this.test(channel, model);
+    return this.test(channel, model, options);
   }
 
-  async test(channel: RoutingChannel, requestedModel?: string): Promise<ChannelTestOutcome> {
+  async test(channel: RoutingChannel, requestedModel?: string, how: TestOptions = {}): Promise<ChannelTestOutcome> {
     const model = requestedModel?.trim() || channel.test_model.trim();
     if (!model) throw AppError.badRequest("model: pass ?model= or set the channel's test_model");
     const { channels, options } = this.deps.services;
@@ -55,7 +64,7 @@ export class ChannelTester {
     const thresholdSeconds = options.getNumber('ChannelDisableThreshold');
     const seconds = Math.round(result.elapsedMs) / 1000;
     const tooSlow = result.success && thresholdSeconds > 0 && seconds > thresholdSeconds;
-    await this.applyStatusRules(channel, result, tooSlow);
+    await this.applyStatusRules(channel, result, tooSlow, how.loop ?? false);
     return {
       success: result.success,
       message: tooSlow
@@ -66,7 +75,12 @@ export class ChannelTester {
     };
   }
 
-  private async applyStatusRules(channel: RoutingChannel, result: ProbeResult, tooSlow: boolean): Promise<void> {
+  private async applyStatusRules(
+    channel: RoutingChannel,
+    result: ProbeResult,
+    tooSlow: boolean,
+    loop: boolean,
+  ): Promise<void> {
     const { channels, options } = this.deps.services;
     const { logger } = this.deps;
     if (channel.status === ChannelStatus.enabled) {
@@ -78,6 +92,7 @@ export class ChannelTester {
     }
     const passed = result.success && !tooSlow;
     if (
+      loop &&
       channel.status === ChannelStatus.autoDisabled &&
       passed &&
       options.getBoolean('AutomaticEnableChannelEnabled')
@@ -136,7 +151,7 @@ export class ChannelTestRun {
     for (const [index, id] of ids.entries()) {
       if (options.signal?.aborted) return;
       try {
-        const outcome = await tester.testById(id);
+        const outcome = await tester.testById(id, undefined, { loop: true });
         if (!outcome.passed) this.state.failed += 1;
       } catch (error) {
         // Channels deleted meanwhile or whose model kind cannot be tested are skipped, not failed.

@@ -119,19 +119,17 @@ describe.each(availableDialects)('channel tests on %s', (dialect) => {
     expect((await channel(disabled)).status).toBe(3);
   });
 
-  it('enables an automatically disabled channel after a good test, never a manually disabled one', async () => {
-    await setOptions({ AutomaticEnableChannelEnabled: 'false', ChannelDisableThreshold: '0' });
+  it('never enables a channel from the test of that one channel: only the test of all channels does', async () => {
+    await setOptions({ AutomaticEnableChannelEnabled: 'true', ChannelDisableThreshold: '0' });
     const auto = await addChannel();
     const manual = await addChannel();
     await setStatus(auto, 3);
     await setStatus(manual, 2);
-    expect((await call('GET', `/api/channel/test/${auto}`, root)).statusCode).toBe(200);
-    expect((await channel(auto)).status).toBe(3);
-
-    await setOptions({ AutomaticEnableChannelEnabled: 'true' });
-    expect((await call('GET', `/api/channel/test/${auto}`, root)).statusCode).toBe(200);
+    const passed = await call('GET', `/api/channel/test/${auto}`, root);
+    expect(passed.statusCode).toBe(200);
+    expect(passed.json()).toMatchObject({ success: true });
     expect((await call('GET', `/api/channel/test/${manual}`, root)).statusCode).toBe(200);
-    expect((await channel(auto)).status).toBe(1);
+    expect((await channel(auto)).status).toBe(3);
     expect((await channel(manual)).status).toBe(2);
   });
 
@@ -177,27 +175,35 @@ describe.each(availableDialects)('channel tests on %s', (dialect) => {
     };
 
     it('tests every channel in the background, refuses a second run and reports progress', async () => {
-      await setOptions({ AutomaticDisableChannelEnabled: 'true', ChannelDisableThreshold: '0' });
+      await setOptions({
+        AutomaticDisableChannelEnabled: 'true',
+        AutomaticEnableChannelEnabled: 'true',
+        ChannelDisableThreshold: '0',
+      });
       mock.behaviour.delayMs = 50;
       const good = await addChannel();
       const bad = await addChannel({ key: 'sk-wrong' });
       const manual = await addChannel();
       await setStatus(manual, 2);
       await addChannel({ test_model: '' });
+      // Automatically disabled and working again: this loop enables it.
+      const recovered = await addChannel();
+      await setStatus(recovered, 3);
 
       const notices: Notification[] = [];
       t.services.notifier = { names: ['capture'], notify: async (notice) => void notices.push(notice) };
       expect((await call('GET', '/api/channel/test', plain)).statusCode).toBe(403);
       const started = await call('GET', '/api/channel/test', root);
       expect(started.statusCode, started.body).toBe(200);
-      expect(started.json()).toMatchObject({ success: true, data: 2 });
+      expect(started.json()).toMatchObject({ success: true, data: 3 });
       expect((await call('GET', '/api/channel/test', root)).statusCode).toBe(409);
 
-      expect(await waitUntilIdle()).toEqual({ running: false, done: 2, total: 2, failed: 1 });
+      expect(await waitUntilIdle()).toEqual({ running: false, done: 3, total: 3, failed: 1 });
       await expect.poll(() => notices.length).toBe(1);
       expect(notices[0]).toMatchObject({ title: 'Channel test finished' });
-      expect(notices[0]?.markdown).toContain('Tested **2** of 2 channels: 1 passed, 1 failed.');
+      expect(notices[0]?.markdown).toContain('Tested **3** of 3 channels: 2 passed, 1 failed.');
       expect((await channel(good)).status).toBe(1);
+      expect((await channel(recovered)).status).toBe(1);
       expect((await channel(bad)).status).toBe(3);
       expect((await channel(manual)).test_time).toBe(0);
     });

@@ -127,7 +127,9 @@ export async function installRelay(
         logger.warn({ channel: channel.id, reason }, 'disabling channel after an upstream failure');
         services.channels
           .setStatus(channel.id, 3, reason)
-          .then(() => services.notifier.notify(channelDisabledNotice(channel, reason)))
+          // Only the request that switched it off tells the administrators; an already disabled
+          // channel (by them or by a request alongside) sends nothing.
+          .then((changed) => (changed ? services.notifier.notify(channelDisabledNotice(channel, reason)) : undefined))
           .catch((error: unknown) => {
             logger.error({ err: error, channel: channel.id }, 'disabling the channel failed');
           });

@@ -19,6 +19,7 @@ interface ParsedError {
   message: string;
   type?: string;
   code?: string;
+  param?: string;
 }
 
 function parseErrorBody(text: string): ParsedError {
@@ -26,11 +27,12 @@ function parseErrorBody(text: string): ParsedError {
     const parsed = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
     const error = parsed.error;
     if (error && typeof error === 'object') {
-      const { message, type, code } = error as Record<string, unknown>;
+      const { message, type, code, param } = error as Record<string, unknown>;
       return {
         message: typeof message === 'string' ? message : JSON.stringify(error),
         ...(typeof type === 'string' ? { type } : {}),
         ...(typeof code === 'string' ? { code } : {}),
+        ...(typeof param === 'string' ? { param } : {}),
       };
     }
     if (typeof error === 'string') return { message: error };
@@ -53,6 +55,8 @@ export function classifyUpstreamError(status: number, bodyText: string, disableK
     status === 401 ||
     (parsed.code !== undefined && DISABLING_CODES.has(parsed.code)) ||
     (parsed.type !== undefined && DISABLING_TYPES.has(parsed.type)) ||
+    // How some vendors' OpenAI-format errors say the account may not use the API at all.
+    parsed.param === 'PERMISSIONDENIED' ||
     keywordHit;
   let retry: boolean;
   if (status === 429 || status === 307) retry = true;

@@ -182,4 +182,19 @@ describe.each(availableDialects)('channel updates and deletes on %s', (dialect) 
     expect((await t.services.channels.findForRouting(id))?.status).toBe(3);
     expect(published).toEqual([String(id), String(id)]);
   });
+
+  it('moves automatically only between enabled and automatically disabled, never out of a manual disable', async () => {
+    const [manual = 0, automatic = 0] = await create({ name: 'auto-moves', key: 'sk-am1\nsk-am2' });
+    await call('PUT', '/api/channel/', root, { id: manual, status: 2 });
+    published.length = 0;
+    // A test that passed, or a failure, reported after the administrator switched the channel off.
+    expect(await t.services.channels.setStatus(manual, 1)).toBe(false);
+    expect(await t.services.channels.setStatus(manual, 3)).toBe(false);
+    expect((await get(manual)).status).toBe(2);
+    expect(published).toEqual([]);
+    expect(await t.services.channels.setStatus(automatic, 3)).toBe(true);
+    expect(await t.services.channels.setStatus(automatic, 3)).toBe(false);
+    expect(await t.services.channels.setStatus(automatic, 1)).toBe(true);
+    expect((await get(automatic)).status).toBe(1);
+  });
 });

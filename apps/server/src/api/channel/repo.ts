@@ -193,15 +193,21 @@ export class ChannelRepository {
     return ids;
   }
 
-  /** Updates live channels among `ids`; returns how many there were. */
-  async update(ids: number[], patch: ChannelPatch, executor: Executor = this.handle.db): Promise<number> {
+  /** Updates live channels among `ids` (only those in status `fromStatus`, when given); returns how many. */
+  async update(
+    ids: number[],
+    patch: ChannelPatch,
+    executor: Executor = this.handle.db,
+    fromStatus?: number,
+  ): Promise<number> {
     if (ids.length === 0 || Object.keys(patch).length === 0) return 0;
-    const result = await executor
+    let query = executor
       .updateTable('channels')
       .set(this.seal(patch))
       .where('id', 'in', ids)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+      .where('deleted_at', 'is', null);
+    if (fromStatus !== undefined) query = query.where('status', '=', fromStatus);
+    const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 

@@ -1,15 +1,15 @@
-import type {
-  ChannelBatchValueBody,
-  ChannelDetailView,
-  ChannelListQuery,
+import {
+  type ChannelBatchValueBody,
+  type ChannelDetailView,
+  type ChannelListQuery,
   ChannelStatus,
-  ChannelView,
-  CreateChannelBody,
-  Paged,
-  ProviderView,
-  UpdateChannelBody,
+  type ChannelView,
+  type CreateChannelBody,
+  type Paged,
+  type ProviderView,
+  splitChannelList,
+  type UpdateChannelBody,
 } from '@one-hub/contracts';
-import { splitChannelList } from '@one-hub/contracts';
 import type { Cache } from '../../platform/cache/index.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
@@ -25,6 +25,12 @@ export type { RoutingChannel } from './routing.js';
 
 /** Published on the cache after every channel write so the routers of all nodes reload. */
 export const CHANNELS_CHANGED = 'channels.changed';
+
+/** The only status an automatic change may start from, by the status it sets. */
+const AUTOMATIC_MOVES: Partial<Record<ChannelStatus, ChannelStatus>> = {
+  [ChannelStatus.autoDisabled]: ChannelStatus.enabled,
+  [ChannelStatus.enabled]: ChannelStatus.autoDisabled,
+};
 
 /** `created` of every entry of GET /api/channel/models, as the reference answers. */
 const MODEL_LIST_CREATED = 1677649963;
@@ -182,12 +188,16 @@ export class ChannelService {
   }
 
   /**
-   * Enables or disables a channel (auto-disable after failures, auto-enable after a good test).
+   * Enables or disables a channel (auto-disable after failures, auto-enable after a good test);
+   * true when the status changed. Automatic moves go only from enabled to auto-disabled and back:
+   * a channel an administrator disabled while a request or a test was in flight stays off.
    * `reason` is for the caller's log and notifications; the table has no column for it.
    */
-  async setStatus(id: number, status: ChannelStatus, _reason?: string): Promise<void> {
-    await this.repo.update([id], { status });
-    await this.changed(id);
+  async setStatus(id: number, status: ChannelStatus, _reason?: string): Promise<boolean> {
+    const from = AUTOMATIC_MOVES[status];
+    const count = await this.repo.update([id], { status }, undefined, from);
+    if (count > 0) await this.changed(id);
+    return count > 0;
   }
 
   async recordTest(id: number, responseTimeMs: number): Promise<void> {
