@@ -159,6 +159,28 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
     }
   });
 
+  it('stops a key on the other node the moment it is disabled', async () => {
+    const [first, second] = nodes as [AssembledServer, AssembledServer];
+    const rootToken = 'shared-root-token-0123456789';
+    await first.services.userRepository.update(1, { access_token_hash: sha256Hex(rootToken) });
+    const call = (method: 'POST' | 'PUT', url: string, payload: object) =>
+      first.app.inject({ method, url, headers: { authorization: rootToken }, payload });
+    const created = (
+      await call('POST', '/api/token/', {
+        name: 'short-lived',
+        expired_time: -1,
+        remain_quota: 0,
+        unlimited_quota: true,
+      })
+    ).json().data as { id: number; key: string };
+    const listModels = () =>
+      second.app.inject({ method: 'GET', url: '/v1/models', headers: { authorization: `Bearer ${created.key}` } });
+    // The second node now holds the key in its cache (kept for ten seconds).
+    expect((await listModels()).statusCode).toBe(200);
+    expect((await call('PUT', '/api/token/?status_only=1', { id: created.id, status: 2 })).statusCode).toBe(200);
+    await expect.poll(async () => (await listModels()).statusCode, { timeout: 2000 }).toBe(401);
+  });
+
   it('reloads a changed setting on the other node', async () => {
     const [first, second] = nodes as [AssembledServer, AssembledServer];
     await first.services.options.update('SystemName', 'Changed on node one');

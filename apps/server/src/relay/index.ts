@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { CHANNELS_CHANGED } from '../api/channel/service.js';
 import { LogWriter } from '../api/log/writer.js';
 import { TokenRepository } from '../api/token/repo.js';
+import { TOKENS_CHANGED } from '../api/token/service.js';
 import { UserGroupRepository } from '../api/user-group/repo.js';
 import type { Logger } from '../platform/logger.js';
 import { channelDisabledNotice } from '../platform/notify.js';
@@ -73,10 +74,16 @@ export async function installRelay(
     onError: (error, lostRows) => logger.error({ err: error, lostRows }, 'writing consume logs failed'),
   });
   const keys = new KeyAuthenticator(new TokenRepository(services.database), services.tokens, services.userRepository);
+  // A disabled, deleted or edited key must stop (or change) at once on every node, not when its
+  // cached copy expires. The shared ledger is cleared once, here; the other nodes read it anew.
   services.tokens.onChange = (tokenId) => {
     keys.forgetToken(tokenId);
     ledger.invalidateToken(tokenId);
+    services.cache.publish(TOKENS_CHANGED, String(tokenId)).catch((error: unknown) => {
+      logger.error({ err: error }, 'announcing a key change failed');
+    });
   };
+  await services.cache.subscribe(TOKENS_CHANGED, (message) => keys.forgetToken(Number(message)));
   // A disabled, deleted or re-grouped user's keys must stop (or change) at once on every node,
   // not when the cached user expires.
   services.users.onUserChanged = (userId) => {
