@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChannelRouter, type RouterChannel } from './router.js';
 
 function channel(id: number, fields: Partial<RouterChannel> = {}): RouterChannel {
@@ -77,5 +77,22 @@ describe('channel router', () => {
     router.coolDown(1, 'gpt-4o', 60);
     expect(router.select(request)?.id).toBe(2);
     expect(router.select({ ...request, model: 'gpt-4o', excluded: new Set([2]) })).toBeUndefined();
+  });
+
+  describe('cooldowns of many model names', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('sweeps ended cooldowns out instead of keeping one entry per name for ever', () => {
+      vi.useFakeTimers();
+      const router = new ChannelRouter();
+      router.replaceChannels([channel(1, { models: ['gpt-*'] })]);
+      // A client inventing model names that a wildcard channel answers with 429s.
+      for (let index = 0; index < 1000; index++) router.coolDown(1, `gpt-made-up-${index}`, 5);
+      expect(router.cooldownCount).toBe(1000);
+      vi.advanceTimersByTime(6000);
+      router.coolDown(1, 'gpt-4o', 5);
+      expect(router.cooldownCount).toBe(1);
+      expect(router.select(request)).toBeUndefined();
+    });
   });
 });

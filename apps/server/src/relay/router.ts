@@ -48,6 +48,9 @@ function toTiers(channels: RouterChannel[]): Tiers {
   return [...byPriority.entries()].sort(([left], [right]) => right - left).map(([, tier]) => tier);
 }
 
+/** How many cooldown entries may pile up before the ended ones are swept out. */
+const COOLDOWN_SWEEP_SIZE = 1000;
+
 export class ChannelRouter {
   private groups = new Map<string, GroupIndex>();
   private byId = new Map<number, RouterChannel>();
@@ -110,7 +113,21 @@ export class ChannelRouter {
 
   /** After a 429 the channel is not used for this model until the cooldown ends. */
   coolDown(channelId: number, model: string, seconds: number): void {
-    if (seconds > 0) this.cooldowns.set(`${channelId}:${model}`, Date.now() + seconds * 1000);
+    if (seconds <= 0) return;
+    // Entries are otherwise dropped only when their pair is asked for again: model names reaching a
+    // wildcard channel are the client's choice, so ended cooldowns are swept before the map grows.
+    if (this.cooldowns.size >= COOLDOWN_SWEEP_SIZE) this.sweepCooldowns();
+    this.cooldowns.set(`${channelId}:${model}`, Date.now() + seconds * 1000);
+  }
+
+  private sweepCooldowns(): void {
+    const now = Date.now();
+    for (const [pair, until] of this.cooldowns) if (until <= now) this.cooldowns.delete(pair);
+  }
+
+  /** Channel and model pairs resting now or not yet swept, for tests. */
+  get cooldownCount(): number {
+    return this.cooldowns.size;
   }
 
   private eligible(channel: RouterChannel, filter: SelectionFilter): boolean {
