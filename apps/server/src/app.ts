@@ -18,7 +18,7 @@ import type { Config } from './config.js';
 import { createAuth } from './http/auth.js';
 import { installConsole } from './http/console.js';
 import { createDirectRoutes, type DirectRoutes } from './http/direct-routes.js';
-import { installErrorHandling } from './http/errors.js';
+import { installErrorHandling, sendError, toAppError } from './http/errors.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './http/request-id.js';
 import { createSessionCodec } from './http/session.js';
@@ -63,6 +63,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     genReqId: nextRequestId,
+    // A URL that cannot be decoded fails before any hook runs: it is named and rendered here.
+    frameworkErrors: (error, request, reply) => {
+      reply.header(requestIdHeader, request.id);
+      reply.header(legacyRequestIdHeader, request.id);
+      sendError(toAppError(error), request, reply);
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 

@@ -86,6 +86,14 @@ describe('HTTP edge: errors, limits and the console', () => {
   it('names every response with a request id', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/status' });
     expect(response.headers['x-oneapi-request-id']).toMatch(/^\d{14}[A-Za-z0-9]{12}$/);
+    // Also a request whose URL cannot even be decoded: a clear 400 that still names itself.
+    for (const url of ['/api/%zz', '/v1/chat/%E0%A4%A']) {
+      const malformed = await t.app.inject({ method: 'GET', url });
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.headers['x-request-id']).toMatch(/^\d{14}[A-Za-z0-9]{12}$/);
+      expect(malformed.headers['x-oneapi-request-id']).toBe(malformed.headers['x-request-id']);
+      expect(JSON.stringify(malformed.json())).toContain('not a valid url');
+    }
   });
 });
 
