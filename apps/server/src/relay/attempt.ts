@@ -1,6 +1,7 @@
 import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
 import { settledQuota } from './billing/quota.js';
+import { maskKey } from './channel-test-upstream.js';
 import {
   type ChatCall,
   type Finish,
@@ -42,6 +43,36 @@ interface Call {
 }
 
 export async function tryChannel(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  attempt: Attempt,
+  channel: RouterChannel,
+  reservation: Reservation,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+): Promise<UpstreamFailure | undefined> {
+  const failure = await sendToChannel(deps, endpoint, attempt, channel, reservation, request, reply);
+  return failure && withoutChannelKey(failure, channel.key);
+}
+
+/**
+ * Some upstreams quote the key they refused. The failure's message reaches the caller (any user),
+ * the logs and the disable notice, and a channel key is for administrators' eyes only.
+ */
+function withoutChannelKey(failure: UpstreamFailure, key: string): UpstreamFailure {
+  const { error } = failure;
+  const message = maskKey(error.message, key);
+  if (message === error.message) return failure;
+  const masked = new AppError(error.code, message, {
+    status: error.status,
+    retryable: error.retryable,
+    details: error.details,
+    cause: error.cause,
+  });
+  return { ...failure, error: masked };
+}
+
+async function sendToChannel(
   deps: RelayDeps,
   endpoint: Endpoint,
   attempt: Attempt,
@@ -109,10 +140,8 @@ export async function tryChannel(
   } catch (error) {
     return networkFailure(error);
   }
-  if (upstream.status >= 400) {
-    const text = await upstream.readAll(MAX_ERROR_BODY).catch(() => Buffer.alloc(0));
-    return failureOf(deps, upstream.status, text);
-  }
+  const failed = await openingFailure(deps, upstream, streamed);
+  if (failed) return failed;
   const call: Call = {
     deps,
     endpoint,
@@ -126,6 +155,29 @@ export async function tryChannel(
   if (streamed) await answerStream(call);
   else await answerBytes(call);
   return undefined;
+}
+
+/** JSON or HTML where server-sent events were asked for; vendors differ on the rest (or send none). */
+function notEventStream(header: string | string[] | undefined): boolean {
+  const contentType = (Array.isArray(header) ? header[0] : header)?.toLowerCase() ?? '';
+  return contentType.includes('json') || contentType.includes('html');
+}
+
+/** The channel's failure, read from an answer's status and headers before anything is sent. */
+async function openingFailure(
+  deps: RelayDeps,
+  upstream: StreamedResponse,
+  streamed: boolean,
+): Promise<UpstreamFailure | undefined> {
+  const readError = () => upstream.readAll(MAX_ERROR_BODY).catch(() => Buffer.alloc(0));
+  if (upstream.status >= 400) return failureOf(deps, upstream.status, await readError());
+  if (!streamed || !notEventStream(upstream.headers['content-type'])) return undefined;
+  // A JSON error or a proxy's page in place of the stream is the channel's failure, not a 200
+  // stream of garbage the client is charged for; another channel may answer properly.
+  const text = await readError();
+  const parsed = parsedJson(text);
+  if (parsed && typeof parsed === 'object' && 'error' in parsed) return failureOf(deps, 502, text);
+  return malformedAnswer('a stream was asked for and the answer is not an event stream');
 }
 
 /** This channel's upstream has no such endpoint; another channel may. */

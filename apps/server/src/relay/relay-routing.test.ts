@@ -46,6 +46,20 @@ describe('retries, cooldown and auto-disable', () => {
     expect(await storedQuota(r)).toBe(before);
   });
 
+  it('never hands the caller the channel key an upstream quotes in its error', async () => {
+    const key = r.upstream.behaviour.apiKey;
+    r.upstream.behaviour.failWith = { status: 500, message: `key ${key} is suspended`, type: 'server_error' };
+    const answer = await fetch(`${r.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${r.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const text = await answer.text();
+    expect(answer.status).toBe(502);
+    expect(text).toContain('is suspended');
+    expect(text).not.toContain(key);
+  });
+
   it('retries a 5xx on the next channel within RetryTimes', async () => {
     await r.t.services.options.update('RetryTimes', '1');
     r.upstream.behaviour.failWith = { status: 500, message: 'upstream exploded' };
@@ -106,6 +120,33 @@ describe('retries, cooldown and auto-disable', () => {
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(notAdmin.status).toBe(403);
+  });
+
+  it('never turns a channel an administrator disabled meanwhile into an automatically disabled one', async () => {
+    await r.t.services.options.update('AutomaticDisableChannelEnabled', 'true');
+    await r.t.services.options.update('RetryTimes', '1');
+    const channels = r.t.services.channels;
+    const setStatus = channels.setStatus;
+    // The disable runs after the answer: keep hold of it to know when it is done.
+    let disabling: Promise<boolean> | undefined;
+    channels.setStatus = (...args) => {
+      disabling = setStatus.apply(channels, args);
+      return disabling;
+    };
+    try {
+      const id = await r.addChannel({ name: 'switched off', key: 'sk-refused', priority: 20 });
+      // The administrator's switch lands in the database while the routers still hold the channel
+      // (a request in flight, or a node that has not reloaded yet).
+      await r.t.database.db.updateTable('channels').set({ status: 2 }).where('id', '=', id).execute();
+      expect((await ask(r)).choices[0]?.message.content).toBeTruthy();
+      await expect.poll(() => disabling).toBeDefined();
+      await disabling;
+      // Status 3 would let the channel test loop enable it again against the administrator's will.
+      expect(await channelStatus(r, id)).toBe(2);
+      await r.admin('PUT', '/api/channel/', { id, status: 2 });
+    } finally {
+      channels.setStatus = setStatus;
+    }
   });
 });
 
