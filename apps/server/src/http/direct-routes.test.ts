@@ -137,7 +137,7 @@ describe('the direct path for the relay JSON routes', () => {
     fastifyHandled.length = 0;
     const text = await send(r.baseURL, '/chat/completions', { ...json, 'content-type': 'text/plain' }, '{}');
     expect(fastifyHandled).toEqual(['/v1/chat/completions']);
-    expect(text.status).toBe(400);
+    expect(text.status).toBe(415);
     // Fastify's body parser answers these before any handler runs, each with its own message.
     const empty = await send(r.baseURL, '/chat/completions', json, '');
     expect(empty.status).toBe(400);

@@ -32,6 +32,8 @@ export interface StreamFormat {
    * before they are read. Without it, every event of a format with `rewrite` is read first.
    */
   mayRewrite?(eventText: string, input: RelayInput): boolean;
+  /** The data of the event that ends a complete stream (`[DONE]`), sent if the upstream left it out. */
+  endMarker?: string;
 }
 
 /**
@@ -103,7 +105,9 @@ function modelOf(endpoint: Endpoint, fields: JsonObject): string {
 
 function jsonFields(request: RelayHttpRequest): JsonObject {
   const body = request.body;
-  if (Buffer.isBuffer(body)) {
+  // A text/plain body reaches here as a string: say what is wrong with it, not that it is no object.
+  const contentType = request.headers['content-type'] ?? '';
+  if (Buffer.isBuffer(body) || !/^application\/(.+\+)?json\s*(;|$)/i.test(contentType)) {
     throw new AppError('unsupported_media_type', 'send this request as application/json');
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) {

@@ -54,11 +54,63 @@ const chatStream: StreamFormat = {
   },
   // Only a usage field is taken out; a key spelled with escapes (`\u0075sage`) is read first too.
   mayRewrite: (text, input) => !clientAskedUsage(input) && (text.includes('usage') || text.includes('\\u')),
+  endMarker: '[DONE]',
 };
 
 function countChoices(raw: Buffer): number {
   const body = parsedJson(raw);
   return isObject(body) ? countTextTokens(choicesText(body)) : 0;
+}
+
+const absent = (value: unknown) => value === undefined || value === null;
+
+/**
+ * Fields every text endpoint shares, checked before anything is reserved or sent: a wrong type
+ * would only come back as the upstream's 400 after a round trip (or, from a lenient vendor, be
+ * answered and billed as if it made sense).
+ */
+function checkSharedFields(fields: JsonObject): void {
+  for (const field of ['n', 'max_tokens', 'max_completion_tokens'] as const) {
+    const value = fields[field];
+    if (!absent(value) && !(Number.isInteger(value) && Number(value) > 0)) {
+      throw fieldError(field, 'must be a positive whole number');
+    }
+  }
+  for (const field of ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty'] as const) {
+    const value = fields[field];
+    if (!absent(value) && !(typeof value === 'number' && Number.isFinite(value))) {
+      throw fieldError(field, 'must be a number');
+    }
+  }
+  if (!absent(fields.stream_options) && !isObject(fields.stream_options)) {
+    throw fieldError('stream_options', 'must be an object');
+  }
+}
+
+function checkChat(input: RelayInput): void {
+  const { messages, tools } = input.fields;
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw fieldError('messages', 'a non-empty list of messages is required');
+  }
+  messages.forEach((message, index) => {
+    if (!isObject(message) || typeof message.role !== 'string') {
+      throw fieldError(`messages[${index}]`, 'each message must be an object with a role');
+    }
+  });
+  if (!absent(tools) && !Array.isArray(tools)) throw fieldError('tools', 'must be a list of tools');
+  checkSharedFields(input.fields);
+}
+
+/** `prompt` or `input`: text, a list of texts, or token ids (a list, or a list of lists). */
+function checkTextInput(field: 'prompt' | 'input') {
+  return (input: RelayInput): void => {
+    const value = input.fields[field];
+    if (absent(value)) throw fieldError(field, 'is required');
+    if (typeof value !== 'string' && !(Array.isArray(value) && value.length > 0)) {
+      throw fieldError(field, 'must be a string or a non-empty list');
+    }
+    checkSharedFields(input.fields);
+  };
 }
 
 function checkRerank(input: RelayInput): void {
@@ -102,6 +154,7 @@ export const endpoints: Endpoint[] = [
     output: 'json',
     chat: {},
     stream: chatStream,
+    validate: checkChat,
     estimatePrompt: (input) => estimateChatPromptTokens(input.fields),
     countPrompt: (input) => countChatPromptTokens(input.fields),
     usageOf: bodyUsage,
@@ -113,6 +166,7 @@ export const endpoints: Endpoint[] = [
     body: 'json',
     output: 'json',
     stream: chatStream,
+    validate: checkTextInput('prompt'),
     estimatePrompt: (input) => estimateInputTokens(input.fields.prompt),
     countPrompt: (input) => countInputTokens(input.fields.prompt),
     usageOf: bodyUsage,
@@ -123,6 +177,7 @@ export const endpoints: Endpoint[] = [
     path: '/v1/embeddings',
     body: 'json',
     output: 'json',
+    validate: checkTextInput('input'),
     estimatePrompt: (input) => estimateInputTokens(input.fields.input),
     countPrompt: (input) => countInputTokens(input.fields.input),
     usageOf: bodyUsage,
@@ -133,6 +188,7 @@ export const endpoints: Endpoint[] = [
     body: 'json',
     output: 'json',
     defaultModel: 'text-moderation-stable',
+    validate: checkTextInput('input'),
     estimatePrompt: (input) => estimateInputTokens(input.fields.input),
     countPrompt: (input) => countInputTokens(input.fields.input),
     usageOf: bodyUsage,

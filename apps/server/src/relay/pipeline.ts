@@ -184,6 +184,14 @@ function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, h
       return fallback;
     }
   }
+  // A model no channel of the groups serves is the client's mistake (OpenAI answers it with 404);
+  // one whose channels are all cooling down or filtered out is the gateway's (503).
+  const groups = backup ? [attempt.group, backup] : [attempt.group];
+  if (!groups.some((group) => deps.router.serves(group, model))) {
+    throw new AppError('not_found', `model ${model} does not exist or is not available to this API key`, {
+      details: { code: 'model_not_found', param: 'model' },
+    });
+  }
   throw new AppError('unavailable', `no available channel for model ${model} in group ${attempt.group}`, {
     status: 503,
     details: { code: 'model_not_available', param: 'model' },

@@ -157,7 +157,7 @@ describe('rerank', () => {
     r.upstream.behaviour.rerankUsage = 'prompt_tokens';
   });
 
-  it('answers errors as {"detail": …} and charges nothing', async () => {
+  it('answers errors in OpenAI’s envelope (with the reference’s "detail" too) and charges nothing', async () => {
     const before = await storedQuota(r);
     const calls = r.upstream.received.length;
     for (const body of [
@@ -168,12 +168,16 @@ describe('rerank', () => {
     ]) {
       const response = await rerank(body);
       expect(response.status).toBe(400);
-      const error = (await response.json()) as { detail: string };
+      const error = (await response.json()) as { detail: string; error: { message: string; type: string } };
       expect(error.detail).toMatch(/^(query|documents|top_n|model): .*\(request id: .+\)$/);
+      expect(error.error).toMatchObject({ message: error.detail, type: 'invalid_request_error' });
     }
     const unauthorised = await rerank(request, `sk-${'x'.repeat(48)}`);
     expect(unauthorised.status).toBe(401);
-    expect(await unauthorised.json()).toHaveProperty('detail');
+    expect(await unauthorised.json()).toMatchObject({
+      detail: expect.any(String),
+      error: { type: 'authentication_error' },
+    });
     r.upstream.behaviour.failWith = { status: 500, message: 'reranker down' };
     const failed = await rerank(request);
     r.upstream.behaviour.failWith = undefined;

@@ -18,6 +18,8 @@ export interface StreamOutcome extends TransferOutcome {
   usage: Usage | undefined;
   /** Completion tokens counted from the streamed text; only when the upstream reported no usage. */
   countedCompletionTokens: number;
+  /** The upstream sent the format's end marker (`data: [DONE]`). */
+  sawEndMarker: boolean;
 }
 
 export function streamHeaders(requestId: string): Record<string, string> {
@@ -105,6 +107,7 @@ export async function relayStream(
   const outcome: StreamOutcome = {
     usage: undefined,
     countedCompletionTokens: 0,
+    sawEndMarker: false,
     firstByteMs: undefined,
     clientGone: false,
   };
@@ -134,6 +137,9 @@ export async function relayStream(
       return forward(events);
     });
     await forward(splitter.finish());
+    // OpenAI's clients are promised a final `data: [DONE]`; a vendor that ends without one
+    // still ended normally (a broken-off stream gets the error event below instead).
+    if (format.endMarker && !outcome.sawEndMarker) await client.write(`data: ${format.endMarker}\n\n`);
   } catch (error) {
     if (!client.gone) {
       outcome.failure = error;
@@ -154,6 +160,7 @@ const LINE_FEED = 0x0a;
 /** Notes the usage and the text of one upstream event; answers its JSON, if it is JSON. */
 function readEvent(event: string, outcome: StreamOutcome, tally: TextTally, format: StreamFormat): unknown {
   const data = eventData(event);
+  if (data !== undefined && data === format.endMarker) outcome.sawEndMarker = true;
   if (data === undefined || data === '[DONE]') return undefined;
   let parsed: unknown;
   try {

@@ -93,6 +93,10 @@ describe('channel router', () => {
       router.coolDown(1, 'gpt-4o', 5);
       expect(router.cooldownCount).toBe(1);
       expect(router.select(request)).toBeUndefined();
+      // Resting is not the same as not serving: the model is still this group's.
+      expect(router.serves('default', 'gpt-4o')).toBe(true);
+      expect(router.serves('default', 'claude-3')).toBe(false);
+      expect(router.serves('other', 'gpt-4o')).toBe(false);
     });
   });
 });

@@ -94,6 +94,13 @@ export class ChannelRouter {
     return this.groups.has(group);
   }
 
+  /** Whether any enabled channel of the group lists the model, exactly or by a wildcard, resting or not. */
+  serves(group: string, model: string): boolean {
+    const index = this.groups.get(group);
+    if (!index) return false;
+    return index.exact.has(model) || index.wildcards.some((wildcard) => model.startsWith(wildcard.prefix));
+  }
+
   select(filter: SelectionFilter): RouterChannel | undefined {
     const index = this.groups.get(filter.group);
     if (!index) return undefined;

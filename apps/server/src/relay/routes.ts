@@ -42,9 +42,11 @@ export function relayRoutes(
     );
     for (const endpoint of endpoints) if (endpoint.body === 'multipart') route(scope, endpoint);
   });
-  registerErrorRenderer(rerankEndpoint.path, (error, request) => ({
-    detail: `${error.message} (request id: ${request.id})`,
-  }));
+  // OpenAI's envelope like every /v1 route; `detail` too, for clients of the reference's rerank format.
+  registerErrorRenderer(rerankEndpoint.path, (error, request) => {
+    const body = openAiErrorBody(error, request);
+    return { ...body, detail: body.error.message };
+  });
 
   // The native surfaces: each answers errors in its own format.
   for (const endpoint of surfaceEndpoints) routeJson(endpoint);

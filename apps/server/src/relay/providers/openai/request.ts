@@ -1,6 +1,7 @@
 import type { RelayInput } from '../../endpoint.js';
 import { type MultipartForm, withField } from '../../multipart.js';
 import type { RouterChannel } from '../../router.js';
+import { providerByType } from '../registry.js';
 
 /**
  * Builds the upstream request for OpenAI and every OpenAI-compatible vendor. Pure: no I/O.
@@ -22,10 +23,16 @@ export function mapModel(channel: RouterChannel, requested: string): { upstreamM
   return { upstreamModel: mapped, billedModel: mapped };
 }
 
-export function upstreamUrl(baseUrl: string, path: string): string {
+/**
+ * `path` is OpenAI's (`/v1/…`); `apiPrefix` is what the vendor puts in its place (GitHub Models
+ * serves the same paths at the root).
+ */
+export function upstreamUrl(baseUrl: string, path: string, apiPrefix = '/v1'): string {
   const base = baseUrl.replace(/\/+$/, '');
-  // A base URL that already ends in /v1 (common for compatible vendors) is not given a second one.
-  return base.endsWith('/v1') && path.startsWith('/v1/') ? `${base}${path.slice(3)}` : `${base}${path}`;
+  if (!path.startsWith('/v1/')) return `${base}${path}`;
+  // A base URL that already ends in the prefix (common for compatible vendors) is not given a second one.
+  const prefix = base.endsWith('/v1') || (apiPrefix && base.endsWith(apiPrefix)) ? '' : apiPrefix;
+  return `${base}${prefix}${path.slice(3)}`;
 }
 
 /** Azure's GA API version, used when the channel names none. */
@@ -61,7 +68,8 @@ export function openAiTarget(
     const version = encodeURIComponent(channel.other.trim() || 'preview');
     return { url: `${base}/openai${path}?api-version=${version}`, headers: { 'api-key': channel.key } };
   }
-  return { url: upstreamUrl(baseUrl, path), headers: { authorization: `Bearer ${channel.key}` } };
+  const apiPrefix = providerByType(channel.type)?.apiPrefix ?? '/v1';
+  return { url: upstreamUrl(baseUrl, path, apiPrefix), headers: { authorization: `Bearer ${channel.key}` } };
 }
 
 export function prepareOpenAiRequest(
