@@ -9,6 +9,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyServerFactory } from 'fastify';
 import { parse as secureJsonParse } from 'secure-json-parse';
 import type { Logger } from '../platform/logger.js';
+import { applyCors } from './cors.js';
 import { renderErrorBody, toAppError } from './errors.js';
 import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './request-id.js';
 
@@ -159,6 +160,7 @@ export function createDirectRoutes(options: DirectRoutesOptions): DirectRoutes {
     serverFactory(fastifyHandler, serverOptions) {
       const setting = (name: string) => (typeof serverOptions[name] === 'number' ? serverOptions[name] : 0);
       const server = createServer((serverOptions.http as ServerOptions | undefined) ?? {}, (raw, response) => {
+        if (applyCors(raw, response)) return;
         const handler = directHandler(raw);
         if (handler) serve(raw, response, handler);
         else fastifyHandler(raw, response);

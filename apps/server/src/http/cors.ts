@@ -1,0 +1,43 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Cross-origin access for what browser clients call directly: the relay surfaces (a web chat app
+ * calling /v1 with the user's key), the dashboard billing endpoints and the public price and model
+ * lists. Any origin, with credentials, as the reference allows (reference §0). The management API
+ * (/api/*, signed in by cookie) is left same-origin.
+ *
+ * Runs on the server's request listener, before the direct relay path and Fastify, so both answer
+ * with the same headers: they are set on the response and Node merges them into whatever status
+ * line and headers the handler writes later.
+ */
+const CROSS_ORIGIN_PREFIXES = ['/v1/', '/claude/', '/gemini/', '/dashboard/', '/api/prices', '/api/available_model'];
+const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
+const PREFLIGHT_MAX_AGE_SECONDS = '86400';
+
+function crossOriginPath(url: string): boolean {
+  for (const prefix of CROSS_ORIGIN_PREFIXES) if (url.startsWith(prefix)) return true;
+  return url === '/v1';
+}
+
+/**
+ * Adds the CORS headers a cross-origin request to these paths needs; answers a preflight itself.
+ * Returns true when the request has been answered.
+ */
+export function applyCors(request: IncomingMessage, response: ServerResponse): boolean {
+  const origin = request.headers.origin;
+  if (!origin || !crossOriginPath(request.url ?? '')) return false;
+  response.setHeader('Access-Control-Allow-Origin', origin);
+  response.setHeader('Access-Control-Allow-Credentials', 'true');
+  response.setHeader('Vary', 'Origin');
+  // Clients read the request id to report problems.
+  response.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-Oneapi-Request-Id, Retry-After');
+  if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return false;
+  response.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
+  // Every header is allowed: echoing the requested list also works where `*` is not honoured
+  // (requests with credentials).
+  response.setHeader('Access-Control-Allow-Headers', request.headers['access-control-request-headers'] ?? '*');
+  response.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
+  response.writeHead(204);
+  response.end();
+  return true;
+}
