@@ -24,6 +24,7 @@ import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './http/re
 import { createSessionCodec } from './http/session.js';
 import type { Logger } from './platform/logger.js';
 import { installChannelTests } from './relay/channel-test.js';
+import { HEARTBEAT_TIMING, type HeartbeatTiming } from './relay/heartbeat.js';
 import { installRelay, type RelayHandle } from './relay/index.js';
 import type { Services } from './services.js';
 
@@ -43,6 +44,8 @@ export interface AppOptions {
   redis?: Redis | undefined;
   /** Prefix of every Redis key and topic of this installation (`onehub:<instance id>:`). */
   redisNamespace?: string;
+  /** Tests shorten the keys' heartbeat. */
+  heartbeat?: HeartbeatTiming | undefined;
 }
 
 /** Registers plugins and route modules; nothing else. */
@@ -110,7 +113,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   redemptionRoutes(app, { auth, redemptions: services.redemptions });
   app.decorate(
     'relay',
-    await installRelay(app, services, options.logger, options.redis, namespace, config.shutdownGraceMs),
+    await installRelay(app, services, options.logger, options.redis, namespace, {
+      shutdownGraceMs: config.shutdownGraceMs,
+      heartbeat: options.heartbeat ?? HEARTBEAT_TIMING,
+    }),
   );
   statisticsRoutes(app, { auth, dashboard: services.dashboard, analytics: services.analytics, rate: app.relay });
   installChannelTests(app, { auth, services, logger: options.logger, pauseMs: options.config.pollingIntervalMs });

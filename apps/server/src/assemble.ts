@@ -9,6 +9,7 @@ import { type Cache, createCache, createRedisClient } from './platform/cache/ind
 import { randomHex } from './platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.js';
 import type { Logger } from './platform/logger.js';
+import type { HeartbeatTiming } from './relay/heartbeat.js';
 import { createServices, type Services } from './services.js';
 
 export interface AssembledServer {
@@ -23,6 +24,8 @@ export interface AssembleOptions {
   consoleDirectory: string;
   /** Tests pass a memory cache; otherwise it follows REDIS_CONN_STRING. */
   cache?: Cache;
+  /** Tests shorten the keys' heartbeat; otherwise seconds are seconds. */
+  heartbeat?: HeartbeatTiming;
 }
 
 /** Database, migrations, caches, services, first-start data and the HTTP app, in that order. */
@@ -60,6 +63,7 @@ export async function assembleServer(
     redis,
     redisNamespace: namespace,
     consoleDirectory: options.consoleDirectory,
+    heartbeat: options.heartbeat,
   });
   const channelTests =
     config.nodeType === 'master'

@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { createMemoryCache } from '../src/platform/cache/index.js';
 import type { DatabaseHandle, DialectName } from '../src/platform/db/index.js';
 import { createLogger } from '../src/platform/logger.js';
+import type { HeartbeatTiming } from '../src/relay/heartbeat.js';
 import type { Services } from '../src/services.js';
 import { createTestDatabase } from './databases.js';
 
@@ -28,6 +29,7 @@ export interface TestAppOptions {
   dialect?: DialectName;
   env?: Record<string, string>;
   consoleDirectory?: string;
+  heartbeat?: HeartbeatTiming;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -47,6 +49,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server = await assembleServer(config, createLogger('silent'), {
     cache: createMemoryCache(),
     consoleDirectory: options.consoleDirectory ?? join(dataDirectory, 'no-console'),
+    ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),
   });
   const { app, services, database } = server;
   await app.ready();

@@ -71,6 +71,8 @@ export interface Endpoint {
     /** Channel types that serve this endpoint themselves: they get the body passed through. */
     servedBy?: ReadonlySet<number>;
   };
+  /** Chat surfaces (OpenAI chat, Anthropic, Gemini) honour a key's heartbeat (heartbeat.ts). */
+  heartbeat?: boolean;
   /** The API key as the client's SDK sends it, when not in `Authorization` (x-api-key, ?key=). */
   credential?(request: RelayHttpRequest): string | undefined;
   /** The model when the client names it outside the body (Gemini puts it in the path). */

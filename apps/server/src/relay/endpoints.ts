@@ -153,6 +153,7 @@ export const endpoints: Endpoint[] = [
     body: 'json',
     output: 'json',
     chat: {},
+    heartbeat: true,
     stream: chatStream,
     validate: checkChat,
     estimatePrompt: (input) => estimateChatPromptTokens(input.fields),

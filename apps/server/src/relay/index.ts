@@ -12,6 +12,7 @@ import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './concu
 import { installRelayErrorRendering } from './errors.js';
 import { createUpstreamClient } from './executor.js';
 import { GroupDirectory } from './groups.js';
+import type { HeartbeatTiming } from './heartbeat.js';
 import { InFlightRequests } from './in-flight.js';
 import { KeyAuthenticator } from './keys.js';
 import { MemoryQuotaLedger, type QuotaLedger } from './ledger.js';
@@ -42,9 +43,13 @@ export async function installRelay(
   redis: Redis | undefined,
   /** Prefix of this installation's Redis keys: installations (or test runs) sharing one Redis must not share balances or limits. */
   namespace: string,
-  /** How long requests in flight may run on at shutdown before they are cut and billed. */
-  shutdownGraceMs: number,
+  timing: {
+    /** How long requests in flight may run on at shutdown before they are cut and billed. */
+    shutdownGraceMs: number;
+    heartbeat: HeartbeatTiming;
+  },
 ): Promise<RelayHandle> {
+  const { shutdownGraceMs } = timing;
   installRelayErrorRendering();
   const router = new ChannelRouter();
   // Reloads can overlap when changes come quickly; a read older than the one applied is dropped.
@@ -142,6 +147,7 @@ export async function installRelay(
           });
       },
       logger,
+      heartbeat: timing.heartbeat,
     },
     (model) => providerByType(services.prices.lookup(model).channel_type)?.name ?? 'One Hub',
     inFlight,

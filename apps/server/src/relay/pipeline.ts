@@ -1,5 +1,6 @@
 import type { OptionService } from '../api/option/service.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
+import { renderErrorBody, toAppError } from '../http/errors.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { tryChannel } from './attempt.js';
@@ -9,6 +10,7 @@ import type { consumeLogRow } from './consume-log.js';
 import { type Endpoint, type RelayInput, readRelayInput } from './endpoint.js';
 import type { UpstreamClient } from './executor.js';
 import type { GroupDirectory } from './groups.js';
+import { Heartbeat, type HeartbeatTiming } from './heartbeat.js';
 import { type KeyAuthenticator, primaryGroupOf, type RelayCaller } from './keys.js';
 import type { QuotaLedger } from './ledger.js';
 import type { RateLimiter } from './limits.js';
@@ -34,6 +36,7 @@ export interface RelayDeps {
   remindLowBalance: LowBalanceReminder;
   disableChannel(channel: RouterChannel, reason: string): void;
   logger: Logger;
+  heartbeat: HeartbeatTiming;
 }
 
 export interface Attempt {
@@ -147,6 +150,7 @@ async function relayAuthorised(
   const reservation = reserving instanceof Promise ? await reserving : reserving;
   const retries = caller.forcedChannelId ? 0 : Math.max(0, deps.options.getNumber('RetryTimes'));
   const retryDeadline = startedAt + deps.options.getNumber('RetryTimeOut') * 1000;
+  const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, request, reply) : undefined;
   try {
     for (let tries = 0; ; tries++) {
       const failure = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
@@ -159,10 +163,33 @@ async function relayAuthorised(
       if (!next) throw failure.error;
       channel = next;
     }
+  } catch (error) {
+    // After the heartbeat's early headers a failure can only be told in the body.
+    if (!heartbeat?.started) throw error;
+    heartbeat.fail(renderErrorBody(toAppError(error), request));
   } finally {
+    heartbeat?.stop();
     // A no-op when the request settled already; otherwise the whole reservation goes back.
     await deps.ledger.settle(reservation, 0);
   }
+}
+
+/** The key's heartbeat, when it has one on; its timeout counts from the request's arrival. */
+function keyHeartbeat(
+  deps: RelayDeps,
+  attempt: Attempt,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+): Heartbeat | undefined {
+  const setting = attempt.caller.setting.heartbeat;
+  if (!setting.enabled) return undefined;
+  const elapsed = Date.now() - attempt.startedAt;
+  return new Heartbeat(reply.raw, {
+    stream: attempt.input.stream,
+    requestId: request.id,
+    startAfterMs: setting.timeout_seconds * deps.heartbeat.secondMs - elapsed,
+    intervalMs: deps.heartbeat.intervalMs,
+  });
 }
 
 function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, hasTools: boolean): RouterChannel {

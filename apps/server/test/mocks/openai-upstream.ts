@@ -31,6 +31,8 @@ export interface MockBehaviour {
   speech: Buffer;
   /** Rerank: which usage field to report (Jina reports only `total_tokens`). */
   rerankUsage: 'prompt_tokens' | 'total_tokens' | 'none';
+  /** A slow model: this long before anything (status, headers, body) is answered. */
+  answerDelayMs?: number;
 }
 
 export interface ReceivedFile {
@@ -139,6 +141,7 @@ async function handle(mock: MockState, request: IncomingMessage, response: Serve
     raw,
   });
   const behaviour = mock.behaviour;
+  if (behaviour.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.answerDelayMs));
   if (request.headers.authorization !== `Bearer ${behaviour.apiKey}`) {
     return json(response, 401, {
       error: {
