@@ -203,7 +203,8 @@ function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, h
   const filter = { model, excluded, hasTools, stream: attempt.input.stream };
   const primary = deps.router.select({ ...filter, group: attempt.group });
   if (primary) return primary;
-  const backup = caller.token.backup_group;
+  // A backup group an administrator disabled (or deleted) is not a way around that.
+  const backup = deps.groups.enabled(caller.token.backup_group) ? caller.token.backup_group : '';
   if (backup && backup !== attempt.group) {
     const fallback = deps.router.select({ ...filter, group: backup });
     if (fallback) {

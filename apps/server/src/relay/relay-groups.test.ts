@@ -77,4 +77,21 @@ describe('the group a request is routed and billed in', () => {
     );
     expect(failure).toBeInstanceOf(OpenAI.APIError);
   });
+
+  it('does not fall back to a backup group an administrator disabled', async () => {
+    const client = clientFor(
+      await r.newKey(cookie, { name: 'stale fallback', group: 'default', backup_group: 'cheap' }),
+    );
+    const groups = await r.admin('GET', '/api/user_group/');
+    const cheapGroup = (groups.body.data as { data: Array<{ id: number; symbol: string }> }).data.find(
+      (entry) => entry.symbol === 'cheap',
+    );
+    expect((await r.admin('PUT', `/api/user_group/enable/${cheapGroup?.id}`, { enable: false })).status).toBe(200);
+    const before = await storedQuota(r);
+    const calls = cheap.received.length;
+    const failure = await ask(client, 'gpt-4o').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(cheap.received.length).toBe(calls);
+    expect(await storedQuota(r)).toBe(before);
+  });
 });
