@@ -28,4 +28,5 @@ export function openAiErrorBody(error: AppError, request: ErrorRequest) {
 
 export function installRelayErrorRendering(): void {
   registerErrorRenderer('/v1/', (error, request) => openAiErrorBody(error, request));
+  registerErrorRenderer('/dashboard/', (error, request) => openAiErrorBody(error, request));
 }

@@ -9,6 +9,7 @@ import type { Logger } from '../platform/logger.js';
 import { channelDisabledNotice } from '../platform/notify.js';
 import type { Services } from '../services.js';
 import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './concurrency.js';
+import { dashboardRoutes } from './dashboard.js';
 import { installRelayErrorRendering } from './errors.js';
 import { createUpstreamClient } from './executor.js';
 import { GroupDirectory } from './groups.js';
@@ -152,6 +153,13 @@ export async function installRelay(
     (model) => providerByType(services.prices.lookup(model).channel_type)?.name ?? 'One Hub',
     inFlight,
   );
+
+  dashboardRoutes(app, {
+    keys,
+    tokens: new TokenRepository(services.database),
+    users: services.userRepository,
+    options: services.options,
+  });
 
   // Before the server stops: every request in flight settles, so the flush below bills it.
   app.addHook('preClose', async () => {
