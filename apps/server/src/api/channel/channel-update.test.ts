@@ -180,7 +180,8 @@ describe.each(availableDialects)('channel updates and deletes on %s', (dialect) 
     await t.services.channels.setStatus(id, 3);
     expect((await t.services.channels.listForRouting()).some((candidate) => candidate.id === id)).toBe(false);
     expect((await t.services.channels.findForRouting(id))?.status).toBe(3);
-    expect(published).toEqual([String(id), String(id)]);
+    // The status change reloads the routers; a test result is not a routing fact and does not.
+    expect(published).toEqual([String(id)]);
   });
 
   it('moves automatically only between enabled and automatically disabled, never out of a manual disable', async () => {

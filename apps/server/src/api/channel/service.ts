@@ -200,14 +200,16 @@ export class ChannelService {
     return count > 0;
   }
 
+  /**
+   * Test results and balances are not routing facts: the routers are not reloaded for them (a test
+   * of all channels would otherwise reload every node once per channel, decrypting every key).
+   */
   async recordTest(id: number, responseTimeMs: number): Promise<void> {
     await this.repo.update([id], { response_time: Math.round(responseTimeMs), test_time: nowSeconds() });
-    await this.changed(id);
   }
 
   /** Balance in US dollars, as the provider's balance endpoint reports it. */
   async recordBalance(id: number, balance: number): Promise<void> {
     await this.repo.update([id], { balance, balance_updated_time: nowSeconds() });
-    await this.changed(id);
   }
 }
