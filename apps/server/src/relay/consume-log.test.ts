@@ -61,3 +61,13 @@ describe('consume log metadata', () => {
     expect(same.is_backup_group).toBeUndefined();
   });
 });
+
+describe('consume log columns', () => {
+  it('fits outside values to their columns, so the row of a billed request is never refused', () => {
+    const long = record({ group: '', backup_group: '' }, 'default');
+    const row = consumeLogRow({ ...long, model: `gpt-${'x'.repeat(300)}`, sourceIp: `10.${'1'.repeat(200)}` });
+    expect(row.model_name).toBe(`gpt-${'x'.repeat(251)}`);
+    expect(row.source_ip).toHaveLength(128);
+    expect(row.source_ip.startsWith('10.111')).toBe(true);
+  });
+});

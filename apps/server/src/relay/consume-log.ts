@@ -1,4 +1,5 @@
 import { LogType } from '@one-hub/contracts';
+import { fitLogColumn } from '../api/log/columns.js';
 import type { NewLogRow } from '../platform/db/index.js';
 import type { Price, SettledQuota, Usage } from './billing/quota.js';
 import { primaryGroupOf, type RelayCaller } from './keys.js';
@@ -52,13 +53,14 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
   if (record.clientGone) metadata.client_disconnected = true;
   return {
     user_id: record.caller.user.id,
-    username: record.caller.user.username,
+    username: fitLogColumn('username', record.caller.user.username),
     created_at: Math.floor(Date.now() / 1000),
     type: LogType.consume,
     content: '',
-    token_name: record.caller.token.name,
+    token_name: fitLogColumn('token_name', record.caller.token.name),
     token_id: record.caller.token.id,
-    model_name: record.model,
+    // A wildcard channel serves any name after its prefix, however long.
+    model_name: fitLogColumn('model_name', record.model),
     quota: record.charged,
     // Whole numbers whatever the upstream sent: a missing count must not lose the row.
     prompt_tokens: record.settled.promptTokens,
@@ -66,8 +68,8 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
     channel_id: record.channelId,
     request_time: Date.now() - record.startedAt,
     is_stream: record.stream,
-    source_ip: record.sourceIp,
-    request_id: record.requestId,
+    source_ip: fitLogColumn('source_ip', record.sourceIp),
+    request_id: fitLogColumn('request_id', record.requestId),
     metadata: JSON.stringify(metadata),
   };
 }

@@ -1,6 +1,7 @@
 import type { LogType } from '@one-hub/contracts';
 import { nowSeconds } from '../../platform/clock.js';
 import type { Executor, NewLogRow } from '../../platform/db/index.js';
+import { fitLogColumn } from './columns.js';
 
 export interface LogEntry {
   userId: number;
@@ -17,12 +18,12 @@ export class LogRepository {
   async insert(executor: Executor, entry: LogEntry): Promise<void> {
     const row: NewLogRow = {
       user_id: entry.userId,
-      username: entry.username,
+      username: fitLogColumn('username', entry.username),
       created_at: nowSeconds(),
       type: entry.type,
       content: entry.content,
       quota: entry.quota ?? 0,
-      source_ip: entry.sourceIp ?? '',
+      source_ip: fitLogColumn('source_ip', entry.sourceIp ?? ''),
       token_name: '',
       model_name: '',
       prompt_tokens: 0,
@@ -32,7 +33,7 @@ export class LogRepository {
       is_stream: false,
       metadata: '{}',
       token_id: 0,
-      request_id: entry.requestId ?? '',
+      request_id: fitLogColumn('request_id', entry.requestId ?? ''),
     };
     await executor.insertInto('logs').values(row).execute();
   }

@@ -127,6 +127,45 @@ describe.each(availableDialects)('log writer on %s', (dialect) => {
   });
 });
 
+describe('log writer while the database refuses every write', () => {
+  let testDatabase: TestDatabase;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('sqlite');
+    handle = openDatabase(testDatabase.target);
+    await migrateToLatest(handle);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await testDatabase?.drop();
+  });
+
+  it('keeps the rows pending, without taking them for refused rows, and writes them once it accepts again', async () => {
+    const losses = lossRecorder();
+    const writer = new LogWriter(handle, { onError: losses.onError, batchSize: 4, flushIntervalMs: 60_000 });
+    // A read-only database (a full disk, a replica after failover) refuses every statement, not one row.
+    await sql`PRAGMA query_only = ON`.execute(handle.db);
+    try {
+      for (let index = 0; index < 10; index++) writer.push(logRow('read-only', index));
+      await writer.flush();
+      expect(losses.reports).toEqual([]);
+      expect(writer.pending).toBe(10);
+    } finally {
+      await sql`PRAGMA query_only = OFF`.execute(handle.db);
+    }
+    await writer.flush();
+    await writer.close();
+    expect(losses.reports).toEqual([]);
+    const row = await handle.db
+      .selectFrom('logs')
+      .select(sql<number | string>`count(*)`.as('total'))
+      .where('model_name', '=', 'read-only')
+      .executeTakeFirstOrThrow();
+    expect(Number(row.total)).toBe(10);
+  });
+});
+
 describe('log writer with an unreachable database', () => {
   let handle: DatabaseHandle;
 
@@ -175,5 +214,19 @@ describe('log writer with an unreachable database', () => {
     expect(isConnectionError(Object.assign(new Error('null value'), { code: '23502' }))).toBe(false);
     expect(isConnectionError(Object.assign(new Error('NOT NULL'), { code: 'SQLITE_CONSTRAINT_NOTNULL' }))).toBe(false);
     expect(isConnectionError('text')).toBe(false);
+    // The database as a whole cannot write for now: full, read-only, out of resources, locked.
+    for (const code of [
+      'SQLITE_FULL',
+      'SQLITE_IOERR_WRITE',
+      'SQLITE_READONLY',
+      'SQLITE_BUSY_SNAPSHOT',
+      '53100',
+      '25006',
+    ]) {
+      expect(isConnectionError(Object.assign(new Error(code), { code })), code).toBe(true);
+    }
+    for (const code of ['ER_OPTION_PREVENTS_STATEMENT', 'ER_RECORD_FILE_FULL', 'ER_CON_COUNT_ERROR']) {
+      expect(isConnectionError(Object.assign(new Error(code), { code })), code).toBe(true);
+    }
   });
 });
