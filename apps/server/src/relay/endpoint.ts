@@ -156,9 +156,15 @@ export function readRelayInput(endpoint: Endpoint, request: RelayHttpRequest): R
       fields,
     };
   }
+  // Longer than any provider's model name, and than the log's column for it.
+  if (input.model.length > MAX_MODEL_NAME) {
+    throw fieldError('model', `a model name is at most ${MAX_MODEL_NAME} characters`);
+  }
   endpoint.validate?.(input);
   return input;
 }
+
+const MAX_MODEL_NAME = 255;
 
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 

@@ -56,6 +56,7 @@ describe('bad input on the OpenAI endpoints', () => {
     ['/embeddings', { model: 'text-embedding-3-small' }, 'input'],
     ['/embeddings', { model: 'text-embedding-3-small', input: { text: 'a' } }, 'input'],
     ['/moderations', { model: 'omni-moderation-latest', input: 42 }, 'input'],
+    ['/chat/completions', { ...chat, model: `gpt-${'x'.repeat(300)}` }, 'model'],
   ])('refuses %s %j naming %s', async (path, body, param) => {
     const { status, error } = await refused(path, JSON.stringify(body));
     expect(status).toBe(400);
