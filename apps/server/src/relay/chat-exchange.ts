@@ -49,9 +49,18 @@ export interface NativePassThrough {
     adapter: ChatAdapter,
   ): UpstreamCall | Promise<UpstreamCall>;
   usageOf(body: Json): ChatUsage | undefined;
-  meter(): { push(bytes: Buffer): void; usage(): ChatUsage | undefined; text(): number };
+  /** Reads usage from a passing stream, handing its generated text to `onText` for counting. */
+  meter(onText: (text: string) => void): NativeStreamMeter;
   /** A stream not in the client's framing (Bedrock's event stream) is re-framed on the way. */
   reframe?(): { push(bytes: Buffer): string; end(): string };
+}
+
+export interface NativeStreamMeter {
+  push(bytes: Buffer): void;
+  /** The usage the stream reported so far; read it before `finished`. */
+  usage(): ChatUsage | undefined;
+  /** Whether the final counts came; before them the output count is partial or missing. */
+  finished(): boolean;
 }
 
 export const openAiChatSurface: SurfaceBinding = {
@@ -86,9 +95,14 @@ function billingUsage(usage: ChatUsage | null | undefined): Usage | undefined {
   if (!usage || usage.prompt_tokens + usage.completion_tokens <= 0) return undefined;
   const result: Usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };
   const prompt = usage.prompt_tokens_details;
-  if (prompt && (prompt.cached_tokens || prompt.audio_tokens || prompt.cached_write_tokens)) {
+  if (
+    prompt &&
+    (prompt.cached_tokens || prompt.audio_tokens || prompt.cached_write_tokens || prompt.cached_read_tokens)
+  ) {
+    // Anthropic-style reads are also listed as `cached_tokens` for OpenAI clients: billed once, as reads.
+    const cached = prompt.cached_read_tokens ? { cached_read_tokens: prompt.cached_read_tokens } : undefined;
     result.prompt_tokens_details = {
-      ...(prompt.cached_tokens ? { cached_tokens: prompt.cached_tokens } : {}),
+      ...(cached ?? (prompt.cached_tokens ? { cached_tokens: prompt.cached_tokens } : {})),
       ...(prompt.audio_tokens ? { audio_tokens: prompt.audio_tokens } : {}),
       ...(prompt.cached_write_tokens ? { cached_write_tokens: prompt.cached_write_tokens } : {}),
     };
@@ -325,9 +339,6 @@ export async function tryChatExchange(call: ChatCall): Promise<UpstreamFailure |
   return undefined;
 }
 
-/** Characters per token when a passed-through answer reports no usage at all (rare: both formats report it). */
-const CHARS_PER_TOKEN = 4;
-
 /** One call of a same-format chat to one channel: bytes through, usage read on the way. */
 export async function tryNativeExchange(
   call: ChatCall,
@@ -368,7 +379,8 @@ export async function tryNativeExchange(
   }
   const upstream = await openAnswer(call, sent);
   if (isFailure(upstream)) return upstream;
-  const meter = native.meter();
+  const tally = new TextTally();
+  const meter = native.meter((text) => tally.push(text));
   const reframer = native.reframe?.();
   const metered = (text: string) => {
     if (text) meter.push(Buffer.from(text));
@@ -382,13 +394,22 @@ export async function tryNativeExchange(
     },
     end: () => (reframer ? metered(reframer.end()) : ''),
   });
-  const usage = billingUsage(meter.usage()) ?? {
-    prompt_tokens: countChatPromptTokens(chat),
-    completion_tokens: Math.ceil(meter.text() / CHARS_PER_TOKEN),
-  };
-  await finish(usage, transfer.firstByteMs, transfer.clientGone);
+  await finish(nativeStreamUsage(meter, chat, tally), transfer.firstByteMs, transfer.clientGone);
   if (transfer.failure) deps.logger.warn({ err: transfer.failure }, 'upstream stream broke off');
   return undefined;
+}
+
+/**
+ * What a passed-through stream bills: the upstream's final counts when they came; when the stream
+ * ended before them (the client left, the upstream broke off), the counts seen so far with at
+ * least the tokens of the text that got through; with no counts at all, our own count.
+ */
+function nativeStreamUsage(meter: NativeStreamMeter, chat: ChatRequest, tally: TextTally): Usage {
+  const reported = billingUsage(meter.usage());
+  if (reported && meter.finished()) return reported;
+  const produced = tally.total();
+  if (!reported) return { prompt_tokens: countChatPromptTokens(chat), completion_tokens: produced };
+  return { ...reported, completion_tokens: Math.max(reported.completion_tokens, produced) };
 }
 
 function safeCompletionText(adapter: ChatAdapter, body: Buffer, context: AdapterContext): string {

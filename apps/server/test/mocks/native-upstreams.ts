@@ -15,6 +15,8 @@ export interface NativeBehaviour {
   usage: { input: number; output: number; cacheRead: number; cacheWrite: number };
   /** Stream: the reply in this many text deltas. */
   chunks: number;
+  /** Answers carry no counts (Anthropic's zeroed, Gemini's left out), as some compatible proxies send them. */
+  withoutUsage?: boolean;
   failWith?: { status: number; body: unknown };
 }
 
@@ -55,15 +57,20 @@ function anthropic(behaviour: NativeBehaviour, body: Record<string, unknown>, re
     reply: behaviour.reply,
     usage: behaviour.usage,
   });
+  // The Anthropic SDK needs the usage objects: a proxy without counts sends them zeroed.
+  const bare = <T extends object>(value: T): T => {
+    if (!behaviour.withoutUsage || !('usage' in value)) return value;
+    return { ...value, usage: { input_tokens: 0, output_tokens: 0 } };
+  };
   if (body.stream !== true) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(answer.whole));
+    response.end(JSON.stringify(bare(answer.whole)));
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const send = (type: string, data: Record<string, unknown>) =>
-    response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  send('message_start', { message: answer.start });
+    response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...bare(data) })}\n\n`);
+  send('message_start', { message: bare(answer.start) });
   if (tool) {
     for (const [type, data] of answer.toolEvents) send(type, data);
   } else {
@@ -95,7 +102,8 @@ function gemini(behaviour: NativeBehaviour, body: Record<string, unknown>, strea
   const parts = tool ? [{ functionCall: { name: tool, args: { city: 'Paris' } } }] : [{ text: behaviour.reply }];
   if (!stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ candidates: [candidate(parts, 'STOP')], usageMetadata, modelVersion: 'mock-001' }));
+    const counts = behaviour.withoutUsage ? {} : { usageMetadata };
+    response.end(JSON.stringify({ candidates: [candidate(parts, 'STOP')], ...counts, modelVersion: 'mock-001' }));
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -104,7 +112,7 @@ function gemini(behaviour: NativeBehaviour, body: Record<string, unknown>, strea
     const last = index === events.length - 1;
     const event = {
       candidates: [candidate(eventParts, last ? 'STOP' : undefined)],
-      ...(last ? { usageMetadata } : {}),
+      ...(last && !behaviour.withoutUsage ? { usageMetadata } : {}),
       modelVersion: 'mock-001',
     };
     response.write(`data: ${JSON.stringify(event)}\r\n\r\n`);

@@ -186,6 +186,7 @@ export const anthropicProvider: ProviderEntry = {
   model: 'claude-sonnet-4-6',
   setup: () => ({ responder: anthropicResponder(), channel: (url) => anthropicChannel(url) }),
   authStatus: 502,
+  cacheReadKind: 'cached_read_tokens',
   usage: {
     cacheWrite: true,
     reasoning: "Anthropic's usage has no thinking count: thinking tokens are inside output_tokens",

@@ -249,6 +249,7 @@ export const bedrockClaudeProvider: ProviderEntry = {
   setup,
   // AWS refuses bad credentials with 403; the relay answers its own 502 for a channel's failure.
   authStatus: 502,
+  cacheReadKind: 'cached_read_tokens',
   usage: {
     cacheWrite: true,
     reasoning: "InvokeModel returns Anthropic's usage, which has no thinking count (thinking is inside output_tokens)",
@@ -262,6 +263,7 @@ export const bedrockConverseProvider: ProviderEntry = {
   model: 'amazon.nova-lite-v1:0',
   setup,
   authStatus: 502,
+  cacheReadKind: 'cached_read_tokens',
   usage: {
     cacheWrite: true,
     reasoning: "Converse's TokenUsage has no reasoning count: reasoning tokens are inside outputTokens",

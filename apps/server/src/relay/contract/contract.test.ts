@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
 import { countTextTokens } from '../metering.js';
 import { anthropicChannel, anthropicResponder } from './anthropic.js';
+import { type Billing, billingOf, EXTRA_RATIOS, PRE_CONSUMED, PRICE } from './billing.js';
 import { openAiChannel, openAiResponder } from './openai.js';
 import { providers } from './providers.js';
 import {
@@ -21,7 +22,6 @@ import {
   split,
   startScenarioMock,
   TOOL_ARGUMENTS,
-  type TokenCounts,
 } from './scenario-mock.js';
 
 /**
@@ -39,19 +39,6 @@ import {
  * reason; a case that fails because of a known bug stays, as `it.fails`, with the evidence.
  */
 
-const PRICE = { input: 2, output: 4 };
-/** Every extra kind re-priced, so each count visibly changes the quota. */
-const EXTRA_RATIOS: Record<string, number> = {
-  cached_tokens: 0.5,
-  cached_write_tokens: 1.5,
-  input_audio_tokens: 2,
-  reasoning_tokens: 2,
-  output_audio_tokens: 3,
-};
-const PROMPT_KINDS = new Set(['cached_tokens', 'cached_write_tokens', 'input_audio_tokens']);
-/** PreConsumedQuota's default: every reservation holds at least this much. */
-const PRE_CONSUMED = 500;
-
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const JPEG = Buffer.from([
   0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00,
@@ -66,39 +53,6 @@ const weather: OpenAI.ChatCompletionTool = {
     parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   },
 };
-
-interface Billing {
-  prompt: number;
-  completion: number;
-  quota: number;
-  /** Extra token kinds the log must record, with their counts (and no other kind). */
-  extras: Record<string, number>;
-}
-
-/** What a provider's usage must bill: the counts its format has, priced with `EXTRA_RATIOS`. */
-function billingOf(provider: ProviderEntry, counts: TokenCounts): Billing {
-  const has = (flag: true | string) => flag === true;
-  const audio = has(provider.usage.audio);
-  const kinds = {
-    cached_tokens: counts.cacheRead,
-    cached_write_tokens: has(provider.usage.cacheWrite) ? counts.cacheWrite : 0,
-    input_audio_tokens: audio ? counts.audioIn : 0,
-    reasoning_tokens: has(provider.usage.reasoning) ? counts.reasoning : 0,
-    output_audio_tokens: audio ? counts.audioOut : 0,
-  };
-  const extras = Object.fromEntries(Object.entries(kinds).filter(([, count]) => count > 0));
-  const prompt = counts.input + kinds.cached_tokens + kinds.cached_write_tokens + kinds.input_audio_tokens;
-  const completion = counts.output + kinds.reasoning_tokens + kinds.output_audio_tokens;
-  let pricedPrompt = prompt;
-  let pricedCompletion = completion;
-  for (const [kind, count] of Object.entries(extras)) {
-    const adjustment = Math.trunc(count * ((EXTRA_RATIOS[kind] ?? 1) - 1));
-    if (PROMPT_KINDS.has(kind)) pricedPrompt += adjustment;
-    else pricedCompletion += adjustment;
-  }
-  const quota = Math.ceil(pricedPrompt * PRICE.input + pricedCompletion * PRICE.output);
-  return { prompt, completion, quota, extras };
-}
 
 interface Drained {
   text: string;

@@ -394,6 +394,11 @@ export interface ProviderEntry {
   authStatus: number;
   /** Counts the format reports besides cache reads; a string says why it has none. */
   usage: { cacheWrite: true | string; reasoning: true | string; audio: true | string };
+  /**
+   * The kind cache reads bill as: `cached_tokens` (OpenAI's, default ratio 1) unless the format
+   * reports them Anthropic's way, as reads apart from writes (`cached_read_tokens`, default 0.1).
+   */
+  cacheReadKind?: 'cached_read_tokens';
   /** Cases that cannot apply to this provider, and why. */
   skip?: Partial<Record<CaseName, string>>;
   /** Cases that fail because of a known relay or adapter bug, with the evidence: kept as `it.fails`. */

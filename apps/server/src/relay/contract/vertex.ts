@@ -162,6 +162,7 @@ export const vertexClaudeProvider: ProviderEntry = {
   model: 'claude-sonnet-4-6',
   setup: () => setup('contract-claude'),
   authStatus: 502,
+  cacheReadKind: 'cached_read_tokens',
   usage: {
     cacheWrite: true,
     reasoning: "Claude on Vertex reports Anthropic's usage, which has no thinking count (inside output_tokens)",

@@ -100,6 +100,12 @@ export interface ChatUsage {
     audio_tokens?: number;
     /** Anthropic-style prompt-cache writes, billed at their own ratio. */
     cached_write_tokens?: number;
+    /**
+     * Anthropic-style prompt-cache reads, billed at their own ratio (0.1 by default) where
+     * OpenAI's `cached_tokens` bill at 1: the same tokens as `cached_tokens`, which stays for
+     * OpenAI clients, so billing reads only one of the two.
+     */
+    cached_read_tokens?: number;
   };
   completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number };
 }

@@ -400,7 +400,7 @@ describe('anthropicAdapter.parseChat', () => {
         prompt_tokens: 2095 + 2051 + 2051,
         completion_tokens: 503,
         total_tokens: 2095 + 2051 + 2051 + 503,
-        prompt_tokens_details: { cached_tokens: 2051, cached_write_tokens: 2051 },
+        prompt_tokens_details: { cached_tokens: 2051, cached_write_tokens: 2051, cached_read_tokens: 2051 },
       },
     });
   });
@@ -488,7 +488,7 @@ describe('anthropicAdapter.decodeStream', () => {
       prompt_tokens: 25,
       completion_tokens: 15,
       total_tokens: 40,
-      prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0, cached_read_tokens: 0 },
     });
     for (const chunk of chunks) {
       expect(chunk).toMatchObject({
@@ -543,7 +543,7 @@ describe('anthropicAdapter.decodeStream', () => {
       prompt_tokens: 12 + 1500 + 30000,
       completion_tokens: 74,
       total_tokens: 12 + 1500 + 30000 + 74,
-      prompt_tokens_details: { cached_tokens: 30000, cached_write_tokens: 1500 },
+      prompt_tokens_details: { cached_tokens: 30000, cached_write_tokens: 1500, cached_read_tokens: 30000 },
     });
   });
 

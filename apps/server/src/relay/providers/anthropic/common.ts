@@ -69,7 +69,7 @@ export function usageWithCache(counts: {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + completion,
-    prompt_tokens_details: { cached_tokens: cacheRead, cached_write_tokens: cacheWrite },
+    prompt_tokens_details: { cached_tokens: cacheRead, cached_write_tokens: cacheWrite, cached_read_tokens: cacheRead },
   };
 }
 

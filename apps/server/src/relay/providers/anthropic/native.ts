@@ -15,9 +15,15 @@ export function anthropicUsage(body: Json): ChatUsage | undefined {
 export interface AnthropicStreamMeter {
   push(bytes: Buffer): void;
   usage(): ChatUsage | undefined;
-  /** Characters of generated text seen (text, thinking, tool input), for counting when no usage came. */
-  text(): number;
+  /**
+   * Whether the final output count came (`message_delta`). Before it, `message_start`'s output
+   * count is a placeholder: a stream cut there is billed on the text that got through instead.
+   */
+  finished(): boolean;
 }
+
+/** Receives the generated text (text, thinking, tool input) as it passes, for counting its tokens. */
+export type TextSink = (text: string) => void;
 
 /**
  * Reads usage from a passing Anthropic event stream: input counts from `message_start`, output
@@ -25,12 +31,11 @@ export interface AnthropicStreamMeter {
  * counts. Only the current unfinished event is held. A malformed event is skipped, never thrown:
  * metering must not break a stream the client is receiving.
  */
-export function meterAnthropicStream(): AnthropicStreamMeter {
+export function meterAnthropicStream(onText: TextSink = () => {}): AnthropicStreamMeter {
   // Events are small (one delta each); one past this size is not a usage event and is dropped.
   let splitter = new SseSplitter(1024 * 1024);
   let start: Json | undefined;
   let delta: Json | undefined;
-  let chars = 0;
 
   const read = (events: string[]) => {
     for (const text of events) {
@@ -45,10 +50,10 @@ export function meterAnthropicStream(): AnthropicStreamMeter {
       if (!isRecord(event)) continue;
       if (event.type === 'content_block_delta' && isRecord(event.delta)) {
         const { text: piece, thinking, partial_json: json } = event.delta;
-        for (const value of [piece, thinking, json]) if (typeof value === 'string') chars += value.length;
+        for (const value of [piece, thinking, json]) if (typeof value === 'string' && value) onText(value);
       } else if (event.type === 'content_block_start' && isRecord(event.content_block)) {
         const { text: piece, thinking } = event.content_block;
-        for (const value of [piece, thinking]) if (typeof value === 'string') chars += value.length;
+        for (const value of [piece, thinking]) if (typeof value === 'string' && value) onText(value);
       } else if (event.type === 'message_start' && isRecord(event.message) && isRecord(event.message.usage)) {
         start = event.message.usage;
       } else if (event.type === 'message_delta' && isRecord(event.usage)) {
@@ -72,6 +77,6 @@ export function meterAnthropicStream(): AnthropicStreamMeter {
       if (!start && !delta) return undefined;
       return usageFromAnthropic({ ...start, ...delta });
     },
-    text: () => chars,
+    finished: () => delta !== undefined,
   };
 }

@@ -220,7 +220,7 @@ describe('bedrockAdapter.parseChat', () => {
         prompt_tokens: 12,
         completion_tokens: 10,
         total_tokens: 22,
-        prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0 },
+        prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0, cached_read_tokens: 0 },
       },
     });
   });
@@ -238,7 +238,7 @@ describe('bedrockAdapter.parseChat', () => {
     expect(completion.usage).toMatchObject({
       prompt_tokens: 380 + 1200 + 2400,
       completion_tokens: 71,
-      prompt_tokens_details: { cached_tokens: 2400, cached_write_tokens: 1200 },
+      prompt_tokens_details: { cached_tokens: 2400, cached_write_tokens: 1200, cached_read_tokens: 2400 },
     });
   });
 
@@ -276,7 +276,7 @@ describe('bedrockAdapter.decodeStream for Claude', () => {
         prompt_tokens: 14,
         completion_tokens: 12,
         total_tokens: 26,
-        prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0 },
+        prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0, cached_read_tokens: 0 },
       });
       expect(chunks[0]?.model).toBe('claude-sonnet-4-5-20250929');
     }

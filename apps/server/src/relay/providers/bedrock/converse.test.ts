@@ -299,7 +299,7 @@ describe('completionFromConverse', () => {
         prompt_tokens: 125,
         completion_tokens: 14,
         total_tokens: 139,
-        prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0 },
+        prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0, cached_read_tokens: 0 },
       },
     });
   });
@@ -317,7 +317,7 @@ describe('completionFromConverse', () => {
       prompt_tokens: 90 + 1800 + 300,
       completion_tokens: 64,
       total_tokens: 2254,
-      prompt_tokens_details: { cached_tokens: 1800, cached_write_tokens: 300 },
+      prompt_tokens_details: { cached_tokens: 1800, cached_write_tokens: 300, cached_read_tokens: 1800 },
     });
   });
 
@@ -343,7 +343,7 @@ describe('completionFromConverse', () => {
       prompt_tokens: 0,
       completion_tokens: 0,
       total_tokens: 0,
-      prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: 0, cached_write_tokens: 0, cached_read_tokens: 0 },
     });
   });
 
@@ -368,7 +368,7 @@ describe('converseStreamDecoder', () => {
         prompt_tokens: 525,
         completion_tokens: 16,
         total_tokens: 541,
-        prompt_tokens_details: { cached_tokens: 400, cached_write_tokens: 0 },
+        prompt_tokens_details: { cached_tokens: 400, cached_write_tokens: 0, cached_read_tokens: 400 },
       });
       const last = chunks.at(-1);
       expect(last?.choices).toEqual([]);

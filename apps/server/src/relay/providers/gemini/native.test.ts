@@ -27,21 +27,24 @@ describe('geminiUsage', () => {
 
 describe('meterGeminiStream', () => {
   const expectedText = (events: Json[]) => {
-    let chars = 0;
+    let text = '';
     for (const event of events) {
       for (const candidate of (event.candidates as Json[] | undefined) ?? []) {
         for (const part of ((candidate.content as Json | undefined)?.parts as Json[] | undefined) ?? []) {
-          if (typeof part.text === 'string') chars += part.text.length;
-          if (part.functionCall) chars += JSON.stringify((part.functionCall as Json).args).length;
+          if (typeof part.text === 'string') text += part.text;
+          if (part.functionCall) text += JSON.stringify((part.functionCall as Json).args);
         }
       }
     }
-    return chars;
+    return text;
   };
 
   it('reads the last usageMetadata of an SSE stream split at every byte', () => {
     const bytes = fixture('stream-thinking-function-call.sse');
-    const meter = meterGeminiStream();
+    let text = '';
+    const meter = meterGeminiStream((piece) => {
+      text += piece;
+    });
     for (let offset = 0; offset < bytes.length; offset += 1) meter.push(bytes.subarray(offset, offset + 1));
     expect(meter.usage()).toEqual({
       prompt_tokens: 71,
@@ -50,25 +53,36 @@ describe('meterGeminiStream', () => {
       prompt_tokens_details: { cached_tokens: 32 },
       completion_tokens_details: { reasoning_tokens: 68 },
     });
-    expect(meter.text()).toBe(expectedText(sseEvents(bytes.toString())));
-    expect(meter.text()).toBeGreaterThan(100);
+    expect(meter.finished()).toBe(true);
+    expect(text).toBe(expectedText(sseEvents(bytes.toString())));
+    expect(text.length).toBeGreaterThan(100);
   });
 
   it('reads the JSON-array form (no alt=sse), split inside characters and strings', () => {
     const events = sseEvents(fixture('stream-text.sse').toString());
     const body = Buffer.from(`\n[${events.map((event) => JSON.stringify(event, null, 2)).join(',\r\n')}]`);
-    const meter = meterGeminiStream();
+    let text = '';
+    const meter = meterGeminiStream((piece) => {
+      text += piece;
+    });
     for (let offset = 0; offset < body.length; offset += 3) meter.push(body.subarray(offset, offset + 3));
     expect(meter.usage()).toEqual({ prompt_tokens: 8, completion_tokens: 19, total_tokens: 27 });
-    expect(meter.text()).toBe(expectedText(events));
+    expect(meter.finished()).toBe(true);
+    expect(text).toBe(expectedText(events));
   });
 
-  it('skips malformed events and reports what it saw of a cut stream', () => {
-    const meter = meterGeminiStream();
+  it('skips malformed events and reports what it saw of a cut stream, as unfinished', () => {
+    let text = '';
+    const meter = meterGeminiStream((piece) => {
+      text += piece;
+    });
     meter.push(Buffer.from('data: {not json}\n\n'));
-    meter.push(Buffer.from('data: {"usageMetadata":{"promptTokenCount":4,"totalTokenCount":4}}\n\n'));
+    meter.push(Buffer.from('data: {"candidates":[{"content":{"parts":[{"text":"Once"}]}}],'));
+    meter.push(Buffer.from('"usageMetadata":{"promptTokenCount":4,"totalTokenCount":4}}\n\n'));
     meter.push(Buffer.from('data: {"candidates":[{"content":{"parts":[{"text":"cut he'));
     expect(meter.usage()).toEqual({ prompt_tokens: 4, completion_tokens: 0, total_tokens: 4 });
+    expect(meter.finished()).toBe(false);
+    expect(text).toBe('Once');
     expect(meterGeminiStream().usage()).toBeUndefined();
   });
 });

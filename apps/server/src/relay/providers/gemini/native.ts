@@ -24,9 +24,15 @@ export function geminiUsage(body: Json): ChatUsage | undefined {
 export interface GeminiStreamMeter {
   push(bytes: Buffer): void;
   usage(): ChatUsage | undefined;
-  /** Characters of generated text seen (text, thoughts, function-call arguments), for counting when no usage came. */
-  text(): number;
+  /**
+   * Whether a candidate said why it stopped: the event that does carries the final counts.
+   * Events before it count the prompt only, so a stream cut there is billed on its text instead.
+   */
+  finished(): boolean;
 }
+
+/** Receives the generated text (text, thoughts, function-call arguments) as it passes, for counting its tokens. */
+export type TextSink = (text: string) => void;
 
 /** Elements of a streamed top-level JSON array (`streamGenerateContent` without `alt=sse`). */
 class JsonArraySplitter {
@@ -95,13 +101,13 @@ class JsonArraySplitter {
  * `[`, the JSON-array form. Only the current unfinished event is held. A malformed event is
  * skipped, never thrown: metering must not break a stream the client is receiving.
  */
-export function meterGeminiStream(): GeminiStreamMeter {
+export function meterGeminiStream(onText: TextSink = () => {}): GeminiStreamMeter {
   const limit = 32 * 1024 * 1024;
   let mode: 'sse' | 'array' | undefined;
   let sse = new EventSplitter(limit);
   const array = new JsonArraySplitter(limit);
   let last: Json | undefined;
-  let chars = 0;
+  let finished = false;
 
   const read = (payload: string) => {
     let response: unknown;
@@ -114,12 +120,13 @@ export function meterGeminiStream(): GeminiStreamMeter {
     if (isRecord(response.usageMetadata)) last = response.usageMetadata;
     const candidates = Array.isArray(response.candidates) ? response.candidates : [];
     for (const candidate of candidates) {
+      if (isRecord(candidate) && typeof candidate.finishReason === 'string' && candidate.finishReason) finished = true;
       const content = isRecord(candidate) && isRecord(candidate.content) ? candidate.content : undefined;
       const parts = content && Array.isArray(content.parts) ? content.parts : [];
       for (const part of parts) {
         if (!isRecord(part)) continue;
-        if (typeof part.text === 'string') chars += part.text.length;
-        if (isRecord(part.functionCall)) chars += JSON.stringify(part.functionCall.args ?? {}).length;
+        if (typeof part.text === 'string' && part.text) onText(part.text);
+        if (isRecord(part.functionCall)) onText(JSON.stringify(part.functionCall.args ?? {}));
       }
     }
   };
@@ -153,6 +160,6 @@ export function meterGeminiStream(): GeminiStreamMeter {
       else if (mode === 'sse') readEvents(sse.finish());
       return usageFromGemini(last);
     },
-    text: () => chars,
+    finished: () => finished,
   };
 }

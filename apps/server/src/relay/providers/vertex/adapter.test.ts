@@ -391,7 +391,7 @@ describe('reading Claude answers', () => {
       prompt_tokens: 14 + 2048 + 1024,
       completion_tokens: 31,
       total_tokens: 14 + 2048 + 1024 + 31,
-      prompt_tokens_details: { cached_tokens: 1024, cached_write_tokens: 2048 },
+      prompt_tokens_details: { cached_tokens: 1024, cached_write_tokens: 2048, cached_read_tokens: 1024 },
     });
   });
 
@@ -483,7 +483,7 @@ describe('decoding Claude streams', () => {
         prompt_tokens: 19 + 512,
         completion_tokens: 12,
         total_tokens: 19 + 512 + 12,
-        prompt_tokens_details: { cached_tokens: 512, cached_write_tokens: 0 },
+        prompt_tokens_details: { cached_tokens: 512, cached_write_tokens: 0, cached_read_tokens: 512 },
       });
     }
   });
