@@ -31,7 +31,7 @@ async function accountOf(deps: DashboardDeps, request: FastifyRequest): Promise<
     const token = (await deps.tokens.findById(caller.token.id)) ?? caller.token;
     const used = Number(token.used_quota);
     const expires = Number(token.expired_time);
-    return { total: Number(token.remain_quota) + used, used, accessUntil: expires > 0 ? expires : 0 };
+    return { total: Number(token.remain_quota) + used, used, accessUntil: Math.max(expires, 0) };
   }
   const user = (await deps.users.findById(caller.user.id)) ?? caller.user;
   const used = Number(user.used_quota);

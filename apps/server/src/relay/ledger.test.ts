@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.js';
-import { insertToken, insertUser, storedQuotaOf, storedTokenOf } from '../../test/ledger-users.js';
+import { letsFreeModelsThrough, writesWhatEachKeyUsed } from '../../test/ledger-cases.js';
+import { insertUser, storedQuotaOf } from '../../test/ledger-users.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.js';
 import { MemoryQuotaLedger } from './ledger.js';
 
@@ -51,28 +52,9 @@ describe('the in-process quota ledger', () => {
     expect(await ledger.settle(late, 50)).toMatchObject({ charged: 50, balance: 830 });
   });
 
-  it('writes what each key used: a limited key’s balance and use, an unlimited key’s use only', async () => {
-    const user = await newUser(1000);
-    const limited = await insertToken(handle, user, { remainQuota: 500, unlimited: false });
-    const unlimited = await insertToken(handle, user, { remainQuota: 0, unlimited: true });
-    await ledger.settle(await ledger.reserve(user, { id: limited, limited: true }, 100), 70);
-    await ledger.settle(await ledger.reserve(user, { id: unlimited, limited: false }, 100), 40);
-    await ledger.flush();
-    expect(await storedQuotaOf(handle, user)).toBe(890);
-    expect(await storedTokenOf(handle, limited)).toMatchObject({ remain: 430, used: 70 });
-    expect(await storedTokenOf(handle, unlimited)).toMatchObject({ remain: 0, used: 40 });
-    expect((await storedTokenOf(handle, unlimited)).accessed).toBeGreaterThan(0);
-  });
+  it('writes what each key used: a limited key’s balance and use, an unlimited key’s use only', () =>
+    writesWhatEachKeyUsed({ ledger: ledger, handle, newUser }));
 
-  it('lets a free model through at a zero balance, and still refuses what costs anything', async () => {
-    const user = await newUser(0);
-    const free = await ledger.reserve(user, null, 0);
-    expect(await ledger.settle(free, 0)).toMatchObject({ charged: 0, shortfall: 0 });
-    // With the balance in memory the refusal is thrown at once, not returned as a promise.
-    await expect((async () => ledger.reserve(user, null, 1))()).rejects.toMatchObject({
-      details: { code: 'insufficient_quota' },
-    });
-    await ledger.flush();
-    expect(await storedQuotaOf(handle, user)).toBe(0);
-  });
+  it('lets a free model through at a zero balance, and still refuses what costs anything', () =>
+    letsFreeModelsThrough({ ledger: ledger, handle, newUser }));
 });

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.js';
-import { insertToken, insertUser, storedQuotaOf, storedTokenOf } from '../../test/ledger-users.js';
+import { letsFreeModelsThrough, writesWhatEachKeyUsed } from '../../test/ledger-cases.js';
+import { insertToken, insertUser, storedQuotaOf } from '../../test/ledger-users.js';
 import { randomString } from '../platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
@@ -161,27 +162,9 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
     await ledger.settle(open, 0);
   });
 
-  it('writes what each key used: a limited key’s balance and use, an unlimited key’s use only', async () => {
-    const ledger = node();
-    const user = await newUser(1000);
-    const limited = await insertToken(handle, user, { remainQuota: 500, unlimited: false });
-    const unlimited = await insertToken(handle, user, { remainQuota: 0, unlimited: true });
-    await ledger.settle(await ledger.reserve(user, { id: limited, limited: true }, 100), 70);
-    await ledger.settle(await ledger.reserve(user, { id: unlimited, limited: false }, 100), 40);
-    await ledger.flush();
-    expect(await stored(user)).toBe(890);
-    expect(await storedTokenOf(handle, limited)).toMatchObject({ remain: 430, used: 70 });
-    expect(await storedTokenOf(handle, unlimited)).toMatchObject({ remain: 0, used: 40 });
-    expect((await storedTokenOf(handle, unlimited)).accessed).toBeGreaterThan(0);
-  });
+  it('writes what each key used: a limited key’s balance and use, an unlimited key’s use only', () =>
+    writesWhatEachKeyUsed({ ledger: node(), handle, newUser }));
 
-  it('lets a free model through at a zero balance, and still refuses what costs anything', async () => {
-    const ledger = node();
-    const user = await newUser(0);
-    const free = await ledger.reserve(user, null, 0);
-    expect(await ledger.settle(free, 0)).toMatchObject({ charged: 0, shortfall: 0 });
-    await expect(ledger.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
-    await ledger.flush();
-    expect(await stored(user)).toBe(0);
-  });
+  it('lets a free model through at a zero balance, and still refuses what costs anything', () =>
+    letsFreeModelsThrough({ ledger: node(), handle, newUser }));
 });

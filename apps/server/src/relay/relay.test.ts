@@ -243,6 +243,28 @@ describe('relay through the official openai SDK', () => {
 
 describe('quota that is short or contended', () => {
   let r: RelayTestContext;
+
+  /**
+   * 200 chats at once, each paid from a balance that covers at most 50: answers how many were
+   * served, after checking every other one was refused for quota and never reached the upstream.
+   */
+  async function parallelChats(client: OpenAI): Promise<number> {
+    const calls = r.upstream.received.length;
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, () =>
+        client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      ),
+    );
+    const succeeded = results.filter((result) => result.status === 'fulfilled').length;
+    const refused = results.filter(
+      (result) => result.status === 'rejected' && (result.reason as { code?: string }).code === 'insufficient_quota',
+    ).length;
+    expect(succeeded + refused).toBe(200);
+    expect(succeeded).toBeGreaterThan(0);
+    expect(succeeded).toBeLessThanOrEqual(50);
+    expect(r.upstream.received.length - calls).toBe(succeeded);
+    return succeeded;
+  }
   beforeAll(async () => {
     // Quota for exactly 50 requests at full price, held back by reservations that cover each one.
     r = await startRelayTest({ quota: 0 });
@@ -279,20 +301,7 @@ describe('quota that is short or contended', () => {
       (entry) => entry.symbol === 'default',
     );
     await r.admin('PUT', '/api/user_group/', { ...group, api_rate: 0 });
-    const calls = r.upstream.received.length;
-    const results = await Promise.allSettled(
-      Array.from({ length: 200 }, () =>
-        r.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-      ),
-    );
-    const succeeded = results.filter((result) => result.status === 'fulfilled').length;
-    const refused = results.filter(
-      (result) => result.status === 'rejected' && (result.reason as { code?: string }).code === 'insufficient_quota',
-    ).length;
-    expect(succeeded + refused).toBe(200);
-    expect(succeeded).toBeGreaterThan(0);
-    expect(succeeded).toBeLessThanOrEqual(50);
-    expect(r.upstream.received.length - calls).toBe(succeeded);
+    const succeeded = await parallelChats(r.client);
     const left = await storedQuota(r);
     expect(left).toBe(quota - succeeded * COST);
     expect(left).toBeGreaterThanOrEqual(0);
@@ -305,20 +314,7 @@ describe('quota that is short or contended', () => {
     const apiKey = await r.newKey(cookie, { name: 'limited key', unlimited_quota: false, remain_quota: keyQuota });
     const client = new OpenAI({ apiKey, baseURL: r.baseURL, maxRetries: 0 });
     const userBefore = await storedQuota(r);
-    const calls = r.upstream.received.length;
-    const results = await Promise.allSettled(
-      Array.from({ length: 200 }, () =>
-        client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-      ),
-    );
-    const succeeded = results.filter((result) => result.status === 'fulfilled').length;
-    const refused = results.filter(
-      (result) => result.status === 'rejected' && (result.reason as { code?: string }).code === 'insufficient_quota',
-    ).length;
-    expect(succeeded + refused).toBe(200);
-    expect(succeeded).toBeGreaterThan(0);
-    expect(succeeded).toBeLessThanOrEqual(50);
-    expect(r.upstream.received.length - calls).toBe(succeeded);
+    const succeeded = await parallelChats(client);
     expect(await storedQuota(r)).toBe(userBefore - succeeded * COST);
     const key = await r.t.database.db
       .selectFrom('tokens')
