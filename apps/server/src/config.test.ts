@@ -58,6 +58,22 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, POLLING_INTERVAL: '-1' })).toThrow(/POLLING_INTERVAL/);
   });
 
+  it('reads TRUST_PROXY as all, none, or a list of proxy addresses and ranges', () => {
+    const base = { SQLITE_PATH: join(dataDir(), 'one-hub.db') };
+    expect(loadConfig(base).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'no' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.1, 172.16.0.0/12, fd00::/8, loopback' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '172.16.0.0/12',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const wrong of ['proxy.example.com', '10.0.0.0/33', '10.0.0.1/8/8', 'loopback,']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: wrong })).toThrow(/TRUST_PROXY: must be true, false or a/);
+    }
+  });
+
   it('normalises BASE_PATH to end with a slash', () => {
     expect(loadConfig({ SQLITE_PATH: join(dataDir(), 'x.db'), BASE_PATH: '/hub' }).basePath).toBe('/hub/');
   });

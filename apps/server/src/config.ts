@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import type { NotifyConfig } from './platform/notify.js';
@@ -24,6 +25,39 @@ const optionalUrl = optionalText.refine(
   (value) => value === undefined || URL.canParse(value),
   'must be a URL (http://… or https://…)',
 );
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address or CIDR range: `10.0.0.0/8`, `::1`, `172.16.0.0/255.240.0.0`. */
+function isAddressOrRange(text: string): boolean {
+  const [address = '', bits, ...rest] = text.split('/');
+  if (rest.length > 0 || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  if (isIP(bits) !== 0) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d+$/.test(bits) && Number(bits) <= max;
+}
+
+/**
+ * `true` trusts every peer to name the client (only safe when nothing reaches the server but
+ * through a proxy that overwrites X-Forwarded-For); a list trusts only the proxies named, so a
+ * client cannot name itself by sending the header.
+ */
+const trustedProxies = z.string().transform((value, context): boolean | string[] => {
+  const text = value.trim().toLowerCase();
+  if (['', 'false', '0', 'no'].includes(text)) return false;
+  if (['true', '1', 'yes'].includes(text)) return true;
+  const entries = text.split(',').map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !PROXY_RANGE_NAMES.has(entry) && !isAddressOrRange(entry));
+  if (wrong !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      message: `must be true, false or a comma-separated list of proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal ('${wrong}' is none of these)`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 const environmentSchema = z.object({
   PORT: z.coerce
@@ -68,7 +102,7 @@ const environmentSchema = z.object({
     .transform((value) => (value?.trim() ? value.trim() : undefined))
     .refine((value) => value === undefined || value.length >= 16, 'must be at least 16 characters'),
   LOG_LEVEL: z.enum(logLevels, `must be one of ${logLevels.join(', ')}`).default('info'),
-  TRUST_PROXY: booleanText.default(false),
+  TRUST_PROXY: trustedProxies.default(false),
   CRITICAL_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(20),
   CRITICAL_RATE_WINDOW_SECONDS: z.coerce.number('must be a number').int().min(1).default(1200),
   BODY_LIMIT_BYTES: z.coerce
@@ -118,7 +152,8 @@ export interface Config {
   initialRootPassword: string | undefined;
   initialRootAccessToken: string | undefined;
   logLevel: (typeof logLevels)[number];
-  trustProxy: boolean;
+  /** Which peers may name the client in X-Forwarded-For: all (true), none, or these addresses and ranges. */
+  trustProxy: boolean | string[];
   criticalRateLimit: { max: number; windowSeconds: number };
   bodyLimitBytes: number;
   /** Only the master node runs scheduled jobs. */

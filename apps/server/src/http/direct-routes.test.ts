@@ -168,6 +168,30 @@ describe('the direct path for the relay JSON routes', () => {
   });
 });
 
+describe('client addresses behind a listed proxy', () => {
+  let r: RelayTestContext;
+  beforeAll(async () => {
+    // Only the loopback proxy is trusted: what it was told by the hop before it is taken, no more.
+    r = await startRelayTest({ env: { TRUST_PROXY: 'loopback' } });
+  });
+  afterAll(() => r?.close());
+
+  it('takes the address the trusted proxy saw, not one the client wrote in the header', async () => {
+    const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    const forwarded = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${r.apiKey}`,
+      'x-forwarded-for': '203.0.113.7, 10.0.0.1',
+    };
+    await send(r.baseURL, '/chat/completions', forwarded, body);
+    const direct = await lastConsumeLog(r);
+    await send(r.baseURL, '/chat/completions', forwarded, body, 'chunked');
+    const viaFastify = await lastConsumeLog(r);
+    expect(direct.source_ip).toBe('10.0.0.1');
+    expect(viaFastify.source_ip).toBe('10.0.0.1');
+  });
+});
+
 describe('closing with a request in flight on the direct path', () => {
   let r: RelayTestContext;
   beforeAll(async () => {

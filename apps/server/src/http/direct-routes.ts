@@ -57,7 +57,7 @@ export interface DirectRoutes {
 
 export interface DirectRoutesOptions {
   bodyLimit: number;
-  trustProxy: boolean;
+  trustProxy: boolean | string[];
   /** Off when requests are logged one by one (debug level): only Fastify writes those lines. */
   enabled: boolean;
   logger: Logger;
@@ -80,8 +80,14 @@ export function createDirectRoutes(options: DirectRoutesOptions): DirectRoutes {
   const routes = new Map<string, DirectHandler>();
   let open = options.enabled;
 
+  // The same rule as Fastify's trustProxy: every peer, none, or the listed proxies.
+  const trust = Array.isArray(options.trustProxy)
+    ? proxyAddr.compile(options.trustProxy)
+    : options.trustProxy
+      ? trustAll
+      : undefined;
   const clientAddress = (raw: IncomingMessage): string =>
-    (options.trustProxy ? proxyAddr(raw, trustAll) : raw.socket.remoteAddress) ?? '';
+    (trust ? proxyAddr(raw, trust) : raw.socket.remoteAddress) ?? '';
 
   function fail(error: unknown, request: RelayHttpRequest, reply: DirectReply): void {
     const response = reply.raw;
