@@ -130,11 +130,10 @@ async function relayAuthorised(
   const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt };
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
   const hasTools = Array.isArray(input.fields.tools) && input.fields.tools.length > 0;
-  const stream = input.stream;
   const excluded = new Set<number>(caller.skippedChannelIds);
+  attempt.groupRatio = deps.groups.enabled(primary)?.ratio ?? 1;
+  // The backup group, when it is chosen, sets its own ratio.
   let channel = pickChannel(deps, attempt, excluded, hasTools);
-  // The backup group, when it was used, bills at its own ratio.
-  attempt.groupRatio = deps.groups.enabled(attempt.group)?.ratio ?? 1;
 
   const price = deps.prices.lookup(mapModel(channel, model).billedModel);
   const reserving = deps.ledger.reserve(
@@ -159,9 +158,7 @@ async function relayAuthorised(
       const exhausted = tries >= retries || !failure.retry || reply.raw.headersSent || Date.now() > retryDeadline;
       if (exhausted) throw failure.error;
       excluded.add(channel.id);
-      const next = deps.router.select({ group: attempt.group, model, excluded, hasTools, stream });
-      if (!next) throw failure.error;
-      channel = next;
+      channel = nextChannel(deps, attempt, excluded, hasTools) ?? throwError(failure.error);
     }
   } catch (error) {
     // After the heartbeat's early headers a failure can only be told in the body.
@@ -192,6 +189,40 @@ function keyHeartbeat(
   });
 }
 
+/**
+ * A channel of the request's group, else of the key's backup group (an enabled one), whose ratio
+ * the request is then billed at. The first pick and every retry choose alike; undefined when none
+ * is left.
+ */
+function nextChannel(
+  deps: RelayDeps,
+  attempt: Attempt,
+  excluded: Set<number>,
+  hasTools: boolean,
+): RouterChannel | undefined {
+  const { group } = attempt;
+  const filter = { model: attempt.input.model, excluded, hasTools, stream: attempt.input.stream };
+  const sameGroup = deps.router.select({ ...filter, group });
+  if (sameGroup) return sameGroup;
+  const backup = backupGroupOf(deps, attempt);
+  const fallback = backup ? deps.router.select({ ...filter, group: backup }) : undefined;
+  if (backup && fallback) {
+    attempt.group = backup;
+    attempt.groupRatio = deps.groups.enabled(backup)?.ratio ?? 1;
+  }
+  return fallback;
+}
+
+/** The key's backup group when it may stand in: set, another group, and not disabled by an administrator. */
+function backupGroupOf(deps: RelayDeps, attempt: Attempt): string | undefined {
+  const backup = attempt.caller.token.backup_group;
+  return backup && backup !== attempt.group && deps.groups.enabled(backup) ? backup : undefined;
+}
+
+function throwError(error: Error): never {
+  throw error;
+}
+
 function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, hasTools: boolean): RouterChannel {
   const { caller } = attempt;
   const model = attempt.input.model;
@@ -200,18 +231,9 @@ function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, h
     if (!forced) throw AppError.forbidden(`channel ${caller.forcedChannelId} does not exist or is disabled`);
     return forced;
   }
-  const filter = { model, excluded, hasTools, stream: attempt.input.stream };
-  const primary = deps.router.select({ ...filter, group: attempt.group });
-  if (primary) return primary;
-  // A backup group an administrator disabled (or deleted) is not a way around that.
-  const backup = deps.groups.enabled(caller.token.backup_group) ? caller.token.backup_group : '';
-  if (backup && backup !== attempt.group) {
-    const fallback = deps.router.select({ ...filter, group: backup });
-    if (fallback) {
-      attempt.group = backup;
-      return fallback;
-    }
-  }
+  const backup = backupGroupOf(deps, attempt);
+  const chosen = nextChannel(deps, attempt, excluded, hasTools);
+  if (chosen) return chosen;
   // A model no channel of the groups serves is the client's mistake (OpenAI answers it with 404);
   // one whose channels are all cooling down or filtered out is the gateway's (503).
   const groups = backup ? [attempt.group, backup] : [attempt.group];

@@ -78,6 +78,25 @@ describe('the group a request is routed and billed in', () => {
     expect(failure).toBeInstanceOf(OpenAI.APIError);
   });
 
+  it('retries a failed request in the backup group when its own group has no other channel', async () => {
+    const client = clientFor(await r.newKey(cookie, { name: 'retrying', group: 'default', backup_group: 'cheap' }));
+    await r.t.services.options.update('RetryTimes', '1');
+    r.upstream.behaviour = { ...r.upstream.behaviour, failWith: { status: 500, message: 'overloaded' } };
+    try {
+      const before = await storedQuota(r);
+      expect((await ask(client)).choices[0]?.message.content).toBe('from the cheap group');
+      expect(before - (await storedQuota(r))).toBe(COST / 2);
+      expect(JSON.parse((await lastConsumeLog(r)).metadata)).toMatchObject({
+        group_name: 'cheap',
+        group_ratio: 0.5,
+        is_backup_group: true,
+      });
+    } finally {
+      r.upstream.behaviour = { ...r.upstream.behaviour, failWith: undefined };
+      await r.t.services.options.update('RetryTimes', '0');
+    }
+  });
+
   it('does not fall back to a backup group an administrator disabled', async () => {
     const client = clientFor(
       await r.newKey(cookie, { name: 'stale fallback', group: 'default', backup_group: 'cheap' }),
