@@ -1,7 +1,6 @@
 import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
 import { settledQuota } from './billing/quota.js';
-import { maskKey } from './channel-test-upstream.js';
 import {
   type ChatCall,
   type Finish,
@@ -43,36 +42,6 @@ interface Call {
 }
 
 export async function tryChannel(
-  deps: RelayDeps,
-  endpoint: Endpoint,
-  attempt: Attempt,
-  channel: RouterChannel,
-  reservation: Reservation,
-  request: RelayHttpRequest,
-  reply: RelayHttpReply,
-): Promise<UpstreamFailure | undefined> {
-  const failure = await sendToChannel(deps, endpoint, attempt, channel, reservation, request, reply);
-  return failure && withoutChannelKey(failure, channel.key);
-}
-
-/**
- * Some upstreams quote the key they refused. The failure's message reaches the caller (any user),
- * the logs and the disable notice, and a channel key is for administrators' eyes only.
- */
-function withoutChannelKey(failure: UpstreamFailure, key: string): UpstreamFailure {
-  const { error } = failure;
-  const message = maskKey(error.message, key);
-  if (message === error.message) return failure;
-  const masked = new AppError(error.code, message, {
-    status: error.status,
-    retryable: error.retryable,
-    details: error.details,
-    cause: error.cause,
-  });
-  return { ...failure, error: masked };
-}
-
-async function sendToChannel(
   deps: RelayDeps,
   endpoint: Endpoint,
   attempt: Attempt,

@@ -1,11 +1,11 @@
 import type { RoutingChannel } from '../api/channel/service.js';
 import { channelBaseUrl, speaksOpenAi } from './channel-test-probe.js';
-import { isRecord, maskKey } from './channel-test-upstream.js';
+import { isRecord } from './channel-test-upstream.js';
 import type { BeaconVisit, ImageBeacon } from './check-beacon.js';
 import { readBody, type UpstreamClient } from './executor.js';
 import { prepareOpenAiRequest } from './providers/openai/request.js';
 import { providerByType } from './providers/registry.js';
-import { networkFailure } from './upstream-errors.js';
+import { maskKey, networkFailure } from './upstream-errors.js';
 
 /**
  * The probes of a channel check (POST /api/sse/channel/check): a few non-stream chat requests

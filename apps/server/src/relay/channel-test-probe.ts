@@ -1,13 +1,12 @@
 import type { RoutingChannel } from '../api/channel/service.js';
 import { AppError } from '../platform/errors.js';
-import { maskKey } from './channel-test-upstream.js';
 import { classifyAdapterError } from './chat-exchange.js';
 import { readBody, type UpstreamClient } from './executor.js';
 import { chatAdapterFor } from './providers/adapters.js';
 import { mapModel, prepareOpenAiRequest } from './providers/openai/request.js';
 import { type ProviderDefinition, providerByType } from './providers/registry.js';
 import type { ChatAdapter } from './providers/types.js';
-import { classifyUpstreamError, networkFailure, type UpstreamFailure } from './upstream-errors.js';
+import { classifyUpstreamError, maskKey, networkFailure, type UpstreamFailure } from './upstream-errors.js';
 
 /**
  * One synthetic request to a channel, chosen by the model's kind, timed from sending to the last

@@ -1,6 +1,6 @@
 import { AppError } from '../platform/errors.js';
 import { readBody, type UpstreamClient } from './executor.js';
-import { classifyUpstreamError, networkFailure } from './upstream-errors.js';
+import { classifyUpstreamError, maskKey, networkFailure } from './upstream-errors.js';
 
 /** A bounded JSON GET to a vendor's account endpoints (balance, model list). */
 export interface VendorGet {
@@ -21,11 +21,6 @@ export function vendorUrl(baseUrl: string, path: string): string {
   const base = baseUrl.replace(/\/+$/, '');
   if (!base.endsWith('/v1')) return `${base}${path}`;
   return path.startsWith('/v1/') ? `${base}${path.slice(3)}` : `${base.slice(0, -3)}${path}`;
-}
-
-/** Some vendors quote the key they refused; it must not reach the console or the logs. */
-export function maskKey(message: string, key: string): string {
-  return key.length >= 4 ? message.replaceAll(key, '[key]') : message;
 }
 
 /** GETs JSON; an upstream error becomes a 502 carrying the upstream's message (never the key). */

@@ -17,7 +17,7 @@ import type { RateLimiter } from './limits.js';
 import type { LowBalanceReminder } from './low-balance.js';
 import { mapModel } from './providers/openai/request.js';
 import type { ChannelRouter, RouterChannel } from './router.js';
-import type { UpstreamFailure } from './upstream-errors.js';
+import { type UpstreamFailure, withoutChannelKey } from './upstream-errors.js';
 
 /** What the pipeline needs from the rest of the server; all of it answers from memory. */
 export interface RelayDeps {
@@ -152,8 +152,9 @@ async function relayAuthorised(
   const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, request, reply) : undefined;
   try {
     for (let tries = 0; ; tries++) {
-      const failure = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
-      if (!failure) return;
+      const tried = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
+      if (!tried) return;
+      const failure = withoutChannelKey(tried, channel.key);
       handleChannelFailure(deps, channel, model, failure);
       const exhausted = tries >= retries || !failure.retry || reply.raw.headersSent || Date.now() > retryDeadline;
       if (exhausted) throw failure.error;

@@ -11,6 +11,28 @@ export interface UpstreamFailure {
   coolDown: boolean;
 }
 
+/** Some vendors quote the key they refused; it must not reach the caller, the console or the logs. */
+export function maskKey(message: string, key: string): string {
+  return key.length >= 4 ? message.replaceAll(key, '[key]') : message;
+}
+
+/**
+ * The failure with the channel's key masked out of its message: the message reaches the caller
+ * (any user), the logs and the disable notice, and a channel key is for administrators only.
+ */
+export function withoutChannelKey(failure: UpstreamFailure, key: string): UpstreamFailure {
+  const { error } = failure;
+  const message = maskKey(error.message, key);
+  if (message === error.message) return failure;
+  const masked = new AppError(error.code, message, {
+    status: error.status,
+    retryable: error.retryable,
+    details: error.details,
+    cause: error.cause,
+  });
+  return { ...failure, error: masked };
+}
+
 const CREDENTIAL_MESSAGES = ['Your credit balance is too low', 'Operation not allowed', 'API key not valid'];
 const DISABLING_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active']);
 const DISABLING_TYPES = new Set(['insufficient_quota', 'authentication_error', 'permission_error', 'forbidden']);
