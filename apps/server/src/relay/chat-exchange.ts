@@ -16,7 +16,9 @@ import type {
   ChatRequest,
   ChatUsage,
   Json,
+  NativeStreamMeter,
   SurfaceTranslator,
+  TextSink,
   UpstreamCall,
   WholeBodyAdapter,
 } from './providers/types.js';
@@ -50,17 +52,9 @@ export interface NativePassThrough {
   ): UpstreamCall | Promise<UpstreamCall>;
   usageOf(body: Json): ChatUsage | undefined;
   /** Reads usage from a passing stream, handing its generated text to `onText` for counting. */
-  meter(onText: (text: string) => void): NativeStreamMeter;
+  meter(onText: TextSink): NativeStreamMeter;
   /** A stream not in the client's framing (Bedrock's event stream) is re-framed on the way. */
   reframe?(): { push(bytes: Buffer): string; end(): string };
-}
-
-export interface NativeStreamMeter {
-  push(bytes: Buffer): void;
-  /** The usage the stream reported so far; read it before `finished`. */
-  usage(): ChatUsage | undefined;
-  /** Whether the final counts came; before them the output count is partial or missing. */
-  finished(): boolean;
 }
 
 export const openAiChatSurface: SurfaceBinding = {

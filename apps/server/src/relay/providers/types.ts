@@ -251,3 +251,15 @@ export interface StreamEncoder {
   /** The upstream broke off: closing text that tells the client (else the surface's generic error). */
   fail?(message: string): string;
 }
+
+/** Receives the generated text (text, thinking, tool arguments) of a passing stream, for counting its tokens. */
+export type TextSink = (text: string) => void;
+
+/** Reads usage from a passed-through stream as its bytes go by (Anthropic's and Gemini's formats). */
+export interface NativeStreamMeter {
+  push(bytes: Buffer): void;
+  /** The usage the stream reported so far. */
+  usage(): ChatUsage | undefined;
+  /** Whether the final counts came; before them the output count is partial or missing. */
+  finished(): boolean;
+}

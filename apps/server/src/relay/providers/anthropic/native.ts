@@ -1,5 +1,5 @@
 import { eventData, SseSplitter } from '../../sse.js';
-import type { ChatUsage, Json } from '../types.js';
+import type { ChatUsage, Json, NativeStreamMeter, TextSink } from '../types.js';
 import { isRecord, usageFromAnthropic } from './common.js';
 
 /**
@@ -12,26 +12,13 @@ export function anthropicUsage(body: Json): ChatUsage | undefined {
   return isRecord(body.usage) ? usageFromAnthropic(body.usage) : undefined;
 }
 
-export interface AnthropicStreamMeter {
-  push(bytes: Buffer): void;
-  usage(): ChatUsage | undefined;
-  /**
-   * Whether the final output count came (`message_delta`). Before it, `message_start`'s output
-   * count is a placeholder: a stream cut there is billed on the text that got through instead.
-   */
-  finished(): boolean;
-}
-
-/** Receives the generated text (text, thinking, tool input) as it passes, for counting its tokens. */
-export type TextSink = (text: string) => void;
-
 /**
  * Reads usage from a passing Anthropic event stream: input counts from `message_start`, output
  * (cumulative) from each `message_delta`, which in newer API versions also repeats the input
  * counts. Only the current unfinished event is held. A malformed event is skipped, never thrown:
  * metering must not break a stream the client is receiving.
  */
-export function meterAnthropicStream(onText: TextSink = () => {}): AnthropicStreamMeter {
+export function meterAnthropicStream(onText: TextSink = () => {}): NativeStreamMeter {
   // Events are small (one delta each); one past this size is not a usage event and is dropped.
   let splitter = new SseSplitter(1024 * 1024);
   let start: Json | undefined;
@@ -77,6 +64,7 @@ export function meterAnthropicStream(onText: TextSink = () => {}): AnthropicStre
       if (!start && !delta) return undefined;
       return usageFromAnthropic({ ...start, ...delta });
     },
+    // Before `message_delta`, `message_start`'s output count is a placeholder.
     finished: () => delta !== undefined,
   };
 }

@@ -1,5 +1,5 @@
 import { eventData } from '../../sse.js';
-import type { ChatUsage, Json } from '../types.js';
+import type { ChatUsage, Json, NativeStreamMeter, TextSink } from '../types.js';
 import { EventSplitter, isRecord, usageFromGemini } from './common.js';
 
 /**
@@ -20,19 +20,6 @@ export function geminiUsage(body: Json): ChatUsage | undefined {
   }
   return isRecord(value) ? usageFromGemini(value.usageMetadata) : undefined;
 }
-
-export interface GeminiStreamMeter {
-  push(bytes: Buffer): void;
-  usage(): ChatUsage | undefined;
-  /**
-   * Whether a candidate said why it stopped: the event that does carries the final counts.
-   * Events before it count the prompt only, so a stream cut there is billed on its text instead.
-   */
-  finished(): boolean;
-}
-
-/** Receives the generated text (text, thoughts, function-call arguments) as it passes, for counting its tokens. */
-export type TextSink = (text: string) => void;
 
 /** Elements of a streamed top-level JSON array (`streamGenerateContent` without `alt=sse`). */
 class JsonArraySplitter {
@@ -101,7 +88,7 @@ class JsonArraySplitter {
  * `[`, the JSON-array form. Only the current unfinished event is held. A malformed event is
  * skipped, never thrown: metering must not break a stream the client is receiving.
  */
-export function meterGeminiStream(onText: TextSink = () => {}): GeminiStreamMeter {
+export function meterGeminiStream(onText: TextSink = () => {}): NativeStreamMeter {
   const limit = 32 * 1024 * 1024;
   let mode: 'sse' | 'array' | undefined;
   let sse = new EventSplitter(limit);
@@ -160,6 +147,7 @@ export function meterGeminiStream(onText: TextSink = () => {}): GeminiStreamMete
       else if (mode === 'sse') readEvents(sse.finish());
       return usageFromGemini(last);
     },
+    // The event in which a candidate says why it stopped carries the final counts; earlier ones count the prompt only.
     finished: () => finished,
   };
 }
