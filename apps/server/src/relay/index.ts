@@ -79,7 +79,8 @@ export async function installRelay(
   const logWriter = new LogWriter(services.database, {
     onError: (error, lostRows) => logger.error({ err: error, lostRows }, 'writing consume logs failed'),
   });
-  const keys = new KeyAuthenticator(new TokenRepository(services.database), services.tokens, services.userRepository);
+  const tokenRepository = new TokenRepository(services.database);
+  const keys = new KeyAuthenticator(tokenRepository, services.tokens, services.userRepository);
   // A disabled, deleted or edited key must stop (or change) at once on every node, not when its
   // cached copy expires. The shared ledger is cleared once, here; the other nodes read it anew.
   services.tokens.onChange = (tokenId) => {
@@ -156,7 +157,7 @@ export async function installRelay(
 
   dashboardRoutes(app, {
     keys,
-    tokens: new TokenRepository(services.database),
+    tokens: tokenRepository,
     users: services.userRepository,
     options: services.options,
   });

@@ -232,8 +232,10 @@ export function reservationRequest(userId: number, key: KeyRef | null, amount: n
 function take(user: Account, token: Account | undefined, request: ReservationRequest): Reservation {
   const { amount } = request;
   // A free model (nothing to reserve) is served whatever the balances.
-  if (amount > 0 && (available(user) <= 0 || available(user) < amount)) throw insufficientQuota(USER_SHORT);
-  if (amount > 0 && token && (available(token) <= 0 || available(token) < amount)) throw insufficientQuota(KEY_SHORT);
+  if (amount > 0) {
+    if (available(user) <= 0 || available(user) < amount) throw insufficientQuota(USER_SHORT);
+    if (token && (available(token) <= 0 || available(token) < amount)) throw insufficientQuota(KEY_SHORT);
+  }
   user.reserved += amount;
   if (token) token.reserved += amount;
   return { ...request, settled: false };
