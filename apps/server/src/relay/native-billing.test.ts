@@ -1,8 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type NativeUpstreams, startNativeUpstreams } from '../../test/mocks/native-upstreams.js';
-import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../test/relay-setup.js';
+import type { NativeUpstreams } from '../../test/mocks/native-upstreams.js';
+import { CLAUDE, GEMINI, type NativeRelay, startNativeRelay } from '../../test/native-relay.js';
+import { lastConsumeLog, type RelayTestContext, storedQuota } from '../../test/relay-setup.js';
 import { countTextTokens } from './metering.js';
 
 /**
@@ -11,45 +12,22 @@ import { countTextTokens } from './metering.js';
  * that carry no usage at all, billed on the tokenizer's count of the text that went through.
  */
 
-const CLAUDE = 'claude-sonnet-4-6';
-const GEMINI = 'gemini-2.5-flash';
 const PRICE = { input: 1, output: 2 };
 // Characters and tokens part ways here: about a token a character, where English has four.
 const REPLY = '你好，世界。这是一个没有用量的回答，按分词器计数。';
 
 describe('pass-through billing', () => {
+  let relay: NativeRelay;
   let r: RelayTestContext;
   let native: NativeUpstreams;
   let claude: Anthropic;
   let gemini: GoogleGenAI;
 
   beforeAll(async () => {
-    r = await startRelayTest();
-    native = await startNativeUpstreams();
-    const origin = r.baseURL.replace(/\/v1$/, '');
-    await r.addChannel({
-      name: 'claude',
-      type: 14,
-      key: native.behaviour.anthropicKey,
-      base_url: native.url,
-      models: CLAUDE,
-    });
-    await r.addChannel({
-      name: 'gemini',
-      type: 25,
-      key: native.behaviour.geminiKey,
-      base_url: native.url,
-      models: GEMINI,
-    });
-    await r.setPrice(CLAUDE, PRICE.input, PRICE.output);
-    await r.setPrice(GEMINI, PRICE.input, PRICE.output);
-    claude = new Anthropic({ apiKey: r.apiKey, baseURL: origin, maxRetries: 0 });
-    gemini = new GoogleGenAI({ apiKey: r.apiKey, httpOptions: { baseUrl: `${origin}/gemini` } });
+    relay = await startNativeRelay({ claude: PRICE, gemini: PRICE });
+    ({ r, native, claude, gemini } = relay);
   });
-  afterAll(async () => {
-    await r?.close();
-    await native?.close();
-  });
+  afterAll(() => relay?.close());
   afterEach(() => native.reset());
 
   it('bills Claude cache reads at 0.1 and cache writes at 1.25 when the price sets no ratio', async () => {

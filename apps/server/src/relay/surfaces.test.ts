@@ -1,8 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type NativeUpstreams, startNativeUpstreams } from '../../test/mocks/native-upstreams.js';
-import { lastConsumeLog, type RelayTestContext, startRelayTest } from '../../test/relay-setup.js';
+import type { NativeUpstreams } from '../../test/mocks/native-upstreams.js';
+import { CLAUDE, GEMINI, type NativeRelay, startNativeRelay } from '../../test/native-relay.js';
+import { lastConsumeLog, type RelayTestContext } from '../../test/relay-setup.js';
 
 /**
  * The native surfaces end to end, driven by the providers' official SDKs: Anthropic Messages and
@@ -10,8 +11,6 @@ import { lastConsumeLog, type RelayTestContext, startRelayTest } from '../../tes
  * match, translated otherwise), and OpenAI chat clients reaching Anthropic and Gemini channels.
  */
 
-const CLAUDE = 'claude-sonnet-4-6';
-const GEMINI = 'gemini-2.5-flash';
 const GPT = 'gpt-4o-mini';
 
 const weatherTool = {
@@ -26,36 +25,15 @@ describe('native surfaces with the official SDKs', () => {
   let origin: string;
   let claude: Anthropic;
   let gemini: GoogleGenAI;
+  let relay: NativeRelay;
 
   beforeAll(async () => {
-    r = await startRelayTest();
-    native = await startNativeUpstreams();
-    origin = r.baseURL.replace(/\/v1$/, '');
-    await r.addChannel({
-      name: 'claude',
-      type: 14,
-      key: native.behaviour.anthropicKey,
-      base_url: native.url,
-      models: CLAUDE,
-    });
-    await r.addChannel({
-      name: 'gemini',
-      type: 25,
-      key: native.behaviour.geminiKey,
-      base_url: native.url,
-      models: GEMINI,
-    });
-    await r.setPrice(CLAUDE, 1.5, 7.5);
-    await r.setPrice(GEMINI, 0.15, 1.25);
+    relay = await startNativeRelay({ claude: { input: 1.5, output: 7.5 }, gemini: { input: 0.15, output: 1.25 } });
+    ({ r, native, origin, claude, gemini } = relay);
     // A 429 below must not rest the only Claude channel for the tests after it.
     await r.t.services.options.update('RetryCooldownSeconds', '0');
-    claude = new Anthropic({ apiKey: r.apiKey, baseURL: origin, maxRetries: 0 });
-    gemini = new GoogleGenAI({ apiKey: r.apiKey, httpOptions: { baseUrl: `${origin}/gemini` } });
   });
-  afterAll(async () => {
-    await r?.close();
-    await native?.close();
-  });
+  afterAll(() => relay?.close());
   afterEach(() => {
     native.reset();
     r.upstream.received.length = 0;
@@ -347,25 +325,15 @@ describe('native surfaces with the official SDKs', () => {
 });
 
 describe('the Responses API on channels without it', () => {
+  let relay: NativeRelay;
   let r: RelayTestContext;
   let native: NativeUpstreams;
 
   beforeAll(async () => {
-    r = await startRelayTest();
-    native = await startNativeUpstreams();
-    await r.addChannel({
-      name: 'claude',
-      type: 14,
-      key: native.behaviour.anthropicKey,
-      base_url: native.url,
-      models: CLAUDE,
-    });
-    await r.setPrice(CLAUDE, 1.5, 7.5);
+    relay = await startNativeRelay({ claude: { input: 1.5, output: 7.5 }, gemini: { input: 0.15, output: 1.25 } });
+    ({ r, native } = relay);
   });
-  afterAll(async () => {
-    await r?.close();
-    await native?.close();
-  });
+  afterAll(() => relay?.close());
 
   it('translates a Responses request for an Anthropic channel, whole and streamed', async () => {
     const response = await r.client.responses.create({

@@ -1,4 +1,6 @@
-import type { ProviderEntry, TokenCounts } from './scenario-mock.js';
+import { expect } from 'vitest';
+import { lastConsumeLog, type RelayTestContext, storedQuota } from '../../../test/relay-setup.js';
+import type { Json, ProviderEntry, TokenCounts } from './scenario-mock.js';
 
 /**
  * What the contract suites expect to be billed: one price for every provider's model, with every
@@ -51,4 +53,30 @@ export function billingOf(provider: ProviderEntry, counts: TokenCounts): Billing
   }
   const quota = Math.ceil(pricedPrompt * PRICE.input + pricedCompletion * PRICE.output);
   return { prompt, completion, quota, extras };
+}
+
+/**
+ * The newest consume log and the user's balance show exactly `billing` for `model`, charged to
+ * `channelId`: the counts, the quota, and every extra-token kind with its ratio (and no other kind).
+ */
+export async function expectBilled(
+  r: RelayTestContext,
+  expected: { model: string; channelId: number; before: number; billing: Billing },
+): Promise<void> {
+  const { model, channelId, before, billing } = expected;
+  const log = await lastConsumeLog(r);
+  expect(log).toMatchObject({
+    model_name: model,
+    channel_id: channelId,
+    prompt_tokens: billing.prompt,
+    completion_tokens: billing.completion,
+    quota: billing.quota,
+  });
+  const metadata = JSON.parse(log.metadata ?? '{}') as Json;
+  const recorded = Object.fromEntries(
+    Object.keys(EXTRA_RATIOS).flatMap((kind) => (kind in metadata ? [[kind, metadata[kind]]] : [])),
+  );
+  expect(recorded).toEqual(billing.extras);
+  for (const kind of Object.keys(billing.extras)) expect(metadata[`${kind}_ratio`]).toBe(EXTRA_RATIOS[kind]);
+  expect(await storedQuota(r)).toBe(before - billing.quota);
 }

@@ -5,13 +5,19 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
 import { countTextTokens } from '../metering.js';
 import { anthropicChannel, anthropicResponder } from './anthropic.js';
-import { type Billing, billingOf, EXTRA_RATIOS, PRE_CONSUMED, PRICE } from './billing.js';
+import {
+  type Billing,
+  billingOf,
+  EXTRA_RATIOS,
+  expectBilled as expectBilledFor,
+  PRE_CONSUMED,
+  PRICE,
+} from './billing.js';
 import { openAiChannel, openAiResponder } from './openai.js';
 import { providers } from './providers.js';
 import {
   BACKUP_REPLY,
   type CaseName,
-  type Json,
   PIECES,
   PLAIN_USAGE,
   type ProviderEntry,
@@ -161,22 +167,8 @@ describe.each(providers)('contract: $name (channel type $type)', (provider) => {
   const failure = (promise: Promise<unknown>) => promise.then(() => undefined).catch((error: unknown) => error);
 
   /** The consume log and the user's balance show exactly `billing`, charged to `channelId`. */
-  const expectBilled = async (before: number, billing: Billing, channelId = primaryId) => {
-    const log = await lastConsumeLog(r);
-    expect(log).toMatchObject({
-      model_name: model,
-      channel_id: channelId,
-      prompt_tokens: billing.prompt,
-      completion_tokens: billing.completion,
-      quota: billing.quota,
-    });
-    const metadata = JSON.parse(log.metadata ?? '{}') as Json;
-    const recorded = Object.fromEntries(
-      Object.keys(EXTRA_RATIOS).flatMap((kind) => (kind in metadata ? [[kind, metadata[kind]]] : [])),
-    );
-    expect(recorded).toEqual(billing.extras);
-    expect(await storedQuota(r)).toBe(before - billing.quota);
-  };
+  const expectBilled = (before: number, billing: Billing, channelId = primaryId) =>
+    expectBilledFor(r, { model, channelId, before, billing });
 
   /** A case, unless the provider skips it (with its reason) or it fails on a known bug (kept as it.fails). */
   const contract = (name: CaseName, body: () => Promise<void>) => {

@@ -3,9 +3,16 @@ import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
 import { countTextTokens } from '../metering.js';
-import { type Billing, billingOf, EXTRA_RATIOS, PRE_CONSUMED, PRICE } from './billing.js';
+import {
+  type Billing,
+  billingOf,
+  EXTRA_RATIOS,
+  expectBilled as expectBilledFor,
+  PRE_CONSUMED,
+  PRICE,
+} from './billing.js';
 import { providers } from './providers.js';
-import { type Json, PIECES, REPLY, RICH_USAGE, type ScenarioMock, split, startScenarioMock } from './scenario-mock.js';
+import { PIECES, REPLY, RICH_USAGE, type ScenarioMock, split, startScenarioMock } from './scenario-mock.js';
 
 /**
  * Billing of the Anthropic-SDK and Gemini-SDK clients against every upstream: passed through
@@ -48,23 +55,7 @@ describe.each(providers)('surface billing: $name (channel type $type)', (provide
   });
   beforeEach(() => mock.reset());
 
-  const expectBilled = async (before: number, billing: Billing) => {
-    const log = await lastConsumeLog(r);
-    expect(log).toMatchObject({
-      model_name: model,
-      channel_id: channelId,
-      prompt_tokens: billing.prompt,
-      completion_tokens: billing.completion,
-      quota: billing.quota,
-    });
-    const metadata = JSON.parse(log.metadata ?? '{}') as Json;
-    for (const [kind, count] of Object.entries(billing.extras)) {
-      expect(metadata).toMatchObject({ [kind]: count, [`${kind}_ratio`]: EXTRA_RATIOS[kind] });
-    }
-    const recorded = Object.keys(EXTRA_RATIOS).filter((kind) => kind in metadata);
-    expect(recorded.sort()).toEqual(Object.keys(billing.extras).sort());
-    expect(await storedQuota(r)).toBe(before - billing.quota);
-  };
+  const expectBilled = (before: number, billing: Billing) => expectBilledFor(r, { model, channelId, before, billing });
 
   /** Billed for the piece that was streamed before the cut: its tokens, the prompt, no reservation kept. */
   const expectBilledForCut = async (before: number) => {

@@ -1,0 +1,53 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { type NativeUpstreams, startNativeUpstreams } from './mocks/native-upstreams.js';
+import { type RelayTestContext, startRelayTest } from './relay-setup.js';
+
+export const CLAUDE = 'claude-sonnet-4-6';
+export const GEMINI = 'gemini-2.5-flash';
+
+/** A relay with an Anthropic and a Gemini channel on the native mock, and both SDKs as clients. */
+export interface NativeRelay {
+  r: RelayTestContext;
+  native: NativeUpstreams;
+  /** The relay's address without `/v1`, where the Anthropic and Gemini SDKs point. */
+  origin: string;
+  claude: Anthropic;
+  gemini: GoogleGenAI;
+  close(): Promise<void>;
+}
+
+type Price = { input: number; output: number };
+
+export async function startNativeRelay(prices: { claude: Price; gemini: Price }): Promise<NativeRelay> {
+  const r = await startRelayTest();
+  const native = await startNativeUpstreams();
+  const origin = r.baseURL.replace(/\/v1$/, '');
+  await r.addChannel({
+    name: 'claude',
+    type: 14,
+    key: native.behaviour.anthropicKey,
+    base_url: native.url,
+    models: CLAUDE,
+  });
+  await r.addChannel({
+    name: 'gemini',
+    type: 25,
+    key: native.behaviour.geminiKey,
+    base_url: native.url,
+    models: GEMINI,
+  });
+  await r.setPrice(CLAUDE, prices.claude.input, prices.claude.output);
+  await r.setPrice(GEMINI, prices.gemini.input, prices.gemini.output);
+  return {
+    r,
+    native,
+    origin,
+    claude: new Anthropic({ apiKey: r.apiKey, baseURL: origin, maxRetries: 0 }),
+    gemini: new GoogleGenAI({ apiKey: r.apiKey, httpOptions: { baseUrl: `${origin}/gemini` } }),
+    async close() {
+      await r.close();
+      await native.close();
+    },
+  };
+}
