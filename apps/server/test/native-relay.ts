@@ -19,10 +19,19 @@ export interface NativeRelay {
 
 type Price = { input: number; output: number };
 
+/** The Anthropic and Gemini SDKs pointed at a running relay, with its key. */
+export function nativeClients(r: RelayTestContext): { origin: string; claude: Anthropic; gemini: GoogleGenAI } {
+  const origin = r.baseURL.replace(/\/v1$/, '');
+  return {
+    origin,
+    claude: new Anthropic({ apiKey: r.apiKey, baseURL: origin, maxRetries: 0 }),
+    gemini: new GoogleGenAI({ apiKey: r.apiKey, httpOptions: { baseUrl: `${origin}/gemini` } }),
+  };
+}
+
 export async function startNativeRelay(prices: { claude: Price; gemini: Price }): Promise<NativeRelay> {
   const r = await startRelayTest();
   const native = await startNativeUpstreams();
-  const origin = r.baseURL.replace(/\/v1$/, '');
   await r.addChannel({
     name: 'claude',
     type: 14,
@@ -42,9 +51,7 @@ export async function startNativeRelay(prices: { claude: Price; gemini: Price })
   return {
     r,
     native,
-    origin,
-    claude: new Anthropic({ apiKey: r.apiKey, baseURL: origin, maxRetries: 0 }),
-    gemini: new GoogleGenAI({ apiKey: r.apiKey, httpOptions: { baseUrl: `${origin}/gemini` } }),
+    ...nativeClients(r),
     async close() {
       await r.close();
       await native.close();

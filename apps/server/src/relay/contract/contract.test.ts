@@ -1,7 +1,8 @@
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { nativeClients } from '../../../test/native-relay.js';
 import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
 import { countTextTokens } from '../metering.js';
 import { anthropicChannel, anthropicResponder } from './anthropic.js';
@@ -196,9 +197,7 @@ describe.each(providers)('contract: $name (channel type $type)', (provider) => {
     await r.setPrice(model, PRICE.input, PRICE.output, { extra_ratios: EXTRA_RATIOS });
     await option('AutomaticDisableChannelEnabled', 'true');
     await option('RetryCooldownSeconds', '60');
-    const origin = r.baseURL.replace(/\/v1$/, '');
-    claude = new Anthropic({ apiKey: r.apiKey, baseURL: origin, maxRetries: 0 });
-    gemini = new GoogleGenAI({ apiKey: r.apiKey, httpOptions: { baseUrl: `${origin}/gemini` } });
+    ({ claude, gemini } = nativeClients(r));
   });
   afterAll(async () => {
     await r?.close();

@@ -1,6 +1,7 @@
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { nativeClients } from '../../../test/native-relay.js';
 import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
 import { countTextTokens } from '../metering.js';
 import {
@@ -45,9 +46,7 @@ describe.each(providers)('surface billing: $name (channel type $type)', (provide
     });
     await r.setPrice(model, PRICE.input, PRICE.output, { extra_ratios: EXTRA_RATIOS });
     await r.t.services.options.update('RetryTimes', '0');
-    const origin = r.baseURL.replace(/\/v1$/, '');
-    claude = new Anthropic({ apiKey: r.apiKey, baseURL: origin, maxRetries: 0 });
-    gemini = new GoogleGenAI({ apiKey: r.apiKey, httpOptions: { baseUrl: `${origin}/gemini` } });
+    ({ claude, gemini } = nativeClients(r));
   });
   afterAll(async () => {
     await r?.close();
