@@ -4,18 +4,34 @@
  * entirely from the console. Every change below is made by clicking through the console; the
  * management API is only used to read back what the console did and to assert on it.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { formatQuota, optionDefinitions } from '@one-hub/contracts';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { formatQuota } from '@one-hub/contracts';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall } from './support/api.js';
-import { launchBrowser, screenshot, signInWithForm } from './support/browser.js';
-import { type RunningServer, startServer } from './support/server.js';
+import { clipboard, closed, exactQuota, signInWithForm, text } from './support/browser.js';
+import { allowedWords, englishWords, PRODUCT_TERMS } from './support/english-words.js';
+import {
+  type ChannelRow,
+  type CodeRow,
+  consumeLogs,
+  findUser,
+  type LogRow,
+  languageCheckScreens,
+  newContext,
+  openFromMenu,
+  options,
+  paged,
+  ROOT_PASSWORD,
+  read,
+  server,
+  settle,
+  shot,
+  shownData,
+  signInPastNotice,
+  type UserRow,
+  upstream,
+  useJourneySite,
+} from './support/journey.js';
 
-const ROOT_PASSWORD = 'e2e-root-initial-password';
-/** Only for reading back and asserting; nothing is changed with it. */
-const ROOT_TOKEN = 'e2e-root-access-token-journey-0001';
 const SYSTEM_NAME = 'Journey Hub';
 const NOTICE_HEADLINE = 'Welcome to Journey Hub';
 const NOTICE = `**${NOTICE_HEADLINE}.** Redeem your gift code on the Top-up page to start.`;
@@ -32,7 +48,6 @@ const CODE_DOLLARS = 5;
 const TOKEN_NAME = 'carol-app';
 /** The site shows currency by default: $1 is 500 000 quota. */
 const QUOTA_PER_DOLLAR = 500_000;
-const desktop = { width: 1366, height: 900 };
 
 /** What the mock streams, and the usage it reports for every answer. */
 const ANSWER_PIECES = ['Hello', ' Carol,', ' this', ' is', ' the', ' mock', ' upstream.'];
@@ -41,207 +56,9 @@ const USAGE = { prompt_tokens: 11, completion_tokens: 9, total_tokens: 20 };
 /** 11 × 500 + 9 × 1000 at group ratio 1. */
 const COST_PER_CALL = USAGE.prompt_tokens * PRICE.input + USAGE.completion_tokens * PRICE.output;
 
-// ---- a tiny OpenAI-compatible upstream ----
-
-interface MockUpstream {
-  url: string;
-  received: Array<{ path: string; model: string; stream: boolean; authorization: string }>;
-  close(): Promise<void>;
-}
-
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const parts: Buffer[] = [];
-  for await (const part of request) parts.push(part as Buffer);
-  return JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>;
-}
-
-function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null): string {
-  const body = {
-    id: 'chatcmpl-journey',
-    object: 'chat.completion.chunk',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  };
-  return `data: ${JSON.stringify(body)}\n\n`;
-}
-
-async function streamAnswer(response: ServerResponse, model: string): Promise<void> {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  response.write(chunk(model, { role: 'assistant', content: '' }));
-  for (const piece of ANSWER_PIECES) {
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    response.write(chunk(model, { content: piece }));
-  }
-  response.write(chunk(model, {}, 'stop'));
-  response.write(
-    `data: ${JSON.stringify({ id: 'chatcmpl-journey', object: 'chat.completion.chunk', model, choices: [], usage: USAGE })}\n\n`,
-  );
-  response.end('data: [DONE]\n\n');
-}
-
-async function startMockUpstream(): Promise<MockUpstream> {
-  const mock: MockUpstream = { url: '', received: [], close: async () => {} };
-  const server: Server = createServer((request, response) => {
-    void readJson(request).then(async (body) => {
-      const path = (request.url ?? '').split('?')[0] ?? '';
-      const model = String(body.model ?? '');
-      mock.received.push({
-        path,
-        model,
-        stream: body.stream === true,
-        authorization: request.headers.authorization ?? '',
-      });
-      if (request.method !== 'POST' || path !== '/v1/chat/completions' || model !== MODEL) {
-        response.writeHead(404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
-      } else if (body.stream) {
-        await streamAnswer(response, model);
-      } else {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            id: 'chatcmpl-journey',
-            object: 'chat.completion',
-            created: Math.floor(Date.now() / 1000),
-            model,
-            choices: [{ index: 0, message: { role: 'assistant', content: ANSWER_TEXT }, finish_reason: 'stop' }],
-            usage: USAGE,
-          }),
-        );
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return mock;
-}
-
-// ---- read-back through the management API (never used to change anything) ----
-
-interface ChannelRow {
-  id: number;
-  name: string;
-  type: number;
-  base_url: string;
-  models: string;
-  group: string;
-  test_model: string;
-  status: number;
-  test_time: number;
-}
-interface UserRow {
-  id: number;
-  username: string;
-  display_name: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-}
-interface LogRow {
-  id: number;
-  type: number;
-  username: string;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  content: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-}
-interface CodeRow {
-  id: number;
-  key: string;
-  name: string;
-  quota: number;
-  status: number;
-  redeemed_username: string;
-}
-
-let server: RunningServer;
-let upstream: MockUpstream;
-let browser: Browser;
-
-const read = <T>(path: string) => apiCall<T>(server.origin, 'GET', path, { token: ROOT_TOKEN });
-const paged = async <T>(path: string) => (await read<{ data: T[]; total_count: number }>(path)).data;
-const findUser = async (username: string) =>
-  (await paged<UserRow>(`/api/user/?keyword=${encodeURIComponent(username)}&size=100`)).find(
-    (user) => user.username === username,
-  );
-const options = async () =>
-  new Map((await read<Array<{ key: string; value: string }>>('/api/option/')).map((entry) => [entry.key, entry.value]));
-const consumeLogs = (username: string) =>
-  paged<LogRow>(`/api/log/?log_type=2&username=${encodeURIComponent(username)}&size=100`);
-
-// ---- browser helpers ----
-
-async function newContext(): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: desktop,
-    locale: 'en-US',
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  await context.addInitScript(() => {
-    if (!window.localStorage.getItem('appLanguage')) window.localStorage.setItem('appLanguage', 'en_US');
-  });
-  return context;
-}
-
-const text = async (page: Page, testId: string) =>
-  ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
-/** The exact quota behind a displayed amount (the Quota component's tooltip). */
-const exactQuota = async (page: Page, testId: string) =>
-  Number(((await page.getByTestId(testId).first().getAttribute('title')) ?? '').replace(/\D/g, ''));
-const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
-const closed = (page: Page, testId: string) => page.getByTestId(testId).waitFor({ state: 'hidden' });
 const money = (quota: number) => formatQuota(quota, { quotaPerUnit: QUOTA_PER_DOLLAR, displayInCurrency: true });
 
-/** A full-page screenshot from the top, once dialogs and toasts have finished moving. */
-async function shot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(350);
-  await screenshot(page, `journey-${name}`);
-}
-
-/** Goes to a screen the way a person does: through the drawer, opening its collapse first. */
-async function openFromMenu(page: Page, id: string, collapse?: string): Promise<void> {
-  const item = page.getByTestId(`menu-${id}`);
-  if (collapse && !(await item.isVisible())) await page.getByTestId(`menu-${collapse}`).click();
-  await item.click();
-  await page.waitForURL((url) => url.pathname === `/panel/${id}`);
-}
-
-/** Waits until `read` answers something `done` accepts (logs and roll-ups settle in batches). */
-async function settle<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`still not settled after ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-beforeAll(async () => {
-  upstream = await startMockUpstream();
-  server = await startServer({
-    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
-    INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
-    CRITICAL_RATE_LIMIT: '1000',
-  });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await upstream?.close();
-});
+useJourneySite({ model: MODEL, pieces: ANSWER_PIECES, usage: USAGE });
 
 // ---- the journey ----
 
@@ -628,81 +445,6 @@ describe('from an empty database to serving a user, entirely from the console', 
 
 // ---- the admin screens in Chinese and Japanese ----
 
-/** Product, vendor and protocol names that stay in Latin letters in every language. */
-const PRODUCT_NAMES = [
-  'OpenAI',
-  'Azure',
-  'Anthropic',
-  'Claude',
-  'Gemini',
-  'Google',
-  'Vertex',
-  'Bedrock',
-  'Midjourney',
-  'GitHub',
-  'OIDC',
-  'OAuth',
-  'OpenID',
-  'Lark',
-  'WeChat',
-  'Telegram',
-  'Turnstile',
-  'Cloudflare',
-  'STARTTLS',
-  'SMTP',
-  'JSON',
-  'HTML',
-  'Markdown',
-  'HTTP',
-  'HTTPS',
-  // Not words of the interface but literals and names the admin types or presses:
-  'true',
-  'false',
-  'Enter',
-  // The e-mail header ("From address" in the Japanese SMTP help).
-  'From',
-  // The content-safety tool's name, the stored value of SafeToolName.
-  'Keyword',
-  // The unit models are billed in: the Chinese texts keep it as the term of art ("Token 数").
-  'Token',
-  'Tokens',
-];
-
-/** Multi-word names of products and of the credentials their consoles hand out. */
-const PRODUCT_TERMS = [
-  'OpenID Connect',
-  'Uptime Kuma',
-  'Turnstile Site Key',
-  'Turnstile Secret Key',
-  // OAuth / OpenID Connect names of fields, as the providers' consoles label them.
-  'Client ID',
-  'Client Secret',
-  'App Secret',
-  'ID Token',
-  'Issuer',
-  'Scopes',
-];
-
-/**
- * The English words (4+ Latin letters) left in `text` once the data shown on the screen is taken
- * out, each with the line it is on. Anything with a digit or inner punctuation is an id, a model
- * name, a URL or an amount; `{placeholder}` names are ids too.
- */
-function englishWords(text: string, data: string[], allowed: ReadonlySet<string>): string[] {
-  const values = [...data].filter(Boolean).sort((left, right) => right.length - left.length);
-  const found = new Set<string>();
-  for (const line of text.split('\n')) {
-    let rest = line.replace(/\{[^}]*\}/g, ' ');
-    for (const value of values) rest = rest.split(value).join(' ');
-    for (const run of rest.match(/[A-Za-z0-9_\-./:@#%+=?&$,]+/g) ?? []) {
-      const word = run.replace(/^[-_./:@#%+=?&$,]+|[-_./:@#%+=?&$,]+$/g, '');
-      if (/[^A-Za-z]/.test(word) || word.length < 4) continue;
-      if (!allowed.has(word.toLowerCase())) found.add(`${word} — «${line.trim().slice(0, 120)}»`);
-    }
-  }
-  return [...found].sort();
-}
-
 describe('the admin screens speak Chinese and Japanese', () => {
   let context: BrowserContext;
   let page: Page;
@@ -714,88 +456,16 @@ describe('the admin screens speak Chinese and Japanese', () => {
   beforeAll(async () => {
     context = await newContext();
     page = await context.newPage();
-    // A new browser: acknowledge the notice once, so it does not cover the screens.
-    await page.goto(`${server.origin}/login`);
-    await page.getByTestId('notice-dialog').waitFor();
-    await page.getByTestId('notice-close').click();
-    await closed(page, 'notice-dialog');
-    await signInWithForm(page, server.origin, 'root', ROOT_PASSWORD);
-
-    const models = (await read<Array<{ model: string }>>('/api/prices')).map((price) => price.model);
-    const owners = Object.values(await read<Record<string, { name: string }>>('/api/ownedby')).map((o) => o.name);
-    const users = await paged<UserRow>('/api/user/?size=100');
-    const groups = await paged<{ symbol: string; name: string }>('/api/user_group/?size=100');
-    data = [
-      ...PRODUCT_TERMS,
-      SYSTEM_NAME,
-      NOTICE,
-      CHANNEL_NAME,
-      BALANCE_REMARK,
-      CODE_NAME,
-      TOKEN_NAME,
-      ...users.flatMap((row) => [row.username, row.display_name]),
-      ...groups.flatMap((group) => [group.symbol, group.name]),
-      ...models,
-      ...owners,
-    ];
-    allowed = new Set([...PRODUCT_NAMES, ...Object.keys(optionDefinitions)].map((word) => word.toLowerCase()));
+    await signInPastNotice(page, ROOT_PASSWORD);
+    const typedIn = [SYSTEM_NAME, NOTICE, CHANNEL_NAME, BALANCE_REMARK, CODE_NAME, TOKEN_NAME];
+    data = [...PRODUCT_TERMS, ...typedIn, ...(await shownData())];
+    allowed = allowedWords();
   });
   afterAll(async () => {
     await context?.close();
   });
 
-  const screens: Array<{ id: string; path: string; ready: (page: Page) => Promise<void> }> = [
-    {
-      id: 'channel',
-      path: '/panel/channel',
-      ready: (p) => p.locator('[data-testid^=channel-row-]').first().waitFor(),
-    },
-    { id: 'user', path: '/panel/user', ready: (p) => p.locator('[data-testid^=user-row-]').first().waitFor() },
-    {
-      id: 'user_group',
-      path: '/panel/user_group',
-      ready: (p) => p.locator('[data-testid^=user-group-row-]').first().waitFor(),
-    },
-    {
-      id: 'pricing',
-      path: '/panel/pricing',
-      ready: (p) => p.locator('[data-testid^=pricing-row-]').first().waitFor(),
-    },
-    {
-      id: 'redemption',
-      path: '/panel/redemption',
-      ready: (p) => p.locator('[data-testid^=redemption-row-]').first().waitFor(),
-    },
-    {
-      id: 'setting-operation',
-      path: '/panel/setting?tab=operation',
-      ready: (p) => p.getByTestId('setting-panel-operation').waitFor(),
-    },
-    {
-      id: 'setting-system',
-      path: '/panel/setting?tab=system',
-      ready: (p) => p.getByTestId('setting-panel-system').waitFor(),
-    },
-    {
-      id: 'setting-other',
-      path: '/panel/setting?tab=other',
-      ready: (p) => p.getByTestId('setting-panel-other').waitFor(),
-    },
-    {
-      id: 'analytics',
-      path: '/panel/analytics',
-      ready: async (p) => {
-        await p.getByTestId('analytics-trend-chart').waitFor();
-        await p.getByTestId(`analytics-breakdown-item-${MODEL}`).waitFor();
-      },
-    },
-    {
-      id: 'analytics-users',
-      path: '/panel/analytics?tab=users',
-      ready: (p) => p.getByTestId(`analytics-top-user-${CAROL.username}`).waitFor(),
-    },
-    { id: 'log', path: '/panel/log', ready: (p) => p.locator('[data-testid^=log-row-]').first().waitFor() },
-  ];
+  const screens = languageCheckScreens(MODEL, CAROL.username);
 
   it('finds the English of the English console (so the check below can fail)', async () => {
     await page.goto(`${server.origin}/panel/user`);

@@ -60,3 +60,17 @@ export async function expandSection(page: Page, summaryTestId: string): Promise<
   await summary.click();
   await page.locator('.MuiAccordion-root', { has: summary }).locator('.MuiCollapse-entered').waitFor();
 }
+
+/** The trimmed text of the first element with `testId`. */
+export const text = async (page: Page, testId: string) =>
+  ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+
+/** The exact quota behind a displayed amount (the Quota component's tooltip). */
+export const exactQuota = async (page: Page, testId: string) =>
+  Number(((await page.getByTestId(testId).first().getAttribute('title')) ?? '').replace(/\D/g, ''));
+
+/** Waits for the dialog's fade-out, so screenshots and the next clicks see the page. */
+export const closed = (page: Page, testId: string) => page.getByTestId(testId).waitFor({ state: 'hidden' });
+
+/** What the page's clipboard holds. */
+export const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());

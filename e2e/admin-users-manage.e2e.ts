@@ -1,119 +1,28 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, sessionCookie } from './support/api.js';
-import { launchBrowser, screenshot, screenshotDirectory, signInWithForm, sortDirection } from './support/browser.js';
-import { type RunningServer, startServer } from './support/server.js';
+import {
+  CAROL_PASSWORD,
+  call,
+  DORA,
+  findGroup,
+  findUser,
+  openPage,
+  phone,
+  phoneShot,
+  QUOTA_PER_DOLLAR,
+  ROOT_PASSWORD,
+  ROOT_TOKEN,
+  rowIds,
+  server,
+  settle,
+  statusOf,
+  useAdminUsersSite,
+} from './support/admin-users-site.js';
+import { sessionCookie } from './support/api.js';
+import { closed, exactQuota, screenshot, signInWithForm, sortDirection, text } from './support/browser.js';
 
-const ROOT_PASSWORD = 'e2e-root-password';
-const ROOT_TOKEN = 'e2e-root-access-token-admin-users';
-const OPS = { username: 'ops', password: 'ops-password-1', display_name: 'Ops' };
-const PEER = { username: 'peer', password: 'peer-password-1' };
-const DORA = { username: 'dora', password: 'dora-password-1' };
-const CAROL_PASSWORD = 'carol-password-1';
-const desktop = { width: 1360, height: 900 };
-const phone = { width: 390, height: 844 };
-/** The site shows currency by default: $1 is 500 000 quota. */
-const QUOTA_PER_DOLLAR = 500_000;
-
-let server: RunningServer;
-let browser: Browser;
-
-interface UserRow {
-  id: number;
-  username: string;
-  display_name: string;
-  group: string;
-  quota: number;
-  role: number;
-  status: number;
-}
-interface GroupRow {
-  id: number;
-  symbol: string;
-  name: string;
-  ratio: number;
-  api_rate: number;
-  public: boolean;
-  promotion: boolean;
-  min: number;
-  max: number;
-  enable: boolean;
-}
-
-function call<T>(method: string, path: string, body?: unknown, auth: string = ROOT_TOKEN): Promise<T> {
-  return apiCall<T>(
-    server.origin,
-    method,
-    path,
-    auth.startsWith('session=') ? { cookie: auth } : { token: auth },
-    body,
-  );
-}
-
-/** The HTTP status of a call that is expected to fail. */
-async function statusOf(method: string, path: string, auth: string, body?: unknown): Promise<number> {
-  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
-  if (auth.startsWith('session=')) headers.cookie = auth;
-  else headers.authorization = auth;
-  const response = await fetch(`${server.origin}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return response.status;
-}
-
-const findUser = async (username: string) =>
-  (await call<{ data: UserRow[] }>('GET', `/api/user/?keyword=${encodeURIComponent(username)}&size=100`)).data.find(
-    (user) => user.username === username,
-  );
-const findGroup = async (symbol: string) =>
-  (await call<{ data: GroupRow[] }>('GET', '/api/user_group/?size=100')).data.find((group) => group.symbol === symbol);
-
-async function openPage(options: { language?: string; theme?: string; viewport?: typeof desktop } = {}) {
-  const page = await browser.newPage({ viewport: options.viewport ?? desktop });
-  await page.addInitScript(
-    ([language, theme]) => {
-      if (!window.localStorage.getItem('appLanguage')) window.localStorage.setItem('appLanguage', language ?? 'en_US');
-      if (theme) window.localStorage.setItem('theme', theme);
-    },
-    [options.language ?? 'en_US', options.theme ?? ''],
-  );
-  return page;
-}
-
-const text = async (page: Page, testId: string) =>
-  ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
-/** The exact quota behind a displayed amount (the Quota component's tooltip). */
-const exactQuota = async (page: Page, testId: string) =>
-  Number(((await page.getByTestId(testId).first().getAttribute('title')) ?? '').replace(/\D/g, ''));
-const rowIds = (page: Page, prefix: string) =>
-  page
-    .locator(`[data-testid^=${prefix}-row-]`)
-    .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-testid')?.split('-').pop())));
-/** Waits for the dialog's fade-out, so screenshots and the next clicks see the page. */
-const closed = (page: Page, testId: string) => page.getByTestId(testId).waitFor({ state: 'hidden' });
-const settle = (page: Page) => page.waitForTimeout(350);
-/** What a phone shows at once (a full-page capture would stretch a full-screen dialog). */
-const phoneShot = (page: Page, name: string) => page.screenshot({ path: `${screenshotDirectory}${name}.png` });
-
-beforeAll(async () => {
-  server = await startServer({
-    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
-    INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
-    CRITICAL_RATE_LIMIT: '1000',
-  });
-  for (const user of [OPS, PEER, DORA]) await call('POST', '/api/user/', user);
-  for (const username of [OPS.username, PEER.username]) {
-    await call('POST', '/api/user/manage', { username, action: 'promote' });
-  }
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+useAdminUsersSite();
 
 describe('as root', () => {
   let page: Page;
@@ -430,56 +339,6 @@ describe('as root', () => {
     await expect.poll(() => rowIds(page, 'user').then((ids) => ids.length)).toBe(1);
     await page.reload();
     await expect.poll(firstName).toBe('bulk11');
-  });
-});
-
-describe('as an admin who is not root', () => {
-  it('shows root and admin rows locked, hides root-only actions, and the API refuses them', async () => {
-    const [root, ops, peer, dora] = await Promise.all(
-      ['root', OPS.username, PEER.username, DORA.username].map(findUser),
-    );
-    const page = await openPage();
-    await signInWithForm(page, server.origin, OPS.username, OPS.password);
-    await page.goto(`${server.origin}/panel/user?size=50`);
-    await page.getByTestId(`user-row-${dora?.id}`).waitFor();
-
-    for (const locked of [root, peer, ops]) {
-      const id = locked?.id ?? 0;
-      expect(await page.getByTestId(`user-locked-${id}`).count(), `locked ${locked?.username}`).toBe(1);
-      expect(await page.getByTestId(`user-edit-${id}`).count()).toBe(0);
-      expect(await page.getByTestId(`user-quota-action-${id}`).count()).toBe(0);
-      expect(await page.getByTestId(`user-more-${id}`).count()).toBe(0);
-    }
-    const doraId = dora?.id ?? 0;
-    expect(await page.getByTestId(`user-edit-${doraId}`).count()).toBe(1);
-    await page.getByTestId(`user-more-${doraId}`).click();
-    await page.getByTestId(`user-disable-${doraId}`).waitFor();
-    expect(await page.getByTestId(`user-promote-${doraId}`).count()).toBe(0);
-    expect(await page.getByTestId(`user-delete-${doraId}`).count()).toBe(1);
-    await page.keyboard.press('Escape');
-    await page.getByTestId(`user-locked-${root?.id}`).hover();
-    await page.getByRole('tooltip').last().waitFor();
-    await settle(page);
-    await screenshot(page, 'admin-users-as-admin');
-
-    const session = await sessionCookie(server.origin, OPS.username, OPS.password);
-    for (const target of [root, peer]) {
-      const name = target?.username ?? '';
-      const id = target?.id ?? 0;
-      expect(await statusOf('GET', `/api/user/${id}`, session)).toBe(403);
-      expect(await statusOf('PUT', '/api/user/', session, { id, display_name: 'x' })).toBe(403);
-      expect(await statusOf('POST', `/api/user/quota/${id}`, session, { quota: 1 })).toBe(403);
-      expect(await statusOf('DELETE', `/api/user/${id}`, session)).toBe(403);
-      for (const action of ['disable', 'delete', 'demote']) {
-        expect(await statusOf('POST', '/api/user/manage', session, { username: name, action }), action).toBe(403);
-      }
-    }
-    expect(await statusOf('POST', '/api/user/manage', session, { username: DORA.username, action: 'promote' })).toBe(
-      403,
-    );
-    expect((await findUser(DORA.username))?.role).toBe(1);
-    expect((await findUser(PEER.username))?.status).toBe(1);
-    await page.close();
   });
 });
 

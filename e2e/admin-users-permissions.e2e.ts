@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DORA,
+  findUser,
+  OPS,
+  openPage,
+  PEER,
+  server,
+  settle,
+  statusOf,
+  useAdminUsersSite,
+} from './support/admin-users-site.js';
+import { sessionCookie } from './support/api.js';
+import { screenshot, signInWithForm } from './support/browser.js';
+
+useAdminUsersSite();
+
+describe('as an admin who is not root', () => {
+  it('shows root and admin rows locked, hides root-only actions, and the API refuses them', async () => {
+    const [root, ops, peer, dora] = await Promise.all(
+      ['root', OPS.username, PEER.username, DORA.username].map(findUser),
+    );
+    const page = await openPage();
+    await signInWithForm(page, server.origin, OPS.username, OPS.password);
+    await page.goto(`${server.origin}/panel/user?size=50`);
+    await page.getByTestId(`user-row-${dora?.id}`).waitFor();
+
+    for (const locked of [root, peer, ops]) {
+      const id = locked?.id ?? 0;
+      expect(await page.getByTestId(`user-locked-${id}`).count(), `locked ${locked?.username}`).toBe(1);
+      expect(await page.getByTestId(`user-edit-${id}`).count()).toBe(0);
+      expect(await page.getByTestId(`user-quota-action-${id}`).count()).toBe(0);
+      expect(await page.getByTestId(`user-more-${id}`).count()).toBe(0);
+    }
+    const doraId = dora?.id ?? 0;
+    expect(await page.getByTestId(`user-edit-${doraId}`).count()).toBe(1);
+    await page.getByTestId(`user-more-${doraId}`).click();
+    await page.getByTestId(`user-disable-${doraId}`).waitFor();
+    expect(await page.getByTestId(`user-promote-${doraId}`).count()).toBe(0);
+    expect(await page.getByTestId(`user-delete-${doraId}`).count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await page.getByTestId(`user-locked-${root?.id}`).hover();
+    await page.getByRole('tooltip').last().waitFor();
+    await settle(page);
+    await screenshot(page, 'admin-users-as-admin');
+
+    const session = await sessionCookie(server.origin, OPS.username, OPS.password);
+    for (const target of [root, peer]) {
+      const name = target?.username ?? '';
+      const id = target?.id ?? 0;
+      expect(await statusOf('GET', `/api/user/${id}`, session)).toBe(403);
+      expect(await statusOf('PUT', '/api/user/', session, { id, display_name: 'x' })).toBe(403);
+      expect(await statusOf('POST', `/api/user/quota/${id}`, session, { quota: 1 })).toBe(403);
+      expect(await statusOf('DELETE', `/api/user/${id}`, session)).toBe(403);
+      for (const action of ['disable', 'delete', 'demote']) {
+        expect(await statusOf('POST', '/api/user/manage', session, { username: name, action }), action).toBe(403);
+      }
+    }
+    expect(await statusOf('POST', '/api/user/manage', session, { username: DORA.username, action: 'promote' })).toBe(
+      403,
+    );
+    expect((await findUser(DORA.username))?.role).toBe(1);
+    expect((await findUser(PEER.username))?.status).toBe(1);
+    await page.close();
+  });
+});
