@@ -39,6 +39,8 @@ async function startOneHub() {
       SQLITE_PATH: join(dataDirectory, 'one-hub.db'),
       LOG_LEVEL: 'warn',
       INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
+      // The load and the slow-stream phase open more connections from one address than the default cap.
+      MAX_CONNECTIONS_PER_ADDRESS: '4096',
     },
     `http://127.0.0.1:${port}`,
   );

@@ -21,7 +21,8 @@ export default defineConfig({
   plugins: [react(), licence],
   server: {
     proxy: {
-      '/api': { target: apiTarget, changeOrigin: true },
+      // The browser's Host is kept: /api writes must come from the origin the server sees (Origin check).
+      '/api': { target: apiTarget },
       // The playground calls the relay on the console's own origin.
       '/v1': { target: apiTarget, changeOrigin: true },
     },
@@ -33,6 +34,8 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
+            // Its own chunk, so that it runs before the chunks that build the shared schemas.
+            { name: 'strict-policy', test: /src[\\/]app[\\/]strictPolicy/, priority: 4 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 3 },
             { name: 'mui', test: /node_modules[\\/](@mui|@emotion)[\\/]/, priority: 2 },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },

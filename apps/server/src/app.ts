@@ -16,12 +16,16 @@ import { userRoutes } from './api/user/routes.js';
 import { userGroupRoutes } from './api/user-group/routes.js';
 import type { Config } from './config.js';
 import { createAuth } from './http/auth.js';
+import { installBodyRules } from './http/bodies.js';
 import { installConsole } from './http/console.js';
 import { createDirectRoutes, type DirectRoutes } from './http/direct-routes.js';
 import { installErrorHandling, sendError, toAppError } from './http/errors.js';
-import { installRateLimit } from './http/rate-limit.js';
+import { runGuardsBeforeBody } from './http/guard-order.js';
+import { createAccountSignInLimit, installRateLimit } from './http/rate-limit.js';
 import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './http/request-id.js';
-import { createSessionCodec } from './http/session.js';
+import { installSecurityHeaders } from './http/security-headers.js';
+import { createSessionCodec, SESSION_COOKIE } from './http/session.js';
+import { installWriteOriginCheck } from './http/write-origin.js';
 import type { Logger } from './platform/logger.js';
 import { installChannelTests } from './relay/channel-test.js';
 import { HEARTBEAT_TIMING, type HeartbeatTiming } from './relay/heartbeat.js';
@@ -58,6 +62,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     enabled: !requestLogging,
     logger: options.logger,
+    limits: {
+      headersTimeoutMs: config.httpTimeouts.headersMs,
+      requestTimeoutMs: config.httpTimeouts.requestMs,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    },
   });
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
@@ -76,6 +85,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
+  installBodyRules(app, {
+    apiBodyLimit: config.apiBodyLimitBytes,
+    apiRequestTimeoutMs: config.httpTimeouts.apiRequestMs,
+  });
+  installSecurityHeaders(app);
   app.decorate('directRoutes', directRoutes);
   // While closing, Fastify answers new requests with 503; the direct path hands them to it.
   app.addHook('preClose', (done) => {
@@ -90,15 +104,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorateRequest('user', null);
   await app.register(cookie);
+  installWriteOriginCheck(app, SESSION_COOKIE);
 
-  const sessions = createSessionCodec(config.sessionSecret);
+  const sessions = createSessionCodec(config.sessionSecret, { cookieSecure: config.cookieSecure });
   const auth = createAuth(sessions, services.userRepository);
+  runGuardsBeforeBody(app, auth);
   const namespace = options.redisNamespace ?? `onehub:${await services.options.instanceId()}:`;
   const critical = await installRateLimit(app, { ...config.criticalRateLimit, redis: options.redis, namespace });
 
   siteRoutes(app, { options: services.options, version: config.version, startTime: Math.floor(Date.now() / 1000) });
   optionRoutes(app, { auth, options: services.options });
-  accountRoutes(app, { auth, accounts: services.accounts, signIn: services.signIn, sessions, critical });
+  const signInLimit = createAccountSignInLimit(services.cache, config.signInFailureLimit);
+  accountRoutes(app, { auth, accounts: services.accounts, signIn: services.signIn, sessions, critical, signInLimit });
   userRoutes(app, { auth, users: services.users });
   userGroupRoutes(app, { auth, groups: services.groups });
   tokenRoutes(app, { auth, tokens: services.tokens });
@@ -115,6 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'relay',
     await installRelay(app, services, options.logger, options.redis, namespace, {
       shutdownGraceMs: config.shutdownGraceMs,
+      upstreamTimeouts: config.upstreamTimeouts,
       heartbeat: options.heartbeat ?? HEARTBEAT_TIMING,
     }),
   );

@@ -98,4 +98,19 @@ describe('configuration', () => {
     expect(loadConfig({ ...base, SQL_DSN: 'postgres://u@h/db' }).sqlDsn).toBe('postgres://u@h/db');
     expect(loadConfig({ ...base, SQL_DSN: 'mysql://u@h/db' }).sqlDsn).toBe('mysql://u@h/db');
   });
+
+  it('reads the upstream timeouts, with their defaults, and refuses values that are not milliseconds', () => {
+    const base = { SQLITE_PATH: join(dataDir(), 'x.db') };
+    expect(loadConfig(base).upstreamTimeouts).toEqual({
+      connectMs: 10_000,
+      firstByteMs: 120_000,
+      answerMs: 300_000,
+      idleMs: 120_000,
+    });
+    expect(loadConfig({ ...base, UPSTREAM_IDLE_TIMEOUT_MS: '5000' }).upstreamTimeouts.idleMs).toBe(5000);
+    expect(() => loadConfig({ ...base, UPSTREAM_FIRST_BYTE_TIMEOUT_MS: 'soon' })).toThrow(
+      /UPSTREAM_FIRST_BYTE_TIMEOUT_MS:/,
+    );
+    expect(() => loadConfig({ ...base, UPSTREAM_CONNECT_TIMEOUT_MS: '0' })).toThrow(/UPSTREAM_CONNECT_TIMEOUT_MS:/);
+  });
 });

@@ -59,6 +59,24 @@ const trustedProxies = z.string().transform((value, context): boolean | string[]
   return entries;
 });
 
+/** Milliseconds an upstream may keep a relay request waiting (relay/executor.ts). */
+const upstreamTimeout = (fallback: number) =>
+  z.coerce
+    .number('must be a number of milliseconds')
+    .int('must be a whole number of milliseconds')
+    .min(1, 'must be at least 1 ms')
+    .max(3_600_000, 'must be at most 3600000 ms (one hour)')
+    .default(fallback);
+
+/** Milliseconds a client may take to send its request (http/server-limits.ts). */
+const httpTimeout = (fallback: number) =>
+  z.coerce
+    .number('must be a number of milliseconds')
+    .int('must be a whole number of milliseconds')
+    .min(100, 'must be at least 100 ms')
+    .max(3_600_000, 'must be at most 3600000 ms (one hour)')
+    .default(fallback);
+
 const environmentSchema = z.object({
   PORT: z.coerce
     .number('must be a number')
@@ -103,13 +121,26 @@ const environmentSchema = z.object({
     .refine((value) => value === undefined || value.length >= 16, 'must be at least 16 characters'),
   LOG_LEVEL: z.enum(logLevels, `must be one of ${logLevels.join(', ')}`).default('info'),
   TRUST_PROXY: trustedProxies.default(false),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false'], 'must be auto, true or false').default('auto'),
   CRITICAL_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(20),
   CRITICAL_RATE_WINDOW_SECONDS: z.coerce.number('must be a number').int().min(1).default(1200),
+  SIGN_IN_FAILURE_LIMIT: z.coerce.number('must be a number').int().min(0).default(10),
+  SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number('must be a number').int().min(1).default(900),
   BODY_LIMIT_BYTES: z.coerce
     .number('must be a number')
     .int()
     .min(1024)
     .default(10 * 1024 * 1024),
+  /** The management API's own, smaller body limit (never above BODY_LIMIT_BYTES). */
+  API_BODY_LIMIT_BYTES: z.coerce
+    .number('must be a number')
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  REQUEST_TIMEOUT_MS: httpTimeout(120_000),
+  API_REQUEST_TIMEOUT_MS: httpTimeout(15_000),
+  HEADERS_TIMEOUT_MS: httpTimeout(30_000),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number('must be a number').int().min(0).default(256),
   NODE_TYPE: z.enum(['master', 'slave'], 'must be master or slave').default('master'),
   CHANNEL_TEST_FREQUENCY_MINUTES: z.coerce.number('must be a number').min(0).default(0),
   /** Seconds between two channels in a test of all channels, so upstreams are not hit in a burst. */
@@ -119,6 +150,10 @@ const environmentSchema = z.object({
     .min(0)
     .max(3600, 'must be at most 3600 seconds')
     .default(10),
+  UPSTREAM_CONNECT_TIMEOUT_MS: upstreamTimeout(10_000),
+  UPSTREAM_FIRST_BYTE_TIMEOUT_MS: upstreamTimeout(120_000),
+  UPSTREAM_ANSWER_TIMEOUT_MS: upstreamTimeout(300_000),
+  UPSTREAM_IDLE_TIMEOUT_MS: upstreamTimeout(120_000),
   NOTIFY_EMAIL_SMTP_TO: optionalText,
   NOTIFY_EMAIL_DISABLE: booleanText.default(false),
   NOTIFY_WECOM_WEBHOOK: optionalUrl,
@@ -154,8 +189,18 @@ export interface Config {
   logLevel: (typeof logLevels)[number];
   /** Which peers may name the client in X-Forwarded-For: all (true), none, or these addresses and ranges. */
   trustProxy: boolean | string[];
+  /** Secure flag of the session cookie: auto = when the request arrived over https as the server sees it. */
+  cookieSecure: 'auto' | 'true' | 'false';
   criticalRateLimit: { max: number; windowSeconds: number };
+  /** Password sign-in attempts per account name (any address) before it is locked for the window; 0 = off. */
+  signInFailureLimit: { max: number; windowSeconds: number };
   bodyLimitBytes: number;
+  /** Body limit of /api routes (API_BODY_LIMIT_BYTES, at most bodyLimitBytes). */
+  apiBodyLimitBytes: number;
+  /** How long a client may take to send headers, a whole request, and a whole /api request. */
+  httpTimeouts: { headersMs: number; requestMs: number; apiRequestMs: number };
+  /** Open connections one client address may hold (0: no cap); trusted proxies are not capped. */
+  maxConnectionsPerAddress: number;
   /** Only the master node runs scheduled jobs. */
   nodeType: 'master' | 'slave';
   channelTestFrequencyMinutes: number;
@@ -163,6 +208,8 @@ export interface Config {
   pollingIntervalMs: number;
   /** At shutdown, how long relay requests in flight may run on before they are cut and billed. */
   shutdownGraceMs: number;
+  /** How long an upstream may keep a relay request waiting, by phase (UPSTREAM_*_TIMEOUT_MS). */
+  upstreamTimeouts: { connectMs: number; firstByteMs: number; answerMs: number; idleMs: number };
   notify: NotifyConfig;
   version: string;
 }
@@ -245,12 +292,27 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     initialRootAccessToken: env.INITIAL_ROOT_ACCESS_TOKEN,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    cookieSecure: env.COOKIE_SECURE,
     criticalRateLimit: { max: env.CRITICAL_RATE_LIMIT, windowSeconds: env.CRITICAL_RATE_WINDOW_SECONDS },
+    signInFailureLimit: { max: env.SIGN_IN_FAILURE_LIMIT, windowSeconds: env.SIGN_IN_FAILURE_WINDOW_SECONDS },
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    apiBodyLimitBytes: Math.min(env.API_BODY_LIMIT_BYTES, env.BODY_LIMIT_BYTES),
+    httpTimeouts: {
+      headersMs: Math.min(env.HEADERS_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS),
+      requestMs: env.REQUEST_TIMEOUT_MS,
+      apiRequestMs: Math.min(env.API_REQUEST_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS),
+    },
+    maxConnectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS,
     nodeType: env.NODE_TYPE,
     channelTestFrequencyMinutes: env.CHANNEL_TEST_FREQUENCY_MINUTES,
     pollingIntervalMs: env.POLLING_INTERVAL * 1000,
     shutdownGraceMs: env.SHUTDOWN_GRACE_SECONDS * 1000,
+    upstreamTimeouts: {
+      connectMs: env.UPSTREAM_CONNECT_TIMEOUT_MS,
+      firstByteMs: env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
+      answerMs: env.UPSTREAM_ANSWER_TIMEOUT_MS,
+      idleMs: env.UPSTREAM_IDLE_TIMEOUT_MS,
+    },
     notify: notifyConfig(env),
     version: environment.npm_package_version ?? '0.1.0',
   });

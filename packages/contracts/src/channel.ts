@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { pageQuery } from './paging.js';
 
 /** `channels.status`: 1 enabled, 2 disabled by an administrator, 3 disabled automatically after failures. */
@@ -114,6 +115,10 @@ const pluginField = z
   .union([z.string(), z.record(z.string(), z.unknown()), z.null()], 'plugin must be a JSON object')
   .transform((value, context) => {
     if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+    if (typeof value === 'string' && nestsDeeperThan(value)) {
+      context.addIssue({ code: 'custom', message: `plugin is nested too deeply (at most ${MAX_JSON_DEPTH} levels)` });
+      return z.NEVER;
+    }
     const parsed = typeof value === 'string' ? parseJsonObject(value) : value;
     if (!parsed) {
       context.addIssue({ code: 'custom', message: 'plugin must be a JSON object, e.g. {"voice": {"alloy": "…"}}' });

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
 
@@ -57,13 +58,33 @@ export function renderErrorBody(error: AppError, request: ErrorRequest): unknown
   return render(error, request);
 }
 
+/** Whether the request declares a body that has not been read to its end (it was refused first). */
+export function bodyUnread(raw: IncomingMessage): boolean {
+  if (raw.complete) return false;
+  const length = raw.headers['content-length'];
+  return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 export function sendError(error: AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // Refused before its body was read (a guard, a limit, a timeout): the connection closes rather
+  // than read the rest of a body nobody will use.
+  if (bodyUnread(request.raw)) reply.header('connection', 'close');
   return reply.status(error.status).send(renderErrorBody(error, request));
+}
+
+/** The route's body limit in the 413 message, so the client knows what to send instead. */
+function withLimit(error: AppError, request: FastifyRequest): AppError {
+  if (error.code !== 'payload_too_large') return error;
+  const limit = request.routeOptions.bodyLimit;
+  return new AppError(
+    'payload_too_large',
+    `request body is larger than the server accepts (at most ${limit} bytes here)`,
+  );
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
+    const appError = withLimit(toAppError(error), request);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(appError, request, reply);
   });

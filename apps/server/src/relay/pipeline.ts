@@ -15,9 +15,10 @@ import { type KeyAuthenticator, primaryGroupOf, type RelayCaller } from './keys.
 import type { QuotaLedger } from './ledger.js';
 import type { RateLimiter } from './limits.js';
 import type { LowBalanceReminder } from './low-balance.js';
+import { checkModelName } from './model-name.js';
 import { mapModel } from './providers/openai/request.js';
 import type { ChannelRouter, RouterChannel } from './router.js';
-import { type UpstreamFailure, withoutChannelKey } from './upstream-errors.js';
+import { adminMessage, type UpstreamFailure, withoutChannelKey } from './upstream-errors.js';
 
 /** What the pipeline needs from the rest of the server; all of it answers from memory. */
 export interface RelayDeps {
@@ -96,17 +97,40 @@ async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: RelayH
   return release;
 }
 
+/**
+ * Authenticates the request's key from its headers (or `?key=`), before its body is read, and
+ * keeps the caller on the request for relayRequest: an unknown key is refused without the server
+ * reading what it sent. Steady traffic is answered from memory without a promise (keys, limits,
+ * balances): awaiting only real promises spares each request turns of the microtask queue.
+ */
+export function admitRelayRequest(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  request: RelayHttpRequest,
+): undefined | Promise<void> {
+  const credential = endpoint.credential ? endpoint.credential(request) : request.headers.authorization;
+  const authenticated = deps.keys.authenticate(credential, request.ip);
+  if (authenticated instanceof Promise) {
+    return authenticated.then((caller) => {
+      request.relayCaller = caller;
+    });
+  }
+  request.relayCaller = authenticated;
+  return undefined;
+}
+
 export async function relayRequest(
   deps: RelayDeps,
   endpoint: Endpoint,
   request: RelayHttpRequest,
   reply: RelayHttpReply,
 ) {
-  const credential = endpoint.credential ? endpoint.credential(request) : request.headers.authorization;
-  // Steady traffic is answered from memory without promises (keys, limits, balances): awaiting
-  // only real promises spares each request turns of the microtask queue, where other work runs.
-  const authenticated = deps.keys.authenticate(credential, request.ip);
-  const caller = authenticated instanceof Promise ? await authenticated : authenticated;
+  // Admitted before the body was read (routes.ts); authenticated once per request.
+  if (!request.relayCaller) {
+    const admitting = admitRelayRequest(deps, endpoint, request);
+    if (admitting) await admitting;
+  }
+  const caller = request.relayCaller as RelayCaller;
   const release = hasLimits(deps, caller) ? await enforceLimits(deps, caller, reply) : noRelease;
   try {
     await relayAuthorised(deps, endpoint, caller, request, reply);
@@ -125,6 +149,7 @@ async function relayAuthorised(
   const startedAt = Date.now();
   const input = readRelayInput(endpoint, request);
   const model = input.model;
+  checkModelName(model);
   checkModelAllowed(caller, model);
   const primary = primaryGroupOf(caller);
   const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt };
@@ -155,8 +180,11 @@ async function relayAuthorised(
       const tried = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
       if (!tried) return;
       const failure = withoutChannelKey(tried, channel.key);
-      handleChannelFailure(deps, channel, model, failure);
-      const exhausted = tries >= retries || !failure.retry || reply.raw.headersSent || Date.now() > retryDeadline;
+      handleChannelFailure(deps, channel, model, failure, request.id);
+      // RetryTimeOut stops retries on an upstream that is saturated; a channel that did not answer
+      // in time took most of that time itself, and another channel is what the client needs.
+      const late = !failure.timedOut && Date.now() > retryDeadline;
+      const exhausted = tries >= retries || !failure.retry || reply.raw.headersSent || late;
       if (exhausted) throw failure.error;
       excluded.add(channel.id);
       channel = nextChannel(deps, attempt, excluded, hasTools) ?? throwError(failure.error);
@@ -249,9 +277,17 @@ function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, h
   });
 }
 
-function handleChannelFailure(deps: RelayDeps, channel: RouterChannel, model: string, failure: UpstreamFailure): void {
+function handleChannelFailure(
+  deps: RelayDeps,
+  channel: RouterChannel,
+  model: string,
+  failure: UpstreamFailure,
+  requestId: string,
+): void {
+  // The detail (a connection error names the channel's address) is for the log, not the caller.
+  if (failure.detail) deps.logger.warn({ channel: channel.id, requestId, detail: failure.detail }, 'upstream failed');
   if (failure.coolDown) deps.router.coolDown(channel.id, model, deps.options.getNumber('RetryCooldownSeconds'));
   if (failure.disable && deps.options.getBoolean('AutomaticDisableChannelEnabled')) {
-    deps.disableChannel(channel, failure.error.message);
+    deps.disableChannel(channel, adminMessage(failure));
   }
 }

@@ -7,7 +7,7 @@ import { endpoints, rerankEndpoint } from './endpoints.js';
 import { openAiErrorBody } from './errors.js';
 import type { InFlightRequests } from './in-flight.js';
 import { primaryGroupOf } from './keys.js';
-import { type RelayDeps, relayRequest } from './pipeline.js';
+import { admitRelayRequest, type RelayDeps, relayRequest } from './pipeline.js';
 import {
   anthropicBinding,
   anthropicKey as anthropicKeyOf,
@@ -25,13 +25,22 @@ export function relayRoutes(
   ownerOf: (model: string) => string,
   inFlight: InFlightRequests,
 ): void {
+  // Every request object gets the field, so all keep one shape (set by admitRelayRequest).
+  app.decorateRequest('relayCaller', undefined);
   const relay = (endpoint: Endpoint) => (request: RelayHttpRequest, reply: RelayHttpReply) =>
     inFlight.track(relayRequest(deps, endpoint, request, reply), () => reply.raw.destroy());
-  const route = (scope: FastifyInstance, endpoint: Endpoint) => scope.post(endpoint.path, relay(endpoint));
+  // The key is checked from the headers before the body is read: an unknown caller is refused at once.
+  const admit = (endpoint: Endpoint) => (request: RelayHttpRequest) => admitRelayRequest(deps, endpoint, request);
+  const admitHook = (endpoint: Endpoint) => {
+    const check = admit(endpoint);
+    return async (request: FastifyRequest) => check(request);
+  };
+  const route = (scope: FastifyInstance, endpoint: Endpoint) =>
+    scope.post(endpoint.path, { onRequest: admitHook(endpoint) }, relay(endpoint));
   // JSON bodies at fixed paths are also served before Fastify (http/direct-routes.ts).
   const routeJson = (endpoint: Endpoint) => {
     route(app, endpoint);
-    if (!endpoint.path.includes(':')) app.directRoutes.post(endpoint.path, relay(endpoint));
+    if (!endpoint.path.includes(':')) app.directRoutes.post(endpoint.path, relay(endpoint), admit(endpoint));
   };
   for (const endpoint of endpoints) if (endpoint.body === 'json') routeJson(endpoint);
   // Forms are kept as raw bytes (within the body limit) and forwarded as received; only the relay's
@@ -57,12 +66,14 @@ export function relayRoutes(
   registerErrorRenderer('/gemini/', (error, request) =>
     geminiBinding.translator.errorBody(error.status, `${error.message} (request id: ${request.id})`),
   );
-  const countTokens = async (request: FastifyRequest) => {
-    await deps.keys.authenticate(anthropicKeyOf(request), request.ip);
-    return countAnthropicTokens(request.body);
+  // Authenticated before the body is read, like every relay route.
+  const countTokens = {
+    onRequest: async (request: FastifyRequest) => {
+      await deps.keys.authenticate(anthropicKeyOf(request), request.ip);
+    },
   };
-  app.post('/v1/messages/count_tokens', countTokens);
-  app.post('/claude/v1/messages/count_tokens', countTokens);
+  app.post('/v1/messages/count_tokens', countTokens, async (request) => countAnthropicTokens(request.body));
+  app.post('/claude/v1/messages/count_tokens', countTokens, async (request) => countAnthropicTokens(request.body));
 
   const visibleModels = async (authorization: string | undefined, ip: string) => {
     const caller = await deps.keys.authenticate(authorization, ip);

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { parse as secureJsonParse } from 'secure-json-parse';
+import { AppError } from '../platform/errors.js';
+import { bodyUnread } from './errors.js';
+import { assertJsonDepth } from './json-depth.js';
+
+export interface BodyRules {
+  /** Body limit of /api routes; the relay keeps the server's larger one for images and audio. */
+  apiBodyLimit: number;
+  /** How long an /api body may take to arrive once its headers are in. */
+  apiRequestTimeoutMs: number;
+}
+
+const isApi = (url: string) => url.startsWith('/api/');
+
+/**
+ * How Fastify reads bodies: JSON within the nesting limit (json-depth.ts), parsed with the same
+ * prototype-poisoning rule as before; /api with a small body limit and a short time to send it.
+ * Call before any route is declared.
+ */
+export function installBodyRules(app: FastifyInstance, rules: BodyRules): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    if (text === '') {
+      done(AppError.badRequest('request body is empty; send a JSON object'), undefined);
+      return;
+    }
+    try {
+      assertJsonDepth(text as string);
+      done(null, secureJsonParse(text as string, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  app.addHook('onRoute', (route) => {
+    if (isApi(route.url) && route.bodyLimit === undefined) route.bodyLimit = rules.apiBodyLimit;
+  });
+
+  // The server's own request timeout (REQUEST_TIMEOUT_MS) is sized for uploads to the relay; an
+  // /api body is small and gets a much shorter time.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (!isApi(request.url) || !bodyUnread(request.raw)) {
+      done(null, payload);
+      return;
+    }
+    const seconds = rules.apiRequestTimeoutMs / 1000;
+    const timer = setTimeout(() => {
+      const error = new AppError('bad_request', `the request body did not arrive within ${seconds} s`, {
+        status: 408,
+      });
+      // The body reader listens for errors and answers with this one; without a reader, close.
+      if (payload.listenerCount('error') > 0) payload.emit('error', error);
+      else payload.destroy(error);
+    }, rules.apiRequestTimeoutMs);
+    const clear = () => clearTimeout(timer);
+    payload.once('end', clear);
+    reply.raw.once('close', clear);
+    done(null, payload);
+  });
+}
