@@ -93,7 +93,7 @@ export async function tryChannel(
     } catch (error) {
       return networkFailure(error);
     }
-    if (answer.status >= 400) return failureOf(deps, answer.status, answer.body.subarray(0, MAX_ERROR_BODY));
+    if (answer.status >= 400) return failureOf(answer.status, answer.body.subarray(0, MAX_ERROR_BODY));
     const parsed = parsedJson(answer.body);
     // A 2xx that is not the endpoint's answer (a proxy's HTML page, another API's JSON) is the
     // channel's failure: nothing is sent or charged, and another channel may answer properly.
@@ -109,7 +109,7 @@ export async function tryChannel(
   } catch (error) {
     return networkFailure(error);
   }
-  const failed = await openingFailure(deps, upstream, streamed);
+  const failed = await openingFailure(upstream, streamed);
   if (failed) return failed;
   const call: Call = {
     deps,
@@ -133,19 +133,15 @@ function notEventStream(header: string | string[] | undefined): boolean {
 }
 
 /** The channel's failure, read from an answer's status and headers before anything is sent. */
-async function openingFailure(
-  deps: RelayDeps,
-  upstream: StreamedResponse,
-  streamed: boolean,
-): Promise<UpstreamFailure | undefined> {
+async function openingFailure(upstream: StreamedResponse, streamed: boolean): Promise<UpstreamFailure | undefined> {
   const readError = () => upstream.readAll(MAX_ERROR_BODY).catch(() => Buffer.alloc(0));
-  if (upstream.status >= 400) return failureOf(deps, upstream.status, await readError());
+  if (upstream.status >= 400) return failureOf(upstream.status, await readError());
   if (!streamed || !notEventStream(upstream.headers['content-type'])) return undefined;
   // A JSON error or a proxy's page in place of the stream is the channel's failure, not a 200
   // stream of garbage the client is charged for; another channel may answer properly.
   const text = await readError();
   const parsed = parsedJson(text);
-  if (parsed && typeof parsed === 'object' && 'error' in parsed) return failureOf(deps, 502, text);
+  if (parsed && typeof parsed === 'object' && 'error' in parsed) return failureOf(502, text);
   return malformedAnswer('a stream was asked for and the answer is not an event stream');
 }
 
@@ -157,12 +153,9 @@ function unsupported(endpoint: Endpoint, channel: RouterChannel): UpstreamFailur
   return { error, retry: true, disable: false, coolDown: false };
 }
 
-function failureOf(deps: RelayDeps, status: number, body: Buffer): UpstreamFailure {
-  const keywords = deps.options
-    .get('DisableChannelKeywords')
-    .split('\n')
-    .map((line) => line.trim());
-  return classifyUpstreamError(status, body.toString('utf8'), keywords);
+/** Disable keywords are not searched here: an error message may repeat the client's input (upstream-errors.ts). */
+function failureOf(status: number, body: Buffer): UpstreamFailure {
+  return classifyUpstreamError(status, body.toString('utf8'));
 }
 
 function settlement(

@@ -5,7 +5,7 @@ import type { BeaconVisit, ImageBeacon } from './check-beacon.js';
 import { readBody, type UpstreamClient } from './executor.js';
 import { prepareOpenAiRequest } from './providers/openai/request.js';
 import { providerByType } from './providers/registry.js';
-import { maskKey, networkFailure } from './upstream-errors.js';
+import { adminMessage, maskKey, networkFailure } from './upstream-errors.js';
 
 /**
  * The probes of a channel check (POST /api/sse/channel/check): a few non-stream chat requests
@@ -279,7 +279,7 @@ async function runProbe(
     const answer = { status: response.status, text, parsed: parseJson(text), elapsedMs: performance.now() - startedAt };
     return { name: probe.name, results: await judge(probe, answer, context), response: shorten(text, SHOWN_RESPONSE) };
   } catch (error) {
-    const remark = maskKey(networkFailure(error).error.message, channel.key);
+    const remark = maskKey(adminMessage(networkFailure(error)), channel.key);
     return { name: probe.name, results: [{ name: 'request', status: CheckStatus.failed, remark }], response: '' };
   }
 }

@@ -6,7 +6,13 @@ import { chatAdapterFor } from './providers/adapters.js';
 import { mapModel, prepareOpenAiRequest } from './providers/openai/request.js';
 import { type ProviderDefinition, providerByType } from './providers/registry.js';
 import type { ChatAdapter } from './providers/types.js';
-import { classifyUpstreamError, maskKey, networkFailure, type UpstreamFailure } from './upstream-errors.js';
+import {
+  adminMessage,
+  classifyUpstreamError,
+  maskKey,
+  networkFailure,
+  type UpstreamFailure,
+} from './upstream-errors.js';
 
 /**
  * One synthetic request to a channel, chosen by the model's kind, timed from sending to the last
@@ -119,11 +125,11 @@ export async function probeChannel(
     const elapsedMs = performance.now() - startedAt;
     if (response.status >= 200 && response.status < 300) return { success: true, message: '', elapsedMs };
     const failure = classifyUpstreamError(response.status, text, keywords);
-    return { success: false, message: maskKey(failure.error.message, channel.key), elapsedMs, failure };
+    return { success: false, message: maskKey(adminMessage(failure), channel.key), elapsedMs, failure };
   } catch (error) {
     const failure = networkFailure(error);
     const elapsedMs = performance.now() - startedAt;
-    return { success: false, message: maskKey(failure.error.message, channel.key), elapsedMs, failure };
+    return { success: false, message: maskKey(adminMessage(failure), channel.key), elapsedMs, failure };
   }
 }
 
@@ -141,7 +147,7 @@ async function probeWithAdapter(
   const startedAt = performance.now();
   const fail = (failure: UpstreamFailure): ProbeResult => ({
     success: false,
-    message: maskKey(failure.error.message, channel.key),
+    message: maskKey(adminMessage(failure), channel.key),
     elapsedMs: performance.now() - startedAt,
     failure,
   });

@@ -1,6 +1,6 @@
 import { AppError } from '../platform/errors.js';
 import { readBody, type UpstreamClient } from './executor.js';
-import { classifyUpstreamError, maskKey, networkFailure } from './upstream-errors.js';
+import { adminMessage, classifyUpstreamError, maskKey, networkFailure } from './upstream-errors.js';
 
 /** A bounded JSON GET to a vendor's account endpoints (balance, model list). */
 export interface VendorGet {
@@ -38,8 +38,8 @@ export async function getVendorJson(upstream: UpstreamClient, request: VendorGet
     status = response.status;
     text = (await readBody(response.body, MAX_ACCOUNT_ANSWER)).toString('utf8');
   } catch (error) {
-    const failure = networkFailure(error).error;
-    throw new AppError('upstream_error', maskKey(failure.message, request.key), { status: 502 });
+    // Administrators only: the detail names the address that could not be reached.
+    throw new AppError('upstream_error', maskKey(adminMessage(networkFailure(error)), request.key), { status: 502 });
   }
   if (status < 200 || status >= 300) {
     const { error } = classifyUpstreamError(status, text, []);

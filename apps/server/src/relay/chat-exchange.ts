@@ -24,7 +24,7 @@ import type {
 } from './providers/types.js';
 import { ClientLink, sendWhole, streamHeaders } from './respond.js';
 import type { RouterChannel } from './router.js';
-import { classifyUpstreamError, networkFailure, type UpstreamFailure } from './upstream-errors.js';
+import { classifyParsedError, networkFailure, streamBreakMessage, type UpstreamFailure } from './upstream-errors.js';
 
 /**
  * A chat call that crosses wire formats: the client's surface (OpenAI chat, Anthropic Messages,
@@ -132,28 +132,24 @@ function completionText(completion: ChatCompletion): string {
   return text;
 }
 
-/** An upstream error in any format, classified like OpenAI-format errors (retry, disable, cool down). */
+/**
+ * An upstream error in any format, classified like OpenAI-format errors (retry, disable, cool down).
+ * `trustedKeywords` only for requests the gateway wrote itself (channel tests).
+ */
 export function classifyAdapterError(
   adapter: ChatAdapter,
   status: number,
   body: Buffer,
-  keywords: string[],
+  trustedKeywords: readonly string[] = [],
 ): UpstreamFailure {
   const info = adapter.parseError(status, body);
-  const error = {
+  const parsed = {
     message: info.message,
     ...(info.type ? { type: info.type } : {}),
     ...(info.code ? { code: info.code } : {}),
+    structured: Boolean(info.type || info.code),
   };
-  return classifyUpstreamError(info.status, JSON.stringify({ error }), keywords);
-}
-
-function failureFrom(deps: RelayDeps, adapter: ChatAdapter, status: number, body: Buffer): UpstreamFailure {
-  const keywords = deps.options
-    .get('DisableChannelKeywords')
-    .split('\n')
-    .map((line) => line.trim());
-  return classifyAdapterError(adapter, status, body, keywords);
+  return classifyParsedError(info.status, parsed, trustedKeywords);
 }
 
 /** A 2xx answer that cannot be read: 502 to the client, and another channel may be tried. */
@@ -164,6 +160,17 @@ export function malformedAnswer(message: string): UpstreamFailure {
     disable: false,
     coolDown: false,
   };
+}
+
+/**
+ * The upstream request could not be made. A network error on the way (fetching a Vertex token)
+ * names an address, so it is told like any unreachable upstream; our own reasons are told as they are.
+ */
+function buildFailure(error: unknown): UpstreamFailure {
+  const code = error instanceof AppError ? undefined : (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_)/.test(code)) return networkFailure(error);
+  const message = error instanceof Error ? error.message : 'the request could not be built';
+  return { error: new AppError('upstream_error', message), retry: true, disable: false, coolDown: false };
 }
 
 export interface ChatCall {
@@ -207,7 +214,7 @@ async function fetchAnswer(call: ChatCall, sent: Sent): Promise<WholeResponse | 
     return networkFailure(error);
   }
   if (answer.status < 400) return answer;
-  return failureFrom(call.deps, call.adapter, answer.status, answer.body.subarray(0, MAX_ERROR_BODY));
+  return classifyAdapterError(call.adapter, answer.status, answer.body.subarray(0, MAX_ERROR_BODY));
 }
 
 /** The upstream's stream at its headers, or the failure to hand back for a retry. */
@@ -220,7 +227,7 @@ async function openAnswer(call: ChatCall, sent: Sent): Promise<StreamedResponse 
   }
   if (upstream.status < 400) return upstream;
   const text = await upstream.readAll(MAX_ERROR_BODY).catch(() => Buffer.alloc(0));
-  return failureFrom(call.deps, call.adapter, upstream.status, text);
+  return classifyAdapterError(call.adapter, upstream.status, text);
 }
 
 interface Transfer {
@@ -255,7 +262,7 @@ async function pumpToClient(
   } catch (error) {
     if (!client.gone) {
       transfer.failure = error;
-      const message = error instanceof Error ? error.message : 'the upstream stream broke off';
+      const message = streamBreakMessage(error);
       await client.write(transform.fail ? transform.fail(message) : call.surface.streamError(message));
     }
   } finally {
@@ -277,8 +284,7 @@ export async function tryChatExchange(call: ChatCall): Promise<UpstreamFailure |
     outgoing = await adapter.buildChat({ ...chat, model: upstreamModel }, context);
   } catch (error) {
     // e.g. a Vertex token that could not be had, or a request this provider cannot take.
-    const message = error instanceof Error ? error.message : 'the request could not be built';
-    return { error: new AppError('upstream_error', message), retry: true, disable: false, coolDown: false };
+    return buildFailure(error);
   }
   const finish = call.finishFor(billedModel);
   const sent = { ...outgoing, proxy: channel.proxy };
@@ -346,8 +352,7 @@ export async function tryNativeExchange(
   try {
     prepared = await native.prepare(attempt.input.fields, context, call.request, adapter);
   } catch (error) {
-    const message = error instanceof Error ? error.message : 'the request could not be built';
-    return { error: new AppError('upstream_error', message), retry: true, disable: false, coolDown: false };
+    return buildFailure(error);
   }
   const sent = { ...prepared, proxy: channel.proxy };
   const finish = call.finishFor(billedModel);
@@ -436,8 +441,7 @@ export async function tryWholeExchange(
   try {
     outgoing = await whole.build({ ...attempt.input.fields, model: upstreamModel }, context);
   } catch (error) {
-    const message = error instanceof Error ? error.message : 'the request could not be built';
-    return { error: new AppError('upstream_error', message), retry: true, disable: false, coolDown: false };
+    return buildFailure(error);
   }
   const answer = await fetchAnswer(exchange, { ...outgoing, proxy: channel.proxy });
   if (isFailure(answer)) return answer;

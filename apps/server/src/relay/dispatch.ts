@@ -47,9 +47,17 @@ export function splitUrl(url: string): { origin: string; path: string } {
   return pathStart < 0 ? { origin: url, path: '/' } : { origin: url.slice(0, pathStart), path: url.slice(pathStart) };
 }
 
-function options(upstream: DispatchRequest): Dispatcher.DispatchOptions {
+function options(upstream: DispatchRequest, headersTimeout?: number): Dispatcher.DispatchOptions {
   const { origin, path } = splitUrl(upstream.url);
-  return { origin, path, method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body ?? null };
+  return {
+    origin,
+    path,
+    method: upstream.method ?? 'POST',
+    headers: upstream.headers,
+    body: upstream.body ?? null,
+    // Otherwise the dispatcher's own (the wait for a whole answer).
+    ...(headersTimeout === undefined ? {} : { headersTimeout }),
+  };
 }
 
 /** What may wait for the reader before the upstream is paused. */
@@ -102,7 +110,11 @@ export function dispatchWhole(
  * Resolves when the upstream's headers arrive. Chunks that come before `pump` is called wait in
  * a queue; beyond EARLY_BYTES the upstream is paused, so no more than that piles up.
  */
-export function dispatchStream(dispatcher: Dispatcher, upstream: DispatchRequest): Promise<StreamedResponse> {
+export function dispatchStream(
+  dispatcher: Dispatcher,
+  upstream: DispatchRequest,
+  headersTimeout?: number,
+): Promise<StreamedResponse> {
   return new Promise((resolveHeaders, rejectHeaders) => {
     let abort: ((reason?: Error) => void) | undefined;
     let resume: (() => void) | undefined;
@@ -192,7 +204,7 @@ export function dispatchStream(dispatcher: Dispatcher, upstream: DispatchRequest
       },
     });
 
-    dispatcher.dispatch(options(upstream), {
+    dispatcher.dispatch(options(upstream, headersTimeout), {
       onConnect(abortRequest: (reason?: Error) => void) {
         abort = abortRequest;
       },

@@ -34,19 +34,43 @@ export interface UpstreamClient {
   close(): Promise<void>;
 }
 
-export function createUpstreamClient(): UpstreamClient {
-  const directAgent = new Agent({
+/**
+ * How long an upstream may keep a request waiting (config.ts, UPSTREAM_*_TIMEOUT_MS). A call that
+ * runs out of one fails with undici's timeout error, which `networkFailure` reads as the channel's
+ * failure: retried elsewhere before any byte reached the client, a broken-off answer after.
+ */
+export interface UpstreamTimeouts {
+  /** Opening the connection (TCP and TLS, or the proxy's). */
+  connectMs: number;
+  /** Streamed requests: until the upstream's headers. */
+  firstByteMs: number;
+  /** Whole (non-streamed) answers: until the headers, which come once the answer is generated. */
+  answerMs: number;
+  /** Between two chunks of a body. */
+  idleMs: number;
+}
+
+export const DEFAULT_UPSTREAM_TIMEOUTS: Readonly<UpstreamTimeouts> = Object.freeze({
+  connectMs: 10_000,
+  firstByteMs: 120_000,
+  answerMs: 300_000,
+  idleMs: 120_000,
+});
+
+export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTREAM_TIMEOUTS): UpstreamClient {
+  const agentOptions = {
     keepAliveTimeout: 30_000,
-    headersTimeout: 300_000,
-    bodyTimeout: 300_000,
-    connect: { timeout: 10_000 },
-  });
+    headersTimeout: timeouts.answerMs,
+    bodyTimeout: timeouts.idleMs,
+    connect: { timeout: timeouts.connectMs },
+  };
+  const directAgent = new Agent(agentOptions);
   const proxyAgents = new Map<string, ProxyAgent>();
   const dispatcherFor = (proxy: string): Dispatcher => {
     if (!proxy) return directAgent;
     let agent = proxyAgents.get(proxy);
     if (!agent) {
-      agent = new ProxyAgent({ uri: proxy, keepAliveTimeout: 30_000 });
+      agent = new ProxyAgent({ uri: proxy, ...agentOptions });
       proxyAgents.set(proxy, agent);
     }
     return agent;
@@ -66,7 +90,7 @@ export function createUpstreamClient(): UpstreamClient {
       return dispatchWhole(dispatcherFor(upstream.proxy ?? ''), upstream, limit);
     },
     openStream(upstream) {
-      return dispatchStream(dispatcherFor(upstream.proxy ?? ''), upstream);
+      return dispatchStream(dispatcherFor(upstream.proxy ?? ''), upstream, timeouts.firstByteMs);
     },
     async close() {
       await Promise.allSettled([directAgent.close(), ...[...proxyAgents.values()].map((agent) => agent.close())]);

@@ -11,7 +11,7 @@ import type { Services } from '../services.js';
 import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './concurrency.js';
 import { dashboardRoutes } from './dashboard.js';
 import { installRelayErrorRendering } from './errors.js';
-import { createUpstreamClient } from './executor.js';
+import { createUpstreamClient, type UpstreamTimeouts } from './executor.js';
 import { GroupDirectory } from './groups.js';
 import type { HeartbeatTiming } from './heartbeat.js';
 import { InFlightRequests } from './in-flight.js';
@@ -47,6 +47,8 @@ export async function installRelay(
   timing: {
     /** How long requests in flight may run on at shutdown before they are cut and billed. */
     shutdownGraceMs: number;
+    /** How long upstreams may keep relay requests waiting (UPSTREAM_*_TIMEOUT_MS). */
+    upstreamTimeouts?: UpstreamTimeouts;
     heartbeat: HeartbeatTiming;
   },
 ): Promise<RelayHandle> {
@@ -110,7 +112,7 @@ export async function installRelay(
   services.groups.onChange = () =>
     groups.load().catch((error: unknown) => logger.error({ err: error }, 'reloading user groups failed'));
 
-  const upstream = createUpstreamClient();
+  const upstream = createUpstreamClient(timing.upstreamTimeouts);
   const inFlight = new InFlightRequests();
   const limiter = redis ? createRedisRateLimiter(redis, `${namespace}rpm:`) : createMemoryRateLimiter();
   relayRoutes(

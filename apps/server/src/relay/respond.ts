@@ -5,6 +5,7 @@ import { isObject, type RelayInput, type StreamFormat } from './endpoint.js';
 import type { StreamedResponse } from './executor.js';
 import { TextTally } from './metering.js';
 import { eventData, SseSplitter } from './sse.js';
+import { streamBreakMessage } from './upstream-errors.js';
 
 export interface TransferOutcome {
   firstByteMs: number | undefined;
@@ -143,7 +144,7 @@ export async function relayStream(
   } catch (error) {
     if (!client.gone) {
       outcome.failure = error;
-      const message = error instanceof Error ? error.message : 'the upstream stream broke off';
+      const message = streamBreakMessage(error);
       await client.write(`data: ${JSON.stringify({ error: { message, type: 'upstream_error' } })}\n\n`);
     }
   } finally {

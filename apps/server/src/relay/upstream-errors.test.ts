@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyUpstreamError } from './upstream-errors.js';
+import { adminMessage, classifyUpstreamError, networkFailure } from './upstream-errors.js';
 
 const body = (error: Record<string, unknown>) => JSON.stringify({ error });
 const classify = (status: number, error: Record<string, unknown> = { message: 'failed' }, keywords: string[] = []) =>
@@ -24,14 +24,40 @@ describe('classifyUpstreamError', () => {
     expect(classify(503).coolDown).toBe(false);
   });
 
-  it('disables on 401, on account codes and types, on PERMISSIONDENIED and on configured keywords', () => {
+  it('disables on 401, a vendor 403, account codes and types, and PERMISSIONDENIED', () => {
     expect(classify(401).disable).toBe(true);
+    expect(classify(403, { message: 'x' }).disable).toBe(true);
     expect(classify(403, { message: 'x', code: 'account_deactivated' }).disable).toBe(true);
     expect(classify(429, { message: 'x', type: 'insufficient_quota' }).disable).toBe(true);
-    expect(classify(403, { message: 'x', param: 'PERMISSIONDENIED' }).disable).toBe(true);
+    expect(classify(429, { message: 'x', code: 'billing_hard_limit_reached' }).disable).toBe(true);
+    expect(classify(400, { message: 'x', type: 'authentication_error' }).disable).toBe(true);
+    expect(classify(400, { message: 'x', param: 'PERMISSIONDENIED' }).disable).toBe(true);
+    expect(classify(400, { message: 'x', type: 'invalid_request_error', param: 'model' }).disable).toBe(false);
+  });
+
+  it("reads Google's error.status and the bad-key reason, not the message", () => {
+    const google = (status: number, error: Record<string, unknown>) => classifyUpstreamError(status, body(error));
+    expect(google(403, { code: 403, message: 'x', status: 'PERMISSION_DENIED' }).disable).toBe(true);
+    const badKey = { code: 400, message: 'x', status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] };
+    expect(google(400, badKey).disable).toBe(true);
+    expect(
+      classifyUpstreamError(400, `[${body({ code: 400, message: 'x', status: 'UNAUTHENTICATED' })}]`).disable,
+    ).toBe(true);
+    const echo = { code: 400, message: 'Unknown name "API key not valid"', status: 'INVALID_ARGUMENT' };
+    expect(google(400, echo).disable).toBe(false);
+  });
+
+  it('never disables on message text the client may have written, whatever the status', () => {
+    const echoed = { message: 'invalid api key, account deactivated, Your credit balance is too low' };
+    for (const status of [400, 404, 422, 429, 500]) expect(classify(status, echoed).disable, `${status}`).toBe(false);
+    // A block page from a firewall or proxy in front of the vendor can be provoked by the request's content.
+    expect(classifyUpstreamError(403, '<html>Request blocked</html>').disable).toBe(false);
+  });
+
+  it('searches the configured keywords only when the caller passes them (channel tests)', () => {
     expect(classify(500, { message: 'the organization was banned' }, ['', 'was banned']).disable).toBe(true);
     expect(classify(500, { message: 'the model is overloaded' }, ['', 'was banned']).disable).toBe(false);
-    expect(classify(403, { message: 'x', param: 'model' }).disable).toBe(false);
+    expect(classify(500, { message: 'the organization was banned' }).disable).toBe(false);
   });
 
   it('keeps a rate limit transient even when its text matches a keyword', () => {
@@ -39,5 +65,22 @@ describe('classifyUpstreamError', () => {
       'You exceeded your current quota',
     ]);
     expect(failure).toMatchObject({ disable: false, coolDown: true, retry: true });
+  });
+});
+
+describe('networkFailure', () => {
+  it('tells the caller a generic reason and keeps the address for administrators', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:8080'), { code: 'ECONNREFUSED' });
+    const failure = networkFailure(refused);
+    expect(failure.error.message).not.toContain('10.1.2.3');
+    expect(failure).toMatchObject({ retry: true, disable: false, coolDown: false, timedOut: false });
+    expect(adminMessage(failure)).toContain('10.1.2.3:8080');
+  });
+
+  it('reads undici timeouts as a 504 that rests the channel and never disables it', () => {
+    const timeout = Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
+    const failure = networkFailure(timeout);
+    expect(failure.error.status).toBe(504);
+    expect(failure).toMatchObject({ retry: true, disable: false, coolDown: true, timedOut: true });
   });
 });

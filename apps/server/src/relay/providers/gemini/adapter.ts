@@ -81,8 +81,8 @@ export function parseGeminiError(status: number, body: Buffer): UpstreamErrorInf
   };
   let type = ERROR_TYPES[code] ?? (status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : undefined);
   const details = Array.isArray(error.details) ? error.details.filter(isRecord) : [];
-  const keyInvalid =
-    details.some((detail) => detail.reason === 'API_KEY_INVALID') || /API key not valid/i.test(info.message);
+  // Told by the structured reason only: the message text may repeat the client's input.
+  const keyInvalid = details.some((detail) => detail.reason === 'API_KEY_INVALID');
   if (keyInvalid) type = 'authentication_error';
   if (type) info.type = type;
   if (code) info.code = code;

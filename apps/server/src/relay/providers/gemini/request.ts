@@ -60,9 +60,12 @@ export function versionOf(baseUrl: string, other: string): string {
 export function geminiUrl(baseUrl: string, other: string, model: string, stream: boolean): string {
   const base = baseUrl.replace(/\/+$/, '');
   const prefix = VERSION_SUFFIX.test(base) ? base : `${base}/${apiVersion(other)}`;
-  const path = model.includes('/')
-    ? model.split('/').map(encodeURIComponent).join('/')
-    : `models/${encodeURIComponent(model)}`;
+  const segments = model.split('/');
+  // Each segment is encoded; one that would move the path (empty, `.`, `..`) is refused, not sent.
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
+    throw new Error(`model: ${JSON.stringify(model)} is not a model name`);
+  }
+  const path = segments.length > 1 ? segments.map(encodeURIComponent).join('/') : `models/${encodeURIComponent(model)}`;
   return `${prefix}/${path}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
 }
 
