@@ -32,6 +32,14 @@ export function isRootRole(role: number | undefined | null): boolean {
   return (role ?? 0) >= Role.root;
 }
 
+/**
+ * Whether a user of `callerRole` may manage (read, edit, move keys of) a user of `targetRole`:
+ * root manages everyone, anyone else only users of a strictly lower role.
+ */
+export function outranks(callerRole: number, targetRole: number): boolean {
+  return isRootRole(callerRole) || targetRole < callerRole;
+}
+
 export function roleName(role: number): 'root' | 'admin' | 'common' | 'unknown' {
   if (role >= Role.root) return 'root';
   if (role >= Role.admin) return 'admin';

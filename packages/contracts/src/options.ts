@@ -7,6 +7,7 @@ import {
   type OptionDefinition,
   type OptionShape,
 } from './optionValidation.js';
+import { MAX_QUOTA } from './quota.js';
 
 export type {
   OptionCheck,
@@ -40,11 +41,18 @@ const json = (value: unknown, shape: OptionShape): OptionDefinition => ({
 
 const atLeastZero = { min: 0 } as const;
 const aboveZero = { above: 0 } as const;
+const quotaAmount = { min: 0, max: MAX_QUOTA } as const;
 
 /** The console's languages (spec §1); `Language` must be one of them. */
 export const OPTION_LANGUAGES = ['zh_CN', 'zh_HK', 'en_US', 'ja_JP'] as const;
 /** Content-safety tools the server knows (`GET /api/option/safe_tools`). */
 export const SAFE_TOOL_NAMES = ['Keyword'] as const;
+/**
+ * When an inviter is paid `QuotaForInviter` (`InviterRewardCondition`): after the invitee's first
+ * top-up (default), once the invitee's e-mail is verified, or at registration (the reference's way).
+ */
+export const INVITER_REWARD_CONDITIONS = ['first_topup', 'email_verified', 'registration'] as const;
+export type InviterRewardCondition = (typeof INVITER_REWARD_CONDITIONS)[number];
 
 export const DEFAULT_CHAT_LINKS = [
   {
@@ -130,9 +138,10 @@ export const optionDefinitions = {
   ChatLinks: json(DEFAULT_CHAT_LINKS, 'chatLinks'),
   QuotaPerUnit: num(500000, aboveZero),
   DisplayInCurrencyEnabled: bool(true),
-  QuotaForNewUser: int(0, atLeastZero),
-  QuotaForInviter: int(0, atLeastZero),
-  QuotaForInvitee: int(0, atLeastZero),
+  QuotaForNewUser: int(0, quotaAmount),
+  QuotaForInviter: int(0, quotaAmount),
+  QuotaForInvitee: int(0, quotaAmount),
+  InviterRewardCondition: str('first_topup', { choices: INVITER_REWARD_CONDITIONS }),
   QuotaRemindThreshold: int(1000, atLeastZero),
   PreConsumedQuota: int(500, atLeastZero),
   LogConsumeEnabled: bool(true),

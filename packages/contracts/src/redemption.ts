@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keywordPageQuery } from './paging.js';
+import { quotaAmountField } from './quota.js';
 
 /** Statuses of a redemption code, numbered as in the reference system's `redemptions.status`. */
 export const RedemptionStatus = {
@@ -36,11 +37,7 @@ const nameField = z
   .min(1, 'name is required')
   .max(REDEMPTION_NAME_MAX_LENGTH, `name must be at most ${REDEMPTION_NAME_MAX_LENGTH} characters`);
 
-const quotaField = z
-  .number('quota must be a number')
-  .int('quota must be an integer')
-  .min(0, 'quota must be at least 0')
-  .max(Number.MAX_SAFE_INTEGER, 'quota is too large');
+const quotaField = quotaAmountField('quota');
 
 const idField = z.number('id is required').int('id must be an integer').positive('id must be positive');
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keywordPageQuery } from './paging.js';
+import { quotaAmountField } from './quota.js';
 
 /** Statuses of an API key; 3 and 4 are set by the system, never chosen by a person. */
 export const TokenStatus = {
@@ -127,11 +128,7 @@ const expiredTimeField = z
   .min(NEVER_EXPIRES, 'expired_time must be a Unix time in seconds, or -1 for never')
   .transform((value) => (value === 0 ? NEVER_EXPIRES : value));
 
-const remainQuotaField = z
-  .number('remain_quota must be a number')
-  .int('remain_quota must be an integer')
-  .min(0, 'remain_quota must be at least 0')
-  .max(Number.MAX_SAFE_INTEGER, 'remain_quota is too large');
+const remainQuotaField = quotaAmountField('remain_quota');
 
 const groupField = (field: string) =>
   z.string(`${field} must be a string`).trim().max(50, `${field} must be at most 50 characters`);

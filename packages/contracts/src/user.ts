@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Role, UserStatus } from './enums.js';
+import { MAX_QUOTA } from './quota.js';
 
 const BCRYPT_MAX_BYTES = 72;
 
@@ -73,6 +74,8 @@ export type LoginBody = z.infer<typeof loginBody>;
 export const selfUpdateBody = z.object({
   display_name: displayNameField.optional(),
   password: optionalPassword,
+  /** The current password; required when `password` sets a new one. */
+  original_password: z.string('original_password must be a string').max(128).optional(),
 });
 export type SelfUpdateBody = z.infer<typeof selfUpdateBody>;
 
@@ -108,7 +111,7 @@ export const quotaChangeBody = z.object({
     .number('quota must be a number')
     .int('quota must be an integer')
     .refine((value) => value !== 0, 'quota must not be 0')
-    .refine((value) => Math.abs(value) <= Number.MAX_SAFE_INTEGER / 2, 'quota is too large'),
+    .refine((value) => Math.abs(value) <= MAX_QUOTA, `quota must be between -${MAX_QUOTA} and ${MAX_QUOTA}`),
   remark: z.string().trim().max(200, 'remark must be at most 200 characters').optional(),
 });
 export type QuotaChangeBody = z.infer<typeof quotaChangeBody>;

@@ -103,7 +103,8 @@ export class RedemptionRepository {
 
   /**
    * Marks an enabled code redeemed by `userId`. The status condition makes this the one place a
-   * code is spent: of any number of concurrent attempts exactly one updates the row.
+   * code is spent: of any number of concurrent attempts exactly one updates the row. Nobody
+   * redeems a code they created, so an administrator cannot mint quota for themselves.
    */
   async claim(executor: Executor, keyHash: string, userId: number, now: number): Promise<boolean> {
     const result = await executor
@@ -111,6 +112,7 @@ export class RedemptionRepository {
       .set({ status: RedemptionStatus.redeemed, redeemed_time: now, redeemed_user_id: userId })
       .where('key_hash', '=', keyHash)
       .where('status', '=', RedemptionStatus.enabled)
+      .where('user_id', '!=', userId)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type CreateRedemptionBody,
   LogType,
+  MAX_QUOTA,
   type Paged,
   type RedemptionListQuery,
   RedemptionStatus,
@@ -18,6 +19,7 @@ import type { SecretBox } from '../../platform/secret-box.js';
 import { logQuota } from '../log/format.js';
 import type { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
+import type { InviteRewards, PaidReward } from '../user/invite-reward.js';
 import type { UserRepository } from '../user/repo.js';
 import { toRedemptionView } from './presenter.js';
 import { promotionTarget } from './promotion.js';
@@ -37,6 +39,8 @@ export interface RedemptionDeps {
   secrets: SecretBox;
   /** Told after a redemption credits a user, so cached balances (the relay's) follow. */
   onQuotaChanged: (userId: number, delta: number) => void;
+  /** A redemption is a top-up: it may meet the condition of the caller's inviter's reward. */
+  inviteRewards?: InviteRewards | undefined;
 }
 
 /**
@@ -106,14 +110,21 @@ export class RedemptionService {
     const hash = hashRedemptionKey(key);
     // Read before the transaction: on SQLite it holds the only connection until it ends.
     const groups = await this.deps.groups.all();
+    let reward: PaidReward | undefined;
     const quota = await this.deps.repo.db.transaction().execute(async (transaction) => {
       if (!(await this.deps.repo.claim(transaction, hash, caller.id, nowSeconds()))) {
-        throw await this.refusal(transaction, hash);
+        throw await this.refusal(transaction, hash, caller.id);
       }
       const code = await this.deps.repo.findByKeyHash(hash, transaction);
       const amount = Number(code?.quota ?? 0);
+      // Conditional on the balance staying within MAX_QUOTA; a refusal rolls the claim back too.
       if (!(await this.deps.users.addQuota(caller.id, amount, transaction))) {
-        throw AppError.notFound('your account no longer exists');
+        if (!(await this.deps.users.findById(caller.id, transaction))) {
+          throw AppError.notFound('your account no longer exists');
+        }
+        throw AppError.conflict(
+          `quota: redeeming this code would take your balance past the maximum of ${MAX_QUOTA}; nothing was redeemed`,
+        );
       }
       await this.deps.logs.insert(transaction, {
         userId: caller.id,
@@ -124,16 +135,21 @@ export class RedemptionService {
         content: `通过兑换码充值 ${logQuota(amount, this.deps.options)}`,
       });
       await this.promote(transaction, caller.id, groups);
+      reward = await this.deps.inviteRewards?.onTopUp(transaction, caller.id);
       return amount;
     });
     this.deps.onQuotaChanged(caller.id, quota);
+    this.deps.inviteRewards?.notify(reward);
     return quota;
   }
 
-  /** Why a code could not be claimed: it does not exist, was redeemed, or is disabled. */
-  private async refusal(executor: Executor, hash: string): Promise<AppError> {
+  /** Why a code could not be claimed: it does not exist, is the caller's own, was redeemed, or is disabled. */
+  private async refusal(executor: Executor, hash: string, callerId: number): Promise<AppError> {
     const code = await this.deps.repo.findByKeyHash(hash, executor);
     if (!code) return AppError.notFound('key: this redemption code does not exist');
+    if (code.user_id === callerId && code.status === RedemptionStatus.enabled) {
+      return AppError.forbidden('key: you cannot redeem a redemption code you created yourself');
+    }
     if (code.status === RedemptionStatus.redeemed) {
       return AppError.conflict('key: this redemption code has already been used');
     }

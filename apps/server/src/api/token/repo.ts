@@ -28,6 +28,8 @@ export interface TokenFilter {
   tokenId?: number | undefined;
   /** Prefix of the token name, case-insensitive. */
   keyword?: string | undefined;
+  /** Leave out tokens whose owner's role is this or higher (an administrator's view); absent: everyone's. */
+  ownerRoleBelow?: number | undefined;
 }
 
 /** The few user columns the token rules need. */
@@ -36,6 +38,7 @@ export interface TokenOwner {
   username: string;
   display_name: string;
   group: string;
+  role: number;
 }
 
 export class TokenRepository {
@@ -70,6 +73,12 @@ export class TokenRepository {
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
     if (filter.tokenId !== undefined) query = query.where('id', '=', filter.tokenId);
     if (filter.keyword) query = query.where(startsWithIgnoringCase('name', filter.keyword));
+    const { ownerRoleBelow } = filter;
+    if (ownerRoleBelow !== undefined) {
+      query = query.where('user_id', 'not in', (users) =>
+        users.selectFrom('users').select('id').where('role', '>=', ownerRoleBelow),
+      );
+    }
     return fetchPage(query, paging, TOKEN_SORT_FIELDS);
   }
 
@@ -103,10 +112,16 @@ export class TokenRepository {
   findOwner(userId: number): Promise<TokenOwner | undefined> {
     return this.handle.db
       .selectFrom('users')
-      .select(['id', 'username', 'display_name', 'group'])
+      .select(['id', 'username', 'display_name', 'group', 'role'])
       .where('id', '=', userId)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
+  }
+
+  /** The role of a token's owner, deleted or not; undefined when no such user row exists. */
+  async ownerRole(userId: number): Promise<number | undefined> {
+    const row = await this.handle.db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
+    return row?.role;
   }
 
   /** Display name (or username) of each owner; deleted owners are included so old tokens still show a name. */

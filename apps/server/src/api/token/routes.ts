@@ -11,10 +11,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { type Auth, currentUser } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
+import { assertSameOriginGet } from '../../http/same-origin.js';
 import { parseInput } from '../../http/validate.js';
 import type { TokenService } from './service.js';
 
-/** API keys: each user manages their own; administrators search and edit everyone's. */
+/** API keys: each user manages their own; administrators search and edit those of users below their role. */
 export function tokenRoutes(app: FastifyInstance, deps: { auth: Auth; tokens: TokenService }): void {
   const { auth, tokens } = deps;
   const user = { preHandler: auth.requireUser };
@@ -24,7 +25,12 @@ export function tokenRoutes(app: FastifyInstance, deps: { auth: Auth; tokens: To
     ok(await tokens.listOwn(currentUser(request), parseInput(tokenListQuery, request.query, 'query'))),
   );
 
-  app.get('/api/token/playground', user, async (request) => ok(await tokens.playgroundKey(currentUser(request))));
+  // Creates the key on first use, so POST; the GET stays for the reference's console, same-origin only.
+  app.post('/api/token/playground', user, async (request) => ok(await tokens.playgroundKey(currentUser(request))));
+  app.get('/api/token/playground', user, async (request) => {
+    assertSameOriginGet(request);
+    return ok(await tokens.playgroundKey(currentUser(request)));
+  });
 
   app.get('/api/token/:id', user, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
@@ -48,13 +54,15 @@ export function tokenRoutes(app: FastifyInstance, deps: { auth: Auth; tokens: To
     return ok();
   });
 
+  // Administrators manage only the keys of users below their role; root manages everyone's.
   app.get('/api/token/admin/search', admin, async (request) =>
-    ok(await tokens.adminSearch(parseInput(adminTokenSearchQuery, request.query, 'query'))),
+    ok(await tokens.adminSearch(currentUser(request), parseInput(adminTokenSearchQuery, request.query, 'query'))),
   );
 
   app.put('/api/token/admin', admin, async (request) => {
+    const caller = currentUser(request);
     const { status_only: statusOnly } = parseInput(tokenUpdateQuery, request.query, 'query');
-    if (statusOnly) return ok(await tokens.adminSetStatus(parseInput(tokenStatusBody, request.body)));
-    return ok(await tokens.adminUpdate(parseInput(adminUpdateTokenBody, request.body)));
+    if (statusOnly) return ok(await tokens.adminSetStatus(caller, parseInput(tokenStatusBody, request.body)));
+    return ok(await tokens.adminUpdate(caller, parseInput(adminUpdateTokenBody, request.body)));
   });
 }

@@ -4,7 +4,9 @@ import {
   type AdminUpdateTokenBody,
   type CreateTokenBody,
   defaultTokenSetting,
+  isRootRole,
   NEVER_EXPIRES,
+  outranks,
   type Paged,
   PLAYGROUND_TOKEN_NAME,
   type TokenListQuery,
@@ -98,9 +100,11 @@ export class TokenService {
     this.notify(token.id);
   }
 
-  async adminSearch(query: AdminTokenSearchQuery): Promise<Paged<AdminTokenView>> {
+  /** Everyone's tokens for root; for an administrator only those of users of a lower role. */
+  async adminSearch(caller: UserRow, query: AdminTokenSearchQuery): Promise<Paged<AdminTokenView>> {
+    const ownerRoleBelow = isRootRole(caller.role) ? undefined : caller.role;
     const page = await this.repo.list(
-      { userId: query.user_id, tokenId: query.token_id, keyword: query.keyword },
+      { userId: query.user_id, tokenId: query.token_id, keyword: query.keyword, ownerRoleBelow },
       query,
     );
     const owners = await this.repo.ownerNames(page.data.map((row) => row.user_id));
@@ -110,17 +114,25 @@ export class TokenService {
     };
   }
 
-  /** Any user's token; `user_id` moves it to another existing user, whose group rules then apply. */
-  async adminUpdate(body: AdminUpdateTokenBody): Promise<AdminTokenView> {
-    const token = await this.requireAny(body.id);
+  /**
+   * A token of a user the caller outranks; `user_id` moves it to another existing user the caller
+   * also outranks, whose group rules then apply. The key stays masked: only its owner sees it whole.
+   */
+  async adminUpdate(caller: UserRow, body: AdminUpdateTokenBody): Promise<AdminTokenView> {
+    const token = await this.requireManaged(caller, body.id);
     const owner = await this.repo.findOwner(body.user_id ?? token.user_id);
     if (body.user_id !== undefined && !owner) throw AppError.badRequest(`user_id: user ${body.user_id} does not exist`);
+    if (body.user_id !== undefined && owner && !outranks(caller.role, owner.role)) {
+      throw AppError.forbidden(
+        'user_id: permission denied: you cannot give a key to a user whose role is equal to or higher than yours',
+      );
+    }
     // A token whose owner was deleted can still be edited; only public groups are then allowed.
     return this.toAdminView(await this.applyUpdate(token, owner?.group ?? '', body, owner?.id ?? token.user_id));
   }
 
-  async adminSetStatus(body: TokenStatusBody): Promise<AdminTokenView> {
-    const token = await this.requireAny(body.id);
+  async adminSetStatus(caller: UserRow, body: TokenStatusBody): Promise<AdminTokenView> {
+    const token = await this.requireManaged(caller, body.id);
     return this.toAdminView(await this.applyUpdate(token, '', { status: body.status }));
   }
 
@@ -132,6 +144,18 @@ export class TokenService {
   private async requireOwned(caller: UserRow, id: number): Promise<TokenRow> {
     const token = await this.repo.findOwned(caller.id, id);
     if (!token) throw AppError.notFound(`token ${id} not found`);
+    return token;
+  }
+
+  /** A token whose owner (deleted or not) the caller outranks; a 403 for anyone else's. */
+  private async requireManaged(caller: UserRow, id: number): Promise<TokenRow> {
+    const token = await this.requireAny(id);
+    const ownerRole = (await this.repo.ownerRole(token.user_id)) ?? 0;
+    if (!outranks(caller.role, ownerRole)) {
+      throw AppError.forbidden(
+        'permission denied: you cannot manage the key of a user whose role is equal to or higher than yours',
+      );
+    }
     return token;
   }
 

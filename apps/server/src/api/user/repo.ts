@@ -1,4 +1,4 @@
-import { type KeywordPageQuery, type Paged, Role, USER_SORT_FIELDS } from '@one-hub/contracts';
+import { type KeywordPageQuery, MAX_QUOTA, type Paged, Role, USER_SORT_FIELDS } from '@one-hub/contracts';
 import { nowSeconds } from '../../platform/clock.js';
 import { randomString } from '../../platform/crypto.js';
 import {
@@ -104,17 +104,33 @@ export class UserRepository {
 
   /**
    * Adds `delta` (may be negative) in one conditional statement; false when the user does not
-   * exist or the balance would drop below zero.
+   * exist, or the balance would drop below zero or rise past `MAX_QUOTA` (then nothing changes).
    */
   async addQuota(id: number, delta: number, executor: Executor = this.handle.db): Promise<boolean> {
+    if (!Number.isSafeInteger(delta) || Math.abs(delta) > MAX_QUOTA) return false;
     const result = await executor
       .updateTable('users')
       .set((expression) => ({ quota: expression('quota', '+', delta) }))
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
-      .where((expression) => expression('quota', '>=', -delta))
+      .where((expression) =>
+        delta < 0 ? expression('quota', '>=', -delta) : expression('quota', '<=', MAX_QUOTA - delta),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Ends every session of a user in one statement: the session generation moves on, so each cookie
+   * issued before is refused, together with `patch` (a new password hash, a revoked access token).
+   */
+  async revokeSessions(id: number, patch: UserUpdate = {}): Promise<void> {
+    await this.handle.db
+      .updateTable('users')
+      .set((expression) => ({ ...patch, session_generation: expression('session_generation', '+', 1) }))
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .execute();
   }
 
   async recordLogin(id: number, ip: string): Promise<void> {
