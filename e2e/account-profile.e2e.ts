@@ -41,7 +41,13 @@ describe('profile', () => {
     expect((await self(erin)).display_name).toBe('Erin Example');
   });
 
-  it('changes the password after checking length and confirmation, and signs in with it', async () => {
+  it('changes the password after checking the current one, length and confirmation, and signs in with it', async () => {
+    await page.getByTestId('profile-password').fill(newPassword);
+    await page.getByTestId('profile-password-confirm').fill(newPassword);
+    await page.getByTestId('profile-save').click();
+    // The current password is required before anything is sent.
+    await expect.poll(() => page.locator('.MuiFormHelperText-root.Mui-error').count()).toBe(1);
+    await page.getByTestId('profile-current-password').fill(USERS.erin.password);
     await page.getByTestId('profile-password').fill('short');
     await page.getByTestId('profile-password-confirm').fill('short');
     await page.getByTestId('profile-save').click();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { assembleServer } from '../src/assemble.js';
 import { loadConfig } from '../src/config.js';
-import { createMemoryCache } from '../src/platform/cache/index.js';
+import { type Cache, createMemoryCache } from '../src/platform/cache/index.js';
 import type { DatabaseHandle, DialectName } from '../src/platform/db/index.js';
 import { createLogger } from '../src/platform/logger.js';
 import type { HeartbeatTiming } from '../src/relay/heartbeat.js';
@@ -30,6 +30,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   consoleDirectory?: string;
   heartbeat?: HeartbeatTiming;
+  /** The shared cache; a fresh memory cache by default. */
+  cache?: Cache;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -47,7 +49,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const server = await assembleServer(config, createLogger('silent'), {
-    cache: createMemoryCache(),
+    cache: options.cache ?? createMemoryCache(),
     consoleDirectory: options.consoleDirectory ?? join(dataDirectory, 'no-console'),
     ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),
   });

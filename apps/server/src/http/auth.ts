@@ -23,6 +23,8 @@ export interface Auth {
   requireUser: preHandlerAsyncHookHandler;
   requireAdmin: preHandlerAsyncHookHandler;
   requireRoot: preHandlerAsyncHookHandler;
+  /** The user a current session cookie names (access tokens do not count); null otherwise. */
+  sessionUser(request: FastifyRequest): Promise<UserRow | null>;
   /** Loads the caller if there is one, without requiring it. */
   optionalUser: preHandlerAsyncHookHandler;
 }
@@ -38,7 +40,8 @@ export function createAuth(sessions: SessionCodec, users: UserLookup): Auth {
     const session = sessions.read(request.cookies[SESSION_COOKIE]);
     if (!session) return null;
     const user = await users.findById(session.uid);
-    return user && sessions.matchesPassword(session, user.password) ? user : null;
+    // A cookie from before the last sign-out or password change names an older generation.
+    return user && sessions.isCurrent(session, user) ? user : null;
   }
 
   async function resolve(request: FastifyRequest): Promise<UserRow | null> {
@@ -68,6 +71,7 @@ export function createAuth(sessions: SessionCodec, users: UserLookup): Auth {
 
   return {
     resolve,
+    sessionUser: fromSession,
     requireUser: guard(Role.common),
     requireAdmin: guard(Role.admin),
     requireRoot: guard(Role.root),

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { maskEmails } from './mail.js';
 
 /**
  * Paths redacted from every log line. Request bodies are never logged, but a route that logs an
@@ -16,8 +17,9 @@ const redactPaths = [
   '*.accessToken',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({
+/** Writes to stdout unless given a destination (tests read the lines back). */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     redact: { paths: redactPaths, censor: '[redacted]' },
     serializers: {
@@ -28,11 +30,12 @@ export function createLogger(level: string): Logger {
         ip: request.ip,
       }),
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export function maskUrlSecrets(url: string): string {
-  return url
+  return maskEmails(url)
     .replace(/([?&](?:key|token|access_token|code|state|turnstile)=)[^&]*/gi, '$1***')
     .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***');
 }

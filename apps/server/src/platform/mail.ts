@@ -27,6 +27,17 @@ export interface Mailer {
 
 const IMPLICIT_TLS_PORT = 465;
 
+// The local part's first character, the rest of it, `@` (raw or percent-encoded in a URL), the domain.
+const EMAIL_PATTERN = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*(@|%40)([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/gi;
+
+/**
+ * Masks every e-mail address in a log line, URL or error text: `alice@example.com` becomes
+ * `a***@example.com`, enough to tell addresses apart without keeping them in logs.
+ */
+export function maskEmails(text: string): string {
+  return text.replace(EMAIL_PATTERN, '$1***$2$3');
+}
+
 /**
  * Sends mail through the configured SMTP server. Port 465 speaks TLS from the first byte; other
  * ports start in plain text and upgrade with STARTTLS when the server offers it.
@@ -72,7 +83,8 @@ export function createMailer(settings: () => SmtpSettings): Mailer {
         });
       } catch (error) {
         // Only the library's short reason travels on: it names the failure, never the credentials.
-        const reason = error instanceof Error ? error.message.split('\n')[0] : 'unknown error';
+        // SMTP servers quote the recipient when they refuse it; the address stays out of logs.
+        const reason = maskEmails(error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unknown error');
         throw new AppError('upstream_error', `sending the e-mail failed: ${reason}`);
       } finally {
         transport.close();

@@ -16,13 +16,15 @@ export class VerificationCodes {
     return code;
   }
 
-  /** True once for a matching code; the code is then gone. */
+  /**
+   * True once for a matching code; the code is then gone. The delete is conditional and atomic, so
+   * of two requests racing with the same code exactly one wins. A wrong guess leaves the code alone.
+   */
   async consume(purpose: string, email: string, code: string): Promise<boolean> {
     const key = this.key(purpose, email);
     const expected = await this.cache.get(key);
     if (!expected || !safeEqual(expected, code.trim())) return false;
-    await this.cache.delete(key);
-    return true;
+    return this.cache.deleteIfEquals(key, expected);
   }
 
   private key(purpose: string, email: string): string {

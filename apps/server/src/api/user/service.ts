@@ -5,7 +5,9 @@ import {
   isRootRole,
   type KeywordPageQuery,
   LogType,
+  MAX_QUOTA,
   type ManageUserBody,
+  outranks,
   type Paged,
   type QuotaChangeBody,
   Role,
@@ -20,6 +22,7 @@ import { logQuota } from '../log/format.js';
 import type { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
 import type { UserGroupService } from '../user-group/service.js';
+import { InviteRewards, type PaidReward } from './invite-reward.js';
 import { toUserView } from './presenter.js';
 import type { UserRepository } from './repo.js';
 
@@ -31,14 +34,15 @@ export interface NewAccount {
   group?: string | undefined;
   role?: Role;
   inviterId?: number | undefined;
+  /** True when the address was proved (an e-mail code, or a provider that verified it). */
+  emailVerified?: boolean | undefined;
   accessTokenHash?: string | undefined;
   sourceIp?: string | undefined;
 }
 
 /** Nobody manages a user of equal or higher role, except root. */
 function assertOutranks(caller: UserRow, target: UserRow): void {
-  if (isRootRole(caller.role)) return;
-  if (target.role >= caller.role) {
+  if (!outranks(caller.role, target.role)) {
     throw AppError.forbidden('permission denied: you cannot manage a user whose role is equal to or higher than yours');
   }
 }
@@ -48,13 +52,17 @@ export class UserService {
   onQuotaChanged: ((userId: number, delta: number) => void) | undefined;
   /** Told after an administrator changes a user's status, role, group or password, or deletes them. */
   onUserChanged: ((userId: number) => void) | undefined;
+  /** Pays inviters when `InviterRewardCondition` is met; registration, top-ups and e-mail binding call it. */
+  readonly inviteRewards: InviteRewards;
 
   constructor(
     private readonly users: UserRepository,
     private readonly logs: LogRepository,
     private readonly groups: UserGroupService,
     private readonly options: OptionService,
-  ) {}
+  ) {
+    this.inviteRewards = new InviteRewards(users, logs, options, (id, delta) => this.onQuotaChanged?.(id, delta));
+  }
 
   /** Creates a user with the new-user gift and invite rewards, all in one transaction. */
   async createAccount(account: NewAccount): Promise<UserRow> {
@@ -70,7 +78,7 @@ export class UserService {
     const affCode = await this.users.unusedAffCode();
     const giftQuota = this.options.getNumber('QuotaForNewUser');
     const inviteeQuota = account.inviterId ? this.options.getNumber('QuotaForInvitee') : 0;
-    const inviterQuota = account.inviterId ? this.options.getNumber('QuotaForInviter') : 0;
+    let reward: PaidReward | undefined;
     try {
       const id = await this.users.db.transaction().execute(async (transaction) => {
         const newId = await this.users.insert(
@@ -81,6 +89,8 @@ export class UserService {
             role: account.role ?? Role.common,
             status: UserStatus.enabled,
             email: account.email ?? '',
+            email_verified: account.email && account.emailVerified ? 1 : 0,
+            inviter_reward_pending: account.inviterId ? 1 : 0,
             avatar_url: '',
             oidc_id: '',
             github_id: '',
@@ -89,7 +99,7 @@ export class UserService {
             lark_id: '',
             telegram_id: 0,
             access_token_hash: account.accessTokenHash ?? null,
-            quota: giftQuota + inviteeQuota,
+            quota: Math.min(giftQuota + inviteeQuota, MAX_QUOTA),
             used_quota: 0,
             request_count: 0,
             group,
@@ -117,22 +127,13 @@ export class UserService {
             content: `使用邀请码赠送 ${logQuota(inviteeQuota, this.options)}`,
           });
         }
-        if (
-          account.inviterId &&
-          inviterQuota > 0 &&
-          (await this.users.addQuota(account.inviterId, inviterQuota, transaction))
-        ) {
-          const inviter = await this.users.findById(account.inviterId, transaction);
-          await this.logs.insert(transaction, {
-            userId: account.inviterId,
-            username: inviter?.username ?? '',
-            type: LogType.system,
-            quota: inviterQuota,
-            content: `邀请用户赠送 ${logQuota(inviterQuota, this.options)}`,
-          });
+        const emailVerified = Boolean(account.email && account.emailVerified);
+        if (account.inviterId && this.inviteRewards.paysAtRegistration(emailVerified)) {
+          reward = await this.inviteRewards.payIfPending(transaction, newId);
         }
         return newId;
       });
+      this.inviteRewards.notify(reward);
       return (await this.users.findById(id)) as UserRow;
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.conflict(`username: '${account.username}' is already taken`);
@@ -183,6 +184,8 @@ export class UserService {
         throw AppError.conflict('email: this e-mail address is already in use');
       }
       patch.email = body.email;
+      // An address an administrator types in was not proved by its owner.
+      patch.email_verified = 0;
     }
     if (body.group !== undefined && body.group !== target.group) {
       await this.groups.requireUsable(body.group);
@@ -219,7 +222,8 @@ export class UserService {
   ): Promise<{ role: number; status: number }> {
     switch (action) {
       case 'disable':
-        await this.users.update(target.id, { status: UserStatus.disabled });
+        // Its sessions end for good: enabling the user again later does not bring them back.
+        await this.users.revokeSessions(target.id, { status: UserStatus.disabled });
         return { role: target.role, status: UserStatus.disabled };
       case 'enable':
         await this.users.update(target.id, { status: UserStatus.enabled });
@@ -253,7 +257,11 @@ export class UserService {
     assertOutranks(caller, target);
     await this.users.db.transaction().execute(async (transaction) => {
       if (!(await this.users.addQuota(id, body.quota, transaction))) {
-        throw AppError.badRequest(`quota: the user's balance is too small to subtract ${-body.quota}`);
+        throw AppError.badRequest(
+          body.quota < 0
+            ? `quota: the user's balance is too small to subtract ${-body.quota}`
+            : `quota: adding ${body.quota} would take the user's balance past the maximum of ${MAX_QUOTA}`,
+        );
       }
       const remark = body.remark ? `, 备注: ${body.remark}` : '';
       await this.logs.insert(transaction, {

@@ -246,15 +246,17 @@ describe.each(availableDialects)('user administration on %s', (dialect) => {
     expect(
       (await call('POST', '/api/user/manage', root, { username: 'adm_ops', action: 'disable' })).json().data,
     ).toEqual({ role: 10, status: 2 });
-    // A disabled admin loses the admin API at once, even with a live session, and cannot sign in.
-    expect((await call('GET', '/api/user/', opsSession)).statusCode).toBe(403);
+    // A disabled admin loses the admin API at once: the live session ends, and they cannot sign in.
+    expect((await call('GET', '/api/user/', opsSession)).statusCode).toBe(401);
     const signIn = await call('POST', '/api/user/login', undefined, { username: 'adm_ops', password: 'password-123' });
     expect(signIn.statusCode).toBe(401);
     await call('POST', '/api/user/manage', root, { username: 'adm_ops', action: 'enable' });
+    const enabledSession = await t.login('adm_ops', 'password-123');
+    expect((await call('GET', '/api/user/', enabledSession)).statusCode).toBe(200);
     expect(
       (await call('POST', '/api/user/manage', root, { username: 'adm_ops', action: 'demote' })).json().data,
     ).toEqual({ role: 1, status: 1 });
-    expect((await call('GET', '/api/user/', opsSession)).statusCode).toBe(403);
+    expect((await call('GET', '/api/user/', enabledSession)).statusCode).toBe(403);
   });
 
   it('lets only root make or unmake an admin', async () => {

@@ -34,6 +34,15 @@ describe.each(caches)('%s cache', (_kind, create) => {
     expect(results.sort((left, right) => left - right)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
   });
 
+  it('deletes a value only while it matches, for exactly one of several racing callers', async () => {
+    await cache.set('code', 'abc123', 60);
+    expect(await cache.deleteIfEquals('code', 'wrong')).toBe(false);
+    expect(await cache.get('code')).toBe('abc123');
+    const results = await Promise.all(Array.from({ length: 10 }, () => cache.deleteIfEquals('code', 'abc123')));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await cache.get('code')).toBeUndefined();
+  });
+
   it('delivers published invalidations to subscribers', async () => {
     let resolveMessage: (message: string) => void = () => {};
     const received = new Promise<string>((resolve) => {
@@ -54,5 +63,16 @@ describe('memory cache expiry on a fake clock', () => {
     expect(await cache.get('k')).toBe('v');
     now = 10_000;
     expect(await cache.get('k')).toBeUndefined();
+  });
+
+  it('sweeps entries that expired unread, so keys chosen by clients cannot pile up', async () => {
+    let now = 0;
+    const cache = createMemoryCache(() => now);
+    for (let index = 0; index < 5_000; index++) await cache.increment(`sign-in:${index}`, 60);
+    now = 60_000;
+    for (let index = 0; index < 5_000; index++) await cache.increment(`turnstile:${index}`, 60);
+    // Without sweeping, the 5,000 expired counters would still be held beside the 5,000 live ones.
+    expect(cache.size).toBeLessThan(7_000);
+    expect(await cache.get('turnstile:4999')).toBe('1');
   });
 });

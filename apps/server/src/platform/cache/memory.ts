@@ -6,7 +6,8 @@ interface Entry {
   expiresAt: number;
 }
 
-export function createMemoryCache(now: () => number = Date.now): Cache {
+/** The in-process cache; `size` (entries held, expired ones not yet swept included) is for tests. */
+export function createMemoryCache(now: () => number = Date.now): Cache & { readonly size: number } {
   const entries = new Map<string, Entry>();
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
@@ -20,22 +21,39 @@ export function createMemoryCache(now: () => number = Date.now): Cache {
     return entry;
   };
   const expiry = (ttlSeconds?: number) => (ttlSeconds ? now() + ttlSeconds * 1000 : Number.POSITIVE_INFINITY);
+  // Keys can come from clients (a sign-in name, a Turnstile token): entries that expired unread are
+  // swept whenever the map has doubled since the last sweep, so it cannot grow without bound.
+  let sweepAt = 1024;
+  const store = (key: string, entry: Entry) => {
+    entries.set(key, entry);
+    if (entries.size < sweepAt) return;
+    const time = now();
+    for (const [name, stored] of entries) if (stored.expiresAt <= time) entries.delete(name);
+    sweepAt = Math.max(1024, entries.size * 2);
+  };
 
   return {
     kind: 'memory',
+    get size() {
+      return entries.size;
+    },
     async get(key) {
       return live(key)?.value;
     },
     async set(key, value, ttlSeconds) {
-      entries.set(key, { value, expiresAt: expiry(ttlSeconds) });
+      store(key, { value, expiresAt: expiry(ttlSeconds) });
     },
     async delete(key) {
       entries.delete(key);
     },
+    async deleteIfEquals(key, value) {
+      if (live(key)?.value !== value) return false;
+      return entries.delete(key);
+    },
     async increment(key, ttlSeconds) {
       const entry = live(key);
       const value = (entry ? Number(entry.value) : 0) + 1;
-      entries.set(key, { value: String(value), expiresAt: entry?.expiresAt ?? expiry(ttlSeconds) });
+      store(key, { value: String(value), expiresAt: entry?.expiresAt ?? expiry(ttlSeconds) });
       return value;
     },
     async publish(topic, message = '') {

@@ -12,6 +12,8 @@ export function createRedisClient(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: 3, enableOfflineQueue: true, lazyConnect: false });
 }
 
+const DELETE_IF_EQUALS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+
 /** `prefix` namespaces keys and topics, so several deployments (or test runs) can share one Redis. */
 export function createRedisCache(url: string, prefix = 'onehub:'): Cache {
   const PREFIX = prefix;
@@ -35,6 +37,11 @@ export function createRedisCache(url: string, prefix = 'onehub:'): Cache {
     },
     async delete(key) {
       await client.del(PREFIX + key);
+    },
+    async deleteIfEquals(key, value) {
+      // One script runs alone on the server, so the compare and the delete cannot interleave.
+      const deleted = await client.eval(DELETE_IF_EQUALS, 1, PREFIX + key, value);
+      return Number(deleted) === 1;
     },
     async increment(key, ttlSeconds) {
       const [[, value] = [], [, ttl] = []] =

@@ -7,6 +7,8 @@ export interface Cache {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
   delete(key: string): Promise<void>;
+  /** Deletes the key only while it holds `value`, atomically; true for the one caller that deleted it. */
+  deleteIfEquals(key: string, value: string): Promise<boolean>;
   /** Atomically adds to a counter, starting its time-to-live on first use; returns the new value. */
   increment(key: string, ttlSeconds: number): Promise<number>;
   /** Tells every node (this one included) that `topic` changed. */

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -75,12 +75,28 @@ function createDialect(dialect: DialectName, target: DatabaseTarget): KyselyDial
     });
   }
   mkdirSync(dirname(target.sqlitePath), { recursive: true });
+  restrictToOwner(target.sqlitePath);
   const sqlite = new BetterSqlite3(target.sqlitePath);
   sqlite.pragma('journal_mode = WAL');
+  // SQLite gives the -wal and -shm files the database file's mode; these fix files an older version left.
+  for (const suffix of ['-wal', '-shm']) restrictToOwner(target.sqlitePath + suffix, false);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   return new SqliteDialect({ database: bindBooleansAsIntegers(sqlite) });
+}
+
+/**
+ * The database holds password hashes and upstream keys: only its owner may read it (0600, like the
+ * session secret). Created empty with that mode when missing, so it is never readable by others.
+ */
+function restrictToOwner(path: string, create = true): void {
+  if (path === ':memory:' || path === '') return;
+  if (!existsSync(path)) {
+    if (!create) return;
+    closeSync(openSync(path, 'a', 0o600));
+  }
+  chmodSync(path, 0o600);
 }
 
 type SqliteDatabase = ConstructorParameters<typeof SqliteDialect>[0]['database'];

@@ -23,6 +23,12 @@ export interface UsersTable {
   telegram_id: number;
   /** SHA-256 of the management access token; the token itself is shown once and never stored. */
   access_token_hash: string | null;
+  /** Bumped on sign-out, password change or reset: session cookies of an older generation are refused. */
+  session_generation: Generated<number>;
+  /** 1 once the address was proved (e-mail code or a provider's verified flag); 0 otherwise. */
+  email_verified: Generated<number>;
+  /** 1 while the inviter's reward waits for `InviterRewardCondition`; the payment clears it. */
+  inviter_reward_pending: Generated<number>;
   quota: number;
   used_quota: number;
   request_count: number;

@@ -29,7 +29,7 @@ export function useLogout() {
   const { logout } = useSession();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => api.get<unknown>('/api/user/logout'),
+    mutationFn: () => api.post<unknown>('/api/user/logout'),
     onSettled: () => {
       // Synchronously, not as a transition: a transition would keep the console mounted while the
       // home page loads, and its sign-in guard would then send the cleared session to /login.

@@ -11,11 +11,11 @@ export const playgroundKeys = {
   models: ['availableModels'] as const,
 };
 
-/** `GET /api/token/playground`: the key of the user's playground token (created on first use). */
+/** `POST /api/token/playground`: the key of the user's playground token (created on first use). */
 export function usePlaygroundKey(enabled = true) {
   return useQuery({
     queryKey: playgroundKeys.key,
-    queryFn: () => api.get<string>('/api/token/playground'),
+    queryFn: () => api.post<string>('/api/token/playground'),
     staleTime: Number.POSITIVE_INFINITY,
     enabled,
     meta: { silentError: true },

@@ -17,7 +17,7 @@ import { notify } from '../../lib/notify.js';
 import { type AccountFormErrors, type AccountFormValues, checkAccountForm } from './accountForm.js';
 import { useUpdateSelf } from './profile.api.js';
 
-const emptyPasswords = { password: '', confirmPassword: '' };
+const emptyPasswords = { currentPassword: '', password: '', confirmPassword: '' };
 
 /** Display name and password (spec §5: password at least 8, confirmed; the username is read-only). */
 export function AccountForm({ user }: { user: UserView | undefined }) {
@@ -37,7 +37,11 @@ export function AccountForm({ user }: { user: UserView | undefined }) {
     setValues((current) => ({ ...current, [field]: event.target.value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
-  const dirty = values.displayName !== loadedName || values.password !== '' || values.confirmPassword !== '';
+  const dirty =
+    values.displayName !== loadedName ||
+    values.currentPassword !== '' ||
+    values.password !== '' ||
+    values.confirmPassword !== '';
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -98,6 +102,17 @@ export function AccountForm({ user }: { user: UserView | undefined }) {
             {t('account.passwordSubtitle')}
           </Typography>
         </Box>
+        <TextField
+          name="original_password"
+          type={showPassword ? 'text' : 'password'}
+          label={t('account.currentPassword')}
+          value={values.currentPassword}
+          onChange={change('currentPassword')}
+          error={Boolean(errors.currentPassword)}
+          helperText={errors.currentPassword ? t(errors.currentPassword) : t('account.currentPasswordHint')}
+          autoComplete="current-password"
+          slotProps={{ htmlInput: { 'data-testid': 'profile-current-password' } }}
+        />
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2.25 }}>
           <TextField
             name="new_password"

@@ -2,6 +2,8 @@ import { type SelfUpdateBody, selfUpdateBody } from '@one-hub/contracts';
 
 export interface AccountFormValues {
   displayName: string;
+  /** The current password; needed only to set a new one. */
+  currentPassword: string;
   password: string;
   confirmPassword: string;
 }
@@ -9,6 +11,7 @@ export interface AccountFormValues {
 /** i18n keys (profile namespace) of the problems a field can have. */
 export interface AccountFormErrors {
   displayName?: 'account.errors.displayNameTooLong';
+  currentPassword?: 'account.errors.currentPasswordRequired';
   password?: 'account.errors.passwordTooShort' | 'account.errors.passwordTooLong';
   confirmPassword?: 'account.errors.passwordMismatch';
 }
@@ -17,11 +20,15 @@ export type AccountFormResult = { body: SelfUpdateBody; errors?: never } | { bod
 
 /**
  * Checks the profile form with the server's own schema (display name ≤ 20, password 8–64 or empty
- * to keep it), plus the confirmation, which only the form knows about.
+ * to keep it, the current password to set a new one), plus the confirmation, which only the form knows about.
  */
 export function checkAccountForm(values: AccountFormValues): AccountFormResult {
   const errors: AccountFormErrors = {};
-  const parsed = selfUpdateBody.safeParse({ display_name: values.displayName, password: values.password });
+  const parsed = selfUpdateBody.safeParse({
+    display_name: values.displayName,
+    password: values.password,
+    ...(values.password ? { original_password: values.currentPassword } : {}),
+  });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.path[0] === 'display_name') errors.displayName = 'account.errors.displayNameTooLong';
@@ -34,6 +41,7 @@ export function checkAccountForm(values: AccountFormValues): AccountFormResult {
     }
   }
   if (values.password !== values.confirmPassword) errors.confirmPassword = 'account.errors.passwordMismatch';
-  if (!parsed.success || errors.confirmPassword) return { errors };
+  if (values.password && !values.currentPassword) errors.currentPassword = 'account.errors.currentPasswordRequired';
+  if (!parsed.success || errors.confirmPassword || errors.currentPassword) return { errors };
   return { body: parsed.data };
 }

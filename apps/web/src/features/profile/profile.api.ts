@@ -21,7 +21,10 @@ function useRefreshSelf() {
   return () => queryClient.invalidateQueries({ queryKey: profileKeys.self });
 }
 
-/** `PUT /api/user/self {display_name, password?}`; the server keeps this session signed in after a new password. */
+/**
+ * `PUT /api/user/self {display_name, password?, original_password?}`; a new password ends the other
+ * sessions and revokes the access token, and the server keeps this session signed in.
+ */
 export function useUpdateSelf() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -33,11 +36,11 @@ export function useUpdateSelf() {
   });
 }
 
-/** `GET /api/user/token`: replaces the access token and returns the new one, shown this once. */
+/** `POST /api/user/token`: replaces the access token and returns the new one, shown this once. */
 export function useRegenerateAccessToken() {
   const refresh = useRefreshSelf();
   return useMutation({
-    mutationFn: () => api.get<string>('/api/user/token'),
+    mutationFn: () => api.post<string>('/api/user/token'),
     onSuccess: () => refresh(),
   });
 }

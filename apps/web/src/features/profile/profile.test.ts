@@ -3,13 +3,14 @@ import { checkAccountForm } from './accountForm.js';
 import { githubAuthorizeUrl, larkAuthorizeUrl, telegramBotUrl } from './oauth.js';
 
 describe('profile form', () => {
-  const values = { displayName: 'Alice', password: '', confirmPassword: '' };
+  const values = { displayName: 'Alice', currentPassword: '', password: '', confirmPassword: '' };
 
   it('keeps the password when both password fields are empty', () => {
     expect(checkAccountForm(values)).toEqual({ body: { display_name: 'Alice' } });
   });
 
   it('needs at least 8 characters and a matching confirmation', () => {
+    const values = { displayName: 'Alice', currentPassword: 'old-password', password: '', confirmPassword: '' };
     expect(checkAccountForm({ ...values, password: 'short', confirmPassword: 'short' }).errors).toEqual({
       password: 'account.errors.passwordTooShort',
     });
@@ -19,9 +20,22 @@ describe('profile form', () => {
     expect(checkAccountForm({ ...values, password: 'x'.repeat(65), confirmPassword: 'x'.repeat(65) }).errors).toEqual({
       password: 'account.errors.passwordTooLong',
     });
-    expect(checkAccountForm({ ...values, password: 'long-enough', confirmPassword: 'long-enough' }).body).toEqual({
+    const complete = {
+      ...values,
+      currentPassword: 'old-password',
+      password: 'long-enough',
+      confirmPassword: 'long-enough',
+    };
+    expect(checkAccountForm(complete).body).toEqual({
       display_name: 'Alice',
       password: 'long-enough',
+      original_password: 'old-password',
+    });
+  });
+
+  it('needs the current password to set a new one', () => {
+    expect(checkAccountForm({ ...values, password: 'long-enough', confirmPassword: 'long-enough' }).errors).toEqual({
+      currentPassword: 'account.errors.currentPasswordRequired',
     });
   });
 

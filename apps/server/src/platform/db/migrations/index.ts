@@ -6,6 +6,8 @@ import * as ledgerFlushes from './0003_ledger_flushes.js';
 import * as statisticsRedemptions from './0004_statistics_redemptions.js';
 import * as accountBindings from './0005_account_bindings.js';
 import * as modelMetadata from './0006_model_metadata.js';
+import * as sessionGeneration from './0007_session_generation.js';
+import * as accountTrust from './0008_account_trust.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -21,6 +23,8 @@ const migrations: Record<string, VersionedMigration> = {
   '0004_statistics_redemptions': statisticsRedemptions,
   '0005_account_bindings': accountBindings,
   '0006_model_metadata': modelMetadata,
+  '0007_session_generation': sessionGeneration,
+  '0008_account_trust': accountTrust,
 };
 
 class StaticProvider implements MigrationProvider {

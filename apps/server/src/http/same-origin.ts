@@ -1,0 +1,26 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../platform/errors.js';
+import { sameOrigin } from './write-origin.js';
+
+const ALLOWED_FETCH_SITES = new Set(['same-origin', 'none']);
+
+/**
+ * For the few GET routes that change state and stay only because the reference's console calls
+ * them (sign-out, a new access token, the playground key): the request must come from this site's
+ * own pages. A browser names a cross-site request in `Sec-Fetch-Site` and `Origin`; scripts that
+ * send neither are not browsers riding on a cookie. The console itself uses POST.
+ */
+export function assertSameOriginGet(request: FastifyRequest): void {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && !ALLOWED_FETCH_SITES.has(String(site).toLowerCase())) {
+    throw AppError.forbidden(
+      `this request came from another site (Sec-Fetch-Site); use POST ${request.routeOptions.url} from this site`,
+    );
+  }
+  const origin = request.headers.origin;
+  if (origin !== undefined && !sameOrigin(origin, request)) {
+    throw AppError.forbidden(
+      `this request came from another origin; use POST ${request.routeOptions.url} from this site`,
+    );
+  }
+}
