@@ -95,6 +95,7 @@ export function createServices(
     groups: new UserGroupRepository(database),
     secrets: createSecretBox(settings.serverSecret, 'redemptions'),
     onQuotaChanged: (userId, delta) => users.onQuotaChanged?.(userId, delta),
+    inviteRewards: users.inviteRewards,
   });
   const notifier = createNotifier(settings.notify ?? { email: { disabled: false } }, {
     mailer: signIn.mailer,

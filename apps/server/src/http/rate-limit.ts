@@ -1,6 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Cache } from '../platform/cache/index.js';
+import { sha256Hex } from '../platform/crypto.js';
 import { AppError } from '../platform/errors.js';
 
 /** Route-level `config` that turns on the limiter for sign-in, registration and password routes. */
@@ -26,4 +28,45 @@ export async function installRateLimit(
   // 0 turns the limit off (for example behind a proxy that already limits sign-ins).
   const max = settings.max > 0 ? settings.max : Number.MAX_SAFE_INTEGER;
   return { rateLimit: { max, timeWindow: settings.windowSeconds * 1000 } };
+}
+
+/** Counts password sign-ins per account name, whatever address they come from. */
+export interface AccountSignInLimit {
+  /**
+   * Counts an attempt for `login` (a username or an e-mail address) and refuses it with a 429 once
+   * the window holds more than the limit. Called before the password is checked, so a locked name
+   * answers the same whether or not such a user exists, and the right password does not help.
+   */
+  attempt(login: string): Promise<void>;
+  /** A correct password: the count for this name starts again. */
+  succeeded(login: string): Promise<void>;
+}
+
+/**
+ * Per-account limit on password sign-ins, kept in the shared cache (Redis when configured, so every
+ * node counts together; memory otherwise). The window is fixed and starts at the first attempt;
+ * `max` 0 turns it off.
+ */
+export function createAccountSignInLimit(
+  cache: Cache,
+  settings: { max: number; windowSeconds: number },
+): AccountSignInLimit {
+  // Hashed: the key holds neither the name nor the address, and stays short.
+  const key = (login: string) => `signin-attempts:${sha256Hex(login.trim().toLowerCase())}`;
+  const minutes = Math.ceil(settings.windowSeconds / 60);
+  return {
+    async attempt(login) {
+      if (settings.max <= 0) return;
+      const attempts = await cache.increment(key(login), settings.windowSeconds);
+      if (attempts > settings.max) {
+        throw new AppError(
+          'rate_limited',
+          `too many failed sign-in attempts for this account; it is locked for up to ${minutes} minutes from the first failure, try again later`,
+        );
+      }
+    },
+    async succeeded(login) {
+      if (settings.max > 0) await cache.delete(key(login));
+    },
+  };
 }

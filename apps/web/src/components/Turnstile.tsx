@@ -21,6 +21,7 @@ interface TurnstileApi {
     },
   ): string;
   remove(widgetId: string): void;
+  reset(widgetId: string): void;
 }
 
 declare global {
@@ -63,6 +64,13 @@ export interface TurnstileGate {
   token: string;
   setToken(token: string): void;
   /**
+   * The token for one request. The server checks every token with Cloudflare, which accepts it
+   * once, so the widget is reset for the next action.
+   */
+  spend(): string;
+  /** Counts the spent tokens; the widget resets when it changes. */
+  spent: number;
+  /**
    * True when the form may send its request: no check, or a token. Otherwise it tells the visitor
    * the check is still running (spec §8) and answers false.
    */
@@ -72,12 +80,20 @@ export interface TurnstileGate {
 export function useTurnstileGate(onWaiting: () => void): TurnstileGate {
   const { turnstile_check: required } = useSiteInfo();
   const [token, setToken] = useState('');
+  const [spent, setSpent] = useState(0);
   const ready = useCallback(() => {
     if (!required || token) return true;
     onWaiting();
     return false;
   }, [required, token, onWaiting]);
-  return { required, token, setToken, ready };
+  const spend = useCallback(() => {
+    if (token) {
+      setToken('');
+      setSpent((count) => count + 1);
+    }
+    return token;
+  }, [token]);
+  return { required, token, setToken, ready, spend, spent };
 }
 
 interface TurnstileProps {
@@ -96,8 +112,14 @@ export function Turnstile({ gate, fallback = 'checking' }: TurnstileProps) {
   const { turnstile_site_key: siteKey } = useSiteInfo();
   const mode = useTheme().palette.mode;
   const container = useRef<HTMLDivElement>(null);
+  const widget = useRef<string | undefined>(undefined);
   const [state, setState] = useState<'loading' | 'rendered' | 'failed'>('loading');
-  const { required, setToken } = gate;
+  const { required, setToken, spent } = gate;
+
+  // A spent token is not accepted twice: a fresh challenge for the next action.
+  useEffect(() => {
+    if (spent > 0 && widget.current !== undefined) window.turnstile?.reset(widget.current);
+  }, [spent]);
 
   useEffect(() => {
     if (!required || !siteKey) return;
@@ -113,6 +135,7 @@ export function Turnstile({ gate, fallback = 'checking' }: TurnstileProps) {
           'expired-callback': () => setToken(''),
           'error-callback': () => setToken(''),
         });
+        widget.current = widgetId;
         setState('rendered');
       },
       () => !cancelled && setState('failed'),
@@ -120,6 +143,7 @@ export function Turnstile({ gate, fallback = 'checking' }: TurnstileProps) {
     return () => {
       cancelled = true;
       if (widgetId !== undefined) window.turnstile?.remove(widgetId);
+      widget.current = undefined;
       setState('loading');
     };
   }, [required, siteKey, mode, setToken]);

@@ -29,10 +29,6 @@ export class AccountBindingRepository {
     return this.live().where('email', '=', email).orderBy('id').executeTakeFirst();
   }
 
-  async findByUsername(username: string): Promise<UserRow | undefined> {
-    return this.live().where('username', '=', username).executeTakeFirst();
-  }
-
   /** Highest user id ever issued (deleted users included), for names like `github_<n>`. */
   async maxUserId(): Promise<number> {
     const row = await this.handle.db

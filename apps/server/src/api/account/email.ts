@@ -4,6 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail.js';
 import { hashPassword } from '../../platform/password.js';
 import type { OptionService } from '../option/service.js';
+import type { InviteRewards } from '../user/invite-reward.js';
 import type { UserRepository } from '../user/repo.js';
 import type { AccountBindingRepository } from './bindings-repo.js';
 import type { VerificationCodes } from './verification.js';
@@ -13,6 +14,28 @@ export const EMAIL_CODE_PURPOSE = 'register';
 const RESET_PURPOSE = 'reset';
 const RESET_TOKEN_LENGTH = 32;
 const NEW_PASSWORD_LENGTH = 12;
+
+/** Whether `EmailDomainRestrictionEnabled` lets this address in (always true when the restriction is off). */
+export function isEmailDomainAllowed(options: OptionService, email: string): boolean {
+  if (!options.getBoolean('EmailDomainRestrictionEnabled')) return true;
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  return allowedEmailDomains(options).includes(domain);
+}
+
+/** Refuses an address outside `EmailDomainWhitelist` while the restriction is on, with a 400 naming the field. */
+export function checkEmailDomain(options: OptionService, email: string): void {
+  if (!isEmailDomainAllowed(options, email)) {
+    throw AppError.badRequest(`email: this site accepts only addresses at ${allowedEmailDomains(options).join(', ')}`);
+  }
+}
+
+function allowedEmailDomains(options: OptionService): string[] {
+  return options
+    .get('EmailDomainWhitelist')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+}
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -24,11 +47,12 @@ export class EmailAccounts {
     private readonly options: OptionService,
     private readonly codes: VerificationCodes,
     private readonly mailer: Mailer,
+    private readonly inviteRewards?: InviteRewards,
   ) {}
 
   /** Mails a 6-character code to an address no user holds yet. */
   async sendVerificationCode(email: string): Promise<void> {
-    this.checkDomain(email);
+    checkEmailDomain(this.options, email);
     if (await this.users.isEmailTaken(email)) {
       throw AppError.conflict('email: this e-mail address is already in use');
     }
@@ -57,39 +81,32 @@ export class EmailAccounts {
     await this.mailer.send(this.resetMail(email, link));
   }
 
-  /** Checks the mailed token once, sets a random password and returns it. */
+  /**
+   * Checks the mailed token once, sets a random password and returns it. Every session ends and
+   * the access token is revoked: whoever held them may be the reason for the reset.
+   */
   async resetPassword(email: string, token: string): Promise<string> {
     const wrong = () => AppError.badRequest('token: the reset link is wrong or has expired; ask for a new one');
     if (!(await this.codes.consume(RESET_PURPOSE, email, token))) throw wrong();
     const user = await this.bindings.findByEmail(email);
     if (!user) throw wrong();
     const password = randomString(NEW_PASSWORD_LENGTH);
-    await this.users.update(user.id, { password: await hashPassword(password) });
+    await this.users.revokeSessions(user.id, { password: await hashPassword(password), access_token_hash: null });
     return password;
   }
 
   /** Sets the signed-in user's address once the code mailed to it checks out. */
   async bindEmail(user: UserRow, email: string, code: string): Promise<void> {
+    checkEmailDomain(this.options, email);
     if (!(await this.codes.consume(EMAIL_CODE_PURPOSE, email, code))) {
       throw AppError.badRequest('code: the verification code is wrong or has expired');
     }
     if (await this.users.isEmailTaken(email, user.id)) {
       throw AppError.conflict('email: this e-mail address is already in use');
     }
-    await this.users.update(user.id, { email });
-  }
-
-  private checkDomain(email: string): void {
-    if (!this.options.getBoolean('EmailDomainRestrictionEnabled')) return;
-    const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-    const allowed = this.options
-      .get('EmailDomainWhitelist')
-      .split(',')
-      .map((entry) => entry.trim().toLowerCase())
-      .filter(Boolean);
-    if (!allowed.includes(domain)) {
-      throw AppError.badRequest(`email: this site accepts only addresses at ${allowed.join(', ')}`);
-    }
+    // The code proved the address: external sign-ins may now match this user by it.
+    await this.users.update(user.id, { email, email_verified: 1 });
+    await this.inviteRewards?.onEmailVerified(user.id);
   }
 
   private requireMailer(): void {

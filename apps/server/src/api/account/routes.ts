@@ -1,8 +1,9 @@
 import { loginBody, registerBody, selfUpdateBody } from '@one-hub/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Auth, currentUser } from '../../http/auth.js';
-import type { RouteRateLimit } from '../../http/rate-limit.js';
+import type { AccountSignInLimit, RouteRateLimit } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
+import { assertSameOriginGet } from '../../http/same-origin.js';
 import type { SessionCodec } from '../../http/session.js';
 import { parseInput } from '../../http/validate.js';
 import { toLoginUserView, toUserView } from '../user/presenter.js';
@@ -19,9 +20,10 @@ export function accountRoutes(
     signIn: SignInServices;
     sessions: SessionCodec;
     critical: RouteRateLimit;
+    signInLimit: AccountSignInLimit;
   },
 ): void {
-  const { auth, accounts, signIn, sessions, critical } = deps;
+  const { auth, accounts, signIn, sessions, critical, signInLimit } = deps;
   const signedIn = { preHandler: auth.requireUser };
 
   app.post('/api/user/register', { config: critical, preHandler: signIn.turnstile.guard }, async (request) => {
@@ -30,14 +32,28 @@ export function accountRoutes(
   });
 
   app.post('/api/user/login', { config: critical }, async (request, reply) => {
-    const user = await accounts.login(parseInput(loginBody, request.body), request.ip);
+    const body = parseInput(loginBody, request.body);
+    // Per account name as well as per address: a shared proxy address does not lock everyone out,
+    // and changing addresses does not buy more guesses.
+    await signInLimit.attempt(body.username);
+    const user = await accounts.login(body, request.ip);
+    await signInLimit.succeeded(body.username);
     sessions.issue(reply, user);
     return ok(toLoginUserView(user));
   });
 
-  app.get('/api/user/logout', async (_request, reply) => {
+  // Signing out ends every session of the user (see AccountService.logout). The GET stays for the
+  // reference's console, same-origin only; this console uses POST.
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    const user = await auth.sessionUser(request);
+    if (user) await accounts.logout(user);
     sessions.clear(reply);
     return ok();
+  };
+  app.post('/api/user/logout', logout);
+  app.get('/api/user/logout', async (request, reply) => {
+    assertSameOriginGet(request);
+    return logout(request, reply);
   });
 
   app.get('/api/user/self', signedIn, async (request) => ok(toUserView(currentUser(request))));
@@ -45,14 +61,18 @@ export function accountRoutes(
   app.put('/api/user/self', { ...signedIn, config: critical }, async (request, reply) => {
     const before = currentUser(request);
     const updated = await accounts.updateSelf(before, parseInput(selfUpdateBody, request.body));
-    // A new password invalidates every session; keep this one signed in.
+    // A new password ends every session; keep this one signed in with a cookie of the new generation.
     if (updated.password !== before.password) sessions.issue(reply, updated);
     return ok(toUserView(updated));
   });
 
-  app.get('/api/user/token', signedIn, async (request) =>
-    ok(await accounts.regenerateAccessToken(currentUser(request))),
-  );
+  const newAccessToken = async (request: FastifyRequest) =>
+    ok(await accounts.regenerateAccessToken(currentUser(request)));
+  app.post('/api/user/token', signedIn, newAccessToken);
+  app.get('/api/user/token', signedIn, async (request) => {
+    assertSameOriginGet(request);
+    return newAccessToken(request);
+  });
 
   app.get('/api/user/aff', signedIn, async (request) => ok(await accounts.affCode(currentUser(request))));
 

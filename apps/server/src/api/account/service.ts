@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from '../../platform/password.js';
 import type { OptionService } from '../option/service.js';
 import type { UserRepository } from '../user/repo.js';
 import type { UserService } from '../user/service.js';
-import { EMAIL_CODE_PURPOSE } from './email.js';
+import { checkEmailDomain, EMAIL_CODE_PURPOSE } from './email.js';
 import type { VerificationCodes } from './verification.js';
 
 export class AccountService {
@@ -24,7 +24,10 @@ export class AccountService {
     if (!this.options.getBoolean('RegisterEnabled') || !this.options.getBoolean('PasswordRegisterEnabled')) {
       throw AppError.forbidden('registration is closed on this site');
     }
-    if (this.options.getBoolean('EmailVerificationEnabled')) {
+    // The allow-list holds whether or not the address is verified: an unverified one is still stored.
+    if (body.email) checkEmailDomain(this.options, body.email);
+    const verified = this.options.getBoolean('EmailVerificationEnabled');
+    if (verified) {
       if (!body.email) throw AppError.badRequest('email: an e-mail address is required');
       if (!body.verification_code)
         throw AppError.badRequest('verification_code: the e-mail verification code is required');
@@ -41,6 +44,7 @@ export class AccountService {
       username: body.username,
       password: body.password,
       email: body.email || undefined,
+      emailVerified: verified,
       inviterId: inviter?.id,
       sourceIp,
     });
@@ -59,13 +63,31 @@ export class AccountService {
     return user;
   }
 
-  /** Changes the caller's display name and, when given, password. Returns the updated row. */
+  /**
+   * Changes the caller's display name and, when given, password. A new password needs the current
+   * one, ends every session and revokes the access token. Returns the updated row.
+   */
   async updateSelf(user: UserRow, body: SelfUpdateBody): Promise<UserRow> {
+    if (body.password) await this.checkCurrentPassword(user, body.original_password);
     const patch: UserUpdate = {};
     if (body.display_name !== undefined) patch.display_name = body.display_name;
-    if (body.password) patch.password = await hashPassword(body.password);
-    if (Object.keys(patch).length > 0) await this.users.update(user.id, patch);
+    if (body.password) {
+      await this.users.revokeSessions(user.id, {
+        ...patch,
+        password: await hashPassword(body.password),
+        access_token_hash: null,
+      });
+      this.userService.onUserChanged?.(user.id);
+    } else if (Object.keys(patch).length > 0) {
+      await this.users.update(user.id, patch);
+    }
     return (await this.users.findById(user.id)) ?? user;
+  }
+
+  /** Signing out ends every session of the user, on every device (the rule is simple on purpose). */
+  async logout(user: UserRow): Promise<void> {
+    await this.users.revokeSessions(user.id);
+    this.userService.onUserChanged?.(user.id);
   }
 
   /** A new management access token; only its digest is stored, so it is shown this once. */
@@ -73,6 +95,15 @@ export class AccountService {
     const token = randomHex(16);
     await this.users.update(user.id, { access_token_hash: sha256Hex(token) });
     return token;
+  }
+
+  private async checkCurrentPassword(user: UserRow, current: string | undefined): Promise<void> {
+    if (!current) {
+      throw AppError.badRequest('original_password: the current password is required to set a new one');
+    }
+    if (!(await verifyPassword(current, user.password))) {
+      throw AppError.forbidden('original_password: the current password is wrong');
+    }
   }
 
   async affCode(user: UserRow): Promise<string> {

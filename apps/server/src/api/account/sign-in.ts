@@ -41,7 +41,7 @@ export function createSignInServices(deps: {
   options: OptionService;
   userRepository: UserRepository;
   users: UserService;
-  /** Signs the state and Turnstile cookies. */
+  /** Signs the OAuth state cookie. */
   secret: string;
   upstreams?: Partial<SignInUpstreams> | undefined;
 }): SignInServices {
@@ -58,13 +58,20 @@ export function createSignInServices(deps: {
   }));
   return {
     mailer,
-    email: new EmailAccounts(deps.userRepository, bindings, options, new VerificationCodes(deps.cache), mailer),
+    email: new EmailAccounts(
+      deps.userRepository,
+      bindings,
+      options,
+      new VerificationCodes(deps.cache),
+      mailer,
+      deps.users.inviteRewards,
+    ),
     external: new ExternalAccounts(bindings, deps.userRepository, deps.users, options),
     github: new GitHubSignIn(options, upstreams.github),
     lark: new LarkSignIn(options, upstreams.lark),
     oidc: new OidcSignIn(options),
     wechat: new WeChatSignIn(options),
     oauthState: new OAuthStateCookie(deps.secret),
-    turnstile: new TurnstileCheck(options, deps.secret, upstreams.turnstile),
+    turnstile: new TurnstileCheck(options, deps.cache, upstreams.turnstile),
   };
 }

@@ -53,7 +53,7 @@ export function RegisterForm({ emailVerification }: { emailVerification: boolean
     }
     if (!turnstile.ready()) return;
     sendCode.mutate(
-      { email: values.email.trim(), turnstile: turnstile.token },
+      { email: values.email.trim(), turnstile: turnstile.spend() },
       {
         onSuccess: () => {
           notify.success(t('register.codeSent'));
@@ -72,7 +72,7 @@ export function RegisterForm({ emailVerification }: { emailVerification: boolean
     }
     if (!turnstile.ready()) return;
     register.mutate(
-      { body: checked.body, turnstile: turnstile.token },
+      { body: checked.body, turnstile: turnstile.spend() },
       {
         onSuccess: () => {
           notify.success(t('register.success'));

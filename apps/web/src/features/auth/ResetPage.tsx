@@ -30,7 +30,7 @@ export function ResetPage() {
     if (found || !turnstile.ready()) return;
     const address = email.trim();
     sendReset.mutate(
-      { email: address, turnstile: turnstile.token },
+      { email: address, turnstile: turnstile.spend() },
       {
         onSuccess: () => {
           setSentTo(address);

@@ -52,7 +52,7 @@ export function EmailBindDialog({ open, current, onClose }: { open: boolean; cur
     }
     if (!humanCheck.ready()) return;
     sendCode.mutate(
-      { ...parsed.data, turnstile: humanCheck.token || undefined },
+      { ...parsed.data, turnstile: humanCheck.spend() || undefined },
       {
         onSuccess: () => {
           notify.success(t('email.codeSent'));

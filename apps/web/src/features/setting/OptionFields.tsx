@@ -111,10 +111,14 @@ export function TextOptionField({ name, variant = 'text' }: TextOptionProps) {
 /** A fixed list of values (the definition's `choices`). */
 export function SelectField({ name }: { name: OptionKey }) {
   const field = useOptionField(name);
-  const { t } = useTranslation('common');
+  const { t } = useTranslation(['common', 'setting']);
   const definition = optionDefinitions[name] as { choices?: readonly string[] };
   const choices = definition.choices ?? [];
-  const display = (choice: string) => (name === 'Language' ? t(`language.${choice}`) : choice);
+  const display = (choice: string) => {
+    if (name === 'Language') return t(`common:language.${choice}`);
+    if (name === 'InviterRewardCondition') return t(`setting:fields.${name}.choices.${choice}`);
+    return choice;
+  };
   return (
     <TextField
       select

@@ -59,7 +59,13 @@ export const SECTIONS: SectionSpec[] = [
   {
     id: 'users',
     tab: 'operation',
-    fields: keys('QuotaForNewUser', 'QuotaRemindThreshold', 'QuotaForInviter', 'QuotaForInvitee'),
+    fields: keys(
+      'QuotaForNewUser',
+      'QuotaRemindThreshold',
+      'QuotaForInviter',
+      'QuotaForInvitee',
+      'InviterRewardCondition',
+    ),
   },
   {
     id: 'retry',

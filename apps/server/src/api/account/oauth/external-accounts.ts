@@ -1,4 +1,4 @@
-import { type BindingType, Role, UserStatus, usernameField } from '@one-hub/contracts';
+import { type BindingType, UserStatus, usernameField } from '@one-hub/contracts';
 import { randomString } from '../../../platform/crypto.js';
 import type { UserRow, UserUpdate } from '../../../platform/db/index.js';
 import { AppError } from '../../../platform/errors.js';
@@ -6,6 +6,7 @@ import type { OptionService } from '../../option/service.js';
 import type { UserRepository } from '../../user/repo.js';
 import type { UserService } from '../../user/service.js';
 import type { AccountBindingRepository, BindingKey } from '../bindings-repo.js';
+import { isEmailDomainAllowed } from '../email.js';
 
 /** Who a provider says the caller is, in the terms of our users table. */
 export interface ExternalIdentity {
@@ -14,14 +15,18 @@ export interface ExternalIdentity {
   binding: Pick<UserUpdate, 'github_id' | 'github_id_new' | 'oidc_id' | 'lark_id' | 'wechat_id'>;
   /** Ways to recognise a user already bound to this identity, strongest first. */
   keys: BindingKey[];
-  /** A provider-verified e-mail that identifies an existing user (GitHub). */
-  matchEmail?: string;
-  /** A username that identifies an existing user (OIDC). */
-  matchUsername?: string;
-  /** Username for a new user, tried before `<provider>_<n>`. */
+  /**
+   * Username for a new user, tried before `<provider>_<n>`. Never used to find an existing user:
+   * whoever registers that name first would receive the provider account's sign-ins.
+   */
   preferredUsername?: string;
   displayName: string;
   email: string;
+  /**
+   * True only when the provider says it verified `email` (GitHub's `/user/emails`, OIDC's
+   * `email_verified`). Only then may it find an existing user, and only one whose own address is verified.
+   */
+  emailVerified: boolean;
   avatarUrl: string;
 }
 
@@ -106,14 +111,10 @@ export class ExternalAccounts {
       const user = unbound(await this.bindings.findByBinding(key));
       if (user) return user;
     }
-    if (identity.matchEmail) {
-      const user = unbound(await this.bindings.findByEmail(identity.matchEmail));
-      if (user) return user;
-    }
-    if (identity.matchUsername) {
-      // An identity provider's username must not hand out an administrator's account; admins bind while signed in.
-      const user = unbound(await this.bindings.findByUsername(identity.matchUsername));
-      if (user && user.role < Role.admin) return user;
+    if (identity.email && identity.emailVerified) {
+      // A user who typed in an address without proving it must not receive its owner's sign-ins.
+      const user = unbound(await this.bindings.findByEmail(identity.email));
+      if (user && Number(user.email_verified) === 1) return user;
     }
     return undefined;
   }
@@ -129,13 +130,19 @@ export class ExternalAccounts {
   private async register(identity: ExternalIdentity, context: { affCode?: string; sourceIp: string }) {
     const username = await this.chooseUsername(identity);
     const inviter = context.affCode ? await this.users.findByAffCode(context.affCode) : undefined;
-    const email = identity.email && !(await this.users.isEmailTaken(identity.email)) ? identity.email : undefined;
+    const email =
+      identity.email &&
+      isEmailDomainAllowed(this.options, identity.email) &&
+      !(await this.users.isEmailTaken(identity.email))
+        ? identity.email
+        : undefined;
     const created = await this.userService.createAccount({
       username,
       // Nobody knows this password; the user signs in through the provider or resets it by e-mail.
       password: randomString(32),
       displayName: identity.displayName.trim().slice(0, 20) || username,
       email,
+      emailVerified: identity.emailVerified,
       inviterId: inviter?.id,
       sourceIp: context.sourceIp,
     });

@@ -104,7 +104,7 @@ describe.each(availableDialects)('OAuth state and GitHub sign-in on %s', (dialec
     expect(long.json().data.username).toMatch(/^github_\d+$/);
   });
 
-  it('finds users by legacy login unless GitHubOldIdCloseEnabled, and by verified e-mail', async () => {
+  it('finds users by legacy login unless GitHubOldIdCloseEnabled, and by an e-mail both sides verified', async () => {
     await t.post('/api/user/register', { username: 'legacy', password: 'password-123' });
     const legacy = await user('legacy');
     await t.services.userRepository.update(legacy?.id ?? 0, { github_id: 'legacy-login' });
@@ -121,6 +121,13 @@ describe.each(availableDialects)('OAuth state and GitHub sign-in on %s', (dialec
     await t.setOptions({ GitHubOldIdCloseEnabled: 'false' });
 
     await t.post('/api/user/register', { username: 'mailer', password: 'password-123', email: 'mailer@example.com' });
+    // Registered with verification off, the address is only typed in: it must not match (item 7).
+    const typedIn = await gitHubCallback(
+      account(5005, 'not-mailer', { emails: [{ email: 'mailer@example.com', primary: true, verified: true }] }),
+    );
+    expect(typedIn.json().data.username).toBe('not-mailer');
+    const mailer = await user('mailer');
+    await t.services.userRepository.update(mailer?.id ?? 0, { email_verified: 1 });
     const byMail = await gitHubCallback(
       account(5003, 'mailer-gh', { emails: [{ email: 'mailer@example.com', primary: true, verified: true }] }),
     );

@@ -17,6 +17,8 @@ interface GitHubProfile {
   login: string;
   name: string;
   email: string;
+  /** GitHub's `/user/emails` lists `email` as verified. */
+  emailVerified: boolean;
   avatarUrl: string;
 }
 
@@ -40,11 +42,11 @@ export class GitHubSignIn {
         { column: 'github_id_new', value: profile.id },
         ...(oldIdsClosed ? [] : [{ column: 'github_id' as const, value: profile.login }]),
       ],
-      ...(profile.email ? { matchEmail: profile.email } : {}),
       preferredUsername: profile.login,
       displayName: profile.name || profile.login,
-      // Longer addresses are still matched, but not stored (the e-mail field holds 50 characters).
+      // Longer addresses are neither stored nor matched (the e-mail field holds 50 characters).
       email: profile.email.length <= 50 ? profile.email : '',
+      emailVerified: profile.emailVerified && profile.email.length <= 50,
       avatarUrl: profile.avatarUrl,
     };
   }
@@ -75,21 +77,30 @@ export class GitHubSignIn {
     if (user.status !== 200 || typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
       throw new AppError('upstream_error', `GitHub did not return the signed-in user (HTTP ${user.status})`);
     }
-    let email = textField(user.body, 'email');
-    if (!email) {
-      // The profile shows only a public address; the primary verified one needs the e-mails call.
-      const emails = await callJson(`${this.urls.api}/user/emails`, { headers }, 'GitHub');
-      const primary = Array.isArray(emails.body)
-        ? emails.body.find((entry) => isObject(entry) && entry.primary === true && entry.verified === true)
-        : undefined;
-      email = textField(primary, 'email');
-    }
+    // Only `/user/emails` says whether an address is verified; the profile's public one may not be.
+    const verified = await this.verifiedEmails(headers);
+    const email = textField(user.body, 'email') || verified.primary;
     return {
       id,
       login: textField(user.body, 'login'),
       name: textField(user.body, 'name'),
       email,
+      emailVerified: email !== '' && verified.all.has(email.toLowerCase()),
       avatarUrl: textField(user.body, 'avatar_url'),
+    };
+  }
+
+  /** The verified addresses (lower case) and the primary verified one; none when GitHub does not list them. */
+  private async verifiedEmails(headers: Record<string, string>): Promise<{ all: Set<string>; primary: string }> {
+    const answer = await callJson(`${this.urls.api}/user/emails`, { headers }, 'GitHub');
+    const entries = answer.status === 200 && Array.isArray(answer.body) ? answer.body.filter(isObject) : [];
+    const verified = entries.filter((entry) => entry.verified === true && textField(entry, 'email'));
+    return {
+      all: new Set(verified.map((entry) => textField(entry, 'email').toLowerCase())),
+      primary: textField(
+        verified.find((entry) => entry.primary === true),
+        'email',
+      ),
     };
   }
 }

@@ -43,6 +43,8 @@ export class LarkSignIn {
       keys: [{ column: 'lark_id', value: openId }],
       displayName: textField(info.data, 'name') || textField(info.data, 'en_name'),
       email: email.length <= 50 ? email : '',
+      // Feishu does not say whether the address was verified, so it never finds an existing user.
+      emailVerified: false,
       avatarUrl: textField(info.data, 'avatar_url'),
     };
   }

@@ -56,13 +56,17 @@ export class OidcSignIn {
     }
     const username = textField(claims, usernameClaim).trim();
     const email = claims.email_verified === false ? '' : textField(claims, 'email');
+    // Some issuers send the claim as a string.
+    const emailVerified = claims.email_verified === true || claims.email_verified === 'true';
     return {
       provider: 'oidc',
       binding: { oidc_id: claims.sub },
       keys: [{ column: 'oidc_id', value: claims.sub }],
-      ...(username ? { matchUsername: username, preferredUsername: username } : {}),
+      // The username only names a new user; it never finds an existing one.
+      ...(username ? { preferredUsername: username } : {}),
       displayName: textField(claims, 'name') || textField(claims, 'displayName') || username,
       email: email.length <= 50 ? email : '',
+      emailVerified: emailVerified && email !== '' && email.length <= 50,
       avatarUrl: textField(claims, 'picture') || textField(claims, 'avatar'),
     };
   }

@@ -65,12 +65,16 @@ describe.each(availableDialects)('OIDC, Lark and WeChat sign-in on %s', (dialect
     expect(again.json().data.id).toBe(first.json().data.id);
   });
 
-  it('links a common user by username but never an administrator', async () => {
+  it('never links an existing user by the username claim, common user or administrator', async () => {
     await t.post('/api/user/register', { username: 'plainuser', password: 'password-123' });
-    const linked = await oidcCallback((nonce) =>
+    const prepared = await user('plainuser');
+    const separate = await oidcCallback((nonce) =>
       mocks.oidc.claims('sub-2', { nonce, preferred_username: 'plainuser' }),
     );
-    expect(linked.json().data.id).toBe((await user('plainuser'))?.id);
+    expect(separate.statusCode).toBe(200);
+    expect(separate.json().data.id).not.toBe(prepared?.id);
+    expect(separate.json().data.username).toMatch(/^oidc_\d+$/);
+    expect((await user('plainuser'))?.oidc_id).toBe('');
     const notRoot = await oidcCallback((nonce) => mocks.oidc.claims('sub-3', { nonce, preferred_username: 'root' }));
     expect(notRoot.statusCode).toBe(200);
     expect(notRoot.json().data).toMatchObject({ role: 1 });

@@ -32,6 +32,7 @@ export class WeChatSignIn {
       keys: [{ column: 'wechat_id', value: openId }],
       displayName: 'WeChat User',
       email: '',
+      emailVerified: false,
       avatarUrl: '',
     };
   }

@@ -34,6 +34,7 @@ export interface SignInTestApp {
 export async function startSignInTestApp(
   dialect: DialectName,
   upstreams: Partial<SignInUpstreams>,
+  env: Record<string, string> = {},
 ): Promise<SignInTestApp> {
   const testDatabase = await createTestDatabase(dialect);
   const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-sign-in-'));
@@ -44,6 +45,7 @@ export async function startSignInTestApp(
     INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
     LOG_LEVEL: 'silent',
     CRITICAL_RATE_LIMIT: '100000',
+    ...env,
   });
   const logger = createLogger('silent');
   const redisUrl = process.env.TEST_REDIS_URL;
