@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
 import { sendError } from './errors.js';
+import { consoleContentSecurityPolicy, scriptHash } from './security-headers.js';
 
 /** Paths that belong to the APIs: an unknown one is a JSON 404, never the console page. */
 const API_PREFIXES = ['/api/', '/v1/', '/claude/', '/gemini/', '/mj/', '/suno/', '/kling/'];
@@ -23,15 +24,22 @@ export async function installConsole(
 ): Promise<void> {
   const indexFile = join(options.directory, 'index.html');
   const built = existsSync(indexFile);
+  // The one inline script of the page: the policy lets it run by its hash, and no other.
+  const baseScript = `window.__ONE_HUB_BASE__=${JSON.stringify(options.basePath)}`;
   const indexHtml = built
     ? readFileSync(indexFile, 'utf8').replace(
         '<head>',
-        `<head>\n    <base href="${options.basePath}" />\n    <script>window.__ONE_HUB_BASE__=${JSON.stringify(options.basePath)}</script>`,
+        `<head>\n    <base href="${options.basePath}" />\n    <script>${baseScript}</script>`,
       )
     : '';
+  const policy = consoleContentSecurityPolicy([scriptHash(baseScript)]);
 
   const sendIndex = (reply: FastifyReply) =>
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', policy)
+      .type('text/html; charset=utf-8')
+      .send(indexHtml);
 
   if (built) {
     await app.register(fastifyStatic, {
@@ -43,6 +51,7 @@ export async function installConsole(
       setHeaders: (response, path) => {
         const hashedAsset = path.includes(join('assets', ''));
         response.setHeader('cache-control', hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+        response.setHeader('content-security-policy', policy);
       },
     });
     app.get(options.basePath, (_request, reply) => sendIndex(reply));

@@ -1,13 +1,15 @@
 import Box from '@mui/material/Box';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { richContentKind } from '../lib/richContent.js';
+import { sanitizeHtml } from '../lib/sanitizeHtml.js';
 import { Markdown, proseStyles } from './Markdown.js';
 
 interface RichContentProps {
   content: string;
   /**
-   * Render HTML content as HTML. Only for text an administrator set (home page, about, footer):
-   * the admin is trusted, and React never runs `<script>` tags inserted this way.
+   * Render HTML content as HTML (sanitised: scripts, frames, event handlers and `javascript:`
+   * links are removed). Only for text an administrator set (home page, about, footer).
    */
   allowHtml?: boolean;
   testId?: string;
@@ -17,6 +19,10 @@ interface RichContentProps {
 export function RichContent({ content, allowHtml = false, testId }: RichContentProps) {
   const { t } = useTranslation();
   const kind = richContentKind(content);
+  const safeHtml = useMemo(
+    () => (kind === 'html' && allowHtml ? sanitizeHtml(content) : ''),
+    [kind, allowHtml, content],
+  );
   if (kind === 'url') {
     return (
       <Box
@@ -29,8 +35,8 @@ export function RichContent({ content, allowHtml = false, testId }: RichContentP
     );
   }
   if (kind === 'html' && allowHtml) {
-    // biome-ignore lint/security/noDangerouslySetInnerHtml: administrator-set content, see allowHtml.
-    return <Box sx={proseStyles} data-testid={testId} dangerouslySetInnerHTML={{ __html: content }} />;
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised administrator-set content, see allowHtml.
+    return <Box sx={proseStyles} data-testid={testId} dangerouslySetInnerHTML={{ __html: safeHtml }} />;
   }
   return <Markdown testId={testId}>{content}</Markdown>;
 }

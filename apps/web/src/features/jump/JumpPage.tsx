@@ -2,29 +2,49 @@ import LinkOffRounded from '@mui/icons-material/LinkOffRounded';
 import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { PageLoader } from '../../components/PageLoader.js';
 import { StatusScreen } from '../../components/StatusScreen.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { monospaceFontStack } from '../../theme/fonts.js';
-import { JUMP_DELAY_SECONDS, jumpTarget } from './jumpTarget.js';
+import { allowedJumpOrigins, JUMP_DELAY_SECONDS, jumpTarget } from './jumpTarget.js';
 
-/** `/jump?url=…`: a short countdown, then the browser goes to the http(s) address; anything else is refused. */
+/** The /jump target under the site's current chat-link settings; null when it may not be followed. */
+function useJumpTarget() {
+  const { chat_link, chat_links, server_address, isLoading } = useSiteInfo();
+  const search = useLocation().search;
+  const target = useMemo(() => {
+    const origin = window.location.origin;
+    const allowedOrigins = allowedJumpOrigins({ chat_link, chat_links, server_address }, origin);
+    return jumpTarget(search, { origin, allowedOrigins });
+  }, [search, chat_link, chat_links, server_address]);
+  return { target, loading: isLoading };
+}
+
+/**
+ * `/jump?url=…`: after a short countdown, the browser goes to a page of this site or to a chat
+ * client the administrator configured; anything else is refused with a message.
+ */
 export function JumpPage() {
   const { t } = useTranslation('public');
-  const target = jumpTarget(useLocation().search);
+  const { target: jump, loading } = useJumpTarget();
+  const target = jump?.href ?? null;
   const [seconds, setSeconds] = useState(JUMP_DELAY_SECONDS);
 
   useEffect(() => {
-    if (!target) return;
+    if (!jump) return;
     if (seconds <= 0) {
-      window.location.assign(target);
+      window.location.assign(jump.href);
       return;
     }
     const timer = window.setTimeout(() => setSeconds((left) => left - 1), 1000);
     return () => window.clearTimeout(timer);
-  }, [seconds, target]);
+  }, [seconds, jump]);
 
+  // The allowed sites come with /api/status: judge an outside address once it has answered.
+  if (!jump && loading) return <PageLoader />;
   if (!target) {
     return (
       <StatusScreen
