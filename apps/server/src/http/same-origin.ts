@@ -1,8 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
-import { sameOrigin } from './write-origin.js';
-
-const ALLOWED_FETCH_SITES = new Set(['same-origin', 'none']);
+import { fromThisSite } from './write-origin.js';
 
 /**
  * For the few GET routes that change state and stay only because the reference's console calls
@@ -11,16 +9,9 @@ const ALLOWED_FETCH_SITES = new Set(['same-origin', 'none']);
  * send neither are not browsers riding on a cookie. The console itself uses POST.
  */
 export function assertSameOriginGet(request: FastifyRequest): void {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && !ALLOWED_FETCH_SITES.has(String(site).toLowerCase())) {
+  if (!fromThisSite(request)) {
     throw AppError.forbidden(
-      `this request came from another site (Sec-Fetch-Site); use POST ${request.routeOptions.url} from this site`,
-    );
-  }
-  const origin = request.headers.origin;
-  if (origin !== undefined && !sameOrigin(origin, request)) {
-    throw AppError.forbidden(
-      `this request came from another origin; use POST ${request.routeOptions.url} from this site`,
+      `this request came from another site (Sec-Fetch-Site or Origin); use POST ${request.routeOptions.url} from this site`,
     );
   }
 }

@@ -48,7 +48,7 @@ describe('/api writes check where a cookie-borne request came from', () => {
     expect(script.statusCode).toBe(200);
   });
 
-  it('follows the scheme and host the proxy reports when TRUST_PROXY is set', async () => {
+  it('follows the host the proxy reports when TRUST_PROXY is set', async () => {
     const proxied = await startTestApp({ env: { TRUST_PROXY: 'true' } });
     try {
       const session = (await proxied.createUser('proxied')).cookie;
@@ -60,9 +60,26 @@ describe('/api writes check where a cookie-borne request came from', () => {
           payload: { display_name: 'p' },
         });
       expect((await send('https://hub.example.com')).statusCode).toBe(200);
-      expect((await send('http://hub.example.com')).statusCode).toBe(403);
+      expect((await send('https://other.example.com')).statusCode).toBe(403);
     } finally {
       await proxied.close();
     }
+  });
+
+  it('lets the console through a proxy it does not trust, which ends TLS or rewrites Host', async () => {
+    // nginx with `proxy_pass http://127.0.0.1:3000` and no Host header of its own: the server sees
+    // plain http to 127.0.0.1:3000, while the browser is on https://hub.example.com.
+    const viaProxy = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/user/self',
+        headers: { cookie, host: '127.0.0.1:3000', origin: 'https://hub.example.com', ...headers },
+        payload: { display_name: 'proxied' },
+      });
+    expect((await viaProxy({ 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
+    expect((await viaProxy({ 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
+    // An older browser without Sec-Fetch-Site: the host must match, whatever the scheme.
+    expect((await viaProxy({ host: 'hub.example.com' })).statusCode).toBe(200);
+    expect((await viaProxy({})).statusCode).toBe(403);
   });
 });

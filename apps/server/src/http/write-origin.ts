@@ -2,17 +2,22 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const CROSS_FETCH_SITES = new Set(['cross-site', 'same-site']);
+const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
 
-/** The request's own origin as the server sees it (scheme and host, behind TRUST_PROXY too). */
-function ownOrigin(request: FastifyRequest): string | undefined {
-  const own = `${request.protocol}://${request.host}`;
-  return URL.canParse(own) ? new URL(own).origin : undefined;
-}
-
-/** Whether `origin` (an Origin header) is this request's own origin. */
-export function sameOrigin(origin: string, request: FastifyRequest): boolean {
-  return URL.canParse(origin) && new URL(origin).origin === ownOrigin(request);
+/**
+ * Whether a browser request came from this site's own pages. `Sec-Fetch-Site` decides when the
+ * browser sends it (every current one does): the browser compares the page's origin with the
+ * address it asked for, so a reverse proxy that rewrites Host or ends TLS cannot make it wrong.
+ * Without it, `Origin` must name this host as the server sees it (X-Forwarded-Host behind
+ * TRUST_PROXY); its scheme is not compared, as TLS often ends at a proxy the server does not
+ * trust. A request with neither header is not a browser riding on a cookie.
+ */
+export function fromThisSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string') return OWN_FETCH_SITES.has(site.toLowerCase());
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  return URL.canParse(origin) && new URL(origin).host === request.host.toLowerCase();
 }
 
 /**
@@ -32,16 +37,8 @@ export function installWriteOriginCheck(app: FastifyInstance, sessionCookie: str
       done();
       return;
     }
-    const site = request.headers['sec-fetch-site'];
-    if (typeof site === 'string' && CROSS_FETCH_SITES.has(site.toLowerCase())) {
-      done(AppError.forbidden(`this request came from another site (Sec-Fetch-Site: ${site}); it is refused`));
-      return;
-    }
-    const origin = request.headers.origin;
-    if (origin !== undefined && !sameOrigin(origin, request)) {
-      done(
-        AppError.forbidden('this request came from another origin (Origin does not match this site); it is refused'),
-      );
+    if (!fromThisSite(request)) {
+      done(AppError.forbidden('this request came from another site (Sec-Fetch-Site or Origin); it is refused'));
       return;
     }
     done();
