@@ -10,9 +10,11 @@ export type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json';
 export type OptionFormat = 'url' | 'urlOrPath' | 'proxyUrl';
 
 /**
- * JSON shapes: `chatLinks` a list of `{name, url, show, sort}`; `discountMap` `{"<amount>": ratio}`
- * with amounts above 0 and ratios in (0, 1]; `ratioMap` `{"<group>": ratio ≥ 0}`; `maxTokensMap`
- * `{"<model>": whole number ≥ 1}`; `flagMap` `{"<model>": true|false}`.
+ * JSON shapes: `chatLinks` a list of `{id, name, url, show, sort}` (the server fills a missing id;
+ * sort may also be digits in a string, or empty, as the reference's console may leave it);
+ * `discountMap` `{"<amount>": ratio}` with amounts above 0 and ratios in (0, 1]; `ratioMap`
+ * `{"<group>": ratio ≥ 0}`; `maxTokensMap` `{"<model>": whole number ≥ 1}`; `flagMap`
+ * `{"<model>": true|false}`.
  */
 export type OptionShape = 'chatLinks' | 'discountMap' | 'ratioMap' | 'maxTokensMap' | 'flagMap';
 
@@ -42,9 +44,9 @@ export type OptionIssue =
 
 /**
  * `object`/`array`: the whole value has the wrong kind; `key`/`value`: a map entry (`at` names
- * its key); `entry`/`name`/`url`/`show`/`sort`: a chat link (`index` counts from 0).
+ * its key); `entry`/`name`/`url`/`show`/`sort`/`id`: a chat link (`index` counts from 0).
  */
-export type ShapeProblem = 'object' | 'array' | 'key' | 'value' | 'entry' | 'name' | 'url' | 'show' | 'sort';
+export type ShapeProblem = 'object' | 'array' | 'key' | 'value' | 'entry' | 'name' | 'url' | 'show' | 'sort' | 'id';
 
 export type OptionCheck = { value: string } | { error: string; issue: OptionIssue };
 
@@ -113,6 +115,13 @@ function checkMap(
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
+/** A number, or what the reference's console may leave in its sort cell: digits or nothing. */
+const isSortValue = (sort: unknown): boolean =>
+  isNumber(sort) || (typeof sort === 'string' && /^\d*$/.test(sort.trim()));
+/** An id to keep (a string or number) or none at all, which the server fills in. */
+const isIdValue = (id: unknown): boolean =>
+  id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+
 function checkChatLinks(value: unknown): ShapeFailure | null {
   if (!Array.isArray(value)) return { problem: 'array', at: '', text: 'must be a JSON list of links' };
   for (const [index, entry] of value.entries()) {
@@ -128,7 +137,8 @@ function checkChatLinks(value: unknown): ShapeFailure | null {
     if (typeof entry.url !== 'string' || !entry.url.trim()) return failure('url', 'needs a url');
     if (entry.show !== undefined && typeof entry.show !== 'boolean')
       return failure('show', 'show must be true or false');
-    if (entry.sort !== undefined && !isNumber(entry.sort)) return failure('sort', 'sort must be a number');
+    if (entry.sort !== undefined && !isSortValue(entry.sort)) return failure('sort', 'sort must be a number');
+    if (!isIdValue(entry.id)) return failure('id', 'id must be a string or a number');
   }
   return null;
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseOptionValue, type OptionKey, optionDefinitions, secretOptionKeys } from './options.js';
+import {
+  normaliseOptionValue,
+  type OptionKey,
+  optionDefinitions,
+  optionValueForReading,
+  secretOptionKeys,
+} from './options.js';
 
 const check = (key: OptionKey, value: string) => normaliseOptionValue(key, value);
 
@@ -51,11 +57,34 @@ describe('option values', () => {
       error: 'ChatLinks link 2 needs a url',
       issue: { shape: 'chatLinks', problem: 'url', index: 1, at: '2' },
     });
-    expect(check('ChatLinks', '[{"name":"A","url":"x","sort":"1"}]')).toMatchObject({ issue: { problem: 'sort' } });
+    expect(check('ChatLinks', '[{"id":"a","name":"A","url":"x","sort":"x1"}]')).toMatchObject({
+      issue: { problem: 'sort' },
+    });
+    expect(check('ChatLinks', '[{"name":"A","url":"x","id":{}}]')).toMatchObject({ issue: { problem: 'id' } });
+  });
+
+  it('gives chat link rows without an id (or with a repeated one) ids of their own', () => {
+    // As the reference's console may leave a row: sort as digits in a string, or empty.
+    const kept = '[{"id":"x1","name":"A","url":"u","sort":"3"},{"id":7,"name":"B","url":"u","sort":""}]';
+    expect(check('ChatLinks', kept)).toEqual({ value: kept });
+    const filled = check(
+      'ChatLinks',
+      '[{"name":"A","url":"u"},{"id":"link-1","name":"B","url":"u"},{"id":"link-1","name":"C","url":"u"}]',
+    );
+    expect(JSON.parse((filled as { value: string }).value)).toEqual([
+      { id: 'link-2', name: 'A', url: 'u' },
+      { id: 'link-1', name: 'B', url: 'u' },
+      { id: 'link-3', name: 'C', url: 'u' },
+    ]);
+    const defaults = JSON.parse(optionDefinitions.ChatLinks.default) as Array<{ id: string }>;
+    expect(new Set(defaults.map((link) => link.id)).size).toBe(defaults.length);
+    expect(optionValueForReading('ChatLinks', '')).toBe(optionDefinitions.ChatLinks.default);
+    expect(optionValueForReading('ChatLinks', 'not json')).toBe('not json');
   });
 
   it('lists the write-only options', () => {
     expect([...secretOptionKeys].sort()).toEqual([
+      'CFWorkerImageKey',
       'GitHubClientSecret',
       'LarkClientSecret',
       'OIDCClientSecret',

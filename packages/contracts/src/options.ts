@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatLinksForReading, DEFAULT_CHAT_LINKS, fillChatLinkIds } from './chatLinks.js';
 import {
   checkBounds,
   checkJson,
@@ -8,6 +9,8 @@ import {
   type OptionShape,
 } from './optionValidation.js';
 import { MAX_QUOTA } from './quota.js';
+
+export { type ChatLink, chatLinksForReading, DEFAULT_CHAT_LINKS, fillChatLinkIds } from './chatLinks.js';
 
 export type {
   OptionCheck,
@@ -53,23 +56,6 @@ export const SAFE_TOOL_NAMES = ['Keyword'] as const;
  */
 export const INVITER_REWARD_CONDITIONS = ['first_topup', 'email_verified', 'registration'] as const;
 export type InviterRewardCondition = (typeof INVITER_REWARD_CONDITIONS)[number];
-
-export const DEFAULT_CHAT_LINKS = [
-  {
-    name: 'ChatGPT Next',
-    url: 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{server}"}',
-    show: true,
-    sort: 1,
-  },
-  {
-    name: 'chatgpt-web-midjourney-proxy',
-    url: 'https://vercel.ddaiai.com/#/?settings={"key":"{key}","url":"{server}"}',
-    show: true,
-    sort: 2,
-  },
-  { name: 'AMA', url: 'ama://set-api-key?server={server}&key={key}', show: false, sort: 3 },
-  { name: 'OpenCat', url: 'opencat://team/join?domain={server}&token={key}', show: false, sort: 4 },
-];
 
 const DEFAULT_DISABLE_KEYWORDS = [
   'Your credit balance is too low',
@@ -158,11 +144,16 @@ export const optionDefinitions = {
   ChatCacheExpireMinute: int(5, { min: 1 }),
   MjNotifyEnabled: bool(false),
   ChatImageRequestProxy: str('', { format: 'proxyUrl' }),
+  /** The reference's Cloudflare-worker image fetcher; stored for its console, no effect here yet. */
+  CFWorkerImageUrl: str('', { format: 'url' }),
+  CFWorkerImageKey: str(),
   PaymentUSDRate: num(7.3, aboveZero),
   PaymentMinAmount: int(1, atLeastZero),
   RechargeDiscount: json({}, 'discountMap'),
   /** Legacy per-group ratios of older installations; user groups (their `ratio`) are what billing reads. */
   GroupRatio: json({}, 'ratioMap'),
+  /** Highest id of the reference's legacy 48-character keys (written by its migration); stored, no effect here. */
+  OldTokenMaxId: int(0, atLeastZero),
   GeminiAPIEnabled: bool(true),
   ClaudeAPIEnabled: bool(true),
   EnableSafe: bool(false),
@@ -182,13 +173,24 @@ export const optionDefinitions = {
 export type OptionKey = keyof typeof optionDefinitions;
 export type OptionValues = Record<OptionKey, string>;
 
+/**
+ * The value to serve for a stored one. Stored `ChatLinks` may predate row ids (or be blank, the
+ * reference's default): they are served with ids, so what is read can be saved back unchanged.
+ */
+export function optionValueForReading(key: OptionKey, stored: string): string {
+  return key === 'ChatLinks' ? chatLinksForReading(stored) : stored;
+}
+
 export function isOptionKey(key: string): key is OptionKey {
   return Object.hasOwn(optionDefinitions, key);
 }
 
-/** Keys whose values never leave the server: names ending in Token, Secret or SecretKey. */
+/**
+ * Keys whose values never leave the server: names ending in Token, Secret or SecretKey, and
+ * `CFWorkerImageKey` (the reference lists it, and `TurnstileSecretKey`, in plain text; we do not).
+ */
 export function isSecretOptionKey(key: string): boolean {
-  return key.endsWith('Token') || key.endsWith('Secret') || key.endsWith('SecretKey');
+  return key.endsWith('Token') || key.endsWith('Secret') || key.endsWith('SecretKey') || key === 'CFWorkerImageKey';
 }
 
 /**
@@ -214,8 +216,13 @@ export function normaliseOptionValue(key: OptionKey, raw: string): OptionCheck {
       }
       return checkBounds(key, definition, Number(value)) ?? { value: String(Number(value)) };
     }
-    case 'json':
-      return checkJson(key, definition, value) ?? { value };
+    case 'json': {
+      const failure = checkJson(key, definition, value);
+      if (failure) return failure;
+      // Rows the reference's console edits in a grid need an id; give the missing ones theirs.
+      const filled = definition.shape === 'chatLinks' ? fillChatLinkIds(JSON.parse(value)) : null;
+      return { value: filled ? JSON.stringify(filled) : value };
+    }
     default:
       return checkText(key, definition, raw) ?? { value: raw };
   }

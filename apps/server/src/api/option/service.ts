@@ -5,6 +5,7 @@ import {
   type OptionEntry,
   type OptionKey,
   optionDefinitions,
+  optionValueForReading,
   type SecretOptionStatus,
   secretOptionKeys,
 } from '@one-hub/contracts';
@@ -63,7 +64,7 @@ export class OptionService {
       const values = new Map<OptionKey, string>();
       for (const [key, definition] of Object.entries(optionDefinitions))
         values.set(key as OptionKey, definition.default);
-      for (const row of rows) if (isOptionKey(row.key)) values.set(row.key, row.value);
+      for (const row of rows) if (isOptionKey(row.key)) values.set(row.key, optionValueForReading(row.key, row.value));
       this.values = values;
       this.loadApplied = sequence;
       return;
@@ -107,7 +108,11 @@ export class OptionService {
 
   async update(key: string, rawValue: string): Promise<void> {
     if (!isOptionKey(key)) throw AppError.badRequest(`key: unknown option '${key}'`);
-    if (key === 'InstanceId') throw AppError.badRequest('key: InstanceId is set by the server and cannot be changed');
+    if (key === 'InstanceId') {
+      // Saving back what was read (a console or a backup script writing every option) is no change.
+      if (rawValue === this.get('InstanceId')) return;
+      throw AppError.badRequest('key: InstanceId is set by the server and cannot be changed');
+    }
     const normalised = normaliseOptionValue(key, rawValue);
     if ('error' in normalised) throw AppError.badRequest(`value: ${normalised.error}`);
     if (normalised.value === 'true') {

@@ -40,6 +40,7 @@ describe('option rules and secret status for the settings screen', () => {
       OIDCClientSecret: false,
       TurnstileSecretKey: false,
       SMTPToken: false,
+      CFWorkerImageKey: false,
     });
     expect((await put('SMTPToken', 'smtp-secret-value-42')).statusCode).toBe(200);
     const response = await get('/api/option/secrets');
@@ -100,7 +101,7 @@ describe('option rules and secret status for the settings screen', () => {
     const accepted: Array<[string, unknown]> = [
       ['RechargeDiscount', '{"100": 0.95, "500": 0.9}'],
       ['GroupRatio', '{"default": 1, "vip": 0.8}'],
-      ['ChatLinks', '[{"name": "Mine", "url": "https://chat.example/?k={key}", "show": true, "sort": 3}]'],
+      ['ChatLinks', '[{"id": "m1", "name": "Mine", "url": "https://chat.example/?k={key}", "show": true, "sort": 3}]'],
       ['ServerAddress', ''],
       ['Logo', '/logo.png'],
       ['ChatImageRequestProxy', 'socks5://127.0.0.1:1080'],

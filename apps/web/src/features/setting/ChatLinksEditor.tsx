@@ -11,7 +11,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { DEFAULT_CHAT_LINKS, type OptionKey } from '@one-hub/contracts';
+import { DEFAULT_CHAT_LINKS, fillChatLinkIds, type OptionKey } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { type ChatLinkRow, parseChatLinkRows } from './fieldValues.js';
 import { JsonField } from './OptionFields.js';
@@ -39,7 +39,8 @@ export function ChatLinksEditor({ name }: { name: OptionKey }) {
   if (!rows) return <JsonField name={name} />;
 
   const fault = faultOf(form.errors[name]);
-  const write = (next: ChatLinkRow[]) => field.edit(JSON.stringify(next));
+  // New rows get an id here, as the server would, so what is saved is what comes back.
+  const write = (next: ChatLinkRow[]) => field.edit(JSON.stringify(fillChatLinkIds(next) ?? next));
   const change = (index: number, patch: Partial<ChatLinkRow>) =>
     write(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
   const nextSort = rows.reduce((highest, row) => Math.max(highest, Number(row.sort) || 0), 0) + 1;
@@ -153,7 +154,12 @@ export function ChatLinksEditor({ name }: { name: OptionKey }) {
         >
           {t('chatLinks.add')}
         </Button>
-        <Button size="small" color="inherit" startIcon={<RestoreOutlined />} onClick={() => write(DEFAULT_CHAT_LINKS)}>
+        <Button
+          size="small"
+          color="inherit"
+          startIcon={<RestoreOutlined />}
+          onClick={() => write(DEFAULT_CHAT_LINKS.map((link) => ({ ...link })))}
+        >
           {t('chatLinks.restore')}
         </Button>
       </Stack>

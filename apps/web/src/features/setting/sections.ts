@@ -46,7 +46,13 @@ export interface SectionSpec {
 const f = (key: OptionKey, kind?: FieldKind): FieldSpec => (kind ? { key, kind } : { key });
 const keys = (...list: OptionKey[]) => list.map((key) => f(key));
 
-/** Every section of the screen. Each option except the read-only InstanceId is in exactly one. */
+/**
+ * Options the screen does not offer: the installation id (set by the server) and the reference's
+ * `OldTokenMaxId` (written by its migration; the API stores it, nothing here reads it).
+ */
+export const UNLISTED_OPTIONS: readonly OptionKey[] = ['InstanceId', 'OldTokenMaxId'];
+
+/** Every section of the screen. Each option except the unlisted ones is in exactly one. */
 export const SECTIONS: SectionSpec[] = [
   {
     id: 'quota',
@@ -143,7 +149,7 @@ export const SECTIONS: SectionSpec[] = [
     tab: 'other',
     fields: [
       ...keys('ClaudeBudgetTokensPercentage', 'ChatImageRequestProxy', 'GeminiAPIEnabled', 'ClaudeAPIEnabled'),
-      ...keys('ClaudeDefaultMaxTokens', 'GeminiOpenThink'),
+      ...keys('ClaudeDefaultMaxTokens', 'GeminiOpenThink', 'CFWorkerImageUrl', 'CFWorkerImageKey'),
     ],
   },
   { id: 'safety', tab: 'other', fields: [...keys('SafeToolName', 'EnableSafe'), f('SafeKeyWords', 'multiline')] },

@@ -2,7 +2,7 @@ import { type OptionKey, optionDefinitions } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
 import english from '../../i18n/locales/en_US/setting.json' with { type: 'json' };
 import { parseChatLinkRows, splitDomains } from './fieldValues.js';
-import { fieldKind, parseTab, SECTIONS, sectionKeys } from './sections.js';
+import { fieldKind, parseTab, SECTIONS, sectionKeys, UNLISTED_OPTIONS } from './sections.js';
 import {
   applyEdit,
   changedKeys,
@@ -75,8 +75,8 @@ describe('settings form state', () => {
 describe('settings sections', () => {
   const placed = SECTIONS.flatMap(sectionKeys);
 
-  it('offers every option except the read-only instance id, each exactly once', () => {
-    const editable = (Object.keys(optionDefinitions) as OptionKey[]).filter((key) => key !== 'InstanceId');
+  it('offers every option except the unlisted ones, each exactly once', () => {
+    const editable = (Object.keys(optionDefinitions) as OptionKey[]).filter((key) => !UNLISTED_OPTIONS.includes(key));
     expect([...placed].sort()).toEqual([...editable].sort());
     expect(new Set(placed).size).toBe(placed.length);
   });
@@ -94,6 +94,7 @@ describe('settings sections', () => {
   it('edits secrets as write-only fields and picks editors from the option type', () => {
     expect(fieldKind({ key: 'SMTPToken' })).toBe('secret');
     expect(fieldKind({ key: 'TurnstileSecretKey' })).toBe('secret');
+    expect(fieldKind({ key: 'CFWorkerImageKey' })).toBe('secret');
     expect(fieldKind({ key: 'RetryTimes' })).toBe('number');
     expect(fieldKind({ key: 'RegisterEnabled' })).toBe('switch');
     expect(fieldKind({ key: 'RechargeDiscount' })).toBe('json');
