@@ -1,6 +1,8 @@
 /** Numeric roles, compatible with the reference system's `users.role`. */
 export const Role = {
   common: 1,
+  /** A trusted user ("reliable", trusted internal staff): more than common, still below admin. */
+  reliable: 3,
   admin: 10,
   root: 100,
 } as const;
@@ -34,15 +36,21 @@ export function isRootRole(role: number | undefined | null): boolean {
 
 /**
  * Whether a user of `callerRole` may manage (read, edit, move keys of) a user of `targetRole`:
- * root manages everyone, anyone else only users of a strictly lower role.
+ * root manages everyone, anyone else only users of a strictly lower role (so an admin manages
+ * reliable users, and a reliable user, below admin, manages nobody).
  */
 export function outranks(callerRole: number, targetRole: number): boolean {
   return isRootRole(callerRole) || targetRole < callerRole;
 }
 
-export function roleName(role: number): 'root' | 'admin' | 'common' | 'unknown' {
+export function isReliableRole(role: number | undefined | null): boolean {
+  return (role ?? 0) >= Role.reliable;
+}
+
+export function roleName(role: number): 'root' | 'admin' | 'reliable' | 'common' | 'unknown' {
   if (role >= Role.root) return 'root';
   if (role >= Role.admin) return 'admin';
+  if (role >= Role.reliable) return 'reliable';
   if (role >= Role.common) return 'common';
   return 'unknown';
 }

@@ -97,7 +97,8 @@ export const adminUpdateUserBody = z.object({
 });
 export type AdminUpdateUserBody = z.infer<typeof adminUpdateUserBody>;
 
-export const manageActions = ['disable', 'enable', 'delete', 'promote', 'demote'] as const;
+/** `set_reliable` makes a user reliable (role 3); `demote` takes them back to common. */
+export const manageActions = ['disable', 'enable', 'delete', 'promote', 'demote', 'set_reliable'] as const;
 export type ManageAction = (typeof manageActions)[number];
 
 export const manageUserBody = z.object({
@@ -130,6 +131,12 @@ export interface UserView {
   used_quota: number;
   request_count: number;
   aff_code: string;
+  /** Invitees registered with this user's invite code. */
+  aff_count: number;
+  /** Invite reward quota earned; rewards are paid straight into `quota`, so nothing waits for a transfer. */
+  aff_quota: number;
+  /** All-time invite reward quota. */
+  aff_history_quota: number;
   inviter_id: number;
   github_id: string;
   wechat_id: string;

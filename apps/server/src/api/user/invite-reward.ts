@@ -51,8 +51,8 @@ export class InviteRewards {
   }
 
   /**
-   * Clears the pending flag and, if this call cleared it, credits the inviter and logs it in the
-   * same transaction. Nothing is paid when the amount is 0 or the inviter is gone; the flag still clears.
+   * Clears the pending flag and, if this call cleared it, credits the inviter (balance and its
+   * `aff_quota`/`aff_history_quota` counters, in one statement) and logs it in the same transaction. Nothing is paid when the amount is 0 or the inviter is gone; the flag still clears.
    */
   async payIfPending(executor: Executor, inviteeId: number): Promise<PaidReward | undefined> {
     const cleared = await executor
@@ -65,7 +65,7 @@ export class InviteRewards {
     const invitee = await this.users.findById(inviteeId, executor);
     const quota = this.options.getNumber('QuotaForInviter');
     if (!invitee?.inviter_id || quota <= 0) return undefined;
-    if (!(await this.users.addQuota(invitee.inviter_id, quota, executor))) return undefined;
+    if (!(await this.users.addInviteReward(invitee.inviter_id, quota, executor))) return undefined;
     const inviter = await this.users.findById(invitee.inviter_id, executor);
     await this.logs.insert(executor, {
       userId: invitee.inviter_id,

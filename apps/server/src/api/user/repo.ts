@@ -121,6 +121,36 @@ export class UserRepository {
   }
 
   /**
+   * Pays an invite reward in one conditional statement: the balance and both reward counters grow
+   * together; false when the user is gone or the balance would pass `MAX_QUOTA` (nothing changes).
+   */
+  async addInviteReward(id: number, quota: number, executor: Executor = this.handle.db): Promise<boolean> {
+    if (!Number.isSafeInteger(quota) || quota <= 0 || quota > MAX_QUOTA) return false;
+    const result = await executor
+      .updateTable('users')
+      .set((expression) => ({
+        quota: expression('quota', '+', quota),
+        aff_quota: expression('aff_quota', '+', quota),
+        aff_history: expression('aff_history', '+', quota),
+      }))
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .where('quota', '<=', MAX_QUOTA - quota)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Counts one more invitee for a live inviter. */
+  async countInvitee(inviterId: number, executor: Executor = this.handle.db): Promise<void> {
+    await executor
+      .updateTable('users')
+      .set((expression) => ({ aff_count: expression('aff_count', '+', 1) }))
+      .where('id', '=', inviterId)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  /**
    * Ends every session of a user in one statement: the session generation moves on, so each cookie
    * issued before is refused, together with `patch` (a new password hash, a revoked access token).
    */

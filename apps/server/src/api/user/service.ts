@@ -112,6 +112,7 @@ export class UserService {
           },
           transaction,
         );
+        if (account.inviterId) await this.users.countInvitee(account.inviterId, transaction);
         const system = { userId: newId, username: account.username, type: LogType.system, sourceIp: account.sourceIp };
         if (giftQuota > 0) {
           await this.logs.insert(transaction, {
@@ -240,6 +241,11 @@ export class UserService {
         if (target.role <= Role.common) throw AppError.badRequest('action: this user is already a common user');
         await this.users.update(target.id, { role: Role.common });
         return { role: Role.common, status: target.status };
+      case 'set_reliable':
+        // Any administrator may, on a user it outranks (root also on an admin, as the reference allows).
+        if (target.role === Role.reliable) throw AppError.badRequest('action: this user is already a reliable user');
+        await this.users.update(target.id, { role: Role.reliable });
+        return { role: Role.reliable, status: target.status };
     }
   }
 

@@ -35,6 +35,12 @@ export interface UsersTable {
   group: string;
   aff_code: string;
   inviter_id: number;
+  /** Invitees registered with this user's invite code. */
+  aff_count: Generated<number>;
+  /** Invite reward quota earned (JSON `aff_quota`); rewards go straight into `quota` too. */
+  aff_quota: Generated<number>;
+  /** All-time invite reward quota (JSON `aff_history_quota`, the reference's column name). */
+  aff_history: Generated<number>;
   last_login_time: number;
   last_login_ip: string;
   created_time: number;

@@ -8,6 +8,7 @@ import MoreVert from '@mui/icons-material/MoreVert';
 import PaidOutlined from '@mui/icons-material/PaidOutlined';
 import PersonRemoveOutlined from '@mui/icons-material/PersonRemoveOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
+import VerifiedUserOutlined from '@mui/icons-material/VerifiedUserOutlined';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -16,7 +17,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import { type ManageAction, UserStatus, type UserView } from '@one-hub/contracts';
+import { isAdminRole, type ManageAction, UserStatus, type UserView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -88,12 +89,20 @@ function MoreMenu({
             <ListItemText>{t('actions.promote')}</ListItemText>
           </MenuItem>
         )}
+        {permissions.setReliable && (
+          <MenuItem onClick={() => run('set_reliable')} data-testid={`user-set-reliable-${user.id}`}>
+            <ListItemIcon>
+              <VerifiedUserOutlined fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{t('actions.setReliable')}</ListItemText>
+          </MenuItem>
+        )}
         {permissions.demote && (
           <MenuItem onClick={() => run('demote')} data-testid={`user-demote-${user.id}`}>
             <ListItemIcon>
               <PersonRemoveOutlined fontSize="small" />
             </ListItemIcon>
-            <ListItemText>{t('actions.demote')}</ListItemText>
+            <ListItemText>{isAdminRole(user.role) ? t('actions.demote') : t('actions.revokeReliable')}</ListItemText>
           </MenuItem>
         )}
         <MenuItem component={RouterLink} to={userLogsPath(user)} onClick={close} data-testid={`user-logs-${user.id}`}>

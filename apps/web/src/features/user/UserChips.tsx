@@ -26,7 +26,13 @@ function ToneChip({ label, tone, testId, state }: { label: string; tone: Tone; t
   );
 }
 
-const roleTones = { root: 'warning', admin: 'primary', common: 'secondary', unknown: 'secondary' } as const;
+const roleTones = {
+  root: 'warning',
+  admin: 'primary',
+  reliable: 'success',
+  common: 'secondary',
+  unknown: 'secondary',
+} as const;
 
 export function RoleChip({ role, testId }: { role: number; testId?: string }) {
   const { t } = useTranslation('user');

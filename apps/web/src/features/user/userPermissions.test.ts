@@ -5,6 +5,7 @@ const root = { id: 1, role: 100 };
 const admin = { id: 2, role: 10 };
 const otherAdmin = { id: 3, role: 10 };
 const user = { id: 4, role: 1 };
+const reliable = { id: 5, role: 3 };
 
 describe('permissionsFor', () => {
   it('lets root do everything to a common user, including making them an admin', () => {
@@ -15,6 +16,7 @@ describe('permissionsFor', () => {
       delete: true,
       promote: true,
       demote: false,
+      setReliable: true,
     });
   });
 
@@ -30,6 +32,7 @@ describe('permissionsFor', () => {
       delete: false,
       promote: false,
       demote: false,
+      setReliable: false,
     });
   });
 
@@ -41,6 +44,19 @@ describe('permissionsFor', () => {
       delete: true,
       promote: false,
       demote: false,
+      setReliable: true,
+    });
+  });
+
+  it('lets an admin manage a reliable user and make them common again, but not reliable twice', () => {
+    expect(permissionsFor(admin, reliable)).toEqual({
+      edit: true,
+      quota: true,
+      status: true,
+      delete: true,
+      promote: false,
+      demote: true,
+      setReliable: false,
     });
   });
 

@@ -1,4 +1,4 @@
-import { isAdminRole, isRootRole } from '@one-hub/contracts';
+import { isAdminRole, isRootRole, Role } from '@one-hub/contracts';
 
 /** What the signed-in administrator may do to one user row. */
 export interface UserPermissions {
@@ -9,8 +9,10 @@ export interface UserPermissions {
   delete: boolean;
   /** Make an administrator. */
   promote: boolean;
-  /** Cancel administrator. */
+  /** Back to a common user: cancels administrator (root only) or reliable status. */
   demote: boolean;
+  /** Make a reliable user (role 3). */
+  setReliable: boolean;
 }
 
 interface Someone {
@@ -21,7 +23,8 @@ interface Someone {
 /**
  * The server's rules, mirrored so the console offers only what would succeed: nobody manages a
  * user of the same or a higher role except root; root itself is never disabled, deleted or
- * re-roled; only root makes or unmakes administrators. Administrators edit themselves on the
+ * re-roled; only root makes or unmakes administrators; any administrator makes a user it
+ * outranks reliable, or common again. Administrators edit themselves on the
  * profile screen, so their own row offers nothing here.
  */
 export function permissionsFor(caller: Someone, target: Someone): UserPermissions {
@@ -35,7 +38,8 @@ export function permissionsFor(caller: Someone, target: Someone): UserPermission
     status: changeable,
     delete: changeable,
     promote: callerIsRoot && !targetIsRoot && !isAdminRole(target.role),
-    demote: callerIsRoot && !targetIsRoot && isAdminRole(target.role),
+    demote: changeable && target.role > Role.common,
+    setReliable: changeable && target.role !== Role.reliable,
   };
 }
 

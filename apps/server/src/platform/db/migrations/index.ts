@@ -8,6 +8,7 @@ import * as accountBindings from './0005_account_bindings.js';
 import * as modelMetadata from './0006_model_metadata.js';
 import * as sessionGeneration from './0007_session_generation.js';
 import * as accountTrust from './0008_account_trust.js';
+import * as inviteCounters from './0009_invite_counters.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -25,6 +26,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0006_model_metadata': modelMetadata,
   '0007_session_generation': sessionGeneration,
   '0008_account_trust': accountTrust,
+  '0009_invite_counters': inviteCounters,
 };
 
 class StaticProvider implements MigrationProvider {
