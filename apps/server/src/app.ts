@@ -11,6 +11,8 @@ import { priceRoutes } from './api/price/routes.js';
 import { redemptionRoutes } from './api/redemption/routes.js';
 import { siteRoutes } from './api/site/routes.js';
 import { statisticsRoutes } from './api/statistics/routes.js';
+import { systemLogRoutes } from './api/system-log/routes.js';
+import { createSystemLogService } from './api/system-log/service.js';
 import { tokenRoutes } from './api/token/routes.js';
 import { userRoutes } from './api/user/routes.js';
 import { userGroupRoutes } from './api/user-group/routes.js';
@@ -26,7 +28,7 @@ import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './http/re
 import { installSecurityHeaders } from './http/security-headers.js';
 import { createSessionCodec, SESSION_COOKIE } from './http/session.js';
 import { installWriteOriginCheck } from './http/write-origin.js';
-import type { Logger } from './platform/logger.js';
+import { type Logger, systemLogOf } from './platform/logger.js';
 import { installChannelTests } from './relay/channel-test.js';
 import { HEARTBEAT_TIMING, type HeartbeatTiming } from './relay/heartbeat.js';
 import { installRelay, type RelayHandle } from './relay/index.js';
@@ -114,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   siteRoutes(app, { options: services.options, version: config.version, startTime: Math.floor(Date.now() / 1000) });
   optionRoutes(app, { auth, options: services.options });
+  systemLogRoutes(app, { auth, systemLog: createSystemLogService(systemLogOf(options.logger)) });
   const signInLimit = createAccountSignInLimit(services.cache, config.signInFailureLimit);
   accountRoutes(app, { auth, accounts: services.accounts, signIn: services.signIn, sessions, critical, signInLimit });
   userRoutes(app, { auth, users: services.users });

@@ -12,6 +12,7 @@ export * from './quota.js';
 export * from './redemption.js';
 export * from './site.js';
 export * from './statistics.js';
+export * from './systemLog.js';
 export * from './token.js';
 export * from './user.js';
 export * from './userGroup.js';

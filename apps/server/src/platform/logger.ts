@@ -1,3 +1,4 @@
+import type { SystemLogEntry } from '@one-hub/contracts';
 import pino, { type Logger } from 'pino';
 import { maskEmails } from './mail.js';
 
@@ -11,13 +12,35 @@ const redactPaths = [
   'req.headers["x-api-key"]',
   'req.headers["x-goog-api-key"]',
   'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'password',
+  'key',
+  'token',
+  'secret',
+  'authorization',
+  'cookie',
   '*.password',
   '*.key',
+  '*.token',
+  '*.secret',
+  '*.authorization',
+  '*.cookie',
   '*.access_token',
   '*.accessToken',
 ];
 
-/** Writes to stdout unless given a destination (tests read the lines back). */
+/** Lines root's log viewer can read back (`POST /api/system_info/log`); the oldest go first. */
+export const SYSTEM_LOG_CAPACITY = 1000;
+/** Longer lines (a stack trace, a large object) are cut, so the buffer's memory stays bounded. */
+export const SYSTEM_LOG_LINE_LIMIT = 2000;
+
+const buffers = new WeakMap<object, SystemLogBuffer>();
+
+/**
+ * Writes to stdout unless given a destination (tests read the lines back). Every line the
+ * configured level lets through is also kept, secrets removed, in a bounded in-memory buffer.
+ */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
@@ -31,13 +54,119 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       }),
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  const buffer = new SystemLogBuffer();
+  // Both streams take every level: the logger's own level decides what is written at all.
+  const streams = pino.multistream([
+    { level: 'trace', stream: destination ?? pino.destination() },
+    { level: 'trace', stream: buffer },
+  ]);
+  const logger = pino(options, streams);
+  buffers.set(logger, buffer);
+  return logger;
+}
+
+/** The buffer of a logger made by `createLogger`; its children write to the same one. */
+export function systemLogOf(logger: object): SystemLogBuffer | undefined {
+  return buffers.get(logger);
 }
 
 export function maskUrlSecrets(url: string): string {
   return maskEmails(url)
     .replace(/([?&](?:key|token|access_token|code|state|turnstile)=)[^&]*/gi, '$1***')
     .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***');
+}
+
+/** A ring of the last lines, each scrubbed of secrets before it is stored. */
+export class SystemLogBuffer {
+  private readonly entries: SystemLogEntry[] = [];
+  private next = 0;
+
+  constructor(readonly capacity = SYSTEM_LOG_CAPACITY) {}
+
+  /** pino's destination interface: one serialized JSON line per call. */
+  write(line: string): void {
+    const entry = toEntry(line);
+    if (this.entries.length < this.capacity) this.entries.push(entry);
+    else this.entries[this.next] = entry;
+    this.next = (this.next + 1) % this.capacity;
+  }
+
+  /** The last `count` lines, oldest first. */
+  recent(count: number): SystemLogEntry[] {
+    const ordered =
+      this.entries.length < this.capacity
+        ? this.entries
+        : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+    return ordered.slice(Math.max(0, ordered.length - count));
+  }
+}
+
+/** The fields pino adds to every line; the viewer shows time and level in their own columns. */
+const FRAME_FIELDS = new Set(['level', 'time', 'msg', 'pid', 'hostname']);
+
+function toEntry(line: string): SystemLogEntry {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    // Not JSON: kept as text below.
+  }
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    return { Timestamp: new Date().toISOString(), Level: 'info', Message: capLine(maskText(line.trim())) };
+  }
+  return fromRecord(record as Record<string, unknown>);
+}
+
+function fromRecord(record: Record<string, unknown>): SystemLogEntry {
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(record)) if (!FRAME_FIELDS.has(name)) rest[name] = value;
+  const message = typeof record.msg === 'string' ? maskText(record.msg) : '';
+  const details = Object.keys(rest).length > 0 ? JSON.stringify(scrub(rest, 0)) : '';
+  return {
+    Timestamp: new Date(typeof record.time === 'number' ? record.time : Date.now()).toISOString(),
+    Level: pino.levels.labels[Number(record.level)] ?? 'info',
+    Message: capLine([message, details].filter(Boolean).join(' ')),
+  };
+}
+
+function capLine(text: string): string {
+  return text.length > SYSTEM_LOG_LINE_LIMIT ? `${text.slice(0, SYSTEM_LOG_LINE_LIMIT - 1)}…` : text;
+}
+
+/** Field names whose values are credentials whatever object holds them (compared without case or separators). */
+const SECRET_NAME =
+  /(password|passwd|secret|token|apikey|key|keys|cookie|cookies|authorization|credential|credentials|signature|turnstile|dsn)$/;
+
+function scrub(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return maskText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= 8) return '[…]';
+  if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
+  const clean: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) {
+    const secret = SECRET_NAME.test(name.toLowerCase().replace(/[^a-z]/g, ''));
+    const shown = field === null || field === '' || typeof field === 'boolean';
+    clean[name] = secret && !shown ? '[redacted]' : scrub(field, depth + 1);
+  }
+  return clean;
+}
+
+/**
+ * Credentials that may sit inside free text: keys, bearer tokens, URL passwords, `name=value` pairs.
+ * Every pattern starts at a fixed marker, so a long line costs linear time (a log line may hold an
+ * upstream's whole answer).
+ */
+function maskText(text: string): string {
+  return maskEmails(text)
+    .replace(/([?&](?:key|token|access_token|code|state|turnstile)=)[^&\s"]*/gi, '$1***')
+    .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***')
+    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 ***')
+    .replace(/AIza[0-9A-Za-z_-]{20,}/g, 'AIza***')
+    .replace(/:\/\/([^:/@\s]*):[^@\s/]+@/g, '://$1:***@')
+    .replace(
+      /((?:password|passwd|secret|token|api[_-]?key|authorization|cookie)["']?\s*[:=]\s*["']?)[^\s"'&,;]+/gi,
+      '$1***',
+    );
 }
 
 export type { Logger };
