@@ -46,6 +46,8 @@ export const PRODUCT_NAMES = [
 export const PRODUCT_TERMS = [
   'OpenID Connect',
   'Uptime Kuma',
+  // Cloudflare's product (the CFWorkerImage settings the reference's console sends).
+  'Cloudflare Worker',
   'Turnstile Site Key',
   'Turnstile Secret Key',
   // OAuth / OpenID Connect names of fields, as the providers' consoles label them.
