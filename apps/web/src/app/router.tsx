@@ -1,5 +1,4 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { ComingSoon } from '../components/ComingSoon.js';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
 import { RouteErrorPage } from '../features/errors/RouteErrorPage.js';
 import { routerBasename } from './basePath.js';
@@ -10,8 +9,8 @@ import { PublicLayout } from './layouts/public/PublicLayout.js';
 import { RootLayout } from './RootLayout.js';
 import { type PageRoute, panelRoutes, publicRoutes } from './routes.js';
 
-function toRouteObject({ path, page: Page, comingSoon, admin }: PageRoute): RouteObject {
-  const page = Page ? <Page /> : <ComingSoon screen={comingSoon} />;
+function toRouteObject({ path, page: Page, admin }: PageRoute): RouteObject {
+  const page = <Page />;
   const element = admin ? <RequireAdmin>{page}</RequireAdmin> : page;
   return path === '' ? { index: true, element } : { path, element };
 }

@@ -1,18 +1,17 @@
 import { type ComponentType, lazy } from 'react';
 import { NotFoundPage } from '../features/errors/NotFoundPage.js';
-import type { ScreenId } from './menu/menu.js';
 
 /**
  * THE ROUTE TABLE. Each screen is one line: its path (relative to its layout), its page, and
- * `admin: true` when only role ≥ 10 may open it. A screen not built yet has `comingSoon: '<id>'`
- * (the shared placeholder); to ship it, replace that with
- * `page: lazyPage(() => import('../features/<screen>/<Screen>Page.js'), '<Screen>Page')`.
+ * `admin: true` when only role ≥ 10 may open it. A screen that is not built has no route and no
+ * menu entry (Midjourney, async tasks, payments and Telegram come with their server features).
  */
-export type PageRoute = {
+export interface PageRoute {
   /** '' is the layout's index route. */
   path: string;
   admin?: boolean;
-} & ({ page: ComponentType; comingSoon?: never } | { comingSoon: ScreenId; page?: never });
+  page: ComponentType;
+}
 
 /** A code-split page from a module's named export. */
 export function lazyPage<Name extends string>(
@@ -77,17 +76,13 @@ export const panelRoutes: PageRoute[] = [
     page: lazyPage(() => import('../features/analytics/AnalyticsPage.js'), 'AnalyticsPage'),
   },
   { path: '404', page: NotFoundPage },
-  { path: 'telegram', comingSoon: 'telegram', admin: true },
   {
     path: 'pricing',
     admin: true,
     page: lazyPage(() => import('../features/pricing/PricingPage.js'), 'PricingPage'),
   },
-  { path: 'midjourney', comingSoon: 'midjourney' },
   { path: 'model_price', page: lazyPage(() => import('../features/model-price/ModelPricePage.js'), 'ModelPricePage') },
   { path: 'playground', page: lazyPage(() => import('../features/playground/PlaygroundPage.js'), 'PlaygroundPage') },
-  { path: 'payment', comingSoon: 'payment', admin: true },
-  { path: 'task', comingSoon: 'task' },
   {
     path: 'user_group',
     admin: true,

@@ -21,18 +21,14 @@ describe('console menu (spec §2, §6)', () => {
       'operation',
       'user_group',
       'pricing',
-      'telegram',
       'paySetting',
       'redemption',
-      'payment',
       'token',
       'profile',
       'setting',
       'topup',
       'model_price',
       'log',
-      'midjourney',
-      'task',
     ]);
   });
 
@@ -45,8 +41,6 @@ describe('console menu (spec §2, §6)', () => {
       'topup',
       'model_price',
       'log',
-      'midjourney',
-      'task',
     ]);
   });
 

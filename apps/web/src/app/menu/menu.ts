@@ -65,9 +65,9 @@ export const consoleMenu: MenuGroup[] = [
         type: 'collapse',
         id: 'operation',
         admin: true,
-        children: [link('user_group'), link('pricing'), link('telegram')],
+        children: [link('user_group'), link('pricing')],
       },
-      { type: 'collapse', id: 'paySetting', admin: true, children: [link('redemption'), link('payment')] },
+      { type: 'collapse', id: 'paySetting', admin: true, children: [link('redemption')] },
       link('token'),
       link('profile'),
       link('setting', admin),
@@ -81,7 +81,7 @@ export const consoleMenu: MenuGroup[] = [
   {
     type: 'group',
     id: 'usage',
-    children: [link('log'), link('midjourney'), link('task')],
+    children: [link('log')],
   },
 ];
 

@@ -1,6 +1,5 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import AccountCircleOutlined from '@mui/icons-material/AccountCircleOutlined';
-import AutoAwesomeOutlined from '@mui/icons-material/AutoAwesomeOutlined';
 import CreditCardOutlined from '@mui/icons-material/CreditCardOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
@@ -8,14 +7,11 @@ import HubOutlined from '@mui/icons-material/HubOutlined';
 import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
-import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import RedeemOutlined from '@mui/icons-material/RedeemOutlined';
-import SendOutlined from '@mui/icons-material/SendOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
-import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
 import TerminalOutlined from '@mui/icons-material/TerminalOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import ViewInArOutlined from '@mui/icons-material/ViewInArOutlined';
@@ -30,16 +26,12 @@ export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = 
   operation: TuneOutlined,
   user_group: GroupsOutlined,
   pricing: LocalOfferOutlined,
-  telegram: SendOutlined,
   paySetting: CreditCardOutlined,
   redemption: RedeemOutlined,
-  payment: PaymentsOutlined,
   token: KeyOutlined,
   profile: AccountCircleOutlined,
   setting: SettingsOutlined,
   topup: StorefrontOutlined,
   model_price: ViewInArOutlined,
   log: ReceiptLongOutlined,
-  midjourney: AutoAwesomeOutlined,
-  task: TaskAltOutlined,
 };
