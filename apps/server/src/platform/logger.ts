@@ -70,10 +70,9 @@ export function systemLogOf(logger: object): SystemLogBuffer | undefined {
   return buffers.get(logger);
 }
 
+/** A request URL as logged: query values that are credentials, keys in paths and e-mails masked. */
 export function maskUrlSecrets(url: string): string {
-  return maskEmails(url)
-    .replace(/([?&](?:key|token|access_token|code|state|turnstile)=)[^&]*/gi, '$1***')
-    .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***');
+  return maskText(url);
 }
 
 /** A ring of the last lines, each scrubbed of secrets before it is stored. */

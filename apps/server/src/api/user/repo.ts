@@ -106,36 +106,33 @@ export class UserRepository {
    * Adds `delta` (may be negative) in one conditional statement; false when the user does not
    * exist, or the balance would drop below zero or rise past `MAX_QUOTA` (then nothing changes).
    */
-  async addQuota(id: number, delta: number, executor: Executor = this.handle.db): Promise<boolean> {
+  addQuota(id: number, delta: number, executor: Executor = this.handle.db): Promise<boolean> {
+    return this.changeBalance(id, delta, executor, false);
+  }
+
+  /**
+   * Pays an invite reward as addQuota adds quota, with the two reward counters (`aff_quota`,
+   * `aff_history`) raised in the same statement, so they never disagree with the balance.
+   */
+  addInviteReward(id: number, quota: number, executor: Executor = this.handle.db): Promise<boolean> {
+    return quota > 0 ? this.changeBalance(id, quota, executor, true) : Promise.resolve(false);
+  }
+
+  private async changeBalance(id: number, delta: number, executor: Executor, reward: boolean): Promise<boolean> {
     if (!Number.isSafeInteger(delta) || Math.abs(delta) > MAX_QUOTA) return false;
     const result = await executor
       .updateTable('users')
-      .set((expression) => ({ quota: expression('quota', '+', delta) }))
+      .set((expression) => ({
+        quota: expression('quota', '+', delta),
+        ...(reward
+          ? { aff_quota: expression('aff_quota', '+', delta), aff_history: expression('aff_history', '+', delta) }
+          : {}),
+      }))
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .where((expression) =>
         delta < 0 ? expression('quota', '>=', -delta) : expression('quota', '<=', MAX_QUOTA - delta),
       )
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  /**
-   * Pays an invite reward in one conditional statement: the balance and both reward counters grow
-   * together; false when the user is gone or the balance would pass `MAX_QUOTA` (nothing changes).
-   */
-  async addInviteReward(id: number, quota: number, executor: Executor = this.handle.db): Promise<boolean> {
-    if (!Number.isSafeInteger(quota) || quota <= 0 || quota > MAX_QUOTA) return false;
-    const result = await executor
-      .updateTable('users')
-      .set((expression) => ({
-        quota: expression('quota', '+', quota),
-        aff_quota: expression('aff_quota', '+', quota),
-        aff_history: expression('aff_history', '+', quota),
-      }))
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .where('quota', '<=', MAX_QUOTA - quota)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
