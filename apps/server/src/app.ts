@@ -22,7 +22,6 @@ import { installBodyRules } from './http/bodies.js';
 import { installConsole } from './http/console.js';
 import { createDirectRoutes, type DirectRoutes } from './http/direct-routes.js';
 import { installErrorHandling, sendError, toAppError } from './http/errors.js';
-import { runGuardsBeforeBody } from './http/guard-order.js';
 import { createAccountSignInLimit, installRateLimit } from './http/rate-limit.js';
 import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './http/request-id.js';
 import { installSecurityHeaders } from './http/security-headers.js';
@@ -110,7 +109,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const sessions = createSessionCodec(config.sessionSecret, { cookieSecure: config.cookieSecure });
   const auth = createAuth(sessions, services.userRepository);
-  runGuardsBeforeBody(app, auth);
   const namespace = options.redisNamespace ?? `onehub:${await services.options.instanceId()}:`;
   const critical = await installRateLimit(app, { ...config.criticalRateLimit, redis: options.redis, namespace });
 

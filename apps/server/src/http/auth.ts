@@ -1,5 +1,5 @@
 import { Role, UserStatus } from '@one-hub/contracts';
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { sha256Hex } from '../platform/crypto.js';
 import type { UserRow } from '../platform/db/index.js';
 import { AppError } from '../platform/errors.js';
@@ -20,9 +20,13 @@ export interface UserLookup {
 export interface Auth {
   /** The caller, from the session cookie or else the `Authorization` access token; null if anonymous. */
   resolve(request: FastifyRequest): Promise<UserRow | null>;
-  requireUser: preHandlerAsyncHookHandler;
-  requireAdmin: preHandlerAsyncHookHandler;
-  requireRoot: preHandlerAsyncHookHandler;
+  /**
+   * Route guards, declared as a route's `onRequest` hook: they read only the cookie and the
+   * Authorization header, so an anonymous caller is refused before the server reads its body.
+   */
+  requireUser: onRequestAsyncHookHandler;
+  requireAdmin: onRequestAsyncHookHandler;
+  requireRoot: onRequestAsyncHookHandler;
   /** The user a current session cookie names (access tokens do not count); null otherwise. */
   sessionUser(request: FastifyRequest): Promise<UserRow | null>;
   /** Loads the caller if there is one, without requiring it. */
@@ -54,7 +58,7 @@ export function createAuth(sessions: SessionCodec, users: UserLookup): Auth {
     return user;
   }
 
-  function guard(minimumRole: number): preHandlerAsyncHookHandler {
+  function guard(minimumRole: number): onRequestAsyncHookHandler {
     return async (request) => {
       const user = await resolve(request);
       if (!user)

@@ -125,7 +125,7 @@ async function runChecks(
 export function installChannelCheck(app: FastifyInstance, deps: ChannelCheckDeps): void {
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
 
-  app.post('/api/sse/channel/check', { preHandler: deps.auth.requireAdmin }, async (request, reply) => {
+  app.post('/api/sse/channel/check', { onRequest: deps.auth.requireAdmin }, async (request, reply) => {
     const { id, models } = parseInput(checkBody, request.body);
     const channel = await deps.channels.findForRouting(id);
     if (!channel) throw AppError.notFound(`channel ${id} not found`);

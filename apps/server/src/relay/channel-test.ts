@@ -44,7 +44,7 @@ export function installChannelTests(
   },
 ): void {
   const { auth, services, logger } = deps;
-  const admin = { preHandler: auth.requireAdmin };
+  const admin = { onRequest: auth.requireAdmin };
   const upstream = createUpstreamClient();
   const stopping = new AbortController();
   const tester = new ChannelTester({ services, upstream, logger, stop: stopping.signal });

@@ -31,7 +31,7 @@ export function emailRoutes(
     return ok(await signIn.email.resetPassword(body.email, body.token));
   });
 
-  app.get('/api/oauth/email/bind', { config: critical, preHandler: auth.requireUser }, async (request) => {
+  app.get('/api/oauth/email/bind', { config: critical, onRequest: auth.requireUser }, async (request) => {
     const query = parseInput(emailBindQuery, request.query, 'query');
     await signIn.email.bindEmail(currentUser(request), query.email, query.code);
     return ok();

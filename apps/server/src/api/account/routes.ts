@@ -24,7 +24,7 @@ export function accountRoutes(
   },
 ): void {
   const { auth, accounts, signIn, sessions, critical, signInLimit } = deps;
-  const signedIn = { preHandler: auth.requireUser };
+  const signedIn = { onRequest: auth.requireUser };
 
   app.post('/api/user/register', { config: critical, preHandler: signIn.turnstile.guard }, async (request) => {
     const user = await accounts.register(parseInput(registerBody, request.body), request.ip);

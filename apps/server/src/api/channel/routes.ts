@@ -19,7 +19,7 @@ import { channelTagRoutes } from './tag-routes.js';
  */
 export function channelRoutes(app: FastifyInstance, deps: { auth: Auth; channels: ChannelService }): void {
   const { auth, channels } = deps;
-  const admin = { preHandler: auth.requireAdmin };
+  const admin = { onRequest: auth.requireAdmin };
 
   app.get('/api/providers', admin, async () => ok(channels.providers()));
 

@@ -12,7 +12,7 @@ import type { ChannelTagService } from './tags.js';
 
 export function channelTagRoutes(app: FastifyInstance, deps: { auth: Auth; tags: ChannelTagService }): void {
   const { auth, tags } = deps;
-  const admin = { preHandler: auth.requireAdmin };
+  const admin = { onRequest: auth.requireAdmin };
   const tagOf = (params: unknown) => parseInput(channelTagParam, params, 'path').tag;
 
   app.get('/api/channel_tag/_all', admin, async () => ok(await tags.all()));

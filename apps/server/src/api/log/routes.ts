@@ -8,8 +8,8 @@ import type { LogService } from './service.js';
 /** Log lists and statistics: administrators see everything, every signed-in user sees their own. */
 export function logRoutes(app: FastifyInstance, deps: { auth: Auth; logs: LogService }): void {
   const { auth, logs } = deps;
-  const admin = { preHandler: auth.requireAdmin };
-  const signedIn = { preHandler: auth.requireUser };
+  const admin = { onRequest: auth.requireAdmin };
+  const signedIn = { onRequest: auth.requireUser };
 
   app.get('/api/log/', admin, async (request) => ok(await logs.list(parseInput(logListQuery, request.query, 'query'))));
 

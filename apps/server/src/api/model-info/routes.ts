@@ -8,7 +8,7 @@ import type { ModelMetadataService } from './service.js';
 /** Model owners (`/api/model_ownedby/`) and model information (`/api/model_info/`): public lists, admin edits. */
 export function modelMetadataRoutes(app: FastifyInstance, deps: { auth: Auth; metadata: ModelMetadataService }): void {
   const { auth, metadata } = deps;
-  const admin = { preHandler: auth.requireAdmin };
+  const admin = { onRequest: auth.requireAdmin };
   const pathId = (params: unknown) => parseInput(idParam, params, 'path').id;
 
   app.get('/api/model_ownedby/', async () => ok(await metadata.owners()));

@@ -45,7 +45,7 @@ export function priceRoutes(
   deps: { auth: Auth; prices: PriceService; availableModels: AvailableModelSources },
 ): void {
   const { auth, prices } = deps;
-  const admin = { preHandler: auth.requireAdmin };
+  const admin = { onRequest: auth.requireAdmin };
 
   // Public, and readable from other sites' pages (price widgets, calculators).
   app.get('/api/prices', async (request, reply) => {

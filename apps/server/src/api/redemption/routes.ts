@@ -16,8 +16,8 @@ import type { RedemptionService } from './service.js';
 /** Administrators manage redemption codes; any signed-in user redeems one with `POST /api/user/topup`. */
 export function redemptionRoutes(app: FastifyInstance, deps: { auth: Auth; redemptions: RedemptionService }): void {
   const { auth, redemptions } = deps;
-  const admin = { preHandler: auth.requireAdmin };
-  const user = { preHandler: auth.requireUser };
+  const admin = { onRequest: auth.requireAdmin };
+  const user = { onRequest: auth.requireUser };
 
   app.get('/api/redemption/', admin, async (request) =>
     ok(await redemptions.list(parseInput(redemptionListQuery, request.query, 'query'))),

@@ -12,8 +12,8 @@ export function statisticsRoutes(
   deps: { auth: Auth; dashboard: DashboardService; analytics: AnalyticsService; rate: RequestRateSource },
 ): void {
   const { auth, dashboard, analytics, rate } = deps;
-  const user = { preHandler: auth.requireUser };
-  const admin = { preHandler: auth.requireAdmin };
+  const user = { onRequest: auth.requireUser };
+  const admin = { onRequest: auth.requireAdmin };
 
   app.get('/api/user/dashboard', user, async (request) => ok(await dashboard.dashboard(currentUser(request))));
 

@@ -11,7 +11,7 @@ const PATHS = ['/api/system_info/log', '/api/option/system_info/log'];
 export function systemLogRoutes(app: FastifyInstance, deps: { auth: Auth; systemLog: SystemLogService }): void {
   const { auth, systemLog } = deps;
   for (const path of PATHS) {
-    app.post(path, { preHandler: auth.requireRoot }, async (request) => {
+    app.post(path, { onRequest: auth.requireRoot }, async (request) => {
       const body = parseInput(systemLogBody, request.body);
       return ok(systemLog.recent(body.count));
     });

@@ -18,8 +18,8 @@ import type { TokenService } from './service.js';
 /** API keys: each user manages their own; administrators search and edit those of users below their role. */
 export function tokenRoutes(app: FastifyInstance, deps: { auth: Auth; tokens: TokenService }): void {
   const { auth, tokens } = deps;
-  const user = { preHandler: auth.requireUser };
-  const admin = { preHandler: auth.requireAdmin };
+  const user = { onRequest: auth.requireUser };
+  const admin = { onRequest: auth.requireAdmin };
 
   app.get('/api/token/', user, async (request) =>
     ok(await tokens.listOwn(currentUser(request), parseInput(tokenListQuery, request.query, 'query'))),

@@ -16,7 +16,7 @@ const listQuery = pageQuery.extend({
 
 export function userGroupRoutes(app: FastifyInstance, deps: { auth: Auth; groups: UserGroupService }): void {
   const { auth, groups } = deps;
-  const admin = { preHandler: auth.requireAdmin };
+  const admin = { onRequest: auth.requireAdmin };
 
   app.get('/api/user_group/', admin, async (request) => {
     const query = parseInput(listQuery, request.query, 'query');

@@ -15,7 +15,7 @@ import type { UserService } from './service.js';
 /** Administrators' user management. Self-service paths live in api/account. */
 export function userRoutes(app: FastifyInstance, deps: { auth: Auth; users: UserService }): void {
   const { auth, users } = deps;
-  const admin = { preHandler: auth.requireAdmin };
+  const admin = { onRequest: auth.requireAdmin };
 
   app.get('/api/user/', admin, async (request) =>
     ok(await users.list(parseInput(keywordPageQuery, request.query, 'query'))),

@@ -69,13 +69,13 @@ export function oauthRoutes(
     return signInOrBind(request, reply, await signIn.wechat.identify(code));
   });
 
-  app.get('/api/oauth/wechat/bind', { config: critical, preHandler: auth.requireUser }, async (request) => {
+  app.get('/api/oauth/wechat/bind', { config: critical, onRequest: auth.requireUser }, async (request) => {
     const { code } = parseInput(wechatCodeQuery, request.query, 'query');
     await external.bind(currentUser(request), await signIn.wechat.identify(code));
     return ok();
   });
 
-  app.post('/api/user/unbind', { preHandler: auth.requireUser }, async (request) => {
+  app.post('/api/user/unbind', { onRequest: auth.requireUser }, async (request) => {
     const { type } = parseInput(unbindBody, request.body);
     await external.unbind(currentUser(request), type);
     return ok();
