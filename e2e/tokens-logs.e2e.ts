@@ -220,10 +220,12 @@ describe('tokens', () => {
     await created.waitFor();
     const [token] = await tokensNamed('ci-key');
     expect(token).toBeDefined();
+    // The API sends the key without `sk-` (as the reference does); the console shows and copies it with the prefix.
     const full = await call<TokenRow>('GET', `/api/token/${token?.id}`);
-    expect(await created.textContent()).toBe(full.key);
+    expect(full.key).toMatch(/^[A-Za-z0-9]{48}$/);
+    expect(await created.textContent()).toBe(`sk-${full.key}`);
     await page.getByTestId('token-created-copy').click();
-    await expect.poll(() => clipboard(page)).toBe(full.key);
+    await expect.poll(() => clipboard(page)).toBe(`sk-${full.key}`);
     await page.getByTestId('token-created-close').click();
 
     const id = token?.id ?? 0;
@@ -297,8 +299,8 @@ describe('tokens', () => {
     await page.goto(`${server.origin}/panel/token`);
     const [token] = await tokensNamed('ci-key');
     const id = token?.id ?? 0;
-    const full = (await call<TokenRow>('GET', `/api/token/${id}`)).key;
-    expect(await text(page, `token-masked-key-${id}`)).not.toBe(full);
+    const full = `sk-${(await call<TokenRow>('GET', `/api/token/${id}`)).key}`;
+    expect(await text(page, `token-masked-key-${id}`)).toBe(`${full.slice(0, 7)}…${full.slice(-4)}`);
 
     await page.getByTestId(`token-copy-${id}`).click();
     await expect.poll(() => clipboard(page)).toBe(full);

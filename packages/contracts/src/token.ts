@@ -215,7 +215,10 @@ export interface TokenView {
   id: number;
   user_id: number;
   name: string;
-  /** The full `sk-…` key on creation and `GET /api/token/:id`; masked (`sk-AbCd…WxYz`) in lists. */
+  /**
+   * Without `sk-`, as the reference sends it: the full key to its owner (list, detail, creation,
+   * update), masked (`AbCd…WxYz`) in administrators' views. Clients send `sk-<key>`: see `clientKey`.
+   */
   key: string;
   status: TokenStatus;
   created_time: number;
@@ -232,4 +235,21 @@ export interface TokenView {
 export interface AdminTokenView extends TokenView {
   /** The owner's display name, or the username when it has none. */
   owner_name: string;
+}
+
+/** The prefix clients put before a key; the API never includes it (reference §1.7). */
+export const CLIENT_KEY_PREFIX = 'sk-';
+
+/** The key as a client sends it: `sk-` followed by the key the API returned. */
+export function clientKey(key: string): string {
+  return key.startsWith(CLIENT_KEY_PREFIX) ? key : `${CLIENT_KEY_PREFIX}${key}`;
+}
+
+/** `AbCd…WxYz` (prefix kept if given): enough to recognise a key in a list, useless to anyone who reads it. */
+export function maskKey(key: string): string {
+  const prefix = key.startsWith(CLIENT_KEY_PREFIX) ? CLIENT_KEY_PREFIX : '';
+  const body = key.slice(prefix.length);
+  if (body.includes('…')) return key;
+  if (body.length < 8) return `${prefix}…`;
+  return `${prefix}${body.slice(0, 4)}…${body.slice(-4)}`;
 }

@@ -53,6 +53,14 @@ describe('API key authentication cache', () => {
     reads.mockRestore();
   });
 
+  it('finds the same token whether the key comes with sk- or bare, as the API hands it out', async () => {
+    expect(key).toMatch(/^[A-Za-z0-9]{48}$/);
+    const bare = await authenticate(key);
+    const prefixed = await authenticate(`sk-${key}`);
+    expect(prefixed.token.id).toBe(bare.token.id);
+    await expect(authenticate(`sk-${key.slice(1)}`)).rejects.toThrow(AppError);
+  });
+
   it('reads the key again once it is forgotten, and sees its new status', async () => {
     const { token } = await authenticate(key);
     await tokenRepository.update(token.id, { status: 2 });

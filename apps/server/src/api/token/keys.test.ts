@@ -1,25 +1,27 @@
 import { isIP } from 'node:net';
-import { defaultTokenSetting, ipVersion, isIpOrCidr } from '@one-hub/contracts';
+import { clientKey, defaultTokenSetting, ipVersion, isIpOrCidr, maskKey } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../platform/crypto.js';
-import { generateTokenKey, hashTokenKey, maskTokenKey } from './keys.js';
+import { generateTokenKey, hashTokenKey, tokenKeyBody } from './keys.js';
 import { readTokenSetting } from './setting.js';
 
 describe('token keys', () => {
-  it('generates distinct sk- keys of 48 letters and digits', () => {
+  it('generates distinct keys of 48 letters and digits, without the sk- clients add', () => {
     const keys = new Set(Array.from({ length: 50 }, generateTokenKey));
     expect(keys.size).toBe(50);
-    for (const key of keys) expect(key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
+    for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9]{48}$/);
   });
 
-  it('hashes the body without the prefix and masks all but the ends', () => {
-    const key = generateTokenKey();
-    const body = key.slice(3);
+  it('hashes the body without the prefix; masks keep the prefix they were given and only the ends', () => {
+    const body = generateTokenKey();
+    expect(tokenKeyBody(clientKey(body))).toBe(body);
     expect(hashTokenKey(body)).toBe(sha256Hex(body));
-    expect(hashTokenKey(body)).not.toBe(sha256Hex(key));
-    expect(maskTokenKey(key)).toBe(`sk-${body.slice(0, 4)}…${body.slice(-4)}`);
-    expect(maskTokenKey(body)).toBe(maskTokenKey(key));
-    expect(maskTokenKey('sk-abc')).toBe('sk-…');
+    expect(hashTokenKey(body)).not.toBe(sha256Hex(clientKey(body)));
+    expect(maskKey(body)).toBe(`${body.slice(0, 4)}…${body.slice(-4)}`);
+    expect(maskKey(clientKey(body))).toBe(`sk-${body.slice(0, 4)}…${body.slice(-4)}`);
+    expect(maskKey(maskKey(body))).toBe(maskKey(body));
+    expect(maskKey('abc')).toBe('…');
+    expect(clientKey(clientKey(body))).toBe(`sk-${body}`);
   });
 });
 

@@ -1,11 +1,12 @@
 import { randomString, sha256Hex } from '../../platform/crypto.js';
 
+/** What clients put in front of a key; the API hands keys out without it, as the reference does. */
 export const TOKEN_KEY_PREFIX = 'sk-';
 const KEY_BODY_LENGTH = 48;
 
-/** A new API key: `sk-` followed by 48 random letters and digits (about 285 bits). */
+/** A new API key body: 48 random letters and digits (about 285 bits); clients send it as `sk-<body>`. */
 export function generateTokenKey(): string {
-  return `${TOKEN_KEY_PREFIX}${randomString(KEY_BODY_LENGTH)}`;
+  return randomString(KEY_BODY_LENGTH);
 }
 
 /** The key without its `sk-` prefix, as clients may send either form. */
@@ -19,11 +20,4 @@ export function tokenKeyBody(key: string): string {
  */
 export function hashTokenKey(body: string): string {
   return sha256Hex(body);
-}
-
-/** `sk-AbCd…WxYz`: enough to recognise a key in a list, useless to anyone who reads it. */
-export function maskTokenKey(key: string): string {
-  const body = tokenKeyBody(key);
-  if (body.length < 8) return `${TOKEN_KEY_PREFIX}…`;
-  return `${TOKEN_KEY_PREFIX}${body.slice(0, 4)}…${body.slice(-4)}`;
 }

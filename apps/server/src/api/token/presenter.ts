@@ -3,8 +3,9 @@ import { type TokenRow, toBoolean } from '../../platform/db/index.js';
 import { readTokenSetting } from './setting.js';
 
 /**
- * What leaves the server about a token. `key` is decided by the caller: the full key only on
- * creation and on `GET /api/token/:id`, the masked form everywhere else. Hash and cipher never leave.
+ * What leaves the server about a token. `key` is decided by the caller and never carries `sk-`
+ * (reference §1.7): the full key to its owner, the masked form in every administrator's view.
+ * Hash and cipher never leave.
  */
 export function toTokenView(row: TokenRow, key: string): TokenView {
   return {

@@ -5,6 +5,7 @@ import {
   type CreateTokenBody,
   defaultTokenSetting,
   isRootRole,
+  maskKey,
   NEVER_EXPIRES,
   outranks,
   type Paged,
@@ -21,7 +22,7 @@ import { isUniqueViolation, type TokenRow, toBoolean, type UserRow } from '../..
 import { AppError } from '../../platform/errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { UserGroupService } from '../user-group/service.js';
-import { generateTokenKey, hashTokenKey, maskTokenKey, TOKEN_KEY_PREFIX, tokenKeyBody } from './keys.js';
+import { generateTokenKey, hashTokenKey } from './keys.js';
 import { toAdminTokenView, toTokenView } from './presenter.js';
 import type { TokenRepository, TokenUpdate } from './repo.js';
 import { assertStatusChange, type TokenLimits } from './rules.js';
@@ -49,10 +50,10 @@ export class TokenService {
 
   async listOwn(caller: UserRow, query: TokenListQuery): Promise<Paged<TokenView>> {
     const page = await this.repo.list({ userId: caller.id, keyword: query.keyword }, query);
-    return { ...page, data: page.data.map((row) => toTokenView(row, this.maskedKey(row))) };
+    return { ...page, data: page.data.map((row) => toTokenView(row, this.fullKey(row))) };
   }
 
-  /** One of the caller's tokens with its full key, so the console can copy it. */
+  /** One of the caller's tokens with its full key. */
   async getOwn(caller: UserRow, id: number): Promise<TokenView> {
     const row = await this.requireOwned(caller, id);
     return toTokenView(row, this.fullKey(row));
@@ -86,12 +87,12 @@ export class TokenService {
 
   async updateOwn(caller: UserRow, body: UpdateTokenBody): Promise<TokenView> {
     const token = await this.requireOwned(caller, body.id);
-    return toTokenView(await this.applyUpdate(token, caller.group, body), this.maskedKey(token));
+    return toTokenView(await this.applyUpdate(token, caller.group, body), this.fullKey(token));
   }
 
   async setOwnStatus(caller: UserRow, body: TokenStatusBody): Promise<TokenView> {
     const token = await this.requireOwned(caller, body.id);
-    return toTokenView(await this.applyUpdate(token, caller.group, { status: body.status }), this.maskedKey(token));
+    return toTokenView(await this.applyUpdate(token, caller.group, { status: body.status }), this.fullKey(token));
   }
 
   async deleteOwn(caller: UserRow, id: number): Promise<void> {
@@ -220,8 +221,7 @@ export class TokenService {
   private async insert(userId: number, token: NewToken): Promise<{ row: TokenRow; key: string }> {
     // A collision of 48 random characters will not happen; the retry only keeps the unique index honest.
     for (let attempt = 0; ; attempt++) {
-      const key = generateTokenKey();
-      const body = tokenKeyBody(key);
+      const body = generateTokenKey();
       try {
         const id = await this.repo.insert({
           user_id: userId,
@@ -241,17 +241,17 @@ export class TokenService {
           deleted_at: null,
         });
         this.notify(id);
-        return { row: await this.requireAny(id), key };
+        return { row: await this.requireAny(id), key: body };
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 2) throw error;
       }
     }
   }
 
-  /** The full `sk-…` key; empty when it was sealed under another server secret and cannot be read. */
+  /** The full key without `sk-`; empty when it was sealed under another server secret and cannot be read. */
   private fullKey(row: TokenRow): string {
     try {
-      return `${TOKEN_KEY_PREFIX}${this.secrets.open(row.key_cipher)}`;
+      return this.secrets.open(row.key_cipher);
     } catch {
       return '';
     }
@@ -259,7 +259,7 @@ export class TokenService {
 
   private maskedKey(row: TokenRow): string {
     const key = this.fullKey(row);
-    return key ? maskTokenKey(key) : '';
+    return key ? maskKey(key) : '';
   }
 
   private notify(tokenId: number): void {

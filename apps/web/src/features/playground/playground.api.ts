@@ -1,4 +1,4 @@
-import type { PriceView } from '@one-hub/contracts';
+import { clientKey, type PriceView } from '@one-hub/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
 
@@ -11,11 +11,11 @@ export const playgroundKeys = {
   models: ['availableModels'] as const,
 };
 
-/** `POST /api/token/playground`: the key of the user's playground token (created on first use). */
+/** `POST /api/token/playground`: the key of the user's playground token (created on first use), as clients send it. */
 export function usePlaygroundKey(enabled = true) {
   return useQuery({
     queryKey: playgroundKeys.key,
-    queryFn: () => api.post<string>('/api/token/playground'),
+    queryFn: async () => clientKey(await api.post<string>('/api/token/playground')),
     staleTime: Number.POSITIVE_INFINITY,
     enabled,
     meta: { silentError: true },

@@ -5,12 +5,11 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
-import { removeTrailingSlash } from '@one-hub/contracts';
+import { clientKey, removeTrailingSlash } from '@one-hub/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { fillChatLink, parseChatLinks } from '../../lib/chatLinks.js';
-import { useFullKey } from './token.api.js';
 
 interface ChatEntry {
   name: string;
@@ -29,14 +28,20 @@ function useChatEntries(siteChatName: string): ChatEntry[] {
 }
 
 /** Opens a chat client with this key filled in (spec §3), each in a new tab. */
-export function ChatLinkMenu({ tokenId, disabled }: { tokenId: number; disabled?: boolean }) {
+export function ChatLinkMenu({
+  tokenId,
+  tokenKey,
+  disabled,
+}: {
+  tokenId: number;
+  tokenKey: string;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation('token');
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const entries = useChatEntries(t('chat.siteChat'));
   const { server_address: serverAddress } = useSiteInfo();
   const open = anchor !== null;
-  // The list only has a masked key; the full one is read when the menu opens.
-  const fullKey = useFullKey(tokenId, open);
   const server = removeTrailingSlash(serverAddress || window.location.origin);
 
   if (entries.length === 0) return null;
@@ -64,7 +69,7 @@ export function ChatLinkMenu({ tokenId, disabled }: { tokenId: number; disabled?
         data-testid={`token-chat-menu-${tokenId}`}
       >
         {entries.map((entry, index) => {
-          const href = fullKey.data ? fillChatLink(entry.url, { key: fullKey.data, server }) : undefined;
+          const href = tokenKey ? fillChatLink(entry.url, { key: clientKey(tokenKey), server }) : undefined;
           return (
             <MenuItem
               key={`${entry.name} ${entry.url}`}

@@ -4,14 +4,13 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
-import { TokenStatus, type TokenView } from '@one-hub/contracts';
-import { useState } from 'react';
+import { clientKey, TokenStatus, type TokenView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { RowIconButton } from '../../components/RowIconButton.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
 import { notify } from '../../lib/notify.js';
 import { ChatLinkMenu } from './ChatLinkMenu.js';
-import { useFetchFullKey, useSetTokenStatus } from './token.api.js';
+import { useSetTokenStatus } from './token.api.js';
 
 export interface TokenRowHandlers {
   onEdit(token: TokenView): void;
@@ -46,28 +45,19 @@ export function TokenStatusSwitch({ token }: { token: TokenView }) {
 /** Copy, chat, edit and delete for one key. */
 export function TokenActions({ token, onEdit, onDelete }: { token: TokenView } & TokenRowHandlers) {
   const { t } = useTranslation('token');
-  const fetchFullKey = useFetchFullKey();
-  const [copying, setCopying] = useState(false);
-
-  const copyKey = async () => {
-    setCopying(true);
-    try {
-      const key = await fetchFullKey(token.id);
-      if (key) await copyToClipboard(key, t('key'));
-      else notify.warning(t('notify.keyUnavailable'));
-    } catch {
-      // The query cache has already shown the error toast.
-    } finally {
-      setCopying(false);
-    }
+  // The list carries the key in full, without `sk-` (as the reference sends it); clients need the prefix.
+  // A key sealed under another server secret comes back empty and cannot be copied.
+  const copyKey = () => {
+    if (token.key) void copyToClipboard(clientKey(token.key), t('key'));
+    else notify.warning(t('notify.keyUnavailable'));
   };
 
   return (
     <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center' }}>
-      <RowIconButton label={t('actions.copy')} onClick={copyKey} disabled={copying} testId={`token-copy-${token.id}`}>
+      <RowIconButton label={t('actions.copy')} onClick={copyKey} testId={`token-copy-${token.id}`}>
         <ContentCopy fontSize="small" />
       </RowIconButton>
-      <ChatLinkMenu tokenId={token.id} />
+      <ChatLinkMenu tokenId={token.id} tokenKey={token.key} />
       <RowIconButton label={t('actions.edit')} onClick={() => onEdit(token)} testId={`token-edit-${token.id}`}>
         <EditOutlined fontSize="small" />
       </RowIconButton>

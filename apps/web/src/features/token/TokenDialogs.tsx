@@ -8,7 +8,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import type { TokenView } from '@one-hub/contracts';
+import { clientKey, type TokenView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { useLastShown } from '../../hooks/useLastShown.js';
@@ -72,7 +72,7 @@ export function KeyCreatedDialog({ token: current, onClose }: { token: TokenView
             wordBreak: 'break-all',
           }}
         >
-          {token?.key}
+          {token ? clientKey(token.key) : ''}
         </Box>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
@@ -82,7 +82,7 @@ export function KeyCreatedDialog({ token: current, onClose }: { token: TokenView
         <Button
           variant="contained"
           startIcon={<ContentCopy />}
-          onClick={() => token && void copyToClipboard(token.key, t('key'))}
+          onClick={() => token && void copyToClipboard(clientKey(token.key), t('key'))}
           data-testid="token-created-copy"
         >
           {t('actions.copy')}

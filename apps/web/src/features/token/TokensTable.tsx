@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { NEVER_EXPIRES, type TokenView } from '@one-hub/contracts';
+import { clientKey, maskKey, NEVER_EXPIRES, type TokenView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
@@ -86,7 +86,7 @@ function NameCell({ token }: { token: TokenView }) {
         sx={{ display: 'block', color: 'text.secondary', fontFamily: monospace }}
         data-testid={`token-masked-key-${token.id}`}
       >
-        {token.key}
+        {token.key ? maskKey(clientKey(token.key)) : '—'}
       </Typography>
     </Box>
   );

@@ -13,8 +13,6 @@ export interface TokenListParams {
 export const tokenKeys = {
   all: ['token'] as const,
   list: (params: TokenListParams) => ['token', 'list', params] as const,
-  /** The full key of one token: the list only carries a masked copy. */
-  fullKey: (id: number) => ['token', 'key', id] as const,
 };
 
 /** `GET /api/token/`: the caller's keys, one page at a time. */
@@ -24,24 +22,6 @@ export function useTokens(params: TokenListParams) {
     queryFn: () => api.get<Paged<TokenView>>(withQuery('/api/token/', { ...params })),
     placeholderData: keepPreviousData,
   });
-}
-
-const fullKeyQuery = (id: number) => ({
-  queryKey: tokenKeys.fullKey(id),
-  // Only `GET /api/token/:id` hands out the whole key (the list masks it).
-  queryFn: async () => (await api.get<TokenView>(`/api/token/${id}`)).key,
-  staleTime: 5 * 60_000,
-});
-
-/** The full `sk-…` key, fetched when `enabled` (e.g. while the chat-link menu is open). */
-export function useFullKey(id: number, enabled: boolean) {
-  return useQuery({ ...fullKeyQuery(id), enabled });
-}
-
-/** Reads the full key on demand (for copying), from the cache when it is there. */
-export function useFetchFullKey(): (id: number) => Promise<string> {
-  const queryClient = useQueryClient();
-  return (id) => queryClient.fetchQuery(fullKeyQuery(id));
 }
 
 function useInvalidateTokens() {
