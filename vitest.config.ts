@@ -7,6 +7,7 @@ export default defineConfig({
       'apps/server/src/**/*.test.ts',
       'apps/server/test/**/*.test.ts',
       'apps/web/src/**/*.test.{ts,tsx}',
+      'scripts/**/*.test.ts',
     ],
     pool: 'forks',
     testTimeout: 30_000,
