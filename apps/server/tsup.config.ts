@@ -14,7 +14,8 @@ function writeTokenizerRanks(): void {
 }
 
 export default defineConfig({
-  entry: ['src/main.ts'],
+  // The server, and the database importer (`npm run import`, scripts/import.mjs).
+  entry: { main: 'src/main.ts', import: 'src/import/main.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

@@ -9,6 +9,7 @@ import * as modelMetadata from './0006_model_metadata.js';
 import * as sessionGeneration from './0007_session_generation.js';
 import * as accountTrust from './0008_account_trust.js';
 import * as inviteCounters from './0009_invite_counters.js';
+import * as importProgress from './0010_import_progress.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -27,6 +28,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0007_session_generation': sessionGeneration,
   '0008_account_trust': accountTrust,
   '0009_invite_counters': inviteCounters,
+  '0010_import_progress': importProgress,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,0 +1,130 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.js';
+import type { SourceDb } from './legacy.js';
+import { createProgressPrinter, endProgress, formatReport } from './report.js';
+import { type ImportOptions, runImport } from './run-import.js';
+import { openSourceDb, parseSourceDsn, SourceError, type SourceLocation } from './source-db.js';
+import { ImportRefused } from './target-state.js';
+
+export const USAGE = `Usage: npm run import -- --from <source> [--merge] [--batch N]
+
+Imports a One Hub, one-api or new-api database into the database this server is configured with
+(SQL_DSN, or SQLITE_PATH; the same environment as the server). The source is only read.
+
+  --from <source>  a SQLite file (path or sqlite:path), postgres://user:pass@host/db or mysql://user:pass@host/db
+  --merge          add to a target that already has users (see "Moving from One Hub" in the README)
+  --batch N        rows per batch and transaction (default 1000, 1-10000)
+`;
+
+export interface ImportArguments {
+  from: string;
+  merge: boolean;
+  batch: number;
+}
+
+export class UsageError extends Error {}
+
+export function parseArguments(argv: readonly string[]): ImportArguments | 'help' {
+  const parsed: ImportArguments = { from: '', merge: false, batch: 1000 };
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] ?? '';
+    const [name, inline] = argument.startsWith('--') && argument.includes('=') ? argument.split(/=(.*)/s) : [argument];
+    const value = () => {
+      const next = inline ?? argv[++index];
+      if (next === undefined || next === '') throw new UsageError(`${name} needs a value`);
+      return next;
+    };
+    if (name === '--help' || name === '-h') return 'help';
+    else if (name === '--merge') parsed.merge = true;
+    else if (name === '--from') parsed.from = value();
+    else if (name === '--batch') {
+      const text = value();
+      const batch = Number(text);
+      if (!/^\d+$/.test(text) || batch < 1 || batch > 10_000)
+        throw new UsageError('--batch must be a whole number from 1 to 10000');
+      parsed.batch = batch;
+    } else throw new UsageError(`unknown argument '${argument}'`);
+  }
+  if (!parsed.from) throw new UsageError('--from is required');
+  return parsed;
+}
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WriteStream;
+}
+
+/** Overrides for tests: the hook of ImportOptions. */
+export type CliHooks = Pick<ImportOptions, 'afterBatch' | 'insideBatch'>;
+
+function sameDatabase(location: SourceLocation, target: DatabaseHandle, sqlitePath: string, sqlDsn?: string): boolean {
+  if (location.dialect === 'sqlite') return target.dialect === 'sqlite' && location.target === sqlitePath;
+  return location.target === sqlDsn;
+}
+
+async function importWith(
+  args: ImportArguments,
+  config: ReturnType<typeof loadConfig>,
+  io: CliIo,
+  hooks: CliHooks,
+): Promise<number> {
+  const location = parseSourceDsn(args.from);
+  const target = openDatabase(config);
+  let source: SourceDb | undefined;
+  try {
+    if (sameDatabase(location, target, config.sqlitePath, config.sqlDsn)) {
+      throw new ImportRefused('the source is the database this server is configured with; import into another one');
+    }
+    await migrateToLatest(target);
+    source = await openSourceDb(location);
+    io.stderr.write(`Reading ${location.describe}; writing into ${target.describe}\n`);
+    const outcome = await runImport({
+      target,
+      serverSecret: config.sessionSecret,
+      source,
+      sourceName: location.describe,
+      merge: args.merge,
+      batchSize: args.batch,
+      progress: createProgressPrinter(io.stderr),
+      ...hooks,
+    });
+    endProgress(io.stderr);
+    io.stderr.write(`Source: ${outcome.product} — ${outcome.version}\n`);
+    io.stdout.write(formatReport(outcome));
+    return 0;
+  } finally {
+    await source?.close();
+    await target.close();
+  }
+}
+
+/** The whole command: 0 done, 2 refused (usage, unknown source, non-empty target), 1 failed. */
+export async function runCli(
+  argv: readonly string[],
+  environment: Record<string, string | undefined>,
+  io: CliIo,
+  hooks: CliHooks = {},
+): Promise<number> {
+  try {
+    const args = parseArguments(argv);
+    if (args === 'help') {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    return await importWith(args, loadConfig(environment), io, hooks);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ImportRefused || error instanceof SourceError || error instanceof ConfigError) {
+      io.stderr.write(`Import refused: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr.write(
+      `Import failed: ${error instanceof Error ? error.message : String(error)}\n` +
+        'Everything written so far is kept; run the same command again to continue where it stopped.\n',
+    );
+    return 1;
+  }
+}

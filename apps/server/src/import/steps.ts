@@ -1,0 +1,145 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../platform/db/index.js';
+import type { ProductProfile, Skipped, SourceDb, SourceRow } from './legacy.js';
+import { writeChannels } from './writer/channels.js';
+import type { BatchResult, WriteContext } from './writer/context.js';
+import { writeRedemptions } from './writer/redemptions.js';
+import { writeModelInfo, writeModelOwners, writeOptions, writePrices, writeUserGroups } from './writer/settings.js';
+import { writeTokens } from './writer/tokens.js';
+import { writeLogs } from './writer/usage.js';
+import { writeInviters, writeUsers } from './writer/users.js';
+
+/** What every step may read: the source, its product profile and its options (key → value). */
+export interface StepInput {
+  profile: ProductProfile;
+  source: SourceDb;
+  schema: Map<string, Set<string>>;
+  options: Map<string, string>;
+}
+
+/** A small table: read whole, written in one transaction. */
+export interface WholeStep {
+  kind: 'whole';
+  step: string;
+  /** Rows read and what the profile already left out. */
+  run(executor: Kysely<Database>, context: WriteContext, input: StepInput): Promise<BatchResult & { read: number }>;
+}
+
+/** A table read in id order, a batch at a time, each batch in its own transaction with its mark. */
+export interface StreamStep {
+  kind: 'stream';
+  step: string;
+  table: string;
+  mergeOnly?: boolean;
+  write(executor: Kysely<Database>, context: WriteContext, rows: SourceRow[], input: StreamInput): Promise<BatchResult>;
+}
+
+function whole<Row>(
+  step: string,
+  load: (input: StepInput) => Promise<Row[]> | Row[],
+  write: (executor: Kysely<Database>, context: WriteContext, rows: Row[]) => Promise<BatchResult>,
+): WholeStep {
+  return {
+    kind: 'whole',
+    step,
+    async run(executor, context, input) {
+      const rows = await load(input);
+      return { read: rows.length, ...(await write(executor, context, rows)) };
+    },
+  };
+}
+
+/** The source's options as the profile translates them; what it left out is reported with the rest. */
+const optionsStep: WholeStep = {
+  kind: 'whole',
+  step: 'options',
+  async run(executor, context, input) {
+    const translated = input.profile.options(input.options);
+    const result = await writeOptions(executor, context, translated.options);
+    return { read: input.options.size, written: result.written, skipped: [...translated.skipped, ...result.skipped] };
+  },
+};
+
+const notCarriedStep: WholeStep = {
+  kind: 'whole',
+  step: 'not_carried',
+  async run(_executor, _context, input) {
+    const skipped: Skipped[] = [];
+    for (const entry of input.profile.notCarried(input.schema)) {
+      skipped.push({ ...entry, count: (await input.source.count?.(entry.table)) ?? 0 });
+    }
+    return { read: 0, written: 0, skipped };
+  },
+};
+
+type StreamInput = StepInput & { rollUpStatistics: boolean };
+
+/**
+ * A streamed table: the profile translates each batch; rows it could not read are reported, and
+ * so is what `notes` says changed on the way (e.g. a channel type kept disabled).
+ */
+function stream<Row>(
+  step: string,
+  table: string,
+  translate: (profile: ProductProfile, rows: SourceRow[]) => Row[],
+  write: (executor: Kysely<Database>, context: WriteContext, rows: Row[], input: StreamInput) => Promise<BatchResult>,
+  mergeOnly = false,
+  notes: (profile: ProductProfile, rows: SourceRow[]) => Skipped[] = () => [],
+): StreamStep {
+  return {
+    kind: 'stream',
+    step,
+    table,
+    mergeOnly,
+    async write(executor, context, rows, input) {
+      const translated = translate(input.profile, rows);
+      const result = await write(executor, context, translated, input);
+      const dropped = rows.length - translated.length;
+      if (dropped > 0)
+        result.skipped.push({
+          table,
+          reason: 'left out by the source profile: unreadable, or deleted in the source',
+          count: dropped,
+        });
+      result.skipped.push(...notes(input.profile, rows));
+      return result;
+    },
+  };
+}
+
+/**
+ * The order matters: users before everything that names a user, channels before the rows that
+ * name a channel; settings first, so the groups users belong to exist. Daily statistics are
+ * written between redemptions and logs by the orchestrator (in slices, see run-import.ts).
+ */
+export const settingSteps: readonly WholeStep[] = [
+  optionsStep,
+  whole('user_groups', (input) => input.profile.userGroups(input.source, input.options), writeUserGroups),
+  whole('model_owned_by', (input) => input.profile.modelOwners(input.source), writeModelOwners),
+  whole('model_info', (input) => input.profile.modelInfo(input.source), writeModelInfo),
+  whole('prices', (input) => input.profile.prices(input.source, input.options), writePrices),
+];
+
+export const accountSteps: readonly StreamStep[] = [
+  stream('users', 'users', (profile, rows) => profile.users(rows), writeUsers),
+  stream('user_inviters', 'users', (profile, rows) => profile.users(rows), writeInviters, true),
+  stream(
+    'channels',
+    'channels',
+    (profile, rows) => profile.channels(rows),
+    writeChannels,
+    false,
+    (profile, rows) => (profile.channelNotes ? profile.channelNotes(rows) : []),
+  ),
+  stream('tokens', 'tokens', (profile, rows) => profile.tokens(rows), writeTokens),
+  stream('redemptions', 'redemptions', (profile, rows) => profile.redemptions(rows), writeRedemptions),
+];
+
+export const logStep: StreamStep = stream(
+  'logs',
+  'logs',
+  (profile, rows) => profile.logs(rows),
+  (executor, context, rows, input) => writeLogs(executor, context, rows, input.rollUpStatistics),
+);
+
+export { notCarriedStep };

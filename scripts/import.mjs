@@ -1,0 +1,9 @@
+// `npm run import -- --from <source> [--merge] [--batch N]`: imports a One Hub, one-api or new-api
+// database into the one this server is configured with (the same environment as `npm start`:
+// SQLITE_PATH, SQL_DSN, SESSION_SECRET…). Builds first when the build is missing or stale, as
+// `npm start` does, then runs the importer (apps/server/src/import/main.ts).
+import { fileURLToPath } from 'node:url';
+import { ensureBuild } from './build-inputs.mjs';
+
+ensureBuild(fileURLToPath(new URL('..', import.meta.url)));
+await import(new URL('../apps/server/dist/import.js', import.meta.url).href);
