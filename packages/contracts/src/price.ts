@@ -125,6 +125,26 @@ export interface PriceView {
   output: number;
   locked: boolean;
   extra_ratios: Record<string, number>;
+  /** In listings only, when the model has model information: what the reference embeds there. */
+  model_info?: PriceModelInfoView;
+}
+
+/**
+ * Model information as the reference embeds it in prices: the list fields decoded into arrays
+ * (unlike `ModelInfoView`, the raw row with JSON-array text), and no id.
+ */
+export interface PriceModelInfoView {
+  model: string;
+  name: string;
+  description: string;
+  context_length: number;
+  max_tokens: number;
+  input_modalities: string[];
+  output_modalities: string[];
+  tags: string[];
+  support_url: string[];
+  created_at: number;
+  updated_at: number;
 }
 
 export interface SyncPricesResult {

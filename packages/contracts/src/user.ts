@@ -138,7 +138,10 @@ export interface UserView {
   /** All-time invite reward quota. */
   aff_history_quota: number;
   inviter_id: number;
+  /** GitHub login name as bound (the reference's `github_id`). */
   github_id: string;
+  /** Numeric GitHub account id, which survives a renamed login; 0 when not bound. */
+  github_id_new: number;
   wechat_id: string;
   lark_id: string;
   oidc_id: string;

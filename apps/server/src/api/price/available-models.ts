@@ -4,6 +4,7 @@ import type { Auth } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import type { ChannelService } from '../channel/service.js';
 import type { UserGroupService } from '../user-group/service.js';
+import { listedPrice } from './model-info.js';
 import type { PriceService } from './service.js';
 
 /** One entry of `GET /api/available_model`: who may call the model, who makes it, what it costs. */
@@ -53,13 +54,14 @@ function expand(entry: string, pricedModels: readonly string[]): string[] {
  * model is available when an enabled channel lists it in a group the caller may use.
  */
 export async function availableModels(
-  prices: Pick<PriceService, 'list' | 'lookup' | 'ownedBy'>,
+  prices: Pick<PriceService, 'list' | 'lookup' | 'ownedBy' | 'modelInfos'>,
   sources: AvailableModelSources,
   callerGroup: string | undefined,
 ): Promise<Record<string, AvailableModelView>> {
-  const [priceList, owners, groups, channels] = await Promise.all([
+  const [priceList, owners, infos, groups, channels] = await Promise.all([
     prices.list('db'),
     prices.ownedBy(),
+    prices.modelInfos(),
     sources.usableGroups(callerGroup),
     sources.enabledChannels(),
   ]);
@@ -89,7 +91,8 @@ export async function availableModels(
       groups: groupsInOrder,
       // The price's maker when the model is priced, else the maker of the first channel offering it.
       owned_by: owners[String(price.channel_type)]?.name ?? owners[String(entry.channelType)]?.name ?? 'Unknown',
-      price: { ...price, extra_ratios: { ...price.extra_ratios } },
+      // The listed model's information, also when a wildcard or the fallback prices it.
+      price: listedPrice(price, infos, model),
     };
   }
   return result;

@@ -51,7 +51,7 @@ export function priceRoutes(
   app.get('/api/prices', async (request, reply) => {
     const { type } = parseInput(priceListQuery, request.query, 'query');
     reply.header('access-control-allow-origin', '*');
-    return ok(await prices.list(type));
+    return ok(await prices.listWithModelInfo(type));
   });
   app.get('/api/ownedby', async () => ok(await prices.ownedBy()));
   availableModelRoutes(app, { auth, prices, sources: deps.availableModels });

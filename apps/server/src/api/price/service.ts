@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  ModelInfoView,
   MultiplePricesBody,
   OwnedByView,
   PriceBody,
+  PriceModelInfoView,
   PriceView,
   SyncMode,
   SyncPricesResult,
@@ -14,6 +16,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { Price } from '../../relay/billing/quota.js';
 import { DEFAULT_PRICES } from './defaults.js';
+import { listedPrice, modelInfoByModel } from './model-info.js';
 import { MODEL_OWNERS } from './owners.js';
 import type { PriceRepository } from './repo.js';
 import { syncPrices } from './sync.js';
@@ -28,13 +31,18 @@ function alreadyExists(field: string, model: string): AppError {
 /** Models every enabled channel offers, as they are listed on the channels. */
 export type ChannelModelSource = () => Promise<readonly string[]>;
 
-/** Who makes the models: the built-in owners, plus the administrators' own once a directory is set. */
+/**
+ * What is known about models: who makes them (the built-in owners, plus the administrators' own
+ * once a directory is set) and the administrators' model information.
+ */
 export interface OwnerDirectory {
   ownedBy(): Promise<Readonly<Record<string, OwnedByView>>>;
   /** From memory: listings call it once per model. */
   ownerName(channelType: number): string | undefined;
   /** Fills that memory; run with the prices' own load at start-up. */
   load?(): Promise<void>;
+  /** Model information rows; price listings embed them. */
+  infos?(): Promise<readonly ModelInfoView[]>;
 }
 
 const builtInOwners: OwnerDirectory = {
@@ -103,6 +111,20 @@ export class PriceService {
   async list(source: 'db' | 'default'): Promise<readonly Price[]> {
     if (source === 'default') return [...DEFAULT_PRICES].sort(compareForListing);
     return (await this.loaded()).sorted;
+  }
+
+  /** `GET /api/prices`: stored prices carry their model's information, as the reference lists them. */
+  async listWithModelInfo(source: 'db' | 'default'): Promise<PriceView[]> {
+    const [prices, infos] = await Promise.all([
+      this.list(source),
+      source === 'db' ? this.modelInfos() : new Map<string, PriceModelInfoView>(),
+    ]);
+    return prices.map((price) => listedPrice(price, infos));
+  }
+
+  /** Model information by model name, in the form listings embed. */
+  async modelInfos(): Promise<Map<string, PriceModelInfoView>> {
+    return modelInfoByModel((await this.owners.infos?.()) ?? []);
   }
 
   /**

@@ -21,6 +21,7 @@ export function toUserView(row: UserRow): UserView {
     aff_history_quota: Number(row.aff_history),
     inviter_id: row.inviter_id,
     github_id: row.github_id,
+    github_id_new: Number(row.github_id_new),
     wechat_id: row.wechat_id,
     lark_id: row.lark_id,
     oidc_id: row.oidc_id,
