@@ -14,8 +14,12 @@ function writeTokenizerRanks(): void {
 }
 
 export default defineConfig({
-  // The server, and the database importer (`npm run import`, scripts/import.mjs).
-  entry: { main: 'src/main.ts', import: 'src/import/main.ts' },
+  // The server, and the command-line tools scripts/*.mjs run (`npm run import`, `npm run reset-root-password`).
+  entry: {
+    main: 'src/main.ts',
+    import: 'src/import/main.ts',
+    'reset-root-password': 'src/cli/reset-root-password-main.ts',
+  },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

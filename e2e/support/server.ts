@@ -9,8 +9,14 @@ const serverEntry = fileURLToPath(new URL('../../apps/server/dist/main.js', impo
 
 export interface RunningServer {
   origin: string;
+  /** Where its SQLite file and session secret live, for command-line tools run beside it. */
+  dataDirectory: string;
+  /** What the server wrote to standard output so far (the last 64 KiB), e.g. the first-run banner. */
+  output(): string;
   stop(): Promise<void>;
 }
+
+const OUTPUT_KEPT = 64 * 1024;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -35,9 +41,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       HOST: '127.0.0.1',
       SQLITE_PATH: join(dataDirectory, 'one-hub.db'),
       LOG_LEVEL: 'warn',
+      // Root starts empty, so the balances the tests set are the ones they see (first-run.e2e.ts sets it).
+      INITIAL_ROOT_QUOTA: '0',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
   });
   const origin = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -51,6 +64,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   return {
     origin,
+    dataDirectory,
+    output: () => output,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

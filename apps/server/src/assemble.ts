@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { ensureRootUser } from './api/account/bootstrap.js';
+import { type Announce, ensureRootUser } from './api/account/bootstrap.js';
 import { OptionRepository } from './api/option/repo.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -26,6 +26,8 @@ export interface AssembleOptions {
   cache?: Cache;
   /** Tests shorten the keys' heartbeat; otherwise seconds are seconds. */
   heartbeat?: HeartbeatTiming;
+  /** Shows the generated root password on the first start (main: standard output; tests: nowhere). */
+  announce?: Announce;
 }
 
 /** Database, migrations, caches, services, first-start data and the HTTP app, in that order. */
@@ -54,7 +56,7 @@ export async function assembleServer(
   if (services.notifier.names.length > 0) logger.info({ notifiers: services.notifier.names }, 'notifications on');
   await services.options.load();
   await services.prices.load();
-  await ensureRootUser(config, services.userRepository, services.users, logger);
+  await ensureRootUser(config, services.userRepository, services.users, logger, options.announce ?? (() => {}));
 
   const app = await buildApp({
     config,

@@ -16,6 +16,7 @@ describe('configuration', () => {
       sqlDsn: undefined,
       redisUrl: undefined,
       logLevel: 'info',
+      initialRootQuota: 100_000_000,
     });
     expect(config.dataDir).toBe(directory);
     expect(Object.isFrozen(config)).toBe(true);
@@ -87,6 +88,9 @@ describe('configuration', () => {
     [{ BASE_PATH: 'hub' }, 'BASE_PATH'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ INITIAL_ROOT_PASSWORD: '123' }, 'INITIAL_ROOT_PASSWORD'],
+    [{ INITIAL_ROOT_QUOTA: '-1' }, 'INITIAL_ROOT_QUOTA'],
+    [{ INITIAL_ROOT_QUOTA: '1.5' }, 'INITIAL_ROOT_QUOTA'],
+    [{ INITIAL_ROOT_QUOTA: '1000000000000001' }, 'INITIAL_ROOT_QUOTA'],
   ])('stops on %j with a message naming %s', (environment, variable) => {
     const load = () => loadConfig({ SQLITE_PATH: join(dataDir(), 'x.db'), ...environment });
     expect(load).toThrow(ConfigError);

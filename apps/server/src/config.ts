@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
+import { MAX_QUOTA } from '@one-hub/contracts';
 import { z } from 'zod';
 import type { NotifyConfig } from './platform/notify.js';
 
@@ -114,6 +115,12 @@ const environmentSchema = z.object({
     .optional()
     .transform((value) => (value ? value : undefined))
     .refine((value) => value === undefined || value.length >= 8, 'must be at least 8 characters'),
+  INITIAL_ROOT_QUOTA: z.coerce
+    .number('must be a number')
+    .int('must be a whole number of quota units')
+    .min(0)
+    .max(MAX_QUOTA)
+    .default(100_000_000),
   INITIAL_ROOT_ACCESS_TOKEN: z
     .string()
     .optional()
@@ -185,6 +192,8 @@ export interface Config {
   redisUrl: string | undefined;
   sessionSecret: string;
   initialRootPassword: string | undefined;
+  /** The root user's balance on the first start (the reference's 100 000 000 = $200 by default). */
+  initialRootQuota: number;
   initialRootAccessToken: string | undefined;
   logLevel: (typeof logLevels)[number];
   /** Which peers may name the client in X-Forwarded-For: all (true), none, or these addresses and ranges. */
@@ -290,6 +299,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     sessionSecret: env.SESSION_SECRET ?? persistedSessionSecret(dataDir),
     initialRootPassword: env.INITIAL_ROOT_PASSWORD,
     initialRootAccessToken: env.INITIAL_ROOT_ACCESS_TOKEN,
+    initialRootQuota: env.INITIAL_ROOT_QUOTA,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     cookieSecure: env.COOKIE_SECURE,

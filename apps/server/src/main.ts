@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { assembleServer } from './assemble.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -15,9 +16,17 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Before anything is created: a first start that cannot listen must not make a root user whose
+  // password then scrolls past in the error output, never to be shown again.
+  const busy = await portProblem(config.port, config.host);
+  if (busy) {
+    process.stderr.write(`One Hub cannot start: ${busy}\n`);
+    process.exit(1);
+  }
   const logger = createLogger(config.logLevel);
   const server = await assembleServer(config, logger, {
     consoleDirectory: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+    announce: (text) => process.stdout.write(text),
   });
 
   let closing = false;
@@ -35,6 +44,19 @@ async function main(): Promise<void> {
 
   await server.app.listen({ port: config.port, host: config.host });
   logger.info(`One Hub is listening on http://localhost:${config.port}${config.basePath}`);
+}
+
+/** Why `port` cannot be listened on (taken, not allowed), or undefined when it is free. */
+function portProblem(port: number, host: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') resolve(`port ${port} is already in use (set PORT to another port)`);
+      else if (error.code === 'EACCES') resolve(`port ${port} needs more privileges (set PORT above 1023)`);
+      else resolve(`port ${port} on ${host}: ${error.message}`);
+    });
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
 }
 
 main().catch((error: unknown) => {

@@ -42,6 +42,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     SQL_DSN: testDatabase.target.sqlDsn,
     SESSION_SECRET: 'test-session-secret-0123456789',
     INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
+    // Root starts empty here, so balances and log counts in tests are what each test put there
+    // (the first-start balance has its own test in api/account/bootstrap.test.ts).
+    INITIAL_ROOT_QUOTA: '0',
     INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
     LOG_LEVEL: 'silent',
     // Tests sign in far more often than a person; the limiter has its own test with a low limit.

@@ -107,7 +107,10 @@ describe.each(availableDialects)('e-mail codes, password reset and Turnstile on 
     expect(password).toMatch(/^[A-Za-z0-9]{12}$/);
 
     expect((await login('forgetful', 'password-123')).statusCode).toBe(401);
-    expect((await login('forgetful', password)).statusCode).toBe(200);
+    const signedIn = await login('forgetful', password);
+    expect(signedIn.statusCode).toBe(200);
+    // The mailed password was made up here: the console asks for one of the user's own.
+    expect(signedIn.json().data.password_change_required).toBe(true);
     expect((await t.get('/api/user/self', oldSession)).statusCode).toBe(401);
     const reused = await t.post('/api/user/reset', { email: 'forgetful@example.com', token });
     expect(reused.statusCode).toBe(400);

@@ -82,8 +82,9 @@ export class EmailAccounts {
   }
 
   /**
-   * Checks the mailed token once, sets a random password and returns it. Every session ends and
-   * the access token is revoked: whoever held them may be the reason for the reset.
+   * Checks the mailed token once, sets a random password (to be changed at the next sign-in) and
+   * returns it. Every session ends and the access token is revoked: whoever held them may be the
+   * reason for the reset.
    */
   async resetPassword(email: string, token: string): Promise<string> {
     const wrong = () => AppError.badRequest('token: the reset link is wrong or has expired; ask for a new one');
@@ -91,7 +92,12 @@ export class EmailAccounts {
     const user = await this.bindings.findByEmail(email);
     if (!user) throw wrong();
     const password = randomString(NEW_PASSWORD_LENGTH);
-    await this.users.revokeSessions(user.id, { password: await hashPassword(password), access_token_hash: null });
+    await this.users.revokeSessions(user.id, {
+      password: await hashPassword(password),
+      access_token_hash: null,
+      // The new password was made up here and travels by e-mail: the console asks for one of the user's own.
+      password_change_required: 1,
+    });
     return password;
   }
 

@@ -76,6 +76,7 @@ export class AccountService {
         ...patch,
         password: await hashPassword(body.password),
         access_token_hash: null,
+        password_change_required: 0,
       });
       this.userService.onUserChanged?.(user.id);
     } else if (Object.keys(patch).length > 0) {

@@ -27,6 +27,7 @@ export function toUserView(row: UserRow): UserView {
     oidc_id: row.oidc_id,
     telegram_id: Number(row.telegram_id),
     has_access_token: Boolean(row.access_token_hash),
+    password_change_required: Number(row.password_change_required) === 1,
     created_time: Number(row.created_time),
     last_login_time: Number(row.last_login_time),
     last_login_ip: row.last_login_ip,
@@ -41,5 +42,6 @@ export function toLoginUserView(row: UserRow): LoginUserView {
     role: row.role,
     status: row.status,
     avatar_url: row.avatar_url,
+    password_change_required: Number(row.password_change_required) === 1,
   };
 }

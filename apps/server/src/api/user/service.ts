@@ -38,6 +38,8 @@ export interface NewAccount {
   emailVerified?: boolean | undefined;
   accessTokenHash?: string | undefined;
   sourceIp?: string | undefined;
+  /** The first administrator's starting balance (INITIAL_ROOT_QUOTA), instead of `QuotaForNewUser`. */
+  initialQuota?: number | undefined;
 }
 
 /** Nobody manages a user of equal or higher role, except root. */
@@ -76,7 +78,7 @@ export class UserService {
     await this.groups.requireUsable(group);
     const password = await hashPassword(account.password);
     const affCode = await this.users.unusedAffCode();
-    const giftQuota = this.options.getNumber('QuotaForNewUser');
+    const giftQuota = account.initialQuota ?? this.options.getNumber('QuotaForNewUser');
     const inviteeQuota = account.inviterId ? this.options.getNumber('QuotaForInvitee') : 0;
     let reward: PaidReward | undefined;
     try {
@@ -118,7 +120,10 @@ export class UserService {
           await this.logs.insert(transaction, {
             ...system,
             quota: giftQuota,
-            content: `新用户注册赠送 ${logQuota(giftQuota, this.options)}`,
+            content:
+              account.initialQuota === undefined
+                ? `新用户注册赠送 ${logQuota(giftQuota, this.options)}`
+                : `初始管理员额度 ${logQuota(giftQuota, this.options)}`,
           });
         }
         if (inviteeQuota > 0) {

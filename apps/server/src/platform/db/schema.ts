@@ -29,6 +29,8 @@ export interface UsersTable {
   email_verified: Generated<number>;
   /** 1 while the inviter's reward waits for `InviterRewardCondition`; the payment clears it. */
   inviter_reward_pending: Generated<number>;
+  /** 1 while the password is one the server generated: the console asks for a new one at sign-in. */
+  password_change_required: Generated<number>;
   quota: number;
   used_quota: number;
   request_count: number;

@@ -81,7 +81,7 @@ describe.each(availableDialects)('OAuth state and GitHub sign-in on %s', (dialec
     const first = await gitHubCallback(octo, { aff: inviter?.aff_code ?? '' });
     expect(first.statusCode).toBe(200);
     expect(Object.keys(first.json().data).sort()).toEqual(
-      ['avatar_url', 'display_name', 'id', 'role', 'status', 'username'].sort(),
+      ['avatar_url', 'display_name', 'id', 'password_change_required', 'role', 'status', 'username'].sort(),
     );
     expect(first.json().data).toMatchObject({ username: 'octocat', display_name: 'octocat name', role: 1 });
     const self = (await t.get('/api/user/self', cookiesFrom(first))).json().data;

@@ -43,6 +43,9 @@ export async function startSignInTestApp(
     SQL_DSN: testDatabase.target.sqlDsn,
     SESSION_SECRET: 'test-session-secret-0123456789',
     INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
+    // Root starts empty here, so balances and log counts in tests are what each test put there
+    // (the first-start balance has its own test in api/account/bootstrap.test.ts).
+    INITIAL_ROOT_QUOTA: '0',
     LOG_LEVEL: 'silent',
     CRITICAL_RATE_LIMIT: '100000',
     ...env,
@@ -58,7 +61,7 @@ export async function startSignInTestApp(
   const services = createServices(database, cache, logger, { serverSecret: config.sessionSecret }, upstreams);
   await services.options.load();
   await services.prices.load();
-  await ensureRootUser(config, services.userRepository, services.users, logger);
+  await ensureRootUser(config, services.userRepository, services.users, logger, () => {});
   const app = await buildApp({ config, services, logger, consoleDirectory: join(dataDirectory, 'no-console') });
   await app.ready();
 

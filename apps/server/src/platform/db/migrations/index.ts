@@ -10,6 +10,7 @@ import * as sessionGeneration from './0007_session_generation.js';
 import * as accountTrust from './0008_account_trust.js';
 import * as inviteCounters from './0009_invite_counters.js';
 import * as importProgress from './0010_import_progress.js';
+import * as passwordChange from './0011_password_change.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -29,6 +30,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0008_account_trust': accountTrust,
   '0009_invite_counters': inviteCounters,
   '0010_import_progress': importProgress,
+  '0011_password_change': passwordChange,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -6,6 +6,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { Suspense, useEffect, useMemo } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { PageLoader } from '../../../components/PageLoader.js';
+import { PasswordChangeDialog } from '../../../features/profile/PasswordChangeDialog.js';
 import { useSession } from '../../../hooks/useSession.js';
 import { CONTAINER_MAX_WIDTH, DRAWER_WIDTH, TOP_BAR_HEIGHT } from '../../../theme/layout.js';
 import { consoleMenu, findMenuTrail, visibleMenu } from '../../menu/menu.js';
@@ -65,6 +66,7 @@ export function PanelLayout() {
           </Suspense>
         </Container>
       </Box>
+      <PasswordChangeDialog />
     </Box>
   );
 }
