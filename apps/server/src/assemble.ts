@@ -9,6 +9,7 @@ import { type Cache, createCache, createRedisClient } from './platform/cache/ind
 import { randomHex } from './platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.js';
 import type { Logger } from './platform/logger.js';
+import { checkDatabase, checkRedis } from './platform/startup-checks.js';
 import type { HeartbeatTiming } from './relay/heartbeat.js';
 import { createServices, type Services } from './services.js';
 
@@ -40,6 +41,13 @@ export async function assembleServer(
     ...config,
     onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed; it will be replaced'),
   });
+  try {
+    await checkDatabase(database);
+    if (config.redisUrl && !options.cache) await checkRedis(config.redisUrl);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const applied = await migrateToLatest(database);
   logger.info({ database: database.describe, migrations: applied }, 'database ready');
 

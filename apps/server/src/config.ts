@@ -273,9 +273,14 @@ function persistedSessionSecret(dataDir: string): string {
     const stored = readFileSync(file, 'utf8').trim();
     if (stored.length >= 16) return stored;
   }
-  mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`SQLITE_PATH: cannot keep the session secret in the data folder ${dataDir}: ${reason}`);
+  }
   return secret;
 }
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { assembleServer } from './assemble.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './platform/logger.js';
+import { StartupError } from './platform/startup-checks.js';
 
 /** config → db → app → listen, and a graceful shutdown that lets requests in flight finish. */
 async function main(): Promise<void> {
@@ -43,7 +44,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await server.app.listen({ port: config.port, host: config.host });
-  logger.info(`One Hub is listening on http://localhost:${config.port}${config.basePath}`);
+  const redis = config.redisUrl ? `Redis at ${new URL(config.redisUrl).host}` : 'no Redis';
+  logger.info(
+    `One Hub is listening on http://localhost:${config.port}${config.basePath} (database ${server.database.describe}; ${redis})`,
+  );
 }
 
 /** Why `port` cannot be listened on (taken, not allowed), or undefined when it is free. */
@@ -60,6 +64,8 @@ function portProblem(port: number, host: string): Promise<string | undefined> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`One Hub failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  // What the operator must fix in the environment is one line; anything else is a bug, with its stack.
+  const detail = error instanceof StartupError ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`One Hub cannot start: ${detail}\n`);
   process.exit(1);
 });
