@@ -61,8 +61,10 @@ export async function assembleServer(
     serverSecret: config.sessionSecret,
     notify: config.notify,
   });
-  if (services.notifier.names.length > 0) logger.info({ notifiers: services.notifier.names }, 'notifications on');
   await services.options.load();
+  // E-mail needs SMTP settings (options, so read after loading them); without them it sends nothing.
+  const notifiers = services.notifier.names.filter((name) => name !== 'email' || services.signIn.mailer.isConfigured());
+  if (notifiers.length > 0) logger.info({ notifiers }, 'notifications on');
   await services.prices.load();
   await ensureRootUser(config, services.userRepository, services.users, logger, options.announce ?? (() => {}));
 

@@ -127,6 +127,7 @@ const environmentSchema = z.object({
     .transform((value) => (value?.trim() ? value.trim() : undefined))
     .refine((value) => value === undefined || value.length >= 16, 'must be at least 16 characters'),
   LOG_LEVEL: z.enum(logLevels, `must be one of ${logLevels.join(', ')}`).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], 'must be auto, json or pretty').default('auto'),
   TRUST_PROXY: trustedProxies.default(false),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false'], 'must be auto, true or false').default('auto'),
   CRITICAL_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(20),
@@ -196,6 +197,8 @@ export interface Config {
   initialRootQuota: number;
   initialRootAccessToken: string | undefined;
   logLevel: (typeof logLevels)[number];
+  /** `auto`: one readable line per event on a terminal, JSON lines otherwise (files, pipes, log shippers). */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** Which peers may name the client in X-Forwarded-For: all (true), none, or these addresses and ranges. */
   trustProxy: boolean | string[];
   /** Secure flag of the session cookie: auto = when the request arrived over https as the server sees it. */
@@ -306,6 +309,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     initialRootAccessToken: env.INITIAL_ROOT_ACCESS_TOKEN,
     initialRootQuota: env.INITIAL_ROOT_QUOTA,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY,
     cookieSecure: env.COOKIE_SECURE,
     criticalRateLimit: { max: env.CRITICAL_RATE_LIMIT, windowSeconds: env.CRITICAL_RATE_WINDOW_SECONDS },

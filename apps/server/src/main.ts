@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     process.stderr.write(`One Hub cannot start: ${busy}\n`);
     process.exit(1);
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const server = await assembleServer(config, logger, {
     consoleDirectory: fileURLToPath(new URL('../../web/dist', import.meta.url)),
     announce: (text) => process.stdout.write(text),
@@ -44,9 +44,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await server.app.listen({ port: config.port, host: config.host });
+  const bound = server.app.server.address();
+  const port = typeof bound === 'object' && bound ? bound.port : config.port;
   const redis = config.redisUrl ? `Redis at ${new URL(config.redisUrl).host}` : 'no Redis';
   logger.info(
-    `One Hub is listening on http://localhost:${config.port}${config.basePath} (database ${server.database.describe}; ${redis})`,
+    `One Hub is listening on http://localhost:${port}${config.basePath} (database ${server.database.describe}; ${redis})`,
   );
 }
 

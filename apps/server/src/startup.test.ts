@@ -70,3 +70,43 @@ describe('start-up failures an operator fixes in the environment', () => {
     expect(result.output.split('\n')).toHaveLength(1);
   });
 });
+
+/** Starts the server, waits for its listening line, stops it; everything it printed. */
+async function listeningOutput(env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SQLITE_PATH: join(scratch, 'run', 'one-hub.db'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  await new Promise<void>((resolve) => {
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('is listening on')) resolve();
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', () => resolve());
+  });
+  // Only its output matters here; a graceful shutdown is tested elsewhere.
+  child.kill('SIGKILL');
+  await exited;
+  return output;
+}
+
+describe('what the terminal shows', () => {
+  it('prints one readable line per event with LOG_FORMAT=pretty, JSON lines with json; never "notifications on" without SMTP', async () => {
+    const base = { INITIAL_ROOT_PASSWORD: 'startup-root-password', LOG_LEVEL: 'info' };
+    const readable = await listeningOutput({ ...base, LOG_FORMAT: 'pretty' });
+    const line = readable.split('\n').find((entry) => entry.includes('is listening on')) ?? '';
+    expect(line).toMatch(
+      /^\[\d\d:\d\d:\d\d(\.\d+)?\] INFO: One Hub is listening on http:\/\/localhost:[1-9]\d*\/ \(database sqlite:.*; no Redis\)/,
+    );
+    expect(readable).not.toContain('notifications on');
+
+    const json = await listeningOutput({ ...base, LOG_FORMAT: 'json' });
+    const record = JSON.parse(json.split('\n').find((entry) => entry.includes('is listening on')) ?? '{}');
+    expect(record).toMatchObject({ level: 30, msg: expect.stringContaining('One Hub is listening on') });
+    expect(json).not.toContain('notifications on');
+  });
+});

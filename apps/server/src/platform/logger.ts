@@ -1,5 +1,6 @@
 import type { SystemLogEntry } from '@one-hub/contracts';
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { maskEmails } from './mail.js';
 
 /**
@@ -37,11 +38,29 @@ export const SYSTEM_LOG_LINE_LIMIT = 2000;
 
 const buffers = new WeakMap<object, SystemLogBuffer>();
 
+/** How log lines look on standard output: readable on a terminal, JSON for machines. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/**
+ * Standard output in the chosen format. Pretty lines are formatted in this thread (no worker), one
+ * per event; `auto` picks them only when a person is watching (a TTY).
+ */
+function stdoutStream(format: LogFormat): pino.DestinationStream {
+  const readable = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+  if (!readable) return pino.destination();
+  return pretty({
+    colorize: process.stdout.isTTY === true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname',
+  });
+}
+
 /**
  * Writes to stdout unless given a destination (tests read the lines back). Every line the
  * configured level lets through is also kept, secrets removed, in a bounded in-memory buffer.
  */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export function createLogger(level: string, destination?: pino.DestinationStream, format: LogFormat = 'json'): Logger {
   const options: pino.LoggerOptions = {
     level,
     redact: { paths: redactPaths, censor: '[redacted]' },
@@ -57,7 +76,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   const buffer = new SystemLogBuffer();
   // Both streams take every level: the logger's own level decides what is written at all.
   const streams = pino.multistream([
-    { level: 'trace', stream: destination ?? pino.destination() },
+    { level: 'trace', stream: destination ?? stdoutStream(format) },
     { level: 'trace', stream: buffer },
   ]);
   const logger = pino(options, streams);
