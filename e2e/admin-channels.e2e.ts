@@ -251,6 +251,44 @@ describe('channel administration', () => {
     await page.close();
   });
 
+  it('names the models without a price, with the fallback price or the refusal the setting chooses', async () => {
+    const page = await openChannels();
+    const note = page.getByTestId('channel-unpriced-note');
+    const openDialogWith = async (models: string[]) => {
+      await page.getByTestId('channel-create').click();
+      await page.getByTestId('channel-form').waitFor();
+      for (const model of models) await addModel(page, model);
+    };
+    await openDialogWith(['mock-chat']);
+    // Priced models only: no note.
+    expect(await note.count()).toBe(0);
+    await addModel(page, 'house-7b');
+    await note.waitFor();
+    expect(await note.getAttribute('data-policy')).toBe('fallback');
+    const fallbackText = await textOf(note);
+    expect(fallbackText).toContain('house-7b');
+    expect(fallbackText).not.toContain('mock-chat');
+    expect(fallbackText).toContain('$60 per 1M input tokens and $60 per 1M output tokens');
+    // Out of the model list's popup, so the note is what the picture shows.
+    await page.getByTestId('channel-form-name').click();
+    await note.scrollIntoViewIfNeeded();
+    await screenshot(page, 'admin-channels-unpriced-note');
+    await page.getByTestId('channel-form-cancel').click();
+    await page.getByTestId('channel-form').waitFor({ state: 'detached' });
+
+    await root('PUT', '/api/option/', { key: 'UnpricedModelPolicy', value: 'refuse' });
+    try {
+      await page.reload();
+      await page.getByTestId('channel-list').waitFor();
+      await openDialogWith(['house-7b']);
+      await expect.poll(() => note.getAttribute('data-policy')).toBe('refuse');
+      expect(await textOf(note)).toContain('refused (HTTP 400)');
+    } finally {
+      await root('PUT', '/api/option/', { key: 'UnpricedModelPolicy', value: 'fallback' });
+    }
+    await page.close();
+  });
+
   it('edits priority in place (refusing a negative one) and the name in the dialog', async () => {
     const page = await openChannels();
     const priority = page.getByTestId(`channel-priority-${mainId}`);

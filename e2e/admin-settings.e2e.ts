@@ -163,7 +163,8 @@ describe('settings as root', () => {
     await page.getByTestId('setting-save-retry').click();
     await expect.poll(() => field(page, 'RetryTimes').getAttribute('aria-invalid')).toBe('true');
     expect(await helpText(page, 'RetryTimes')).toContain('0');
-    expect(await option('RetryTimes')).toBe('0');
+    // Refused: the stored value is still the default (2: a failing channel is retried on two others).
+    expect(await option('RetryTimes')).toBe('2');
 
     await field(page, 'RetryTimes').fill('3');
     await field(page, 'RetryCooldownSeconds').fill('12');

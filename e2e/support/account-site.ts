@@ -13,7 +13,7 @@ import { launchBrowser, screenshot, signInWithForm } from './browser.js';
 import { type MailCatcher, smtpOptions, startMailCatcher } from './mail.js';
 import { type RunningServer, startServer } from './server.js';
 
-const ROOT_PASSWORD = 'e2e-root-password';
+export const ROOT_PASSWORD = 'e2e-root-password';
 const ROOT_TOKEN = 'e2e-root-access-token-0123456789';
 export const WECHAT_CODE = '135790';
 export const WECHAT_OPEN_ID = 'wx-open-id-erin';
@@ -27,6 +27,10 @@ export const USAGE = {
   'gpt-4o-mini': { prompt: 40_000, completion: 10_000, calls: 3 },
 } as const;
 type MockModel = keyof typeof USAGE;
+
+/** A prompt the mock answers with a small usage, so a few calls cost well under a cent. */
+export const TINY_PROMPT = 'tiny usage please';
+const TINY_USAGE = { prompt: 300, completion: 100 };
 
 export const USERS = {
   carol: { username: 'carol', password: 'carol-password-1', display_name: 'Carol' },
@@ -56,9 +60,13 @@ async function startMockUpstream(): Promise<MockUpstream> {
         );
         return;
       }
-      const body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as { model?: string };
+      const body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as {
+        model?: string;
+        messages?: Array<{ content?: unknown }>;
+      };
       const model = (body.model ?? 'gpt-4o') as MockModel;
-      const usage = USAGE[model] ?? USAGE['gpt-4o'];
+      const tiny = body.messages?.[0]?.content === TINY_PROMPT;
+      const usage = tiny ? TINY_USAGE : (USAGE[model] ?? USAGE['gpt-4o']);
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(
         JSON.stringify({

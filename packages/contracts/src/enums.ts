@@ -21,6 +21,8 @@ export const LogType = {
   consume: 2,
   manage: 3,
   system: 4,
+  /** A relay request that failed after every retry (new-api's number for it): no charge, shown to find failing channels. */
+  error: 5,
 } as const;
 export type LogType = (typeof LogType)[keyof typeof LogType];
 

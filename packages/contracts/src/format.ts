@@ -6,16 +6,55 @@ export interface QuotaDisplayOptions {
   digits?: number;
 }
 
-/** Quota as the console shows it: `$1.23` in currency mode, else `12.3k` / `4.5M` / `1.2B`. */
+/**
+ * A dollar amount as the console shows it. A cent or more keeps two decimals ($1.23); below a
+ * cent, three significant digits ($0.000298, $0.0031) so small charges stay distinguishable and
+ * never read as $0.00; exact zero is $0.00.
+ */
+export function formatMoney(amount: number): string {
+  return moneyText(amount, 0.01);
+}
+
+/**
+ * The tick label of a money axis. Ticks are round steps that can sit between cents ($0.0125
+ * after $0.01), so significant digits are kept up to a dollar, else neighbours would print the same.
+ */
+export function formatMoneyTick(amount: number): string {
+  return moneyText(amount, 1);
+}
+
+/** Two decimals from `twoDecimalsFrom` up, three significant digits below it. */
+function moneyText(amount: number, twoDecimalsFrom: number): string {
+  const sign = amount < 0 ? '-' : '';
+  const magnitude = Math.abs(amount);
+  if (!Number.isFinite(magnitude)) return '$0.00';
+  if (magnitude === 0 || magnitude >= twoDecimalsFrom) return `${sign}$${magnitude.toFixed(2)}`;
+  // toFixed, not toPrecision, so that tiny amounts never turn into exponent notation.
+  const decimals = Math.min(100, 2 - Math.floor(Math.log10(magnitude)));
+  return `${sign}$${trimZeros(magnitude.toFixed(decimals))}`;
+}
+
+/** Drops trailing zeros after the second decimal: 0.003100 → 0.0031, 0.0100 → 0.01. */
+function trimZeros(text: string): string {
+  return text.replace(/(\.\d\d\d*?)0+$/, '$1');
+}
+
+/**
+ * Quota as the console shows it: `formatMoney` in currency mode, else `12.3k` / `4.5M` / `1.2B`.
+ * `digits` asks for more decimals on amounts of a cent or more (the cost of one request: $0.012345).
+ */
 export function formatQuota(quota: number, options: QuotaDisplayOptions): string {
-  if (options.displayInCurrency) {
-    const amount = quota / (options.quotaPerUnit || 1);
-    const digits = options.digits ?? 2;
-    // Beyond 2 decimals, trailing zeros go: $0.000123 and $1.50, not $1.500000.
-    const text = amount.toFixed(digits);
-    return `$${digits > 2 ? text.replace(/(\.\d\d\d*?)0+$/, '$1') : text}`;
-  }
-  return shortenNumber(quota);
+  if (!options.displayInCurrency) return shortenNumber(quota);
+  const amount = quota / (options.quotaPerUnit || 1);
+  const digits = options.digits ?? 2;
+  if (digits <= 2 || Math.abs(amount) < 0.01) return formatMoney(amount);
+  return `${amount < 0 ? '-' : ''}$${trimZeros(Math.abs(amount).toFixed(digits))}`;
+}
+
+/** A quota axis tick: `formatMoneyTick` in currency mode, else the shortened raw number. */
+export function formatQuotaTick(quota: number, options: QuotaDisplayOptions): string {
+  if (!options.displayInCurrency) return shortenNumber(quota);
+  return formatMoneyTick(quota / (options.quotaPerUnit || 1));
 }
 
 export function shortenNumber(value: number): string {

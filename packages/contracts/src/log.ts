@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LogType } from './enums.js';
 import { pageQuery } from './paging.js';
 
 /** Columns the log lists may be ordered by (`order=-created_at`); `id` is always the last tie-breaker. */
@@ -44,11 +45,13 @@ function idFilter(field: string) {
     .optional();
 }
 
+const LOG_TYPE_CHOICES = 'log_type must be 0 (all), 1 (top-up), 2 (consume), 3 (manage), 4 (system) or 5 (error)';
+
 const logTypeFilter = z.coerce
   .number('log_type must be a number')
   .int('log_type must be an integer')
-  .min(0, 'log_type must be 0 (all), 1 (top-up), 2 (consume), 3 (manage) or 4 (system)')
-  .max(4, 'log_type must be 0 (all), 1 (top-up), 2 (consume), 3 (manage) or 4 (system)')
+  .min(0, LOG_TYPE_CHOICES)
+  .max(LogType.error, LOG_TYPE_CHOICES)
   .optional();
 
 /** Filters a signed-in user may apply to their own logs. */

@@ -57,6 +57,21 @@ export const SAFE_TOOL_NAMES = ['Keyword'] as const;
 export const INVITER_REWARD_CONDITIONS = ['first_topup', 'email_verified', 'registration'] as const;
 export type InviterRewardCondition = (typeof INVITER_REWARD_CONDITIONS)[number];
 
+/**
+ * What the relay does with a model no price matches (`UnpricedModelPolicy`): bill it at
+ * `FALLBACK_MODEL_PRICE` (default, the reference's way) or refuse the request with a 400.
+ */
+export const UNPRICED_MODEL_POLICIES = ['fallback', 'refuse'] as const;
+export type UnpricedModelPolicy = (typeof UNPRICED_MODEL_POLICIES)[number];
+
+/** The price of a model no price matches: ratio 30 each way, i.e. $60 per 1M input and output tokens. */
+export const FALLBACK_MODEL_PRICE = Object.freeze({ type: 'tokens', input: 30, output: 30 } as const);
+
+/** Whether a stored `UnpricedModelPolicy` refuses unpriced models; empty and unknown values mean the fallback. */
+export function refusesUnpricedModels(policy: string | undefined): boolean {
+  return policy === 'refuse';
+}
+
 const DEFAULT_DISABLE_KEYWORDS = [
   'Your credit balance is too low',
   'This organization has been disabled.',
@@ -130,13 +145,14 @@ export const optionDefinitions = {
   InviterRewardCondition: str('first_topup', { choices: INVITER_REWARD_CONDITIONS }),
   QuotaRemindThreshold: int(1000, atLeastZero),
   PreConsumedQuota: int(500, atLeastZero),
+  UnpricedModelPolicy: str('fallback', { choices: UNPRICED_MODEL_POLICIES }),
   LogConsumeEnabled: bool(true),
   ApproximateTokenEnabled: bool(false),
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),
   ChannelDisableThreshold: num(5, atLeastZero),
   DisableChannelKeywords: str(DEFAULT_DISABLE_KEYWORDS),
-  RetryTimes: int(0, atLeastZero),
+  RetryTimes: int(2, atLeastZero), // 2, not 0: a request a failing channel refused is retried on others
   RetryTimeOut: int(10, atLeastZero),
   RetryCooldownSeconds: int(5, atLeastZero),
   /** Answer identical chat requests from a cache for a few minutes (not used by the relay yet). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskUrlSecrets } from './logger.js';
+import { createLogger, maskUrlSecrets } from './logger.js';
 import { maskEmails } from './mail.js';
 
 describe('maskUrlSecrets', () => {
@@ -21,5 +21,17 @@ describe('maskUrlSecrets', () => {
 
   it('hides API keys in paths', () => {
     expect(maskUrlSecrets('/v1/x/sk-abcdefghijkl/y')).toBe('/v1/x/sk-***/y');
+  });
+});
+
+describe('logged errors', () => {
+  it('mask a credential an upstream quoted in its message and stack, on stdout as in the buffer', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    logger.error({ err: new Error('upstream said: invalid key sk-abcdefghijklmnop for user') }, 'request failed');
+    const record = JSON.parse(lines[0] ?? '{}');
+    expect(record.err.message).toBe('upstream said: invalid key sk-*** for user');
+    expect(record.err.stack).not.toContain('sk-abcdefghijklmnop');
+    expect(record.err.type).toBe('Error');
   });
 });

@@ -71,6 +71,15 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         url: maskUrlSecrets(request.url),
         ip: request.ip,
       }),
+      // An upstream's error text may quote a credential; what reaches stdout is masked like the buffer.
+      err: (error: Error) => {
+        const serialised = pino.stdSerializers.err(error);
+        return {
+          ...serialised,
+          message: maskText(serialised.message ?? ''),
+          ...(serialised.stack ? { stack: maskText(serialised.stack) } : {}),
+        };
+      },
     },
   };
   const buffer = new SystemLogBuffer();
@@ -174,7 +183,7 @@ function scrub(value: unknown, depth: number): unknown {
  * Every pattern starts at a fixed marker, so a long line costs linear time (a log line may hold an
  * upstream's whole answer).
  */
-function maskText(text: string): string {
+export function maskText(text: string): string {
   return maskEmails(text)
     .replace(/([?&](?:key|token|access_token|code|state|turnstile)=)[^&\s"]*/gi, '$1***')
     .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***')

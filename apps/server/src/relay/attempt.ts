@@ -1,6 +1,7 @@
 import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { AppError } from '../platform/errors.js';
 import { settledQuota } from './billing/quota.js';
+import { unpricedModelRefusal } from './billing/unpriced.js';
 import {
   type ChatCall,
   type Finish,
@@ -50,6 +51,8 @@ export async function tryChannel(
   request: RelayHttpRequest,
   reply: RelayHttpReply,
 ): Promise<UpstreamFailure | undefined> {
+  const refused = unpricedOn(deps, attempt, channel);
+  if (refused) return refused;
   const adapter = chatAdapterFor(channel.type);
   const servedNatively = endpoint.chat?.servedBy?.has(channel.type) ?? false;
   if (!servedNatively && (endpoint.chat?.surface || adapter)) {
@@ -143,6 +146,17 @@ async function openingFailure(upstream: StreamedResponse, streamed: boolean): Pr
   const parsed = parsedJson(text);
   if (parsed && typeof parsed === 'object' && 'error' in parsed) return failureOf(502, text);
   return malformedAnswer('a stream was asked for and the answer is not an event stream');
+}
+
+/**
+ * A retry's channel may map the model to another, unpriced one; with unpriced models refused it is
+ * skipped unsent, like a channel that cannot serve the endpoint (the first channel was checked
+ * before the reservation).
+ */
+function unpricedOn(deps: RelayDeps, attempt: Attempt, channel: RouterChannel): UpstreamFailure | undefined {
+  const { billedModel } = mapModel(channel, attempt.input.model);
+  const error = unpricedModelRefusal(deps.options, deps.prices.lookup(billedModel), billedModel);
+  return error && { error, retry: true, disable: false, coolDown: false };
 }
 
 /** This channel's upstream has no such endpoint; another channel may. */

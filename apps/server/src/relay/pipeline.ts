@@ -5,9 +5,11 @@ import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { tryChannel } from './attempt.js';
 import { type Price, reservationQuota } from './billing/quota.js';
+import { refuseUnpricedModel } from './billing/unpriced.js';
 import type { ConcurrencyGate } from './concurrency.js';
 import type { consumeLogRow } from './consume-log.js';
 import { type Endpoint, type RelayInput, readRelayInput } from './endpoint.js';
+import { recordFailure } from './error-log.js';
 import type { UpstreamClient } from './executor.js';
 import type { GroupDirectory } from './groups.js';
 import { Heartbeat, type HeartbeatTiming } from './heartbeat.js';
@@ -46,6 +48,8 @@ export interface Attempt {
   group: string;
   groupRatio: number;
   startedAt: number;
+  /** The channels called so far, in order (the error log names the last). */
+  channelsTried: number[];
 }
 
 function checkModelAllowed(caller: RelayCaller, model: string): void {
@@ -152,15 +156,39 @@ async function relayAuthorised(
   checkModelName(model);
   checkModelAllowed(caller, model);
   const primary = primaryGroupOf(caller);
-  const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt };
+  const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt, channelsTried: [] };
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
+  const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, request, reply) : undefined;
+  try {
+    await relayToChannels(deps, endpoint, attempt, request, reply);
+  } catch (error) {
+    recordFailure(deps.writeLog, attempt, request, error);
+    // After the heartbeat's early headers a failure can only be told in the body.
+    if (!heartbeat?.started) throw error;
+    heartbeat.fail(renderErrorBody(toAppError(error), request));
+  } finally {
+    heartbeat?.stop();
+  }
+}
+
+/** Reserves, then calls channels until one answers or the retries run out (the last failure is thrown). */
+async function relayToChannels(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  attempt: Attempt,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+): Promise<void> {
+  const { caller, input } = attempt;
   const hasTools = Array.isArray(input.fields.tools) && input.fields.tools.length > 0;
   const excluded = new Set<number>(caller.skippedChannelIds);
-  attempt.groupRatio = deps.groups.enabled(primary)?.ratio ?? 1;
+  attempt.groupRatio = deps.groups.enabled(attempt.group)?.ratio ?? 1;
   // The backup group, when it is chosen, sets its own ratio.
   let channel = pickChannel(deps, attempt, excluded, hasTools);
 
-  const price = deps.prices.lookup(mapModel(channel, model).billedModel);
+  const { billedModel } = mapModel(channel, input.model);
+  const price = deps.prices.lookup(billedModel);
+  refuseUnpricedModel(deps.options, price, billedModel);
   const reserving = deps.ledger.reserve(
     caller.user.id,
     { id: caller.token.id, limited: !caller.unlimited },
@@ -173,14 +201,14 @@ async function relayAuthorised(
   );
   const reservation = reserving instanceof Promise ? await reserving : reserving;
   const retries = caller.forcedChannelId ? 0 : Math.max(0, deps.options.getNumber('RetryTimes'));
-  const retryDeadline = startedAt + deps.options.getNumber('RetryTimeOut') * 1000;
-  const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, request, reply) : undefined;
+  const retryDeadline = attempt.startedAt + deps.options.getNumber('RetryTimeOut') * 1000;
   try {
     for (let tries = 0; ; tries++) {
+      attempt.channelsTried.push(channel.id);
       const tried = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
       if (!tried) return;
       const failure = withoutChannelKey(tried, channel.key);
-      handleChannelFailure(deps, channel, model, failure, request.id);
+      handleChannelFailure(deps, channel, input.model, failure, request.id);
       // RetryTimeOut stops retries on an upstream that is saturated; a channel that did not answer
       // in time took most of that time itself, and another channel is what the client needs.
       const late = !failure.timedOut && Date.now() > retryDeadline;
@@ -189,12 +217,7 @@ async function relayAuthorised(
       excluded.add(channel.id);
       channel = nextChannel(deps, attempt, excluded, hasTools) ?? throwError(failure.error);
     }
-  } catch (error) {
-    // After the heartbeat's early headers a failure can only be told in the body.
-    if (!heartbeat?.started) throw error;
-    heartbeat.fail(renderErrorBody(toAppError(error), request));
   } finally {
-    heartbeat?.stop();
     // A no-op when the request settled already; otherwise the whole reservation goes back.
     await deps.ledger.settle(reservation, 0);
   }

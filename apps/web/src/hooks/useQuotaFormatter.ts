@@ -1,4 +1,4 @@
-import { formatQuota } from '@one-hub/contracts';
+import { formatQuota, formatQuotaTick } from '@one-hub/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { quotaDisplayOptions } from '../lib/format.js';
@@ -6,12 +6,15 @@ import { useSiteInfo } from './useSiteInfo.js';
 
 export interface QuotaFormatter {
   /**
-   * `$2.47` when the site shows currency, else `1.2M` / `12.3k` / `999`. `precise` is for the
-   * cost of one request: up to 6 decimals ($0.000124), so small charges do not read as $0.00.
+   * `$2.47` when the site shows currency, else `1.2M` / `12.3k` / `999`; below a cent the
+   * significant digits ($0.000298), never $0.00. `precise` is for the cost of one request: up to
+   * 6 decimals from a cent up ($0.012345).
    */
   (quota: number, precise?: boolean): string;
   /** In currency mode, the '（等价金额：$2.47）' note to put after a raw quota number; '' otherwise. */
   equivalent(quota: number): string;
+  /** A chart axis tick: significant digits up to a dollar so neighbouring ticks differ. */
+  tick(quota: number): string;
   displayInCurrency: boolean;
 }
 
@@ -28,6 +31,7 @@ export function useQuotaFormatter(): QuotaFormatter {
       formatQuota(quota, precise ? preciseOptions : options)) as QuotaFormatter;
     format.equivalent = (quota: number) =>
       options.displayInCurrency ? t('common:quota.equivalent', { amount: formatQuota(quota, options) }) : '';
+    format.tick = (quota: number) => formatQuotaTick(quota, options);
     format.displayInCurrency = options.displayInCurrency;
     return format;
   }, [quotaPerUnit, displayInCurrency, t]);

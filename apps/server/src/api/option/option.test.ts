@@ -88,7 +88,7 @@ describe('options and site information', () => {
       expect(response.json().message).toContain(message);
     }
     expect((await put(root, '', 'x')).statusCode).toBe(400);
-    expect(t.services.options.get('RetryTimes')).toBe('0');
+    expect(t.services.options.get('RetryTimes')).toBe('2');
   });
 
   it('needs the client id before enabling GitHub sign-in', async () => {

@@ -92,7 +92,7 @@ describe('option rules and secret status for the settings screen', () => {
     }
     const list: Array<{ key: string; value: string }> = (await get('/api/option/')).json().data;
     const value = (key: string) => list.find((entry) => entry.key === key)?.value;
-    expect(value('RetryTimes')).toBe('0');
+    expect(value('RetryTimes')).toBe('2');
     expect(value('RechargeDiscount')).toBe('{}');
     expect(value('ServerAddress')).toBe('http://localhost:3000');
   });

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { Bar, BarChart, Tooltip, type TooltipContentProps } from 'recharts';
+import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { type LabelSeries, type LabelUsage, metricValue, type UsageMetric } from '../../lib/usage.js';
 import { ChartTooltipBox, dayAxes, useChartStyle } from './chartStyle.js';
 
@@ -21,7 +22,7 @@ interface StackedUsageChartProps {
   stackId: string;
   height: number;
   ariaLabel: string;
-  axisLayout?: { minTickGap?: number; width?: number };
+  axisLayout?: { minTickGap?: number };
 }
 
 /** Bars per day, stacked by entry (model, channel, owner), with a tooltip of the non-zero parts. */
@@ -38,6 +39,8 @@ export function StackedUsageChart({
   axisLayout,
 }: StackedUsageChartProps) {
   const style = useChartStyle();
+  // Raw quota is a whole number; only money has fractions worth a tick.
+  const { displayInCurrency } = useQuotaFormatter();
   const colorOf = useSeriesColor();
 
   const renderTooltip = ({ active, payload, label }: TooltipContentProps) => {
@@ -63,7 +66,7 @@ export function StackedUsageChart({
         style={{ width: '100%', height }}
         margin={{ top: 8, right: 20, left: 0, bottom: 0 }}
       >
-        {dayAxes(style, formatTick, metric === 'quota', axisLayout)}
+        {dayAxes(style, formatTick, metric === 'quota' && displayInCurrency, axisLayout)}
         <Tooltip content={renderTooltip} cursor={{ fill: style.cursor }} />
         {series.map((entry, index) => (
           <Bar

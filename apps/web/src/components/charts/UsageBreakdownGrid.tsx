@@ -3,6 +3,14 @@ import type { LabelSeries, LabelUsage, UsageMetric } from '../../lib/usage.js';
 import type { MetricFormat } from './MetricToggle.js';
 import { StackedUsageChart, UsageShareList } from './UsageBreakdown.js';
 
+export interface UsageFigures {
+  requestCount: number;
+  tokenCount: number;
+  requests: string;
+  tokens: string;
+  quota: string;
+}
+
 interface UsageBreakdownGridProps {
   /** Every entry of the period (model, channel, owner) with its totals. */
   labels: readonly LabelUsage[];
@@ -14,8 +22,9 @@ interface UsageBreakdownGridProps {
   format: MetricFormat;
   nameOf: (entry: LabelSeries) => string;
   /** The small line under an entry, in the screen's words, given its formatted figures. */
-  detailOf: (figures: { requests: string; tokens: string; quota: string }) => string;
-  chart: { stackId: string; height: number; ariaLabel: string; axisLayout?: { minTickGap?: number; width?: number } };
+  /** Figures as text, with the raw counts for plural forms. */
+  detailOf: (figures: UsageFigures) => string;
+  chart: { stackId: string; height: number; ariaLabel: string; axisLayout?: { minTickGap?: number } };
   list: {
     label: string;
     itemTestId: (label: string) => string;
@@ -57,6 +66,8 @@ export function UsageBreakdownGrid({
           formatFull={format.full}
           detailOf={(entry) =>
             detailOf({
+              requestCount: entry.requests,
+              tokenCount: entry.tokens,
               requests: entry.requests.toLocaleString(),
               tokens: entry.tokens.toLocaleString(),
               quota: format.full('quota', entry.quota),

@@ -19,7 +19,7 @@ interface UsageTrendCardProps {
   chartLabel(metricName: string): string;
   /** Shown in place of the chart when set, for a period with nothing to plot. */
   empty?: ReactNode;
-  axisLayout?: { minTickGap?: number; width?: number };
+  axisLayout?: { minTickGap?: number };
   /** `data-testid` of the card; the switch and the chart get `<testId>-metric` and `<testId>-chart`. */
   testId: string;
 }

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import { useId } from 'react';
 import { Area, AreaChart, Tooltip, type TooltipContentProps } from 'recharts';
+import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import type { DayUsage, UsageMetric } from '../../lib/usage.js';
 import { ChartTooltipBox, dayAxes, useChartStyle } from './chartStyle.js';
 
@@ -19,7 +20,7 @@ interface UsageTrendChartProps {
   formatTick: (value: number) => string;
   ariaLabel: string;
   testId: string;
-  axisLayout?: { minTickGap?: number; width?: number };
+  axisLayout?: { minTickGap?: number };
 }
 
 /** Quota, requests or tokens (input stacked under output) per day, as filled areas. */
@@ -34,6 +35,8 @@ export function UsageTrendChart({
   axisLayout,
 }: UsageTrendChartProps) {
   const style = useChartStyle();
+  // Raw quota is a whole number; only money has fractions worth a tick.
+  const { displayInCurrency } = useQuotaFormatter();
   const gradientId = useId().replace(/:/g, '');
 
   const series: TrendSeries[] =
@@ -71,12 +74,12 @@ export function UsageTrendChart({
             </linearGradient>
           ))}
         </defs>
-        {dayAxes(style, formatTick, metric === 'quota', axisLayout)}
+        {dayAxes(style, formatTick, metric === 'quota' && displayInCurrency, axisLayout)}
         <Tooltip content={renderTooltip} cursor={{ stroke: style.axis }} />
         {series.map((entry) => (
           <Area
             key={entry.key}
-            type="monotone"
+            type="linear"
             dataKey={entry.key}
             name={entry.name}
             stackId={metric === 'tokens' ? 'tokens' : undefined}

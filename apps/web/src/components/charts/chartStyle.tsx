@@ -80,13 +80,14 @@ export function shortDay(date: string | number | undefined): string {
 
 /**
  * Grid and axes of a per-day chart: days along the bottom, values up the side. A function rather
- * than a component, so the chart sees them as its own direct children.
+ * than a component, so the chart sees them as its own direct children. The value axis sizes
+ * itself to its longest label, so "$0.000298" is never clipped.
  */
 export function dayAxes(
   style: ChartStyle,
   formatTick: (value: number) => string,
   allowDecimals = false,
-  { minTickGap = 8, width = 60 }: { minTickGap?: number; width?: number } = {},
+  { minTickGap = 8 }: { minTickGap?: number } = {},
 ) {
   return [
     <CartesianGrid key="grid" vertical={false} stroke={style.grid} strokeDasharray="3 3" />,
@@ -106,7 +107,7 @@ export function dayAxes(
       tick={style.tick}
       axisLine={false}
       tickLine={false}
-      width={width}
+      width="auto"
       allowDecimals={allowDecimals}
       tickFormatter={formatTick}
     />,

@@ -7,9 +7,6 @@ import { type ComponentType, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MetricFormat, MetricText } from '../../components/charts/MetricToggle.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
-import { useSiteInfo } from '../../hooks/useSiteInfo.js';
-import { quotaDisplayOptions } from '../../lib/format.js';
-import { quotaTick } from './axis.js';
 
 /** The usage figures' names in this screen's words, for the shared metric switch and charts. */
 export function useMetricText(): MetricText {
@@ -20,16 +17,12 @@ export function useMetricText(): MetricText {
 /** Quota through the site's formatter (spec §9); counts with grouping, shortened on axes. */
 export function useMetricFormat(): MetricFormat {
   const formatQuota = useQuotaFormatter();
-  const siteInfo = useSiteInfo();
-  const options = quotaDisplayOptions(siteInfo);
-  const { quotaPerUnit, displayInCurrency } = options;
   return useMemo(
     () => ({
       full: (metric, value) => (metric === 'quota' ? formatQuota(value) : value.toLocaleString()),
-      short: (metric, value) =>
-        metric === 'quota' ? quotaTick(value, { quotaPerUnit, displayInCurrency }) : shortenNumber(value),
+      short: (metric, value) => (metric === 'quota' ? formatQuota.tick(value) : shortenNumber(value)),
     }),
-    [formatQuota, quotaPerUnit, displayInCurrency],
+    [formatQuota],
   );
 }
 

@@ -69,7 +69,7 @@ export function BreakdownCard({ rows, days, groupType, onGroupType, switching }:
           metric={metric}
           format={format}
           nameOf={nameOf}
-          detailOf={(figures) => t('breakdown.rowDetail', figures)}
+          detailOf={({ requests, tokens, quota }) => t('breakdown.rowDetail', { requests, tokens, quota })}
           chart={{
             stackId: 'breakdown',
             height: 300,

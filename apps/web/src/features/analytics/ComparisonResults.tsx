@@ -91,7 +91,7 @@ export function ComparisonResults({ rows, modelUsage }: ComparisonResultsProps) 
               tick={style.tick}
               axisLine={false}
               tickLine={false}
-              width={60}
+              width="auto"
               allowDecimals={metric === 'quota'}
               tickFormatter={(value: number) => format.short(metric, value)}
             />

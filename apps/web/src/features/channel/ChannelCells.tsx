@@ -5,7 +5,7 @@ import Stack from '@mui/material/Stack';
 import { alpha, type Theme } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { ChannelStatus, type ChannelView, splitChannelList } from '@one-hub/contracts';
+import { ChannelStatus, type ChannelView, formatMoney, splitChannelList } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../lib/format.js';
 import type { ChannelTestResult } from './channel.api.js';
@@ -197,7 +197,7 @@ export function Balance({ channel }: { channel: ChannelView }) {
       }}
     >
       <AccountBalanceWalletOutlined sx={{ fontSize: 12, opacity: 0.8 }} />
-      <span data-testid={`channel-balance-${channel.id}`}>${channel.balance.toFixed(2)}</span>
+      <span data-testid={`channel-balance-${channel.id}`}>{formatMoney(channel.balance)}</span>
     </Box>
   );
 }

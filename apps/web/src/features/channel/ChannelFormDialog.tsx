@@ -39,6 +39,7 @@ import {
 } from './channelForm.js';
 import { FormSection } from './FormParts.js';
 import { ModelsField } from './ModelsField.js';
+import { UnpricedModelsNote } from './UnpricedModelsNote.js';
 
 /** What the dialog opens on: a new channel (maybe a copy), a channel, or a whole tag. */
 export type ChannelFormRequest =
@@ -176,6 +177,7 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
             onFillPriced={() => change('models', mergeModels(values.models, priced))}
             pricedCount={priced.length}
           />
+          <UnpricedModelsNote models={values.models} modelMapping={values.model_mapping} prices={prices.data} />
           <TestModelField {...sectionProps} options={values.models} />
         </FormSection>
         {mode !== 'tag' && <RoutingSection {...sectionProps} />}

@@ -40,7 +40,13 @@ export function ModelUsageCard({ rows, days }: ModelUsageCardProps) {
         metric={metric}
         format={format}
         nameOf={nameOf}
-        detailOf={(figures) => t('models.rowDetail', figures)}
+        detailOf={(figures) =>
+          t('models.rowDetail', {
+            requests: t('models.requestCount', { count: figures.requestCount, value: figures.requests }),
+            tokens: t('models.tokenCount', { count: figures.tokenCount, value: figures.tokens }),
+            quota: figures.quota,
+          })
+        }
         chart={{
           stackId: 'models',
           height: 280,

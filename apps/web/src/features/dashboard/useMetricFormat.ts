@@ -9,7 +9,7 @@ export function useMetricFormat(): MetricFormat {
   return useMemo(
     () => ({
       full: (metric, value) => (metric === 'quota' ? formatQuota(value) : value.toLocaleString()),
-      short: (metric, value) => (metric === 'quota' ? formatQuota(value) : shortenNumber(value)),
+      short: (metric, value) => (metric === 'quota' ? formatQuota.tick(value) : shortenNumber(value)),
     }),
     [formatQuota],
   );

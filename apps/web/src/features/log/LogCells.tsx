@@ -18,6 +18,7 @@ const typeColors = {
   [LogType.consume]: 'primary',
   [LogType.manage]: 'warning',
   [LogType.system]: 'info',
+  [LogType.error]: 'error',
 } as const;
 
 export function LogTypeChip({ type, testId }: { type: number; testId?: string }) {
@@ -46,7 +47,8 @@ const seconds = (milliseconds: number) => (milliseconds / 1000).toFixed(2);
 /** Total time with the stream flag, and the time to the first token of a stream underneath. */
 export function DurationCell({ log }: { log: LogView }) {
   const { t } = useTranslation('log');
-  if (log.type !== LogType.consume) return <Muted />;
+  // A failed request's time says how long the client waited (a timeout shows as such).
+  if (log.type !== LogType.consume && log.type !== LogType.error) return <Muted />;
   const firstResponse = Number(log.metadata.first_response);
   return (
     <Box data-testid={`log-duration-${log.id}`}>
@@ -147,7 +149,7 @@ export function DetailCell({ log }: { log: LogView }) {
     <Typography
       variant="body2"
       title={text}
-      sx={{ color: 'text.secondary', maxWidth: 280 }}
+      sx={{ color: log.type === LogType.error ? 'error.main' : 'text.secondary', maxWidth: 280 }}
       noWrap
       data-testid={`log-detail-${log.id}`}
     >

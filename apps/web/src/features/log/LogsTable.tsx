@@ -101,9 +101,17 @@ const CARD_FACTS = [
 const CARD_WIDE_FACTS = ['requestId', 'detail'];
 /** Top-ups and account events have no model, tokens or timing. */
 const CARD_OTHER_FACTS = ['quota', 'user', 'ip'];
+/** A failed request: which channel failed, for what, and the error text (its detail) below. */
+const CARD_ERROR_FACTS = ['model', 'channel', 'token', 'user', 'duration', 'ip'];
+
+function cardFacts(type: number): { facts: string[]; wide: string[] } {
+  if (type === LogType.consume) return { facts: CARD_FACTS, wide: CARD_WIDE_FACTS };
+  if (type === LogType.error) return { facts: CARD_ERROR_FACTS, wide: CARD_WIDE_FACTS };
+  return { facts: CARD_OTHER_FACTS, wide: ['detail'] };
+}
 
 function LogCard({ log, columns }: { log: LogView; columns: Column[] }) {
-  const consume = log.type === LogType.consume;
+  const { facts, wide } = cardFacts(log.type);
   const fact = (id: string, wide: boolean) => {
     const column = columns.find((candidate) => candidate.id === id);
     if (!column) return null;
@@ -125,8 +133,8 @@ function LogCard({ log, columns }: { log: LogView; columns: Column[] }) {
         <LogTypeChip type={log.type} testId={`log-type-${log.id}`} />
       </Stack>
       <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1.5 }}>
-        {(consume ? CARD_FACTS : CARD_OTHER_FACTS).map((id) => fact(id, false))}
-        {(consume ? CARD_WIDE_FACTS : ['detail']).map((id) => fact(id, true))}
+        {facts.map((id) => fact(id, false))}
+        {wide.map((id) => fact(id, true))}
       </Box>
     </Card>
   );
@@ -184,7 +192,7 @@ export function LogsTable({ logs, loading, admin, order, onSort, compact }: Logs
       label: t('columns.channel'),
       sortField: 'channel_id',
       adminOnly: true,
-      render: (log) => text(channelText(log)),
+      render: (log) => text(channelText(log), `log-channel-${log.id}`),
     },
     { id: 'group', label: t('columns.group'), render: (log) => <GroupCell log={log} /> },
     {

@@ -22,6 +22,8 @@ describe('log list URL state', () => {
     expect(activeFilterCount(filtersOf(params))).toBe(5);
     const refused = parseLogListParams(new URLSearchParams('log_type=9&channel_id=x&order=secret&size=1000'));
     expect(refused).toMatchObject({ log_type: 0, channel_id: '', order: '', size: 10 });
+    // Failed relay requests have their own type, which the filter offers.
+    expect(parseLogListParams(new URLSearchParams('log_type=5')).log_type).toBe(5);
   });
 
   it('writes only what is set', () => {

@@ -3,7 +3,7 @@ import { useUrlListParams } from '../../hooks/useUrlListParams.js';
 import type { LogFilters, LogListParams } from './log.api.js';
 
 export const LOG_PAGE_SIZES = [10, 20, 50, 100] as const;
-export const LOG_TYPES = [LogType.topup, LogType.consume, LogType.manage, LogType.system] as const;
+export const LOG_TYPES = [LogType.topup, LogType.consume, LogType.manage, LogType.system, LogType.error] as const;
 
 export const emptyLogFilters: LogFilters = {
   log_type: 0,
@@ -32,7 +32,7 @@ export function parseLogListParams(search: URLSearchParams): LogListParams {
   const channelId = wholeNumber(search.get('channel_id'), 1);
   const params: LogListParams = {
     ...emptyLogFilters,
-    log_type: logType <= LogType.system ? logType : 0,
+    log_type: logType <= LogType.error ? logType : 0,
     start_timestamp: wholeNumber(search.get('start_timestamp'), 0) ?? 0,
     end_timestamp: wholeNumber(search.get('end_timestamp'), 0) ?? 0,
     channel_id: channelId === null ? '' : String(channelId),

@@ -116,7 +116,9 @@ export function SelectField({ name }: { name: OptionKey }) {
   const choices = definition.choices ?? [];
   const display = (choice: string) => {
     if (name === 'Language') return t(`common:language.${choice}`);
-    if (name === 'InviterRewardCondition') return t(`setting:fields.${name}.choices.${choice}`);
+    if (name === 'InviterRewardCondition' || name === 'UnpricedModelPolicy') {
+      return t(`setting:fields.${name}.choices.${choice}`);
+    }
     return choice;
   };
   return (

@@ -59,6 +59,7 @@ export const SECTIONS: SectionSpec[] = [
     tab: 'operation',
     fields: [
       ...keys('QuotaPerUnit', 'PreConsumedQuota', 'DisplayInCurrencyEnabled', 'ApproximateTokenEnabled'),
+      f('UnpricedModelPolicy'),
       f('GroupRatio'),
     ],
   },

@@ -1,10 +1,16 @@
 import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
-import type { OptionKey } from '@one-hub/contracts';
+import { FALLBACK_MODEL_PRICE, type OptionKey, priceToUsd } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useFieldErrorText, useSettingsForm } from './SettingsForm.js';
 import { isChanged, shownValue } from './settingsForm.js';
+
+/** The fallback price of unpriced models in $ per 1M tokens, for the help texts that name it. */
+export const FALLBACK_USD = {
+  fallbackInput: `$${priceToUsd(FALLBACK_MODEL_PRICE.input).perMillion}`,
+  fallbackOutput: `$${priceToUsd(FALLBACK_MODEL_PRICE.output).perMillion}`,
+};
 
 /** Everything a field editor needs about its option: value, texts, state and actions. */
 export function useOptionField(key: OptionKey) {
@@ -22,7 +28,7 @@ export function useOptionField(key: OptionKey) {
     value: shownValue(form.snapshot, form.changes, key),
     changed: isChanged(form.snapshot, form.changes, key),
     label: t(`fields.${key}.label`),
-    help: t(`fields.${key}.help`, { server }),
+    help: t(`fields.${key}.help`, { server, ...FALLBACK_USD }),
     errorText,
     invalid: Boolean(errorText),
     edit: (value: string) => form.edit(key, value),

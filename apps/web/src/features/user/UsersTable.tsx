@@ -113,7 +113,7 @@ function UsageCell({ user }: { user: UserView }) {
         data-testid={`user-requests-${user.id}`}
         data-count={user.request_count}
       >
-        {t('requests', { value: user.request_count.toLocaleString() })}
+        {t('requests', { count: user.request_count, value: user.request_count.toLocaleString() })}
       </Typography>
     </Box>
   );
