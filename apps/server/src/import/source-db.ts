@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type Dialect, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type * as Mysql2 from 'mysql2';
 import type Pg from 'pg';
+import type { AnyDb } from '../platform/db/migrations/helpers.js';
 import type { SourceDb, SourceRow } from './legacy.js';
 
 /** Where the source is and how to name it without credentials (for messages and the progress record). */
@@ -94,8 +95,8 @@ function dialectFor(location: SourceLocation): Dialect {
 
 /** Opens the source for reading only, whatever its dialect. */
 export async function openSourceDb(location: SourceLocation): Promise<SourceDb> {
-  // biome-ignore lint/suspicious/noExplicitAny: the source's schema is whatever the product made it.
-  const db = new Kysely<any>({ dialect: dialectFor(location) });
+  // The source's schema is whatever the product made it: typed loosely, like a migration's.
+  const db: AnyDb = new Kysely({ dialect: dialectFor(location) });
   try {
     // SQLite opens any file lazily: reading its catalogue is what proves it is a database.
     await (location.dialect === 'sqlite' ? sql`select count(*) from sqlite_master` : sql`select 1`).execute(db);

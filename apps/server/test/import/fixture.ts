@@ -4,6 +4,7 @@ import { createPool } from 'mysql2';
 import pg from 'pg';
 import type { ProductName } from '../../src/import/legacy.js';
 import type { DialectName } from '../../src/platform/db/index.js';
+import type { AnyDb } from '../../src/platform/db/migrations/helpers.js';
 import type { TestDatabase } from '../databases.js';
 
 /**
@@ -11,8 +12,8 @@ import type { TestDatabase } from '../databases.js';
  * database of any dialect, with column types close to what GORM creates there.
  */
 
-// biome-ignore lint/suspicious/noExplicitAny: a source database has another product's schema.
-export type SourceKysely = Kysely<any>;
+/** A source database has another product's schema: typed loosely, as migrations type theirs. */
+export type SourceKysely = AnyDb;
 
 /** What a test needs to know about the rows a fixture wrote: names, passwords, keys and codes in clear. */
 export interface SourceFixture {

@@ -4,7 +4,7 @@
  */
 import type { LegacyChannel, Skipped, SourceRow } from '../legacy.js';
 import type { ChannelTypeTarget } from './channel-types.js';
-import { toInteger, toJsonText, toNumber, toText } from './convert.js';
+import { toInteger, toJsonText, toNumber, toText } from './values.js';
 
 /** A translated channel and what could not be carried over for it. */
 export interface ConvertedChannel {

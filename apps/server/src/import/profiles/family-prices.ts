@@ -15,7 +15,7 @@
  * `{type: "times", input: 20, output: 0}`: 1000 × 20 = 20 000 quota = $0.04 per image in both.
  */
 import type { LegacyPrice, LegacyUserGroup } from '../legacy.js';
-import { toNumberMap, toPositive } from './convert.js';
+import { toNumberMap, toPositive } from './values.js';
 
 /** What both products use when the `GroupRatio` option was never saved. */
 const DEFAULT_GROUP_RATIOS: Record<string, number> = { default: 1, vip: 1, svip: 1 };

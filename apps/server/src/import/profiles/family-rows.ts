@@ -3,7 +3,7 @@
  * tokens, redemptions and logs tables, adding columns. Each profile passes what differs.
  */
 import type { LegacyLog, LegacyRedemption, LegacyToken, LegacyUser, SourceRow } from '../legacy.js';
-import { toBool, toInteger, toText } from './convert.js';
+import { toBool, toInteger, toText } from './values.js';
 
 /** Fields of a user that differ between the two products (bindings they added, soft delete). */
 export interface UserExtras {

@@ -2,8 +2,8 @@
  * new-api's model metadata (vendors, models), its extra token ratios, and what of it stays behind.
  */
 import type { LegacyModelOwner, Skipped, SourceDb, SourceRow } from '../legacy.js';
-import { toInteger, toNumberMap, toText, toUnixSeconds } from './convert.js';
 import { leftovers } from './family-options.js';
+import { toInteger, toNumberMap, toText, toUnixSeconds } from './values.js';
 
 /** One Hub's built-in owners (reference §3.1 model_owned_by) by the names new-api vendors use. */
 const BUILT_IN_OWNERS: Record<string, number> = {

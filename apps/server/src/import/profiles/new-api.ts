@@ -1,10 +1,15 @@
+import { nowSeconds } from '../../platform/clock.js';
 /**
  * new-api (QuantumNous/new-api), a one-api fork: the same core tables with soft deletes and more
  * columns, plus top-ups, Midjourney and async tasks, hourly quota data, and model/vendor metadata.
  */
 import type { LegacyLog, LegacyModelInfo, ProductProfile, Skipped, SourceDb, SourceRow } from '../legacy.js';
+import { translateOptions, wellKnownToIssuer } from './family-options.js';
+import { groupsFromOptions, pricesFromOptions } from './family-prices.js';
+import { familyLog, familyRedemption, familyToken, familyUser, keySetting, ONE_HUB_LOG_TYPES } from './family-rows.js';
+import { newApiChannel } from './new-api-channels.js';
+import { extraRatiosFrom, modelOwners, NEW_API_LEFTOVERS, ownersByModel } from './new-api-meta.js';
 import {
-  nowSeconds,
   objectText,
   toBool,
   toInteger,
@@ -14,12 +19,7 @@ import {
   toStringMap,
   toText,
   toUnixSeconds,
-} from './convert.js';
-import { translateOptions, wellKnownToIssuer } from './family-options.js';
-import { groupsFromOptions, pricesFromOptions } from './family-prices.js';
-import { familyLog, familyRedemption, familyToken, familyUser, keySetting, ONE_HUB_LOG_TYPES } from './family-rows.js';
-import { newApiChannel } from './new-api-channels.js';
-import { extraRatiosFrom, modelOwners, NEW_API_LEFTOVERS, ownersByModel } from './new-api-meta.js';
+} from './values.js';
 
 type Schema = Map<string, Set<string>>;
 

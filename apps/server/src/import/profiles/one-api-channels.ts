@@ -6,7 +6,6 @@
  */
 import type { SourceRow } from '../legacy.js';
 import { ONE_API_CHANNEL_TYPES, translateChannelType } from './channel-types.js';
-import { toInteger, toJsonObject, toText } from './convert.js';
 import {
   type ChannelParts,
   type ConvertedChannel,
@@ -14,6 +13,7 @@ import {
   familyChannel,
   withoutAppId,
 } from './family-channel.js';
+import { toInteger, toJsonObject, toText } from './values.js';
 
 const AZURE = 3;
 const ALI = 17;

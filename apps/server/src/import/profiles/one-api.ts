@@ -1,14 +1,15 @@
+import { nowSeconds } from '../../platform/clock.js';
 /**
  * one-api (songquanpeng/one-api), the ancestor of One Hub and new-api: users, tokens, channels,
  * options, redemptions, abilities and logs (model/*.go). Groups and prices live in options.
  */
 import type { LegacyLog, LegacyUser, ProductProfile, Skipped, SourceRow } from '../legacy.js';
 import { CUSTOM_TYPE, ONE_API_CHANNEL_TYPES, translateChannelType } from './channel-types.js';
-import { nowSeconds, toInteger, toList, toText } from './convert.js';
 import { leftovers, translateOptions, wellKnownToIssuer } from './family-options.js';
 import { groupsFromOptions, pricesFromOptions } from './family-prices.js';
 import { familyLog, familyRedemption, familyToken, familyUser, keySetting, ONE_HUB_LOG_TYPES } from './family-rows.js';
 import { oneApiChannel } from './one-api-channels.js';
+import { toInteger, toList, toText } from './values.js';
 
 type Schema = Map<string, Set<string>>;
 

@@ -10,7 +10,7 @@ import {
   toStringMap,
   toText,
   toUnixSeconds,
-} from './convert.js';
+} from './values.js';
 
 describe('reading driver values', () => {
   it('reads booleans the way each driver returns them', () => {
