@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineConfig } from 'tsup';
-import { packRanks, type RankList, serialiseRanks } from './src/relay/bpe.js';
+import { packRanks, type RankList, serialiseRanks } from './src/relay/billing/bpe.js';
 
 /**
  * The tokenizer's merge table, packed, beside the bundle: the server loads it in a few MB instead

@@ -16,6 +16,7 @@ import { createSystemLogService } from './api/system-log/service.js';
 import { tokenRoutes } from './api/token/routes.js';
 import { userRoutes } from './api/user/routes.js';
 import { userGroupRoutes } from './api/user-group/routes.js';
+import { installChannelTests } from './channel-health/test-all.js';
 import type { Config } from './config.js';
 import { createAuth } from './http/auth.js';
 import { installBodyRules } from './http/bodies.js';
@@ -28,8 +29,7 @@ import { installSecurityHeaders } from './http/security-headers.js';
 import { createSessionCodec, SESSION_COOKIE } from './http/session.js';
 import { installWriteOriginCheck } from './http/write-origin.js';
 import { type Logger, systemLogOf } from './platform/logger.js';
-import { installChannelTests } from './relay/channel-test.js';
-import { HEARTBEAT_TIMING, type HeartbeatTiming } from './relay/heartbeat.js';
+import { HEARTBEAT_TIMING, type HeartbeatTiming } from './relay/exchange/heartbeat.js';
 import { installRelay, type RelayHandle } from './relay/index.js';
 import type { Services } from './services.js';
 

@@ -10,7 +10,7 @@ import { randomHex } from './platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.js';
 import type { Logger } from './platform/logger.js';
 import { checkDatabase, checkRedis } from './platform/startup-checks.js';
-import type { HeartbeatTiming } from './relay/heartbeat.js';
+import type { HeartbeatTiming } from './relay/exchange/heartbeat.js';
 import { createServices, type Services } from './services.js';
 
 export interface AssembledServer {

@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { type Cache, createMemoryCache } from '../src/platform/cache/index.js';
 import type { DatabaseHandle, DialectName } from '../src/platform/db/index.js';
 import { createLogger } from '../src/platform/logger.js';
-import type { HeartbeatTiming } from '../src/relay/heartbeat.js';
+import type { HeartbeatTiming } from '../src/relay/exchange/heartbeat.js';
 import type { Services } from '../src/services.js';
 import { createTestDatabase } from './databases.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { caller } from '../src/api/channel/test-support.js';
 import type { DialectName } from '../src/platform/db/index.js';
+import { caller } from './api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from './app.js';
 import { type BillingMock, startBillingMock } from './mocks/billing-upstream.js';
 

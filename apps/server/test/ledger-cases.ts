@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { DatabaseHandle } from '../src/platform/db/index.js';
-import type { QuotaLedger } from '../src/relay/ledger.js';
+import type { QuotaLedger } from '../src/relay/billing/ledger.js';
 import { insertToken, storedQuotaOf, storedTokenOf } from './ledger-users.js';
 
 /** Cases both ledgers (in-process and Redis) must pass alike. */

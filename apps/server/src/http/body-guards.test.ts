@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT_TOKEN } from '../../test/app.js';
 import { partialPost } from '../../test/partial-request.js';
 import { type RelayTestContext, startRelayTest } from '../../test/relay-setup.js';
-import { KeyAuthenticator } from '../relay/keys.js';
+import { KeyAuthenticator } from '../relay/access/keys.js';
 
 /**
  * Callers are checked before their bodies are read, /api takes small bodies, and no JSON body may

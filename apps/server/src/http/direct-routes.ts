@@ -9,7 +9,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyServerFactory } from 'fastify';
 import { parse as secureJsonParse } from 'secure-json-parse';
 import type { Logger } from '../platform/logger.js';
-import type { RelayCaller } from '../relay/keys.js';
+import type { RelayCaller } from '../relay/access/keys.js';
 import { applyCors } from './cors.js';
 import { bodyUnread, renderErrorBody, toAppError } from './errors.js';
 import { assertJsonDepth } from './json-depth.js';

@@ -1,6 +1,6 @@
+import { type ChannelTestDeps, ChannelTester, channelTestRunFor } from '../channel-health/runner.js';
 import type { Logger } from '../platform/logger.js';
-import { type ChannelTestDeps, ChannelTester, channelTestRunFor } from '../relay/channel-test-runner.js';
-import { createUpstreamClient } from '../relay/executor.js';
+import { createUpstreamClient } from '../relay/transport/executor.js';
 
 /**
  * The periodic test of all channels (`channel.test_frequency`): every `intervalMinutes`, each

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MailCatcher, startMailCatcher } from '../api/account/test-support/mail-catcher.js';
+import { type MailCatcher, startMailCatcher } from '../../test/api/account/mail-catcher.js';
 import { createMailer } from './mail.js';
 import { channelDisabledNotice, createNotifier, type NotifyConfig } from './notify.js';
 

@@ -8,21 +8,21 @@ import { UserGroupRepository } from '../api/user-group/repo.js';
 import type { Logger } from '../platform/logger.js';
 import { channelDisabledNotice } from '../platform/notify.js';
 import type { Services } from '../services.js';
-import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './concurrency.js';
-import { dashboardRoutes } from './dashboard.js';
-import { installRelayErrorRendering } from './errors.js';
-import { createUpstreamClient, type UpstreamTimeouts } from './executor.js';
-import { GroupDirectory } from './groups.js';
-import type { HeartbeatTiming } from './heartbeat.js';
+import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './access/concurrency.js';
+import { GroupDirectory } from './access/groups.js';
+import { KeyAuthenticator } from './access/keys.js';
+import { createMemoryRateLimiter, createRedisRateLimiter } from './access/limits.js';
+import { MemoryQuotaLedger, type QuotaLedger } from './billing/ledger.js';
+import { createLowBalanceReminder } from './billing/low-balance.js';
+import { RedisQuotaLedger } from './billing/redis-ledger.js';
+import type { HeartbeatTiming } from './exchange/heartbeat.js';
 import { InFlightRequests } from './in-flight.js';
-import { KeyAuthenticator } from './keys.js';
-import { MemoryQuotaLedger, type QuotaLedger } from './ledger.js';
-import { createMemoryRateLimiter, createRedisRateLimiter } from './limits.js';
-import { createLowBalanceReminder } from './low-balance.js';
 import { providerByType } from './providers/registry.js';
-import { RedisQuotaLedger } from './redis-ledger.js';
-import { ChannelRouter } from './router.js';
 import { relayRoutes } from './routes.js';
+import { ChannelRouter } from './routing/router.js';
+import { dashboardRoutes } from './surfaces/dashboard.js';
+import { installRelayErrorRendering } from './surfaces/errors.js';
+import { createUpstreamClient, type UpstreamTimeouts } from './transport/executor.js';
 
 /**
  * The relay: key auth → channel selection → upstream → metering → settlement → log. Everything it

@@ -2,12 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RelayHttpReply, RelayHttpRequest } from '../http/direct-routes.js';
 import { type ErrorRenderer, registerErrorRenderer } from '../http/errors.js';
 import { AppError } from '../platform/errors.js';
-import type { Endpoint } from './endpoint.js';
-import { endpoints, rerankEndpoint } from './endpoints.js';
-import { openAiErrorBody } from './errors.js';
+import { primaryGroupOf } from './access/keys.js';
+import type { Endpoint } from './exchange/endpoint.js';
+import { admitRelayRequest, type RelayDeps, relayRequest } from './exchange/pipeline.js';
 import type { InFlightRequests } from './in-flight.js';
-import { primaryGroupOf } from './keys.js';
-import { admitRelayRequest, type RelayDeps, relayRequest } from './pipeline.js';
+import { openAiErrorBody } from './surfaces/errors.js';
 import {
   anthropicBinding,
   anthropicKey as anthropicKeyOf,
@@ -15,7 +14,8 @@ import {
   geminiBinding,
   geminiKey,
   surfaceEndpoints,
-} from './surfaces.js';
+} from './surfaces/native.js';
+import { endpoints, rerankEndpoint } from './surfaces/openai.js';
 
 const CREATED = 1677649963;
 

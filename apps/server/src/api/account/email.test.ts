@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookiesFrom, findLeaks, type SignInTestApp, startSignInTestApp } from '../../../test/api/account/app.js';
+import { type MailCatcher, startMailCatcher } from '../../../test/api/account/mail-catcher.js';
+import { type ProviderMocks, startProviderMocks } from '../../../test/api/account/mocks.js';
 import { availableDialects } from '../../../test/databases.js';
-import { cookiesFrom, findLeaks, type SignInTestApp, startSignInTestApp } from './test-support/app.js';
-import { type MailCatcher, startMailCatcher } from './test-support/mail-catcher.js';
-import { type ProviderMocks, startProviderMocks } from './test-support/mocks.js';
 
 describe.each(availableDialects)('e-mail codes, password reset and Turnstile on %s', (dialect) => {
   let t: SignInTestApp;

@@ -1,8 +1,8 @@
 import { LogType } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookiesFrom, ROOT_PASSWORD, type SignInTestApp, startSignInTestApp } from '../../../test/api/account/app.js';
+import { type MailCatcher, startMailCatcher } from '../../../test/api/account/mail-catcher.js';
 import { availableDialects } from '../../../test/databases.js';
-import { cookiesFrom, ROOT_PASSWORD, type SignInTestApp, startSignInTestApp } from './test-support/app.js';
-import { type MailCatcher, startMailCatcher } from './test-support/mail-catcher.js';
 
 const INVITER_REWARD = 7_000;
 const INVITEE_GIFT = 300;

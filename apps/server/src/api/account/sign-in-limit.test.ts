@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SignInTestApp, startSignInTestApp } from '../../../test/api/account/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { type SignInTestApp, startSignInTestApp } from './test-support/app.js';
 
 /**
  * Issue 13 item 12: failed password sign-ins are limited per account name, not only per address.

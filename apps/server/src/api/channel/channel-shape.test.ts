@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectShape, pagedShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { expectShape, pagedShape, type Shape } from '../test-support/shape.js';
 
 /**
  * A channel as the reference's console reads it (§3.1 channels): the channel table, its row

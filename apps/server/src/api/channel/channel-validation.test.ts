@@ -1,9 +1,9 @@
 import { createChannelBody, modelEntryProblem } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller, channelBody, channelCount } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import { CHANNELS_CHANGED } from './service.js';
-import { caller, channelBody, channelCount } from './test-support.js';
 
 describe('model entry wildcards', () => {
   it('accepts * only as the last character, after at least one character', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller, channelBody } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import { CHANNELS_CHANGED } from './service.js';
-import { caller, channelBody } from './test-support.js';
 
 describe.each(availableDialects)('channels on %s', (dialect) => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import type { ChannelDetailView, ChannelView, ProviderView } from '@one-hub/contracts';
 import { parseJsonObject } from '@one-hub/contracts';
+import { hasBalanceApi } from '../../channel-health/balance.js';
 import { toBoolean } from '../../platform/db/index.js';
-import { hasBalanceApi } from '../../relay/channel-test-balance.js';
 import type { ProviderDefinition } from '../../relay/providers/registry.js';
 import type { ChannelListRow, ChannelRecord } from './repo.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import { compatibleVendors } from '../../relay/providers/compatible.js';
 import { providerByType, providerRegistry } from '../../relay/providers/registry.js';
-import { caller } from './test-support.js';
 
 /** Every channel type id the reference system defines (its table of type ids), 0 "unknown" aside. */
 const REFERENCE_TYPE_IDS = [

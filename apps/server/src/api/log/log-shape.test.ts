@@ -1,9 +1,9 @@
 import { LogType } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectShape, pagedShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import { nowSeconds } from '../../platform/clock.js';
-import { expectShape, pagedShape, type Shape } from '../test-support/shape.js';
 import { LogWriter } from './writer.js';
 
 /**

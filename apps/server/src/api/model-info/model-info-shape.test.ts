@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { expectShape, type Shape } from '../test-support/shape.js';
 
 /** A model owner (maker) as the owner table, the key dialog and the price pages read it. */
 const ownerShape: Shape = { id: 'number', name: 'string', icon: 'string' };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller, channelBody } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { caller, channelBody } from '../channel/test-support.js';
 import type { AvailableModelView } from './available-models.js';
 
 describe.each(availableDialects)('GET /api/available_model on %s', (dialect) => {

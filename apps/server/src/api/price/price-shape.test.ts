@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEveryValue, expectShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { expectEveryValue, expectShape, type Shape } from '../test-support/shape.js';
 
 /** A price as the pricing screens and the channel dialog read it (§1.11 Price JSON). */
 const priceShape: Shape = {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { expectShape, type Shape } from '../test-support/shape.js';
 
 /**
  * `GET /api/status` as the reference documents it (§1.2) and its console reads it: the console

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects } from '../../../test/databases.js';
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
 import { randomString } from '../../platform/crypto.js';
-import { createMemoryRateLimiter, createRedisRateLimiter } from '../../relay/limits.js';
+import { createMemoryRateLimiter, createRedisRateLimiter } from '../../relay/access/limits.js';
 
 describe('reading the memory limiter without spending', () => {
   it('counts a fixed window exactly and starts again with the next minute', async () => {

@@ -1,10 +1,10 @@
 import { LogType } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { LogWriter } from '../log/writer.js';
-import { expectShape, type Shape } from '../test-support/shape.js';
 
 /** Daily usage rows keep the reference's Go field names (§1.4 dashboard, §1.16 period). */
 const usageShape: Shape = {

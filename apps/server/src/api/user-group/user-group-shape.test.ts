@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEveryValue, expectShape, pagedShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { expectEveryValue, expectShape, pagedShape, type Shape } from '../test-support/shape.js';
 
 /**
  * A user group as the reference's console reads it (§3.1 user_groups): the group table and dialog,

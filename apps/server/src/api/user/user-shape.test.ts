@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectShape, pagedShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { expectShape, pagedShape, type Shape } from '../test-support/shape.js';
 
 /**
  * A user as the reference's console reads it (§3.1 users, minus the password): the profile page,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookiesFrom, type SignInTestApp, startSignInTestApp } from '../../../../test/api/account/app.js';
+import { type MailCatcher, startMailCatcher } from '../../../../test/api/account/mail-catcher.js';
+import { type ProviderMocks, startProviderMocks } from '../../../../test/api/account/mocks.js';
+import type { GitHubAccount } from '../../../../test/api/account/providers.js';
 import { availableDialects } from '../../../../test/databases.js';
-import { cookiesFrom, type SignInTestApp, startSignInTestApp } from '../test-support/app.js';
-import { type MailCatcher, startMailCatcher } from '../test-support/mail-catcher.js';
-import { type ProviderMocks, startProviderMocks } from '../test-support/mocks.js';
-import type { GitHubAccount } from '../test-support/providers.js';
 
 /**
  * Issue 13 item 7: an account prepared with someone else's address (or username) must not

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookiesFrom, findLeaks, type SignInTestApp, startSignInTestApp } from '../../../../test/api/account/app.js';
+import { type ProviderMocks, startProviderMocks } from '../../../../test/api/account/mocks.js';
+import type { GitHubAccount } from '../../../../test/api/account/providers.js';
 import { availableDialects } from '../../../../test/databases.js';
-import { cookiesFrom, findLeaks, type SignInTestApp, startSignInTestApp } from '../test-support/app.js';
-import { type ProviderMocks, startProviderMocks } from '../test-support/mocks.js';
-import type { GitHubAccount } from '../test-support/providers.js';
 
 describe.each(availableDialects)('OAuth state and GitHub sign-in on %s', (dialect) => {
   let t: SignInTestApp;

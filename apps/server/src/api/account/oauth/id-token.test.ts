@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signJwt } from '../test-support/oidc-provider.js';
+import { signJwt } from '../../../../test/api/account/oidc-provider.js';
 import { IdTokenError, UnknownSigningKeyError, verifyIdToken } from './id-token.js';
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookiesFrom, findLeaks, type SignInTestApp, startSignInTestApp } from '../../../../test/api/account/app.js';
+import { type ProviderMocks, startProviderMocks } from '../../../../test/api/account/mocks.js';
 import { availableDialects } from '../../../../test/databases.js';
-import { cookiesFrom, findLeaks, type SignInTestApp, startSignInTestApp } from '../test-support/app.js';
-import { type ProviderMocks, startProviderMocks } from '../test-support/mocks.js';
 
 describe.each(availableDialects)('OIDC, Lark and WeChat sign-in on %s', (dialect) => {
   let t: SignInTestApp;

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import {
+  accumulateChunks,
+  context,
+  decodeInSlices,
+  fixture,
+  fixtureJson,
+} from '../../../../test/providers/anthropic/test-support.js';
 import type { ChatRequest, Json } from '../types.js';
 import { anthropicAdapter, defaultMaxTokens } from './adapter.js';
 import { setThinkingBudget } from './common.js';
-import { accumulateChunks, context, decodeInSlices, fixture, fixtureJson } from './test-support.js';
 
 async function build(request: Partial<ChatRequest>, overrides: Parameters<typeof context>[0] = {}) {
   const call = await anthropicAdapter.buildChat(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fixture, fixtureJson } from '../../../../test/providers/anthropic/test-support.js';
 import { anthropicUsage, meterAnthropicStream } from './native.js';
-import { fixture, fixtureJson } from './test-support.js';
 
 /** Meters a fixture fed in `size`-byte pieces; `text()` is the generated text it handed on. */
 function meter(name: string, size: number) {

@@ -1,7 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatChunk, Json } from '../types.js';
-import { anthropicAdapter } from './adapter.js';
-import { anthropicSurface } from './surface.js';
 import {
   accumulateAnthropic,
   context,
@@ -10,7 +7,10 @@ import {
   fixtureJson,
   parseSse,
   type SseEvent,
-} from './test-support.js';
+} from '../../../../test/providers/anthropic/test-support.js';
+import type { ChatChunk, Json } from '../types.js';
+import { anthropicAdapter } from './adapter.js';
+import { anthropicSurface } from './surface.js';
 
 /**
  * Anthropic → canonical → Anthropic. Documented differences: `cache_control` marks are dropped;

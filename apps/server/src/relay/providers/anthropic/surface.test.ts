@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { accumulateAnthropic, fixtureJson, parseSse } from '../../../../test/providers/anthropic/test-support.js';
 import type { ChatChunk, ChatCompletion, ChatUsage, Json } from '../types.js';
 import { effortForBudget, thinkingBudgetOf } from './common.js';
 import { anthropicSurface } from './surface.js';
-import { accumulateAnthropic, fixtureJson, parseSse } from './test-support.js';
 
 const toChat = (body: Json) => anthropicSurface.toChat(body, String(body.model ?? ''));
 const base = { model: 'claude-sonnet-4-5', max_tokens: 100 };

@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { accumulateChunks, decodeInSlices } from '../../../../test/providers/anthropic/test-support.js';
+import {
+  context,
+  converseStream,
+  fixture,
+  fixtureJson,
+  invokeStream,
+} from '../../../../test/providers/bedrock/test-support.js';
 import { setThinkingBudget } from '../anthropic/common.js';
-import { accumulateChunks, decodeInSlices } from '../anthropic/test-support.js';
 import type { AdapterContext, ChatRequest, Json } from '../types.js';
 import { bedrockAdapter, parseBedrockError, toBedrockClaudeBody } from './adapter.js';
 import { encodeEvent, encodeException } from './eventstream.js';
 import { KEY_FORMAT } from './signing.js';
-import { context, converseStream, fixture, fixtureJson, invokeStream } from './test-support.js';
 
 async function build(request: Partial<ChatRequest>, overrides: Partial<AdapterContext> = {}) {
   const call = await bedrockAdapter.buildChat(

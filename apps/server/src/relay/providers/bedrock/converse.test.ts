@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { accumulateChunks, decodeInSlices } from '../anthropic/test-support.js';
+import { accumulateChunks, decodeInSlices } from '../../../../test/providers/anthropic/test-support.js';
+import { context, converseStream, fixtureJson } from '../../../../test/providers/bedrock/test-support.js';
 import type { ChatRequest, Json } from '../types.js';
 import {
   buildConverseBody,
@@ -9,7 +10,6 @@ import {
   usageFromConverse,
 } from './converse.js';
 import { encodeEvent, encodeException } from './eventstream.js';
-import { context, converseStream, fixtureJson } from './test-support.js';
 
 const NOVA = 'amazon.nova-pro-v1:0';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BAAQAFAQH/Xq3KZQAAAABJRU5ErkJggg==';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { accumulateAnthropic, parseSse } from '../../../../test/providers/anthropic/test-support.js';
+import { context, fixtureJson, invokeStream } from '../../../../test/providers/bedrock/test-support.js';
 import { meterAnthropicStream } from '../anthropic/native.js';
-import { accumulateAnthropic, parseSse } from '../anthropic/test-support.js';
 import type { Json } from '../types.js';
 import { bedrockAnthropicCall, bedrockToAnthropicSse } from './adapter.js';
 import { encodeEvent, encodeException } from './eventstream.js';
-import { context, fixtureJson, invokeStream } from './test-support.js';
 
 /** Anthropic clients straight to Claude on Bedrock: the request wrapped, the stream re-framed. */
 

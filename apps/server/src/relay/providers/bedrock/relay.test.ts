@@ -9,9 +9,9 @@ import {
   useProviderRelay,
   weatherTool,
 } from '../../../../test/provider-relay.js';
+import { startBedrockMock } from '../../../../test/providers/bedrock/mock-upstream.js';
 import { chatAdapterFor, registerChatAdapter } from '../adapters.js';
 import { bedrockAdapter } from './adapter.js';
-import { startBedrockMock } from './mock-upstream.js';
 
 /**
  * Amazon Bedrock end to end: a real relay, type-32 channels pointing at a local Bedrock that

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { context, fixture, fixtureJson } from '../../../../test/providers/cohere/test-support.js';
 import { setThinkingBudget } from '../anthropic/common.js';
 import type { ChatRequest, Json } from '../types.js';
 import { cohereAdapter } from './adapter.js';
-import { context, fixture, fixtureJson } from './test-support.js';
 
 async function build(request: Partial<ChatRequest>, overrides: Parameters<typeof context>[0] = {}) {
   const call = await cohereAdapter.buildChat(

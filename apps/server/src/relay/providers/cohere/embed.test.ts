@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { context, fixture, fixtureJson } from '../../../../test/providers/cohere/test-support.js';
 import type { Json } from '../types.js';
 import { cohereAdapter } from './adapter.js';
 import { cohereEmbeddings, float32Base64, parseEmbedAnswer } from './embed.js';
-import { context, fixture, fixtureJson } from './test-support.js';
 
 const embed = cohereAdapter.endpoints?.['/v1/embeddings'];
 if (!embed) throw new Error('the Cohere adapter serves no /v1/embeddings');

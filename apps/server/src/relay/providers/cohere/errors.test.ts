@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAdapterError } from '../../chat-exchange.js';
+import { fixture } from '../../../../test/providers/cohere/test-support.js';
+import { classifyAdapterError } from '../../exchange/chat-exchange.js';
 import { cohereAdapter } from './adapter.js';
-import { fixture } from './test-support.js';
 
 describe('cohereAdapter.parseError', () => {
   it.each([

@@ -11,11 +11,11 @@ import {
   useProviderRelay,
   weatherTool,
 } from '../../../../test/provider-relay.js';
-import { countRerankTokens } from '../../metering.js';
+import { startCohereMock, vector } from '../../../../test/providers/cohere/mock-upstream.js';
+import { fixtureJson } from '../../../../test/providers/cohere/test-support.js';
+import { countRerankTokens } from '../../billing/metering.js';
 import { chatAdapterFor, registerChatAdapter } from '../adapters.js';
 import { cohereAdapter } from './adapter.js';
-import { startCohereMock, vector } from './mock-upstream.js';
-import { fixtureJson } from './test-support.js';
 
 /**
  * Cohere end to end: a real relay, a type-36 channel pointing at a local Cohere that checks the

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { countRerankTokens } from '../../metering.js';
+import { context, fixture, fixtureJson } from '../../../../test/providers/cohere/test-support.js';
+import { countRerankTokens } from '../../billing/metering.js';
 import type { Json } from '../types.js';
 import { cohereAdapter } from './adapter.js';
 import { parseRerankAnswer, rerankRequestOf } from './rerank.js';
-import { context, fixture, fixtureJson } from './test-support.js';
 
 const rerank = cohereAdapter.endpoints?.['/v1/rerank'];
 if (!rerank) throw new Error('the Cohere adapter serves no /v1/rerank');

@@ -1,4 +1,4 @@
-import { countRerankTokens } from '../../metering.js';
+import { countRerankTokens } from '../../billing/metering.js';
 import type { AdapterContext, Json, UpstreamCall, WholeBodyAdapter } from '../types.js';
 import { cohereHeaders, cohereUrl, isRecord, numberOr, parseJsonObject } from './common.js';
 

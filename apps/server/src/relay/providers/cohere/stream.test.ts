@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { accumulateChunks, decodeInSlices } from '../anthropic/test-support.js';
+import { accumulateChunks, decodeInSlices } from '../../../../test/providers/anthropic/test-support.js';
+import { context, fixture } from '../../../../test/providers/cohere/test-support.js';
 import type { ChatChunk } from '../types.js';
 import { cohereAdapter } from './adapter.js';
-import { context, fixture } from './test-support.js';
 
 const decoder = () => cohereAdapter.decodeStream(context({ stream: true }));
 const decode = (name: string, size?: number) => {

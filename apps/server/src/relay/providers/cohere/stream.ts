@@ -1,4 +1,4 @@
-import { eventData, SseSplitter } from '../../sse.js';
+import { eventData, SseSplitter } from '../../transport/sse.js';
 import type { AdapterContext, ChatChunk, ChatUsage, FinishReason, Json, StreamDecoder } from '../types.js';
 import { finishFromCohere, isRecord, num, usageFromCohere } from './common.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { context, decodeAll, fixture, partAt } from '../../../../test/providers/gemini/test-support.js';
 import type { ChatChunk, ChatRequest, Json } from '../types.js';
 import { geminiAdapter } from './adapter.js';
 import { maskSecrets, toGeminiSchema } from './common.js';
-import { context, decodeAll, fixture, partAt } from './test-helpers.js';
 
 const build = (request: Partial<ChatRequest>, overrides: Parameters<typeof context>[0] = {}) => {
   const call = geminiAdapter.buildChat(

@@ -1,4 +1,4 @@
-import { eventData } from '../../sse.js';
+import { eventData } from '../../transport/sse.js';
 import type {
   AdapterContext,
   ChatChunk,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { fixture, fixtureJson, sseEvents } from '../../../../test/providers/gemini/test-support.js';
 import type { Json } from '../types.js';
 import { geminiUsage, meterGeminiStream } from './native.js';
-import { fixture, fixtureJson, sseEvents } from './test-helpers.js';
 
 describe('geminiUsage', () => {
   it('reads usageMetadata of a whole answer', () => {

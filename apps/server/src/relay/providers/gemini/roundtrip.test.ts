@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import {
+  context,
+  decodeAll,
+  fixture,
+  fixtureJson,
+  partAt,
+  sseEvents,
+} from '../../../../test/providers/gemini/test-support.js';
 import type { ChatChunk, Json } from '../types.js';
 import { geminiAdapter } from './adapter.js';
 import { geminiSurface } from './surface.js';
-import { context, decodeAll, fixture, fixtureJson, partAt, sseEvents } from './test-helpers.js';
 
 /** Gemini request → canonical → Gemini request, through the surface and the adapter. */
 function rebuild(body: Json, model = 'gemini-2.5-flash') {

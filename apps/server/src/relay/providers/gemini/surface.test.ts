@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureJson, sseEvents, wire } from '../../../../test/providers/gemini/test-support.js';
 import type { ChatChunk, ChatCompletion, Json } from '../types.js';
 import { GEMINI_MIME, GEMINI_SAFETY, GEMINI_SIGNATURE, GEMINI_THINKING, getExtra } from './common.js';
 import { geminiSurface } from './surface.js';
-import { fixtureJson, sseEvents, wire } from './test-helpers.js';
 
 const toChat = (body: Json) => geminiSurface.toChat(body, 'gemini-2.5-flash');
 

@@ -1,6 +1,6 @@
-import type { RelayInput } from '../../endpoint.js';
-import { type MultipartForm, withField } from '../../multipart.js';
-import type { RouterChannel } from '../../router.js';
+import type { RelayInput } from '../../exchange/endpoint.js';
+import type { RouterChannel } from '../../routing/router.js';
+import { type MultipartForm, withField } from '../../transport/multipart.js';
 import { providerByType } from '../registry.js';
 
 /**

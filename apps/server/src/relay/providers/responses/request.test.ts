@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureJson } from '../../../../test/providers/responses/test-support.js';
 import type { ChatRequest, Json } from '../types.js';
 import { echoOf } from './common.js';
 import { responsesToChat } from './request.js';
-import { fixtureJson } from './test-support.js';
 
 const toChat = (body: Json, model = ''): ChatRequest => responsesToChat(body, model);
 const fails = (body: Json): string => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { completionFixture, fixtureJson } from '../../../../test/providers/responses/test-support.js';
 import type { Json } from '../types.js';
 import { responsesToChat } from './request.js';
 import { responsesFromChat } from './response.js';
 import { responsesErrorBody, responsesSurface } from './surface.js';
-import { completionFixture, fixtureJson } from './test-support.js';
 
 const keys = (value: unknown): string[] => Object.keys(value as Json).sort();
 

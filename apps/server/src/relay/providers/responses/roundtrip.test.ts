@@ -1,12 +1,19 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fixture as anthropicFixture } from '../../../../test/providers/anthropic/test-support.js';
+import { fixture as geminiFixture } from '../../../../test/providers/gemini/test-support.js';
+import {
+  completionFixture,
+  encodeAll,
+  fixtureJson,
+  parseEvents,
+  readResponsesStream,
+} from '../../../../test/providers/responses/test-support.js';
 import { anthropicAdapter } from '../anthropic/adapter.js';
 import { geminiAdapter } from '../gemini/adapter.js';
 import type { AdapterContext, ChatChunk, ChatMessage, Json, StreamDecoder } from '../types.js';
 import { responsesToChat } from './request.js';
 import { responsesFromChat } from './response.js';
 import { responsesStreamEncoder } from './stream.js';
-import { completionFixture, encodeAll, fixtureJson, parseEvents, readResponsesStream } from './test-support.js';
 
 /**
  * Round trips a Responses client actually makes. An agent loop (Codex style) sends back the
@@ -34,7 +41,7 @@ function context(overrides: Partial<AdapterContext> = {}): AdapterContext {
 }
 
 function otherFixture(adapter: 'anthropic' | 'gemini', name: string): Buffer {
-  return readFileSync(new URL(`../${adapter}/fixtures/${name}`, import.meta.url));
+  return adapter === 'anthropic' ? anthropicFixture(name) : geminiFixture(name);
 }
 
 function decodeAll(decoder: StreamDecoder, bytes: Buffer, size: number): ChatChunk[] {

@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunksOf, completionFixture } from '../../../../test/providers/responses/test-support.js';
 import type { ChatChunk, ChatCompletion, Json } from '../types.js';
 import { type ResponsesStreamEncoder, responsesStreamEncoder } from './stream.js';
 import { responsesSurface } from './surface.js';
-import { chunksOf, completionFixture } from './test-support.js';
 
 /**
  * The official `openai` SDK reading what this surface writes. A local node:http server plays the

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import {
+  chunksOf,
+  encodeAll,
+  fixture,
+  parseEvents,
+  readResponsesStream,
+  type StreamEvent,
+} from '../../../../test/providers/responses/test-support.js';
 import type { ChatChunk, ChatChunkToolCall, Json } from '../types.js';
 import { responsesToChat } from './request.js';
 import { responsesFromChat } from './response.js';
 import { responsesStreamEncoder, responsesStreamError } from './stream.js';
-import { chunksOf, encodeAll, fixture, parseEvents, readResponsesStream, type StreamEvent } from './test-support.js';
 
 function encode(name: string, slice?: number): { events: StreamEvent[]; response: Json } {
   const text = encodeAll(responsesStreamEncoder('gpt-test'), chunksOf(name, slice));

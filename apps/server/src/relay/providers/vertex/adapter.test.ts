@@ -1,14 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AdapterContext, ChatRequest, Json, UpstreamCall } from '../types.js';
-import {
-  claudeVertexModel,
-  createVertexAdapter,
-  type parseVertexError,
-  type VertexAdapter,
-  vertexFormatOf,
-  vertexModelUrl,
-  vertexTarget,
-} from './adapter.js';
 import {
   context,
   decodeInSlices,
@@ -19,7 +9,17 @@ import {
   type TestKeyPair,
   testKeyPair,
   verifyJwt,
-} from './test-support.js';
+} from '../../../../test/providers/vertex/test-support.js';
+import type { AdapterContext, ChatRequest, Json, UpstreamCall } from '../types.js';
+import {
+  claudeVertexModel,
+  createVertexAdapter,
+  type parseVertexError,
+  type VertexAdapter,
+  vertexFormatOf,
+  vertexModelUrl,
+  vertexTarget,
+} from './adapter.js';
 import { parseServiceAccount, ServiceAccountTokens, type TokenPost } from './token.js';
 
 let keys: TestKeyPair;

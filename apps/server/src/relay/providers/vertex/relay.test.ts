@@ -12,10 +12,15 @@ import {
   useProviderRelay,
   weatherTool,
 } from '../../../../test/provider-relay.js';
+import { startVertexMock } from '../../../../test/providers/vertex/mock-upstream.js';
+import {
+  fixtureJson,
+  serviceAccountKey,
+  type TestKeyPair,
+  testKeyPair,
+} from '../../../../test/providers/vertex/test-support.js';
 import { registerChatAdapter } from '../adapters.js';
 import { createVertexAdapter } from './adapter.js';
-import { startVertexMock } from './mock-upstream.js';
-import { fixtureJson, serviceAccountKey, type TestKeyPair, testKeyPair } from './test-support.js';
 import { ServiceAccountTokens, type TokenPost } from './token.js';
 
 /**

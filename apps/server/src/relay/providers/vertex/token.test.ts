@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixture, fixtureJson, serviceAccountKey, type TestKeyPair, testKeyPair, verifyJwt } from './test-support.js';
+import {
+  fixture,
+  fixtureJson,
+  serviceAccountKey,
+  type TestKeyPair,
+  testKeyPair,
+  verifyJwt,
+} from '../../../../test/providers/vertex/test-support.js';
 import {
   CLOUD_PLATFORM_SCOPE,
   GOOGLE_TOKEN_URI,

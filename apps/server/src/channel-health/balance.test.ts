@@ -1,0 +1,147 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addMockChannel,
+  type ChannelFixture,
+  startChannelFixture,
+  stopChannelFixture,
+} from '../../test/channel-fixture.js';
+import { availableDialects } from '../../test/databases.js';
+import type { BillingMock } from '../../test/mocks/billing-upstream.js';
+import { vendorUrl } from './upstream.js';
+
+describe('vendorUrl', () => {
+  it('joins paths inside and outside /v1 to base URLs with and without /v1', () => {
+    expect(vendorUrl('https://api.deepseek.com', '/user/balance')).toBe('https://api.deepseek.com/user/balance');
+    expect(vendorUrl('https://api.deepseek.com/v1/', '/user/balance')).toBe('https://api.deepseek.com/user/balance');
+    expect(vendorUrl('https://proxy.example.com/v1', '/v1/dashboard/billing/usage')).toBe(
+      'https://proxy.example.com/v1/dashboard/billing/usage',
+    );
+  });
+});
+
+describe.each(availableDialects)('channel balances and model lists on %s', (dialect) => {
+  let fixture: ChannelFixture;
+  let mock: BillingMock;
+  let root: string;
+  let plain: string;
+  let call: ChannelFixture['call'];
+
+  beforeAll(async () => {
+    fixture = await startChannelFixture(dialect);
+    ({ mock, root, plain, call } = fixture);
+  });
+  afterAll(() => stopChannelFixture(fixture));
+  afterEach(() => mock.reset());
+
+  const addChannel = (fields: Record<string, unknown> = {}) => addMockChannel(fixture, { name: 'billing', ...fields });
+  const stored = async (id: number) => (await call('GET', `/api/channel/${id}`, root)).json().data;
+
+  it("reads an OpenAI-style balance as the hard limit minus this month's usage, and stores it", async () => {
+    const id = await addChannel();
+    const response = await call('GET', `/api/channel/update_balance/${id}`, root);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ success: true, message: '', balance: 94.5 });
+    const [subscription, usage] = mock.received;
+    expect(subscription?.url).toBe('/v1/dashboard/billing/subscription');
+    expect(subscription?.authorization).toBe(`Bearer ${mock.behaviour.apiKey}`);
+    const now = new Date();
+    const monthStart = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}-01`;
+    expect(usage?.url).toMatch(new RegExp(`^/v1/dashboard/billing/usage\\?start_date=${monthStart}&end_date=`));
+    const channel = await stored(id);
+    expect(Number(channel.balance)).toBe(94.5);
+    expect(channel.balance_updated_time).toBeGreaterThan(0);
+  });
+
+  it('reads DeepSeek, Moonshot and SiliconFlow balances from their own endpoints', async () => {
+    const deepSeek = await addChannel({ type: 28 });
+    const deepSeekAnswer = await call('GET', `/api/channel/update_balance/${deepSeek}`, root);
+    expect(deepSeekAnswer.json()).toMatchObject({ success: true, balance: 15.25 });
+    expect(mock.received.at(-1)?.url).toBe('/user/balance');
+    expect(Number((await stored(deepSeek)).balance)).toBe(15.25);
+
+    mock.behaviour.deepSeekBalances = [{ currency: 'CNY', total_balance: '110.00' }];
+    const inYuan = await call('GET', `/api/channel/update_balance/${deepSeek}`, root);
+    expect(inYuan.json().balance).toBe(110);
+
+    const moonshot = await addChannel({ type: 29, base_url: `${mock.url}/v1` });
+    expect((await call('GET', `/api/channel/update_balance/${moonshot}`, root)).json().balance).toBe(49.58894);
+    expect(mock.received.at(-1)?.url).toBe('/v1/users/me/balance');
+
+    const siliconFlow = await addChannel({ type: 45 });
+    expect((await call('GET', `/api/channel/update_balance/${siliconFlow}`, root)).json().balance).toBe(88.88);
+    expect(mock.received.at(-1)?.url).toBe('/v1/user/info');
+  });
+
+  it('refuses types without a balance API, plain users, and reports upstream errors', async () => {
+    const mistral = await addChannel({ type: 30 });
+    const unsupported = await call('GET', `/api/channel/update_balance/${mistral}`, root);
+    expect(unsupported.statusCode).toBe(400);
+    expect(unsupported.json()).toMatchObject({ success: false, message: 'this channel type has no balance API' });
+
+    const id = await addChannel({ key: 'sk-wrong' });
+    expect((await call('GET', `/api/channel/update_balance/${id}`, plain)).statusCode).toBe(403);
+    const refused = await call('GET', `/api/channel/update_balance/${id}`, root);
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().message).toContain('Incorrect API key provided');
+    expect(mock.received.every((request) => !request.url.includes('mistral'))).toBe(true);
+  });
+
+  it('refreshes every enabled channel that has a balance API and counts the updated ones', async () => {
+    const list = await call('GET', '/api/channel/?size=100&filter_tag=1', root);
+    const ids = list.json().data.data.map((row: { id: number }) => row.id);
+    if (ids.length > 0) await call('DELETE', '/api/channel/batch', root, { ids });
+    await addChannel();
+    await addChannel({ type: 28 });
+    await addChannel({ type: 30 });
+    await addChannel({ key: 'sk-wrong' });
+    const disabled = await addChannel();
+    await call('PUT', '/api/channel/', root, { id: disabled, status: 2 });
+
+    const response = await call('GET', '/api/channel/update_balance', root);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ success: true, data: 2 });
+    expect((await stored(disabled)).balance_updated_time).toBe(0);
+  });
+
+  it('lists the upstream models of a channel being edited, with its first key line', async () => {
+    const response = await call('POST', '/api/channel/provider_models_list', root, {
+      type: 1,
+      key: `${mock.behaviour.apiKey}\nsk-second-key`,
+      base_url: mock.url,
+      model_headers: '{"x-team":"blue"}',
+      name: 'ignored',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({
+      success: true,
+      message: '',
+      data: ['gpt-4o', 'gpt-4o-mini', 'text-embedding-3-small'],
+    });
+    expect(mock.received[0]).toMatchObject({ method: 'GET', url: '/v1/models' });
+    expect(mock.received[0]?.authorization).toBe(`Bearer ${mock.behaviour.apiKey}`);
+    expect(mock.received[0]?.headers['x-team']).toBe('blue');
+  });
+
+  it('lists the upstream models of a stored channel by id, and refuses what it cannot list', async () => {
+    const id = await addChannel({ type: 28, base_url: `${mock.url}/v1` });
+    const byId = await call('POST', '/api/channel/provider_models_list', root, { id });
+    expect(byId.statusCode, byId.body).toBe(200);
+    expect(byId.json().data).toEqual(['gpt-4o', 'gpt-4o-mini', 'text-embedding-3-small']);
+    expect(mock.received.at(-1)?.url).toBe('/v1/models');
+
+    const claude = await call('POST', '/api/channel/provider_models_list', root, { type: 14, key: 'sk-ant' });
+    expect(claude.statusCode).toBe(400);
+    expect(claude.json().message).toBe('this channel type cannot list its models yet');
+    expect((await call('POST', '/api/channel/provider_models_list', root, {})).statusCode).toBe(400);
+    expect((await call('POST', '/api/channel/provider_models_list', plain, { id })).statusCode).toBe(403);
+
+    const refused = await call('POST', '/api/channel/provider_models_list', root, {
+      type: 1,
+      key: 'sk-wrong',
+      base_url: mock.url,
+    });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().message).toContain('Incorrect API key provided');
+    expect(refused.body).not.toContain('sk-wrong');
+  });
+});

@@ -1,0 +1,75 @@
+import { LogType } from '@one-hub/contracts';
+import { fitLogColumn } from '../../api/log/columns.js';
+import type { NewLogRow } from '../../platform/db/index.js';
+import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
+import type { Price, SettledQuota, Usage } from './quota.js';
+
+export interface ConsumeRecord {
+  caller: RelayCaller;
+  requestId: string;
+  sourceIp: string;
+  model: string;
+  channelId: number;
+  group: string;
+  groupRatio: number;
+  price: Price;
+  settled: SettledQuota;
+  /** Raw usage as reported (or counted): logs keep raw tokens, ratios go in the metadata. */
+  usage: Usage;
+  charged: number;
+  shortfall: number;
+  startedAt: number;
+  firstByteMs: number | undefined;
+  stream: boolean;
+  clientGone: boolean;
+}
+
+/** Whether the key's backup group served the request: the primary group had no channel for it. */
+function servedByBackupGroup({ caller, group }: ConsumeRecord): boolean {
+  const backup = caller.token.backup_group;
+  return backup !== '' && group === backup && group !== primaryGroupOf(caller);
+}
+
+/** The consume-log row of one relayed request (reference §4.7 fields and metadata). */
+export function consumeLogRow(record: ConsumeRecord): NewLogRow {
+  const metadata: Record<string, unknown> = {
+    group_name: record.group,
+    group_ratio: record.groupRatio,
+    price_type: record.price.type,
+    input_ratio: record.price.input,
+    output_ratio: record.price.output,
+  };
+  // The console's log table marks such rows: the request was billed at the backup group's ratio.
+  if (servedByBackupGroup(record)) {
+    metadata.is_backup_group = true;
+    metadata.backup_group_name = record.group;
+  }
+  if (record.firstByteMs !== undefined) metadata.first_response = record.firstByteMs;
+  for (const [kind, { count, ratio }] of Object.entries(record.settled.extraTokens)) {
+    metadata[kind] = count;
+    metadata[`${kind}_ratio`] = ratio;
+  }
+  if (record.shortfall > 0) metadata.uncharged_quota = record.shortfall;
+  if (record.clientGone) metadata.client_disconnected = true;
+  return {
+    user_id: record.caller.user.id,
+    username: fitLogColumn('username', record.caller.user.username),
+    created_at: Math.floor(Date.now() / 1000),
+    type: LogType.consume,
+    content: '',
+    token_name: fitLogColumn('token_name', record.caller.token.name),
+    token_id: record.caller.token.id,
+    // A wildcard channel serves any name after its prefix, however long.
+    model_name: fitLogColumn('model_name', record.model),
+    quota: record.charged,
+    // Whole numbers whatever the upstream sent: a missing count must not lose the row.
+    prompt_tokens: record.settled.promptTokens,
+    completion_tokens: record.settled.completionTokens,
+    channel_id: record.channelId,
+    request_time: Date.now() - record.startedAt,
+    is_stream: record.stream,
+    source_ip: fitLogColumn('source_ip', record.sourceIp),
+    request_id: fitLogColumn('request_id', record.requestId),
+    metadata: JSON.stringify(metadata),
+  };
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { letsFreeModelsThrough, writesWhatEachKeyUsed } from '../../../test/ledger-cases.js';
+import { insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
+import { MemoryQuotaLedger } from './ledger.js';
+
+describe('the in-process quota ledger', () => {
+  let testDatabase: TestDatabase;
+  let handle: DatabaseHandle;
+  let ledger: MemoryQuotaLedger;
+  let nextUser = 1;
+  const newUser = (quota: number) => insertUser(handle, nextUser++, quota);
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('sqlite');
+    handle = openDatabase(testDatabase.target);
+    await migrateToLatest(handle);
+    // Flushing only when a test asks.
+    ledger = new MemoryQuotaLedger(handle, { flushIntervalMs: 3_600_000 });
+  });
+  afterAll(async () => {
+    await ledger?.close();
+    await handle?.close();
+    await testDatabase?.drop();
+  });
+
+  it('never charges beyond the balance when an answer outgrows its reservation', async () => {
+    const user = await newUser(100);
+    const reservation = await ledger.reserve(user, null, 60);
+    expect(await ledger.settle(reservation, 500)).toEqual({ charged: 100, shortfall: 400, balance: 0 });
+    await ledger.flush();
+    expect(await storedQuotaOf(handle, user)).toBe(0);
+  });
+
+  it('leaves what other open requests hold out of the most an answer can take', async () => {
+    const user = await newUser(100);
+    const first = await ledger.reserve(user, null, 30);
+    const second = await ledger.reserve(user, null, 30);
+    // 30 of its own and 40 nobody holds: 70 at most, while the other request keeps its 30.
+    expect(await ledger.settle(first, 500)).toMatchObject({ charged: 70, shortfall: 430 });
+    expect(await ledger.settle(second, 30)).toMatchObject({ charged: 30, balance: 0 });
+    await ledger.flush();
+    expect(await storedQuotaOf(handle, user)).toBe(0);
+  });
+
+  it('reports the balance after settled work, not counting other open reservations', async () => {
+    const user = await newUser(1000);
+    const early = await ledger.reserve(user, null, 300);
+    const late = await ledger.reserve(user, null, 200);
+    expect(await ledger.settle(early, 120)).toMatchObject({ charged: 120, balance: 880 });
+    expect(await ledger.settle(late, 50)).toMatchObject({ charged: 50, balance: 830 });
+  });
+
+  it('writes what each key used: a limited key’s balance and use, an unlimited key’s use only', () =>
+    writesWhatEachKeyUsed({ ledger: ledger, handle, newUser }));
+
+  it('lets a free model through at a zero balance, and still refuses what costs anything', () =>
+    letsFreeModelsThrough({ ledger: ledger, handle, newUser }));
+});

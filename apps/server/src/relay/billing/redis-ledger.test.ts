@@ -1,0 +1,170 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { letsFreeModelsThrough, writesWhatEachKeyUsed } from '../../../test/ledger-cases.js';
+import { insertToken, insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
+import { randomString } from '../../platform/crypto.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
+import { RedisQuotaLedger } from './redis-ledger.js';
+import * as scripts from './redis-ledger-scripts.js';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+// The shared ledger lives in Redis; without TEST_REDIS_URL there is none to test against.
+describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
+  let testDatabase: TestDatabase;
+  let handle: DatabaseHandle;
+  const clients: Redis[] = [];
+  const prefix = `onehub-test:ledger:${randomString(8)}:`;
+  const node = (options: { reservationTtlMs?: number } = {}) => {
+    const client = new Redis(redisUrl ?? '');
+    clients.push(client);
+    // Flushing only when a test asks, so each test decides when the database sees the amounts.
+    return new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: 3_600_000, ...options });
+  };
+  let nextUser = 1;
+  const newUser = (quota: number) => insertUser(handle, nextUser++, quota);
+  const stored = (id: number) => storedQuotaOf(handle, id);
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('sqlite');
+    handle = openDatabase(testDatabase.target);
+    await migrateToLatest(handle);
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.quit();
+    await handle?.close();
+    await testDatabase?.drop();
+  });
+
+  it('never lets two nodes together reserve more than the balance', async () => {
+    const [first, second] = [node(), node()];
+    const user = await newUser(1000);
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, index) => (index % 2 ? first : second).reserve(user, null, 100)),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
+    const refused = results.find((result) => result.status === 'rejected');
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({ details: { code: 'insufficient_quota' } });
+  });
+
+  it('settles once, refunds the rest, and writes the charge to the database once', async () => {
+    const [first, second] = [node(), node()];
+    const user = await newUser(1000);
+    const reservation = await first.reserve(user, null, 300);
+    expect(await first.settle(reservation, 120, 7)).toEqual({ charged: 120, shortfall: 0, balance: 880 });
+    expect(await first.settle(reservation, 120, 7)).toEqual({ charged: 0, shortfall: 0 });
+    // The other node can now reserve everything that is left: 1000 − 120.
+    await second.reserve(user, null, 880);
+    await expect(second.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+    await second.flush();
+    await first.flush();
+    expect(await stored(user)).toBe(880);
+  });
+
+  it('keeps what a node settled even if that node dies before writing it', async () => {
+    const [doomed, survivor] = [node(), node()];
+    const user = await newUser(500);
+    await doomed.settle(await doomed.reserve(user, null, 200), 150);
+    // `doomed` never flushes; the amounts wait in Redis for any other node.
+    await survivor.flush();
+    expect(await stored(user)).toBe(350);
+  });
+
+  it('writes a batch stranded by a node that died mid-write exactly once', async () => {
+    const [first, second] = [node(), node()];
+    const user = await newUser(1000);
+    await first.settle(await first.reserve(user, null, 100), 100);
+    // A node took the pending amounts aside, wrote them to the database, and died before tidying up.
+    const redis = clients[0] as Redis;
+    const batchId = `dead-${randomString(6)}`;
+    await redis.eval(
+      scripts.TAKE_PENDING,
+      2,
+      `${prefix}pending`,
+      `${prefix}inflight`,
+      batchId,
+      `${prefix}batch:${batchId}`,
+    );
+    const fields = await redis.hgetall(`${prefix}batch:${batchId}`);
+    expect(fields[`u:${user}:spent`]).toBe('100');
+    await second.flush();
+    expect(await stored(user)).toBe(900);
+    // Running recovery again (another node, a retry) must not charge twice.
+    await redis.sadd(`${prefix}inflight`, batchId);
+    await redis.hset(`${prefix}batch:${batchId}`, fields);
+    await first.flush();
+    expect(await stored(user)).toBe(900);
+  });
+
+  it('gives back the reservations of a node that never settled them', async () => {
+    const doomed = node({ reservationTtlMs: 1 });
+    const survivor = node();
+    const user = await newUser(100);
+    await doomed.reserve(user, null, 100);
+    await expect(survivor.reserve(user, null, 100)).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await survivor.flush();
+    // The refund leaves no trace in the balance a settlement reports.
+    expect(await survivor.settle(await survivor.reserve(user, null, 100), 30)).toMatchObject({ balance: 70 });
+  });
+
+  it('reports the balance after settled work, whatever other nodes hold open', async () => {
+    const [first, second] = [node(), node()];
+    const user = await newUser(1000);
+    const early = await first.reserve(user, null, 300);
+    const late = await second.reserve(user, null, 200);
+    // 200 is still held by the other node's request; the balance after this charge is 1000 − 120.
+    expect(await first.settle(early, 120)).toMatchObject({ charged: 120, balance: 880 });
+    expect(await second.settle(late, 50)).toMatchObject({ charged: 50, balance: 830 });
+  });
+
+  it('computes the held sum of a balance loaded by an older version that kept none', async () => {
+    const ledger = node();
+    const user = await newUser(1000);
+    const open = await ledger.reserve(user, null, 300);
+    // An older node loaded this balance: it has no held sum.
+    await (clients[0] as Redis).del(`${prefix}uh:${user}`);
+    const next = await ledger.reserve(user, null, 100);
+    await expect(ledger.reserve(user, null, 601)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+    expect(await ledger.settle(next, 40)).toMatchObject({ balance: 960 });
+    expect(await ledger.settle(open, 10)).toMatchObject({ balance: 950 });
+  });
+
+  it('never charges beyond the balance when an answer outgrows its reservation', async () => {
+    const ledger = node();
+    const user = await newUser(100);
+    const reservation = await ledger.reserve(user, null, 60);
+    expect(await ledger.settle(reservation, 500)).toEqual({ charged: 100, shortfall: 400, balance: 0 });
+    await ledger.flush();
+    expect(await stored(user)).toBe(0);
+  });
+
+  it('follows top-ups by their delta and reloads an edited key with open reservations held', async () => {
+    const ledger = node();
+    const user = await newUser(100);
+    const token = { id: await insertToken(handle, user, { remainQuota: 50, unlimited: false }) };
+    const open = await ledger.reserve(user, { id: token.id, limited: true }, 40);
+    await expect(ledger.reserve(user, { id: token.id, limited: true }, 20)).rejects.toMatchObject({
+      message: expect.stringContaining('API key'),
+    });
+    // The owner raises the key's quota to 80; 40 of it is still held by the open request.
+    await handle.db.updateTable('tokens').set({ remain_quota: 80 }).where('id', '=', token.id).execute();
+    ledger.invalidateToken(token.id);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await ledger.reserve(user, { id: token.id, limited: true }, 40);
+    await expect(ledger.reserve(user, { id: token.id, limited: true }, 1)).rejects.toThrow();
+    // An administrator adds 1000 to the user.
+    await handle.db.updateTable('users').set({ quota: 1100 }).where('id', '=', user).execute();
+    ledger.invalidateUser(user, 1000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await ledger.reserve(user, null, 1000);
+    await ledger.settle(open, 0);
+  });
+
+  it('writes what each key used: a limited key’s balance and use, an unlimited key’s use only', () =>
+    writesWhatEachKeyUsed({ ledger: node(), handle, newUser }));
+
+  it('lets a free model through at a zero balance, and still refuses what costs anything', () =>
+    letsFreeModelsThrough({ ledger: node(), handle, newUser }));
+});

@@ -1,0 +1,234 @@
+import type { Redis } from 'ioredis';
+import { randomString } from '../../platform/crypto.js';
+import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/index.js';
+import {
+  insufficientQuota,
+  KEY_SHORT,
+  type KeyRef,
+  type QuotaLedger,
+  type Reservation,
+  reservationRequest,
+  type SettleResult,
+  USER_SHORT,
+} from './ledger.js';
+import { createLedgerWriter, deltasFromFields } from './ledger-writer.js';
+import * as scripts from './redis-ledger-scripts.js';
+
+/**
+ * Quota shared by every node through Redis (see redis-ledger-scripts.ts for the keys). Each step is
+ * one atomic script, so nodes cannot together spend more than a balance; settled amounts wait in
+ * Redis (not in a node's memory) until some node writes them to the database, once, by batch id;
+ * reservations of a node that died are given back after `reservationTtlMs`.
+ */
+export interface RedisLedgerOptions {
+  prefix?: string;
+  flushIntervalMs?: number;
+  reservationTtlMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+const MAX_INIT_ATTEMPTS = 20;
+
+export class RedisQuotaLedger implements QuotaLedger {
+  private readonly prefix: string;
+  private readonly node = randomString(8);
+  private counter = 0;
+  private readonly timer: NodeJS.Timeout;
+  private readonly writeBatch: ReturnType<typeof createLedgerWriter>;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly redis: Redis,
+    private readonly options: RedisLedgerOptions = {},
+  ) {
+    this.prefix = options.prefix ?? 'onehub:ledger:';
+    this.writeBatch = createLedgerWriter(handle);
+    this.timer = setInterval(() => {
+      this.flush().catch((error: unknown) => options.onError?.(error));
+    }, options.flushIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  private key(name: string): string {
+    return `${this.prefix}${name}`;
+  }
+
+  async reserve(userId: number, key: KeyRef | null, amount: number): Promise<Reservation> {
+    const request = reservationRequest(userId, key, amount);
+    const { tokenId } = request;
+    const id = `${this.node}-${(this.counter++).toString(36)}`;
+    const record = `${userId}|${tokenId ?? 0}|${amount}|${Date.now() + (this.options.reservationTtlMs ?? 2 * 3600_000)}`;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const result = Number(
+        await this.redis.eval(
+          scripts.RESERVE,
+          4,
+          this.key(`u:${userId}`),
+          this.key(`t:${tokenId ?? 0}`),
+          this.key('res'),
+          this.key(`uh:${userId}`),
+          amount,
+          id,
+          record,
+          tokenId === null ? '0' : '1',
+        ),
+      );
+      if (result === 1) return { ...request, settled: false, id };
+      if (result === 0) throw insufficientQuota(USER_SHORT);
+      if (result === -3) throw insufficientQuota(KEY_SHORT);
+      if (result === -1) await this.load('u', userId);
+      if (result === -2 && tokenId !== null) await this.load('t', tokenId);
+    }
+    throw new Error('the shared quota ledger could not load a balance');
+  }
+
+  async settle(reservation: Reservation, cost: number, channelId = 0): Promise<SettleResult> {
+    if (reservation.settled) return { charged: 0, shortfall: 0 };
+    reservation.settled = true;
+    const { userId, tokenId } = reservation;
+    const [charged = 0, balance] = (
+      (await this.redis.eval(
+        scripts.SETTLE,
+        5,
+        this.key(`u:${userId}`),
+        this.key(`t:${tokenId ?? 0}`),
+        this.key('res'),
+        this.key('pending'),
+        this.key(`uh:${userId}`),
+        reservation.id ?? '',
+        reservation.amount,
+        Math.max(0, Math.floor(cost)),
+        tokenId === null ? '0' : '1',
+        userId,
+        tokenId ?? 0,
+        channelId,
+        reservation.unlimitedKeyId ?? 0,
+      )) as number[]
+    ).map(Number);
+    return { charged, shortfall: Math.max(0, cost - charged), ...(balance === undefined ? {} : { balance }) };
+  }
+
+  /** A top-up changed the stored balance by `delta`; a loaded balance moves with it. */
+  invalidateUser(userId: number, delta = 0): void {
+    if (delta === 0) return;
+    this.redis
+      .eval(scripts.ADJUST, 1, this.key(`u:${userId}`), delta)
+      .catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  /** A key's quota was set anew: forget the loaded balance; the next request loads it again. */
+  invalidateToken(tokenId: number): void {
+    this.redis.del(this.key(`t:${tokenId}`)).catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  private async load(kind: 'u' | 't', id: number): Promise<void> {
+    for (let attempt = 0; attempt < MAX_INIT_ATTEMPTS; attempt++) {
+      const generation = (await this.redis.get(this.key('gen'))) ?? '0';
+      const stored = kind === 'u' ? await this.storedUser(id) : await this.storedToken(id);
+      const field = kind === 'u' ? `u:${id}:spent` : `t:${id}`;
+      const result = Number(
+        await this.redis.eval(
+          scripts.INIT,
+          6,
+          this.key(`${kind}:${id}`),
+          this.key('res'),
+          this.key('pending'),
+          this.key('gen'),
+          this.key('inflight'),
+          // A user's sum of open reservations; a key has none (the script leaves this key alone).
+          this.key(kind === 'u' ? `uh:${id}` : 'uh:none'),
+          stored,
+          field,
+          kind,
+          id,
+          generation,
+        ),
+      );
+      if (result === 1) return;
+      // A batch is being written or just was: write any stranded batch, then read again.
+      if (result === -1) await this.flush();
+      await new Promise((resolve) => setTimeout(resolve, 5 * (attempt + 1)));
+    }
+    throw new Error('the shared quota ledger could not load a balance while batches were being written');
+  }
+
+  private async storedUser(id: number): Promise<number> {
+    const row = await this.handle.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirst();
+    return Number(row?.quota ?? 0);
+  }
+
+  private async storedToken(id: number): Promise<number> {
+    const row = await this.handle.db
+      .selectFrom('tokens')
+      .select('remain_quota')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(row?.remain_quota ?? 0);
+  }
+
+  /** Writes settled amounts to the database: stranded batches first, then the pending ones. */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+    this.running = this.flushOnce().finally(() => {
+      this.running = null;
+    });
+    await this.running;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const lock = this.key('flush-lock');
+    const owner = `${this.node}-${Date.now()}`;
+    if ((await this.redis.set(lock, owner, 'PX', 30_000, 'NX')) !== 'OK') return;
+    try {
+      for (const batchId of await this.redis.smembers(this.key('inflight'))) await this.writeStored(batchId);
+      const batchId = `${this.node}-${Date.now()}-${randomString(6)}`;
+      const taken = Number(
+        await this.redis.eval(
+          scripts.TAKE_PENDING,
+          2,
+          this.key('pending'),
+          this.key('inflight'),
+          batchId,
+          this.key(`batch:${batchId}`),
+        ),
+      );
+      if (taken === 1) await this.writeStored(batchId);
+      await this.refundExpired();
+    } finally {
+      if ((await this.redis.get(lock)) === owner) await this.redis.del(lock);
+    }
+  }
+
+  private async writeStored(batchId: string): Promise<void> {
+    const fields = await this.redis.hgetall(this.key(`batch:${batchId}`));
+    try {
+      await this.writeBatch(deltasFromFields(fields), batchId);
+    } catch (error) {
+      // Another writer recorded the same batch id first: it is in the database already.
+      if (!isUniqueViolation(error)) throw error;
+    }
+    await this.redis.eval(
+      scripts.FINISH_BATCH,
+      3,
+      this.key(`batch:${batchId}`),
+      this.key('inflight'),
+      this.key('gen'),
+      batchId,
+    );
+  }
+
+  private async refundExpired(): Promise<void> {
+    const records = await this.redis.hgetall(this.key('res'));
+    const now = Date.now();
+    for (const [id, record] of Object.entries(records)) {
+      const expires = Number(record.split('|')[3]);
+      if (expires <= now) await this.redis.eval(scripts.REFUND_EXPIRED, 1, this.key('res'), id, this.prefix, now);
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

@@ -1,0 +1,316 @@
+import type { OptionService } from '../../api/option/service.js';
+import type { RelayHttpReply, RelayHttpRequest } from '../../http/direct-routes.js';
+import { renderErrorBody, toAppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ConcurrencyGate } from '../access/concurrency.js';
+import type { GroupDirectory } from '../access/groups.js';
+import { type KeyAuthenticator, primaryGroupOf, type RelayCaller } from '../access/keys.js';
+import type { RateLimiter } from '../access/limits.js';
+import type { consumeLogRow } from '../billing/consume-log.js';
+import { recordFailure } from '../billing/error-log.js';
+import type { QuotaLedger } from '../billing/ledger.js';
+import type { LowBalanceReminder } from '../billing/low-balance.js';
+import { type Price, reservationQuota } from '../billing/quota.js';
+import { refuseUnpricedModel } from '../billing/unpriced.js';
+import { mapModel } from '../providers/openai/request.js';
+import { checkModelName } from '../routing/model-name.js';
+import type { ChannelRouter, RouterChannel } from '../routing/router.js';
+import type { UpstreamClient } from '../transport/executor.js';
+import { tryChannel } from './attempt.js';
+import { type Endpoint, type RelayInput, readRelayInput } from './endpoint.js';
+import { Heartbeat, type HeartbeatTiming } from './heartbeat.js';
+import { adminMessage, type UpstreamFailure, withoutChannelKey } from './upstream-errors.js';
+
+/** What the pipeline needs from the rest of the server; all of it answers from memory. */
+export interface RelayDeps {
+  keys: KeyAuthenticator;
+  upstream: UpstreamClient;
+  router: ChannelRouter;
+  ledger: QuotaLedger;
+  limiter: RateLimiter;
+  concurrency: ConcurrencyGate;
+  groups: GroupDirectory;
+  options: OptionService;
+  prices: { lookup(model: string): Price };
+  baseUrlOf(channel: RouterChannel): string;
+  writeLog(row: ReturnType<typeof consumeLogRow>): void;
+  /** The low-balance e-mail, if a charge crossed the reminder threshold (low-balance.ts). */
+  remindLowBalance: LowBalanceReminder;
+  disableChannel(channel: RouterChannel, reason: string): void;
+  logger: Logger;
+  heartbeat: HeartbeatTiming;
+}
+
+export interface Attempt {
+  caller: RelayCaller;
+  input: RelayInput;
+  group: string;
+  groupRatio: number;
+  startedAt: number;
+  /** The channels called so far, in order (the error log names the last). */
+  channelsTried: number[];
+}
+
+function checkModelAllowed(caller: RelayCaller, model: string): void {
+  const rule = caller.setting.limits.limit_model_setting;
+  if (rule.enabled && !rule.models.includes(model)) {
+    throw new AppError('forbidden', `model ${model} is not allowed for this API key`, {
+      status: 403,
+      details: { code: 'model_not_allowed', param: 'model' },
+    });
+  }
+}
+
+function tooMany(reply: RelayHttpReply, retryAfterSeconds: number, message: string): AppError {
+  reply.header('retry-after', String(retryAfterSeconds));
+  return new AppError('rate_limited', message, { details: { code: 'rate_limit_exceeded' } });
+}
+
+const noRelease = () => {};
+
+/** Whether the caller's group or key sets any rate or concurrency limit. */
+function hasLimits(deps: RelayDeps, caller: RelayCaller): boolean {
+  const { rpm, concurrency } = caller.setting.limits;
+  return rpm > 0 || concurrency > 0 || (deps.groups.enabled(caller.user.group)?.api_rate ?? 0) > 0;
+}
+
+/** The user group's RPM, the key's own RPM, then the key's concurrency; returns the slot release. */
+async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: RelayHttpReply): Promise<() => void> {
+  const groupRate = deps.groups.enabled(caller.user.group)?.api_rate ?? 0;
+  if (groupRate > 0) {
+    const decision = await deps.limiter.take(`user:${caller.user.id}`, groupRate);
+    if (!decision.allowed) {
+      throw tooMany(
+        reply,
+        decision.retryAfterSeconds,
+        `rate limit of ${groupRate} requests per minute reached; retry later`,
+      );
+    }
+  }
+  const { rpm, concurrency } = caller.setting.limits;
+  if (rpm > 0) {
+    const decision = await deps.limiter.take(`key:${caller.token.id}`, rpm);
+    if (!decision.allowed) {
+      throw tooMany(reply, decision.retryAfterSeconds, `this API key's limit of ${rpm} requests per minute is reached`);
+    }
+  }
+  if (concurrency <= 0) return noRelease;
+  const release = await deps.concurrency.enter(`key:${caller.token.id}`, concurrency);
+  if (!release) throw tooMany(reply, 1, `this API key allows ${concurrency} requests at a time`);
+  return release;
+}
+
+/**
+ * Authenticates the request's key from its headers (or `?key=`), before its body is read, and
+ * keeps the caller on the request for relayRequest: an unknown key is refused without the server
+ * reading what it sent. Steady traffic is answered from memory without a promise (keys, limits,
+ * balances): awaiting only real promises spares each request turns of the microtask queue.
+ */
+export function admitRelayRequest(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  request: RelayHttpRequest,
+): undefined | Promise<void> {
+  const credential = endpoint.credential ? endpoint.credential(request) : request.headers.authorization;
+  const authenticated = deps.keys.authenticate(credential, request.ip);
+  if (authenticated instanceof Promise) {
+    return authenticated.then((caller) => {
+      request.relayCaller = caller;
+    });
+  }
+  request.relayCaller = authenticated;
+  return undefined;
+}
+
+export async function relayRequest(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+) {
+  // Admitted before the body was read (routes.ts); authenticated once per request.
+  if (!request.relayCaller) {
+    const admitting = admitRelayRequest(deps, endpoint, request);
+    if (admitting) await admitting;
+  }
+  const caller = request.relayCaller as RelayCaller;
+  const release = hasLimits(deps, caller) ? await enforceLimits(deps, caller, reply) : noRelease;
+  try {
+    await relayAuthorised(deps, endpoint, caller, request, reply);
+  } finally {
+    release();
+  }
+}
+
+async function relayAuthorised(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  caller: RelayCaller,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+) {
+  const startedAt = Date.now();
+  const input = readRelayInput(endpoint, request);
+  const model = input.model;
+  checkModelName(model);
+  checkModelAllowed(caller, model);
+  const primary = primaryGroupOf(caller);
+  const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt, channelsTried: [] };
+  if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
+  const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, request, reply) : undefined;
+  try {
+    await relayToChannels(deps, endpoint, attempt, request, reply);
+  } catch (error) {
+    recordFailure(deps.writeLog, attempt, request, error);
+    // After the heartbeat's early headers a failure can only be told in the body.
+    if (!heartbeat?.started) throw error;
+    heartbeat.fail(renderErrorBody(toAppError(error), request));
+  } finally {
+    heartbeat?.stop();
+  }
+}
+
+/** Reserves, then calls channels until one answers or the retries run out (the last failure is thrown). */
+async function relayToChannels(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  attempt: Attempt,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+): Promise<void> {
+  const { caller, input } = attempt;
+  const hasTools = Array.isArray(input.fields.tools) && input.fields.tools.length > 0;
+  const excluded = new Set<number>(caller.skippedChannelIds);
+  attempt.groupRatio = deps.groups.enabled(attempt.group)?.ratio ?? 1;
+  // The backup group, when it is chosen, sets its own ratio.
+  let channel = pickChannel(deps, attempt, excluded, hasTools);
+
+  const { billedModel } = mapModel(channel, input.model);
+  const price = deps.prices.lookup(billedModel);
+  refuseUnpricedModel(deps.options, price, billedModel);
+  const reserving = deps.ledger.reserve(
+    caller.user.id,
+    { id: caller.token.id, limited: !caller.unlimited },
+    reservationQuota({
+      price,
+      groupRatio: attempt.groupRatio,
+      promptTokens: endpoint.estimatePrompt(input),
+      preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
+    }),
+  );
+  const reservation = reserving instanceof Promise ? await reserving : reserving;
+  const retries = caller.forcedChannelId ? 0 : Math.max(0, deps.options.getNumber('RetryTimes'));
+  const retryDeadline = attempt.startedAt + deps.options.getNumber('RetryTimeOut') * 1000;
+  try {
+    for (let tries = 0; ; tries++) {
+      attempt.channelsTried.push(channel.id);
+      const tried = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
+      if (!tried) return;
+      const failure = withoutChannelKey(tried, channel.key);
+      handleChannelFailure(deps, channel, input.model, failure, request.id);
+      // RetryTimeOut stops retries on an upstream that is saturated; a channel that did not answer
+      // in time took most of that time itself, and another channel is what the client needs.
+      const late = !failure.timedOut && Date.now() > retryDeadline;
+      const exhausted = tries >= retries || !failure.retry || reply.raw.headersSent || late;
+      if (exhausted) throw failure.error;
+      excluded.add(channel.id);
+      channel = nextChannel(deps, attempt, excluded, hasTools) ?? throwError(failure.error);
+    }
+  } finally {
+    // A no-op when the request settled already; otherwise the whole reservation goes back.
+    await deps.ledger.settle(reservation, 0);
+  }
+}
+
+/** The key's heartbeat, when it has one on; its timeout counts from the request's arrival. */
+function keyHeartbeat(
+  deps: RelayDeps,
+  attempt: Attempt,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+): Heartbeat | undefined {
+  const setting = attempt.caller.setting.heartbeat;
+  if (!setting.enabled) return undefined;
+  const elapsed = Date.now() - attempt.startedAt;
+  return new Heartbeat(reply.raw, {
+    stream: attempt.input.stream,
+    requestId: request.id,
+    startAfterMs: setting.timeout_seconds * deps.heartbeat.secondMs - elapsed,
+    intervalMs: deps.heartbeat.intervalMs,
+  });
+}
+
+/**
+ * A channel of the request's group, else of the key's backup group (an enabled one), whose ratio
+ * the request is then billed at. The first pick and every retry choose alike; undefined when none
+ * is left.
+ */
+function nextChannel(
+  deps: RelayDeps,
+  attempt: Attempt,
+  excluded: Set<number>,
+  hasTools: boolean,
+): RouterChannel | undefined {
+  const { group } = attempt;
+  const filter = { model: attempt.input.model, excluded, hasTools, stream: attempt.input.stream };
+  const sameGroup = deps.router.select({ ...filter, group });
+  if (sameGroup) return sameGroup;
+  const backup = backupGroupOf(deps, attempt);
+  const fallback = backup ? deps.router.select({ ...filter, group: backup }) : undefined;
+  if (backup && fallback) {
+    attempt.group = backup;
+    attempt.groupRatio = deps.groups.enabled(backup)?.ratio ?? 1;
+  }
+  return fallback;
+}
+
+/** The key's backup group when it may stand in: set, another group, and not disabled by an administrator. */
+function backupGroupOf(deps: RelayDeps, attempt: Attempt): string | undefined {
+  const backup = attempt.caller.token.backup_group;
+  return backup && backup !== attempt.group && deps.groups.enabled(backup) ? backup : undefined;
+}
+
+function throwError(error: Error): never {
+  throw error;
+}
+
+function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, hasTools: boolean): RouterChannel {
+  const { caller } = attempt;
+  const model = attempt.input.model;
+  if (caller.forcedChannelId !== undefined) {
+    const forced = deps.router.byChannelId(caller.forcedChannelId);
+    if (!forced) throw AppError.forbidden(`channel ${caller.forcedChannelId} does not exist or is disabled`);
+    return forced;
+  }
+  const backup = backupGroupOf(deps, attempt);
+  const chosen = nextChannel(deps, attempt, excluded, hasTools);
+  if (chosen) return chosen;
+  // A model no channel of the groups serves is the client's mistake (OpenAI answers it with 404);
+  // one whose channels are all cooling down or filtered out is the gateway's (503).
+  const groups = backup ? [attempt.group, backup] : [attempt.group];
+  if (!groups.some((group) => deps.router.serves(group, model))) {
+    throw new AppError('not_found', `model ${model} does not exist or is not available to this API key`, {
+      details: { code: 'model_not_found', param: 'model' },
+    });
+  }
+  throw new AppError('unavailable', `no available channel for model ${model} in group ${attempt.group}`, {
+    status: 503,
+    details: { code: 'model_not_available', param: 'model' },
+  });
+}
+
+function handleChannelFailure(
+  deps: RelayDeps,
+  channel: RouterChannel,
+  model: string,
+  failure: UpstreamFailure,
+  requestId: string,
+): void {
+  // The detail (a connection error names the channel's address) is for the log, not the caller.
+  if (failure.detail) deps.logger.warn({ channel: channel.id, requestId, detail: failure.detail }, 'upstream failed');
+  if (failure.coolDown) deps.router.coolDown(channel.id, model, deps.options.getNumber('RetryCooldownSeconds'));
+  if (failure.disable && deps.options.getBoolean('AutomaticDisableChannelEnabled')) {
+    deps.disableChannel(channel, adminMessage(failure));
+  }
+}

@@ -1,0 +1,213 @@
+import { AppError } from '../../platform/errors.js';
+
+/** What went wrong upstream, and what the relay should do about it. */
+export interface UpstreamFailure {
+  error: AppError;
+  /** Another channel may succeed. */
+  retry: boolean;
+  /** The channel's credentials or account are bad: disable it when auto-disable is on. */
+  disable: boolean;
+  /** 429 or a timeout: rest this channel for this model. */
+  coolDown: boolean;
+  /** The channel did not answer in time (connect, first byte). */
+  timedOut?: boolean;
+  /** What only administrators may read (the channel's address in a connection error); for logs and tests. */
+  detail?: string;
+}
+
+/** Some vendors quote the key they refused; it must not reach the caller, the console or the logs. */
+export function maskKey(message: string, key: string): string {
+  return key.length >= 4 ? message.replaceAll(key, '[key]') : message;
+}
+
+/**
+ * The failure with the channel's key masked out of its message: the message reaches the caller
+ * (any user), the logs and the disable notice, and a channel key is for administrators only.
+ */
+export function withoutChannelKey(failure: UpstreamFailure, key: string): UpstreamFailure {
+  const { error } = failure;
+  const message = maskKey(error.message, key);
+  const detail = failure.detail === undefined ? {} : { detail: maskKey(failure.detail, key) };
+  if (message === error.message) return { ...failure, ...detail };
+  const masked = new AppError(error.code, message, {
+    status: error.status,
+    retryable: error.retryable,
+    details: error.details,
+    cause: error.cause,
+  });
+  return { ...failure, ...detail, error: masked };
+}
+
+/**
+ * Bodies that say the account itself cannot be used (bad key, no credit, deactivated, no
+ * permission), read from the vendor's own structured error fields. Never from message text: an
+ * error message may repeat the client's input, and a client must not be able to switch a channel off.
+ */
+const DISABLING_CODES = new Set([
+  'invalid_api_key',
+  'account_deactivated',
+  'billing_not_active',
+  'insufficient_quota',
+  'billing_hard_limit_reached',
+  'access_terminated',
+  'organization_deactivated',
+  // Google's `error.status`, and the reason of its bad-key 400.
+  'PERMISSION_DENIED',
+  'API_KEY_INVALID',
+  'UNAUTHENTICATED',
+]);
+const DISABLING_TYPES = new Set([
+  'insufficient_quota',
+  'authentication_error',
+  'permission_error',
+  'forbidden',
+  'billing_error',
+]);
+/** For retries only (another channel may have credit): these never disable, as they are message text. */
+const CREDENTIAL_MESSAGES = ['Your credit balance is too low', 'Operation not allowed', 'API key not valid'];
+
+export interface ParsedError {
+  message: string;
+  type?: string;
+  code?: string;
+  param?: string;
+  /** The body was the vendor's error object, not a page or text from something in between. */
+  structured: boolean;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function parseErrorBody(bodyText: string): ParsedError {
+  try {
+    const parsed = JSON.parse(bodyText) as unknown;
+    // Google answers some errors as a one-element list.
+    const envelope = (Array.isArray(parsed) ? parsed[0] : parsed) as Record<string, unknown> | null;
+    const error = envelope?.error;
+    if (error && typeof error === 'object') {
+      const { message, type, code, param, status, details } = error as Record<string, unknown>;
+      // Google puts its code name in `status` (`PERMISSION_DENIED`) and a number in `code`; a bad
+      // key is a 400 INVALID_ARGUMENT told apart only by the reason in its details.
+      const keyInvalid = Array.isArray(details) && details.some((detail) => detail?.reason === 'API_KEY_INVALID');
+      const codeName = keyInvalid ? 'API_KEY_INVALID' : (text(code) ?? text(status));
+      return {
+        message: text(message) ?? JSON.stringify(error),
+        ...(text(type) ? { type: text(type) } : {}),
+        ...(codeName ? { code: codeName } : {}),
+        ...(text(param) ? { param: text(param) } : {}),
+        structured: true,
+      };
+    }
+    if (typeof error === 'string') return { message: error, structured: true };
+    if (typeof envelope?.message === 'string') return { message: envelope.message, structured: true };
+    if (typeof envelope?.detail === 'string') return { message: envelope.detail, structured: true };
+  } catch {
+    // Not JSON: use the text itself below.
+  }
+  return { message: bodyText.slice(0, 500) || 'no error message', structured: false };
+}
+
+/**
+ * Whether the failure says the channel's credentials or account are unusable (reference §4.5,
+ * keeping its structural rules): a 401; a 403 the vendor itself answered (a proxy's or firewall's
+ * block page can be provoked by the request's content); account-level codes and types in the
+ * vendor's error object; `param: PERMISSIONDENIED`. `keywords` are searched in the message only
+ * when the request was the gateway's own (channel tests), never a client's.
+ */
+function disables(status: number, parsed: ParsedError, keywords: readonly string[]): boolean {
+  if (status === 401) return true;
+  if (status === 403 && parsed.structured) return true;
+  if (parsed.type === 'rate_limit_error') return false;
+  if (status >= 400 && status < 500) {
+    if (parsed.code !== undefined && DISABLING_CODES.has(parsed.code)) return true;
+    if (parsed.type !== undefined && DISABLING_TYPES.has(parsed.type)) return true;
+    // How some vendors' OpenAI-format errors say the account may not use the API at all.
+    if (parsed.param === 'PERMISSIONDENIED') return true;
+  }
+  return keywords.some((keyword) => keyword && parsed.message.includes(keyword));
+}
+
+/**
+ * Classifies an upstream error answer. `trustedKeywords` (the DisableChannelKeywords setting) are
+ * for requests the gateway wrote itself (channel tests); the relay passes none.
+ */
+export function classifyUpstreamError(
+  status: number,
+  bodyText: string,
+  trustedKeywords: readonly string[] = [],
+): UpstreamFailure {
+  return classifyParsedError(status, parseErrorBody(bodyText), trustedKeywords);
+}
+
+export function classifyParsedError(
+  status: number,
+  parsed: ParsedError,
+  trustedKeywords: readonly string[] = [],
+): UpstreamFailure {
+  const credentialProblem = CREDENTIAL_MESSAGES.some((phrase) => parsed.message.includes(phrase));
+  let retry: boolean;
+  if (status === 429 || status === 307) retry = true;
+  else if (status === 408 || status === 504 || status === 524) retry = false;
+  else if (status === 400) retry = credentialProblem;
+  else retry = status >= 401;
+  // The client's own mistakes keep their status; the channel's failures are the gateway's (502/503).
+  // A 400 about the channel's own key (Gemini answers a bad key with 400) is the channel's failure.
+  const clientMistake = (status === 400 && !credentialProblem) || status === 404 || status === 413 || status === 422;
+  const clientStatus = clientMistake ? status : status === 429 ? 429 : 502;
+  const error = new AppError('upstream_error', `upstream error: ${parsed.message}`, {
+    status: clientStatus,
+    retryable: retry,
+    details: { type: parsed.type ?? 'upstream_error', ...(parsed.code ? { code: parsed.code } : {}) },
+  });
+  return { error, retry, disable: disables(status, parsed, trustedKeywords), coolDown: status === 429 };
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Whether an upstream call failed on one of the executor's timeouts (connect, first byte, idle). */
+export function isUpstreamTimeout(cause: unknown): boolean {
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && TIMEOUT_CODES.has(code);
+}
+
+/**
+ * A network failure before any response (refused, unresolvable, reset, timed out). The caller
+ * gets a generic message (with the request id, added when rendered): the cause names the
+ * channel's address, which is for administrators, so it goes to `detail` (logs, channel tests).
+ * A timeout rests the channel like a 429 does; neither disables it.
+ */
+export function networkFailure(cause: unknown): UpstreamFailure {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const timedOut = isUpstreamTimeout(cause);
+  const error = timedOut
+    ? new AppError('upstream_error', 'upstream timed out: the channel did not answer in time', {
+        status: 504,
+        retryable: true,
+        cause,
+        details: { type: 'upstream_error', code: 'upstream_timeout' },
+      })
+    : new AppError('upstream_error', 'upstream unavailable: the channel could not be reached', {
+        status: 502,
+        retryable: true,
+        cause,
+        details: { type: 'upstream_error', code: 'upstream_unavailable' },
+      });
+  const detail = `${timedOut ? 'the upstream timed out' : 'could not reach the upstream'}: ${reason}`;
+  return { error, retry: true, disable: false, coolDown: timedOut, timedOut, detail };
+}
+
+/** What an administrator is told of a failure (channel tests, disable notices, logs): the detail when there is one. */
+export function adminMessage(failure: UpstreamFailure): string {
+  return failure.detail ?? failure.error.message;
+}
+
+/**
+ * What the client reads when the answer breaks off mid-way: a network error's own text may name
+ * the channel's address, so those get a plain sentence; our own errors (a stream that could not
+ * be read) keep theirs.
+ */
+export function streamBreakMessage(cause: unknown): string {
+  const code = cause instanceof AppError ? undefined : (cause as { code?: unknown } | null)?.code;
+  if (code === 'UND_ERR_BODY_TIMEOUT') return 'the upstream stopped sending (idle timeout); the answer is incomplete';
+  if (typeof code === 'string' || !(cause instanceof Error)) return 'the upstream broke off; the answer is incomplete';
+  return cause.message;
+}

@@ -1,0 +1,200 @@
+import type { RelayHttpRequest } from '../../http/direct-routes.js';
+import { countChatPromptTokens, estimateChatPromptTokens } from '../billing/metering.js';
+import { chatRequestOf, type NativePassThrough, type SurfaceBinding } from '../exchange/chat-exchange.js';
+import { type Endpoint, fieldError, isObject, type RelayInput } from '../exchange/endpoint.js';
+import { ANTHROPIC_VERSION } from '../providers/anthropic/common.js';
+import { anthropicUsage, meterAnthropicStream } from '../providers/anthropic/native.js';
+import { anthropicSurface } from '../providers/anthropic/surface.js';
+import { bedrockModelId, isClaudeModel } from '../providers/bedrock/models.js';
+import { geminiUrl, splitModel } from '../providers/gemini/adapter.js';
+import { geminiUsage, meterGeminiStream } from '../providers/gemini/native.js';
+import { geminiSurface } from '../providers/gemini/surface.js';
+import type { Json } from '../providers/types.js';
+import { type VertexAdapter, vertexFormatOf } from '../providers/vertex/adapter.js';
+
+/**
+ * The native client surfaces: Anthropic Messages (`/v1/messages`, `/claude/v1/messages`) and
+ * Gemini (`/gemini/:version/models/:model:generateContent`). A channel of the same format gets
+ * the body through unchanged but for the model; any other channel is reached by translation
+ * (chat-exchange.ts). Each surface authenticates with the header its SDK sends.
+ */
+
+const header = (request: RelayHttpRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+};
+
+/** Request headers an Anthropic client sends that the upstream must see too (betas, version). */
+function anthropicClientHeaders(request: RelayHttpRequest | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const beta = request && header(request, 'anthropic-beta');
+  if (beta) headers['anthropic-beta'] = beta;
+  return headers;
+}
+
+const anthropicNative: NativePassThrough = {
+  prepare(body, context, request) {
+    const version = (request && header(request, 'anthropic-version')) ?? ANTHROPIC_VERSION;
+    return {
+      url: `${context.baseUrl}/v1/messages`,
+      headers: {
+        ...context.headers,
+        ...anthropicClientHeaders(request),
+        'content-type': 'application/json',
+        'anthropic-version': version,
+        'x-api-key': context.key,
+      },
+      body: JSON.stringify({ ...body, model: context.upstreamModel.replace(/#thinking$/, '') }),
+    };
+  },
+  usageOf: anthropicUsage,
+  meter: meterAnthropicStream,
+};
+
+/** Bedrock's module loads on first use (see providers/adapters.ts); `prepare` always comes first. */
+let bedrock: typeof import('../providers/bedrock/adapter.js') | undefined;
+
+/** Claude on Bedrock: the Anthropic body in an InvokeModel call, its event stream re-framed as SSE. */
+const bedrockClaudeNative: NativePassThrough = {
+  async prepare(body, context, request) {
+    bedrock ??= await import('../providers/bedrock/adapter.js');
+    return bedrock.bedrockAnthropicCall(body, context, request ? header(request, 'anthropic-beta') : undefined);
+  },
+  usageOf: anthropicUsage,
+  meter: meterAnthropicStream,
+  reframe() {
+    if (!bedrock) throw new Error('the Bedrock module is not loaded');
+    return bedrock.bedrockToAnthropicSse();
+  },
+};
+
+/** Claude and Gemini on Vertex take their own bodies; the registered Vertex adapter holds the tokens. */
+function vertexNative(format: 'anthropic' | 'gemini'): NativePassThrough {
+  return {
+    prepare: (body, context, _request, adapter) => (adapter as VertexAdapter).vertexNativeCall(format, body, context),
+    usageOf: format === 'anthropic' ? anthropicUsage : geminiUsage,
+    meter: format === 'anthropic' ? meterAnthropicStream : meterGeminiStream,
+  };
+}
+const vertexClaudeNative = vertexNative('anthropic');
+const vertexGeminiNative = vertexNative('gemini');
+
+const ANTHROPIC = 14;
+const GEMINI = 25;
+const BEDROCK = 32;
+const VERTEX = 42;
+
+const anthropicBinding: SurfaceBinding = {
+  translator: anthropicSurface,
+  nativeFor(channelType, model) {
+    if (channelType === ANTHROPIC) return anthropicNative;
+    if (channelType === BEDROCK && isClaudeModel(bedrockModelId(model))) return bedrockClaudeNative;
+    if (channelType === VERTEX && vertexFormatOf(model) === 'anthropic') return vertexClaudeNative;
+    return undefined;
+  },
+  streamError: (message) =>
+    `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`,
+};
+
+const geminiNative: NativePassThrough = {
+  prepare(body, context) {
+    const { model } = splitModel(context.upstreamModel);
+    return {
+      url: geminiUrl(context.baseUrl, context.other, model, context.stream),
+      headers: { ...context.headers, 'content-type': 'application/json', 'x-goog-api-key': context.key },
+      body: JSON.stringify(body),
+    };
+  },
+  usageOf: geminiUsage,
+  meter: meterGeminiStream,
+};
+
+const geminiBinding: SurfaceBinding = {
+  translator: geminiSurface,
+  nativeFor(channelType, model) {
+    if (channelType === GEMINI) return geminiNative;
+    if (channelType === VERTEX && vertexFormatOf(model) === 'gemini') return vertexGeminiNative;
+    return undefined;
+  },
+  streamError: (message) => `data: ${JSON.stringify({ error: { code: 500, message, status: 'INTERNAL' } })}\n\n`,
+};
+
+/** What a translated or passed-through chat request costs, from its canonical form. */
+function chatCosts(binding: SurfaceBinding): Pick<Endpoint, 'estimatePrompt' | 'countPrompt' | 'validate'> {
+  return {
+    // Translating once here turns a malformed request into a 400 before anything is reserved.
+    validate: (input: RelayInput) => void chatRequestOf(input, binding),
+    estimatePrompt: (input: RelayInput) => estimateChatPromptTokens(chatRequestOf(input, binding)),
+    countPrompt: (input: RelayInput) => countChatPromptTokens(chatRequestOf(input, binding)),
+  };
+}
+
+export const anthropicKey = (request: RelayHttpRequest): string | undefined =>
+  header(request, 'x-api-key') ?? request.headers.authorization ?? undefined;
+
+function anthropicEndpoint(path: string): Endpoint {
+  return {
+    path,
+    body: 'json',
+    output: 'json',
+    chat: { surface: anthropicBinding },
+    heartbeat: true,
+    credential: anthropicKey,
+    isStream: (_request, fields) => fields.stream === true,
+    ...chatCosts(anthropicBinding),
+    usageOf: () => undefined,
+  };
+}
+
+/** `models/gemini-2.5-flash:streamGenerateContent` → the model and whether it streams. */
+function geminiTarget(request: RelayHttpRequest): { model: string; stream: boolean } {
+  const { modelAction = '' } = request.params as { modelAction?: string };
+  const at = modelAction.lastIndexOf(':');
+  const action = at >= 0 ? modelAction.slice(at + 1) : '';
+  if (action !== 'generateContent' && action !== 'streamGenerateContent') {
+    throw fieldError('model', `unknown method '${action}'; use generateContent or streamGenerateContent`);
+  }
+  return { model: decodeURIComponent(modelAction.slice(0, at)), stream: action === 'streamGenerateContent' };
+}
+
+/** `x-goog-api-key`, else `?key=`, else a bearer token: whatever the client's SDK sends. */
+export const geminiKey = (request: RelayHttpRequest): string | undefined => {
+  const query = request.query as { key?: unknown } | undefined;
+  return (
+    header(request, 'x-goog-api-key') ??
+    (typeof query?.key === 'string' && query.key ? query.key : undefined) ??
+    request.headers.authorization ??
+    undefined
+  );
+};
+
+export const geminiEndpoint: Endpoint = {
+  path: '/gemini/:version/models/:modelAction',
+  body: 'json',
+  output: 'json',
+  chat: { surface: geminiBinding },
+  heartbeat: true,
+  credential: geminiKey,
+  modelOf: (request) => geminiTarget(request).model,
+  isStream: (request) => geminiTarget(request).stream,
+  ...chatCosts(geminiBinding),
+  usageOf: () => undefined,
+};
+
+export const surfaceEndpoints: Endpoint[] = [
+  anthropicEndpoint('/v1/messages'),
+  anthropicEndpoint('/claude/v1/messages'),
+  geminiEndpoint,
+];
+
+/** `POST /v1/messages/count_tokens`: the prompt's tokens, counted here without calling anyone. */
+export function countAnthropicTokens(body: unknown): { input_tokens: number } {
+  if (!isObject(body)) throw fieldError('body', 'a JSON object is required');
+  const model = typeof body.model === 'string' ? body.model : '';
+  if (!model) throw fieldError('model', 'a model name is required');
+  // count_tokens takes no max_tokens; the translation wants one.
+  const input: RelayInput = { model, stream: false, fields: { max_tokens: 1, ...(body as Json) } };
+  return { input_tokens: countChatPromptTokens(chatRequestOf(input, anthropicBinding)) };
+}
+
+export { anthropicBinding, geminiBinding };

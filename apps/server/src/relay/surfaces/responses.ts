@@ -1,0 +1,83 @@
+import { countResponsesPromptTokens, countTextTokens, estimateResponsesPromptTokens } from '../billing/metering.js';
+import type { SurfaceBinding } from '../exchange/chat-exchange.js';
+import {
+  type Endpoint,
+  fieldError,
+  isObject,
+  type JsonObject,
+  parsedJson,
+  type RelayInput,
+  type StreamFormat,
+  tokenUsage,
+} from '../exchange/endpoint.js';
+import { responsesStreamError, responsesSurface } from '../providers/responses/surface.js';
+
+/**
+ * OpenAI's Responses API, passed through to channels that serve it. Its usage counts
+ * `input_tokens`/`output_tokens`; a stream reports it once, in the final `response.completed`
+ * (or `response.incomplete`/`response.failed`) event, and has no `stream_options`.
+ */
+
+function checkResponsesRequest(input: RelayInput): void {
+  const { input: items, instructions } = input.fields;
+  if (items !== undefined && items !== null && typeof items !== 'string' && !Array.isArray(items)) {
+    throw fieldError('input', 'must be a string or a list of input items');
+  }
+  if (instructions !== undefined && instructions !== null && typeof instructions !== 'string') {
+    throw fieldError('instructions', 'must be a string');
+  }
+}
+
+const responseUsage = (response: unknown) => (isObject(response) ? tokenUsage(response.usage) : undefined);
+
+// Text deltas of every kind (output text, refusals, tool arguments, reasoning); audio deltas are base64.
+function deltaText(event: JsonObject): string {
+  const type = typeof event.type === 'string' ? event.type : '';
+  return type.endsWith('.delta') && !type.includes('audio') && typeof event.delta === 'string' ? event.delta : '';
+}
+
+const responsesStream: StreamFormat = {
+  usageOf: (event) => responseUsage(event.response),
+  textOf: deltaText,
+};
+
+function partText(part: unknown): string {
+  if (!isObject(part)) return '';
+  return typeof part.text === 'string' ? part.text : typeof part.refusal === 'string' ? part.refusal : '';
+}
+
+/** The generated text of a whole response, for upstreams that report no usage. */
+function outputTokens(raw: Buffer): number {
+  const body = parsedJson(raw);
+  if (!isObject(body) || !Array.isArray(body.output)) return 0;
+  let text = '';
+  for (const item of body.output) {
+    if (!isObject(item)) continue;
+    if (Array.isArray(item.content)) text += item.content.map(partText).join('');
+    if (Array.isArray(item.summary)) text += item.summary.map(partText).join('');
+    if (typeof item.arguments === 'string') text += item.arguments;
+  }
+  return countTextTokens(text);
+}
+
+/** Channels whose upstream has the Responses API: OpenAI and Azure. Every other one is translated. */
+const RESPONSES_UPSTREAMS: ReadonlySet<number> = new Set([1, 3, 55]);
+
+const responsesBinding: SurfaceBinding = {
+  translator: responsesSurface,
+  streamError: responsesStreamError,
+};
+
+export const responsesEndpoint: Endpoint = {
+  path: '/v1/responses',
+  body: 'json',
+  output: 'json',
+  stream: responsesStream,
+  chat: { surface: responsesBinding, servedBy: RESPONSES_UPSTREAMS },
+  validate: checkResponsesRequest,
+  estimatePrompt: (input) => estimateResponsesPromptTokens(input.fields),
+  countPrompt: (input) => countResponsesPromptTokens(input.fields),
+  usageOf: (body) => (isObject(body) ? tokenUsage(body.usage) : undefined),
+  countCompletion: outputTokens,
+  isAnswer: (body) => isObject(body) && Array.isArray(body.output),
+};

@@ -1,0 +1,120 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RelayInput } from '../exchange/endpoint.js';
+import { endpoints } from '../surfaces/openai.js';
+import type { StreamedResponse } from './executor.js';
+import { relayStream, type StreamOutcome } from './respond.js';
+
+/**
+ * relayStream sends a chunk of whole, unchanged events before reading it, and reads first whatever
+ * may be rewritten. These cases check that both ways give the client the right bytes.
+ */
+
+const chat = endpoints.find((endpoint) => endpoint.path === '/v1/chat/completions');
+const format = chat?.stream;
+
+/** An upstream that delivers these chunks, in order, as undici would; `after` runs as each returns. */
+function upstreamOf(chunks: Buffer[], after?: () => void): StreamedResponse {
+  return {
+    status: 200,
+    headers: {},
+    async pump(onChunk) {
+      for (const chunk of chunks) {
+        const held = onChunk(chunk);
+        after?.();
+        await held;
+      }
+    },
+    readAll: async () => Buffer.concat(chunks),
+    abort() {},
+  };
+}
+
+let next: { chunks: Buffer[]; input: RelayInput; after?: (response: ServerResponse) => void } | undefined;
+let outcome: StreamOutcome | undefined;
+const server = createServer((request, response) => {
+  const job = next;
+  if (!job || !format) return void response.end();
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  const reply = { raw: response, header: () => reply, hijack() {} };
+  const after = job.after && (() => job.after?.(response));
+  void relayStream(upstreamOf(job.chunks, after), reply, { format, input: job.input, startedAt: Date.now() }).then(
+    (result) => {
+      outcome = result;
+    },
+  );
+  request.resume();
+});
+
+async function relay(
+  chunks: Array<string | Buffer>,
+  askUsage = false,
+  after?: (response: ServerResponse) => void,
+): Promise<string> {
+  const fields = askUsage ? { stream: true, stream_options: { include_usage: true } } : { stream: true };
+  next = {
+    chunks: chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)),
+    input: { model: 'gpt-4o-mini', stream: true, fields } as RelayInput,
+    after,
+  };
+  const { port } = server.address() as AddressInfo;
+  const response = await fetch(`http://127.0.0.1:${port}/`);
+  return response.text();
+}
+
+const content = (text: string) => `data: {"choices":[{"index":0,"delta":{"content":"${text}"}}]}\n\n`;
+const usage = (escapedKey = false) =>
+  `data: {"choices":[],"${escapedKey ? '\\u0075sage' : 'usage'}":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\n`;
+const done = 'data: [DONE]\n\n';
+
+describe('relayStream', () => {
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('passes whole unchanged events through byte for byte, and still reads their usage', async () => {
+    const sent = [content('Hel'), content('lo').replace('\n\n', '\r\n\r\n'), usage(), done];
+    const received = await relay(sent, true);
+    expect(received).toBe(sent.join(''));
+    expect(outcome?.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 2 });
+  });
+
+  it('takes out the usage the client did not ask for, also when its event is split across chunks', async () => {
+    const tail = usage();
+    const received = await relay([content('Hel') + tail.slice(0, 20), tail.slice(20) + content('lo'), done]);
+    expect(received).toBe(`${content('Hel')}${content('lo')}${done}`);
+    expect(outcome?.usage).toMatchObject({ completion_tokens: 2 });
+  });
+
+  it('takes it out when the key is spelled with escapes too', async () => {
+    const received = await relay([content('Hi'), usage(true), done]);
+    expect(received).toBe(`${content('Hi')}${done}`);
+    expect(outcome?.usage).toMatchObject({ prompt_tokens: 3 });
+  });
+
+  it('keeps a character split between two chunks whole', async () => {
+    const bytes = Buffer.from(content('日本'));
+    const cut = bytes.indexOf(Buffer.from('本')) + 1;
+    const received = await relay([bytes.subarray(0, cut), Buffer.concat([bytes.subarray(cut), Buffer.from(done)])]);
+    expect(received).toBe(`${content('日本')}${done}`);
+    expect(outcome?.countedCompletionTokens).toBeGreaterThan(0);
+  });
+
+  it('does not send a character twice when a chunk ends just after its first byte', async () => {
+    const wide = Buffer.from('日: a comment line\n\n');
+    const first = Buffer.concat([Buffer.from(content('A')), wide.subarray(0, 1)]);
+    const rest = Buffer.concat([wide.subarray(1), Buffer.from(usage() + done)]);
+    expect(await relay([first, rest])).toBe(`${content('A')}${wide.toString()}${done}`);
+  });
+
+  it('hands the first chunk to the socket as it is written, not at the end of the tick', async () => {
+    // Node's response.write corks the socket until the next tick; the reading and billing of the
+    // first events must not hold the first bytes back. Later writes are gathered as usual.
+    const corked: number[] = [];
+    const sent = [content('Hel'), content('lo'), done];
+    expect(await relay(sent, false, (response) => corked.push(response.socket?.writableCorked ?? -1))).toBe(
+      sent.join(''),
+    );
+    expect(corked[0]).toBe(0);
+  });
+});
