@@ -24,6 +24,7 @@ import { UserService } from './api/user/service.js';
 import { UserGroupRepository } from './api/user-group/repo.js';
 import { UserGroupService } from './api/user-group/service.js';
 import type { Cache } from './platform/cache/index.js';
+import { ChangeBus } from './platform/changes.js';
 import type { DatabaseHandle } from './platform/db/index.js';
 import type { Logger } from './platform/logger.js';
 import { createNotifier, type Notifier, type NotifyConfig } from './platform/notify.js';
@@ -33,6 +34,8 @@ import { createSecretBox } from './platform/secret-box.js';
 export interface Services {
   database: DatabaseHandle;
   cache: Cache;
+  /** The invalidation bus: services publish their writes, in-memory copies (the relay's) listen. */
+  changes: ChangeBus;
   options: OptionService;
   userRepository: UserRepository;
   users: UserService;
@@ -59,10 +62,11 @@ export function createServices(
   /** Tests point the sign-in providers at local mock servers. */
   signInUpstreams?: Partial<SignInUpstreams>,
 ): Services {
-  const options = new OptionService(new OptionRepository(database), cache, logger);
+  const changes = new ChangeBus(cache, logger);
+  const options = new OptionService(new OptionRepository(database), changes, logger);
   const userRepository = new UserRepository(database);
-  const groups = new UserGroupService(new UserGroupRepository(database));
-  const users = new UserService(userRepository, new LogRepository(), groups, options);
+  const groups = new UserGroupService(new UserGroupRepository(database), changes);
+  const users = new UserService(userRepository, new LogRepository(), groups, options, changes);
   const accounts = new AccountService(userRepository, users, options, new VerificationCodes(cache));
   const signIn = createSignInServices({
     database,
@@ -77,14 +81,15 @@ export function createServices(
     new TokenRepository(database),
     groups,
     createSecretBox(settings.serverSecret, 'tokens'),
+    changes,
   );
   const channels = new ChannelService(
     new ChannelRepository(database, createSecretBox(settings.serverSecret, 'channels')),
-    cache,
+    changes,
   );
-  const prices = new PriceService(new PriceRepository(database), cache);
+  const prices = new PriceService(new PriceRepository(database), changes);
   prices.setChannelModelSource(async () => (await channels.listForRouting()).flatMap((channel) => channel.models));
-  const modelMetadata = new ModelMetadataService(new ModelMetadataRepository(database), cache, logger);
+  const modelMetadata = new ModelMetadataService(new ModelMetadataRepository(database), changes, logger);
   prices.setOwnerDirectory(modelMetadata);
   const logs = new LogService(database);
   const redemptions = new RedemptionService({
@@ -94,7 +99,7 @@ export function createServices(
     options,
     groups: new UserGroupRepository(database),
     secrets: createSecretBox(settings.serverSecret, 'redemptions'),
-    onQuotaChanged: (userId, delta) => users.onQuotaChanged?.(userId, delta),
+    onQuotaChanged: (userId, delta) => users.quotaChanged(userId, delta),
     inviteRewards: users.inviteRewards,
   });
   const notifier = createNotifier(settings.notify ?? { email: { disabled: false } }, {
@@ -114,6 +119,7 @@ export function createServices(
   return {
     database,
     cache,
+    changes,
     options,
     userRepository,
     users,

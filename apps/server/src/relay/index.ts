@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { CHANNELS_CHANGED } from '../api/channel/service.js';
 import { LogWriter } from '../api/log/writer.js';
 import { TokenRepository } from '../api/token/repo.js';
-import { TOKENS_CHANGED } from '../api/token/service.js';
 import { UserGroupRepository } from '../api/user-group/repo.js';
 import type { Logger } from '../platform/logger.js';
 import { channelDisabledNotice } from '../platform/notify.js';
@@ -35,8 +33,6 @@ export interface RelayHandle {
   userRpm(userId: number, perMinute: number): Promise<number>;
 }
 
-const USERS_CHANGED = 'users.changed';
-
 export async function installRelay(
   app: FastifyInstance,
   services: Services,
@@ -66,7 +62,8 @@ export async function installRelay(
     router.replaceChannels(channels);
   };
   await reloadChannels();
-  await services.cache.subscribe(CHANNELS_CHANGED, () => {
+  const { changes } = services;
+  changes.on('channels', () => {
     reloadChannels().catch((error: unknown) => logger.error({ err: error }, 'reloading channels failed'));
   });
 
@@ -84,33 +81,24 @@ export async function installRelay(
   const tokenRepository = new TokenRepository(services.database);
   const keys = new KeyAuthenticator(tokenRepository, services.tokens, services.userRepository);
   // A disabled, deleted or edited key must stop (or change) at once on every node, not when its
-  // cached copy expires. The shared ledger is cleared once, here; the other nodes read it anew.
-  services.tokens.onChange = (tokenId) => {
-    keys.forgetToken(tokenId);
-    ledger.invalidateToken(tokenId);
-    services.cache.publish(TOKENS_CHANGED, String(tokenId)).catch((error: unknown) => {
-      logger.error({ err: error }, 'announcing a key change failed');
-    });
-  };
-  await services.cache.subscribe(TOKENS_CHANGED, (message) => keys.forgetToken(Number(message)));
+  // cached copy expires. The shared ledger is cleared once, by the node that made the change.
+  changes.on('tokens', ({ id }, origin) => {
+    keys.forgetToken(id);
+    if (origin === 'local') ledger.invalidateToken(id);
+  });
   // A disabled, deleted or re-grouped user's keys must stop (or change) at once on every node,
   // not when the cached user expires.
-  services.users.onUserChanged = (userId) => {
-    // This node at once; the others when the notice reaches them.
-    keys.forgetUser(userId);
-    services.cache.publish(USERS_CHANGED, String(userId)).catch((error: unknown) => {
-      logger.error({ err: error }, 'announcing a user change failed');
-    });
-  };
-  await services.cache.subscribe(USERS_CHANGED, (message) => keys.forgetUser(Number(message)));
-  services.users.onQuotaChanged = (userId, delta) => {
+  changes.on('users', ({ id }) => keys.forgetUser(id));
+  changes.on('quota', ({ userId, delta }) => {
     keys.forgetUser(userId);
     ledger.invalidateUser(userId, delta);
-  };
+  });
   const groups = new GroupDirectory(new UserGroupRepository(services.database));
   await groups.load();
-  services.groups.onChange = () =>
-    groups.load().catch((error: unknown) => logger.error({ err: error }, 'reloading user groups failed'));
+  changes.on('groups', () =>
+    groups.load().catch((error: unknown) => logger.error({ err: error }, 'reloading user groups failed')),
+  );
+  await changes.ready();
 
   const upstream = createUpstreamClient(timing.upstreamTimeouts);
   const inFlight = new InFlightRequests();

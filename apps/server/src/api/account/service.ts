@@ -78,7 +78,7 @@ export class AccountService {
         access_token_hash: null,
         password_change_required: 0,
       });
-      this.userService.onUserChanged?.(user.id);
+      this.userService.userChanged(user.id);
     } else if (Object.keys(patch).length > 0) {
       await this.users.update(user.id, patch);
     }
@@ -88,7 +88,7 @@ export class AccountService {
   /** Signing out ends every session of the user, on every device (the rule is simple on purpose). */
   async logout(user: UserRow): Promise<void> {
     await this.users.revokeSessions(user.id);
-    this.userService.onUserChanged?.(user.id);
+    this.userService.userChanged(user.id);
   }
 
   /** A new management access token; only its digest is stored, so it is shown this once. */

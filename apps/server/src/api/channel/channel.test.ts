@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, channelBody } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { CHANNELS_CHANGED } from './service.js';
 
 describe.each(availableDialects)('channels on %s', (dialect) => {
   let t: TestApp;
@@ -17,7 +16,9 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
     root = await t.login('root', ROOT_PASSWORD);
     ({ cookie: plain } = await t.createUser('plain'));
     await call('POST', '/api/user_group/', root, { symbol: 'vip', name: 'VIP' });
-    await t.services.cache.subscribe(CHANNELS_CHANGED, (message) => published.push(message));
+    t.services.changes.on('channels', (change) => {
+      published.push(change.id === undefined ? '' : String(change.id));
+    });
   });
   afterAll(() => t?.close());
 

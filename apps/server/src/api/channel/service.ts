@@ -10,7 +10,7 @@ import {
   splitChannelList,
   type UpdateChannelBody,
 } from '@one-hub/contracts';
-import type { Cache } from '../../platform/cache/index.js';
+import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { providerByType, providerRegistry } from '../../relay/providers/registry.js';
@@ -22,9 +22,6 @@ import { checkChannelRules } from './rules.js';
 import { ChannelTagService } from './tags.js';
 
 export type { RoutingChannel } from './routing.js';
-
-/** Published on the cache after every channel write so the routers of all nodes reload. */
-export const CHANNELS_CHANGED = 'channels.changed';
 
 /** The only status an automatic change may start from, by the status it sets. */
 const AUTOMATIC_MOVES: Partial<Record<ChannelStatus, ChannelStatus>> = {
@@ -45,14 +42,14 @@ export class ChannelService {
 
   constructor(
     readonly repo: ChannelRepository,
-    readonly cache: Cache,
+    readonly changes: ChangeBus,
   ) {
     this.tags = new ChannelTagService(repo, (id) => this.changed(id));
   }
 
   /** Tells every node's router to reload; `id` names the channel when only one changed. */
   private async changed(id?: number): Promise<void> {
-    await this.cache.publish(CHANNELS_CHANGED, id === undefined ? '' : String(id));
+    await this.changes.publish('channels', id === undefined ? {} : { id });
   }
 
   private async require(id: number): Promise<ChannelRecord> {

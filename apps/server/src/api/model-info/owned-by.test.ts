@@ -2,6 +2,7 @@ import type { OwnedByView } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { ChangeBus } from '../../platform/changes.js';
 import { PriceRepository } from '../price/repo.js';
 import { PriceService } from '../price/service.js';
 import { ModelMetadataRepository } from './repo.js';
@@ -99,8 +100,10 @@ describe.each(availableDialects)('model owners on %s', (dialect) => {
     });
     expect(t.services.prices.ownerName(1001)).toBe('Acme Labs');
     // A node starting up knows the custom owners once its prices are loaded.
-    const restarted = new PriceService(new PriceRepository(t.database), t.services.cache);
-    restarted.setOwnerDirectory(new ModelMetadataService(new ModelMetadataRepository(t.database), t.services.cache));
+    const restarted = new PriceService(new PriceRepository(t.database), new ChangeBus(t.services.cache));
+    restarted.setOwnerDirectory(
+      new ModelMetadataService(new ModelMetadataRepository(t.database), new ChangeBus(t.services.cache)),
+    );
     expect(restarted.ownerName(1001)).toBeUndefined();
     await restarted.load();
     expect(restarted.ownerName(1001)).toBe('Acme Labs');
@@ -121,7 +124,7 @@ describe.each(availableDialects)('model owners on %s', (dialect) => {
   });
 
   it('shows owners added by another node once it announces the change', async () => {
-    const other = new ModelMetadataService(new ModelMetadataRepository(t.database), t.services.cache);
+    const other = new ModelMetadataService(new ModelMetadataRepository(t.database), new ChangeBus(t.services.cache));
     await other.createOwner({ name: 'From elsewhere', icon: '' });
     await expect
       .poll(async () => Object.values(await t.services.modelMetadata.ownedBy()).map((owner) => owner.name))

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type CreateOwnedByBody,
   type ModelInfoBody,
@@ -8,15 +7,13 @@ import {
   type UpdateModelInfoBody,
   type UpdateOwnedByBody,
 } from '@one-hub/contracts';
-import type { Cache } from '../../platform/cache/index.js';
+import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { MODEL_OWNERS } from '../price/owners.js';
 import type { ModelMetadataRepository } from './repo.js';
-
-export const MODEL_METADATA_CHANGED = 'model_metadata.changed';
 
 /** Concurrent creations may pick the same next id; the loser tries the one after. */
 const ID_ATTEMPTS = 5;
@@ -42,15 +39,14 @@ export class ModelMetadataService {
   private loaded = false;
   private reloadsStarted = 0;
   private reloadsApplied = 0;
-  private readonly nodeTag = randomUUID();
 
   constructor(
     readonly repo: ModelMetadataRepository,
-    readonly cache: Cache,
+    readonly changes: ChangeBus,
     private readonly logger?: Pick<Logger, 'error'>,
   ) {
-    void cache.subscribe(MODEL_METADATA_CHANGED, (message) => {
-      if (message === this.nodeTag) return;
+    changes.on('modelMetadata', (_change, origin) => {
+      if (origin === 'local') return;
       this.reload().catch((error: unknown) => this.logger?.error({ err: error }, 'reloading model owners failed'));
     });
   }
@@ -186,6 +182,6 @@ export class ModelMetadataService {
 
   private async changed(): Promise<void> {
     await this.reload();
-    await this.cache.publish(MODEL_METADATA_CHANGED, this.nodeTag);
+    await this.changes.publish('modelMetadata', {});
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
+import { ChangeBus } from '../../platform/changes.js';
 
 describe('options and site information', () => {
   let t: TestApp;
@@ -125,7 +126,10 @@ describe('options and site information', () => {
     const { OptionRepository } = await import('./repo.js');
     const { createMemoryCache } = await import('../../platform/cache/index.js');
     const nodes = [0, 1, 2].map(
-      () => new OptionService(new OptionRepository(t.database), createMemoryCache(), { error: () => undefined }),
+      () =>
+        new OptionService(new OptionRepository(t.database), new ChangeBus(createMemoryCache()), {
+          error: () => undefined,
+        }),
     );
     const ids = await Promise.all(nodes.map((node) => node.instanceId()));
     expect(new Set(ids).size).toBe(1);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryCache } from '../../platform/cache/index.js';
+import { ChangeBus } from '../../platform/changes.js';
 import type { OptionRepository } from './repo.js';
 import { OptionService } from './service.js';
 
@@ -43,7 +44,7 @@ const quiet = { error() {} };
 describe('option reloads', () => {
   it('keeps a value written on this node when a reload that read before the write finishes after it', async () => {
     const table = heldRepository();
-    const options = new OptionService(table.repo, createMemoryCache(), quiet);
+    const options = new OptionService(table.repo, new ChangeBus(createMemoryCache()), quiet);
     await options.load();
     table.hold();
     const stale = options.load();
@@ -59,7 +60,7 @@ describe('option reloads', () => {
 
   it('applies the newest reload when two overlap and the older one finishes last', async () => {
     const table = heldRepository();
-    const options = new OptionService(table.repo, createMemoryCache(), quiet);
+    const options = new OptionService(table.repo, new ChangeBus(createMemoryCache()), quiet);
     await options.load();
     table.hold();
     const older = options.load();

@@ -9,13 +9,11 @@ import {
   type SecretOptionStatus,
   secretOptionKeys,
 } from '@one-hub/contracts';
-import type { Cache } from '../../platform/cache/index.js';
+import type { ChangeBus } from '../../platform/changes.js';
 import { randomHex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { OptionRepository } from './repo.js';
-
-const OPTIONS_CHANGED = 'options.changed';
 
 /** Switches that need other options filled in before they may be turned on. */
 const requiredBeforeEnabling: Partial<Record<OptionKey, OptionKey[]>> = {
@@ -41,10 +39,11 @@ export class OptionService {
 
   constructor(
     private readonly repo: OptionRepository,
-    private readonly cache: Cache,
+    private readonly changes: ChangeBus,
     logger: Pick<Logger, 'error'>,
   ) {
-    void cache.subscribe(OPTIONS_CHANGED, () => {
+    changes.on('options', (_change, origin) => {
+      if (origin === 'local') return;
       this.load().catch((error: unknown) => logger.error({ err: error }, 'reloading options failed'));
     });
   }
@@ -122,6 +121,6 @@ export class OptionService {
     await this.repo.upsert(key, normalised.value);
     this.localWrites++;
     this.values.set(key, normalised.value);
-    await this.cache.publish(OPTIONS_CHANGED, key);
+    await this.changes.publish('options', { key });
   }
 }

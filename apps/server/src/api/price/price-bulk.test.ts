@@ -2,6 +2,7 @@ import type { PriceView } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { ChangeBus } from '../../platform/changes.js';
 import { DEFAULT_PRICES } from './defaults.js';
 import { PriceRepository } from './repo.js';
 import { PriceService } from './service.js';
@@ -146,7 +147,7 @@ describe.each(availableDialects)('bulk price changes on %s', (dialect) => {
     // The running node reloads without re-seeding; a freshly started one seeds the empty table.
     await t.services.prices.load();
     expect((await stored()).size).toBe(0);
-    const restarted = new PriceService(new PriceRepository(t.database), t.services.cache);
+    const restarted = new PriceService(new PriceRepository(t.database), new ChangeBus(t.services.cache));
     await restarted.load();
     expect(restarted.lookup('gpt-4o').input).toBe(1.25);
     const count = await t.database.db.selectFrom('prices').select('model').execute();

@@ -2,6 +2,7 @@ import type { PriceView } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { ChangeBus } from '../../platform/changes.js';
 import { DEFAULT_PRICES } from './defaults.js';
 import { PriceRepository } from './repo.js';
 import { PriceService } from './service.js';
@@ -193,7 +194,7 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
   });
 
   it('fails a lookup until loaded rather than guessing a price, then follows other nodes’ changes', async () => {
-    const otherNode = new PriceService(new PriceRepository(t.database), t.services.cache);
+    const otherNode = new PriceService(new PriceRepository(t.database), new ChangeBus(t.services.cache));
     expect(() => otherNode.lookup('acme-chat')).toThrow(expect.objectContaining({ status: 503 }));
     await otherNode.load();
     expect(otherNode.lookup('acme-chat').input).toBe(3.5);

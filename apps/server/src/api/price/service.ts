@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   ModelInfoView,
   MultiplePricesBody,
@@ -10,7 +9,7 @@ import type {
   SyncPricesResult,
 } from '@one-hub/contracts';
 import type { Transaction } from 'kysely';
-import type { Cache } from '../../platform/cache/index.js';
+import type { ChangeBus } from '../../platform/changes.js';
 import { type Database, isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
@@ -21,8 +20,6 @@ import { MODEL_OWNERS } from './owners.js';
 import type { PriceRepository } from './repo.js';
 import { syncPrices } from './sync.js';
 import { compareForListing, PriceTable } from './table.js';
-
-export const PRICES_CHANGED = 'prices.changed';
 
 function alreadyExists(field: string, model: string): AppError {
   return AppError.conflict(`${field}: model already exists: ${model}`);
@@ -70,18 +67,16 @@ export class PriceService {
   private seedChecked = false;
   private loadsStarted = 0;
   private loadsApplied = 0;
-  /** Tags this node's own change notices, which it has already applied when it sends them. */
-  private readonly nodeTag = randomUUID();
   private channelModels: ChannelModelSource = async () => [];
   private owners: OwnerDirectory = builtInOwners;
 
   constructor(
     readonly repo: PriceRepository,
-    readonly cache: Cache,
+    readonly changes: ChangeBus,
     private readonly logger?: Pick<Logger, 'error'>,
   ) {
-    void cache.subscribe(PRICES_CHANGED, (message) => {
-      if (message === this.nodeTag) return;
+    changes.on('prices', (_change, origin) => {
+      if (origin === 'local') return;
       this.reload().catch((error: unknown) => this.logger?.error({ err: error }, 'reloading prices failed'));
     });
   }
@@ -250,7 +245,7 @@ export class PriceService {
       throw error;
     }
     await this.reload();
-    await this.cache.publish(PRICES_CHANGED, this.nodeTag);
+    await this.changes.publish('prices', {});
     return result;
   }
 

@@ -17,6 +17,7 @@ import {
   type TokenView,
   type UpdateTokenBody,
 } from '@one-hub/contracts';
+import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { isUniqueViolation, type TokenRow, toBoolean, type UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
@@ -28,19 +29,15 @@ import type { TokenRepository, TokenUpdate } from './repo.js';
 import { assertStatusChange, type TokenLimits } from './rules.js';
 import { readTokenSetting, writeTokenSetting } from './setting.js';
 
-/** Cache-bus topic on which relay nodes learn that a token changed and must be re-read. */
-export const TOKENS_CHANGED = 'tokens.changed';
-
 type NewToken = Omit<CreateTokenBody, 'setting'> & { setting: TokenSetting };
 
 export class TokenService {
-  /** Told the id of every token written here; the relay sets it to drop its cached copy. */
-  onChange?: (tokenId: number) => void;
-
   constructor(
     readonly repo: TokenRepository,
     readonly groups: UserGroupService,
     readonly secrets: SecretBox,
+    /** Told the id of every token written here, so the relay drops its cached copy. */
+    private readonly changes: ChangeBus,
   ) {}
 
   /** The stored `setting` JSON as a complete setting; never throws, for the relay's hot path. */
@@ -262,11 +259,8 @@ export class TokenService {
     return key ? maskKey(key) : '';
   }
 
+  /** This node's copies change at once (the bus applies local listeners before it returns). */
   private notify(tokenId: number): void {
-    try {
-      this.onChange?.(tokenId);
-    } catch {
-      // The write is already committed; a failing listener must not turn it into an error response.
-    }
+    void this.changes.publish('tokens', { id: tokenId });
   }
 }

@@ -244,11 +244,9 @@ describe.each(availableDialects)('API keys on %s', (dialect) => {
 
   it('tells the relay about every write', async () => {
     const seen: number[] = [];
-    const relayListener = t.services.tokens.onChange;
-    t.services.tokens.onChange = (tokenId) => {
-      seen.push(tokenId);
-      relayListener?.(tokenId);
-    };
+    const stop = t.services.changes.on('tokens', (change) => {
+      seen.push(change.id);
+    });
     try {
       const token = await create(alice.cookie, { name: 'watched' });
       await call('PUT', '/api/token/', alice.cookie, { id: token.id, name: 'watched2' });
@@ -256,7 +254,7 @@ describe.each(availableDialects)('API keys on %s', (dialect) => {
       await call('DELETE', `/api/token/${token.id}`, alice.cookie);
       expect(seen).toEqual([token.id, token.id, token.id, token.id]);
     } finally {
-      t.services.tokens.onChange = relayListener;
+      stop();
     }
   });
 });

@@ -6,15 +6,17 @@ import {
   type UpdateUserGroupBody,
   type UserGroupView,
 } from '@one-hub/contracts';
+import type { ChangeBus } from '../../platform/changes.js';
 import { isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { UserGroupFilter, UserGroupRepository } from './repo.js';
 
 export class UserGroupService {
-  /** Told after every write, so in-memory copies (the relay's) reload at once. */
-  onChange: (() => void | Promise<void>) | undefined;
-
-  constructor(private readonly repo: UserGroupRepository) {}
+  constructor(
+    private readonly repo: UserGroupRepository,
+    /** Told after every write, so in-memory copies (the relay's) reload at once, on every node. */
+    private readonly changes: ChangeBus,
+  ) {}
 
   list(paging: PageQuery, filter: UserGroupFilter): Promise<Paged<UserGroupView>> {
     return this.repo.list(paging, filter);
@@ -39,7 +41,7 @@ export class UserGroupService {
     if (await this.repo.findBySymbol(symbol)) throw AppError.conflict(`symbol: user group '${symbol}' already exists`);
     try {
       const created = await this.get(await this.repo.insert(symbol, fields));
-      await this.onChange?.();
+      await this.changes.publish('groups', {});
       return created;
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.conflict(`symbol: user group '${symbol}' already exists`);
@@ -54,7 +56,7 @@ export class UserGroupService {
       throw AppError.badRequest('symbol: the symbol of a user group cannot be changed');
     }
     await this.repo.update(id, fields);
-    await this.onChange?.();
+    await this.changes.publish('groups', {});
     return this.get(id);
   }
 
@@ -64,7 +66,7 @@ export class UserGroupService {
       throw AppError.badRequest(`the '${DEFAULT_GROUP}' user group cannot be disabled`);
     }
     await this.repo.setEnabled(id, !group.enable);
-    await this.onChange?.();
+    await this.changes.publish('groups', {});
     return { ...group, enable: !group.enable };
   }
 
@@ -79,7 +81,7 @@ export class UserGroupService {
       );
     }
     await this.repo.delete(id);
-    await this.onChange?.();
+    await this.changes.publish('groups', {});
   }
 
   /** Enabled groups a caller may pick: the public ones and the caller's own. */

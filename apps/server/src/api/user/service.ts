@@ -14,6 +14,7 @@ import {
   UserStatus,
   type UserView,
 } from '@one-hub/contracts';
+import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { isUniqueViolation, type UserRow, type UserUpdate } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
@@ -50,10 +51,6 @@ function assertOutranks(caller: UserRow, target: UserRow): void {
 }
 
 export class UserService {
-  /** Told after an administrator changes a user's quota by `delta`, so cached balances follow. */
-  onQuotaChanged: ((userId: number, delta: number) => void) | undefined;
-  /** Told after an administrator changes a user's status, role, group or password, or deletes them. */
-  onUserChanged: ((userId: number) => void) | undefined;
   /** Pays inviters when `InviterRewardCondition` is met; registration, top-ups and e-mail binding call it. */
   readonly inviteRewards: InviteRewards;
 
@@ -62,8 +59,19 @@ export class UserService {
     private readonly logs: LogRepository,
     private readonly groups: UserGroupService,
     private readonly options: OptionService,
+    private readonly changes: ChangeBus,
   ) {
-    this.inviteRewards = new InviteRewards(users, logs, options, (id, delta) => this.onQuotaChanged?.(id, delta));
+    this.inviteRewards = new InviteRewards(users, logs, options, (id, delta) => this.quotaChanged(id, delta));
+  }
+
+  /** After a user's status, role, group or password changes, or they are deleted: cached copies follow at once. */
+  userChanged(userId: number): void {
+    void this.changes.publish('users', { id: userId });
+  }
+
+  /** After a balance moves outside the relay by `delta`: cached balances follow at once. */
+  quotaChanged(userId: number, delta: number): void {
+    void this.changes.publish('quota', { userId, delta });
   }
 
   /** Creates a user with the new-user gift and invite rewards, all in one transaction. */
@@ -205,7 +213,7 @@ export class UserService {
         if (isUniqueViolation(error)) throw AppError.conflict('username: this username is already taken');
         throw error;
       }
-      this.onUserChanged?.(target.id);
+      this.userChanged(target.id);
     }
     return toUserView(await this.requireUser(target.id));
   }
@@ -217,7 +225,7 @@ export class UserService {
       throw AppError.forbidden('a root user cannot be disabled, deleted, promoted or demoted');
     assertOutranks(caller, target);
     const result = await this.applyManageAction(caller, target, body.action);
-    this.onUserChanged?.(target.id);
+    this.userChanged(target.id);
     return result;
   }
 
@@ -259,7 +267,7 @@ export class UserService {
     if (isRootRole(target.role)) throw AppError.forbidden('a root user cannot be deleted');
     assertOutranks(caller, target);
     await this.users.softDelete(target);
-    this.onUserChanged?.(target.id);
+    this.userChanged(target.id);
   }
 
   /** Adds or subtracts quota atomically and records who did it, in one transaction. */
@@ -284,7 +292,7 @@ export class UserService {
         content: `管理员增减用户额度 ${logQuota(body.quota, this.options)}${remark}`,
       });
     });
-    this.onQuotaChanged?.(id, body.quota);
+    this.quotaChanged(id, body.quota);
     return toUserView(await this.requireUser(id));
   }
 }
