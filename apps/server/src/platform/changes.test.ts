@@ -81,7 +81,7 @@ describe.each(setups)('change bus over a %s cache', (_kind, create) => {
   it('waits for asynchronous local listeners, keeps going when one fails, and stops a listener on request', async () => {
     const order: string[] = [];
     const errors: unknown[] = [];
-    const bus = new ChangeBus(createMemoryCache(), { error: (fields) => errors.push(fields) });
+    const bus = new ChangeBus(createMemoryCache(), { error: (fields: unknown) => errors.push(fields) });
     bus.on('groups', async () => {
       await new Promise((resolve) => setImmediate(resolve));
       order.push('reloaded');

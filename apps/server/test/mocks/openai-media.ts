@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { MockBehaviour, MockState } from './openai-upstream.js';
+import type { MockBehaviour, MockState } from './openai-types.js';
 
 /**
  * The mock upstream's Responses API, images, speech, transcription and rerank endpoints, in
