@@ -59,7 +59,7 @@ export function keySetting(models: string[], ips: string[]): LegacyToken['settin
   };
 }
 
-/** The token columns both products have, with their GORM defaults applied to zero values. */
+/** The token columns all three products have, with their GORM defaults applied to zero values. */
 export function familyToken(row: SourceRow, group: string, setting: unknown, deletedAt: number | null): LegacyToken {
   const expired = toInteger(row.expired_time, -1);
   return {
@@ -100,7 +100,7 @@ export function familyRedemption(row: SourceRow, status: number, redeemedUserId:
 /** Log types 1 top-up, 2 consume, 3 manage and 4 system mean the same in all three products. */
 export const ONE_HUB_LOG_TYPES = new Set([0, 1, 2, 3, 4]);
 
-/** The log columns both products have; the caller gives what they store differently. */
+/** The log columns all three products have; the caller gives what they store differently. */
 export function familyLog(
   row: SourceRow,
   parts: Pick<LegacyLog, 'type' | 'request_time' | 'source_ip' | 'metadata'>,

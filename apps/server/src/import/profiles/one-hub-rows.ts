@@ -1,4 +1,5 @@
 import type { LegacyChannel, LegacyLog, LegacyRedemption, LegacyToken, LegacyUser, SourceRow } from '../legacy.js';
+import { familyLog, familyRedemption, familyToken } from './family-rows.js';
 import { toBool, toInteger, toJsonText, toJsonValue, toNumber, toText, toUnixSeconds } from './values.js';
 
 /**
@@ -63,24 +64,9 @@ export function oneHubTokenSetting(value: unknown): unknown {
 }
 
 export function oneHubToken(row: SourceRow): LegacyToken {
-  const expired = toInteger(row.expired_time, -1);
   return {
-    id: toInteger(row.id),
-    user_id: toInteger(row.user_id),
-    key: toText(row.key).trim().replace(/^sk-/, ''),
-    status: toInteger(row.status, 1) || 1,
-    name: toText(row.name),
-    created_time: toInteger(row.created_time),
-    accessed_time: toInteger(row.accessed_time),
-    // GORM writes the column default (-1, never) for a zero value.
-    expired_time: expired === 0 ? -1 : expired,
-    remain_quota: toInteger(row.remain_quota),
-    unlimited_quota: toBool(row.unlimited_quota),
-    used_quota: toInteger(row.used_quota),
-    group: toText(row.group),
+    ...familyToken(row, toText(row.group), oneHubTokenSetting(row.setting), toUnixSeconds(row.deleted_at)),
     backup_group: toText(row.backup_group),
-    setting: oneHubTokenSetting(row.setting),
-    deleted_at: toUnixSeconds(row.deleted_at),
   };
 }
 
@@ -120,37 +106,15 @@ export function oneHubChannel(row: SourceRow): LegacyChannel {
 }
 
 export function oneHubRedemption(row: SourceRow): LegacyRedemption {
-  return {
-    id: toInteger(row.id),
-    user_id: toInteger(row.user_id),
-    key: toText(row.key).trim(),
-    status: toInteger(row.status, 1) || 1,
-    name: toText(row.name),
-    quota: toInteger(row.quota, 100),
-    created_time: toInteger(row.created_time),
-    redeemed_time: toInteger(row.redeemed_time),
-    // One Hub does not record who redeemed a code.
-    redeemed_user_id: 0,
-  };
+  // One Hub does not record who redeemed a code.
+  return familyRedemption(row, toInteger(row.status, 1) || 1, 0);
 }
 
 export function oneHubLog(row: SourceRow): LegacyLog {
-  return {
-    id: toInteger(row.id),
-    user_id: toInteger(row.user_id),
-    created_at: toInteger(row.created_at),
+  return familyLog(row, {
     type: toInteger(row.type),
-    content: toText(row.content),
-    username: toText(row.username),
-    token_name: toText(row.token_name),
-    model_name: toText(row.model_name),
-    quota: toInteger(row.quota),
-    prompt_tokens: toInteger(row.prompt_tokens),
-    completion_tokens: toInteger(row.completion_tokens),
-    channel_id: toInteger(row.channel_id),
     request_time: toInteger(row.request_time),
-    is_stream: toBool(row.is_stream),
     source_ip: toText(row.source_ip),
     metadata: toJsonText(row.metadata, ''),
-  };
+  });
 }
