@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/databases.js';
 import { startMockUpstream } from '../test/mocks/openai-upstream.js';
+import { relayInject } from '../test/relay-inject.js';
 import { type AssembledServer, assembleServer } from './assemble.js';
 import { loadConfig } from './config.js';
 import { sha256Hex } from './platform/crypto.js';
@@ -174,7 +175,11 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
       })
     ).json().data as { id: number; key: string };
     const listModels = () =>
-      second.app.inject({ method: 'GET', url: '/v1/models', headers: { authorization: `Bearer ${created.key}` } });
+      relayInject(second.app, {
+        method: 'GET',
+        url: '/v1/models',
+        headers: { authorization: `Bearer ${created.key}` },
+      });
     // The second node now holds the key in its cache (kept for ten seconds).
     expect((await listModels()).statusCode).toBe(200);
     expect((await call('PUT', '/api/token/?status_only=1', { id: created.id, status: 2 })).statusCode).toBe(200);

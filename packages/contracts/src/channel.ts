@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJsonObject } from './json.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { pageQuery } from './paging.js';
 
@@ -32,18 +33,6 @@ export function modelEntryProblem(entry: string): string | undefined {
   if (star !== entry.length - 1) return `"${entry}": the * wildcard may only be the last character`;
   if (star === 0) return `"${entry}": the * wildcard needs at least one character before it`;
   return undefined;
-}
-
-/** The object a JSON text holds, or undefined when it is not a JSON object. */
-export function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Removes one trailing slash, as the console does, so paths can be appended. */
@@ -369,4 +358,9 @@ export interface ProviderView {
   extra_fields: ProviderExtraFieldView[];
   /** True when GET /api/channel/update_balance/:id can read this type's balance from the vendor. */
   balance: boolean;
+  /**
+   * True when the gateway can relay to this type (its registry entry has an adapter): the console
+   * offers only these for new channels. Others are listed so stored channels of them still show.
+   */
+  supported: boolean;
 }

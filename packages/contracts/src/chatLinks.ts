@@ -1,3 +1,5 @@
+import { isRecord } from './json.js';
+
 /**
  * The `ChatLinks` option: a JSON list of chat clients `{id, name, url, show, sort}`. The
  * reference's console edits it in a data grid that needs a unique `id` on every row (without one
@@ -34,9 +36,6 @@ export const DEFAULT_CHAT_LINKS: ChatLink[] = [
   { id: 'link-4', name: 'OpenCat', url: 'opencat://team/join?domain={server}&token={key}', show: false, sort: 4 },
 ];
 
-const isRow = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A usable row id: a non-empty string or a finite number. */
 export const isChatLinkId = (id: unknown): id is string | number =>
   (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id));
@@ -49,7 +48,7 @@ export const isChatLinkId = (id: unknown): id is string | number =>
 export function fillChatLinkIds(list: unknown[]): unknown[] | null {
   const taken = new Set(
     list
-      .filter(isRow)
+      .filter(isRecord)
       .map((row) => row.id)
       .filter(isChatLinkId)
       .map(String),
@@ -58,7 +57,7 @@ export function fillChatLinkIds(list: unknown[]): unknown[] | null {
   let next = 1;
   let changed = false;
   const rows = list.map((row) => {
-    if (!isRow(row)) return row;
+    if (!isRecord(row)) return row;
     if (isChatLinkId(row.id) && !seen.has(String(row.id))) {
       seen.add(String(row.id));
       return row;

@@ -3,6 +3,7 @@ export * from './channel.js';
 export * from './enums.js';
 export * from './envelope.js';
 export * from './format.js';
+export * from './json.js';
 export * from './json-depth.js';
 export * from './log.js';
 export * from './options.js';

@@ -1,3 +1,5 @@
+import { isRecord } from './json.js';
+
 /**
  * The rules an option value must follow beyond its type: bounds, URL formats, fixed choices and
  * the shape of JSON values. The server enforces them on PUT /api/option/ and the console checks
@@ -94,9 +96,6 @@ export function checkText(key: string, definition: OptionDefinition, value: stri
   return null;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 type ShapeFailure = { problem: ShapeProblem; at: string; text: string; index?: number };
 
 function checkMap(
@@ -105,7 +104,7 @@ function checkMap(
   valueOk: (entry: unknown) => boolean,
   texts: { key?: string; value: string },
 ): ShapeFailure | null {
-  if (!isPlainObject(value)) return { problem: 'object', at: '', text: 'must be a JSON object' };
+  if (!isRecord(value)) return { problem: 'object', at: '', text: 'must be a JSON object' };
   for (const [key, entry] of Object.entries(value)) {
     if (!keyOk(key)) return { problem: 'key', at: key, text: `key "${key}" ${texts.key ?? 'is not allowed'}` };
     if (!valueOk(entry)) return { problem: 'value', at: key, text: `value of "${key}" ${texts.value}` };
@@ -132,7 +131,7 @@ function checkChatLinks(value: unknown): ShapeFailure | null {
       index,
       text: `link ${at} ${text}`,
     });
-    if (!isPlainObject(entry)) return failure('entry', 'must be an object with name, url, show and sort');
+    if (!isRecord(entry)) return failure('entry', 'must be an object with name, url, show and sort');
     if (typeof entry.name !== 'string' || !entry.name.trim()) return failure('name', 'needs a name');
     if (typeof entry.url !== 'string' || !entry.url.trim()) return failure('url', 'needs a url');
     if (entry.show !== undefined && typeof entry.show !== 'boolean')

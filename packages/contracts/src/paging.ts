@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
 export const MAX_PAGE_SIZE = 100;
+
+/** The largest value a 32-bit INTEGER column (row ids) holds on every supported database. */
+export const MAX_INTEGER_COLUMN = 2_147_483_647;
+
+/** A search keyword that can be a row id: digits only and small enough for the id column. */
+export function keywordAsRowId(keyword: string): number | undefined {
+  return /^\d+$/.test(keyword) && Number(keyword) <= MAX_INTEGER_COLUMN ? Number(keyword) : undefined;
+}
 export const DEFAULT_PAGE_SIZE = 10;
 
 /** Query of every paged list: 1-based `page`, `size` ≤ 100, `order` = "field,-other". */

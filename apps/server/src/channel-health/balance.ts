@@ -1,13 +1,13 @@
-import { ChannelStatus } from '@one-hub/contracts';
+import { ChannelStatus, isRecord } from '@one-hub/contracts';
 import type { RoutingChannel } from '../api/channel/service.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { channelDisabledNotice } from '../platform/notify.js';
-import { type ProviderDefinition, providerByType } from '../relay/providers/registry.js';
+import { type BalanceReaderName, type ProviderDefinition, providerByType } from '../relay/providers/registry.js';
 import type { UpstreamClient } from '../relay/transport/executor.js';
 import type { Services } from '../services.js';
 import { channelBaseUrl } from './probe.js';
-import { getVendorJson, isRecord, numberField, type VendorGet, vendorUrl } from './upstream.js';
+import { getVendorJson, numberField, type VendorGet, vendorUrl } from './upstream.js';
 
 /**
  * Channel balances from the vendors' own account endpoints. The amount is stored as the vendor
@@ -61,9 +61,9 @@ const readSiliconFlow: BalanceReader = async (get, balancePath) => {
   return total;
 };
 
-const readers: Record<string, BalanceReader> = {
+/** The reader each registry entry's balance query names. */
+const readers: Record<BalanceReaderName, BalanceReader> = {
   openai: readOpenAi,
-  custom: readOpenAi,
   deepseek: readDeepSeek,
   moonshot: readMoonshot,
   siliconflow: readSiliconFlow,
@@ -71,12 +71,11 @@ const readers: Record<string, BalanceReader> = {
 
 function balanceSupport(type: number): { provider: ProviderDefinition; path: string; read: BalanceReader } | undefined {
   const provider = providerByType(type);
-  const read = provider && readers[provider.slug];
-  return provider?.balancePath && read ? { provider, path: provider.balancePath, read } : undefined;
+  return provider?.balance && { provider, path: provider.balance.path, read: readers[provider.balance.reader] };
 }
 
 export function hasBalanceApi(type: number): boolean {
-  return balanceSupport(type) !== undefined;
+  return providerByType(type)?.balance !== undefined;
 }
 
 export async function fetchBalance(upstream: UpstreamClient, channel: RoutingChannel): Promise<number> {

@@ -1,3 +1,4 @@
+import { isRecord, parseJson } from '@one-hub/contracts';
 import type { RoutingChannel } from '../api/channel/service.js';
 import { adminMessage, maskKey, networkFailure } from '../relay/exchange/upstream-errors.js';
 import { prepareOpenAiRequest } from '../relay/providers/openai/request.js';
@@ -5,7 +6,6 @@ import { providerByType } from '../relay/providers/registry.js';
 import { readBody, type UpstreamClient } from '../relay/transport/executor.js';
 import type { BeaconVisit, ImageBeacon } from './check-beacon.js';
 import { channelBaseUrl, speaksOpenAi } from './probe.js';
-import { isRecord } from './upstream.js';
 
 /**
  * The probes of a channel check (POST /api/sse/channel/check): a few non-stream chat requests
@@ -112,14 +112,6 @@ function firstMessage(parsed: unknown): Record<string, unknown> | undefined {
 function contentOf(parsed: unknown): string {
   const content = firstMessage(parsed)?.content;
   return typeof content === 'string' ? content : '';
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 const basicProbe: Probe = {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isRecord } from '@one-hub/contracts';
 import { z } from 'zod';
 import type { ChannelService } from '../api/channel/service.js';
 import { parseInput } from '../http/validate.js';
@@ -7,7 +8,7 @@ import { upstreamUrl } from '../relay/providers/openai/request.js';
 import { providerByType } from '../relay/providers/registry.js';
 import type { UpstreamClient } from '../relay/transport/executor.js';
 import { channelBaseUrl } from './probe.js';
-import { getVendorJson, isRecord } from './upstream.js';
+import { getVendorJson } from './upstream.js';
 
 /**
  * The model list of an upstream account, for the channel form's "fetch models" button: either the
@@ -86,7 +87,7 @@ export async function listProviderModels(
 ): Promise<string[]> {
   const target = await resolveTarget(channels, body);
   const provider = providerByType(target.type);
-  if (!provider?.openAiCompatible) throw AppError.badRequest('this channel type cannot list its models yet');
+  if (!provider?.modelList) throw AppError.badRequest('this channel type cannot list its models yet');
   const baseUrl = channelBaseUrl({ base_url: target.baseUrl }, provider);
   const answer = await getVendorJson(upstream, {
     url: upstreamUrl(baseUrl, `${provider.apiPrefix ?? '/v1'}/models`),

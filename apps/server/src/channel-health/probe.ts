@@ -1,8 +1,8 @@
 import type { RoutingChannel } from '../api/channel/service.js';
 import { AppError } from '../platform/errors.js';
-import { classifyAdapterError } from '../relay/exchange/chat-exchange.js';
 import {
   adminMessage,
+  classifyAdapterError,
   classifyUpstreamError,
   maskKey,
   networkFailure,
@@ -61,19 +61,17 @@ function probeRequest(kind: Exclude<ProbeKind, 'unsupported'>, prefix: string) {
   }
 }
 
-/** Azure speaks OpenAI's format at its own addresses (see `openAiTarget`). */
-const OPENAI_FORMAT_TYPES = new Set([3, 55]);
-
-/** Whether the channel takes OpenAI-format requests (compatible vendors and Azure). */
+/** Whether the channel takes OpenAI-format requests (compatible vendors and Azure, see `openAiTarget`). */
 export function speaksOpenAi(provider: ProviderDefinition | undefined): boolean {
-  return Boolean(provider && (provider.openAiCompatible || OPENAI_FORMAT_TYPES.has(provider.type)));
+  return provider?.adapter === 'openai';
 }
 
 /** The provider of a channel the tests can reach, or a 400 saying why not. */
 export function testableProvider(channel: Pick<RoutingChannel, 'type'>): ProviderDefinition {
   const provider = providerByType(channel.type);
-  if (!provider || (!speaksOpenAi(provider) && !chatAdapterFor(provider.type))) {
-    throw AppError.badRequest('testing this channel type is not supported yet');
+  if (!provider?.test) {
+    const type = provider ? `${provider.name} channels` : `channels of type ${channel.type}`;
+    throw AppError.badRequest(`testing ${type} is not supported yet`);
   }
   return provider;
 }
@@ -103,7 +101,7 @@ export async function probeChannel(
   if (kind === 'unsupported') throw AppError.badRequest('model: testing this kind of model is not supported');
   const provider = testableProvider(channel);
   const adapter = chatAdapterFor(channel.type);
-  if (adapter) {
+  if (provider.test === 'adapter-chat' && adapter) {
     if (kind !== 'chat')
       throw AppError.badRequest(`model: ${provider.name} channels can be tested with chat models only`);
     return probeWithAdapter(upstream, channel, provider, adapter, model, keywords, stop);

@@ -53,10 +53,6 @@ export async function getVendorJson(upstream: UpstreamClient, request: VendorGet
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A number the vendor may send as a JSON number or as a decimal string. */
 export function numberField(value: unknown): number | undefined {
   const parsed = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;

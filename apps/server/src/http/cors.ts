@@ -6,8 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * lists. Any origin, with credentials, as the reference allows (reference §0). The management API
  * (/api/*, signed in by cookie) is left same-origin.
  *
- * Runs on the server's request listener, before the direct relay path and Fastify, so both answer
- * with the same headers: they are set on the response and Node merges them into whatever status
+ * Runs once, on the server's request listener (server.ts), before the relay front and Fastify, so
+ * both answer with the same headers: they are set on the response and Node merges them into whatever status
  * line and headers the handler writes later.
  */
 const CROSS_ORIGIN_PREFIXES = ['/v1/', '/claude/', '/gemini/', '/dashboard/', '/api/prices', '/api/available_model'];

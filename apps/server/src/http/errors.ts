@@ -4,24 +4,17 @@ import { AppError } from '../platform/errors.js';
 
 /**
  * Every failure becomes an AppError here and is rendered once, in the format of the surface the
- * request came to. Relay surfaces register their own renderers; `/api` and the rest use the
- * management envelope.
+ * request came to: each relay route declares its surface's renderer (relay/routes.ts); `/api` and
+ * the rest use the management envelope.
  */
 export type ErrorRenderer = (error: AppError, request: ErrorRequest) => unknown;
 
-/** What a renderer may read of the request: Fastify's request or the relay's direct path's. */
+/** What a renderer may read of the request. */
 export interface ErrorRequest {
   id: string;
   url: string;
-}
-
-const renderers: Array<{ prefix: string; render: ErrorRenderer }> = [];
-
-export function registerErrorRenderer(prefix: string, render: ErrorRenderer): void {
-  const existing = renderers.findIndex((entry) => entry.prefix === prefix);
-  if (existing >= 0) renderers.splice(existing, 1);
-  renderers.push({ prefix, render });
-  renderers.sort((left, right) => right.prefix.length - left.prefix.length);
+  /** The route's renderer; the management envelope when absent. */
+  errorRenderer?: ErrorRenderer;
 }
 
 const renderManagementError: ErrorRenderer = (error) => ({ success: false, message: error.message });
@@ -54,8 +47,7 @@ export function toAppError(error: unknown): AppError {
 
 /** The error's body in the format of the surface the request came to. */
 export function renderErrorBody(error: AppError, request: ErrorRequest): unknown {
-  const render = renderers.find((entry) => request.url.startsWith(entry.prefix))?.render ?? renderManagementError;
-  return render(error, request);
+  return (request.errorRenderer ?? renderManagementError)(error, request);
 }
 
 /** Whether the request declares a body that has not been read to its end (it was refused first). */

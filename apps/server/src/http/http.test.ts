@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,8 +18,12 @@ function fakeConsole(): string {
 
 describe('HTTP edge: errors, limits and the console', () => {
   let t: TestApp;
+  let base: string;
   beforeAll(async () => {
     t = await startTestApp({ consoleDirectory: fakeConsole(), env: { BODY_LIMIT_BYTES: '2048', BASE_PATH: '/hub' } });
+    // The relay's surfaces and the request ids live on the server's listener, which `inject` skips.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   afterAll(() => t?.close());
 
@@ -57,9 +62,9 @@ describe('HTTP edge: errors, limits and the console', () => {
       expect(response.json()).toMatchObject({ success: false });
     }
     // The relay surface answers in OpenAI's error format.
-    const relay = await t.app.inject({ method: 'GET', url: '/v1/unknown' });
-    expect(relay.statusCode).toBe(404);
-    expect(relay.json().error.type).toBe('invalid_request_error');
+    const relay = await fetch(`${base}/v1/unknown`);
+    expect(relay.status).toBe(404);
+    expect(((await relay.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
   });
 
   it('serves index.html with the base path for client-side routes under BASE_PATH', async () => {
@@ -84,15 +89,24 @@ describe('HTTP edge: errors, limits and the console', () => {
   });
 
   it('names every response with a request id', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/status' });
-    expect(response.headers['x-oneapi-request-id']).toMatch(/^\d{14}[A-Za-z0-9]{12}$/);
-    // Also a request whose URL cannot even be decoded: a clear 400 that still names itself.
-    for (const url of ['/api/%zz', '/v1/chat/%E0%A4%A']) {
-      const malformed = await t.app.inject({ method: 'GET', url });
-      expect(malformed.statusCode).toBe(400);
-      expect(malformed.headers['x-request-id']).toMatch(/^\d{14}[A-Za-z0-9]{12}$/);
-      expect(malformed.headers['x-oneapi-request-id']).toBe(malformed.headers['x-request-id']);
-      expect(JSON.stringify(malformed.json())).toContain('not a valid url');
+    for (const url of ['/api/status', '/v1/models', '/hub/']) {
+      const response = await fetch(`${base}${url}`);
+      expect(response.headers.get('x-oneapi-request-id'), url).toMatch(/^\d{14}[A-Za-z0-9]{12}$/);
+      expect(response.headers.get('x-request-id'), url).toBe(response.headers.get('x-oneapi-request-id'));
+    }
+    // Also a request whose URL cannot even be decoded: a clear 400 that still names itself, in
+    // the management envelope on /api and in OpenAI's on /v1.
+    for (const [url, shape] of [
+      ['/api/%zz', { success: false }],
+      ['/v1/chat/%E0%A4%A', { error: { type: 'invalid_request_error' } }],
+    ] as const) {
+      const malformed = await fetch(`${base}${url}`);
+      expect(malformed.status, url).toBe(400);
+      expect(malformed.headers.get('x-request-id')).toMatch(/^\d{14}[A-Za-z0-9]{12}$/);
+      expect(malformed.headers.get('x-oneapi-request-id')).toBe(malformed.headers.get('x-request-id'));
+      const body = await malformed.json();
+      expect(body, url).toMatchObject(shape);
+      expect(JSON.stringify(body)).toContain('not a valid url');
     }
   });
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomString } from '../platform/crypto.js';
 
 /** Every response names its request, so an operator can find it in the logs. */
@@ -23,4 +24,24 @@ export function nextRequestId(): string {
   }
   counter = (counter + 1) % 2_176_782_336;
   return `${stamp}${processPrefix}${counter.toString(36).padStart(6, '0')}`;
+}
+
+const ids = new WeakMap<IncomingMessage, string>();
+
+/**
+ * The one place a request is named: the server's request listener calls it for every request,
+ * before either front (the relay's or Fastify) sees it. The headers are set on the response, and
+ * Node merges them into whatever status line and headers the handler writes later.
+ */
+export function nameRequest(request: IncomingMessage, response: ServerResponse): string {
+  const id = nextRequestId();
+  ids.set(request, id);
+  response.setHeader(requestIdHeader, id);
+  response.setHeader(legacyRequestIdHeader, id);
+  return id;
+}
+
+/** The name the listener gave the request (Fastify's genReqId), or a fresh one for `inject`. */
+export function requestIdOf(request: IncomingMessage): string {
+  return ids.get(request) ?? nextRequestId();
 }

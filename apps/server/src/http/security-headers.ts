@@ -43,8 +43,8 @@ const COMMON_HEADERS: Record<string, string> = {
 };
 
 /**
- * The relay's surfaces answer API clients, not browsers, and half of their requests never reach
- * Fastify (http/direct-routes.ts): they are left alone so both paths answer alike.
+ * The relay's surfaces answer API clients, not browsers; the relay front (http/relay-front.ts)
+ * serves them and sets none of these. The other relay-like prefixes get none either.
  */
 const RELAY_PREFIXES = ['/v1/', '/claude/', '/gemini/', '/dashboard/', '/mj/', '/suno/', '/kling/'];
 

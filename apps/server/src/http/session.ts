@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { nowSeconds } from '../platform/clock.js';
 import { hmacBase64Url, safeEqual } from '../platform/crypto.js';
+import { SignedCookie } from './signed-cookie.js';
 
 /**
- * Stateless signed session cookie. It carries the user id, an expiry, the user's session
+ * Stateless signed session cookie (a `SignedCookie` under the label `session`). It carries the user id, an expiry, the user's session
  * generation and a fingerprint of the password hash. Signing out, changing or resetting the
  * password bumps the generation, which ends every session of that user without a session table.
  */
@@ -42,46 +42,24 @@ export interface SessionOptions {
 
 export function createSessionCodec(secret: string, options: SessionOptions = {}): SessionCodec {
   const fingerprint = (passwordHash: string) => hmacBase64Url(secret, `pv:${passwordHash}`).slice(0, 16);
-  const sign = (body: string) => hmacBase64Url(secret, `session:${body}`);
-  const secure = secureFlag(options.cookieSecure ?? 'auto');
+  const cookie = new SignedCookie<Omit<SessionPayload, 'exp'>>(secret, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, {
+    label: 'session',
+    sameSite: 'strict',
+    secure: secureFlag(options.cookieSecure ?? 'auto'),
+  });
 
   return {
     issue(reply, user) {
-      const payload: SessionPayload = {
-        uid: user.id,
-        exp: nowSeconds() + SESSION_MAX_AGE_SECONDS,
-        pv: fingerprint(user.password),
-        gen: user.session_generation,
-      };
-      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-      reply.setCookie(SESSION_COOKIE, `${body}.${sign(body)}`, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: secure(reply.request),
-        maxAge: SESSION_MAX_AGE_SECONDS,
-      });
+      cookie.write(reply, { uid: user.id, pv: fingerprint(user.password), gen: user.session_generation });
     },
     clear(reply) {
-      reply.clearCookie(SESSION_COOKIE, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: secure(reply.request),
-      });
+      cookie.clear(reply);
     },
-    read(cookie) {
-      if (!cookie) return null;
-      const [body, signature] = cookie.split('.');
-      if (!body || !signature || !safeEqual(signature, sign(body))) return null;
-      try {
-        const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SessionPayload;
-        if (!Number.isInteger(payload.uid) || typeof payload.pv !== 'string') return null;
-        if (payload.gen !== undefined && !Number.isInteger(payload.gen)) return null;
-        return payload.exp > nowSeconds() ? payload : null;
-      } catch {
-        return null;
-      }
+    read(value) {
+      const payload = cookie.open(value);
+      if (!payload || !Number.isInteger(payload.uid) || typeof payload.pv !== 'string') return null;
+      if (payload.gen !== undefined && !Number.isInteger(payload.gen)) return null;
+      return payload;
     },
     isCurrent(session, user) {
       return (

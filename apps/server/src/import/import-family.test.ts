@@ -6,6 +6,7 @@ import type { FixtureKey, SourceFixture } from '../../test/import/sources/gorm-t
 import { buildNewApiSource } from '../../test/import/sources/new-api.js';
 import { buildOneApiSource } from '../../test/import/sources/one-api.js';
 import { type MockUpstream, startMockUpstream } from '../../test/mocks/openai-upstream.js';
+import { relayInject } from '../../test/relay-inject.js';
 import type { DialectName } from '../platform/db/index.js';
 
 type Build = (dialect: DialectName) => Promise<{ database: TestDatabase; fixture: SourceFixture }>;
@@ -41,7 +42,7 @@ describe.each(cases)('importing a %s database on %s', (product, dialect, build) 
     return Number(row?.quota);
   };
   const relay = (key: string) =>
-    t.app.inject({
+    relayInject(t.app, {
       method: 'POST',
       url: '/v1/chat/completions',
       headers: { authorization: `Bearer ${key}` },

@@ -5,6 +5,7 @@ import type { SourceFixture } from '../../test/import/fixture.js';
 import { dialectPairs, environmentFor, reportCounts, runImportCli, sourceArgument } from '../../test/import/harness.js';
 import { buildOneHubSource } from '../../test/import/sources/one-hub.js';
 import { type MockUpstream, startMockUpstream } from '../../test/mocks/openai-upstream.js';
+import { relayInject } from '../../test/relay-inject.js';
 
 const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }] };
 
@@ -24,7 +25,7 @@ describe.each(dialectPairs())(
       return found;
     };
     const relay = (key: string) =>
-      t.app.inject({
+      relayInject(t.app, {
         method: 'POST',
         url: '/v1/chat/completions',
         headers: { authorization: `Bearer ${key}` },

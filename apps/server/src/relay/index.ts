@@ -1,3 +1,4 @@
+import { ChannelStatus } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { LogWriter } from '../api/log/writer.js';
@@ -14,12 +15,12 @@ import { MemoryQuotaLedger, type QuotaLedger } from './billing/ledger.js';
 import { createLowBalanceReminder } from './billing/low-balance.js';
 import { RedisQuotaLedger } from './billing/redis-ledger.js';
 import type { HeartbeatTiming } from './exchange/heartbeat.js';
+import type { RelayObserver } from './exchange/types.js';
 import { InFlightRequests } from './in-flight.js';
 import { providerByType } from './providers/registry.js';
 import { relayRoutes } from './routes.js';
 import { ChannelRouter } from './routing/router.js';
 import { dashboardRoutes } from './surfaces/dashboard.js';
-import { installRelayErrorRendering } from './surfaces/errors.js';
 import { createUpstreamClient, type UpstreamTimeouts } from './transport/executor.js';
 
 /**
@@ -46,10 +47,11 @@ export async function installRelay(
     /** How long upstreams may keep relay requests waiting (UPSTREAM_*_TIMEOUT_MS). */
     upstreamTimeouts?: UpstreamTimeouts;
     heartbeat: HeartbeatTiming;
+    /** Metrics, when they are on. */
+    observer?: RelayObserver | undefined;
   },
 ): Promise<RelayHandle> {
   const { shutdownGraceMs } = timing;
-  installRelayErrorRendering();
   const router = new ChannelRouter();
   // Reloads can overlap when changes come quickly; a read older than the one applied is dropped.
   let reloadsStarted = 0;
@@ -78,6 +80,7 @@ export async function installRelay(
   const logWriter = new LogWriter(services.database, {
     onError: (error, lostRows) => logger.error({ err: error, lostRows }, 'writing consume logs failed'),
   });
+  timing.observer?.watchLogBacklog(() => logWriter.pending);
   const tokenRepository = new TokenRepository(services.database);
   const keys = new KeyAuthenticator(tokenRepository, services.tokens, services.userRepository);
   // A disabled, deleted or edited key must stop (or change) at once on every node, not when its
@@ -104,7 +107,7 @@ export async function installRelay(
   const inFlight = new InFlightRequests();
   const limiter = redis ? createRedisRateLimiter(redis, `${namespace}rpm:`) : createMemoryRateLimiter();
   relayRoutes(
-    app,
+    app.relayFront,
     {
       keys,
       upstream,
@@ -130,7 +133,7 @@ export async function installRelay(
       disableChannel: (channel, reason) => {
         logger.warn({ channel: channel.id, reason }, 'disabling channel after an upstream failure');
         services.channels
-          .setStatus(channel.id, 3, reason)
+          .setStatus(channel.id, ChannelStatus.autoDisabled, reason)
           // Only the request that switched it off tells the administrators; an already disabled
           // channel (by them or by a request alongside) sends nothing.
           .then((changed) => (changed ? services.notifier.notify(channelDisabledNotice(channel, reason)) : undefined))
@@ -140,12 +143,13 @@ export async function installRelay(
       },
       logger,
       heartbeat: timing.heartbeat,
+      observer: timing.observer,
     },
     (model) => providerByType(services.prices.lookup(model).channel_type)?.name ?? 'One Hub',
     inFlight,
   );
 
-  dashboardRoutes(app, {
+  dashboardRoutes(app.relayFront, {
     keys,
     tokens: tokenRepository,
     users: services.userRepository,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isRecord, type Json } from '@one-hub/contracts';
 
 /**
  * The provider-neutral half of the contract suite's mock upstreams: one local node:http server per
@@ -9,7 +10,8 @@ import type { AddressInfo } from 'node:net';
  * are the same everywhere: errors by scenario, malformed bodies, streams cut mid-way.
  */
 
-export type Json = Record<string, unknown>;
+/** The JSON readers of the whole project, for the provider files of the suite. */
+export { isRecord, type Json };
 
 export const SCENARIOS = [
   /** A fixed reply, in `PIECES` stream pieces when streamed. */
@@ -169,9 +171,6 @@ export const json = (status: number, value: unknown, headers: Record<string, str
 });
 
 export const isReply = (value: Call | Reply): value is Reply => 'status' in value;
-
-export const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 

@@ -1,9 +1,10 @@
+import { isRecord } from '@one-hub/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Cache } from '../../platform/cache/index.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
 import type { OptionService } from '../option/service.js';
-import { callJson, isObject } from './oauth/upstream.js';
+import { callJson } from './oauth/upstream.js';
 
 export const TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
@@ -55,6 +56,6 @@ export class TurnstileCheck {
       { form: { secret: this.options.get('TurnstileSecretKey'), response: token, remoteip: remoteIp } },
       'Cloudflare Turnstile',
     );
-    return isObject(answer.body) && answer.body.success === true;
+    return isRecord(answer.body) && answer.body.success === true;
   }
 }

@@ -1,8 +1,7 @@
 import type { ChannelDetailView, ChannelView, ProviderView } from '@one-hub/contracts';
 import { parseJsonObject } from '@one-hub/contracts';
-import { hasBalanceApi } from '../../channel-health/balance.js';
 import { toBoolean } from '../../platform/db/index.js';
-import type { ProviderDefinition } from '../../relay/providers/registry.js';
+import { isRelayable, type ProviderDefinition } from '../../relay/providers/registry.js';
 import type { ChannelListRow, ChannelRecord } from './repo.js';
 
 /** The models a channel skips on streamed requests, from its JSON column; bad data reads as none. */
@@ -67,6 +66,7 @@ export function toProviderView(provider: ProviderDefinition): ProviderView {
     base_url_required: provider.baseUrlRequired ?? false,
     key_hint: provider.keyHint,
     extra_fields: provider.extraFields.map((field) => ({ ...field, required: field.required ?? false })),
-    balance: hasBalanceApi(provider.type),
+    balance: provider.balance !== undefined,
+    supported: isRelayable(provider),
   };
 }

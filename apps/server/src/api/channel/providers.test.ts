@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { chatAdapterFor } from '../../relay/providers/adapters.js';
 import { compatibleVendors } from '../../relay/providers/compatible.js';
+import { openAiAdapter } from '../../relay/providers/openai/adapter.js';
 import { providerByType, providerRegistry } from '../../relay/providers/registry.js';
 
 /** Every channel type id the reference system defines (its table of type ids), 0 "unknown" aside. */
@@ -10,6 +12,9 @@ const REFERENCE_TYPE_IDS = [
   1, 3, 8, 11, 14, 15, 16, 17, 18, 19, 20, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
   42, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56,
 ];
+
+/** Types the gateway cannot call yet (a later issue builds their adapters); all are in the reference. */
+const TYPES_WITHOUT_ADAPTER = [11, 15, 16, 17, 18, 23, 24, 34, 35, 37, 38, 40, 41, 51, 52, 53, 54];
 
 describe('provider registry', () => {
   it('covers every reference type id once, with unique slugs', () => {
@@ -22,7 +27,12 @@ describe('provider registry', () => {
 
   it('serves compatible vendors from their data entries', () => {
     for (const vendor of compatibleVendors) {
-      expect(providerByType(vendor.type)).toMatchObject({ openAiCompatible: true, slug: vendor.slug });
+      expect(providerByType(vendor.type)).toMatchObject({
+        adapter: 'openai',
+        openAiLayout: 'bearer',
+        slug: vendor.slug,
+      });
+      expect(chatAdapterFor(vendor.type)).toBe(openAiAdapter);
     }
     expect(providerByType(1)).toMatchObject({ defaultBaseUrl: 'https://api.openai.com', apiPrefix: '/v1' });
     expect(providerByType(31)?.defaultBaseUrl).toBe('https://api.groq.com/openai');
@@ -32,8 +42,33 @@ describe('provider registry', () => {
     });
     expect(providerByType(8)?.baseUrlRequired).toBe(true);
     expect(providerByType(39)).toMatchObject({ baseUrlRequired: true, defaultBaseUrl: 'http://localhost:11434' });
-    expect(providerByType(28)?.balancePath).toBe('/user/balance');
-    expect(providerByType(14)?.openAiCompatible).toBe(false);
+    expect(providerByType(28)?.balance).toEqual({ path: '/user/balance', reader: 'deepseek' });
+    expect(providerByType(14)?.adapter).toBe('anthropic');
+  });
+
+  it('names an adapter for every type the relay can call, and only those', () => {
+    // MiniMax's chat is OpenAI's (reference §5.2): an explicit compatible entry, not a silent fallback.
+    expect(providerByType(27)).toMatchObject({ adapter: 'openai', apiPrefix: '/v1' });
+    // Azure speaks OpenAI's format at its own addresses.
+    expect(providerByType(3)).toMatchObject({ adapter: 'openai', openAiLayout: 'azure' });
+    expect(providerByType(55)).toMatchObject({ adapter: 'openai', openAiLayout: 'azure-v1' });
+    const withoutAdapter = [...providerRegistry.values()].filter((provider) => !provider.adapter);
+    expect(withoutAdapter.map((provider) => provider.type)).toEqual(TYPES_WITHOUT_ADAPTER);
+    for (const provider of providerRegistry.values()) {
+      expect(chatAdapterFor(provider.type) !== undefined, provider.slug).toBe(provider.adapter !== undefined);
+      expect(provider.test !== undefined, provider.slug).toBe(provider.adapter !== undefined);
+      // Only a type with an adapter can pass a client surface through.
+      if (!provider.adapter) expect(provider.native, provider.slug).toEqual([]);
+    }
+  });
+
+  it('names the model owners of the reference, from the registry', () => {
+    const owners = [...providerRegistry.values()].filter((provider) => provider.owner).map((p) => p.type);
+    expect(owners).toEqual([
+      1, 11, 14, 15, 16, 17, 18, 19, 20, 23, 25, 26, 27, 28, 29, 30, 31, 33, 34, 35, 36, 37, 38, 39, 40, 41, 43, 44, 45,
+      46, 47, 48, 51, 53, 56,
+    ]);
+    expect(providerByType(17)?.owner).toBe('Qwen');
   });
 
   it('declares the per-type settings kept in other and plugin', () => {
@@ -70,7 +105,14 @@ describe.each(availableDialects)('provider and model lists on %s', (dialect) => 
       key_hint: 'Azure OpenAI resource key',
       extra_fields: [{ name: 'other', label: 'API version', kind: 'text', required: true, placeholder: '2024-10-21' }],
       balance: false,
+      supported: true,
     });
+    // The picker offers exactly the types with an adapter; the others stay listed for stored channels.
+    const offered = providers
+      .filter((provider: { supported: boolean }) => provider.supported)
+      .map((provider: { type: number }) => provider.type);
+    expect(offered).toEqual(REFERENCE_TYPE_IDS.filter((type) => chatAdapterFor(type) !== undefined));
+    expect(offered).toEqual(REFERENCE_TYPE_IDS.filter((type) => !TYPES_WITHOUT_ADAPTER.includes(type)));
     const balanceTypes = providers
       .filter((provider: { balance: boolean }) => provider.balance)
       .map((provider: { type: number }) => provider.type);

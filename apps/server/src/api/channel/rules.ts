@@ -1,6 +1,6 @@
 import { splitChannelList } from '@one-hub/contracts';
 import { AppError } from '../../platform/errors.js';
-import { providerByType } from '../../relay/providers/registry.js';
+import { isRelayable, providerByType } from '../../relay/providers/registry.js';
 import type { ChannelRepository } from './repo.js';
 
 /** The parts of a channel whose validity depends on its type or on other tables. */
@@ -28,6 +28,19 @@ export async function checkChannelRules(
         `group: ${missing.map((symbol) => `'${symbol}'`).join(', ')} ${missing.length > 1 ? 'are not user groups' : 'is not a user group'}`,
       );
     }
+  }
+}
+
+/**
+ * New channels, and channels moved to another type, must be of a type the gateway can relay to.
+ * Stored channels of a type without an adapter keep loading and may be edited otherwise.
+ */
+export function checkRelayableType(type: number): void {
+  const provider = providerByType(type);
+  if (provider && !isRelayable(provider)) {
+    throw AppError.badRequest(
+      `type: ${provider.name} (${type}) channels cannot be created or chosen yet: the gateway has no adapter for this type`,
+    );
   }
 }
 

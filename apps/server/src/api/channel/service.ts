@@ -18,7 +18,7 @@ import { channelsToCreate, editToPatch } from './fields.js';
 import { toChannelDetailView, toChannelView, toProviderView } from './presenter.js';
 import type { ChannelRecord, ChannelRepository } from './repo.js';
 import { type RoutingChannel, toRoutingChannel } from './routing.js';
-import { checkChannelRules } from './rules.js';
+import { checkChannelRules, checkRelayableType } from './rules.js';
 import { ChannelTagService } from './tags.js';
 
 export type { RoutingChannel } from './routing.js';
@@ -67,6 +67,7 @@ export class ChannelService {
     return toChannelDetailView(await this.require(id));
   }
 
+  /** Every type, so stored channels of any type show; `supported` marks those the picker offers. */
   providers(): ProviderView[] {
     return [...providerRegistry.values()].map(toProviderView);
   }
@@ -88,6 +89,7 @@ export class ChannelService {
   /** One channel per key line, all or none. */
   async create(body: CreateChannelBody): Promise<ChannelView[]> {
     const channels = channelsToCreate(body, nowSeconds());
+    checkRelayableType(body.type);
     await checkChannelRules(this.repo, channels, { checkType: true, checkGroups: true });
     const ids = await this.repo.transaction((executor) => this.repo.insertMany(channels, executor));
     await this.changed(ids.length === 1 ? ids[0] : undefined);
@@ -99,6 +101,7 @@ export class ChannelService {
     const { id, ...edit } = body;
     const current = await this.require(id);
     const patch = editToPatch(edit);
+    if (patch.type !== undefined && patch.type !== current.type) checkRelayableType(patch.type);
     await checkChannelRules(this.repo, [{ ...current, ...patch }], {
       checkType: patch.type !== undefined || patch.base_url !== undefined || patch.other !== undefined,
       checkGroups: patch.group !== undefined,

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.js';
 import { MAX_KEYS_AT_ONCE, sharedTagPatch, splitKeys } from './fields.js';
 import { toChannelDetailView, toChannelView } from './presenter.js';
 import type { ChannelPatch, ChannelRecord, ChannelRepository, NewChannel } from './repo.js';
-import { checkChannelRules } from './rules.js';
+import { checkChannelRules, checkRelayableType } from './rules.js';
 
 /** Keys are compared by digest so the tag editor's key map never needs the keys themselves. */
 function keyDigest(key: string): string {
@@ -104,6 +104,8 @@ export class ChannelTagService {
     }
 
     const shared = sharedTagPatch(body);
+    // New keys become new channels of the template's type.
+    if (newKeys.length > 0) checkRelayableType(template.type);
     const types = [...new Set(channels.map((channel) => channel.type))];
     await checkChannelRules(
       this.repo,

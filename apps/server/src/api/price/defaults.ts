@@ -1,4 +1,5 @@
 import type { PriceView } from '@one-hub/contracts';
+import { providerType } from '../../relay/providers/registry.js';
 
 /**
  * The built-in price list, seeded into an empty `prices` table. Ratios: 1 = $0.002 per 1K tokens,
@@ -7,17 +8,17 @@ import type { PriceView } from '@one-hub/contracts';
  */
 
 /** Owner ids, equal to the channel type ids of the providers. */
-const OpenAI = 1;
-const Anthropic = 14;
-const Ali = 17;
-const Zhipu = 16;
-const Gemini = 25;
-const Deepseek = 28;
-const Moonshot = 29;
-const Mistral = 30;
-const Midjourney = 34;
-const Suno = 41;
-const xAI = 56;
+const OpenAI = providerType('openai');
+const Anthropic = providerType('anthropic');
+const Ali = providerType('ali');
+const Zhipu = providerType('zhipu');
+const Gemini = providerType('gemini');
+const Deepseek = providerType('deepseek');
+const Moonshot = providerType('moonshot');
+const Mistral = providerType('mistral');
+const Midjourney = providerType('midjourney');
+const Suno = providerType('suno');
+const xAI = providerType('xai');
 
 type ExtraRatios = Record<string, number>;
 

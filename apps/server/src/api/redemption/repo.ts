@@ -1,4 +1,10 @@
-import { type Paged, type PageQuery, REDEMPTION_SORT_FIELDS, RedemptionStatus } from '@one-hub/contracts';
+import {
+  keywordAsRowId,
+  type Paged,
+  type PageQuery,
+  REDEMPTION_SORT_FIELDS,
+  RedemptionStatus,
+} from '@one-hub/contracts';
 import {
   type DatabaseHandle,
   type Executor,
@@ -7,8 +13,6 @@ import {
   type RedemptionRow,
   startsWithIgnoringCase,
 } from '../../platform/db/index.js';
-
-const MAX_INTEGER_COLUMN = 2_147_483_647;
 
 export class RedemptionRepository {
   constructor(private readonly handle: DatabaseHandle) {}
@@ -26,13 +30,9 @@ export class RedemptionRepository {
     let query = this.handle.db.selectFrom('redemptions').selectAll();
     if (status) query = query.where('status', '=', status);
     if (keyword) {
+      const id = keywordAsRowId(keyword);
       query = query.where((where) =>
-        where.or([
-          ...(/^\d+$/.test(keyword) && Number(keyword) <= MAX_INTEGER_COLUMN
-            ? [where('id', '=', Number(keyword))]
-            : []),
-          startsWithIgnoringCase('name', keyword),
-        ]),
+        where.or([...(id === undefined ? [] : [where('id', '=', id)]), startsWithIgnoringCase('name', keyword)]),
       );
     }
     return fetchPage(query, paging, REDEMPTION_SORT_FIELDS);

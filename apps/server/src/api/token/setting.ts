@@ -2,6 +2,7 @@ import {
   defaultTokenSetting,
   HEARTBEAT_MAX_SECONDS,
   HEARTBEAT_MIN_SECONDS,
+  parseJson,
   type TokenSetting,
   tokenSettingSchema,
 } from '@one-hub/contracts';
@@ -46,14 +47,6 @@ const lenientSetting = z
       .catch(() => defaultTokenSetting().limits),
   })
   .catch(() => defaultTokenSetting());
-
-function parseJson(json: string): unknown {
-  try {
-    return JSON.parse(json);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The stored JSON text of `tokens.setting` as a complete setting with defaults filled in. */
 export function readTokenSetting(json: string): TokenSetting {

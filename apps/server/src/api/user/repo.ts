@@ -1,4 +1,11 @@
-import { type KeywordPageQuery, MAX_QUOTA, type Paged, Role, USER_SORT_FIELDS } from '@one-hub/contracts';
+import {
+  type KeywordPageQuery,
+  keywordAsRowId,
+  MAX_QUOTA,
+  type Paged,
+  Role,
+  USER_SORT_FIELDS,
+} from '@one-hub/contracts';
 import { nowSeconds } from '../../platform/clock.js';
 import { randomString } from '../../platform/crypto.js';
 import {
@@ -182,9 +189,10 @@ export class UserRepository {
     let query = this.live();
     const keyword = paging.keyword;
     if (keyword) {
+      const id = keywordAsRowId(keyword);
       query = query.where((where) =>
         where.or([
-          ...(/^\d+$/.test(keyword) && Number(keyword) <= 2_147_483_647 ? [where('id', '=', Number(keyword))] : []),
+          ...(id === undefined ? [] : [where('id', '=', id)]),
           startsWithIgnoringCase('username', keyword),
           startsWithIgnoringCase('email', keyword),
           startsWithIgnoringCase('display_name', keyword),

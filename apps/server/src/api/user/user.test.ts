@@ -48,7 +48,7 @@ describe.each(availableDialects)('user administration on %s', (dialect) => {
   });
 
   it('takes only numeric ids on /api/user/:id, so other self-service paths are a plain 404', async () => {
-    const missing = await call('GET', '/api/user/payment', plain);
+    const missing = await call('GET', '/api/user/no-such-path', plain);
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ success: false });
     expect((await call('GET', `/api/user/${plainId}`, plain)).statusCode).toBe(403);

@@ -1,11 +1,11 @@
 import { LogType } from '@one-hub/contracts';
 import { fitLogColumn } from '../../api/log/columns.js';
-import type { RelayHttpRequest } from '../../http/direct-routes.js';
+import type { RelayHttpRequest } from '../../http/relay-front.js';
 import type { NewLogRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import { maskText } from '../../platform/logger.js';
 import type { RelayCaller } from '../access/keys.js';
-import type { Attempt } from '../exchange/pipeline.js';
+import type { Attempt } from '../exchange/types.js';
 
 /** A relay request that failed for good: what its error log row is made of. */
 export interface FailureRecord {

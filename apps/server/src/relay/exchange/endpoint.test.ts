@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { characterCount, countTextTokens, TextTally } from '../billing/metering.js';
 import { imagePromptTokens } from '../surfaces/media.js';
-import { openAiUsage, type RelayInput, tokenUsage } from './endpoint.js';
+import { openAiUsage, tokenUsage } from './endpoint.js';
+import type { RelayInput } from './types.js';
 
 const image = (fields: Record<string, unknown>): RelayInput => ({ model: 'x', stream: false, fields });
 

@@ -1,92 +1,15 @@
-import type { RelayHttpRequest } from '../../http/direct-routes.js';
+import type { Json } from '@one-hub/contracts';
+import type { RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
 import type { Usage } from '../billing/quota.js';
-import type { ChatRequest } from '../providers/types.js';
 import { type MultipartForm, parseMultipart } from '../transport/multipart.js';
-import type { SurfaceBinding } from './chat-exchange.js';
+import type { Endpoint, RelayInput } from './types.js';
 
-export type JsonObject = Record<string, unknown>;
-
-/** A client request as the pipeline sees it, whatever its encoding. */
-export interface RelayInput {
-  model: string;
-  stream: boolean;
-  /** The JSON body, or the text fields of a multipart form (all strings). */
-  fields: JsonObject;
-  /** Multipart requests only: the body as received, forwarded unchanged but for the model. */
-  form?: MultipartForm;
-  /** The request in the canonical chat shape, once a translation needed it (chat-exchange.ts). */
-  chat?: ChatRequest;
-}
-
-/** How the server-sent events of a streamed answer are metered and, if need be, rewritten. */
-export interface StreamFormat {
-  /** The usage an event reports, in billing form. */
-  usageOf(event: JsonObject): Usage | undefined;
-  /** Generated text carried by an event, counted when the upstream reports no usage. */
-  textOf(event: JsonObject): string;
-  /** What the client gets instead of the event: undefined keeps it as sent, null drops it. */
-  rewrite?(event: JsonObject, input: RelayInput): JsonObject | null | undefined;
-  /**
-   * False when `rewrite` surely keeps this event (its text alone tells): such events are sent
-   * before they are read. Without it, every event of a format with `rewrite` is read first.
-   */
-  mayRewrite?(eventText: string, input: RelayInput): boolean;
-  /** The data of the event that ends a complete stream (`[DONE]`), sent if the upstream left it out. */
-  endMarker?: string;
-}
-
-/**
- * One OpenAI endpoint of the relay: how its request is read and checked, how its prompt is
- * estimated and counted, where its usage is found, and what kind of body a success returns.
- */
-export interface Endpoint {
-  path: string;
-  body: 'json' | 'multipart';
-  /** Used when the request names no model; without it the model is required. */
-  defaultModel?: string;
-  /** A non-streamed success: JSON metered from its body, or bytes forwarded as they arrive. */
-  output: 'json' | 'binary';
-  /** Present when `stream: true` makes the upstream answer with server-sent events. */
-  stream?: StreamFormat;
-  /** Checks the fields the endpoint needs beyond the model; throws a 400 naming the field. */
-  validate?(input: RelayInput): void;
-  /** Fast, generous estimate used to size the reservation. */
-  estimatePrompt(input: RelayInput): number;
-  /** Exact prompt count for the billed model, used when the upstream reports no usage. */
-  countPrompt(input: RelayInput, billedModel: string): number;
-  /** The usage a JSON success body reports, in billing form. */
-  usageOf(body: unknown): Usage | undefined;
-  /** Completion tokens of a success body that reports no usage (generated text, transcripts). */
-  countCompletion?(raw: Buffer, contentType: string): number;
-  /** Whether a parsed 2xx body is this endpoint's answer; absent when any body goes (text transcripts). */
-  isAnswer?(body: unknown): boolean;
-  /**
-   * A chat endpoint: a channel whose upstream speaks another format is reached by translation.
-   * `surface` is the client's format when it is not OpenAI chat (Anthropic Messages, Gemini);
-   * without one, OpenAI channels get the body passed through.
-   */
-  chat?: {
-    surface?: SurfaceBinding;
-    /** Channel types that serve this endpoint themselves: they get the body passed through. */
-    servedBy?: ReadonlySet<number>;
-  };
-  /** Chat surfaces (OpenAI chat, Anthropic, Gemini) honour a key's heartbeat (heartbeat.ts). */
-  heartbeat?: boolean;
-  /** The API key as the client's SDK sends it, when not in `Authorization` (x-api-key, ?key=). */
-  credential?(request: RelayHttpRequest): string | undefined;
-  /** The model when the client names it outside the body (Gemini puts it in the path). */
-  modelOf?(request: RelayHttpRequest): string | undefined;
-  /** Whether the client asked for a stream, when not by `stream: true` (Gemini: the method name). */
-  isStream?(request: RelayHttpRequest, fields: JsonObject): boolean;
-}
+/** Reading a client's request for an endpoint, and the usage formats OpenAI's endpoints report. */
 
 export function fieldError(field: string, message: string): AppError {
   return new AppError('bad_request', `${field}: ${message}`, { details: { param: field } });
 }
-
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function parsedJson(raw: Buffer): unknown {
   try {
@@ -96,7 +19,7 @@ export function parsedJson(raw: Buffer): unknown {
   }
 }
 
-function modelOf(endpoint: Endpoint, fields: JsonObject): string {
+function modelOf(endpoint: Endpoint, fields: Json): string {
   const model = fields.model;
   if ((model === undefined || model === null) && endpoint.defaultModel) return endpoint.defaultModel;
   if (typeof model !== 'string' || !model.trim()) {
@@ -105,7 +28,7 @@ function modelOf(endpoint: Endpoint, fields: JsonObject): string {
   return model.trim();
 }
 
-function jsonFields(request: RelayHttpRequest): JsonObject {
+function jsonFields(request: RelayHttpRequest): Json {
   const body = request.body;
   // A text/plain body reaches here as a string: say what is wrong with it, not that it is no object.
   const contentType = request.headers['content-type'] ?? '';
@@ -115,7 +38,7 @@ function jsonFields(request: RelayHttpRequest): JsonObject {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw AppError.badRequest('request body must be a JSON object');
   }
-  const fields = body as JsonObject;
+  const fields = body as Json;
   if (fields.stream !== undefined && fields.stream !== null && typeof fields.stream !== 'boolean') {
     throw new AppError('bad_request', 'stream: must be true or false', { details: { param: 'stream' } });
   }

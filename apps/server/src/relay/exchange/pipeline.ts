@@ -1,56 +1,24 @@
-import type { OptionService } from '../../api/option/service.js';
-import type { RelayHttpReply, RelayHttpRequest } from '../../http/direct-routes.js';
 import { renderErrorBody, toAppError } from '../../http/errors.js';
+import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
-import type { Logger } from '../../platform/logger.js';
-import type { ConcurrencyGate } from '../access/concurrency.js';
-import type { GroupDirectory } from '../access/groups.js';
-import { type KeyAuthenticator, primaryGroupOf, type RelayCaller } from '../access/keys.js';
-import type { RateLimiter } from '../access/limits.js';
-import type { consumeLogRow } from '../billing/consume-log.js';
+import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { recordFailure } from '../billing/error-log.js';
-import type { QuotaLedger } from '../billing/ledger.js';
-import type { LowBalanceReminder } from '../billing/low-balance.js';
-import { type Price, reservationQuota } from '../billing/quota.js';
+import { reservationQuota } from '../billing/quota.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
 import { mapModel } from '../providers/openai/request.js';
 import { checkModelName } from '../routing/model-name.js';
-import type { ChannelRouter, RouterChannel } from '../routing/router.js';
-import type { UpstreamClient } from '../transport/executor.js';
+import type { RouterChannel } from '../routing/router.js';
 import { tryChannel } from './attempt.js';
-import { type Endpoint, type RelayInput, readRelayInput } from './endpoint.js';
-import { Heartbeat, type HeartbeatTiming } from './heartbeat.js';
+import { readRelayInput } from './endpoint.js';
+import { Heartbeat } from './heartbeat.js';
+import type { Attempt, Endpoint, RelayDeps, RelayRecord } from './types.js';
 import { adminMessage, type UpstreamFailure, withoutChannelKey } from './upstream-errors.js';
 
-/** What the pipeline needs from the rest of the server; all of it answers from memory. */
-export interface RelayDeps {
-  keys: KeyAuthenticator;
-  upstream: UpstreamClient;
-  router: ChannelRouter;
-  ledger: QuotaLedger;
-  limiter: RateLimiter;
-  concurrency: ConcurrencyGate;
-  groups: GroupDirectory;
-  options: OptionService;
-  prices: { lookup(model: string): Price };
-  baseUrlOf(channel: RouterChannel): string;
-  writeLog(row: ReturnType<typeof consumeLogRow>): void;
-  /** The low-balance e-mail, if a charge crossed the reminder threshold (low-balance.ts). */
-  remindLowBalance: LowBalanceReminder;
-  disableChannel(channel: RouterChannel, reason: string): void;
-  logger: Logger;
-  heartbeat: HeartbeatTiming;
-}
-
-export interface Attempt {
-  caller: RelayCaller;
-  input: RelayInput;
-  group: string;
-  groupRatio: number;
-  startedAt: number;
-  /** The channels called so far, in order (the error log names the last). */
-  channelsTried: number[];
-}
+/**
+ * A relay request from arrival to answer: the key (access), the caller's limits, the request
+ * read and checked, a channel picked (routing), the quota reserved (billing), then one try per
+ * channel (attempt.ts) until one answers or the retries run out.
+ */
 
 function checkModelAllowed(caller: RelayCaller, model: string): void {
   const rule = caller.setting.limits.limit_model_setting;
@@ -128,6 +96,28 @@ export async function relayRequest(
   endpoint: Endpoint,
   request: RelayHttpRequest,
   reply: RelayHttpReply,
+): Promise<void> {
+  const { observer } = deps;
+  if (!observer) return relayAdmitted(deps, endpoint, request, reply, undefined);
+  const record = observer.started(endpoint.path);
+  let status = 0;
+  try {
+    await relayAdmitted(deps, endpoint, request, reply, record);
+  } catch (error) {
+    // The relay front renders the error with this status, unless the answer had begun.
+    if (!reply.raw.headersSent) status = toAppError(error).status;
+    throw error;
+  } finally {
+    observer.finished(record, status || reply.raw.statusCode);
+  }
+}
+
+async function relayAdmitted(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+  record: RelayRecord | undefined,
 ) {
   // Admitted before the body was read (routes.ts); authenticated once per request.
   if (!request.relayCaller) {
@@ -137,7 +127,7 @@ export async function relayRequest(
   const caller = request.relayCaller as RelayCaller;
   const release = hasLimits(deps, caller) ? await enforceLimits(deps, caller, reply) : noRelease;
   try {
-    await relayAuthorised(deps, endpoint, caller, request, reply);
+    await relayAuthorised(deps, endpoint, caller, request, reply, record);
   } finally {
     release();
   }
@@ -149,6 +139,7 @@ async function relayAuthorised(
   caller: RelayCaller,
   request: RelayHttpRequest,
   reply: RelayHttpReply,
+  record: RelayRecord | undefined,
 ) {
   const startedAt = Date.now();
   const input = readRelayInput(endpoint, request);
@@ -157,6 +148,7 @@ async function relayAuthorised(
   checkModelAllowed(caller, model);
   const primary = primaryGroupOf(caller);
   const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt, channelsTried: [] };
+  if (record) record.attempt = attempt;
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
   const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, request, reply) : undefined;
   try {
@@ -308,6 +300,7 @@ function handleChannelFailure(
   requestId: string,
 ): void {
   // The detail (a connection error names the channel's address) is for the log, not the caller.
+  deps.observer?.upstreamFailed(channel.id);
   if (failure.detail) deps.logger.warn({ channel: channel.id, requestId, detail: failure.detail }, 'upstream failed');
   if (failure.coolDown) deps.router.coolDown(channel.id, model, deps.options.getNumber('RetryCooldownSeconds'));
   if (failure.disable && deps.options.getBoolean('AutomaticDisableChannelEnabled')) {

@@ -1,4 +1,5 @@
 import { AppError } from '../../platform/errors.js';
+import type { ChatAdapter } from '../providers/types.js';
 
 /** What went wrong upstream, and what the relay should do about it. */
 export interface UpstreamFailure {
@@ -201,13 +202,45 @@ export function adminMessage(failure: UpstreamFailure): string {
 }
 
 /**
- * What the client reads when the answer breaks off mid-way: a network error's own text may name
- * the channel's address, so those get a plain sentence; our own errors (a stream that could not
- * be read) keep theirs.
+ * An upstream error in an adapter's format, classified like OpenAI-format errors (retry, disable,
+ * cool down). `trustedKeywords` only for requests the gateway wrote itself (channel tests).
  */
-export function streamBreakMessage(cause: unknown): string {
-  const code = cause instanceof AppError ? undefined : (cause as { code?: unknown } | null)?.code;
-  if (code === 'UND_ERR_BODY_TIMEOUT') return 'the upstream stopped sending (idle timeout); the answer is incomplete';
-  if (typeof code === 'string' || !(cause instanceof Error)) return 'the upstream broke off; the answer is incomplete';
-  return cause.message;
+export function classifyAdapterError(
+  adapter: Pick<ChatAdapter, 'parseError'>,
+  status: number,
+  body: Buffer,
+  trustedKeywords: readonly string[] = [],
+): UpstreamFailure {
+  const info = adapter.parseError(status, body);
+  const parsed = {
+    message: info.message,
+    ...(info.type ? { type: info.type } : {}),
+    ...(info.code ? { code: info.code } : {}),
+    structured: Boolean(info.type || info.code),
+  };
+  return classifyParsedError(info.status, parsed, trustedKeywords);
 }
+
+/** A 2xx answer that cannot be read: 502 to the client, and another channel may be tried. */
+export function malformedAnswer(message: string): UpstreamFailure {
+  return {
+    error: new AppError('upstream_error', `the upstream's answer could not be read: ${message}`, { status: 502 }),
+    retry: true,
+    disable: false,
+    coolDown: false,
+  };
+}
+
+/**
+ * The upstream request could not be made. A network error on the way (fetching a Vertex token)
+ * names an address, so it is told like any unreachable upstream; our own reasons are told as they are.
+ */
+export function buildFailure(error: unknown): UpstreamFailure {
+  const code = error instanceof AppError ? undefined : (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_)/.test(code)) return networkFailure(error);
+  const message = error instanceof Error ? error.message : 'the request could not be built';
+  return { error: new AppError('upstream_error', message), retry: true, disable: false, coolDown: false };
+}
+
+/** Whether an exchange handed back a failure rather than an answer. */
+export const isFailure = (value: object): value is UpstreamFailure => 'retry' in value && 'error' in value;

@@ -2,6 +2,8 @@ import { request } from 'undici';
 import { anthropicAdapter } from './anthropic/adapter.js';
 import { cohereAdapter } from './cohere/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
+import { openAiAdapter } from './openai/adapter.js';
+import { type AdapterName, providerRegistry } from './registry.js';
 import type { ChatAdapter } from './types.js';
 import { createVertexAdapter } from './vertex/adapter.js';
 import { ServiceAccountTokens, type TokenPost } from './vertex/token.js';
@@ -41,20 +43,24 @@ function loadedOnFirstUse(format: ChatAdapter['format'], load: () => Promise<Cha
   };
 }
 
-/**
- * The adapter of each channel type whose upstream does not speak OpenAI's format (type ids of
- * reference §3.4). Types not listed here are OpenAI or compatible (Azure included) and take the
- * pass-through path (attempt.ts).
- */
-const adapters = new Map<number, ChatAdapter>([
-  [14, anthropicAdapter],
-  [25, geminiAdapter],
-  [32, loadedOnFirstUse('openai', async () => (await import('./bedrock/adapter.js')).bedrockAdapter)],
-  [36, cohereAdapter],
+/** Every adapter by the name registry entries give it. */
+const adapterByName: Record<AdapterName, ChatAdapter> = {
+  openai: openAiAdapter,
+  anthropic: anthropicAdapter,
+  gemini: geminiAdapter,
+  bedrock: loadedOnFirstUse('openai', async () => (await import('./bedrock/adapter.js')).bedrockAdapter),
+  cohere: cohereAdapter,
   // Tokens are cached per service account for the life of the process.
-  [42, createVertexAdapter(new ServiceAccountTokens(postForm, Date.now))],
-]);
+  vertex: createVertexAdapter(new ServiceAccountTokens(postForm, Date.now)),
+};
 
+/** The adapter of each channel type, from its registry entry; types without one are absent. */
+const adapters = new Map<number, ChatAdapter>();
+for (const provider of providerRegistry.values()) {
+  if (provider.adapter) adapters.set(provider.type, adapterByName[provider.adapter]);
+}
+
+/** The channel type's adapter (OpenAI's for every OpenAI-format type), or undefined: the gateway cannot call it. */
 export function chatAdapterFor(channelType: number): ChatAdapter | undefined {
   return adapters.get(channelType);
 }

@@ -2,6 +2,10 @@
  * Vendors whose API speaks OpenAI's wire format. They all go through the one generic adapter, so
  * adding such a vendor is one entry here and nothing else.
  */
+
+/** How a vendor's balance answer is read (channel-health/balance.ts holds the readers). */
+export type BalanceReaderName = 'openai' | 'deepseek' | 'moonshot' | 'siliconflow';
+
 export interface CompatibleVendor {
   /** Channel type id, compatible with the reference system's numbering. */
   type: number;
@@ -12,21 +16,24 @@ export interface CompatibleVendor {
   /** Put between the base URL and OpenAI paths such as `/chat/completions`. */
   apiPrefix: string;
   baseUrlRequired?: boolean;
-  /** The vendor's balance endpoint, relative to the base URL, for vendors that have one. */
-  balancePath?: string;
+  /** The vendor's balance endpoint (relative to the base URL) and how its answer reads, where it has one. */
+  balance?: { path: string; reader: BalanceReaderName };
   keyHint?: string;
+  /** The maker named as the owner of this type's models in prices (`model_owned_by`); absent: owns none. */
+  owner?: string;
 }
 
 const BEARER_KEY = 'API key (sent as a Bearer token)';
 
-export const compatibleVendors: readonly CompatibleVendor[] = [
+const vendors: CompatibleVendor[] = [
   {
     type: 1,
     slug: 'openai',
     name: 'OpenAI',
     defaultBaseUrl: 'https://api.openai.com',
     apiPrefix: '/v1',
-    balancePath: '/v1/dashboard/billing/subscription',
+    balance: { path: '/v1/dashboard/billing/subscription', reader: 'openai' },
+    owner: 'OpenAI',
   },
   {
     type: 8,
@@ -35,20 +42,45 @@ export const compatibleVendors: readonly CompatibleVendor[] = [
     defaultBaseUrl: '',
     apiPrefix: '/v1',
     baseUrlRequired: true,
-    balancePath: '/v1/dashboard/billing/subscription',
+    balance: { path: '/v1/dashboard/billing/subscription', reader: 'openai' },
   },
-  { type: 19, slug: '360', name: '360 Zhinao', defaultBaseUrl: 'https://ai.360.cn', apiPrefix: '/v1' },
+  { type: 19, slug: '360', name: '360 Zhinao', defaultBaseUrl: 'https://ai.360.cn', apiPrefix: '/v1', owner: '360' },
   // Embeddings and rerank only, both at OpenAI's paths (rerank is the shape /v1/rerank serves).
-  { type: 47, slug: 'jina', name: 'Jina', defaultBaseUrl: 'https://api.jina.ai', apiPrefix: '/v1' },
-  { type: 20, slug: 'openrouter', name: 'OpenRouter', defaultBaseUrl: 'https://openrouter.ai/api', apiPrefix: '/v1' },
-  { type: 26, slug: 'baichuan', name: 'Baichuan', defaultBaseUrl: 'https://api.baichuan-ai.com', apiPrefix: '/v1' },
+  { type: 47, slug: 'jina', name: 'Jina', defaultBaseUrl: 'https://api.jina.ai', apiPrefix: '/v1', owner: 'Jina' },
+  {
+    type: 20,
+    slug: 'openrouter',
+    name: 'OpenRouter',
+    defaultBaseUrl: 'https://openrouter.ai/api',
+    apiPrefix: '/v1',
+    owner: 'OpenRouter',
+  },
+  {
+    type: 26,
+    slug: 'baichuan',
+    name: 'Baichuan',
+    defaultBaseUrl: 'https://api.baichuan-ai.com',
+    apiPrefix: '/v1',
+    owner: 'Baichuan',
+  },
+  // Chat is OpenAI's at /v1/chat/completions with a bearer key (reference §5.2); its own speech
+  // API (t2a_v2, with the voice mapping) waits for a MiniMax adapter.
+  {
+    type: 27,
+    slug: 'minimax',
+    name: 'MiniMax',
+    defaultBaseUrl: 'https://api.minimax.chat',
+    apiPrefix: '/v1',
+    owner: 'MiniMax',
+  },
   {
     type: 28,
     slug: 'deepseek',
     name: 'DeepSeek',
     defaultBaseUrl: 'https://api.deepseek.com',
     apiPrefix: '/v1',
-    balancePath: '/user/balance',
+    balance: { path: '/user/balance', reader: 'deepseek' },
+    owner: 'Deepseek',
   },
   {
     type: 29,
@@ -56,16 +88,32 @@ export const compatibleVendors: readonly CompatibleVendor[] = [
     name: 'Moonshot',
     defaultBaseUrl: 'https://api.moonshot.cn',
     apiPrefix: '/v1',
-    balancePath: '/v1/users/me/balance',
+    balance: { path: '/v1/users/me/balance', reader: 'moonshot' },
+    owner: 'Moonshot',
   },
-  { type: 30, slug: 'mistral', name: 'Mistral', defaultBaseUrl: 'https://api.mistral.ai', apiPrefix: '/v1' },
-  { type: 31, slug: 'groq', name: 'Groq', defaultBaseUrl: 'https://api.groq.com/openai', apiPrefix: '/v1' },
+  {
+    type: 30,
+    slug: 'mistral',
+    name: 'Mistral',
+    defaultBaseUrl: 'https://api.mistral.ai',
+    apiPrefix: '/v1',
+    owner: 'Mistral',
+  },
+  {
+    type: 31,
+    slug: 'groq',
+    name: 'Groq',
+    defaultBaseUrl: 'https://api.groq.com/openai',
+    apiPrefix: '/v1',
+    owner: 'Groq',
+  },
   {
     type: 33,
     slug: 'lingyi',
     name: 'Lingyi Wanwu (01.AI)',
     defaultBaseUrl: 'https://api.lingyiwanwu.com',
     apiPrefix: '/v1',
+    owner: 'Yi',
   },
   {
     type: 39,
@@ -75,20 +123,46 @@ export const compatibleVendors: readonly CompatibleVendor[] = [
     apiPrefix: '/v1',
     baseUrlRequired: true,
     keyHint: 'API key; a local Ollama ignores it, so any text will do',
+    owner: 'Ollama',
   },
   // The reference has no adapter of its own for these four: they run on the generic one with a base URL.
-  { type: 43, slug: 'llama', name: 'Meta Llama', defaultBaseUrl: '', apiPrefix: '/v1', baseUrlRequired: true },
-  { type: 44, slug: 'ideogram', name: 'Ideogram', defaultBaseUrl: '', apiPrefix: '/v1', baseUrlRequired: true },
+  {
+    type: 43,
+    slug: 'llama',
+    name: 'Meta Llama',
+    defaultBaseUrl: '',
+    apiPrefix: '/v1',
+    baseUrlRequired: true,
+    owner: 'Meta',
+  },
+  {
+    type: 44,
+    slug: 'ideogram',
+    name: 'Ideogram',
+    defaultBaseUrl: '',
+    apiPrefix: '/v1',
+    baseUrlRequired: true,
+    owner: 'Ideogram',
+  },
   {
     type: 45,
     slug: 'siliconflow',
     name: 'SiliconFlow',
     defaultBaseUrl: 'https://api.siliconflow.cn',
     apiPrefix: '/v1',
-    balancePath: '/v1/user/info',
+    balance: { path: '/v1/user/info', reader: 'siliconflow' },
+    owner: 'Siliconflow',
   },
-  { type: 46, slug: 'flux', name: 'Flux', defaultBaseUrl: '', apiPrefix: '/v1', baseUrlRequired: true },
-  { type: 48, slug: 'rerank', name: 'Rerank', defaultBaseUrl: '', apiPrefix: '/v1', baseUrlRequired: true },
+  { type: 46, slug: 'flux', name: 'Flux', defaultBaseUrl: '', apiPrefix: '/v1', baseUrlRequired: true, owner: 'Flux' },
+  {
+    type: 48,
+    slug: 'rerank',
+    name: 'Rerank',
+    defaultBaseUrl: '',
+    apiPrefix: '/v1',
+    baseUrlRequired: true,
+    owner: 'Rerank',
+  },
   {
     type: 49,
     slug: 'github',
@@ -98,5 +172,10 @@ export const compatibleVendors: readonly CompatibleVendor[] = [
     apiPrefix: '',
     keyHint: 'GitHub personal access token',
   },
-  { type: 56, slug: 'xai', name: 'xAI', defaultBaseUrl: 'https://api.x.ai', apiPrefix: '/v1' },
-].map((vendor) => ({ keyHint: BEARER_KEY, ...vendor }));
+  { type: 56, slug: 'xai', name: 'xAI', defaultBaseUrl: 'https://api.x.ai', apiPrefix: '/v1', owner: 'xAI' },
+];
+
+export const compatibleVendors: readonly CompatibleVendor[] = vendors.map((vendor) => ({
+  keyHint: BEARER_KEY,
+  ...vendor,
+}));

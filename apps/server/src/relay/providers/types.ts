@@ -8,7 +8,10 @@
  * executor does every network call; adapters only say what to send and how to read the answer.
  */
 
-export type Json = Record<string, unknown>;
+import type { Json } from '@one-hub/contracts';
+
+/** The one JSON object type (from contracts), named here for every adapter. */
+export type { Json };
 
 // ---- the canonical shape: OpenAI chat completions ----
 

@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OptionService } from '../../api/option/service.js';
 import type { TokenRepository } from '../../api/token/repo.js';
 import type { UserRepository } from '../../api/user/repo.js';
+import type { RelayFront, RelayHttpRequest } from '../../http/relay-front.js';
 import type { KeyAuthenticator } from '../access/keys.js';
+import { surfaceErrors } from './errors.js';
 
 /**
  * OpenAI's old billing endpoints, which chat apps still call with the user's key to show a balance
@@ -25,7 +26,7 @@ interface Account {
   accessUntil: number;
 }
 
-async function accountOf(deps: DashboardDeps, request: FastifyRequest): Promise<Account> {
+async function accountOf(deps: DashboardDeps, request: RelayHttpRequest): Promise<Account> {
   const caller = await deps.keys.authenticate(request.headers.authorization, request.ip);
   if (!caller.unlimited) {
     const token = (await deps.tokens.findById(caller.token.id)) ?? caller.token;
@@ -38,8 +39,8 @@ async function accountOf(deps: DashboardDeps, request: FastifyRequest): Promise<
   return { total: Number(user.quota) + used, used, accessUntil: 0 };
 }
 
-export function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): void {
-  const subscription = async (request: FastifyRequest) => {
+export function dashboardRoutes(front: RelayFront, deps: DashboardDeps): void {
+  const subscription = async (request: RelayHttpRequest) => {
     const { total, accessUntil } = await accountOf(deps, request);
     const amount = deps.options.getBoolean('DisplayInCurrencyEnabled')
       ? total / deps.options.getNumber('QuotaPerUnit')
@@ -54,12 +55,12 @@ export function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): void
     };
   };
   // In cents, as OpenAI reported it.
-  const usage = async (request: FastifyRequest) => {
+  const usage = async (request: RelayHttpRequest) => {
     const { used } = await accountOf(deps, request);
     return { object: 'list', total_usage: (used / deps.options.getNumber('QuotaPerUnit')) * 100 };
   };
   for (const prefix of ['', '/v1']) {
-    app.get(`${prefix}/dashboard/billing/subscription`, subscription);
-    app.get(`${prefix}/dashboard/billing/usage`, usage);
+    front.route('GET', `${prefix}/dashboard/billing/subscription`, { render: surfaceErrors.openAi }, subscription);
+    front.route('GET', `${prefix}/dashboard/billing/usage`, { render: surfaceErrors.openAi }, usage);
   }
 }

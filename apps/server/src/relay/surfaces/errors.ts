@@ -1,5 +1,6 @@
-import { type ErrorRequest, registerErrorRenderer } from '../../http/errors.js';
+import type { ErrorRenderer, ErrorRequest } from '../../http/errors.js';
 import type { AppError, ErrorCode } from '../../platform/errors.js';
+import { anthropicBinding, geminiBinding } from './native.js';
 
 const openAiType: Partial<Record<ErrorCode, string>> = {
   bad_request: 'invalid_request_error',
@@ -26,7 +27,22 @@ export function openAiErrorBody(error: AppError, request: ErrorRequest) {
   };
 }
 
-export function installRelayErrorRendering(): void {
-  registerErrorRenderer('/v1/', (error, request) => openAiErrorBody(error, request));
-  registerErrorRenderer('/dashboard/', (error, request) => openAiErrorBody(error, request));
-}
+/** Each surface's error format; every relay route names one (relay/routes.ts). */
+export const surfaceErrors = {
+  openAi: ((error, request) => openAiErrorBody(error, request)) satisfies ErrorRenderer,
+  /** OpenAI's envelope; `detail` too, for clients of the reference's rerank format. */
+  rerank: ((error, request) => {
+    const body = openAiErrorBody(error, request);
+    return { ...body, detail: body.error.message };
+  }) satisfies ErrorRenderer,
+  anthropic: ((error, request) =>
+    anthropicBinding.translator.errorBody(
+      error.status,
+      `${error.message} (request id: ${request.id})`,
+    )) satisfies ErrorRenderer,
+  gemini: ((error, request) =>
+    geminiBinding.translator.errorBody(
+      error.status,
+      `${error.message} (request id: ${request.id})`,
+    )) satisfies ErrorRenderer,
+};

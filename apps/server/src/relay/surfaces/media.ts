@@ -1,13 +1,7 @@
+import { isRecord, type Json } from '@one-hub/contracts';
 import { characterCount, countTextTokens } from '../billing/metering.js';
-import {
-  type Endpoint,
-  fieldError,
-  isObject,
-  type JsonObject,
-  parsedJson,
-  type RelayInput,
-  tokenUsage,
-} from '../exchange/endpoint.js';
+import { fieldError, parsedJson, tokenUsage } from '../exchange/endpoint.js';
+import type { Endpoint, RelayInput } from '../exchange/types.js';
 import { hasFile } from '../transport/multipart.js';
 
 /**
@@ -30,7 +24,7 @@ function imageCount(input: RelayInput): number | undefined {
   return Number.isInteger(value) && value >= 1 && value <= MAX_IMAGES ? value : undefined;
 }
 
-function sizeRatio(model: string, fields: JsonObject): number {
+function sizeRatio(model: string, fields: Json): number {
   const size = typeof fields.size === 'string' && fields.size ? fields.size : DEFAULT_SIZE;
   if (model === 'dall-e-2') return DALL_E_2_SIZES[size] ?? 1;
   if (model === 'dall-e-3') {
@@ -62,7 +56,7 @@ function checkImageRequest(input: RelayInput, needs: { prompt: boolean; image: b
   }
 }
 
-const usageField = (body: unknown) => (isObject(body) ? tokenUsage(body.usage) : undefined);
+const usageField = (body: unknown) => (isRecord(body) ? tokenUsage(body.usage) : undefined);
 
 function imageEndpoint(path: string, body: 'json' | 'multipart', needs: { prompt: boolean; image: boolean }): Endpoint {
   return {
@@ -91,7 +85,7 @@ function checkAudioFile(input: RelayInput): void {
 /** Tokens of a transcript: the `text` of a JSON answer, else the whole text (text, srt, vtt). */
 function transcriptTokens(raw: Buffer, contentType: string): number {
   const body = contentType.includes('json') ? parsedJson(raw) : undefined;
-  if (isObject(body)) return countTextTokens(typeof body.text === 'string' ? body.text : '');
+  if (isRecord(body)) return countTextTokens(typeof body.text === 'string' ? body.text : '');
   return countTextTokens(raw.toString('utf8'));
 }
 

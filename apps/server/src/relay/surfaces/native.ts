@@ -1,7 +1,9 @@
-import type { RelayHttpRequest } from '../../http/direct-routes.js';
+import { isRecord, type Json } from '@one-hub/contracts';
+import type { RelayHttpRequest } from '../../http/relay-front.js';
 import { countChatPromptTokens, estimateChatPromptTokens } from '../billing/metering.js';
-import { chatRequestOf, type NativePassThrough, type SurfaceBinding } from '../exchange/chat-exchange.js';
-import { type Endpoint, fieldError, isObject, type RelayInput } from '../exchange/endpoint.js';
+import { fieldError } from '../exchange/endpoint.js';
+import { chatRequestOf } from '../exchange/translated.js';
+import type { Endpoint, NativePassThrough, RelayInput, SurfaceBinding } from '../exchange/types.js';
 import { ANTHROPIC_VERSION } from '../providers/anthropic/common.js';
 import { anthropicUsage, meterAnthropicStream } from '../providers/anthropic/native.js';
 import { anthropicSurface } from '../providers/anthropic/surface.js';
@@ -9,14 +11,14 @@ import { bedrockModelId, isClaudeModel } from '../providers/bedrock/models.js';
 import { geminiUrl, splitModel } from '../providers/gemini/adapter.js';
 import { geminiUsage, meterGeminiStream } from '../providers/gemini/native.js';
 import { geminiSurface } from '../providers/gemini/surface.js';
-import type { Json } from '../providers/types.js';
+import { type AdapterName, type NativeSurface, providerByType } from '../providers/registry.js';
 import { type VertexAdapter, vertexFormatOf } from '../providers/vertex/adapter.js';
 
 /**
  * The native client surfaces: Anthropic Messages (`/v1/messages`, `/claude/v1/messages`) and
  * Gemini (`/gemini/:version/models/:model:generateContent`). A channel of the same format gets
  * the body through unchanged but for the model; any other channel is reached by translation
- * (chat-exchange.ts). Each surface authenticates with the header its SDK sends.
+ * (exchange/translated.ts). Each surface authenticates with the header its SDK sends.
  */
 
 const header = (request: RelayHttpRequest, name: string): string | undefined => {
@@ -79,19 +81,25 @@ function vertexNative(format: 'anthropic' | 'gemini'): NativePassThrough {
 const vertexClaudeNative = vertexNative('anthropic');
 const vertexGeminiNative = vertexNative('gemini');
 
-const ANTHROPIC = 14;
-const GEMINI = 25;
-const BEDROCK = 32;
-const VERTEX = 42;
+/** A surface's pass-throughs by the channel type's adapter; some serve only some of its models. */
+type PassThroughs = Partial<Record<AdapterName, (model: string) => NativePassThrough | undefined>>;
+
+/** The pass-through of a channel whose registry entry names this surface among its native ones. */
+function nativeFor(surface: NativeSurface, table: PassThroughs, channelType: number, model: string) {
+  const provider = providerByType(channelType);
+  if (!provider?.adapter || !provider.native.includes(surface)) return undefined;
+  return table[provider.adapter]?.(model);
+}
+
+const anthropicPassThroughs: PassThroughs = {
+  anthropic: () => anthropicNative,
+  bedrock: (model) => (isClaudeModel(bedrockModelId(model)) ? bedrockClaudeNative : undefined),
+  vertex: (model) => (vertexFormatOf(model) === 'anthropic' ? vertexClaudeNative : undefined),
+};
 
 const anthropicBinding: SurfaceBinding = {
   translator: anthropicSurface,
-  nativeFor(channelType, model) {
-    if (channelType === ANTHROPIC) return anthropicNative;
-    if (channelType === BEDROCK && isClaudeModel(bedrockModelId(model))) return bedrockClaudeNative;
-    if (channelType === VERTEX && vertexFormatOf(model) === 'anthropic') return vertexClaudeNative;
-    return undefined;
-  },
+  passThrough: (channelType, model) => nativeFor('anthropic', anthropicPassThroughs, channelType, model),
   streamError: (message) =>
     `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`,
 };
@@ -109,13 +117,14 @@ const geminiNative: NativePassThrough = {
   meter: meterGeminiStream,
 };
 
+const geminiPassThroughs: PassThroughs = {
+  gemini: () => geminiNative,
+  vertex: (model) => (vertexFormatOf(model) === 'gemini' ? vertexGeminiNative : undefined),
+};
+
 const geminiBinding: SurfaceBinding = {
   translator: geminiSurface,
-  nativeFor(channelType, model) {
-    if (channelType === GEMINI) return geminiNative;
-    if (channelType === VERTEX && vertexFormatOf(model) === 'gemini') return vertexGeminiNative;
-    return undefined;
-  },
+  passThrough: (channelType, model) => nativeFor('gemini', geminiPassThroughs, channelType, model),
   streamError: (message) => `data: ${JSON.stringify({ error: { code: 500, message, status: 'INTERNAL' } })}\n\n`,
 };
 
@@ -137,7 +146,7 @@ function anthropicEndpoint(path: string): Endpoint {
     path,
     body: 'json',
     output: 'json',
-    chat: { surface: anthropicBinding },
+    surface: anthropicBinding,
     heartbeat: true,
     credential: anthropicKey,
     isStream: (_request, fields) => fields.stream === true,
@@ -172,7 +181,7 @@ export const geminiEndpoint: Endpoint = {
   path: '/gemini/:version/models/:modelAction',
   body: 'json',
   output: 'json',
-  chat: { surface: geminiBinding },
+  surface: geminiBinding,
   heartbeat: true,
   credential: geminiKey,
   modelOf: (request) => geminiTarget(request).model,
@@ -189,7 +198,7 @@ export const surfaceEndpoints: Endpoint[] = [
 
 /** `POST /v1/messages/count_tokens`: the prompt's tokens, counted here without calling anyone. */
 export function countAnthropicTokens(body: unknown): { input_tokens: number } {
-  if (!isObject(body)) throw fieldError('body', 'a JSON object is required');
+  if (!isRecord(body)) throw fieldError('body', 'a JSON object is required');
   const model = typeof body.model === 'string' ? body.model : '';
   if (!model) throw fieldError('model', 'a model name is required');
   // count_tokens takes no max_tokens; the translation wants one.

@@ -1,3 +1,4 @@
+import { isRecord, type Json } from '@one-hub/contracts';
 import {
   countChatPromptTokens,
   countInputTokens,
@@ -7,17 +8,11 @@ import {
   estimateInputTokens,
   estimateRerankTokens,
 } from '../billing/metering.js';
-import {
-  bodyUsage,
-  type Endpoint,
-  fieldError,
-  isObject,
-  type JsonObject,
-  openAiUsage,
-  parsedJson,
-  type RelayInput,
-  type StreamFormat,
-} from '../exchange/endpoint.js';
+import { bodyUsage, fieldError, openAiUsage, parsedJson } from '../exchange/endpoint.js';
+import { openAiStreamError } from '../exchange/event-stream.js';
+import { speaksOpenAi } from '../exchange/exchange.js';
+import type { Endpoint, RelayInput, StreamFormat, SurfaceBinding } from '../exchange/types.js';
+import { openAiStreamEncoder, openAiSurface } from '../providers/openai/adapter.js';
 import { mediaEndpoints } from './media.js';
 import { responsesEndpoint } from './responses.js';
 
@@ -25,9 +20,9 @@ import { responsesEndpoint } from './responses.js';
 
 /** The text of one chat or completion choice, whole (`message`) or streamed (`delta`). */
 function choiceText(choice: unknown): string {
-  if (!isObject(choice)) return '';
+  if (!isRecord(choice)) return '';
   let text = typeof choice.text === 'string' ? choice.text : '';
-  const part = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : undefined;
+  const part = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : undefined;
   if (!part) return text;
   for (const field of ['content', 'reasoning_content', 'refusal'] as const) {
     if (typeof part[field] === 'string') text += part[field];
@@ -36,11 +31,10 @@ function choiceText(choice: unknown): string {
   return text;
 }
 
-const choicesText = (body: JsonObject): string =>
-  (Array.isArray(body.choices) ? body.choices : []).map(choiceText).join('');
+const choicesText = (body: Json): string => (Array.isArray(body.choices) ? body.choices : []).map(choiceText).join('');
 
 const clientAskedUsage = (input: RelayInput) =>
-  isObject(input.fields.stream_options) && input.fields.stream_options.include_usage === true;
+  isRecord(input.fields.stream_options) && input.fields.stream_options.include_usage === true;
 
 /** Chat and legacy completion chunks; the usage chunk exists because we asked for it. */
 const chatStream: StreamFormat = {
@@ -57,9 +51,20 @@ const chatStream: StreamFormat = {
   endMarker: '[DONE]',
 };
 
+/**
+ * Chat completions clients: OpenAI-format channels get the body passed through; any other channel
+ * is reached by translation, its answer encoded back as OpenAI's chunks.
+ */
+export const openAiChatSurface: SurfaceBinding = {
+  translator: openAiSurface,
+  streamError: openAiStreamError,
+  encoderFor: (input) => openAiStreamEncoder(clientAskedUsage(input)),
+  passThrough: (_channelType, _model, adapter) => (speaksOpenAi(adapter) ? 'openai' : undefined),
+};
+
 function countChoices(raw: Buffer): number {
   const body = parsedJson(raw);
-  return isObject(body) ? countTextTokens(choicesText(body)) : 0;
+  return isRecord(body) ? countTextTokens(choicesText(body)) : 0;
 }
 
 const absent = (value: unknown) => value === undefined || value === null;
@@ -69,7 +74,7 @@ const absent = (value: unknown) => value === undefined || value === null;
  * would only come back as the upstream's 400 after a round trip (or, from a lenient vendor, be
  * answered and billed as if it made sense).
  */
-function checkSharedFields(fields: JsonObject): void {
+function checkSharedFields(fields: Json): void {
   for (const field of ['n', 'max_tokens', 'max_completion_tokens'] as const) {
     const value = fields[field];
     if (!absent(value) && !(Number.isInteger(value) && Number(value) > 0)) {
@@ -82,7 +87,7 @@ function checkSharedFields(fields: JsonObject): void {
       throw fieldError(field, 'must be a number');
     }
   }
-  if (!absent(fields.stream_options) && !isObject(fields.stream_options)) {
+  if (!absent(fields.stream_options) && !isRecord(fields.stream_options)) {
     throw fieldError('stream_options', 'must be an object');
   }
 }
@@ -93,7 +98,7 @@ function checkChat(input: RelayInput): void {
     throw fieldError('messages', 'a non-empty list of messages is required');
   }
   messages.forEach((message, index) => {
-    if (!isObject(message) || typeof message.role !== 'string') {
+    if (!isRecord(message) || typeof message.role !== 'string') {
       throw fieldError(`messages[${index}]`, 'each message must be an object with a role');
     }
   });
@@ -126,7 +131,7 @@ function checkRerank(input: RelayInput): void {
 
 /** Jina, Cohere-compatible and OpenAI-style rerankers report `prompt_tokens` or only `total_tokens`. */
 function rerankUsage(body: unknown) {
-  const usage = isObject(body) && isObject(body.usage) ? body.usage : undefined;
+  const usage = isRecord(body) && isRecord(body.usage) ? body.usage : undefined;
   const tokens = usage ? (usage.prompt_tokens ?? usage.total_tokens) : undefined;
   return typeof tokens === 'number' && tokens > 0 ? { prompt_tokens: tokens, completion_tokens: 0 } : undefined;
 }
@@ -145,14 +150,14 @@ export const rerankEndpoint: Endpoint = {
 const hasList =
   (field: string) =>
   (body: unknown): boolean =>
-    isObject(body) && Array.isArray(body[field]);
+    isRecord(body) && Array.isArray(body[field]);
 
 export const endpoints: Endpoint[] = [
   {
     path: '/v1/chat/completions',
     body: 'json',
     output: 'json',
-    chat: {},
+    surface: openAiChatSurface,
     heartbeat: true,
     stream: chatStream,
     validate: checkChat,

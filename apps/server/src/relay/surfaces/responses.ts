@@ -1,15 +1,8 @@
+import { isRecord, type Json } from '@one-hub/contracts';
 import { countResponsesPromptTokens, countTextTokens, estimateResponsesPromptTokens } from '../billing/metering.js';
-import type { SurfaceBinding } from '../exchange/chat-exchange.js';
-import {
-  type Endpoint,
-  fieldError,
-  isObject,
-  type JsonObject,
-  parsedJson,
-  type RelayInput,
-  type StreamFormat,
-  tokenUsage,
-} from '../exchange/endpoint.js';
+import { fieldError, parsedJson, tokenUsage } from '../exchange/endpoint.js';
+import type { Endpoint, RelayInput, StreamFormat, SurfaceBinding } from '../exchange/types.js';
+import { passesThrough } from '../providers/registry.js';
 import { responsesStreamError, responsesSurface } from '../providers/responses/surface.js';
 
 /**
@@ -28,10 +21,10 @@ function checkResponsesRequest(input: RelayInput): void {
   }
 }
 
-const responseUsage = (response: unknown) => (isObject(response) ? tokenUsage(response.usage) : undefined);
+const responseUsage = (response: unknown) => (isRecord(response) ? tokenUsage(response.usage) : undefined);
 
 // Text deltas of every kind (output text, refusals, tool arguments, reasoning); audio deltas are base64.
-function deltaText(event: JsonObject): string {
+function deltaText(event: Json): string {
   const type = typeof event.type === 'string' ? event.type : '';
   return type.endsWith('.delta') && !type.includes('audio') && typeof event.delta === 'string' ? event.delta : '';
 }
@@ -42,17 +35,17 @@ const responsesStream: StreamFormat = {
 };
 
 function partText(part: unknown): string {
-  if (!isObject(part)) return '';
+  if (!isRecord(part)) return '';
   return typeof part.text === 'string' ? part.text : typeof part.refusal === 'string' ? part.refusal : '';
 }
 
 /** The generated text of a whole response, for upstreams that report no usage. */
 function outputTokens(raw: Buffer): number {
   const body = parsedJson(raw);
-  if (!isObject(body) || !Array.isArray(body.output)) return 0;
+  if (!isRecord(body) || !Array.isArray(body.output)) return 0;
   let text = '';
   for (const item of body.output) {
-    if (!isObject(item)) continue;
+    if (!isRecord(item)) continue;
     if (Array.isArray(item.content)) text += item.content.map(partText).join('');
     if (Array.isArray(item.summary)) text += item.summary.map(partText).join('');
     if (typeof item.arguments === 'string') text += item.arguments;
@@ -60,12 +53,11 @@ function outputTokens(raw: Buffer): number {
   return countTextTokens(text);
 }
 
-/** Channels whose upstream has the Responses API: OpenAI and Azure. Every other one is translated. */
-const RESPONSES_UPSTREAMS: ReadonlySet<number> = new Set([1, 3, 55]);
-
 const responsesBinding: SurfaceBinding = {
   translator: responsesSurface,
   streamError: responsesStreamError,
+  // Channels whose upstream has the Responses API (OpenAI and Azure, registry.ts); every other one is translated.
+  passThrough: (channelType) => (passesThrough(channelType, 'responses') ? 'openai' : undefined),
 };
 
 export const responsesEndpoint: Endpoint = {
@@ -73,11 +65,11 @@ export const responsesEndpoint: Endpoint = {
   body: 'json',
   output: 'json',
   stream: responsesStream,
-  chat: { surface: responsesBinding, servedBy: RESPONSES_UPSTREAMS },
+  surface: responsesBinding,
   validate: checkResponsesRequest,
   estimatePrompt: (input) => estimateResponsesPromptTokens(input.fields),
   countPrompt: (input) => countResponsesPromptTokens(input.fields),
-  usageOf: (body) => (isObject(body) ? tokenUsage(body.usage) : undefined),
+  usageOf: (body) => (isRecord(body) ? tokenUsage(body.usage) : undefined),
   countCompletion: outputTokens,
-  isAnswer: (body) => isObject(body) && Array.isArray(body.output),
+  isAnswer: (body) => isRecord(body) && Array.isArray(body.output),
 };

@@ -111,7 +111,8 @@ export function readBody(body: UpstreamResponse['body'], limit: number): Promise
       size += part.length;
       if (size > limit) {
         body.destroy();
-        reject(new Error(`upstream response is larger than ${limit} bytes`));
+        const tooLarge = new Error(`upstream response is larger than ${limit} bytes`);
+        reject(Object.assign(tooLarge, { code: 'response too large' }));
         return;
       }
       parts.push(part);

@@ -1,12 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import type { RelayHttpReply } from '../../http/direct-routes.js';
-import { TextTally } from '../billing/metering.js';
-import type { Usage } from '../billing/quota.js';
-import { isObject, type RelayInput, type StreamFormat } from '../exchange/endpoint.js';
-import { streamBreakMessage } from '../exchange/upstream-errors.js';
+import type { RelayHttpReply } from '../../http/relay-front.js';
+import { AppError } from '../../platform/errors.js';
 import type { StreamedResponse } from './executor.js';
-import { eventData, SseSplitter } from './sse.js';
 
+/** How a forwarded body went: when its first byte came, and whether it reached its end. */
 export interface TransferOutcome {
   firstByteMs: number | undefined;
   /** The client went away before the end; the upstream was stopped. */
@@ -15,12 +12,17 @@ export interface TransferOutcome {
   failure?: unknown;
 }
 
-export interface StreamOutcome extends TransferOutcome {
-  usage: Usage | undefined;
-  /** Completion tokens counted from the streamed text; only when the upstream reported no usage. */
-  countedCompletionTokens: number;
-  /** The upstream sent the format's end marker (`data: [DONE]`). */
-  sawEndMarker: boolean;
+/**
+ * What turns an upstream body into the client's, chunk by chunk: a pass-through, a translation,
+ * a re-framing. It keeps only counters, never the body.
+ */
+export interface StreamRelay {
+  /** One upstream chunk: writes what the client gets through `client` and answers that write's hold. */
+  chunk(bytes: Buffer, client: ClientLink): undefined | Promise<unknown>;
+  /** The upstream ended cleanly: what closes the client's body ('' for nothing). */
+  end(): string;
+  /** The upstream broke off: what tells the client, or undefined to cut the connection (a truncated file). */
+  fail(message: string): string | undefined;
 }
 
 export function streamHeaders(requestId: string): Record<string, string> {
@@ -99,127 +101,61 @@ export class ClientLink {
   }
 }
 
-/** Forwards an upstream SSE stream event by event as it arrives, keeping only counters. */
-export async function relayStream(
+/**
+ * The one pump: forwards an upstream body to the client as it arrives, one write per upstream
+ * chunk through `relay`, holding the upstream while the client drains and stopping it when the
+ * client leaves. A break mid-way reaches the client as the relay tells it, or cuts the connection.
+ */
+export async function pumpToClient(
   upstream: StreamedResponse,
   reply: RelayHttpReply,
-  options: { format: StreamFormat; input: RelayInput; startedAt: number },
-): Promise<StreamOutcome> {
-  const outcome: StreamOutcome = {
-    usage: undefined,
-    countedCompletionTokens: 0,
-    sawEndMarker: false,
-    firstByteMs: undefined,
-    clientGone: false,
-  };
+  head: { status: number; headers: Record<string, string> },
+  relay: StreamRelay,
+  startedAt: number,
+): Promise<TransferOutcome> {
+  reply.hijack();
+  reply.raw.writeHead(head.status, head.headers);
+  const outcome: TransferOutcome = { firstByteMs: undefined, clientGone: false };
   const client = new ClientLink(reply.raw, upstream);
-  const splitter = new SseSplitter();
-  const tally = new TextTally();
-  // The events completed by one upstream chunk go to the client in one write, not one each.
-  const forward = (events: string[]) => {
-    let text = '';
-    for (const event of events) text += forwardEvent(event, outcome, tally, options);
-    return text ? client.write(text) : undefined;
-  };
-  const { format, input } = options;
-  const kept = (event: string) => !format.rewrite || format.mayRewrite?.(event, input) === false;
+  let cut = false;
   try {
-    await upstream.pump((chunk) => {
-      outcome.firstByteMs ??= Date.now() - options.startedAt;
-      const startsEvent = splitter.isEmpty();
-      const events = splitter.push(chunk);
-      // A chunk of whole events that all go out unchanged is sent as it came, then read: the
-      // client does not wait for the parsing. Ending on a line feed, it holds no partial character.
-      if (startsEvent && splitter.isEmpty() && chunk[chunk.length - 1] === LINE_FEED && events.every(kept)) {
-        const held = client.write(chunk);
-        for (const event of events) readEvent(event, outcome, tally, format);
-        return held;
-      }
-      return forward(events);
+    await upstream.pump((bytes) => {
+      outcome.firstByteMs ??= Date.now() - startedAt;
+      return relay.chunk(bytes, client);
     });
-    await forward(splitter.finish());
-    // OpenAI's clients are promised a final `data: [DONE]`; a vendor that ends without one
-    // still ended normally (a broken-off stream gets the error event below instead).
-    if (format.endMarker && !outcome.sawEndMarker) await client.write(`data: ${format.endMarker}\n\n`);
+    const closing = relay.end();
+    if (closing) await client.write(closing);
   } catch (error) {
     if (!client.gone) {
       outcome.failure = error;
-      const message = streamBreakMessage(error);
-      await client.write(`data: ${JSON.stringify({ error: { message, type: 'upstream_error' } })}\n\n`);
+      const told = relay.fail(streamBreakMessage(error));
+      if (told === undefined) cut = true;
+      else await client.write(told);
     }
   } finally {
     client.release();
   }
   outcome.clientGone = client.gone;
-  if (!client.gone) reply.raw.end();
-  if (!outcome.usage) outcome.countedCompletionTokens = tally.total();
-  return outcome;
-}
-
-const LINE_FEED = 0x0a;
-
-/** Notes the usage and the text of one upstream event; answers its JSON, if it is JSON. */
-function readEvent(event: string, outcome: StreamOutcome, tally: TextTally, format: StreamFormat): unknown {
-  const data = eventData(event);
-  if (data !== undefined && data === format.endMarker) outcome.sawEndMarker = true;
-  if (data === undefined || data === '[DONE]') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(data);
-  } catch {
-    return undefined; // Not JSON: forwarded as is.
-  }
-  if (!isObject(parsed)) return undefined;
-  const usage = format.usageOf(parsed);
-  if (usage) outcome.usage = usage;
-  tally.push(format.textOf(parsed));
-  return parsed;
-}
-
-/** What the client gets for one upstream event ('' when it is dropped); usage and text are noted. */
-function forwardEvent(
-  event: string,
-  outcome: StreamOutcome,
-  tally: TextTally,
-  options: { format: StreamFormat; input: RelayInput },
-): string {
-  const parsed = readEvent(event, outcome, tally, options.format);
-  const replacement = isObject(parsed) ? options.format.rewrite?.(parsed, options.input) : undefined;
-  if (replacement === null) return '';
-  if (replacement !== undefined) return `data: ${JSON.stringify(replacement)}\n\n`;
-  return `${event}\n\n`;
-}
-
-/**
- * Forwards a binary body (audio) chunk by chunk with the upstream's content type. An upstream
- * that breaks off mid-way cuts the client's connection too, so a truncated file is not taken
- * for a whole one.
- */
-export async function relayBytes(
-  upstream: StreamedResponse,
-  reply: RelayHttpReply,
-  options: { requestId: string; startedAt: number },
-): Promise<TransferOutcome> {
-  const contentType = upstream.headers['content-type'];
-  reply.hijack();
-  reply.raw.writeHead(upstream.status, {
-    'content-type': typeof contentType === 'string' ? contentType : 'application/octet-stream',
-    ...requestIdHeaders(options.requestId),
-  });
-  const outcome: TransferOutcome = { firstByteMs: undefined, clientGone: false };
-  const client = new ClientLink(reply.raw, upstream);
-  try {
-    await upstream.pump((chunk) => {
-      outcome.firstByteMs ??= Date.now() - options.startedAt;
-      return client.write(chunk);
-    });
-  } catch (error) {
-    if (!client.gone) outcome.failure = error;
-  } finally {
-    client.release();
-  }
-  outcome.clientGone = client.gone;
-  if (outcome.failure) reply.raw.destroy();
+  if (cut) reply.raw.destroy();
   else if (!client.gone) reply.raw.end();
   return outcome;
+}
+
+/** Forwards every chunk unchanged (binary bodies); a break cuts the connection. */
+export const bytesRelay: StreamRelay = {
+  chunk: (bytes, client) => client.write(bytes),
+  end: () => '',
+  fail: () => undefined,
+};
+
+/**
+ * What the client reads when the answer breaks off mid-way: a network error's own text may name
+ * the channel's address, so those get a plain sentence; our own errors (a stream that could not
+ * be read) keep theirs.
+ */
+export function streamBreakMessage(cause: unknown): string {
+  const code = cause instanceof AppError ? undefined : (cause as { code?: unknown } | null)?.code;
+  if (code === 'UND_ERR_BODY_TIMEOUT') return 'the upstream stopped sending (idle timeout); the answer is incomplete';
+  if (typeof code === 'string' || !(cause instanceof Error)) return 'the upstream broke off; the answer is incomplete';
+  return cause.message;
 }

@@ -20,9 +20,27 @@ describe('SSE splitting', () => {
     expect(splitter.push(encoded.slice(8))).toEqual(['data: 你好']);
   });
 
-  it('refuses an event that grows past the limit instead of buffering it', () => {
+  it('finds a CRLF separator cut anywhere, and several events in one chunk', () => {
+    const stream = 'data: 1\r\n\r\ndata: 2\r\n\r\ndata: 3\r\n\r\n';
+    for (let cut = 1; cut < stream.length; cut++) {
+      const splitter = new SseSplitter();
+      const events = [...splitter.push(bytes(stream.slice(0, cut))), ...splitter.push(bytes(stream.slice(cut)))];
+      expect(events, `cut at ${cut}`).toEqual(['data: 1', 'data: 2', 'data: 3']);
+      expect(splitter.isEmpty()).toBe(true);
+    }
+  });
+
+  it('gives back an event the upstream did not end with a blank line', () => {
+    const splitter = new SseSplitter();
+    expect(splitter.push(bytes('data: a\n\ndata: b\n'))).toEqual(['data: a']);
+    expect(splitter.isEmpty()).toBe(false);
+    expect(splitter.finish()).toEqual(['data: b']);
+  });
+
+  it('refuses an event that grows past the limit instead of buffering it, and holds nothing after', () => {
     const splitter = new SseSplitter(16);
     expect(() => splitter.push(bytes(`data: ${'x'.repeat(32)}`))).toThrow('larger than the limit');
+    expect(splitter.isEmpty()).toBe(true);
   });
 
   it('reads data lines and ignores comments', () => {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Json } from '../../../src/relay/providers/types.js';
+import { isRecord, type Json } from '@one-hub/contracts';
 import { type ListeningMock, listenMock, pieces, sendJson } from '../../mocks/mock-server.js';
 
 /**
@@ -70,9 +70,6 @@ const CHAT_FIELDS = new Set([
   'tool_choice',
   'thinking',
 ]);
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Why a chat body is refused, or undefined. */
 function chatProblem(body: Json): string | undefined {

@@ -1,7 +1,8 @@
+import { isRecord } from '@one-hub/contracts';
 import { AppError } from '../../../platform/errors.js';
 import type { OptionService } from '../../option/service.js';
 import type { ExternalIdentity } from './external-accounts.js';
-import { callJson, isObject, textField } from './upstream.js';
+import { callJson, textField } from './upstream.js';
 
 export interface GitHubUrls {
   /** Where the OAuth code is exchanged: `<web>/login/oauth/access_token`. */
@@ -73,7 +74,7 @@ export class GitHubSignIn {
   private async profile(token: string): Promise<GitHubProfile> {
     const headers = { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json' };
     const user = await callJson(`${this.urls.api}/user`, { headers }, 'GitHub');
-    const id = isObject(user.body) ? user.body.id : undefined;
+    const id = isRecord(user.body) ? user.body.id : undefined;
     if (user.status !== 200 || typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
       throw new AppError('upstream_error', `GitHub did not return the signed-in user (HTTP ${user.status})`);
     }
@@ -93,7 +94,7 @@ export class GitHubSignIn {
   /** The verified addresses (lower case) and the primary verified one; none when GitHub does not list them. */
   private async verifiedEmails(headers: Record<string, string>): Promise<{ all: Set<string>; primary: string }> {
     const answer = await callJson(`${this.urls.api}/user/emails`, { headers }, 'GitHub');
-    const entries = answer.status === 200 && Array.isArray(answer.body) ? answer.body.filter(isObject) : [];
+    const entries = answer.status === 200 && Array.isArray(answer.body) ? answer.body.filter(isRecord) : [];
     const verified = entries.filter((entry) => entry.verified === true && textField(entry, 'email'));
     return {
       all: new Set(verified.map((entry) => textField(entry, 'email').toLowerCase())),

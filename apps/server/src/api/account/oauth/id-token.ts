@@ -1,9 +1,18 @@
-import { constants, createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
+import { isRecord } from '@one-hub/contracts';
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  errors,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyOptions,
+  jwtVerify,
+} from 'jose';
 
 /**
  * Verification of an OpenID Connect ID token (a JWS in compact form) against the issuer's JWKS,
- * with node:crypto only. Asymmetric algorithms only: "none" and HMAC are refused, and a key is
- * used only with an algorithm of its own type, so a public key can never act as an HMAC secret.
+ * with `jose`. Asymmetric algorithms only: "none" and HMAC are refused, and jose uses a JWKS key
+ * only with an algorithm of its own type, so a public key can never act as an HMAC secret.
  */
 
 export class IdTokenError extends Error {}
@@ -21,108 +30,99 @@ export interface IdTokenExpectations {
 
 export type IdTokenClaims = Record<string, unknown> & { sub: string };
 
-interface Algorithm {
-  hash: 'sha256' | 'sha384' | 'sha512';
-  keyType: 'RSA' | 'EC';
-  pss?: boolean;
-}
-
-const algorithms: Record<string, Algorithm> = {
-  RS256: { hash: 'sha256', keyType: 'RSA' },
-  RS384: { hash: 'sha384', keyType: 'RSA' },
-  RS512: { hash: 'sha512', keyType: 'RSA' },
-  PS256: { hash: 'sha256', keyType: 'RSA', pss: true },
-  PS384: { hash: 'sha384', keyType: 'RSA', pss: true },
-  PS512: { hash: 'sha512', keyType: 'RSA', pss: true },
-  ES256: { hash: 'sha256', keyType: 'EC' },
-  ES384: { hash: 'sha384', keyType: 'EC' },
-  ES512: { hash: 'sha512', keyType: 'EC' },
-};
+const ACCEPTED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];
 
 /** Clock difference tolerated between us and the issuer. */
 const LEEWAY_SECONDS = 60;
 
-function decodePart(part: string, what: string): Record<string, unknown> {
+/** What a failed claim check means for the person signing in. */
+const claimFailures: Record<string, string> = {
+  iss: 'the ID token was issued by another issuer',
+  aud: 'the ID token is meant for another client',
+  exp: 'the ID token carries no expiry, so it counts as expired',
+  nbf: 'the ID token is not valid yet',
+  sub: 'the ID token names no subject',
+};
+
+/** jose's error → ours, in words that tell the operator what is wrong; never the token itself. */
+function explain(error: unknown, token: string): IdTokenError {
+  if (error instanceof IdTokenError) return error;
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
+    return new IdTokenError(`the ID token's algorithm ${String(headerOf(token).alg)} is not accepted`);
+  }
+  if (error instanceof errors.JWKSNoMatchingKey) {
+    return new UnknownSigningKeyError('the ID token is signed with a key the issuer does not list');
+  }
+  if (error instanceof errors.JWKSInvalid) return new IdTokenError("the issuer's JWKS holds no usable keys");
+  if (error instanceof errors.JWSSignatureVerificationFailed) {
+    return new IdTokenError("the ID token's signature does not match the issuer's keys");
+  }
+  if (error instanceof errors.JWTExpired) return new IdTokenError('the ID token has expired');
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    return new IdTokenError(claimFailures[error.claim] ?? `the ID token's ${error.claim} claim is not acceptable`);
+  }
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) {
+    return new IdTokenError('the ID token is not a signed JWT whose header and payload are JSON objects');
+  }
+  // A key in the JWKS that the runtime cannot import, or one too weak for its algorithm.
+  return new IdTokenError("the ID token could not be checked against the issuer's keys");
+}
+
+function headerOf(token: string): Record<string, unknown> {
   try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    return decodeProtectedHeader(token);
   } catch {
-    // reported below
+    return {};
   }
-  throw new IdTokenError(`the ID token's ${what} is not a JSON object`);
 }
 
-function candidateKeys(keys: unknown[], header: Record<string, unknown>, algorithm: Algorithm): KeyObject[] {
-  const kid = typeof header.kid === 'string' ? header.kid : undefined;
-  const matching = keys.filter((entry): entry is JsonWebKey & { kid?: string; use?: string } => {
-    if (typeof entry !== 'object' || entry === null) return false;
-    const key = entry as JsonWebKey & { kid?: string; use?: string };
-    return key.kty === algorithm.keyType && (key.use === undefined || key.use === 'sig') && (!kid || key.kid === kid);
-  });
-  if (matching.length === 0)
-    throw new UnknownSigningKeyError('the ID token is signed with a key the issuer does not list');
-  return matching.flatMap((key) => {
-    try {
-      return [createPublicKey({ key, format: 'jwk' })];
-    } catch {
-      return []; // a malformed entry in the JWKS cannot have signed anything
+/**
+ * A token without a key id, when the JWKS holds several keys of its type, is tried against each
+ * (jose leaves that iteration to the caller).
+ */
+async function verifyWithAnyKey(token: string, jwks: unknown, options: JWTVerifyOptions): Promise<JWTPayload> {
+  if (!isRecord(jwks) || !Array.isArray(jwks.keys)) throw new IdTokenError("the issuer's JWKS holds no keys");
+  const keySet = createLocalJWKSet(jwks as unknown as JSONWebKeySet);
+  try {
+    return (await jwtVerify(token, keySet, options)).payload;
+  } catch (error) {
+    if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
+    for await (const key of error) {
+      try {
+        return (await jwtVerify(token, key, options)).payload;
+      } catch (attempt) {
+        if (!(attempt instanceof errors.JWSSignatureVerificationFailed)) throw attempt;
+      }
     }
-  });
-}
-
-function signatureMatches(key: KeyObject, algorithm: Algorithm, input: Buffer, signature: Buffer): boolean {
-  if (algorithm.keyType === 'EC') return verify(algorithm.hash, input, { key, dsaEncoding: 'ieee-p1363' }, signature);
-  if (algorithm.pss) {
-    return verify(
-      algorithm.hash,
-      input,
-      { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST },
-      signature,
-    );
+    throw new errors.JWSSignatureVerificationFailed();
   }
-  return verify(algorithm.hash, input, key, signature);
 }
 
-function checkClaims(claims: Record<string, unknown>, expected: IdTokenExpectations): IdTokenClaims {
-  if (claims.iss !== expected.issuer) throw new IdTokenError('the ID token was issued by another issuer');
-  const audience = claims.aud;
-  const audiences = Array.isArray(audience) ? audience : [audience];
-  if (!audiences.includes(expected.clientId)) throw new IdTokenError('the ID token is meant for another client');
+/** The token's claims once its signature and its iss, aud, azp, exp, nbf and nonce check out. */
+export async function verifyIdToken(
+  token: string,
+  jwks: unknown,
+  expected: IdTokenExpectations,
+): Promise<IdTokenClaims> {
+  let claims: JWTPayload;
+  try {
+    claims = await verifyWithAnyKey(token, jwks, {
+      algorithms: ACCEPTED_ALGORITHMS,
+      issuer: expected.issuer,
+      audience: expected.clientId,
+      clockTolerance: LEEWAY_SECONDS,
+      currentDate: new Date(expected.nowSeconds * 1000),
+      requiredClaims: ['exp', 'sub'],
+    });
+  } catch (error) {
+    throw explain(error, token);
+  }
   if (claims.azp !== undefined && claims.azp !== expected.clientId) {
     throw new IdTokenError('the ID token was issued to another client');
-  }
-  if (typeof claims.exp !== 'number' || claims.exp + LEEWAY_SECONDS <= expected.nowSeconds) {
-    throw new IdTokenError('the ID token has expired');
-  }
-  if (typeof claims.nbf === 'number' && claims.nbf - LEEWAY_SECONDS > expected.nowSeconds) {
-    throw new IdTokenError('the ID token is not valid yet');
   }
   if (expected.nonce !== undefined && claims.nonce !== expected.nonce) {
     throw new IdTokenError('the ID token does not carry the nonce of this sign-in');
   }
-  if (typeof claims.sub !== 'string' || !claims.sub) throw new IdTokenError('the ID token names no subject');
+  if (typeof claims.sub !== 'string' || !claims.sub) throw new IdTokenError(claimFailures.sub);
   return claims as IdTokenClaims;
-}
-
-/** The token's claims once its signature and its iss, aud, azp, exp, nbf and nonce check out. */
-export function verifyIdToken(token: string, jwks: unknown, expected: IdTokenExpectations): IdTokenClaims {
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts.some((part) => !part)) throw new IdTokenError('the ID token is not a signed JWT');
-  const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
-  const header = decodePart(headerPart, 'header');
-  const algorithm = typeof header.alg === 'string' ? algorithms[header.alg] : undefined;
-  if (!algorithm) throw new IdTokenError(`the ID token's algorithm ${String(header.alg)} is not accepted`);
-  const keys = (jwks as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys)) throw new IdTokenError("the issuer's JWKS holds no keys");
-  const input = Buffer.from(`${headerPart}.${payloadPart}`);
-  const signature = Buffer.from(signaturePart, 'base64url');
-  let verified = false;
-  for (const key of candidateKeys(keys, header, algorithm)) {
-    if (signatureMatches(key, algorithm, input, signature)) {
-      verified = true;
-      break;
-    }
-  }
-  if (!verified) throw new IdTokenError("the ID token's signature does not match the issuer's keys");
-  return checkClaims(decodePart(payloadPart, 'payload'), expected);
 }

@@ -1,7 +1,8 @@
+import { isRecord } from '@one-hub/contracts';
 import { AppError } from '../../../platform/errors.js';
 import type { OptionService } from '../../option/service.js';
 import type { ExternalIdentity } from './external-accounts.js';
-import { callJson, isObject, textField } from './upstream.js';
+import { callJson, textField } from './upstream.js';
 
 export const LARK_URL = 'https://open.feishu.cn';
 
@@ -63,7 +64,7 @@ export class LarkSignIn {
   /** Feishu answers `{code, msg, data}`; `code` 0 means success whatever the HTTP status says. */
   private async call(path: string, call: Parameters<typeof callJson>[1]) {
     const answer = await callJson(`${this.baseUrl}${path}`, call, 'Lark');
-    const body = isObject(answer.body) ? answer.body : {};
+    const body = isRecord(answer.body) ? answer.body : {};
     return { ok: body.code === 0, message: textField(body, 'msg'), data: body.data, body };
   }
 }

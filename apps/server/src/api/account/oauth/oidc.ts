@@ -1,9 +1,10 @@
+import { isRecord } from '@one-hub/contracts';
 import { nowSeconds } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import type { OptionService } from '../../option/service.js';
 import type { ExternalIdentity } from './external-accounts.js';
 import { type IdTokenClaims, IdTokenError, UnknownSigningKeyError, verifyIdToken } from './id-token.js';
-import { callJson, isObject, textField } from './upstream.js';
+import { callJson, textField } from './upstream.js';
 
 interface ProviderMetadata {
   issuer: string;
@@ -90,7 +91,7 @@ export class OidcSignIn {
     const issuer = stripSlash(this.options.get('OIDCIssuer'));
     if (this.metadata?.key === issuer && nowSeconds() - this.metadata.at < CACHE_SECONDS) return this.metadata.value;
     const answer = await callJson(`${issuer}/.well-known/openid-configuration`, {}, 'the OIDC provider');
-    const body = isObject(answer.body) ? answer.body : {};
+    const body = isRecord(answer.body) ? answer.body : {};
     const value: ProviderMetadata = {
       issuer: textField(body, 'issuer'),
       authorizationEndpoint: textField(body, 'authorization_endpoint'),
@@ -140,7 +141,7 @@ export class OidcSignIn {
       nowSeconds: nowSeconds(),
     };
     try {
-      return verifyIdToken(idToken, await this.keys(metadata.jwksUri, false), expected);
+      return await verifyIdToken(idToken, await this.keys(metadata.jwksUri, false), expected);
     } catch (error) {
       if (!(error instanceof UnknownSigningKeyError)) throw error;
       return verifyIdToken(idToken, await this.keys(metadata.jwksUri, true), expected);
@@ -163,7 +164,7 @@ export class OidcSignIn {
       { method: 'GET', headers: { authorization: `Bearer ${accessToken}` } },
       'the OIDC provider',
     );
-    return answer.status === 200 && isObject(answer.body) && answer.body.sub === subject ? answer.body : {};
+    return answer.status === 200 && isRecord(answer.body) && answer.body.sub === subject ? answer.body : {};
   }
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SignedCookie } from '../../../http/signed-cookie.js';
 import { randomString, safeEqual } from '../../../platform/crypto.js';
 import { AppError } from '../../../platform/errors.js';
-import { SignedCookie } from '../signed-cookie.js';
 
 const STATE_TTL_SECONDS = 10 * 60;
 
@@ -20,7 +20,7 @@ export class OAuthStateCookie {
 
   constructor(secret: string) {
     // Lax: the cookie must survive the provider's redirect back to the console.
-    this.cookie = new SignedCookie(secret, 'oauth_state', STATE_TTL_SECONDS, 'lax');
+    this.cookie = new SignedCookie(secret, 'oauth_state', STATE_TTL_SECONDS, { sameSite: 'lax' });
   }
 
   issue(reply: FastifyReply, options: { nonce?: boolean } = {}): StatePayload {

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { AppError } from '../../../platform/errors.js';
+import { readBody } from '../../../relay/transport/executor.js';
 
 /** One JSON call to an identity provider (GitHub, Feishu, an OIDC issuer, a WeChat server, Turnstile). */
 export interface JsonCall {
@@ -42,7 +43,7 @@ export async function callJson(url: string, call: JsonCall, provider: string): P
       bodyTimeout: TIMEOUT_MS,
     });
     status = response.statusCode;
-    text = await readLimited(response.body);
+    text = (await readBody(response.body, MAX_BODY_BYTES)).toString('utf8');
   } catch (error) {
     const reason = (error as { code?: string }).code ?? 'network error';
     throw new AppError('upstream_error', `${provider} could not be reached (${reason})`, { retryable: true });
@@ -54,23 +55,8 @@ export async function callJson(url: string, call: JsonCall, provider: string): P
   }
 }
 
-async function readLimited(body: AsyncIterable<Buffer | Uint8Array>): Promise<string> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const part of body) {
-    size += part.length;
-    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('response too large'), { code: 'response too large' });
-    parts.push(Buffer.from(part));
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
-
 /** A JSON object's string field, or '' when absent or of another type. */
 export function textField(source: unknown, field: string): string {
   const value = (source as Record<string, unknown> | null)?.[field];
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

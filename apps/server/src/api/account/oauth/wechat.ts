@@ -1,7 +1,8 @@
+import { isRecord } from '@one-hub/contracts';
 import { AppError } from '../../../platform/errors.js';
 import type { OptionService } from '../../option/service.js';
 import type { ExternalIdentity } from './external-accounts.js';
-import { callJson, isObject, textField } from './upstream.js';
+import { callJson, textField } from './upstream.js';
 
 /**
  * WeChat sign-in through a separate wechat-server: the user reads a code from the official
@@ -21,7 +22,7 @@ export class WeChatSignIn {
       { method: 'GET', headers: { authorization: this.options.get('WeChatServerToken') } },
       'the WeChat server',
     );
-    const body = isObject(answer.body) ? answer.body : {};
+    const body = isRecord(answer.body) ? answer.body : {};
     const openId = typeof body.data === 'string' ? body.data.trim() : '';
     if (body.success !== true || !openId) {
       throw AppError.badRequest(`the WeChat code was not accepted: ${textField(body, 'message') || 'unknown code'}`);

@@ -1,6 +1,7 @@
 import { upstreamUrl } from '../openai/request.js';
 import type { AdapterContext, ChatAdapter, ChatRequest, UpstreamCall, UpstreamErrorInfo } from '../types.js';
-import { anthropicStreamDecoder, completionFromMessage, parseJson } from './answer.js';
+import { upstreamObject } from '../values.js';
+import { anthropicStreamDecoder, completionFromMessage } from './answer.js';
 import { ANTHROPIC_VERSION, isRecord } from './common.js';
 import { buildAnthropicBody } from './request.js';
 
@@ -69,7 +70,7 @@ export const anthropicAdapter: ChatAdapter = {
       body: JSON.stringify(body),
     };
   },
-  parseChat: (body, context) => completionFromMessage(parseJson(body, 'answer'), context),
+  parseChat: (body, context) => completionFromMessage(upstreamObject(body, 'answer'), context),
   decodeStream: anthropicStreamDecoder,
   parseError: parseAnthropicError,
 };

@@ -9,22 +9,12 @@ import type {
   Json,
   StreamDecoder,
 } from '../types.js';
+import { firstCharacters, upstreamJson } from '../values.js';
 import { finishFromStopReason, isRecord, num, usageFromAnthropic } from './common.js';
 
 /** Anthropic answers, whole and streamed, in the canonical chat shape. */
 
 // ---- answers ----
-
-export function parseJson(body: Buffer, what: string): Json {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new Error(`the upstream's ${what} is not JSON`);
-  }
-  if (!isRecord(parsed)) throw new Error(`the upstream's ${what} is not a JSON object`);
-  return parsed;
-}
 
 export function completionFromMessage(message: Json, context: AdapterContext): ChatCompletion {
   if (message.type === 'error' && isRecord(message.error)) {
@@ -203,12 +193,7 @@ export function anthropicStreamDecoder(context: AdapterContext): StreamDecoder {
     for (const text of events) {
       const data = eventData(text);
       if (data === undefined || data === '') continue;
-      let event: unknown;
-      try {
-        event = JSON.parse(data);
-      } catch {
-        throw new Error(`the upstream's stream event is not JSON: ${data.slice(0, 100)}`);
-      }
+      const event = upstreamJson(data, 'stream event', firstCharacters);
       if (isRecord(event)) handle(event, out);
     }
     return out;

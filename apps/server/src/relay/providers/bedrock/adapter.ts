@@ -11,6 +11,7 @@ import type {
   UpstreamCall,
   UpstreamErrorInfo,
 } from '../types.js';
+import { upstreamObject } from '../values.js';
 import { buildConverseBody, completionFromConverse, converseStreamDecoder } from './converse.js';
 import { EventStreamSplitter, payloadJson, type StreamMessage, streamFailure } from './eventstream.js';
 import { bedrockModelId, claudeFamilyName, encodeModelId, isClaudeModel, splitThinking } from './models.js';
@@ -256,17 +257,6 @@ export function parseBedrockError(status: number, body: Buffer): UpstreamErrorIn
 
 // ---- the adapter ----
 
-function parseJson(body: Buffer): Json {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new Error("the upstream's answer is not JSON");
-  }
-  if (!isRecord(parsed)) throw new Error("the upstream's answer is not a JSON object");
-  return parsed;
-}
-
 export const bedrockAdapter: ChatAdapter = {
   // Neither Anthropic's wire format (InvokeModel wraps it) nor any other: no surface may pass a
   // client's body through unchanged. Anthropic clients reach Claude by translation, or by
@@ -288,7 +278,7 @@ export const bedrockAdapter: ChatAdapter = {
     return bedrockCall(context, modelId, action, buildConverseBody(request), rest, context.stream);
   },
   parseChat(body, context) {
-    const answer = parseJson(body);
+    const answer = upstreamObject(body, 'answer');
     return isClaudeModel(bedrockModelId(context.upstreamModel))
       ? completionFromMessage(answer, context)
       : completionFromConverse(answer, context);

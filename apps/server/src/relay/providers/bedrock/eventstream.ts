@@ -1,6 +1,7 @@
 import { EventStreamCodec, type Message, type MessageHeaders } from '@smithy/core/event-streams';
 import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import type { Json } from '../types.js';
+import { firstCharacters, upstreamObject } from '../values.js';
 
 /**
  * The `application/vnd.amazon.eventstream` framing of Bedrock's streams. Each message is
@@ -112,16 +113,7 @@ export class EventStreamSplitter {
 /** A message's JSON payload; an object, else an Error naming the event. */
 export function payloadJson(message: StreamMessage): Json {
   const text = Buffer.from(message.payload).toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? {} : JSON.parse(text);
-  } catch {
-    throw new Error(`the upstream's ${message.type || 'stream'} event is not JSON: ${text.slice(0, 100)}`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`the upstream's ${message.type || 'stream'} event is not a JSON object`);
-  }
-  return parsed as Json;
+  return text === '' ? {} : upstreamObject(text, `${message.type || 'stream'} event`, firstCharacters);
 }
 
 /** The Error an exception or error message stands for: `throttlingException: Too many requests…`. */

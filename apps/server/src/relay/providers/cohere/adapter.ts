@@ -1,6 +1,7 @@
 import type { ChatAdapter } from '../types.js';
+import { upstreamObject } from '../values.js';
 import { buildCohereChatBody, completionFromCohere } from './chat.js';
-import { cohereHeaders, cohereUrl, parseCohereError, parseJsonObject } from './common.js';
+import { cohereHeaders, cohereUrl, parseCohereError } from './common.js';
 import { cohereEmbeddings } from './embed.js';
 import { cohereRerank } from './rerank.js';
 import { cohereStreamDecoder } from './stream.js';
@@ -21,7 +22,7 @@ export const cohereAdapter: ChatAdapter = {
       body: JSON.stringify(body),
     };
   },
-  parseChat: (body, context) => completionFromCohere(parseJsonObject(body, 'answer'), context),
+  parseChat: (body, context) => completionFromCohere(upstreamObject(body, 'answer'), context),
   decodeStream: cohereStreamDecoder,
   parseError: parseCohereError,
 };

@@ -1,4 +1,4 @@
-import type { AdapterContext, ChatUsage, FinishReason, Json, UpstreamErrorInfo } from '../types.js';
+import type { AdapterContext, ChatUsage, FinishReason, UpstreamErrorInfo } from '../types.js';
 import { isRecord, num } from '../values.js';
 
 export { isRecord, num };
@@ -28,17 +28,6 @@ export function cohereHeaders(context: AdapterContext, stream: boolean): Record<
     'content-type': 'application/json',
     accept: stream ? 'text/event-stream' : 'application/json',
   };
-}
-
-export function parseJsonObject(body: Buffer, what: string): Json {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new Error(`the upstream's ${what} is not JSON`);
-  }
-  if (!isRecord(parsed)) throw new Error(`the upstream's ${what} is not a JSON object`);
-  return parsed;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AdapterContext, Json, UpstreamCall, WholeBodyAdapter } from '../types.js';
-import { cohereHeaders, cohereUrl, isRecord, numberOr, parseJsonObject } from './common.js';
+import { upstreamObject } from '../values.js';
+import { cohereHeaders, cohereUrl, isRecord, numberOr } from './common.js';
 
 /**
  * OpenAI embeddings (`/v1/embeddings`) → Cohere Embed v2 (`POST /v2/embed`) and back.
@@ -79,7 +80,7 @@ export function buildEmbedCall(body: Json, context: AdapterContext): UpstreamCal
  * relay builds and parses with the same context, and `build` remembers it there.
  */
 export function parseEmbedAnswer(body: Buffer, context: AdapterContext, encoding: 'float' | 'base64'): Json {
-  const answer = parseJsonObject(body, 'answer');
+  const answer = upstreamObject(body, 'answer');
   const embeddings = isRecord(answer.embeddings) ? answer.embeddings.float : undefined;
   if (!Array.isArray(embeddings)) {
     if (typeof answer.message === 'string') throw new Error(answer.message);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../../test/providers/cohere/test-support.js';
-import { classifyAdapterError } from '../../exchange/chat-exchange.js';
+import { classifyAdapterError } from '../../exchange/upstream-errors.js';
 import { cohereAdapter } from './adapter.js';
 
 describe('cohereAdapter.parseError', () => {

@@ -1,6 +1,7 @@
 import { countRerankTokens } from '../../billing/metering.js';
 import type { AdapterContext, Json, UpstreamCall, WholeBodyAdapter } from '../types.js';
-import { cohereHeaders, cohereUrl, isRecord, numberOr, parseJsonObject } from './common.js';
+import { upstreamObject } from '../values.js';
+import { cohereHeaders, cohereUrl, isRecord, numberOr } from './common.js';
 
 /**
  * The relay's `/v1/rerank` (Jina/Cohere-compatible: `query`, `documents`, `top_n`,
@@ -60,7 +61,7 @@ export function buildRerankCall(body: Json, context: AdapterContext): UpstreamCa
 }
 
 export function parseRerankAnswer(body: Buffer, context: AdapterContext, request?: RerankRequest): Json {
-  const answer = parseJsonObject(body, 'answer');
+  const answer = upstreamObject(body, 'answer');
   if (!Array.isArray(answer.results)) {
     if (typeof answer.message === 'string') throw new Error(answer.message);
     throw new Error("the upstream's answer has no results list");

@@ -1,5 +1,6 @@
 import { eventData, SseSplitter } from '../../transport/sse.js';
 import type { AdapterContext, ChatChunk, ChatUsage, FinishReason, Json, StreamDecoder } from '../types.js';
+import { firstCharacters, upstreamJson } from '../values.js';
 import { finishFromCohere, isRecord, num, usageFromCohere } from './common.js';
 
 /**
@@ -137,12 +138,7 @@ export function cohereStreamDecoder(context: AdapterContext): StreamDecoder {
     for (const text of events) {
       const data = eventData(text);
       if (data === undefined || data === '' || data === '[DONE]') continue;
-      let event: unknown;
-      try {
-        event = JSON.parse(data);
-      } catch {
-        throw new Error(`the upstream's stream event is not JSON: ${data.slice(0, 100)}`);
-      }
+      const event = upstreamJson(data, 'stream event', firstCharacters);
       if (isRecord(event)) handle(event, out);
     }
     return out;

@@ -548,7 +548,7 @@ describe('gemini parseChat', () => {
   });
 
   it('throws an Error naming the problem for malformed answers', () => {
-    expect(() => geminiAdapter.parseChat(Buffer.from('<html>'), context())).toThrow(/Gemini answer is not JSON/);
+    expect(() => geminiAdapter.parseChat(Buffer.from('<html>'), context())).toThrow(/answer is not JSON/);
     expect(() => geminiAdapter.parseChat(Buffer.from('[]'), context())).toThrow(/not a JSON object/);
     expect(() => geminiAdapter.parseChat(Buffer.from('{"candidates":[]}'), context())).toThrow(/no candidates/);
     expect(() => geminiAdapter.parseChat(fixture('error-500-internal.json'), context())).toThrow(

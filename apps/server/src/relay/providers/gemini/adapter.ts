@@ -7,7 +7,7 @@ import type {
   UpstreamCall,
   UpstreamErrorInfo,
 } from '../types.js';
-import { GeminiStreamDecoder, parseGeminiAnswer, parseJson } from './answer.js';
+import { GeminiStreamDecoder, parseGeminiAnswer, parseGeminiJson } from './answer.js';
 import { isRecord, maskSecrets, num, str } from './common.js';
 import { geminiUrl, splitModel, toGeminiRequest, versionOf } from './request.js';
 
@@ -101,7 +101,7 @@ export const geminiAdapter: ChatAdapter = {
     };
   },
   parseChat(body: Buffer, context: AdapterContext): ChatCompletion {
-    return parseGeminiAnswer(parseJson(body.toString('utf8'), 'answer'), context);
+    return parseGeminiAnswer(parseGeminiJson(body.toString('utf8'), 'answer'), context);
   },
   decodeStream(context: AdapterContext): StreamDecoder {
     return new GeminiStreamDecoder(context);

@@ -1,4 +1,4 @@
-import { eventData } from '../../transport/sse.js';
+import { eventData, SseSplitter } from '../../transport/sse.js';
 import type {
   AdapterContext,
   ChatChunk,
@@ -10,11 +10,12 @@ import type {
   Json,
   StreamDecoder,
 } from '../types.js';
+import { upstreamJson } from '../values.js';
 import {
-  EventSplitter,
   finishFromGemini,
   type GeminiToolCall,
   isRecord,
+  MAX_GEMINI_EVENT_CHARS,
   maskSecrets,
   str,
   usageFromGemini,
@@ -25,13 +26,9 @@ import { splitModel } from './request.js';
 
 // ---- answers ----
 
-export function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error(`Gemini ${what} is not JSON: ${maskSecrets(text.slice(0, 200))}`);
-  }
-}
+/** Gemini text that is not JSON is shown masked: a proxy may echo the request, key included. */
+export const parseGeminiJson = (text: string, what: string): unknown =>
+  upstreamJson(text, what, (shown) => maskSecrets(shown.slice(0, 200)));
 
 function errorMessageOf(value: unknown): string | undefined {
   const error = isRecord(value) ? value.error : undefined;
@@ -138,7 +135,7 @@ export function parseGeminiAnswer(parsed: unknown, context: AdapterContext): Cha
 // ---- stream ----
 
 export class GeminiStreamDecoder implements StreamDecoder {
-  private readonly splitter = new EventSplitter();
+  private readonly splitter = new SseSplitter(MAX_GEMINI_EVENT_CHARS);
   private readonly started = new Set<number>();
   private readonly finished = new Set<number>();
   /** Per choice: how many tool calls so far (the next call's index), and whether any. */
@@ -196,7 +193,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     for (const event of events) {
       const data = eventData(event);
       if (data === undefined || data.trim() === '' || data === '[DONE]') continue;
-      const parsed = parseJson(data, 'stream event');
+      const parsed = parseGeminiJson(data, 'stream event');
       if (!isRecord(parsed)) throw new Error('Gemini stream event is not a JSON object');
       const failure = errorMessageOf(parsed);
       if (failure) throw new Error(failure);

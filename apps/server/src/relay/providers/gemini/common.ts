@@ -422,54 +422,5 @@ export function fromGeminiSchema(schema: unknown, depth = 0): unknown {
   return out;
 }
 
-// ---- stream framing ----
-
-/**
- * Server-sent events, bytes in, complete events out (each without its blank line). Like
- * `relay/sse.ts`, but a scan never starts over from the beginning of the held text, so an event of
- * several megabytes (Gemini streams generated images inline) costs linear time; only the current
- * unfinished event is held, up to `maxEventChars`.
- */
-export class EventSplitter {
-  private buffered = '';
-  private scanned = 0;
-  private readonly decoder = new TextDecoder();
-
-  constructor(private readonly maxEventChars = 32 * 1024 * 1024) {}
-
-  push(chunk: Uint8Array): string[] {
-    this.buffered += this.decoder.decode(chunk, { stream: true });
-    return this.drain();
-  }
-
-  /** Whatever is left when the stream closes (an event without the final blank line). */
-  finish(): string[] {
-    this.buffered += this.decoder.decode();
-    const events = this.drain();
-    const rest = this.buffered.trim();
-    this.buffered = '';
-    this.scanned = 0;
-    if (rest) events.push(rest);
-    return events;
-  }
-
-  private drain(): string[] {
-    const events: string[] = [];
-    const separator = /\r?\n\r?\n/g;
-    // A separator may straddle the previous end (`\r\n\r` + `\n`): look back three characters.
-    separator.lastIndex = Math.max(0, this.scanned - 3);
-    let start = 0;
-    for (let match = separator.exec(this.buffered); match; match = separator.exec(this.buffered)) {
-      events.push(this.buffered.slice(start, match.index));
-      start = match.index + match[0].length;
-    }
-    if (start > 0) this.buffered = this.buffered.slice(start);
-    this.scanned = this.buffered.length;
-    if (this.buffered.length > this.maxEventChars) {
-      this.buffered = '';
-      this.scanned = 0;
-      throw new Error('Gemini sent a stream event larger than the limit');
-    }
-    return events;
-  }
-}
+/** The largest stream event a Gemini stream may send: it carries generated images inline. */
+export const MAX_GEMINI_EVENT_CHARS = 32 * 1024 * 1024;

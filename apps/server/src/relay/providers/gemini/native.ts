@@ -1,6 +1,6 @@
-import { eventData } from '../../transport/sse.js';
+import { eventData, SseSplitter } from '../../transport/sse.js';
 import type { ChatUsage, Json, NativeStreamMeter, TextSink } from '../types.js';
-import { EventSplitter, isRecord, usageFromGemini } from './common.js';
+import { isRecord, MAX_GEMINI_EVENT_CHARS, usageFromGemini } from './common.js';
 
 /**
  * Metering for the pass-through route (Gemini client → Gemini upstream): the bodies go to the
@@ -89,10 +89,9 @@ class JsonArraySplitter {
  * skipped, never thrown: metering must not break a stream the client is receiving.
  */
 export function meterGeminiStream(onText: TextSink = () => {}): NativeStreamMeter {
-  const limit = 32 * 1024 * 1024;
   let mode: 'sse' | 'array' | undefined;
-  let sse = new EventSplitter(limit);
-  const array = new JsonArraySplitter(limit);
+  let sse = new SseSplitter(MAX_GEMINI_EVENT_CHARS);
+  const array = new JsonArraySplitter(MAX_GEMINI_EVENT_CHARS);
   let last: Json | undefined;
   let finished = false;
 
@@ -139,7 +138,7 @@ export function meterGeminiStream(onText: TextSink = () => {}): NativeStreamMete
         readEvents(sse.push(bytes));
       } catch {
         // An oversized event: forget it and go on with a fresh splitter.
-        sse = new EventSplitter(limit);
+        sse = new SseSplitter(MAX_GEMINI_EVENT_CHARS);
       }
     },
     usage() {

@@ -12,7 +12,7 @@ import type {
   SurfaceTranslator,
   UpstreamErrorInfo,
 } from '../types.js';
-import { isRecord } from '../values.js';
+import { isRecord, upstreamObject } from '../values.js';
 import { openAiTarget } from './request.js';
 
 /**
@@ -20,17 +20,6 @@ import { openAiTarget } from './request.js';
  * every compatible vendor when a translated surface (Anthropic, Gemini) calls them, and the
  * identity surface for `/v1/chat/completions` clients reaching a translated upstream.
  */
-
-function parseJsonBody(body: Buffer, what: string): Json {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new Error(`the upstream's ${what} is not JSON`);
-  }
-  if (!isRecord(parsed)) throw new Error(`the upstream's ${what} is not a JSON object`);
-  return parsed;
-}
 
 /** The message of an `{"error": …}` body, or undefined. */
 export function openAiErrorMessage(value: unknown): string | undefined {
@@ -85,7 +74,7 @@ export const openAiAdapter: ChatAdapter = {
       delete body.stream_options;
     }
     const target = openAiTarget(
-      { type: context.channelType ?? 1, key: context.key, other: context.other },
+      { type: context.channelType, key: context.key, other: context.other },
       context.baseUrl,
       '/v1/chat/completions',
       context.upstreamModel,
@@ -97,7 +86,7 @@ export const openAiAdapter: ChatAdapter = {
     };
   },
   parseChat(body) {
-    const parsed = parseJsonBody(body, 'answer');
+    const parsed = upstreamObject(body, 'answer');
     if (!Array.isArray(parsed.choices)) {
       throw new Error(openAiErrorMessage(parsed) ?? "the upstream's answer has no choices");
     }

@@ -1,4 +1,3 @@
-import type { RelayInput } from '../../exchange/endpoint.js';
 import type { RouterChannel } from '../../routing/router.js';
 import { type MultipartForm, withField } from '../../transport/multipart.js';
 import { providerByType } from '../registry.js';
@@ -37,8 +36,6 @@ export function upstreamUrl(baseUrl: string, path: string, apiPrefix = '/v1'): s
 
 /** Azure's GA API version, used when the channel names none. */
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
-const AZURE = 3;
-const AZURE_V1 = 55;
 
 /**
  * Where an OpenAI-format call goes and how it authenticates, by channel type: Azure addresses a
@@ -46,17 +43,20 @@ const AZURE_V1 = 55;
  * API keeps OpenAI's paths under `/openai`; everyone else is OpenAI's own layout with a bearer key.
  */
 export function openAiTarget(
-  channel: { type: number; key: string; other: string },
+  channel: { type?: number; key: string; other: string },
   baseUrl: string,
   path: string,
   upstreamModel: string,
 ): { url: string; headers: Record<string, string> } {
   const base = baseUrl.replace(/\/+$/, '');
-  if (channel.type === AZURE && path === '/v1/responses') {
+  // No type: OpenAI's own layout.
+  const provider = channel.type === undefined ? undefined : providerByType(channel.type);
+  const layout = provider?.openAiLayout ?? 'bearer';
+  if (layout === 'azure' && path === '/v1/responses') {
     // Azure's Responses API is not per deployment: the v1 path, the deployment named in `model`.
     return { url: `${base}/openai/v1/responses`, headers: { 'api-key': channel.key } };
   }
-  if (channel.type === AZURE) {
+  if (layout === 'azure') {
     const version = encodeURIComponent(channel.other.trim() || AZURE_DEFAULT_API_VERSION);
     const deployment = encodeURIComponent(upstreamModel);
     return {
@@ -64,12 +64,14 @@ export function openAiTarget(
       headers: { 'api-key': channel.key },
     };
   }
-  if (channel.type === AZURE_V1) {
+  if (layout === 'azure-v1') {
     const version = encodeURIComponent(channel.other.trim() || 'preview');
     return { url: `${base}/openai${path}?api-version=${version}`, headers: { 'api-key': channel.key } };
   }
-  const apiPrefix = providerByType(channel.type)?.apiPrefix ?? '/v1';
-  return { url: upstreamUrl(baseUrl, path, apiPrefix), headers: { authorization: `Bearer ${channel.key}` } };
+  return {
+    url: upstreamUrl(baseUrl, path, provider?.apiPrefix ?? '/v1'),
+    headers: { authorization: `Bearer ${channel.key}` },
+  };
 }
 
 export function prepareOpenAiRequest(
@@ -128,7 +130,7 @@ export function prepareRequest(
   channel: RouterChannel,
   baseUrl: string,
   path: string,
-  input: RelayInput,
+  input: { model: string; fields: Record<string, unknown>; form?: MultipartForm },
 ): PreparedRequest {
   return input.form
     ? prepareOpenAiMultipartRequest(channel, baseUrl, path, input.form, input.model)

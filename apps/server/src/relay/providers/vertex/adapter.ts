@@ -1,3 +1,4 @@
+import { isRecord, parseJson } from '@one-hub/contracts';
 import { anthropicAdapter, buildAnthropicBody, parseAnthropicError } from '../anthropic/adapter.js';
 import { geminiAdapter, parseGeminiError, splitModel, toGeminiRequest } from '../gemini/adapter.js';
 import type {
@@ -128,13 +129,9 @@ export function vertexModelUrl(
  * a proxy's page) by the Gemini adapter.
  */
 export function parseVertexError(status: number, body: Buffer): UpstreamErrorInfo {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    return parseGeminiError(status, body);
-  }
-  const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Json) : {};
+  const parsed = parseJson(body.toString('utf8'));
+  if (parsed === undefined) return parseGeminiError(status, body);
+  const record = isRecord(parsed) ? parsed : {};
   const error = record.error;
   const anthropicShape =
     record.type === 'error' ||

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { generateKeyPairSync } from 'node:crypto';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   fixture,
   fixtureJson,
@@ -94,22 +95,31 @@ describe('the service-account key file', () => {
     }
   });
 
-  it('refuses to sign with a PEM block that holds no RSA key, without echoing it', () => {
+  it('refuses to sign with a PEM block that holds no RSA key, without echoing it', async () => {
     const broken = parseServiceAccount(
       serviceAccountKey('-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWJ1dC1ub3QtYS1rZXk=\n-----END PRIVATE KEY-----\n'),
     );
-    expect(() => signServiceAccountJwt(broken, 1)).toThrow(/private_key could not sign: it is not a valid RSA/);
-    try {
-      signServiceAccountJwt(broken, 1);
-    } catch (error) {
-      expect((error as Error).message).not.toContain('c2VjcmV0');
-    }
+    const refusal = signServiceAccountJwt(broken, 1);
+    await expect(refusal).rejects.toThrow(/private_key could not sign: it is not a valid RSA/);
+    await expect(refusal).rejects.not.toThrow('c2VjcmV0');
+    const ecKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+      format: 'pem',
+      type: 'pkcs8',
+    });
+    const ec = parseServiceAccount(serviceAccountKey(ecKey.toString()));
+    await expect(signServiceAccountJwt(ec, 1)).rejects.toThrow(/not a valid RSA private key/);
+    const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
+      format: 'pem',
+      type: 'pkcs8',
+    });
+    const weak = parseServiceAccount(serviceAccountKey(short.toString()));
+    await expect(signServiceAccountJwt(weak, 1)).rejects.toThrow(/2048 bits or more/);
   });
 });
 
 describe('the JWT bearer assertion', () => {
-  it('is RS256 with the key id, the documented claims and a one-hour lifetime, verifiable with the public key', () => {
-    const jwt = signServiceAccountJwt(account, 1_750_000_000);
+  it('is RS256 with the key id, the documented claims and a one-hour lifetime, verifiable with the public key', async () => {
+    const jwt = await signServiceAccountJwt(account, 1_750_000_000);
     const { header, claims } = verifyJwt(jwt, keys.publicKey);
     expect(header).toEqual({ alg: 'RS256', typ: 'JWT', kid: '3f1c2a9b8e7d6c5b4a39281706f5e4d3c2b1a098' });
     expect(claims).toEqual({
@@ -202,8 +212,8 @@ describe('the token cache', () => {
     );
     const tokens = new ServiceAccountTokens(post, () => T0);
     const waiting = [tokens.accessToken(account), tokens.accessToken(account), tokens.accessToken(account)];
-    await Promise.resolve();
-    expect(calls).toHaveLength(1);
+    // Signing the assertion is asynchronous: wait until the one exchange has been posted.
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
     release(granted('shared'));
     expect(await Promise.all(waiting)).toEqual(['shared', 'shared', 'shared']);
     expect(await tokens.accessToken(account)).toBe('shared');
@@ -231,6 +241,7 @@ describe('failed exchanges', () => {
     const tokens = new ServiceAccountTokens(post, () => T0);
     const first = tokens.accessToken(account);
     const second = tokens.accessToken(account);
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
     release({ status: 400, body: fixture('token-error-invalid-grant.json').toString('utf8') });
     const message = 'the service-account token endpoint answered 400: invalid_grant: Invalid JWT Signature.';
     await expect(first).rejects.toThrow(message);

@@ -1,4 +1,5 @@
-import { createSign } from 'node:crypto';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { isRecord } from '../values.js';
 
 /**
@@ -84,28 +85,41 @@ export function parseServiceAccount(key: string): ServiceAccount {
   };
 }
 
-const base64url = (data: string | Buffer): string => Buffer.from(data).toString('base64url');
-
-/** The signed assertion for `account`, issued at `nowSeconds`. */
-export function signServiceAccountJwt(account: ServiceAccount, nowSeconds: number): string {
-  const header = { alg: 'RS256', typ: 'JWT', ...(account.private_key_id ? { kid: account.private_key_id } : {}) };
-  const claims = {
-    iss: account.client_email,
-    sub: account.client_email,
-    aud: account.token_uri,
-    scope: CLOUD_PLATFORM_SCOPE,
-    iat: nowSeconds,
-    exp: nowSeconds + ASSERTION_SECONDS,
-  };
-  const unsigned = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
-  let signature: Buffer;
+/**
+ * The key file's private key. node:crypto reads any PEM form (PKCS#8 as Google writes it, or an
+ * older PKCS#1 block); OpenSSL's message names the decoder, not the key, so ours says what to fix.
+ */
+function signingKey(account: ServiceAccount): KeyObject {
+  let key: KeyObject;
   try {
-    signature = createSign('RSA-SHA256').update(unsigned).sign(account.private_key);
+    key = createPrivateKey(account.private_key);
   } catch {
-    // OpenSSL's message names the decoder, not the key; ours says what to fix.
     throw new Error('the service-account private_key could not sign: it is not a valid RSA private key');
   }
-  return `${unsigned}.${base64url(signature)}`;
+  if (key.asymmetricKeyType !== 'rsa') {
+    throw new Error('the service-account private_key could not sign: it is not a valid RSA private key');
+  }
+  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) {
+    throw new Error('the service-account private_key could not sign: RS256 needs an RSA key of 2048 bits or more');
+  }
+  return key;
+}
+
+/** The signed assertion for `account`, issued at `nowSeconds` (RS256, signed with jose). */
+export async function signServiceAccountJwt(account: ServiceAccount, nowSeconds: number): Promise<string> {
+  const key = signingKey(account);
+  return new SignJWT({ scope: CLOUD_PLATFORM_SCOPE })
+    .setProtectedHeader({
+      alg: 'RS256',
+      typ: 'JWT',
+      ...(account.private_key_id ? { kid: account.private_key_id } : {}),
+    })
+    .setIssuer(account.client_email)
+    .setSubject(account.client_email)
+    .setAudience(account.token_uri)
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(nowSeconds + ASSERTION_SECONDS)
+    .sign(key);
 }
 
 interface CachedToken {
@@ -167,7 +181,7 @@ export class ServiceAccountTokens {
 
   private async exchange(account: ServiceAccount): Promise<CachedToken> {
     const startedAt = this.clock();
-    const assertion = signServiceAccountJwt(account, Math.floor(startedAt / 1000));
+    const assertion = await signServiceAccountJwt(account, Math.floor(startedAt / 1000));
     let answer: { status: number; body: string };
     try {
       answer = await this.post(account.token_uri, { grant_type: JWT_BEARER_GRANT, assertion });

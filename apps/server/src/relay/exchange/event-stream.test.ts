@@ -1,14 +1,17 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RelayInput } from '../exchange/endpoint.js';
+import { countTextTokens } from '../billing/metering.js';
 import { endpoints } from '../surfaces/openai.js';
-import type { StreamedResponse } from './executor.js';
-import { relayStream, type StreamOutcome } from './respond.js';
+import type { StreamedResponse } from '../transport/executor.js';
+import { pumpToClient } from '../transport/respond.js';
+import { eventStreamRelay } from './event-stream.js';
+import type { MeteredStream, RelayInput } from './types.js';
 
 /**
- * relayStream sends a chunk of whole, unchanged events before reading it, and reads first whatever
- * may be rewritten. These cases check that both ways give the client the right bytes.
+ * The event-stream relay sends a chunk of whole, unchanged events before reading it, and reads
+ * first whatever may be rewritten. These cases check that both ways, through the pump, give the
+ * client the right bytes and keep the right counts.
  */
 
 const chat = endpoints.find((endpoint) => endpoint.path === '/v1/chat/completions');
@@ -32,17 +35,22 @@ function upstreamOf(chunks: Buffer[], after?: () => void): StreamedResponse {
 }
 
 let next: { chunks: Buffer[]; input: RelayInput; after?: (response: ServerResponse) => void } | undefined;
-let outcome: StreamOutcome | undefined;
+let relayed: MeteredStream | undefined;
+/** The prompt count the relay falls back on when no usage came. */
+const COUNTED_PROMPT = 7;
 const server = createServer((request, response) => {
   const job = next;
   if (!job || !format) return void response.end();
-  response.writeHead(200, { 'content-type': 'text/event-stream' });
   const reply = { raw: response, header: () => reply, hijack() {} };
   const after = job.after && (() => job.after?.(response));
-  void relayStream(upstreamOf(job.chunks, after), reply, { format, input: job.input, startedAt: Date.now() }).then(
-    (result) => {
-      outcome = result;
-    },
+  const relay = eventStreamRelay(format, job.input, () => COUNTED_PROMPT);
+  relayed = relay;
+  void pumpToClient(
+    upstreamOf(job.chunks, after),
+    reply,
+    { status: 200, headers: { 'content-type': 'text/event-stream' } },
+    relay,
+    Date.now(),
   );
   request.resume();
 });
@@ -68,7 +76,7 @@ const usage = (escapedKey = false) =>
   `data: {"choices":[],"${escapedKey ? '\\u0075sage' : 'usage'}":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\n`;
 const done = 'data: [DONE]\n\n';
 
-describe('relayStream', () => {
+describe('the event-stream relay', () => {
   beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -76,20 +84,20 @@ describe('relayStream', () => {
     const sent = [content('Hel'), content('lo').replace('\n\n', '\r\n\r\n'), usage(), done];
     const received = await relay(sent, true);
     expect(received).toBe(sent.join(''));
-    expect(outcome?.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 2 });
+    expect(relayed?.usage()).toMatchObject({ prompt_tokens: 3, completion_tokens: 2 });
   });
 
   it('takes out the usage the client did not ask for, also when its event is split across chunks', async () => {
     const tail = usage();
     const received = await relay([content('Hel') + tail.slice(0, 20), tail.slice(20) + content('lo'), done]);
     expect(received).toBe(`${content('Hel')}${content('lo')}${done}`);
-    expect(outcome?.usage).toMatchObject({ completion_tokens: 2 });
+    expect(relayed?.usage()).toMatchObject({ completion_tokens: 2 });
   });
 
   it('takes it out when the key is spelled with escapes too', async () => {
     const received = await relay([content('Hi'), usage(true), done]);
     expect(received).toBe(`${content('Hi')}${done}`);
-    expect(outcome?.usage).toMatchObject({ prompt_tokens: 3 });
+    expect(relayed?.usage()).toMatchObject({ prompt_tokens: 3 });
   });
 
   it('keeps a character split between two chunks whole', async () => {
@@ -97,7 +105,7 @@ describe('relayStream', () => {
     const cut = bytes.indexOf(Buffer.from('本')) + 1;
     const received = await relay([bytes.subarray(0, cut), Buffer.concat([bytes.subarray(cut), Buffer.from(done)])]);
     expect(received).toBe(`${content('日本')}${done}`);
-    expect(outcome?.countedCompletionTokens).toBeGreaterThan(0);
+    expect(relayed?.usage()).toEqual({ prompt_tokens: COUNTED_PROMPT, completion_tokens: countTextTokens('日本') });
   });
 
   it('does not send a character twice when a chunk ends just after its first byte', async () => {

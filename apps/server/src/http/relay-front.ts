@@ -1,0 +1,352 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import proxyAddr from '@fastify/proxy-addr';
+import { parse as secureJsonParse } from 'secure-json-parse';
+import { AppError } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+import type { RelayCaller } from '../relay/access/keys.js';
+import { bodyUnread, type ErrorRenderer, toAppError } from './errors.js';
+import { assertJsonDepth } from './json-depth.js';
+
+/**
+ * The relay's HTTP front: every route of the relay surfaces (/v1, /claude, /gemini, /dashboard)
+ * is served here, on Node's HTTP server, and Fastify never sees those requests; it serves /api and
+ * the console. Fastify's per-request work (request and reply objects, a child logger, hooks, the
+ * body parser) measured about 40 µs of CPU per request, a third of what the relay adds over a bare
+ * proxy (BENCHMARKS.md), and the relay needs none of it.
+ *
+ * A route names its method, its path (`:name` for one path segment), how its body is read and the
+ * surface's error format. The caller may be admitted from the headers before the body is read, so
+ * an unknown key is refused without reading what it sent. Bodies follow the same rules as /api's:
+ * the same JSON parser and prototype-poisoning rule, the same nesting limit, the same messages.
+ */
+
+/** What the relay reads of a request. */
+export interface RelayHttpRequest {
+  id: string;
+  ip: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  params?: unknown;
+  query?: unknown;
+  /** The key's caller, authenticated from the headers before the body was read (relay/exchange/pipeline.ts). */
+  relayCaller?: RelayCaller | undefined;
+  /** The route's error format (its surface's). */
+  errorRenderer: ErrorRenderer;
+}
+
+/** What the relay does with a reply: headers for any answer, or the raw response. */
+export interface RelayHttpReply {
+  raw: ServerResponse;
+  header(name: string, value: string): unknown;
+  /** Kept for handlers that also answer on Fastify's reply (where it is required); nothing here. */
+  hijack(): void;
+}
+
+/** Answers with what it returns (as JSON, status 200) unless it wrote the answer itself. */
+export type RelayHandler = (request: RelayHttpRequest, reply: RelayHttpReply) => Promise<unknown>;
+
+/**
+ * Checks a request from its headers alone, before its body is read; throws (or rejects) to refuse
+ * it, so an unknown caller cannot make the server read and parse a large body.
+ */
+export type RelayAdmission = (request: RelayHttpRequest) => void | Promise<void>;
+
+export interface RelayRouteOptions {
+  /** The surface's error format for every failure of this route. */
+  render: ErrorRenderer;
+  /** `json` (the default for POST) or `multipart` (the form kept as raw bytes; JSON is read too). */
+  body?: 'json' | 'multipart';
+  admit?: RelayAdmission;
+}
+
+export interface RelayFront {
+  route(method: 'GET' | 'POST', path: string, options: RelayRouteOptions, handler: RelayHandler): void;
+  /**
+   * Claims a path prefix for the relay: requests under it that match no route get a 404 (and a
+   * URL that cannot be decoded a 400) in this error format.
+   */
+  surface(prefix: string, render: ErrorRenderer): void;
+  /** Whether this front serves the request (the rest goes to Fastify). */
+  serves(url: string): boolean;
+  handle(raw: IncomingMessage, response: ServerResponse, id: string): void;
+  /** From now on new requests are answered 503, as Fastify answers them while closing. */
+  close(): void;
+}
+
+export interface RelayFrontOptions {
+  bodyLimit: number;
+  trustProxy: boolean | string[];
+  logger: Logger;
+  /** One log line per request and answer (debug level), as Fastify writes them. */
+  logRequests: boolean;
+}
+
+interface Route {
+  method: string;
+  segments: string[];
+  options: RelayRouteOptions;
+  handler: RelayHandler;
+}
+
+interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/** Fastify's limit on one path parameter (app.ts routerOptions). */
+const MAX_PARAM_LENGTH = 500;
+const trustAll = () => true;
+const mediaType = (header: string | undefined) => (header ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+
+class FrontReply implements RelayHttpReply {
+  constructor(readonly raw: ServerResponse) {}
+  header(name: string, value: string): this {
+    // Node merges it into the head the handler writes later.
+    this.raw.setHeader(name, value);
+    return this;
+  }
+  hijack(): void {}
+}
+
+/** The path without its query and a trailing slash, split into decoded segments. */
+function pathSegments(url: string): string[] {
+  const query = url.indexOf('?');
+  let path = query < 0 ? url : url.slice(0, query);
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  const segments = path.split('/');
+  if (!path.includes('%')) return segments;
+  try {
+    return segments.map((segment) => decodeURIComponent(segment));
+  } catch {
+    throw AppError.badRequest(`'${path}' is not a valid url component`);
+  }
+}
+
+function matchRoute(route: Route, method: string, segments: string[]): Match | undefined {
+  if (route.method !== method || route.segments.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let index = 0; index < segments.length; index++) {
+    const pattern = route.segments[index] as string;
+    const segment = segments[index] as string;
+    if (pattern.startsWith(':')) {
+      if (segment === '' || segment.length > MAX_PARAM_LENGTH) return undefined;
+      params[pattern.slice(1)] = segment;
+    } else if (pattern !== segment) return undefined;
+  }
+  return { route, params };
+}
+
+export function createRelayFront(options: RelayFrontOptions): RelayFront {
+  const exact = new Map<string, Route>();
+  const patterns: Route[] = [];
+  const surfaces: Array<{ prefix: string; render: ErrorRenderer }> = [];
+  let closing = false;
+
+  // The same rule as Fastify's trustProxy: every peer, none, or the listed proxies.
+  const trust = Array.isArray(options.trustProxy)
+    ? proxyAddr.compile(options.trustProxy)
+    : options.trustProxy
+      ? trustAll
+      : undefined;
+  const clientAddress = (raw: IncomingMessage): string =>
+    (trust ? proxyAddr(raw, trust) : raw.socket.remoteAddress) ?? '';
+
+  const surfaceOf = (url: string) =>
+    surfaces.find(({ prefix }) => url.startsWith(prefix) || url === prefix.slice(0, -1));
+
+  function fail(error: unknown, request: RelayHttpRequest, response: ServerResponse): void {
+    if (response.headersSent) {
+      // The answer is under way, so only the log learns.
+      options.logger.error({ err: error, reqId: request.id }, 'relay request failed after its answer began');
+      return;
+    }
+    let appError = toAppError(error);
+    if (appError.code === 'payload_too_large') {
+      appError = new AppError(
+        'payload_too_large',
+        `request body is larger than the server accepts (at most ${options.bodyLimit} bytes here)`,
+      );
+    }
+    if (appError.status >= 500) options.logger.error({ err: error, reqId: request.id }, 'request failed');
+    const body = JSON.stringify(request.errorRenderer(appError, request));
+    // Refused before its body was read: the connection closes rather than read the rest.
+    if (bodyUnread(response.req)) response.setHeader('connection', 'close');
+    response.writeHead(appError.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
+    response.end(body);
+  }
+
+  function run(request: RelayHttpRequest, reply: FrontReply, handler: RelayHandler): void {
+    handler(request, reply).then(
+      (result) => {
+        const response = reply.raw;
+        if (result === undefined || response.headersSent) return;
+        const body = JSON.stringify(result);
+        response.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+        });
+        response.end(body);
+      },
+      (error: unknown) => fail(error, request, reply.raw),
+    );
+  }
+
+  /** Reads the body within the limit; a client that leaves before its end gets nothing. */
+  function readBody(raw: IncomingMessage, request: RelayHttpRequest, reply: FrontReply, route: Route): void {
+    const { headers } = raw;
+    const declared = headers['content-length'];
+    const hasBody = headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
+    const type = mediaType(headers['content-type']);
+    const form = route.options.body === 'multipart' && type === 'multipart/form-data';
+    if (!hasBody) {
+      if (type === 'application/json' || declared === '0') {
+        fail(AppError.badRequest('request body is empty; send a JSON object'), request, reply.raw);
+      } else run(request, reply, route.handler);
+      return;
+    }
+    if (type !== 'application/json' && !form) {
+      fail(
+        new AppError('unsupported_media_type', 'unsupported Content-Type; send application/json'),
+        request,
+        reply.raw,
+      );
+      return;
+    }
+    if (Number(declared) > options.bodyLimit) {
+      fail(new AppError('payload_too_large', 'request body is larger than the server accepts'), request, reply.raw);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= options.bodyLimit) {
+        chunks.push(chunk);
+        return;
+      }
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      fail(new AppError('payload_too_large', 'request body is larger than the server accepts'), request, reply.raw);
+    };
+    const onEnd = () => {
+      raw.off('data', onData);
+      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+      if (form) request.body = bytes;
+      else {
+        const text = bytes.toString('utf8');
+        try {
+          assertJsonDepth(text);
+          request.body = secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' });
+        } catch (error) {
+          fail(error, request, reply.raw);
+          return;
+        }
+      }
+      run(request, reply, route.handler);
+    };
+    raw.on('data', onData);
+    raw.once('end', onEnd);
+  }
+
+  function find(method: string, segments: string[]): Match | undefined {
+    const route = exact.get(`${method} ${segments.join('/')}`);
+    if (route) return { route, params: {} };
+    for (const pattern of patterns) {
+      const match = matchRoute(pattern, method, segments);
+      if (match) return match;
+    }
+    return undefined;
+  }
+
+  function logRequest(raw: IncomingMessage, response: ServerResponse, request: RelayHttpRequest): void {
+    const started = performance.now();
+    options.logger.info(
+      { reqId: request.id, req: { method: raw.method, url: request.url, remoteAddress: request.ip } },
+      'incoming request',
+    );
+    response.once('close', () => {
+      options.logger.info(
+        { reqId: request.id, res: { statusCode: response.statusCode }, responseTime: performance.now() - started },
+        'request completed',
+      );
+    });
+  }
+
+  return {
+    route(method, path, routeOptions, handler) {
+      const route: Route = { method, segments: path.split('/'), options: routeOptions, handler };
+      if (path.includes('/:')) patterns.push(route);
+      else exact.set(`${method} ${path}`, route);
+    },
+    surface(prefix, render) {
+      surfaces.push({ prefix, render });
+      surfaces.sort((left, right) => right.prefix.length - left.prefix.length);
+    },
+    serves(url) {
+      return surfaceOf(url) !== undefined;
+    },
+    handle(raw, response, id) {
+      const url = raw.url ?? '/';
+      const request: RelayHttpRequest = {
+        id,
+        ip: clientAddress(raw),
+        url,
+        headers: raw.headers,
+        body: undefined,
+        params: undefined,
+        query: undefined,
+        relayCaller: undefined,
+        errorRenderer: (surfaceOf(url) as { render: ErrorRenderer }).render,
+      };
+      const reply = new FrontReply(response);
+      if (options.logRequests) logRequest(raw, response, request);
+      if (closing) {
+        response.setHeader('connection', 'close');
+        fail(new AppError('unavailable', 'the server is shutting down'), request, response);
+        return;
+      }
+      let match: Match | undefined;
+      try {
+        match = find(raw.method === 'HEAD' ? 'GET' : (raw.method ?? ''), pathSegments(url));
+      } catch (error) {
+        fail(error, request, response);
+        return;
+      }
+      if (!match) {
+        fail(new AppError('not_found', `Route ${raw.method}:${url} not found`), request, response);
+        return;
+      }
+      const { route, params } = match;
+      request.errorRenderer = route.options.render;
+      request.params = params;
+      const query = url.indexOf('?');
+      request.query = query < 0 ? {} : parseQuery(url.slice(query + 1));
+      if (route.method === 'GET') {
+        run(request, reply, route.handler);
+        return;
+      }
+      let admitted: void | Promise<void>;
+      try {
+        admitted = route.options.admit?.(request);
+      } catch (error) {
+        fail(error, request, response);
+        return;
+      }
+      // A known key is answered from memory: the body is read at once, without a promise.
+      if (admitted instanceof Promise) {
+        admitted.then(
+          () => readBody(raw, request, reply, route),
+          (error: unknown) => fail(error, request, response),
+        );
+      } else readBody(raw, request, reply, route);
+    },
+    close() {
+      closing = true;
+    },
+  };
+}

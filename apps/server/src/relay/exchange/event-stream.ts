@@ -1,0 +1,85 @@
+import { isRecord } from '@one-hub/contracts';
+import { TextTally } from '../billing/metering.js';
+import type { Usage } from '../billing/quota.js';
+import type { ClientLink } from '../transport/respond.js';
+import { eventData, SseSplitter } from '../transport/sse.js';
+import type { MeteredStream, RelayInput, StreamFormat } from './types.js';
+
+/**
+ * A passed-through event stream (OpenAI's chat, completions, Responses, transcripts): events go to
+ * the client as they arrive, rewritten only where the format says so, and only counters are kept:
+ * the last usage reported, the generated text's tokens, whether the end marker came.
+ */
+
+const LINE_FEED = 0x0a;
+
+export function eventStreamRelay(
+  format: StreamFormat,
+  input: RelayInput,
+  /** The prompt's tokens by our own count, for a stream that reports no usage. */
+  countPrompt: () => number,
+): MeteredStream {
+  const splitter = new SseSplitter();
+  const tally = new TextTally();
+  let reported: Usage | undefined;
+  let sawEndMarker = false;
+
+  /** Notes the usage and the text of one event; answers its JSON, if it is JSON. */
+  const readEvent = (event: string): unknown => {
+    const data = eventData(event);
+    if (data !== undefined && data === format.endMarker) sawEndMarker = true;
+    if (data === undefined || data === '[DONE]') return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      return undefined; // Not JSON: forwarded as is.
+    }
+    if (!isRecord(parsed)) return undefined;
+    const usage = format.usageOf(parsed);
+    if (usage) reported = usage;
+    tally.push(format.textOf(parsed));
+    return parsed;
+  };
+  /** What the client gets for the events completed by one chunk ('' for events dropped). */
+  const forwarded = (events: string[]): string => {
+    let text = '';
+    for (const event of events) {
+      const parsed = readEvent(event);
+      const replacement = isRecord(parsed) ? format.rewrite?.(parsed, input) : undefined;
+      if (replacement === null) continue;
+      text += replacement === undefined ? `${event}\n\n` : `data: ${JSON.stringify(replacement)}\n\n`;
+    }
+    return text;
+  };
+  const kept = (event: string) => !format.rewrite || format.mayRewrite?.(event, input) === false;
+
+  return {
+    chunk(bytes: Buffer, client: ClientLink) {
+      const startsEvent = splitter.isEmpty();
+      const events = splitter.push(bytes);
+      // A chunk of whole events that all go out unchanged is sent as it came, then read: the
+      // client does not wait for the parsing. Ending on a line feed, it holds no partial character.
+      if (startsEvent && splitter.isEmpty() && bytes[bytes.length - 1] === LINE_FEED && events.every(kept)) {
+        const held = client.write(bytes);
+        for (const event of events) readEvent(event);
+        return held;
+      }
+      const text = forwarded(events);
+      return text ? client.write(text) : undefined;
+    },
+    end() {
+      const rest = forwarded(splitter.finish());
+      // OpenAI's clients are promised a final `data: [DONE]`; a vendor that ends without one
+      // still ended normally (a broken-off stream gets the error event instead).
+      return format.endMarker && !sawEndMarker ? `${rest}data: ${format.endMarker}\n\n` : rest;
+    },
+    fail: openAiStreamError,
+    usage: () => reported ?? { prompt_tokens: countPrompt(), completion_tokens: tally.total() },
+  };
+}
+
+/** An error after an OpenAI-format stream started: one event the client's SDK raises. */
+export function openAiStreamError(message: string): string {
+  return `data: ${JSON.stringify({ error: { message, type: 'upstream_error' } })}\n\n`;
+}

@@ -1,0 +1,54 @@
+import { AppError } from '../../platform/errors.js';
+import { openAiAdapter } from '../providers/openai/adapter.js';
+import { providerByType } from '../providers/registry.js';
+import type { ChatAdapter } from '../providers/types.js';
+import { nativeExchange } from './native.js';
+import { openAiPassThrough } from './pass-through.js';
+import { translatedChat, translatedWhole } from './translated.js';
+import type { Endpoint, Exchange } from './types.js';
+
+/**
+ * Which exchange takes an endpoint to a channel. The same wire format passes through (OpenAI's
+ * endpoints to OpenAI-format channels, a surface to a channel of its own format); any other chat
+ * is translated through the channel's adapter; embeddings and rerank are translated whole where
+ * the adapter serves them. Anything else the channel cannot serve, and another channel may.
+ */
+export function exchangeFor(
+  endpoint: Endpoint,
+  channelType: number,
+  upstreamModel: string,
+  adapter: ChatAdapter | undefined,
+): Exchange {
+  // A type without an adapter is listed so its stored channels load, but never called (registry.ts).
+  if (!adapter) return withoutAdapter;
+  const { surface } = endpoint;
+  if (!surface) {
+    if (speaksOpenAi(adapter)) return openAiPassThrough;
+    return adapter?.endpoints?.[endpoint.path as '/v1/embeddings'] ? translatedWhole : unsupported;
+  }
+  const passThrough = surface.passThrough(channelType, upstreamModel, adapter);
+  if (passThrough === undefined) return translatedChat;
+  return passThrough === 'openai' ? openAiPassThrough : nativeExchange(passThrough);
+}
+
+/** Whether a channel speaks OpenAI's format: its type's adapter is OpenAI's. */
+export const speaksOpenAi = (adapter: ChatAdapter | undefined): boolean => adapter === openAiAdapter;
+
+/** The channel's type has no adapter yet; another channel may serve the request. */
+const withoutAdapter: Exchange = async ({ channel }) => {
+  const typeName = providerByType(channel.type)?.name ?? `unknown type ${channel.type}`;
+  const error = new AppError(
+    'unavailable',
+    `channel #${channel.id} (${channel.name}) is a ${typeName} channel, which this gateway cannot relay to yet`,
+    { details: { code: 'unsupported_channel_type' } },
+  );
+  return { error, retry: true, disable: false, coolDown: false };
+};
+
+/** This channel's upstream has no such endpoint; another channel may. */
+const unsupported: Exchange = async ({ channel, endpoint }) => {
+  const error = new AppError('bad_request', `channel #${channel.id} (${channel.name}) cannot serve ${endpoint.path}`, {
+    details: { code: 'unsupported_endpoint' },
+  });
+  return { error, retry: true, disable: false, coolDown: false };
+};

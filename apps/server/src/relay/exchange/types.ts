@@ -1,0 +1,234 @@
+import type { Json } from '@one-hub/contracts';
+import type { OptionService } from '../../api/option/service.js';
+import type { RelayHttpRequest } from '../../http/relay-front.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ConcurrencyGate } from '../access/concurrency.js';
+import type { GroupDirectory } from '../access/groups.js';
+import type { KeyAuthenticator, RelayCaller } from '../access/keys.js';
+import type { RateLimiter } from '../access/limits.js';
+import type { consumeLogRow } from '../billing/consume-log.js';
+import type { QuotaLedger } from '../billing/ledger.js';
+import type { LowBalanceReminder } from '../billing/low-balance.js';
+import type { Price, Usage } from '../billing/quota.js';
+import type {
+  AdapterContext,
+  ChatAdapter,
+  ChatRequest,
+  ChatUsage,
+  NativeStreamMeter,
+  SurfaceTranslator,
+  TextSink,
+  UpstreamCall,
+} from '../providers/types.js';
+import type { ChannelRouter, RouterChannel } from '../routing/router.js';
+import type { StreamedResponse, UpstreamClient } from '../transport/executor.js';
+import type { MultipartForm } from '../transport/multipart.js';
+import type { StreamRelay } from '../transport/respond.js';
+import type { HeartbeatTiming } from './heartbeat.js';
+import type { UpstreamFailure } from './upstream-errors.js';
+
+/**
+ * The relay's vocabulary, in the order a request meets it: the endpoint it came to and its input,
+ * the attempt, one exchange with one channel, and the answer that exchange hands the transport.
+ * Types only, so every stage can name them without importing another stage's code.
+ */
+
+/** A client request as the pipeline sees it, whatever its encoding. */
+export interface RelayInput {
+  model: string;
+  stream: boolean;
+  /** The JSON body, or the text fields of a multipart form (all strings). */
+  fields: Json;
+  /** Multipart requests only: the body as received, forwarded unchanged but for the model. */
+  form?: MultipartForm;
+  /** The request in the canonical chat shape, once a translation needed it (translated.ts). */
+  chat?: ChatRequest;
+}
+
+/** How the server-sent events of a passed-through stream are metered and, if need be, rewritten. */
+export interface StreamFormat {
+  /** The usage an event reports, in billing form. */
+  usageOf(event: Json): Usage | undefined;
+  /** Generated text carried by an event, counted when the upstream reports no usage. */
+  textOf(event: Json): string;
+  /** What the client gets instead of the event: undefined keeps it as sent, null drops it. */
+  rewrite?(event: Json, input: RelayInput): Json | null | undefined;
+  /**
+   * False when `rewrite` surely keeps this event (its text alone tells): such events are sent
+   * before they are read. Without it, every event of a format with `rewrite` is read first.
+   */
+  mayRewrite?(eventText: string, input: RelayInput): boolean;
+  /** The data of the event that ends a complete stream (`[DONE]`), sent if the upstream left it out. */
+  endMarker?: string;
+}
+
+/**
+ * One endpoint of the relay: how its request is read and checked, how its prompt is estimated and
+ * counted, where its usage is found, what kind of body a success returns, and (chat surfaces) the
+ * client's wire format, which decides how it reaches each channel (exchange.ts).
+ */
+export interface Endpoint {
+  path: string;
+  body: 'json' | 'multipart';
+  /** Used when the request names no model; without it the model is required. */
+  defaultModel?: string;
+  /** A non-streamed success: JSON metered from its body, or bytes forwarded as they arrive. */
+  output: 'json' | 'binary';
+  /** Present when `stream: true` makes the upstream answer with server-sent events. */
+  stream?: StreamFormat;
+  /** Checks the fields the endpoint needs beyond the model; throws a 400 naming the field. */
+  validate?(input: RelayInput): void;
+  /** Fast, generous estimate used to size the reservation. */
+  estimatePrompt(input: RelayInput): number;
+  /** Exact prompt count for the billed model, used when the upstream reports no usage. */
+  countPrompt(input: RelayInput, billedModel: string): number;
+  /** The usage a JSON success body reports, in billing form. */
+  usageOf(body: unknown): Usage | undefined;
+  /** Completion tokens of a success body that reports no usage (generated text, transcripts). */
+  countCompletion?(raw: Buffer, contentType: string): number;
+  /** Whether a parsed 2xx body is this endpoint's answer; absent when any body goes (text transcripts). */
+  isAnswer?(body: unknown): boolean;
+  /**
+   * A chat endpoint: the client's format (OpenAI chat, Anthropic Messages, Gemini, Responses).
+   * Channels of that format get the body passed through; every other one is reached by translation.
+   * Without it the endpoint is OpenAI's: passed through to OpenAI-format channels, translated whole
+   * where a channel's adapter serves it (embeddings, rerank).
+   */
+  surface?: SurfaceBinding;
+  /** Chat surfaces (OpenAI chat, Anthropic, Gemini) honour a key's heartbeat (heartbeat.ts). */
+  heartbeat?: boolean;
+  /** The API key as the client's SDK sends it, when not in `Authorization` (x-api-key, ?key=). */
+  credential?(request: RelayHttpRequest): string | undefined;
+  /** The model when the client names it outside the body (Gemini puts it in the path). */
+  modelOf?(request: RelayHttpRequest): string | undefined;
+  /** Whether the client asked for a stream, when not by `stream: true` (Gemini: the method name). */
+  isStream?(request: RelayHttpRequest, fields: Json): boolean;
+}
+
+/** A client wire format, how its streams carry an error raised mid-way, and who takes it as it is. */
+export interface SurfaceBinding {
+  translator: SurfaceTranslator;
+  /** An error after the stream started, in the surface's stream framing. */
+  streamError(message: string): string;
+  /** The client's own stream encoder, when it depends on the request (OpenAI's usage chunk). */
+  encoderFor?(input: RelayInput): ReturnType<SurfaceTranslator['encodeStream']>;
+  /**
+   * Whether a channel takes this surface's body unchanged (same format): `'openai'` for the OpenAI
+   * pass-through, a native pass-through, or undefined when the channel is reached by translation.
+   */
+  passThrough(channelType: number, upstreamModel: string, adapter: ChatAdapter | undefined): PassThrough | undefined;
+}
+
+/** How a request reaches a channel of the same wire format: OpenAI's pass-through, or a native one. */
+export type PassThrough = 'openai' | NativePassThrough;
+
+/** Same format in and out: the body goes through but for the model; usage is read on the way. */
+export interface NativePassThrough {
+  prepare(
+    body: Json,
+    context: AdapterContext,
+    request: RelayHttpRequest | undefined,
+    adapter: ChatAdapter,
+  ): UpstreamCall | Promise<UpstreamCall>;
+  usageOf(body: Json): ChatUsage | undefined;
+  /** Reads usage from a passing stream, handing its generated text to `onText` for counting. */
+  meter(onText: TextSink): NativeStreamMeter;
+  /** A stream not in the client's framing (Bedrock's event stream) is re-framed on the way. */
+  reframe?(): { push(bytes: Buffer): string; end(): string };
+}
+
+/** What the pipeline needs from the rest of the server; all of it answers from memory. */
+export interface RelayDeps {
+  keys: KeyAuthenticator;
+  upstream: UpstreamClient;
+  router: ChannelRouter;
+  ledger: QuotaLedger;
+  limiter: RateLimiter;
+  concurrency: ConcurrencyGate;
+  groups: GroupDirectory;
+  options: OptionService;
+  prices: { lookup(model: string): Price };
+  baseUrlOf(channel: RouterChannel): string;
+  writeLog(row: ReturnType<typeof consumeLogRow>): void;
+  /** The low-balance e-mail, if a charge crossed the reminder threshold (low-balance.ts). */
+  remindLowBalance: LowBalanceReminder;
+  disableChannel(channel: RouterChannel, reason: string): void;
+  logger: Logger;
+  heartbeat: HeartbeatTiming;
+  /** Told how each request ends (the metrics); absent, the pipeline does nothing extra. */
+  observer?: RelayObserver | undefined;
+}
+
+/**
+ * Watches the relay from outside (metrics/relay-metrics.ts): a request starts, its attempt is
+ * put on its record once the body is read, and it finishes with the status the client got.
+ */
+export interface RelayObserver {
+  started(route: string): RelayRecord;
+  finished(record: RelayRecord, status: number): void;
+  /** One channel failed one try (the request may still be answered by another). */
+  upstreamFailed(channelId: number): void;
+  /** Rows the log writer holds, read when the metrics are scraped. */
+  watchLogBacklog(rows: () => number): void;
+}
+
+export interface RelayRecord {
+  attempt: Attempt | undefined;
+}
+
+/** One client request on its way through the channels. */
+export interface Attempt {
+  caller: RelayCaller;
+  input: RelayInput;
+  group: string;
+  groupRatio: number;
+  startedAt: number;
+  /** The channels called so far, in order (the error log names the last). */
+  channelsTried: number[];
+  /** Quota charged once it settled (metrics). */
+  charged?: number;
+}
+
+/** What one exchange is given: the request, the channel, and the model names its mapping gave. */
+export interface ExchangeCall {
+  deps: RelayDeps;
+  endpoint: Endpoint;
+  attempt: Attempt;
+  channel: RouterChannel;
+  /** The channel type's adapter; OpenAI's for OpenAI-format channels. */
+  adapter: ChatAdapter;
+  upstreamModel: string;
+  billedModel: string;
+  request: RelayHttpRequest;
+}
+
+/**
+ * One call to one channel: the answer, ready for the transport to write, or the one failure to
+ * hand back to the retry loop. Nothing has reached the client when it returns.
+ */
+export type Exchange = (call: ExchangeCall) => Promise<Answer | UpstreamFailure>;
+
+/** An answer read whole, its usage known. */
+export interface WholeAnswer {
+  kind: 'whole';
+  status: number;
+  contentType: string;
+  body: Buffer | string;
+  usage: Usage;
+}
+
+/** An answer to forward as it arrives; its usage is known once the pump has ended. */
+export interface StreamAnswer {
+  kind: 'stream';
+  upstream: StreamedResponse;
+  status: number;
+  headers: Record<string, string>;
+  relay: MeteredStream;
+}
+
+/** A stream relay that keeps the counters billing needs, and only those. */
+export interface MeteredStream extends StreamRelay {
+  usage(): Usage;
+}
+
+export type Answer = WholeAnswer | StreamAnswer;
