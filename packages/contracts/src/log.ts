@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LogType } from './enums.js';
-import { pageQuery } from './paging.js';
+import { MAX_INTEGER_COLUMN, pageQuery } from './paging.js';
 
 /** Columns the log lists may be ordered by (`order=-created_at`); `id` is always the last tie-breaker. */
 export const LOG_SORT_FIELDS = [
@@ -15,7 +15,11 @@ export const LOG_SORT_FIELDS = [
   'quota',
 ] as const;
 
-const MAX_INTEGER_COLUMN = 2_147_483_647;
+/**
+ * The log lists count matching rows up to this many: `total_count` is exact below it and equals it
+ * when at least this many rows match (on tens of millions of rows an exact count takes seconds).
+ */
+export const LOG_COUNT_CAP = 10_000;
 
 /** Unix seconds; 0 or an empty value means "no bound", as the reference console sends it. */
 function timestampFilter(field: string) {

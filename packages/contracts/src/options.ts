@@ -147,6 +147,8 @@ export const optionDefinitions = {
   PreConsumedQuota: int(500, atLeastZero),
   UnpricedModelPolicy: str('fallback', { choices: UNPRICED_MODEL_POLICIES }),
   LogConsumeEnabled: bool(true),
+  /** Days consume and error logs are kept (0: forever); older ones are deleted by the master node, hourly. */
+  LogRetentionDays: int(0, { min: 0, max: 36_500 }),
   ApproximateTokenEnabled: bool(false),
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),

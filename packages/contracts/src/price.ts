@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_INTEGER_COLUMN } from './paging.js';
 
 /** `tokens`: billed per token; `times`: a flat amount per call (1000 × input ratio). */
 export const PRICE_TYPES = ['tokens', 'times'] as const;
@@ -179,7 +180,6 @@ export function usdPerMillionToRatio(usdPerMillion: number): number {
 
 /** Owner ids up to this belong to the built-in owners (one per channel type); administrators add larger ones. */
 export const RESERVED_OWNER_ID_MAX = 1000;
-const OWNER_ID_MAX = 2_147_483_647;
 export const OWNER_NAME_MAX_LENGTH = 100;
 const URL_MAX_LENGTH = 1000;
 
@@ -198,7 +198,7 @@ const ownerIdField = z
   .number('id must be a number')
   .int('id must be an integer')
   .gt(RESERVED_OWNER_ID_MAX, OWNER_ID_RESERVED)
-  .max(OWNER_ID_MAX, `id must be at most ${OWNER_ID_MAX}`);
+  .max(MAX_INTEGER_COLUMN, `id must be at most ${MAX_INTEGER_COLUMN}`);
 
 const ownedByFields = {
   name: z
@@ -219,7 +219,7 @@ export const createOwnedByBody = z.object({
   id: z
     .number('id must be a number')
     .int('id must be an integer')
-    .max(OWNER_ID_MAX, `id must be at most ${OWNER_ID_MAX}`)
+    .max(MAX_INTEGER_COLUMN, `id must be at most ${MAX_INTEGER_COLUMN}`)
     .refine((id) => id === 0 || id > RESERVED_OWNER_ID_MAX, OWNER_ID_RESERVED)
     .optional(),
   ...ownedByFields,
@@ -291,7 +291,7 @@ function countField(name: string) {
     .number(`${name} must be a number`)
     .int(`${name} must be an integer`)
     .min(0, `${name} must be at least 0`)
-    .max(OWNER_ID_MAX, `${name} must be at most ${OWNER_ID_MAX}`)
+    .max(MAX_INTEGER_COLUMN, `${name} must be at most ${MAX_INTEGER_COLUMN}`)
     .default(0);
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_INTEGER_COLUMN } from './paging.js';
 
 /** Days `GET /api/user/dashboard` covers: today and the seven before it. */
 export const DASHBOARD_DAYS = 8;
@@ -99,7 +100,7 @@ export const analyticsPeriodQuery = z
       .number('user_id must be a number')
       .int('user_id must be an integer')
       .min(0, 'user_id must not be negative')
-      .max(2_147_483_647, 'user_id is too large')
+      .max(MAX_INTEGER_COLUMN, 'user_id is too large')
       .optional(),
   })
   .superRefine(checkTimestampRange);

@@ -5,6 +5,7 @@ import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js'
 import { availableDialects } from '../../../test/databases.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { insertReturningId, type NewLogRow } from '../../platform/db/index.js';
+import { addToStatistics, consumeTotalsByDay } from '../statistics/rollup.js';
 import { LogQueryRepository } from './query-repo.js';
 
 interface Row {
@@ -154,7 +155,9 @@ describe.each(availableDialects)('logs API on %s', (dialect) => {
         completion_tokens: 7,
       }),
     ];
+    // As the log writer stores them: the rows, and their consume totals in the daily roll-up.
     await t.database.db.insertInto('logs').values(rows).execute();
+    await addToStatistics(t.database.db, t.database.dialect, consumeTotalsByDay(rows));
   });
   afterAll(() => t?.close());
 

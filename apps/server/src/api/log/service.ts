@@ -10,6 +10,7 @@ import type {
 import { nowSeconds } from '../../platform/clock.js';
 import type { DatabaseHandle, UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { ConsumeQuotaReader } from './consume-quota.js';
 import { toLogView } from './presenter.js';
 import { type LogFilter, LogQueryRepository } from './query-repo.js';
 
@@ -42,9 +43,11 @@ function adminFilter(query: Omit<LogStatQuery, 'channel'>): LogFilter {
 
 export class LogService {
   private readonly repo: LogQueryRepository;
+  private readonly consumeQuota: ConsumeQuotaReader;
 
   constructor(readonly handle: DatabaseHandle) {
     this.repo = new LogQueryRepository(handle);
+    this.consumeQuota = new ConsumeQuotaReader(handle, this.repo);
   }
 
   /** Administrators' view of every log, each row with its channel's id and name. */
@@ -86,12 +89,18 @@ export class LogService {
 
   /** `quota` honours the time range; rpm/tpm keep the other filters but look only at the last minute. */
   private async statFor(filter: LogFilter): Promise<LogStat> {
-    const total = await this.repo.consumeTotals(filter);
+    const now = nowSeconds();
+    const quota = await this.consumeQuota.quota(filter, now);
     const recent = await this.repo.consumeTotals({
       ...filter,
-      startTimestamp: nowSeconds() - RATE_WINDOW_SECONDS,
+      startTimestamp: now - RATE_WINDOW_SECONDS,
       endTimestamp: undefined,
     });
-    return { quota: total.quota, rpm: recent.requests, tpm: recent.tokens };
+    return { quota, rpm: recent.requests, tpm: recent.tokens };
+  }
+
+  /** Retention: deletes one batch of expired logs (see LogQueryRepository.deleteExpiredBatch). */
+  deleteExpiredBatch(before: number, limit: number): Promise<number> {
+    return this.repo.deleteExpiredBatch(before, limit);
   }
 }

@@ -24,3 +24,15 @@ export function localDateOf(seconds: number): string {
 export function localDateDaysBefore(now: Date, days: number): string {
   return formatLocalDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
 }
+
+/** The local day a Unix time falls in: its date, and its first second and the next day's first second. */
+export function localDayOf(seconds: number): { date: string; start: number; end: number } {
+  const moment = new Date(seconds * 1000);
+  const midnight = new Date(moment.getFullYear(), moment.getMonth(), moment.getDate());
+  const next = new Date(moment.getFullYear(), moment.getMonth(), moment.getDate() + 1);
+  return {
+    date: formatLocalDate(midnight),
+    start: Math.floor(midnight.getTime() / 1000),
+    end: Math.floor(next.getTime() / 1000),
+  };
+}

@@ -72,6 +72,15 @@ interface DayRange {
   toDate: string;
 }
 
+/** Whole days of the roll-up (no `toDate`: every day from `fromDate` on), narrowed like the log statistics. */
+export interface QuotaRange {
+  fromDate: string;
+  toDate?: string | undefined;
+  userId?: number | undefined;
+  modelName?: string | undefined;
+  channelId?: number | undefined;
+}
+
 function toUserUsage(row: Omit<RawUsage, 'date' | 'key'> & { user_id: number | string }): UserUsage {
   return {
     user_id: Number(row.user_id),
@@ -105,6 +114,26 @@ export class StatisticsRepository {
     if (range.userId) query = query.where('user_id', '=', range.userId);
     const rows = await query.groupBy(['date', keyColumn]).execute();
     return rows.map(toDatedUsage);
+  }
+
+  /**
+   * Summed quota of the roll-up's rows in the range; each filter given narrows it. Without one,
+   * the per-day totals are read: one row a day rather than every user, channel and model of it.
+   */
+  async quotaOver(range: QuotaRange): Promise<number> {
+    const quota = sql<number | string | null>`sum(quota)`.as('quota');
+    const { fromDate, toDate, userId, modelName, channelId } = range;
+    if (userId === undefined && !modelName && !channelId) {
+      let days = this.handle.db.selectFrom('statistics_days').select(quota).where('date', '>=', fromDate);
+      if (toDate !== undefined) days = days.where('date', '<=', toDate);
+      return Number((await days.executeTakeFirst())?.quota ?? 0);
+    }
+    let query = this.handle.db.selectFrom('statistics').select(quota).where('date', '>=', fromDate);
+    if (toDate !== undefined) query = query.where('date', '<=', toDate);
+    if (userId !== undefined) query = query.where('user_id', '=', userId);
+    if (modelName) query = query.where('model_name', '=', modelName);
+    if (channelId) query = query.where('channel_id', '=', channelId);
+    return Number((await query.executeTakeFirst())?.quota ?? 0);
   }
 
   /** Each listed user's sums over the range; users without usage are absent. */

@@ -1,5 +1,5 @@
 import { LogType } from '@one-hub/contracts';
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Database, DialectName, Executor, NewLogRow } from '../../platform/db/index.js';
 import { localDateOf } from './dates.js';
 
@@ -64,41 +64,61 @@ function compareDeltaKeys(left: StatisticsDelta, right: StatisticsDelta): number
   return 0;
 }
 
-function addedFromInsert(expression: ExpressionBuilder<Database, 'statistics'>, column: (typeof COUNTERS)[number]) {
-  return sql<number>`${expression.ref(`statistics.${column}`)} + excluded.${sql.ref(column)}`;
+/** The same counters per day alone, for `statistics_days`. */
+function totalsByDate(
+  deltas: readonly StatisticsDelta[],
+): Array<Omit<StatisticsDelta, 'user_id' | 'channel_id' | 'model_name'>> {
+  const days = new Map<string, Omit<StatisticsDelta, 'user_id' | 'channel_id' | 'model_name'>>();
+  for (const delta of deltas) {
+    let day = days.get(delta.date);
+    if (!day) {
+      day = { date: delta.date, request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, request_time: 0 };
+      days.set(delta.date, day);
+    }
+    for (const column of COUNTERS) day[column] += delta[column];
+  }
+  return [...days.values()].sort((left, right) => (left.date < right.date ? -1 : left.date > right.date ? 1 : 0));
 }
 
 /**
- * Adds each delta to its row, creating the row when it is missing, in single statements:
- * `INSERT … ON CONFLICT DO UPDATE SET c = c + excluded.c` on SQLite and PostgreSQL,
- * `INSERT … ON DUPLICATE KEY UPDATE c = c + VALUES(c)` on MySQL and MariaDB. No read first, so
- * concurrent writers (other nodes) cannot lose each other's counts.
+ * Adds each row's counters to the stored row with the same key, creating it when missing, in
+ * single statements: `INSERT … ON CONFLICT DO UPDATE SET c = c + excluded.c` on SQLite and
+ * PostgreSQL, `INSERT … ON DUPLICATE KEY UPDATE c = c + VALUES(c)` on MySQL and MariaDB. No read
+ * first, so concurrent writers (other nodes) cannot lose each other's counts.
+ */
+async function addCounters<Table extends 'statistics' | 'statistics_days'>(
+  executor: Executor,
+  dialect: DialectName,
+  table: Table,
+  keyColumns: readonly string[],
+  rows: readonly Insertable<Database[Table]>[],
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += UPSERT_CHUNK) {
+    const insert = executor.insertInto(table as 'statistics').values(rows.slice(start, start + UPSERT_CHUNK) as never);
+    const added = Object.fromEntries(
+      COUNTERS.map((column) => [
+        column,
+        dialect === 'mysql'
+          ? sql<number>`${sql.ref(column)} + values(${sql.ref(column)})`
+          : sql<number>`${sql.ref(`${table}.${column}`)} + excluded.${sql.ref(column)}`,
+      ]),
+    );
+    if (dialect === 'mysql') await insert.onDuplicateKeyUpdate(added).execute();
+    else await insert.onConflict((conflict) => conflict.columns(keyColumns as never).doUpdateSet(added)).execute();
+  }
+}
+
+/**
+ * Adds the deltas to `statistics`, and their sums per day to `statistics_days`, in the caller's
+ * transaction, so the two always agree. Rows are written in key order by every writer, so
+ * concurrent batches lock shared rows in the same sequence.
  */
 export async function addToStatistics(
   executor: Executor,
   dialect: DialectName,
   deltas: readonly StatisticsDelta[],
 ): Promise<void> {
-  for (let start = 0; start < deltas.length; start += UPSERT_CHUNK) {
-    const insert = executor.insertInto('statistics').values(deltas.slice(start, start + UPSERT_CHUNK));
-    if (dialect === 'mysql') {
-      await insert
-        .onDuplicateKeyUpdate(
-          Object.fromEntries(
-            COUNTERS.map((column) => [column, sql<number>`${sql.ref(column)} + values(${sql.ref(column)})`]),
-          ),
-        )
-        .execute();
-    } else {
-      await insert
-        .onConflict((conflict) =>
-          conflict
-            .columns([...KEY_COLUMNS])
-            .doUpdateSet((expression) =>
-              Object.fromEntries(COUNTERS.map((column) => [column, addedFromInsert(expression, column)])),
-            ),
-        )
-        .execute();
-    }
-  }
+  if (deltas.length === 0) return;
+  await addCounters(executor, dialect, 'statistics', KEY_COLUMNS, deltas);
+  await addCounters(executor, dialect, 'statistics_days', ['date'], totalsByDate(deltas));
 }

@@ -176,6 +176,16 @@ export interface StatisticsTable {
   request_time: number;
 }
 
+/** `statistics` summed over users, channels and models: one row a day, kept by the same writes (migration 0012). */
+export interface StatisticsDaysTable {
+  date: string;
+  request_count: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  request_time: number;
+}
+
 export interface RedemptionsTable {
   id: Generated<number>;
   /** The administrator who created the code. */
@@ -224,6 +234,7 @@ export interface Database {
   prices: PricesTable;
   ledger_flushes: LedgerFlushesTable;
   statistics: StatisticsTable;
+  statistics_days: StatisticsDaysTable;
   redemptions: RedemptionsTable;
   model_owned_by: ModelOwnedByTable;
   model_info: ModelInfoTable;

@@ -11,6 +11,7 @@ import * as accountTrust from './0008_account_trust.js';
 import * as inviteCounters from './0009_invite_counters.js';
 import * as importProgress from './0010_import_progress.js';
 import * as passwordChange from './0011_password_change.js';
+import * as logIndexes from './0012_log_indexes.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -31,6 +32,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0009_invite_counters': inviteCounters,
   '0010_import_progress': importProgress,
   '0011_password_change': passwordChange,
+  '0012_log_indexes': logIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

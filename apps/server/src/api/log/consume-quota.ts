@@ -1,0 +1,86 @@
+import type { DatabaseHandle } from '../../platform/db/index.js';
+import { localDayOf } from '../statistics/dates.js';
+import { StatisticsRepository } from '../statistics/repo.js';
+import type { LogFilter, LogQueryRepository } from './query-repo.js';
+
+/**
+ * The quota consume logs add up to under the log filters, without reading every log: whole local
+ * days come from the daily roll-up (`statistics`, written in the same transaction as the logs, so
+ * it counts exactly the rows written), and only the partial days at either edge of the time range
+ * are summed from `logs`. The range starts no earlier than the oldest consume log still kept, so
+ * days whose logs were cleaned up or expired count as they do when the logs are summed.
+ *
+ * The roll-up knows user, channel and model. A `username` filter is read as the account that has
+ * that name (its usage, whatever name each row recorded); a name no account has, and the token,
+ * source IP and request id filters, which the roll-up cannot tell apart, are summed from the logs.
+ */
+export class ConsumeQuotaReader {
+  private readonly statistics: StatisticsRepository;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly logs: LogQueryRepository,
+  ) {
+    this.statistics = new StatisticsRepository(handle);
+  }
+
+  async quota(filter: LogFilter, now: number): Promise<number> {
+    const rolled = await this.rollUpFilter(filter);
+    if (!rolled) return this.logs.consumeQuota(filter);
+    const oldest = await this.logs.oldestConsumeLogTime();
+    if (oldest === undefined) return 0;
+    const lower = Math.max(filter.startTimestamp || 0, oldest);
+    // No log is made after now, so a range reaching now holds all of today's logs, as its roll-up does.
+    const upper = filter.endTimestamp && filter.endTimestamp < now ? filter.endTimestamp : undefined;
+    if (upper !== undefined && upper < lower) return 0;
+    return this.quotaBetween(rolled, lower, upper);
+  }
+
+  /** The filter the roll-up can answer, or undefined when only the logs can. */
+  private async rollUpFilter(filter: LogFilter): Promise<LogFilter | undefined> {
+    if (filter.tokenName || filter.sourceIp || filter.requestId) return undefined;
+    let userId = filter.userId;
+    if (filter.username) {
+      if (userId !== undefined) return undefined;
+      const account = await this.handle.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', filter.username)
+        .executeTakeFirst();
+      if (!account) return undefined;
+      userId = Number(account.id);
+    }
+    return { userId, modelName: filter.modelName, channelId: filter.channelId };
+  }
+
+  /** `lower` and `upper` inclusive, in Unix seconds; no `upper`: up to now. */
+  private async quotaBetween(filter: LogFilter, lower: number, upper: number | undefined): Promise<number> {
+    const scan = (start: number, end: number) =>
+      this.logs.consumeQuota({ ...filter, startTimestamp: start, endTimestamp: end });
+    let quota = 0;
+    const first = localDayOf(lower);
+    let fromDate = first.date;
+    let wholeFrom = first.start;
+    if (lower > first.start) {
+      const edgeEnd = upper === undefined ? first.end - 1 : Math.min(upper, first.end - 1);
+      quota += await scan(lower, edgeEnd);
+      if (edgeEnd === upper) return quota;
+      fromDate = localDayOf(first.end).date;
+      wholeFrom = first.end;
+    }
+    let toDate: string | undefined;
+    if (upper !== undefined) {
+      const last = localDayOf(upper);
+      if (upper >= last.end - 1) toDate = last.date;
+      else {
+        quota += await scan(Math.max(last.start, wholeFrom), upper);
+        toDate = localDayOf(last.start - 1).date;
+      }
+    }
+    if (toDate === undefined || fromDate <= toDate) {
+      const { userId, modelName, channelId } = filter;
+      quota += await this.statistics.quotaOver({ fromDate, toDate, userId, modelName, channelId });
+    }
+    return quota;
+  }
+}
