@@ -177,7 +177,9 @@ describe('the console for root', () => {
     await page.getByTestId('menu-operation').click();
     await page.waitForURL('**/panel/user_group');
     await expect.poll(() => page.getByTestId('menu-user_group').getAttribute('aria-current')).toBe('page');
-    expect(await text(page, 'breadcrumbs')).toMatch(/Dashboard\s*›?\s*Settings\s*›?\s*Operations\s*›?\s*User groups/);
+    expect(await text(page, 'breadcrumbs')).toMatch(
+      /Dashboard\s*›?\s*Administration\s*›?\s*Operations\s*›?\s*User groups/,
+    );
     await screenshot(page, 'shell-collapse');
 
     await page.getByTestId('menu-paySetting').click();
@@ -199,7 +201,7 @@ describe('the console for root', () => {
       (await page.locator('[data-testid=breadcrumbs] li:not([aria-hidden])').allTextContents()).filter((crumb) =>
         crumb.trim(),
       );
-    await expect.poll(crumbs).toEqual(['Dashboard', 'Settings', 'Tokens']);
+    await expect.poll(crumbs).toEqual(['Dashboard', 'Account', 'API keys']);
     await page.locator('[data-testid=breadcrumbs] a').first().click();
     await page.waitForURL('**/panel/dashboard');
   });

@@ -1,7 +1,6 @@
-import type { ApiResponse } from '@one-hub/contracts';
+import { type ApiResponse, isRecord } from '@one-hub/contracts';
 import { i18n } from '../i18n/index.js';
 import { signalUnauthorized } from './session.js';
-import { isRecord } from './storage.js';
 
 /**
  * A failed API call. `status` is the HTTP status, 0 when the server could not be reached, and the

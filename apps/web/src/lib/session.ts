@@ -1,4 +1,5 @@
-import { isRecord, readJson, removeItem, storageKeys, writeJson } from './storage.js';
+import { isRecord } from '@one-hub/contracts';
+import { readJson, removeItem, storageKeys, writeJson } from './storage.js';
 
 /** What the console keeps about the signed-in user (the login answer, refreshed from `/api/user/self`). */
 export interface SessionUser {

@@ -58,7 +58,3 @@ export function readJson<T>(key: StorageKey, isValid: (value: unknown) => value 
 export function writeJson(key: StorageKey, value: unknown): void {
   writeText(key, JSON.stringify(value));
 }
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -11,11 +11,16 @@ const ids = (menu: ReturnType<typeof visibleMenu>) =>
 describe('console menu (spec §2, §6)', () => {
   it('shows every item to an admin, in the spec order', () => {
     const menu = visibleMenu(consoleMenu, true);
-    expect(menu.map((group) => group.id)).toEqual(['dashboard', 'setting', 'billing', 'usage']);
+    expect(menu.map((group) => group.id)).toEqual(['dashboard', 'account', 'billing', 'usage', 'setting']);
     expect(ids(menu)).toEqual([
       'dashboard',
       'analytics',
       'playground',
+      'token',
+      'profile',
+      'topup',
+      'model_price',
+      'log',
       'user',
       'channel',
       'operation',
@@ -23,25 +28,14 @@ describe('console menu (spec §2, §6)', () => {
       'pricing',
       'paySetting',
       'redemption',
-      'token',
-      'profile',
       'setting',
-      'topup',
-      'model_price',
-      'log',
     ]);
   });
 
   it('hides the admin-only items from a common user', () => {
-    expect(ids(visibleMenu(consoleMenu, false))).toEqual([
-      'dashboard',
-      'playground',
-      'token',
-      'profile',
-      'topup',
-      'model_price',
-      'log',
-    ]);
+    const menu = visibleMenu(consoleMenu, false);
+    expect(menu.map((group) => group.id)).toEqual(['dashboard', 'account', 'billing', 'usage']);
+    expect(ids(menu)).toEqual(['dashboard', 'playground', 'token', 'profile', 'topup', 'model_price', 'log']);
   });
 
   it('hides a group whose items are all hidden, and a collapse left empty', () => {
@@ -68,11 +62,25 @@ describe('console menu (spec §2, §6)', () => {
     expect([trail?.group.id, trail?.collapse?.id, trail?.link.id]).toEqual(['setting', 'operation', 'user_group']);
     expect(findMenuTrail(consoleMenu, '/panel')?.link.id).toBe('dashboard');
     expect(findMenuTrail(consoleMenu, '/panel/token/42')?.link.id).toBe('token');
+    // Keys and profile sit under the user's account, not under the site's settings.
+    expect(findMenuTrail(consoleMenu, '/panel/token')?.group.id).toBe('account');
+    expect(findMenuTrail(consoleMenu, '/panel/profile')?.group.id).toBe('account');
     expect(findMenuTrail(consoleMenu, '/panel/nowhere')).toBeNull();
   });
 
+  it('lets the screens of wide tables use the whole width, and no other', () => {
+    const wideIds = visibleMenu(consoleMenu, true)
+      .flatMap((group) => group.children.flatMap((entry) => (entry.type === 'collapse' ? entry.children : [entry])))
+      .filter((entry) => entry.wide)
+      .map((entry) => entry.id);
+    expect(wideIds).toEqual(['log', 'channel']);
+    expect(findMenuTrail(consoleMenu, '/panel/log')?.link.wide).toBe(true);
+  });
+
   it('sends a collapsible group to its first child, except "authentication"', () => {
-    const operation = consoleMenu[1]?.children.find((entry) => entry.id === 'operation');
+    const operation = consoleMenu
+      .find((group) => group.id === 'setting')
+      ?.children.find((entry) => entry.id === 'operation');
     expect(operation?.type === 'collapse' && collapseTarget(operation)).toBe('/panel/user_group');
     expect(
       collapseTarget({ id: 'authentication', children: [{ type: 'item', id: 'login', url: '/login' }] }),

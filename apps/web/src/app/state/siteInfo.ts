@@ -1,5 +1,5 @@
-import type { SiteInfo } from '@one-hub/contracts';
-import { isRecord, readJson, storageKeys, writeJson, writeText } from '../../lib/storage.js';
+import { isRecord, type SiteInfo } from '@one-hub/contracts';
+import { readJson, storageKeys, writeJson, writeText } from '../../lib/storage.js';
 
 /** Site info as the console holds it: `/api/status` data plus whether it has arrived yet. */
 export interface SiteInfoState extends SiteInfo {

@@ -57,7 +57,7 @@ export function BatchBar({ count, onDelete, onBatch, onClear }: BatchBarProps) {
           }}
         >
           <Typography sx={{ fontWeight: 600, mr: 'auto' }} data-testid="channel-batch-count">
-            {t('batch.selectedCount', { n: count })}
+            {t('batch.selectedCount', { count: count })}
           </Typography>
           <Button
             size="small"
@@ -142,7 +142,7 @@ export function TestAllProgressBanner({ started }: { started: number }) {
         <span>{t('testAll.running', { done: data.done, total: data.total })}</span>
         {data.failed > 0 && (
           <Box component="span" sx={{ color: 'error.main', fontWeight: 600 }}>
-            {t('testAll.failed', { n: data.failed })}
+            {t('testAll.failed', { count: data.failed })}
           </Box>
         )}
       </Stack>

@@ -43,13 +43,13 @@ export function ChannelConfirmDialog({
         deleteMany.mutate(pending.ids, {
           onSuccess: (count) => {
             onDeletedSelected();
-            done(t('notify.deletedMany', { n: count }))();
+            done(t('notify.deletedMany', { count: count }))();
           },
         });
         break;
       case 'deleteDisabled':
         deleteDisabled.mutate(undefined, {
-          onSuccess: (count) => done(t('notify.deletedDisabled', { n: Number(count) }))(),
+          onSuccess: (count) => done(t('notify.deletedDisabled', { count: Number(count) }))(),
         });
         break;
       case 'tagDelete':
@@ -57,7 +57,7 @@ export function ChannelConfirmDialog({
         const kind = pending.kind === 'tagDelete' ? 'delete' : 'deleteDisabled';
         tagAction.mutate(
           { tag: pending.tag, action: { kind } },
-          { onSuccess: (count) => done(t(`notify.tag.${kind}`, { tag: pending.tag, n: Number(count ?? 0) }))() },
+          { onSuccess: (count) => done(t(`notify.tag.${kind}`, { tag: pending.tag, count: Number(count ?? 0) }))() },
         );
         break;
       }
@@ -73,7 +73,7 @@ export function ChannelConfirmDialog({
       case 'deleteSelected':
         return {
           title: t('confirm.deleteSelected.title'),
-          message: t('confirm.deleteSelected.message', { n: item.ids.length }),
+          message: t('confirm.deleteSelected.message', { count: item.ids.length }),
         };
       case 'deleteDisabled':
         return { title: t('confirm.deleteDisabled.title'), message: t('confirm.deleteDisabled.message') };

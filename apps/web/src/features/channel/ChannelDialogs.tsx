@@ -70,7 +70,7 @@ export function BatchValueDialog({ kind: current, ids, models, onClose, onDone }
       { kind, ids, value: trimmed },
       {
         onSuccess: (count) => {
-          notify.success(t(`batch.${kind}.done`, { n: Number(count) }));
+          notify.success(t(`batch.${kind}.done`, { count: Number(count) }));
           onDone();
         },
         onError: (failure) => setError(describeError(failure)),
@@ -124,7 +124,7 @@ export function BatchValueDialog({ kind: current, ids, models, onClose, onDone }
       <form noValidate onSubmit={submit}>
         <DialogTitle>{t(`batch.${kind}.title`)}</DialogTitle>
         <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>{t('batch.selectedCount', { n: ids.length })}</DialogContentText>
+          <DialogContentText sx={{ mb: 2 }}>{t('batch.selectedCount', { count: ids.length })}</DialogContentText>
           {field}
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>

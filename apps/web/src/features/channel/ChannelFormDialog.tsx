@@ -33,6 +33,7 @@ import {
   emptyChannelForm,
   keyLineCount,
   mergeModels,
+  pickerProviders,
   pricedModelsFor,
   serverErrorsToFields,
   validateChannelForm,
@@ -101,7 +102,7 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
         setFetched(models);
         const added = models.filter((model) => !values.models.includes(model)).length;
         change('models', mergeModels(values.models, models));
-        notify.success(added > 0 ? t('form.fetchedModels', { n: added }) : t('form.noNewModels'));
+        notify.success(added > 0 ? t('form.fetchedModels', { count: added }) : t('form.noNewModels'));
       },
       onError: (error) => setErrors((current) => ({ ...current, models: describeError(error) })),
     });
@@ -126,7 +127,7 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
     save.mutate(request, {
       onSuccess: () => {
         const created = mode === 'create' ? keyLineCount(values.key) : 0;
-        notify.success(created > 1 ? t('notify.createdMany', { n: created }) : t(`notify.saved.${mode}`));
+        notify.success(created > 1 ? t('notify.createdMany', { count: created }) : t(`notify.saved.${mode}`));
         onSaved();
       },
       onError: (error) => {
@@ -160,7 +161,12 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
       <Stack spacing={3}>
         {mode === 'tag' && <Alert severity="info">{t('form.tagInfo')}</Alert>}
         <FormProblem unplaced={form.unplaced} testId="channel-form-error" />
-        <BasicSection {...sectionProps} providers={providers} groups={groups.data ?? []} tags={tags.data ?? []} />
+        <BasicSection
+          {...sectionProps}
+          providers={pickerProviders(providers, mode === 'create' ? undefined : initial.type)}
+          groups={groups.data ?? []}
+          tags={tags.data ?? []}
+        />
         <ConnectionSection
           {...sectionProps}
           onRevealKey={mode === 'edit' && storedKey ? () => change('key', storedKey) : undefined}
@@ -221,7 +227,10 @@ function ChannelFormLoader({
   const common = { providers: providerList, onClose, onSaved };
 
   if (request.mode === 'create') {
-    const initial = request.copyOf ? copyToForm(request.copyOf) : emptyChannelForm(providerList[0]?.type ?? 0);
+    const offered = pickerProviders(providerList);
+    const initial = request.copyOf ? copyToForm(request.copyOf) : emptyChannelForm(offered[0]?.type ?? 0);
+    // A copy of a channel whose type is no longer offered asks for a type.
+    if (!offered.some((provider) => provider.type === initial.type)) initial.type = 0;
     return <ChannelForm {...common} mode="create" initial={initial} id={null} tag={null} />;
   }
   if (request.mode === 'edit') {

@@ -109,9 +109,9 @@ export function BasicSection({
 
 function keyHint(mode: ChannelFormMode, key: string, t: (key: string, values?: Record<string, unknown>) => string) {
   if (mode === 'edit') return t('channel:form.keyEditHint');
-  if (mode === 'tag') return t('channel:form.keyTagHint', { n: keyLineCount(key) });
+  if (mode === 'tag') return t('channel:form.keyTagHint', { count: keyLineCount(key) });
   const lines = keyLineCount(key);
-  return lines > 1 ? t('channel:form.keyCreateMany', { n: lines }) : t('channel:form.keyCreateHint');
+  return lines > 1 ? t('channel:form.keyCreateMany', { count: lines }) : t('channel:form.keyCreateHint');
 }
 
 /** Settings a channel type adds, as `/api/providers` describes them. */

@@ -135,7 +135,7 @@ export function ChannelPage() {
     startTestAll.mutate(undefined, {
       onSuccess: (queued) => {
         setTestStarted((current) => current + 1);
-        notify.info(t('testAll.started', { n: Number(queued) }));
+        notify.info(t('testAll.started', { count: Number(queued) }));
       },
     });
 

@@ -53,7 +53,7 @@ function NameCell({ channel }: { channel: ChannelView }) {
           component="div"
           sx={{ color: 'text.secondary', fontFamily: monospace, fontSize: '0.7rem' }}
         >
-          {t('modelCount', { n: models.length, first: models[0] ?? '' })}
+          {t('modelCount', { count: models.length, first: models[0] ?? '' })}
         </Typography>
       </Tooltip>
     </Box>

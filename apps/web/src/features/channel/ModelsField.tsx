@@ -105,7 +105,7 @@ export function ModelsField({
           disabled={disabled || pricedCount === 0}
           data-testid="channel-form-fill-priced"
         >
-          {t('form.fillPriced', { n: pricedCount })}
+          {t('form.fillPriced', { count: pricedCount })}
         </Button>
         <Button
           size="small"

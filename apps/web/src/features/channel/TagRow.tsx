@@ -61,7 +61,7 @@ function TagActions({ tag }: { tag: string }) {
     setAnchor(null);
     action.mutate(
       { tag, action: { kind } },
-      { onSuccess: (count) => notify.success(t(`notify.tag.${kind}`, { tag, n: Number(count) })) },
+      { onSuccess: (count) => notify.success(t(`notify.tag.${kind}`, { tag, count: Number(count) })) },
     );
   };
   const choose = (kind: 'deleteDisabled' | 'delete') => () => {
@@ -164,7 +164,7 @@ function TagTitle({ tag, count }: { tag: string; count: number | undefined }) {
           {tag}
         </Typography>
         <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-          {count === undefined ? t('tag.caption') : t('tag.count', { n: count })}
+          {count === undefined ? t('tag.caption') : t('tag.count', { count: count })}
         </Typography>
       </Box>
     </Stack>

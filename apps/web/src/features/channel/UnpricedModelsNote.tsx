@@ -38,7 +38,9 @@ export function UnpricedModelsNote({
   const policy: Policy = options.data ? (refusesUnpricedModels(stored) ? 'refuse' : 'fallback') : 'unknown';
   const shown = unpriced.slice(0, NAMES_SHOWN).join(', ');
   const names =
-    unpriced.length > NAMES_SHOWN ? t('form.unpriced.more', { names: shown, n: unpriced.length - NAMES_SHOWN }) : shown;
+    unpriced.length > NAMES_SHOWN
+      ? t('form.unpriced.more', { names: shown, count: unpriced.length - NAMES_SHOWN })
+      : shown;
   return (
     <Alert
       severity={policy === 'refuse' ? 'error' : 'warning'}

@@ -1,19 +1,19 @@
-import type {
-  ChannelDetailView,
-  ChannelTagView,
-  ChannelView,
-  CreateChannelBody,
-  Paged,
-  PriceView,
-  ProviderView,
-  UpdateChannelBody,
-  UpdateChannelTagBody,
+import {
+  type ChannelDetailView,
+  type ChannelTagView,
+  type ChannelView,
+  type CreateChannelBody,
+  isRecord,
+  type Paged,
+  type PriceView,
+  type ProviderView,
+  type UpdateChannelBody,
+  type UpdateChannelTagBody,
 } from '@one-hub/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { i18n } from '../../i18n/index.js';
 import { ApiError, api, withQuery } from '../../lib/api.js';
 import { signalUnauthorized } from '../../lib/session.js';
-import { isRecord } from '../../lib/storage.js';
 import type { ChannelListParams } from './useChannelListParams.js';
 
 export const channelKeys = {

@@ -6,6 +6,7 @@ import {
   emptyChannelForm,
   keyLineCount,
   mergeModels,
+  pickerProviders,
   pricedModelsFor,
   serverErrorsToFields,
   testableModels,
@@ -24,6 +25,7 @@ const openai: ProviderView = {
   key_hint: 'API key',
   extra_fields: [],
   balance: true,
+  supported: true,
 };
 const azure: ProviderView = {
   ...openai,
@@ -35,6 +37,19 @@ const azure: ProviderView = {
   extra_fields: [{ name: 'other', label: 'API version', kind: 'text', required: true }],
   balance: false,
 };
+
+const baidu: ProviderView = { ...openai, type: 15, slug: 'baidu', name: 'Baidu', balance: false, supported: false };
+
+describe('pickerProviders', () => {
+  it('offers only the types the server marks supported, in its order', () => {
+    expect(pickerProviders([openai, baidu, azure])).toEqual([openai, azure]);
+  });
+
+  it("keeps a stored channel's own type so editing it still shows the type", () => {
+    expect(pickerProviders([openai, baidu, azure], baidu.type)).toEqual([openai, baidu, azure]);
+    expect(pickerProviders([openai, baidu, azure], openai.type)).toEqual([openai, azure]);
+  });
+});
 
 function valid() {
   return { ...emptyChannelForm(1), name: 'main', key: 'sk-1', models: ['gpt-4o', 'gpt-4*'], group: ['default'] };

@@ -134,6 +134,15 @@ export function channelToForm(channel: ChannelView, key = ''): ChannelFormValues
 }
 
 /** A copy starts as the channel with "_copy" after its name and no key. */
+/**
+ * The types the picker offers: those the gateway can relay to (`supported`), plus `keep`, the type
+ * a stored channel already has, so editing it still shows its type. The list of all types stays
+ * for naming stored channels (table, filter).
+ */
+export function pickerProviders(providers: ProviderView[], keep?: number): ProviderView[] {
+  return providers.filter((provider) => provider.supported || provider.type === keep);
+}
+
 export function copyToForm(channel: ChannelView): ChannelFormValues {
   return { ...channelToForm(channel), name: `${channel.name}_copy`, key: '' };
 }

@@ -149,8 +149,16 @@ export function DetailCell({ log }: { log: LogView }) {
     <Typography
       variant="body2"
       title={text}
-      sx={{ color: log.type === LogType.error ? 'error.main' : 'text.secondary', maxWidth: 280 }}
-      noWrap
+      sx={{
+        color: log.type === LogType.error ? 'error.main' : 'text.secondary',
+        // Two lines rather than one long one keep the table within a wide screen.
+        maxWidth: 220,
+        whiteSpace: 'normal',
+        display: '-webkit-box',
+        WebkitLineClamp: 2,
+        WebkitBoxOrient: 'vertical',
+        overflow: 'hidden',
+      }}
       data-testid={`log-detail-${log.id}`}
     >
       {text}

@@ -2,7 +2,6 @@ import DeleteSweepOutlined from '@mui/icons-material/DeleteSweepOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import Refresh from '@mui/icons-material/Refresh';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
@@ -54,24 +53,7 @@ export function LogPage() {
 
   return (
     <Box>
-      <PageHeader
-        title={t('title')}
-        subtitle={isAdmin ? t('subtitleAdmin') : t('subtitle')}
-        action={
-          isAdmin && (
-            <Button
-              variant="outlined"
-              color="error"
-              startIcon={<DeleteSweepOutlined />}
-              onClick={() => setCleanup((current) => ({ open: true, session: current.session + 1 }))}
-              data-testid="log-cleanup"
-              sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
-            >
-              {t('cleanup.open')}
-            </Button>
-          )
-        }
-      />
+      <PageHeader title={t('title')} subtitle={isAdmin ? t('subtitleAdmin') : t('subtitle')} />
 
       <Card>
         <LogFilterBar
@@ -81,16 +63,31 @@ export function LogPage() {
           onApply={(next) => update({ ...next, page: 1 })}
         />
         <Divider />
-        <LogStats stat={stat.data} loading={stat.isLoading} />
+        <LogStats stat={stat.data} loading={stat.isLoading} logType={filters.log_type} />
         <Stack direction="row" sx={{ px: 2, py: 1, alignItems: 'center', justifyContent: 'space-between' }}>
           <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="log-total">
             {t('totalCount', { count: total })}
           </Typography>
-          <Tooltip title={t('refresh')}>
-            <IconButton size="small" onClick={refresh} aria-label={t('refresh')} data-testid="log-refresh">
-              <Refresh fontSize="small" />
-            </IconButton>
-          </Tooltip>
+          <Stack direction="row" spacing={0.5}>
+            {/* Rarely needed and destructive (behind a confirmation): a quiet icon, not the page's first button. */}
+            {isAdmin && (
+              <Tooltip title={t('cleanup.open')}>
+                <IconButton
+                  size="small"
+                  onClick={() => setCleanup((current) => ({ open: true, session: current.session + 1 }))}
+                  aria-label={t('cleanup.open')}
+                  data-testid="log-cleanup"
+                >
+                  <DeleteSweepOutlined fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            )}
+            <Tooltip title={t('refresh')}>
+              <IconButton size="small" onClick={refresh} aria-label={t('refresh')} data-testid="log-refresh">
+                <Refresh fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          </Stack>
         </Stack>
         <FetchingBar active={logs.isFetching && !logs.isLoading} />
         <Divider />

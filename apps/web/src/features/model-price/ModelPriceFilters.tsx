@@ -13,6 +13,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { useGroupName } from '../../hooks/useGroupName.js';
 import { OwnerAvatar } from './PriceParts.js';
 
 export interface ModelPriceFiltersProps {
@@ -65,6 +66,7 @@ export function formatRatio(ratio: number): string {
 
 function GroupSelect({ groups, group, ownGroup, onGroup }: ModelPriceFiltersProps) {
   const { t } = useTranslation('modelPrice');
+  const groupName = useGroupName();
   if (groups.length === 0) return null;
   return (
     <TextField
@@ -79,7 +81,7 @@ function GroupSelect({ groups, group, ownGroup, onGroup }: ModelPriceFiltersProp
           SelectDisplayProps: { 'data-testid': 'model-price-group' } as object,
           renderValue: (symbol) => {
             const entry = groups.find((candidate) => candidate.symbol === symbol);
-            return entry ? `${entry.name || entry.symbol} (${formatRatio(entry.ratio)})` : String(symbol);
+            return entry ? `${groupName(entry)} (${formatRatio(entry.ratio)})` : String(symbol);
           },
         },
       }}
@@ -87,7 +89,7 @@ function GroupSelect({ groups, group, ownGroup, onGroup }: ModelPriceFiltersProp
       {groups.map((entry) => (
         <MenuItem key={entry.symbol} value={entry.symbol} data-testid={`model-price-group-${entry.symbol}`}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', width: '100%' }}>
-            <span>{entry.name || entry.symbol}</span>
+            <span>{groupName(entry)}</span>
             {entry.symbol === ownGroup && (
               <Chip size="small" label={t('yourGroup')} sx={{ height: 20, fontSize: '0.6875rem' }} />
             )}
@@ -137,6 +139,7 @@ function OwnerChips({ owners, total, owner, onOwner, ownerIcons }: ModelPriceFil
 /** Search, the group prices are shown for, and the maker chips. */
 export function ModelPriceFilters(props: ModelPriceFiltersProps) {
   const { t } = useTranslation('modelPrice');
+  const groupName = useGroupName();
   const selected = props.groups.find((entry) => entry.symbol === props.group);
   return (
     <Card>
@@ -155,7 +158,7 @@ export function ModelPriceFilters(props: ModelPriceFiltersProps) {
             >
               <InfoOutlined sx={{ fontSize: 18, mt: '1px' }} />
               <Typography variant="body2">
-                {t('ratioNote', { group: selected.name || selected.symbol, ratio: formatRatio(selected.ratio) })}
+                {t('ratioNote', { group: groupName(selected), ratio: formatRatio(selected.ratio) })}
               </Typography>
             </Stack>
           )}

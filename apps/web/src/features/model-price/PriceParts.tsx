@@ -9,6 +9,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { PriceType, UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { useGroupName } from '../../hooks/useGroupName.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
 import { monospaceFontStack } from '../../theme/fonts.js';
 import { type DisplayPrice, formatUsd, type TokenPrice } from './pricing.js';
@@ -130,13 +131,14 @@ export function GroupChips({
   selected: string;
   groupMap: Record<string, UserGroupView> | undefined;
 }) {
+  const groupName = useGroupName();
   return (
     <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
       {groups.map((symbol) => (
         <Chip
           key={symbol}
           size="small"
-          label={groupMap?.[symbol]?.name || symbol}
+          label={groupName(groupMap?.[symbol], symbol)}
           color={symbol === selected ? 'primary' : 'default'}
           variant={symbol === selected ? 'filled' : 'outlined'}
         />

@@ -1,3 +1,5 @@
+import { isRecord } from '@one-hub/contracts';
+
 /** The chat-completions wire format, as much of it as the playground reads. */
 export interface ChatMessageInput {
   role: 'system' | 'user' | 'assistant';
@@ -32,10 +34,6 @@ export class ChatError extends Error {
     this.name = 'ChatError';
     this.status = status;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The message of an OpenAI error envelope `{error: {message}}` (or a bare `{message}`), if any. */

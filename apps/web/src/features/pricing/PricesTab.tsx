@@ -219,7 +219,7 @@ export function PricesTab({ params, update, owners, ownerMap, compact }: PricesT
             sx={{ flex: 1, alignItems: 'center', justifyContent: { xs: 'space-between', sm: 'flex-end' } }}
           >
             <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="pricing-count">
-              {t('count', { count: filtered.length, total: all.length })}
+              {t('count', { shown: filtered.length, count: all.length })}
             </Typography>
             <RefreshButton label={t('refresh')} onClick={() => void prices.refetch()} testId="pricing-refresh" />
           </Stack>

@@ -1,3 +1,5 @@
+import { isRecord } from '@one-hub/contracts';
+
 /** One chat link as the editor holds it; `sort: null` while its box does not hold a number. */
 export interface ChatLinkRow {
   name: string;
@@ -19,7 +21,7 @@ export function parseChatLinkRows(text: string): ChatLinkRow[] | null {
     return null;
   }
   if (!Array.isArray(parsed)) return null;
-  if (!parsed.every((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry))) return null;
+  if (!parsed.every(isRecord)) return null;
   return parsed.map((entry: Record<string, unknown>) => ({
     ...entry,
     name: typeof entry.name === 'string' ? entry.name : '',

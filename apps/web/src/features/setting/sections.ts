@@ -92,7 +92,7 @@ export const SECTIONS: SectionSpec[] = [
     tab: 'operation',
     fields: [...keys('PaymentUSDRate', 'PaymentMinAmount', 'TopUpLink'), f('RechargeDiscount')],
   },
-  { id: 'logs', tab: 'operation', fields: keys('LogConsumeEnabled'), extra: 'logCleanup' },
+  { id: 'logs', tab: 'operation', fields: keys('LogConsumeEnabled', 'LogRetentionDays'), extra: 'logCleanup' },
   {
     id: 'chatLinks',
     tab: 'operation',

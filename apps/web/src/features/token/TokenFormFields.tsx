@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { FormSection } from '../../components/form/FormSection.js';
 import { bindSwitchFields, bindTextFields } from '../../components/form/fieldBinding.js';
 import { SwitchField } from '../../components/form/SwitchField.js';
+import { useGroupName } from '../../hooks/useGroupName.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { EXPIRY_PRESETS, type TokenFormErrors, type TokenFormValues, toLocalInput } from './tokenForm.js';
 
@@ -85,13 +86,10 @@ export function ExpirySection(props: SectionProps) {
   );
 }
 
-function groupLabel(group: UserGroupView | undefined, symbol: string, ratioText: string): string {
-  return group ? `${group.name} · ${ratioText}` : symbol;
-}
-
 export function GroupSection({ groups, ...props }: SectionProps & { groups: UserGroupView[] }) {
   const { values } = props;
   const { t } = useTranslation('token');
+  const groupName = useGroupName();
   const bind = bindTextFields(props);
   const symbols = groups.map((group) => group.symbol);
   // Keep a group that is no longer offered selectable, so editing an old key does not blank it.
@@ -108,7 +106,7 @@ export function GroupSection({ groups, ...props }: SectionProps & { groups: User
       const group = groups.find((entry) => entry.symbol === symbol);
       return (
         <MenuItem key={symbol} value={symbol}>
-          {groupLabel(group, symbol, t('form.groupRatio', { ratio: group?.ratio ?? 1 }))}
+          {group ? `${groupName(group)} · ${t('form.groupRatio', { ratio: group.ratio })}` : symbol}
         </MenuItem>
       );
     }),

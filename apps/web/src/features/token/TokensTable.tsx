@@ -1,14 +1,20 @@
+import TerminalOutlined from '@mui/icons-material/TerminalOutlined';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { clientKey, maskKey, NEVER_EXPIRES, type TokenView } from '@one-hub/contracts';
+import { clientKey, maskKey, NEVER_EXPIRES, PLAYGROUND_TOKEN_NAME, type TokenView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { Timestamp } from '../../components/Timestamp.js';
+import { useGroupName } from '../../hooks/useGroupName.js';
+import { useSelf } from '../../hooks/useSelf.js';
+import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { TokenActions, type TokenRowHandlers, TokenStatusSwitch } from './TokenActions.js';
 import { TokenStatusChip, tokenState } from './TokenStatusChip.js';
 import type { TokenSortField } from './useTokenListParams.js';
@@ -58,28 +64,58 @@ function Expiry({ token, nowSeconds }: { token: TokenView; nowSeconds: number })
   );
 }
 
+/** The key's group; a key without one uses its owner's group, which is named, not just called "the account's". */
 function Group({ token }: { token: TokenView }) {
   const { t } = useTranslation('token');
+  const groupName = useGroupName();
+  const groups = useUserGroupMap();
+  const self = useSelf();
+  const symbol = token.group || self.data?.group;
+  const caption = (text: string) => (
+    <Typography variant="caption" noWrap sx={{ color: 'text.secondary', display: 'block' }}>
+      {text}
+    </Typography>
+  );
   return (
-    <Box sx={{ minWidth: 0 }}>
-      <Typography variant="body2" noWrap sx={{ color: token.group ? 'text.primary' : 'text.secondary' }}>
-        {token.group || t('groupDefault')}
+    <Box sx={{ minWidth: 0 }} data-testid={`token-group-${token.id}`}>
+      <Typography variant="body2" noWrap>
+        {symbol ? groupName(groups.data?.[symbol], symbol) : t('groupDefault')}
       </Typography>
-      {token.backup_group && (
-        <Typography variant="caption" noWrap sx={{ color: 'text.secondary', display: 'block' }}>
-          {t('backupShort', { group: token.backup_group })}
-        </Typography>
-      )}
+      {!token.group && caption(t('groupInherited'))}
+      {token.backup_group &&
+        caption(t('backupShort', { group: groupName(groups.data?.[token.backup_group], token.backup_group) }))}
     </Box>
+  );
+}
+
+/** The key the playground makes for itself (reference: unlimited, never expires), marked as the playground's. */
+function PlaygroundChip({ token }: { token: TokenView }) {
+  const { t } = useTranslation('token');
+  if (token.name !== PLAYGROUND_TOKEN_NAME) return null;
+  return (
+    <Tooltip title={t('playgroundHint')} describeChild>
+      <Chip
+        size="small"
+        variant="outlined"
+        color="info"
+        icon={<TerminalOutlined />}
+        label={t('playgroundChip')}
+        sx={{ height: 20, fontSize: '0.6875rem', flexShrink: 0 }}
+        data-testid={`token-playground-${token.id}`}
+      />
+    </Tooltip>
   );
 }
 
 function NameCell({ token }: { token: TokenView }) {
   return (
     <Box sx={{ minWidth: 0 }}>
-      <Typography variant="body2" noWrap sx={{ fontWeight: 600 }} data-testid={`token-name-${token.id}`}>
-        {token.name}
-      </Typography>
+      <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
+        <Typography variant="body2" noWrap sx={{ fontWeight: 600 }} data-testid={`token-name-${token.id}`}>
+          {token.name}
+        </Typography>
+        <PlaygroundChip token={token} />
+      </Stack>
       <Typography
         variant="caption"
         noWrap
@@ -172,7 +208,7 @@ export function TokensTable({
     >
       {tokens.map((token) => (
         <TableRow key={token.id} hover data-testid={`token-row-${token.id}`}>
-          <TableCell sx={{ maxWidth: 240 }}>
+          <TableCell sx={{ maxWidth: 320 }}>
             <NameCell token={token} />
           </TableCell>
           <TableCell>

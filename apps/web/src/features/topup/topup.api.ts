@@ -45,21 +45,15 @@ export function useAffCode() {
 }
 
 /**
- * `GET /api/user/payment`: the enabled gateways. A server without online payment answers 404 —
- * or, while the path falls to the administrators' `GET /api/user/:id`, 403 or 400 — which all mean
- * "no gateways" (null), not an error. The section is optional, so no failure is toasted.
+ * `GET /api/user/payment`: the enabled gateways, highest sort first (an empty list while the server
+ * has none). The section is optional, so a failure is not toasted: the page just shows no gateways.
  */
 export function usePaymentGateways() {
   return useQuery({
     queryKey: topupKeys.gateways,
     queryFn: async () => {
-      try {
-        const gateways = await api.get<PaymentGateway[] | null>('/api/user/payment');
-        return [...(gateways ?? [])].sort((left, right) => right.sort - left.sort);
-      } catch (error) {
-        if (isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401) return null;
-        throw error;
-      }
+      const gateways = await api.get<PaymentGateway[] | null>('/api/user/payment');
+      return [...(gateways ?? [])].sort((left, right) => right.sort - left.sort);
     },
     staleTime: 60_000,
     meta: { silentError: true },

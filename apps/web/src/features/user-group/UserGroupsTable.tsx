@@ -6,6 +6,7 @@ import type { UserGroupSortField, UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
+import { useGroupName } from '../../hooks/useGroupName.js';
 import {
   ApiRateText,
   EnableSwitch,
@@ -27,6 +28,7 @@ interface UserGroupsTableProps extends UserGroupRowHandlers {
 
 function GroupCard({ group, ...handlers }: { group: UserGroupView } & UserGroupRowHandlers) {
   const { t } = useTranslation('userGroup');
+  const groupName = useGroupName();
   const facts: CardFact[] = [
     [t('columns.ratio'), <RatioText key="ratio" group={group} />],
     [t('columns.apiRate'), <ApiRateText key="rate" group={group} />],
@@ -41,7 +43,7 @@ function GroupCard({ group, ...handlers }: { group: UserGroupView } & UserGroupR
         <>
           <Box sx={{ flex: 1, minWidth: 0 }}>
             <Typography variant="body2" noWrap sx={{ fontWeight: 600 }} data-testid={`user-group-name-${group.id}`}>
-              {group.name}
+              {groupName(group)}
             </Typography>
             <SymbolCell group={group} />
           </Box>
@@ -63,6 +65,7 @@ function GroupCard({ group, ...handlers }: { group: UserGroupView } & UserGroupR
 /** The group list: a table on wide screens, cards on narrow ones. */
 export function UserGroupsTable({ groups, loading, order, onSort, compact, ...handlers }: UserGroupsTableProps) {
   const { t } = useTranslation('userGroup');
+  const groupName = useGroupName();
   const columns: ListColumn<UserGroupSortField>[] = [
     { label: t('columns.id'), field: 'id' },
     { label: t('columns.symbol'), field: 'symbol' },
@@ -93,7 +96,7 @@ export function UserGroupsTable({ groups, loading, order, onSort, compact, ...ha
           </TableCell>
           <TableCell sx={{ maxWidth: 200 }}>
             <Typography variant="body2" noWrap data-testid={`user-group-name-${group.id}`}>
-              {group.name}
+              {groupName(group)}
             </Typography>
           </TableCell>
           <TableCell align="right">

@@ -3,6 +3,7 @@ import { alpha } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import { roleName, type UserGroupView, UserStatus } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { useGroupName } from '../../hooks/useGroupName.js';
 
 type Tone = 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info';
 
@@ -50,10 +51,11 @@ export function StatusChip({ status, testId }: { status: number; testId?: string
 /** The group's name (its symbol when the group is unknown), with symbol and ratio on hover. */
 export function GroupChip({ symbol, group, testId }: { symbol: string; group?: UserGroupView; testId?: string }) {
   const { t } = useTranslation('user');
+  const groupName = useGroupName();
   const chip = (
     <span>
       <ToneChip
-        label={group?.name || symbol}
+        label={groupName(group, symbol)}
         tone={group?.enable === false ? 'secondary' : 'info'}
         testId={testId}
         state={symbol}

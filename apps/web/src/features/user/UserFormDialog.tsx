@@ -21,6 +21,7 @@ import { FormProblem } from '../../components/form/FormProblem.js';
 import { bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useFormState } from '../../hooks/useFormState.js';
+import { useGroupName } from '../../hooks/useGroupName.js';
 import { describeError } from '../../lib/notify.js';
 import { useSaveUser } from './user.api.js';
 import {
@@ -100,6 +101,7 @@ function PasswordField({
 
 function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
   const { t } = useTranslation('user');
+  const groupName = useGroupName();
   const form = useFormState<UserFormValues, UserFormField>(() => (user ? userToForm(user) : emptyUserForm()));
   const { values, errors, change } = form;
   const save = useSaveUser();
@@ -179,7 +181,7 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
             select: {
               renderValue: (symbol) => {
                 const group = options.find((option) => option.symbol === symbol);
-                return group?.name || String(symbol);
+                return groupName(group, String(symbol));
               },
               MenuProps: { slotProps: { list: { dense: true } } },
               SelectDisplayProps: { 'data-testid': 'user-form-group' } as object,
@@ -195,7 +197,7 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
               data-testid={`user-form-group-${group.symbol}`}
             >
               <ListItemText
-                primary={group.name || group.symbol}
+                primary={groupName(group)}
                 secondary={
                   group.enable
                     ? t('form.groupOption', { symbol: group.symbol, ratio: group.ratio })

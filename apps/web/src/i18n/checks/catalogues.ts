@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isRecord } from '@one-hub/contracts';
 
 /** Reads locales/<language>/<namespace>.json from disk (for tests; the app bundles them with Vite). */
 export const localesDirectory = fileURLToPath(new URL('../locales/', import.meta.url));
@@ -24,7 +25,7 @@ export function readCatalogues(directory = localesDirectory): Record<string, Cat
 /** Every leaf of a nested catalogue as `a.b.c` → value. */
 export function flatten(value: unknown, prefix = ''): Map<string, unknown> {
   const leaves = new Map<string, unknown>();
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  if (isRecord(value)) {
     for (const [key, child] of Object.entries(value)) {
       for (const [path, leaf] of flatten(child, prefix ? `${prefix}.${key}` : key)) leaves.set(path, leaf);
     }

@@ -36,6 +36,8 @@ export function PanelLayout() {
   }, [currentId, menuOpen]);
 
   const shifted = largeScreen && opened;
+  // Wide tables (logs, channels) would scroll sideways inside the centred column while the sides stay empty.
+  const maxWidth = trail?.link.wide ? 'none' : CONTAINER_MAX_WIDTH;
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
@@ -58,7 +60,8 @@ export function PanelLayout() {
         <Toolbar sx={{ minHeight: { xs: 64, md: TOP_BAR_HEIGHT } }} />
         <Container
           maxWidth={false}
-          sx={{ maxWidth: { md: CONTAINER_MAX_WIDTH }, px: { xs: 2, sm: 3 }, py: { xs: 2.5, md: 3 }, flex: 1 }}
+          sx={{ maxWidth: { md: maxWidth }, px: { xs: 2, sm: 3 }, py: { xs: 2.5, md: 3 }, flex: 1 }}
+          data-testid="panel-content"
         >
           <AppBreadcrumbs trail={trail} />
           <Suspense fallback={<PageLoader />}>
