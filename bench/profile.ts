@@ -47,6 +47,8 @@ const oneHub = await startChild(
   },
   `http://127.0.0.1:${port}`,
 );
+/** Requests served during the profiled load run (the warm-up and setup are a small share). */
+let profiledRequests = 0;
 try {
   const apiKey = await prepareOneHub(oneHub.url, rootToken, upstream.url);
   const hub = { name: 'One Hub', base: oneHub.url, headers: { authorization: `Bearer ${apiKey}` }, child: oneHub };
@@ -66,6 +68,7 @@ try {
     await throughput(hub, 16, 2);
     for (let run = 0; run < (profiling ? 1 : 3); run++) {
       const result = await throughput(hub, 64, seconds);
+      profiledRequests = result.rps * seconds;
       const label = profiling ? ' (profiled)' : '';
       console.log(
         `${result.rps.toFixed(0)} req/s, ${result.cpuMicrosPerRequest.toFixed(0)} µs CPU per request${label}`,
@@ -80,8 +83,17 @@ try {
 if (!profiling) process.exit(0);
 const file = readdirSync(workDirectory).find((name) => name.endsWith('.cpuprofile'));
 if (!file) throw new Error('no CPU profile was written');
-const nodes = (JSON.parse(readFileSync(join(workDirectory, file), 'utf8')) as { nodes: ProfileNode[] }).nodes;
+const profile = JSON.parse(readFileSync(join(workDirectory, file), 'utf8')) as {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+};
+const { nodes } = profile;
 const total = nodes.reduce((sum, node) => sum + node.hitCount, 0);
+// Each sample stands for this many µs of the process's time; over the requests served, per request.
+const microsPerHit = (profile.endTime - profile.startTime) / Math.max(total, 1);
+const perRequest = (hits: number) =>
+  profiledRequests > 0 ? `${((hits * microsPerHit) / profiledRequests).toFixed(1).padStart(6)} µs/req` : '';
 
 function packageOf(url: string): string {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -95,7 +107,9 @@ function top(keyOf: (node: ProfileNode) => string, count: number): void {
   const totals = new Map<string, number>();
   for (const node of nodes) totals.set(keyOf(node), (totals.get(keyOf(node)) ?? 0) + node.hitCount);
   const rows = [...totals].sort((left, right) => right[1] - left[1]).slice(0, count);
-  for (const [key, hits] of rows) console.log(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+  for (const [key, hits] of rows) {
+    console.log(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${perRequest(hits)}  ${key}`);
+  }
 }
 
 console.log('\nSelf time by package:');
@@ -132,5 +146,5 @@ for (const node of nodes) {
 }
 console.log('\nInclusive time of One Hub functions:');
 for (const [key, hits] of [...ownFunctions].sort((left, right) => right[1] - left[1]).slice(0, 40)) {
-  console.log(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+  console.log(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${perRequest(hits)}  ${key}`);
 }

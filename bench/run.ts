@@ -1,6 +1,6 @@
 // `npm run bench`: One Hub (auth, routing, billing and logs on) against a minimal pass-through
 // proxy, both in front of the same loopback upstream, measured side by side in one run.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import {
   throughput,
 } from './measure.js';
 import { startChild, startFlags } from './processes.js';
+import { scalingSection } from './scaling.js';
 import { prepareOneHub } from './setup.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -81,6 +82,9 @@ function combined(runs: Awaited<ReturnType<typeof throughput>>[]) {
   };
 }
 
+/** Where the notes kept across runs begin in BENCHMARKS.md. */
+const KEPT_NOTES = '<!-- kept by npm run bench -->';
+
 const direct: Target = { name: 'upstream directly', base: upstream.url, headers: {} };
 const base: Target = { name: 'pass-through proxy', base: passthrough.url, headers: {}, child: passthrough };
 
@@ -133,6 +137,12 @@ try {
       `${hubThroughput.cpuMicrosPerRequest.toFixed(0)} µs`,
       '',
     ],
+    [
+      'CPU per request above the pass-through',
+      '',
+      `${(hubThroughput.cpuMicrosPerRequest - baseThroughput.cpuMicrosPerRequest).toFixed(0)} µs`,
+      '≤ 100 µs',
+    ],
     ['Errors during the load run', String(baseThroughput.errors), String(hubThroughput.errors), '0'],
     [
       `p50 latency at 1 concurrent (upstream alone: ${ms(percentile(directLatency, 0.5))})`,
@@ -175,9 +185,16 @@ try {
     '|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs as \`npm start\` runs it (\`node ${startFlags(root).join(' ')}\`) with key auth, channel routing, quota reservation and settlement, and consume logs on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n`;
+  const scaling = await scalingSection(root, upstream.url, seconds);
+  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs as \`npm start\` runs it (\`node ${startFlags(root).join(' ')}\`) with key auth, channel routing, quota reservation and settlement, and consume logs on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n\n${scaling}`;
   process.stdout.write(`${report}\n`);
-  if (process.env.BENCH_WRITE !== '0') writeFileSync(join(root, 'BENCHMARKS.md'), report);
+  if (process.env.BENCH_WRITE !== '0') {
+    // The notes written by hand below the table (decisions, profiles) are kept.
+    const file = join(root, 'BENCHMARKS.md');
+    const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const notes = previous.indexOf(KEPT_NOTES);
+    writeFileSync(file, notes < 0 ? report : `${report}\n${previous.slice(notes)}`);
+  }
 } finally {
   await closeClient();
   await Promise.allSettled([oneHub.stop(), passthrough.stop(), upstream.stop()]);

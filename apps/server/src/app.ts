@@ -21,13 +21,16 @@ import type { Config } from './config.js';
 import { createAuth } from './http/auth.js';
 import { installBodyRules } from './http/bodies.js';
 import { installConsole } from './http/console.js';
-import { createDirectRoutes, type DirectRoutes } from './http/direct-routes.js';
 import { installErrorHandling, sendError, toAppError } from './http/errors.js';
 import { createAccountSignInLimit, installRateLimit } from './http/rate-limit.js';
-import { legacyRequestIdHeader, nextRequestId, requestIdHeader } from './http/request-id.js';
+import { createRelayFront, type RelayFront } from './http/relay-front.js';
+import { requestIdOf } from './http/request-id.js';
 import { installSecurityHeaders } from './http/security-headers.js';
+import { frontServerFactory } from './http/server.js';
 import { createSessionCodec, SESSION_COOKIE } from './http/session.js';
 import { installWriteOriginCheck } from './http/write-origin.js';
+import { createMetrics } from './metrics/relay-metrics.js';
+import { metricsRoutes } from './metrics/routes.js';
 import { type Logger, systemLogOf } from './platform/logger.js';
 import { HEARTBEAT_TIMING, type HeartbeatTiming } from './relay/exchange/heartbeat.js';
 import { installRelay, type RelayHandle } from './relay/index.js';
@@ -36,7 +39,8 @@ import type { Services } from './services.js';
 declare module 'fastify' {
   interface FastifyInstance {
     relay: RelayHandle;
-    directRoutes: DirectRoutes;
+    /** Serves the relay's surfaces; Fastify serves /api and the console (http/server.ts). */
+    relayFront: RelayFront;
   }
 }
 
@@ -58,28 +62,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, services } = options;
   // One line per request is noise at info level; debug and trace get it.
   const requestLogging = config.logLevel === 'debug' || config.logLevel === 'trace';
-  const directRoutes = createDirectRoutes({
+  const relayFront = createRelayFront({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    enabled: !requestLogging,
     logger: options.logger,
-    limits: {
-      headersTimeoutMs: config.httpTimeouts.headersMs,
-      requestTimeoutMs: config.httpTimeouts.requestMs,
-      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
-    },
+    logRequests: requestLogging,
   });
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !requestLogging }),
-    serverFactory: directRoutes.serverFactory,
+    serverFactory: frontServerFactory({
+      trustProxy: config.trustProxy,
+      relay: relayFront,
+      limits: {
+        headersTimeoutMs: config.httpTimeouts.headersMs,
+        requestTimeoutMs: config.httpTimeouts.requestMs,
+        maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+      },
+    }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    genReqId: nextRequestId,
-    // A URL that cannot be decoded fails before any hook runs: it is named and rendered here.
+    // The name the server's listener gave the request and sent in its headers (http/server.ts).
+    genReqId: requestIdOf,
+    // A URL that cannot be decoded fails before any hook runs: it is rendered here.
     frameworkErrors: (error, request, reply) => {
-      reply.header(requestIdHeader, request.id);
-      reply.header(legacyRequestIdHeader, request.id);
       sendError(toAppError(error), request, reply);
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -91,16 +97,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     apiRequestTimeoutMs: config.httpTimeouts.apiRequestMs,
   });
   installSecurityHeaders(app);
-  app.decorate('directRoutes', directRoutes);
-  // While closing, Fastify answers new requests with 503; the direct path hands them to it.
+  app.decorate('relayFront', relayFront);
+  // While closing, Fastify answers new requests with 503; so does the relay front.
   app.addHook('preClose', (done) => {
-    directRoutes.close();
-    done();
-  });
-  // Set when the request arrives, so every answer carries it; a callback hook costs no promise.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header(requestIdHeader, request.id);
-    reply.header(legacyRequestIdHeader, request.id);
+    relayFront.close();
     done();
   });
   app.decorateRequest('user', null);
@@ -129,12 +129,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   modelMetadataRoutes(app, { auth, metadata: services.modelMetadata });
   logRoutes(app, { auth, logs: services.logs });
   redemptionRoutes(app, { auth, redemptions: services.redemptions });
+  // Off (no registry, nothing observed on the relay's path) unless METRICS_USER and METRICS_PASSWORD are set.
+  const metrics = config.metrics ? createMetrics() : undefined;
+  metricsRoutes(app, { credentials: config.metrics, metrics, clustered: config.workers > 1 });
   app.decorate(
     'relay',
     await installRelay(app, services, options.logger, options.redis, namespace, {
       shutdownGraceMs: config.shutdownGraceMs,
       upstreamTimeouts: config.upstreamTimeouts,
       heartbeat: options.heartbeat ?? HEARTBEAT_TIMING,
+      observer: metrics?.relay,
     }),
   );
   statisticsRoutes(app, { auth, dashboard: services.dashboard, analytics: services.analytics, rate: app.relay });

@@ -5,6 +5,7 @@ import { OptionRepository } from './api/option/repo.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { startChannelTestJob } from './jobs/channel-test-job.js';
+import { startLogRetentionJob } from './jobs/log-retention-job.js';
 import { type Cache, createCache, createRedisClient } from './platform/cache/index.js';
 import { randomHex } from './platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.js';
@@ -86,12 +87,17 @@ export async function assembleServer(
           pauseMs: config.pollingIntervalMs,
         })
       : undefined;
+  const logRetention =
+    config.nodeType === 'master'
+      ? startLogRetentionJob({ options: services.options, logs: services.logs, logger })
+      : undefined;
   return {
     app,
     services,
     database,
     async close() {
       await channelTests?.stop();
+      await logRetention?.stop();
       await app.close();
       await Promise.allSettled([cache.close(), redis?.quit(), database.close()]);
     },

@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
@@ -116,5 +116,40 @@ describe('configuration', () => {
       /UPSTREAM_FIRST_BYTE_TIMEOUT_MS:/,
     );
     expect(() => loadConfig({ ...base, UPSTREAM_CONNECT_TIMEOUT_MS: '0' })).toThrow(/UPSTREAM_CONNECT_TIMEOUT_MS:/);
+  });
+
+  it('reads WORKERS (auto is one per core) and refuses more than one worker without Redis', () => {
+    const base = { SQLITE_PATH: join(dataDir(), 'x.db') };
+    const redis = { REDIS_CONN_STRING: 'redis://127.0.0.1:6379' };
+    expect(loadConfig(base).workers).toBe(1);
+    expect(loadConfig({ ...base, ...redis, WORKERS: '2' }).workers).toBe(2);
+    expect(loadConfig({ ...base, ...redis, WORKERS: 'auto' }).workers).toBe(availableParallelism());
+    expect(() => loadConfig({ ...base, WORKERS: '2' })).toThrow(/WORKERS: 2 worker processes need REDIS_CONN_STRING/);
+    expect(() => loadConfig({ ...base, ...redis, WORKERS: '0' })).toThrow(/WORKERS:/);
+    expect(() => loadConfig({ ...base, ...redis, WORKERS: 'many' })).toThrow(/WORKERS:/);
+    expect(() => loadConfig({ ...base, ...redis, WORKERS: '65' })).toThrow(/WORKERS:/);
+  });
+
+  it('makes only the first worker of a cluster the master node', () => {
+    const base = { SQLITE_PATH: join(dataDir(), 'x.db') };
+    expect(loadConfig({ ...base, ONE_HUB_WORKER_INDEX: '0' })).toMatchObject({ nodeType: 'master', workerIndex: 0 });
+    expect(loadConfig({ ...base, ONE_HUB_WORKER_INDEX: '1' })).toMatchObject({ nodeType: 'slave', workerIndex: 1 });
+    // A slave node stays one whichever worker it is.
+    expect(loadConfig({ ...base, NODE_TYPE: 'slave', ONE_HUB_WORKER_INDEX: '0' }).nodeType).toBe('slave');
+    expect(loadConfig(base).workerIndex).toBeUndefined();
+  });
+
+  it('turns metrics on only with both METRICS_USER and METRICS_PASSWORD', () => {
+    const base = { SQLITE_PATH: join(dataDir(), 'x.db') };
+    expect(loadConfig(base).metrics).toBeUndefined();
+    expect(loadConfig({ ...base, METRICS_USER: 'prom', METRICS_PASSWORD: 'scrape-secret' }).metrics).toEqual({
+      user: 'prom',
+      password: 'scrape-secret',
+    });
+    expect(() => loadConfig({ ...base, METRICS_USER: 'prom' })).toThrow(/METRICS_PASSWORD: must be set together/);
+    expect(() => loadConfig({ ...base, METRICS_PASSWORD: 'scrape-secret' })).toThrow(/METRICS_USER: must be set/);
+    expect(() => loadConfig({ ...base, METRICS_USER: 'prom', METRICS_PASSWORD: 'short' })).toThrow(
+      /METRICS_PASSWORD: must be at least 8/,
+    );
   });
 });

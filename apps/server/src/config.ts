@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { MAX_QUOTA } from '@one-hub/contracts';
 import { z } from 'zod';
@@ -162,6 +163,22 @@ const environmentSchema = z.object({
   UPSTREAM_FIRST_BYTE_TIMEOUT_MS: upstreamTimeout(120_000),
   UPSTREAM_ANSWER_TIMEOUT_MS: upstreamTimeout(300_000),
   UPSTREAM_IDLE_TIMEOUT_MS: upstreamTimeout(120_000),
+  /** Worker processes sharing the port: a number, or `auto` for one per core. */
+  WORKERS: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default('1')
+    .refine((value) => value === 'auto' || /^\d+$/.test(value), 'must be a whole number of processes or auto')
+    .transform((value) => (value === 'auto' ? availableParallelism() : Number(value)))
+    .refine((value) => value >= 1 && value <= 64, 'must be between 1 and 64'),
+  /** Set by the cluster's primary process on each worker it starts (0 is the first); not a user setting. */
+  ONE_HUB_WORKER_INDEX: z.coerce.number().int().min(0).optional(),
+  METRICS_USER: optionalText,
+  METRICS_PASSWORD: optionalText.refine(
+    (value) => value === undefined || value.length >= 8,
+    'must be at least 8 characters',
+  ),
   NOTIFY_EMAIL_SMTP_TO: optionalText,
   NOTIFY_EMAIL_DISABLE: booleanText.default(false),
   NOTIFY_WECOM_WEBHOOK: optionalUrl,
@@ -213,8 +230,14 @@ export interface Config {
   httpTimeouts: { headersMs: number; requestMs: number; apiRequestMs: number };
   /** Open connections one client address may hold (0: no cap); trusted proxies are not capped. */
   maxConnectionsPerAddress: number;
-  /** Only the master node runs scheduled jobs. */
+  /** Only the master node runs scheduled jobs; in a cluster, only its first worker can be it. */
   nodeType: 'master' | 'slave';
+  /** Processes serving the port (WORKERS, `auto` resolved); more than one needs Redis. */
+  workers: number;
+  /** Which worker of the cluster this process is (0 is the first); undefined outside a cluster. */
+  workerIndex: number | undefined;
+  /** Credentials of GET /api/metrics (METRICS_USER, METRICS_PASSWORD); undefined: metrics off. */
+  metrics: { user: string; password: string } | undefined;
   channelTestFrequencyMinutes: number;
   /** Pause between two channels in a test of all channels (POLLING_INTERVAL). */
   pollingIntervalMs: number;
@@ -287,6 +310,24 @@ function persistedSessionSecret(dataDir: string): string {
   return secret;
 }
 
+/** Settings that are each valid alone but not together. */
+function clusterProblems(env: z.output<typeof environmentSchema>): string[] {
+  const problems: string[] = [];
+  // Without Redis each process would keep its own balances, limits and caches: quota could be spent twice.
+  if (env.WORKERS > 1 && !env.REDIS_CONN_STRING) {
+    problems.push(
+      `WORKERS: ${env.WORKERS} worker processes need REDIS_CONN_STRING (they share balances, limits and caches through Redis); set WORKERS=1 or configure Redis`,
+    );
+  }
+  if ((env.METRICS_USER === undefined) !== (env.METRICS_PASSWORD === undefined)) {
+    const missing = env.METRICS_USER === undefined ? 'METRICS_USER' : 'METRICS_PASSWORD';
+    problems.push(
+      `${missing}: must be set together with ${missing === 'METRICS_USER' ? 'METRICS_PASSWORD' : 'METRICS_USER'} to turn metrics on`,
+    );
+  }
+  return problems;
+}
+
 export function loadConfig(environment: Record<string, string | undefined> = process.env): Readonly<Config> {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {
@@ -294,6 +335,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const env = parsed.data;
+  const problems = clusterProblems(env);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const sqlitePath = resolve(env.SQLITE_PATH);
   const dataDir = dirname(sqlitePath);
   return Object.freeze({
@@ -322,7 +365,12 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       apiRequestMs: Math.min(env.API_REQUEST_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS),
     },
     maxConnectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS,
-    nodeType: env.NODE_TYPE,
+    // Every worker would otherwise run the scheduled jobs: the first alone keeps NODE_TYPE.
+    nodeType: (env.ONE_HUB_WORKER_INDEX ?? 0) > 0 ? 'slave' : env.NODE_TYPE,
+    workers: env.WORKERS,
+    workerIndex: env.ONE_HUB_WORKER_INDEX,
+    metrics:
+      env.METRICS_USER && env.METRICS_PASSWORD ? { user: env.METRICS_USER, password: env.METRICS_PASSWORD } : undefined,
     channelTestFrequencyMinutes: env.CHANNEL_TEST_FREQUENCY_MINUTES,
     pollingIntervalMs: env.POLLING_INTERVAL * 1000,
     shutdownGraceMs: env.SHUTDOWN_GRACE_SECONDS * 1000,

@@ -1,6 +1,8 @@
+import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { assembleServer } from './assemble.js';
+import { runClusterPrimary } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './platform/logger.js';
 import { StartupError } from './platform/startup-checks.js';
@@ -18,11 +20,19 @@ async function main(): Promise<void> {
     throw error;
   }
   // Before anything is created: a first start that cannot listen must not make a root user whose
-  // password then scrolls past in the error output, never to be shown again.
-  const busy = await portProblem(config.port, config.host);
+  // password then scrolls past in the error output, never to be shown again. Workers share the
+  // port their primary checked.
+  const busy = cluster.isWorker ? undefined : await portProblem(config.port, config.host);
   if (busy) {
     process.stderr.write(`One Hub cannot start: ${busy}\n`);
     process.exit(1);
+  }
+  if (config.workers > 1 && cluster.isPrimary) {
+    runClusterPrimary(config, {
+      info: (text) => process.stdout.write(`${text}\n`),
+      error: (text) => process.stderr.write(`One Hub: ${text}\n`),
+    });
+    return;
   }
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const server = await assembleServer(config, logger, {
@@ -42,13 +52,16 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // A worker whose primary is gone (killed outright) would serve on, unsupervised.
+  if (cluster.isWorker) process.on('disconnect', () => void shutdown('primary gone'));
 
   await server.app.listen({ port: config.port, host: config.host });
   const bound = server.app.server.address();
   const port = typeof bound === 'object' && bound ? bound.port : config.port;
   const redis = config.redisUrl ? `Redis at ${new URL(config.redisUrl).host}` : 'no Redis';
+  const worker = config.workerIndex === undefined ? '' : `; worker ${config.workerIndex + 1} of ${config.workers}`;
   logger.info(
-    `One Hub is listening on http://localhost:${port}${config.basePath} (database ${server.database.describe}; ${redis})`,
+    `One Hub is listening on http://localhost:${port}${config.basePath} (database ${server.database.describe}; ${redis}${worker})`,
   );
 }
 
