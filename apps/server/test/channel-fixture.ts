@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { DialectName } from '../src/platform/db/index.js';
 import { caller } from './api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from './app.js';
@@ -33,4 +33,18 @@ export async function addMockChannel(fixture: ChannelFixture, fields: Record<str
   const created = await call('POST', '/api/channel/', root, { group: 'default', ...body, ...fields });
   expect(created.statusCode, created.body).toBe(200);
   return created.json().data[0].id;
+}
+
+/**
+ * Starts a channel fixture on `dialect` before the enclosing `describe`'s tests, resets the mock
+ * after each and stops it at the end. The object is filled in once it runs: read it in hooks and tests.
+ */
+export function useChannelFixture(dialect: DialectName): ChannelFixture {
+  const fixture = {} as ChannelFixture;
+  beforeAll(async () => {
+    Object.assign(fixture, await startChannelFixture(dialect));
+  });
+  afterAll(() => stopChannelFixture(fixture.t ? fixture : undefined));
+  afterEach(() => fixture.mock?.reset());
+  return fixture;
 }

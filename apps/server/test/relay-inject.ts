@@ -5,8 +5,8 @@ export interface RelayAnswer {
   statusCode: number;
   headers: Headers;
   body: string;
-  // biome-ignore lint/suspicious/noExplicitAny: read like `inject`'s answer, which the tests narrow themselves.
-  json(): any;
+  /** The body parsed; callers narrow it to what they expect. */
+  json(): unknown;
 }
 
 /**

@@ -127,3 +127,27 @@ export async function lastConsumeLog(context: RelayTestContext) {
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
 }
+
+/** A price for `startRelayWithChannel`: per-token input and output ratios, and any other fields. */
+export type PriceRow = readonly [input: number, output: number, extra?: Record<string, unknown>];
+
+/** `startRelayTest`, plus one more mock channel (`channel` over the defaults) and the prices of its models. */
+export async function startRelayWithChannel(
+  channel: Record<string, unknown>,
+  prices: Record<string, PriceRow>,
+  options: TestAppOptions & { quota?: number } = {},
+): Promise<RelayTestContext> {
+  const r = await startRelayTest(options);
+  await r.addChannel(channel);
+  for (const [model, [input, output, extra]] of Object.entries(prices)) await r.setPrice(model, input, output, extra);
+  return r;
+}
+
+/** A raw POST to the relay with the user's key, for bodies an SDK would refuse to send. */
+export function relayPost(r: RelayTestContext, path: string, body: string | FormData, contentType?: string) {
+  return fetch(`${r.baseURL}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${r.apiKey}`, ...(contentType ? { 'content-type': contentType } : {}) },
+    body,
+  });
+}

@@ -1,11 +1,13 @@
 import { isRecord, parseJson } from '@one-hub/contracts';
 import type { RoutingChannel } from '../api/channel/service.js';
+import { speaksOpenAi } from '../relay/exchange/exchange.js';
 import { adminMessage, maskKey, networkFailure } from '../relay/exchange/upstream-errors.js';
-import { prepareOpenAiRequest } from '../relay/providers/openai/request.js';
+import { chatAdapterFor } from '../relay/providers/adapters.js';
 import { providerByType } from '../relay/providers/registry.js';
-import { readBody, type UpstreamClient } from '../relay/transport/executor.js';
+import type { UpstreamClient } from '../relay/transport/executor.js';
+import { callChannel } from './channel-call.js';
 import type { BeaconVisit, ImageBeacon } from './check-beacon.js';
-import { channelBaseUrl, speaksOpenAi } from './probe.js';
+import { channelBaseUrl } from './probe.js';
 
 /**
  * The probes of a channel check (POST /api/sse/channel/check): a few non-stream chat requests
@@ -40,7 +42,6 @@ export interface ModelCheck {
 /** Where a channel's probes go; undefined when its type does not speak OpenAI's format. */
 export interface CheckTarget {
   baseUrl: string;
-  path: string;
 }
 
 interface ProbeAnswer {
@@ -89,9 +90,9 @@ const WEATHER_TOOL = {
 /** The channel's OpenAI chat endpoint, or undefined for types the check cannot speak to yet. */
 export function checkTarget(channel: RoutingChannel): CheckTarget | undefined {
   const provider = providerByType(channel.type);
-  if (!provider || !speaksOpenAi(provider)) return undefined;
+  if (!provider || !speaksOpenAi(chatAdapterFor(channel.type))) return undefined;
   // Throws a 400 before the stream starts when the channel has no base URL to call.
-  return { baseUrl: channelBaseUrl(channel, provider), path: `${provider.apiPrefix ?? '/v1'}/chat/completions` };
+  return { baseUrl: channelBaseUrl(channel, provider) };
 }
 
 export function unsupportedCheck(model: string): ModelCheck {
@@ -257,23 +258,23 @@ async function runProbe(
 ): Promise<CheckProcess | undefined> {
   const body = typeof probe.body === 'function' ? probe.body(context) : probe.body;
   if (!body) return undefined;
-  const prepared = prepareOpenAiRequest(channel, target.baseUrl, target.path, body, model);
-  const startedAt = performance.now();
-  try {
-    const response = await upstream.send({
-      url: prepared.url,
-      headers: prepared.headers,
-      body: prepared.body,
-      proxy: channel.proxy,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]),
-    });
-    const text = maskKey((await readBody(response.body, MAX_CHECK_ANSWER)).toString('utf8'), channel.key);
-    const answer = { status: response.status, text, parsed: parseJson(text), elapsedMs: performance.now() - startedAt };
-    return { name: probe.name, results: await judge(probe, answer, context), response: shorten(text, SHOWN_RESPONSE) };
-  } catch (error) {
-    const remark = maskKey(adminMessage(networkFailure(error)), channel.key);
+  const { raw, failure, elapsedMs } = await callChannel(upstream, {
+    channel,
+    baseUrl: target.baseUrl,
+    path: '/v1/chat/completions',
+    body,
+    model,
+    keywords: [],
+    signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]),
+    limit: MAX_CHECK_ANSWER,
+  });
+  if (!raw) {
+    const remark = maskKey(adminMessage(failure ?? networkFailure('no answer')), channel.key);
     return { name: probe.name, results: [{ name: 'request', status: CheckStatus.failed, remark }], response: '' };
   }
+  const text = maskKey(raw.body.toString('utf8'), channel.key);
+  const answer = { status: raw.status, text, parsed: parseJson(text), elapsedMs };
+  return { name: probe.name, results: await judge(probe, answer, context), response: shorten(text, SHOWN_RESPONSE) };
 }
 
 /**

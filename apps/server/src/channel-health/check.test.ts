@@ -1,15 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../test/app.js';
-import {
-  addMockChannel,
-  type ChannelFixture,
-  startChannelFixture,
-  stopChannelFixture,
-} from '../../test/channel-fixture.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMockChannel, useChannelFixture } from '../../test/channel-fixture.js';
 import { availableDialects } from '../../test/databases.js';
-import type { BillingMock } from '../../test/mocks/billing-upstream.js';
+import { namedEvents } from '../../test/sse.js';
 import { createMemoryCache } from '../platform/cache/index.js';
 import { createLogger } from '../platform/logger.js';
 import { createUpstreamClient, type UpstreamClient } from '../relay/transport/executor.js';
@@ -22,15 +16,10 @@ const URL_PATH = '/api/sse/channel/check';
 
 /** Splits an event stream into its frames, checking each is an `event: message` with JSON data. */
 function frames(text: string): CheckFrame[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      expect(lines[0]).toBe('event: message');
-      expect(lines[1]?.startsWith('data: ')).toBe(true);
-      return JSON.parse(lines[1]?.slice(6) ?? '') as CheckFrame;
-    });
+  return namedEvents(text).map(({ event, data }) => {
+    expect(event).toBe('message');
+    return data as unknown as CheckFrame;
+  });
 }
 
 function results(text: string): ModelCheck[] {
@@ -46,25 +35,13 @@ function statuses(check: ModelCheck | undefined): Record<string, number[]> {
 }
 
 describe.each(availableDialects)('channel check on %s', (dialect) => {
-  let fixture: ChannelFixture;
-  let t: TestApp;
-  let mock: BillingMock;
-  let root: string;
-  let plain: string;
-  let call: ChannelFixture['call'];
-
-  beforeAll(async () => {
-    fixture = await startChannelFixture(dialect);
-    ({ t, mock, root, plain, call } = fixture);
-  });
-  afterAll(() => stopChannelFixture(fixture));
-  afterEach(() => mock.reset());
+  const fixture = useChannelFixture(dialect);
 
   const addChannel = (fields: Record<string, unknown> = {}) => addMockChannel(fixture, { name: 'check', ...fields });
 
   it('runs every probe per model through the model mapping, and bills, logs and records nothing', async () => {
     const id = await addChannel({ model_mapping: '{"gpt-4o-mini":"gpt-4o-mini-2024-07-18"}' });
-    const response = await call('POST', URL_PATH, root, { id, models: 'gpt-4o-mini, gpt-4o' });
+    const response = await fixture.call('POST', URL_PATH, fixture.root, { id, models: 'gpt-4o-mini, gpt-4o' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/event-stream');
     const checks = results(response.body);
@@ -82,22 +59,22 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
     expect(checks[0]?.process[0]?.response).toContain('chatcmpl-mock');
     expect(checks[0]?.process[2]?.results[1]?.remark).toBe('called get_weather');
 
-    expect(mock.received).toHaveLength(10);
-    const sent = mock.received.slice(0, 5).map((received) => received.body);
+    expect(fixture.mock.received).toHaveLength(10);
+    const sent = fixture.mock.received.slice(0, 5).map((received) => received.body);
     expect(sent.every((body) => body.model === 'gpt-4o-mini-2024-07-18' && body.stream === false)).toBe(true);
     expect(sent.some((body) => (body.response_format as { type: string })?.type === 'json_object')).toBe(true);
     expect(sent.some((body) => Array.isArray(body.tools))).toBe(true);
     expect(sent.some((body) => body.max_tokens === -1)).toBe(true);
-    expect(mock.received.every((received) => received.url === '/v1/chat/completions')).toBe(true);
+    expect(fixture.mock.received.every((received) => received.url === '/v1/chat/completions')).toBe(true);
 
-    expect(await t.database.db.selectFrom('logs').select('id').execute()).toHaveLength(0);
-    expect((await call('GET', `/api/channel/${id}`, root)).json().data.test_time).toBe(0);
+    expect(await fixture.t.database.db.selectFrom('logs').select('id').execute()).toHaveLength(0);
+    expect((await fixture.call('GET', `/api/channel/${id}`, fixture.root)).json().data.test_time).toBe(0);
   });
 
   it('fails the probes a careless upstream does not honour', async () => {
-    mock.behaviour.sloppyChat = true;
+    fixture.mock.behaviour.sloppyChat = true;
     const id = await addChannel();
-    const [check] = results((await call('POST', URL_PATH, root, { id, models: 'gpt-4o-mini' })).body);
+    const [check] = results((await fixture.call('POST', URL_PATH, fixture.root, { id, models: 'gpt-4o-mini' })).body);
     expect(statuses(check)).toEqual({
       basic: [1, 1, 1],
       json_format: [1, 0],
@@ -110,16 +87,16 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
   });
 
   it("reports a failing upstream's errors, with the key masked", async () => {
-    mock.behaviour.failWith = { status: 500, message: 'the model is overloaded' };
+    fixture.mock.behaviour.failWith = { status: 500, message: 'the model is overloaded' };
     const id = await addChannel();
-    const [check] = results((await call('POST', URL_PATH, root, { id, models: 'gpt-4o-mini' })).body);
+    const [check] = results((await fixture.call('POST', URL_PATH, fixture.root, { id, models: 'gpt-4o-mini' })).body);
     // The error probe only asks for an error in OpenAI's shape, which this upstream gives.
     expect(statuses(check)).toEqual({ basic: [0], json_format: [0], tool_call: [0], error_format: [1], image: [0] });
     expect(check?.process[0]?.results[0]?.remark).toContain('the model is overloaded');
 
-    mock.reset();
+    fixture.mock.reset();
     const refused = await addChannel({ key: 'sk-wrong-key' });
-    const body = (await call('POST', URL_PATH, root, { id: refused, models: 'gpt-4o-mini' })).body;
+    const body = (await fixture.call('POST', URL_PATH, fixture.root, { id: refused, models: 'gpt-4o-mini' })).body;
     expect(statuses(results(body)[0]).basic).toEqual([0]);
     expect(body).toContain('Incorrect API key provided');
     expect(body).not.toContain('sk-wrong-key');
@@ -127,14 +104,16 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
 
   it('reports unreachable upstreams per probe', async () => {
     const id = await addChannel({ base_url: 'http://127.0.0.1:1' });
-    const [check] = results((await call('POST', URL_PATH, root, { id, models: 'gpt-4o-mini' })).body);
+    const [check] = results((await fixture.call('POST', URL_PATH, fixture.root, { id, models: 'gpt-4o-mini' })).body);
     expect(statuses(check)).toEqual({ basic: [0], json_format: [0], tool_call: [0], error_format: [0], image: [0] });
     expect(check?.process[0]?.results[0]?.remark).toContain('could not reach the upstream');
   });
 
   it('answers "not supported yet" for channel types that do not speak OpenAI, without calling them', async () => {
     const id = await addChannel({ type: 14, models: 'claude-3-5-haiku' });
-    const checks = results((await call('POST', URL_PATH, root, { id, models: 'claude-3-5-haiku,claude-3-opus' })).body);
+    const checks = results(
+      (await fixture.call('POST', URL_PATH, fixture.root, { id, models: 'claude-3-5-haiku,claude-3-opus' })).body,
+    );
     expect(checks).toHaveLength(2);
     expect(checks[1]).toEqual({
       model: 'claude-3-opus',
@@ -142,13 +121,13 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
         { name: 'basic', results: [{ name: 'support', status: 2, remark: 'not supported yet' }], response: '' },
       ],
     });
-    expect(mock.received).toHaveLength(0);
+    expect(fixture.mock.received).toHaveLength(0);
   });
 
   it('needs an admin, a channel and models, naming the bad field', async () => {
     const id = await addChannel();
-    expect((await call('POST', URL_PATH, undefined, { id, models: 'gpt-4o-mini' })).statusCode).toBe(401);
-    expect((await call('POST', URL_PATH, plain, { id, models: 'gpt-4o-mini' })).statusCode).toBe(403);
+    expect((await fixture.call('POST', URL_PATH, undefined, { id, models: 'gpt-4o-mini' })).statusCode).toBe(401);
+    expect((await fixture.call('POST', URL_PATH, fixture.plain, { id, models: 'gpt-4o-mini' })).statusCode).toBe(403);
     const cases: Array<[unknown, string]> = [
       [{ models: 'gpt-4o-mini' }, 'id is required'],
       [{ id: 'seven', models: 'gpt-4o-mini' }, 'id must be a number'],
@@ -156,14 +135,14 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
       [{ id, models: ' , ' }, 'models: name at least one model'],
     ];
     for (const [body, message] of cases) {
-      const response = await call('POST', URL_PATH, root, body);
+      const response = await fixture.call('POST', URL_PATH, fixture.root, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json()).toMatchObject({ success: false, message });
     }
-    const missing = await call('POST', URL_PATH, root, { id: 999999, models: 'gpt-4o-mini' });
+    const missing = await fixture.call('POST', URL_PATH, fixture.root, { id: 999999, models: 'gpt-4o-mini' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().success).toBe(false);
-    expect(mock.received).toHaveLength(0);
+    expect(fixture.mock.received).toHaveLength(0);
   });
 
   describe('over a real connection', () => {
@@ -178,7 +157,7 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
       const beacon = installImageBeacon(server, createMemoryCache(), () => base);
       installChannelCheck(server, {
         auth: { requireAdmin: allowEveryone },
-        channels: t.services.channels,
+        channels: fixture.t.services.channels,
         upstream,
         logger: createLogger('silent'),
         heartbeatMs: 20,
@@ -200,7 +179,7 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
       });
 
     it('sends an image URL on this server and reports who fetched it; the URL dies with the check', async () => {
-      mock.behaviour.fetchImages = true;
+      fixture.mock.behaviour.fetchImages = true;
       const id = await addChannel();
       const list = frames(await (await open({ id, models: 'gpt-4o-mini' })).body.text());
       const check = list.flatMap((frame) => (frame.type === 'result' ? [frame.data] : []))[0];
@@ -208,7 +187,7 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
       expect(image?.results.map((result) => result.status)).toEqual([1, 1, 1]);
       expect(image?.results[2]?.remark).toContain('MockVision-ImageFetcher/1.0');
       expect(image?.results[2]?.remark).toContain('127.0.0.1');
-      const [fetched] = mock.behaviour.fetchedImages;
+      const [fetched] = fixture.mock.behaviour.fetchedImages;
       expect(fetched).toMatchObject({ status: 200, contentType: 'image/png' });
       expect(fetched?.url).toMatch(new RegExp(`^${base}/api/image/[0-9a-f]{32}\\.png$`));
       // An unknown id, or a malformed one, is not served.
@@ -226,7 +205,7 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
     });
 
     it('sends heartbeats while the probes take their time', async () => {
-      mock.behaviour.delayMs = 150;
+      fixture.mock.behaviour.delayMs = 150;
       const id = await addChannel();
       const response = await open({ id, models: 'gpt-4o-mini' });
       const list = frames(await response.body.text());
@@ -236,7 +215,7 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
     });
 
     it('stops probing when the client goes away', async () => {
-      mock.behaviour.delayMs = 300;
+      fixture.mock.behaviour.delayMs = 300;
       const id = await addChannel();
       const abort = new AbortController();
       const response = await open({ id, models: 'gpt-4o-mini,gpt-4o,gpt-4' }, abort.signal);
@@ -245,8 +224,8 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
       abort.abort();
       await new Promise((resolve) => setTimeout(resolve, 800));
       // The first model's probes were cut off mid-way, and the other models were never probed.
-      expect(mock.abandoned).toBe(5);
-      expect(mock.received).toHaveLength(5);
+      expect(fixture.mock.abandoned).toBe(5);
+      expect(fixture.mock.received).toHaveLength(5);
     });
   });
 });

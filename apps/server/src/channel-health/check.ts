@@ -127,7 +127,7 @@ export function installChannelCheck(app: FastifyInstance, deps: ChannelCheckDeps
     const target = checkTarget(channel);
 
     reply.hijack();
-    reply.raw.writeHead(200, streamHeaders(request.id));
+    reply.raw.writeHead(200, streamHeaders);
     const writer = new FrameWriter(reply.raw, deps.stop);
     const heartbeat = setInterval(() => writer.heartbeat(), heartbeatMs);
     try {

@@ -1,22 +1,13 @@
 import type { RoutingChannel } from '../api/channel/service.js';
 import { AppError } from '../platform/errors.js';
-import {
-  adminMessage,
-  classifyAdapterError,
-  classifyUpstreamError,
-  maskKey,
-  networkFailure,
-  type UpstreamFailure,
-} from '../relay/exchange/upstream-errors.js';
-import { chatAdapterFor } from '../relay/providers/adapters.js';
-import { mapModel, prepareOpenAiRequest } from '../relay/providers/openai/request.js';
+import { adminMessage, maskKey, type UpstreamFailure } from '../relay/exchange/upstream-errors.js';
 import { type ProviderDefinition, providerByType } from '../relay/providers/registry.js';
-import type { ChatAdapter } from '../relay/providers/types.js';
-import { readBody, type UpstreamClient } from '../relay/transport/executor.js';
+import type { UpstreamClient } from '../relay/transport/executor.js';
+import { callChannel, type ProbePath } from './channel-call.js';
 
 /**
  * One synthetic request to a channel, chosen by the model's kind, timed from sending to the last
- * byte of the answer. Nothing is billed or logged: the relay pipeline is not involved.
+ * byte of the answer, through the relay's exchange (channel-call.ts). Nothing is billed or logged.
  */
 export type ProbeKind = 'chat' | 'embeddings' | 'image' | 'unsupported';
 
@@ -47,23 +38,17 @@ export function probeKind(model: string): ProbeKind {
   return 'chat';
 }
 
-function probeRequest(kind: Exclude<ProbeKind, 'unsupported'>, prefix: string) {
+const HELLO = [{ role: 'user', content: "You just need to output 'hi' next." }];
+
+function probeRequest(kind: Exclude<ProbeKind, 'unsupported'>): { path: ProbePath; body: Record<string, unknown> } {
   switch (kind) {
     case 'embeddings':
-      return { path: `${prefix}/embeddings`, body: { input: 'hi' } };
+      return { path: '/v1/embeddings', body: { input: 'hi' } };
     case 'image':
-      return { path: `${prefix}/images/generations`, body: { prompt: 'A cute cat', n: 1 } };
+      return { path: '/v1/images/generations', body: { prompt: 'A cute cat', n: 1 } };
     default:
-      return {
-        path: `${prefix}/chat/completions`,
-        body: { messages: [{ role: 'user', content: "You just need to output 'hi' next." }], stream: false },
-      };
+      return { path: '/v1/chat/completions', body: { messages: HELLO, stream: false } };
   }
-}
-
-/** Whether the channel takes OpenAI-format requests (compatible vendors and Azure, see `openAiTarget`). */
-export function speaksOpenAi(provider: ProviderDefinition | undefined): boolean {
-  return provider?.adapter === 'openai';
 }
 
 /** The provider of a channel the tests can reach, or a 400 saying why not. */
@@ -100,88 +85,19 @@ export async function probeChannel(
   const kind = probeKind(model);
   if (kind === 'unsupported') throw AppError.badRequest('model: testing this kind of model is not supported');
   const provider = testableProvider(channel);
-  const adapter = chatAdapterFor(channel.type);
-  if (provider.test === 'adapter-chat' && adapter) {
-    if (kind !== 'chat')
-      throw AppError.badRequest(`model: ${provider.name} channels can be tested with chat models only`);
-    return probeWithAdapter(upstream, channel, provider, adapter, model, keywords, stop);
+  if (provider.test === 'adapter-chat' && kind !== 'chat') {
+    throw AppError.badRequest(`model: ${provider.name} channels can be tested with chat models only`);
   }
-  const { path, body } = probeRequest(kind, provider.apiPrefix ?? '/v1');
-  const prepared = prepareOpenAiRequest(channel, channelBaseUrl(channel, provider), path, body, model);
-  const startedAt = performance.now();
-  try {
-    const response = await upstream.send({
-      url: prepared.url,
-      headers: prepared.headers,
-      body: prepared.body,
-      proxy: channel.proxy,
-      signal: stop
-        ? AbortSignal.any([stop, AbortSignal.timeout(PROBE_TIMEOUT_MS)])
-        : AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
-    const text = (await readBody(response.body, MAX_PROBE_ANSWER)).toString('utf8');
-    const elapsedMs = performance.now() - startedAt;
-    if (response.status >= 200 && response.status < 300) return { success: true, message: '', elapsedMs };
-    const failure = classifyUpstreamError(response.status, text, keywords);
-    return { success: false, message: maskKey(adminMessage(failure), channel.key), elapsedMs, failure };
-  } catch (error) {
-    const failure = networkFailure(error);
-    const elapsedMs = performance.now() - startedAt;
-    return { success: false, message: maskKey(adminMessage(failure), channel.key), elapsedMs, failure };
-  }
-}
-
-/** The chat probe for a channel whose upstream has its own format (Anthropic, Gemini…). */
-async function probeWithAdapter(
-  upstream: UpstreamClient,
-  channel: RoutingChannel,
-  provider: ProviderDefinition,
-  adapter: ChatAdapter,
-  requested: string,
-  keywords: string[],
-  stop?: AbortSignal,
-): Promise<ProbeResult> {
-  const { upstreamModel } = mapModel(channel, requested);
-  const startedAt = performance.now();
-  const fail = (failure: UpstreamFailure): ProbeResult => ({
-    success: false,
-    message: maskKey(adminMessage(failure), channel.key),
-    elapsedMs: performance.now() - startedAt,
-    failure,
+  const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+  const { failure, elapsedMs } = await callChannel(upstream, {
+    channel,
+    baseUrl: channelBaseUrl(channel, provider),
+    ...probeRequest(kind),
+    model,
+    keywords,
+    signal: stop ? AbortSignal.any([stop, timeout]) : timeout,
+    limit: MAX_PROBE_ANSWER,
   });
-  try {
-    const call = await adapter.buildChat(
-      {
-        model: upstreamModel,
-        messages: [{ role: 'user', content: "You just need to output 'hi' next." }],
-        stream: false,
-      },
-      {
-        key: channel.key,
-        channelType: channel.type,
-        baseUrl: channelBaseUrl(channel, provider).replace(/\/+$/, ''),
-        upstreamModel,
-        other: channel.other,
-        plugin: {},
-        headers: channel.model_headers,
-        stream: false,
-        now: Math.floor(Date.now() / 1000),
-        responseId: 'chatcmpl-channel-test',
-      },
-    );
-    const response = await upstream.send({
-      ...call,
-      proxy: channel.proxy,
-      signal: stop
-        ? AbortSignal.any([stop, AbortSignal.timeout(PROBE_TIMEOUT_MS)])
-        : AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
-    const body = await readBody(response.body, MAX_PROBE_ANSWER);
-    if (response.status >= 200 && response.status < 300) {
-      return { success: true, message: '', elapsedMs: performance.now() - startedAt };
-    }
-    return fail(classifyAdapterError(adapter, response.status, body, keywords));
-  } catch (error) {
-    return fail(networkFailure(error));
-  }
+  if (!failure) return { success: true, message: '', elapsedMs };
+  return { success: false, message: maskKey(adminMessage(failure), channel.key), elapsedMs, failure };
 }

@@ -46,7 +46,7 @@ export async function tryChannel(
     request,
   });
   if (isFailure(answer)) return answer;
-  const delivering = deliver(answer, reply, request.id, attempt.startedAt);
+  const delivering = deliver(answer, reply, attempt.startedAt);
   const transfer = delivering instanceof Promise ? await delivering : delivering;
   // Bill what was produced, also when the client left or the upstream broke off mid-way.
   const usage = answer.kind === 'whole' ? answer.usage : answer.relay.usage();
@@ -56,16 +56,11 @@ export async function tryChannel(
 }
 
 /** Writes the answer to the client: a whole body in one write, a stream through the pump. */
-function deliver(
-  answer: Answer,
-  reply: RelayHttpReply,
-  requestId: string,
-  startedAt: number,
-): TransferOutcome | Promise<TransferOutcome> {
+function deliver(answer: Answer, reply: RelayHttpReply, startedAt: number): TransferOutcome | Promise<TransferOutcome> {
   if (answer.kind === 'stream') return pumpToClient(answer.upstream, reply, answer, answer.relay, startedAt);
   // Answer first: settling may take a round trip to the shared ledger.
   const firstByteMs = Date.now() - startedAt;
-  sendWhole(reply, requestId, answer.status, answer.contentType, answer.body);
+  sendWhole(reply, answer.status, answer.contentType, answer.body);
   return { firstByteMs, clientGone: false };
 }
 

@@ -1,6 +1,6 @@
 import type { StreamedResponse, UpstreamRequest, WholeResponse } from '../transport/executor.js';
 import { streamHeaders } from '../transport/respond.js';
-import type { MeteredStream, RelayDeps, StreamAnswer } from './types.js';
+import type { ExchangeDeps, MeteredStream, StreamAnswer } from './types.js';
 import { networkFailure, type UpstreamFailure } from './upstream-errors.js';
 
 /**
@@ -18,7 +18,7 @@ type Sent = Omit<UpstreamRequest, 'signal'>;
 
 /** The whole answer, or the failure to hand back for a retry. */
 export async function fetchAnswer(
-  deps: RelayDeps,
+  deps: ExchangeDeps,
   sent: Sent,
   failureOf: FailureReader,
 ): Promise<WholeResponse | UpstreamFailure> {
@@ -34,7 +34,7 @@ export async function fetchAnswer(
 
 /** The upstream's answer at its headers, its body still to come, or the failure to hand back for a retry. */
 export async function openAnswer(
-  deps: RelayDeps,
+  deps: ExchangeDeps,
   sent: Sent,
   failureOf: FailureReader,
 ): Promise<StreamedResponse | UpstreamFailure> {
@@ -54,6 +54,6 @@ export function readRest(upstream: StreamedResponse): Promise<Buffer> {
 }
 
 /** An upstream stream to forward to the client as server-sent events through `relay`. */
-export function eventStreamAnswer(requestId: string, upstream: StreamedResponse, relay: MeteredStream): StreamAnswer {
-  return { kind: 'stream', upstream, status: 200, headers: streamHeaders(requestId), relay };
+export function eventStreamAnswer(upstream: StreamedResponse, relay: MeteredStream): StreamAnswer {
+  return { kind: 'stream', upstream, status: 200, headers: streamHeaders, relay };
 }

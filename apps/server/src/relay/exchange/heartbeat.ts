@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { requestIdHeaders, streamHeaders } from '../transport/respond.js';
+import { streamHeaders } from '../transport/respond.js';
 
 /**
  * A key's heartbeat (reference §4.6): some clients and proxies give up on a connection that stays
@@ -31,7 +31,7 @@ export class Heartbeat {
 
   constructor(
     private readonly response: ServerResponse,
-    private readonly options: { stream: boolean; requestId: string; startAfterMs: number; intervalMs: number },
+    private readonly options: { stream: boolean; startAfterMs: number; intervalMs: number },
   ) {
     this.write = response.write.bind(response);
     this.writeHead = response.writeHead.bind(response);
@@ -44,10 +44,7 @@ export class Heartbeat {
     const { response } = this;
     if (response.headersSent || response.destroyed) return;
     this.started = true;
-    const headers = this.options.stream
-      ? streamHeaders(this.options.requestId)
-      : { 'content-type': 'application/json', ...requestIdHeaders(this.options.requestId) };
-    this.writeHead(200, headers);
+    this.writeHead(200, this.options.stream ? streamHeaders : { 'content-type': 'application/json' });
     // The answer's own status line and headers cannot follow any more; its first write ends the pings.
     response.writeHead = (() => response) as unknown as ServerResponse['writeHead'];
     const stopOnFirstWrite = (original: (...args: never[]) => unknown) =>

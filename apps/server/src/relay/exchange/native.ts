@@ -63,7 +63,7 @@ function passThroughOf(native: NativePassThrough): Exchange {
       if (text) meter.push(Buffer.from(text));
       return text;
     };
-    return eventStreamAnswer(call.request.id, upstream, {
+    return eventStreamAnswer(upstream, {
       chunk(bytes, client) {
         if (!reframer) {
           meter.push(bytes);

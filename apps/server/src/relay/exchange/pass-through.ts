@@ -1,7 +1,7 @@
 import { prepareRequest } from '../providers/openai/request.js';
 import type { StreamedResponse } from '../transport/executor.js';
-import { bytesRelay, requestIdHeaders } from '../transport/respond.js';
-import { eventStreamAnswer, fetchAnswer, openAnswer, readRest } from './call.js';
+import { bytesRelay } from '../transport/respond.js';
+import { eventStreamAnswer, type FailureReader, fetchAnswer, openAnswer, readRest } from './call.js';
 import { parsedJson } from './endpoint.js';
 import { eventStreamRelay } from './event-stream.js';
 import type { Answer, Exchange, ExchangeCall, StreamAnswer, StreamFormat } from './types.js';
@@ -13,8 +13,12 @@ import { classifyUpstreamError, isFailure, malformedAnswer, type UpstreamFailure
  * and parameters, and the answer goes back as it came. Usage is read from the answer, or counted.
  */
 
-/** Disable keywords are not searched here: an error message may repeat the client's input (upstream-errors.ts). */
+/** Disable keywords are searched only in answers to requests the gateway wrote (`trustedKeywords`). */
 const openAiFailure = (status: number, body: Buffer) => classifyUpstreamError(status, body.toString('utf8'));
+const failureReaderOf = (call: ExchangeCall): FailureReader => {
+  const keywords = call.trustedKeywords;
+  return keywords ? (status, body) => classifyUpstreamError(status, body.toString('utf8'), keywords) : openAiFailure;
+};
 
 export const openAiPassThrough: Exchange = async (call) => {
   const { deps, endpoint, attempt, channel } = call;
@@ -22,8 +26,9 @@ export const openAiPassThrough: Exchange = async (call) => {
   const prepared = prepareRequest(channel, deps.baseUrlOf(channel), endpoint.path, input);
   const sent = { url: prepared.url, headers: prepared.headers, body: prepared.body, proxy: channel.proxy };
   const format = input.stream ? endpoint.stream : undefined;
+  const failureOf = failureReaderOf(call);
   if (!format && endpoint.output === 'json') {
-    const answer = await fetchAnswer(deps, sent, openAiFailure);
+    const answer = await fetchAnswer(deps, sent, failureOf);
     if (isFailure(answer)) return answer;
     const parsed = parsedJson(answer.body);
     // A 2xx that is not the endpoint's answer (a proxy's HTML page, another API's JSON) is the
@@ -39,7 +44,7 @@ export const openAiPassThrough: Exchange = async (call) => {
     };
     return { kind: 'whole', status: answer.status, contentType, body: answer.body, usage };
   }
-  const upstream = await openAnswer(deps, sent, openAiFailure);
+  const upstream = await openAnswer(deps, sent, failureOf);
   if (isFailure(upstream)) return upstream;
   return format ? passedEvents(call, upstream, format) : bytesAnswer(call, upstream);
 };
@@ -54,7 +59,7 @@ async function passedEvents(
   const refused = await notAnEventStream(upstream);
   if (refused) return refused;
   const countPrompt = () => endpoint.countPrompt(attempt.input, call.billedModel);
-  return eventStreamAnswer(call.request.id, upstream, eventStreamRelay(format, attempt.input, countPrompt));
+  return eventStreamAnswer(upstream, eventStreamRelay(format, attempt.input, countPrompt));
 }
 
 /**
@@ -81,10 +86,7 @@ function bytesAnswer(call: ExchangeCall, upstream: StreamedResponse): StreamAnsw
     kind: 'stream',
     upstream,
     status: upstream.status,
-    headers: {
-      'content-type': typeof contentType === 'string' ? contentType : 'application/octet-stream',
-      ...requestIdHeaders(call.request.id),
-    },
+    headers: { 'content-type': typeof contentType === 'string' ? contentType : 'application/octet-stream' },
     relay: { ...bytesRelay, usage: () => usage },
   };
 }

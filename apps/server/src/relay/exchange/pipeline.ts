@@ -150,7 +150,7 @@ async function relayAuthorised(
   const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt, channelsTried: [] };
   if (record) record.attempt = attempt;
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
-  const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, request, reply) : undefined;
+  const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, reply) : undefined;
   try {
     await relayToChannels(deps, endpoint, attempt, request, reply);
   } catch (error) {
@@ -216,18 +216,12 @@ async function relayToChannels(
 }
 
 /** The key's heartbeat, when it has one on; its timeout counts from the request's arrival. */
-function keyHeartbeat(
-  deps: RelayDeps,
-  attempt: Attempt,
-  request: RelayHttpRequest,
-  reply: RelayHttpReply,
-): Heartbeat | undefined {
+function keyHeartbeat(deps: RelayDeps, attempt: Attempt, reply: RelayHttpReply): Heartbeat | undefined {
   const setting = attempt.caller.setting.heartbeat;
   if (!setting.enabled) return undefined;
   const elapsed = Date.now() - attempt.startedAt;
   return new Heartbeat(reply.raw, {
     stream: attempt.input.stream,
-    requestId: request.id,
     startAfterMs: setting.timeout_seconds * deps.heartbeat.secondMs - elapsed,
     intervalMs: deps.heartbeat.intervalMs,
   });

@@ -104,11 +104,11 @@ export function contextFor(call: ExchangeCall): AdapterContext {
   };
 }
 
-/** Error answers read in the channel adapter's own format. */
+/** Error answers read in the channel adapter's own format (keywords only for the gateway's own requests). */
 export const adapterFailure =
   (call: ExchangeCall): FailureReader =>
   (status, body) =>
-    classifyAdapterError(call.adapter, status, body);
+    classifyAdapterError(call.adapter, status, body, call.trustedKeywords);
 
 /** Builds the channel's request; a request that cannot be built is the channel's failure. */
 export async function built(build: () => UpstreamCall | Promise<UpstreamCall>, call: ExchangeCall) {
@@ -167,7 +167,7 @@ export const translatedChat: Exchange = async (call) => {
     }
     return text;
   };
-  return eventStreamAnswer(call.request.id, upstream, {
+  return eventStreamAnswer(upstream, {
     chunk(bytes, client) {
       const text = encode(decoder.push(bytes));
       return text.length > 0 ? client.write(text) : undefined;

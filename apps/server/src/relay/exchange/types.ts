@@ -189,17 +189,30 @@ export interface Attempt {
   charged?: number;
 }
 
-/** What one exchange is given: the request, the channel, and the model names its mapping gave. */
+/** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */
+export type ExchangeDeps = Pick<RelayDeps, 'upstream' | 'baseUrlOf'>;
+
+/**
+ * What one exchange is given: the request, the channel, and the model names its mapping gave.
+ * Channel tests (channel-health/) make calls of their own through the same exchanges.
+ */
 export interface ExchangeCall {
-  deps: RelayDeps;
+  deps: ExchangeDeps;
   endpoint: Endpoint;
-  attempt: Attempt;
+  /** Exchanges read only the input and when it began; the rest is the pipeline's. */
+  attempt: Pick<Attempt, 'input' | 'startedAt'>;
   channel: RouterChannel;
   /** The channel type's adapter; OpenAI's for OpenAI-format channels. */
   adapter: ChatAdapter;
   upstreamModel: string;
   billedModel: string;
-  request: RelayHttpRequest;
+  /** Absent for calls the gateway makes itself (channel tests): no client request behind them. */
+  request?: RelayHttpRequest;
+  /**
+   * The DisableChannelKeywords, for requests the gateway wrote itself (channel tests) only: a
+   * client's error may repeat its own input (upstream-errors.ts).
+   */
+  trustedKeywords?: readonly string[];
 }
 
 /**

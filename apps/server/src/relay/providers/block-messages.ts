@@ -146,23 +146,34 @@ export interface ToolUse {
   input: Json;
 }
 
-/** An assistant message's tool calls, checked, with their arguments parsed. */
-export function assistantToolUses(message: ChatMessage, path: string): ToolUse[] {
-  const calls = message.tool_calls ?? [];
+/** A tool call of an assistant message, checked; its arguments as the client sent them. */
+export interface CheckedToolCall {
+  id: string;
+  name: string;
+  args: unknown;
+}
+
+/** An assistant message's tool calls, each with an id and a function name, or a 400 naming the field. */
+export function checkedToolCalls(message: ChatMessage, path: string): CheckedToolCall[] {
+  const calls: unknown = message.tool_calls ?? [];
   if (!Array.isArray(calls)) throw new Error(`${path}.tool_calls: a list is required`);
-  return calls.map((call, index) => {
+  return calls.map((call: unknown, index) => {
     const at = `${path}.tool_calls[${index}]`;
     if (!isRecord(call) || !isRecord(call.function) || typeof call.function.name !== 'string') {
       throw new Error(`${at}.function.name: a string is required`);
     }
     if (typeof call.id !== 'string' || !call.id) throw new Error(`${at}.id: a string is required`);
-    const args = call.function.arguments;
-    return {
-      id: call.id,
-      name: call.function.name,
-      input: typeof args === 'string' ? parseArguments(args) : isRecord(args) ? args : {},
-    };
+    return { id: call.id, name: call.function.name, args: call.function.arguments };
   });
+}
+
+/** An assistant message's tool calls, checked, with their arguments parsed. */
+export function assistantToolUses(message: ChatMessage, path: string): ToolUse[] {
+  return checkedToolCalls(message, path).map(({ id, name, args }) => ({
+    id,
+    name,
+    input: typeof args === 'string' ? parseArguments(args) : isRecord(args) ? args : {},
+  }));
 }
 
 export interface FunctionTool {

@@ -152,6 +152,20 @@ const hasList =
   (body: unknown): boolean =>
     isRecord(body) && Array.isArray(body[field]);
 
+/** An endpoint billed on its `input` text, whose answer lists its results under `listField`. */
+function inputEndpoint(path: string, listField: string): Endpoint {
+  return {
+    path,
+    body: 'json',
+    output: 'json',
+    validate: checkTextInput('input'),
+    estimatePrompt: (input) => estimateInputTokens(input.fields.input),
+    countPrompt: (input) => countInputTokens(input.fields.input),
+    usageOf: bodyUsage,
+    isAnswer: hasList(listField),
+  };
+}
+
 export const endpoints: Endpoint[] = [
   {
     path: '/v1/chat/completions',
@@ -179,27 +193,8 @@ export const endpoints: Endpoint[] = [
     countCompletion: countChoices,
     isAnswer: hasList('choices'),
   },
-  {
-    path: '/v1/embeddings',
-    body: 'json',
-    output: 'json',
-    validate: checkTextInput('input'),
-    estimatePrompt: (input) => estimateInputTokens(input.fields.input),
-    countPrompt: (input) => countInputTokens(input.fields.input),
-    usageOf: bodyUsage,
-    isAnswer: hasList('data'),
-  },
-  {
-    path: '/v1/moderations',
-    body: 'json',
-    output: 'json',
-    defaultModel: 'text-moderation-stable',
-    validate: checkTextInput('input'),
-    estimatePrompt: (input) => estimateInputTokens(input.fields.input),
-    countPrompt: (input) => countInputTokens(input.fields.input),
-    usageOf: bodyUsage,
-    isAnswer: hasList('results'),
-  },
+  inputEndpoint('/v1/embeddings', 'data'),
+  { ...inputEndpoint('/v1/moderations', 'results'), defaultModel: 'text-moderation-stable' },
   responsesEndpoint,
   rerankEndpoint,
   ...mediaEndpoints,

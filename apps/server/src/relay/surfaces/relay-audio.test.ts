@@ -1,6 +1,12 @@
 import { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
+import {
+  lastConsumeLog,
+  type RelayTestContext,
+  relayPost,
+  startRelayWithChannel,
+  storedQuota,
+} from '../../../test/relay-setup.js';
 
 const AUDIO = Buffer.from('fake mp3 bytes for the mock');
 const audio = () => toFile(AUDIO, 'speech.mp3', { type: 'audio/mpeg' });
@@ -12,15 +18,14 @@ const TRANSCRIBE_COST = 50;
 describe('audio through the official openai SDK', () => {
   let r: RelayTestContext;
   beforeAll(async () => {
-    r = await startRelayTest();
-    await r.addChannel({
-      name: 'audio',
-      models: 'tts-1,whisper-1,gpt-4o-transcribe',
-      model_mapping: '{"tts-1": "+tts-1-upstream", "whisper-1": "+whisper-upstream"}',
-    });
-    await r.setPrice('tts-1', 7.5, 0);
-    await r.setPrice('whisper-1', 15, 15);
-    await r.setPrice('gpt-4o-transcribe', 1.25, 5);
+    r = await startRelayWithChannel(
+      {
+        name: 'audio',
+        models: 'tts-1,whisper-1,gpt-4o-transcribe',
+        model_mapping: '{"tts-1": "+tts-1-upstream", "whisper-1": "+whisper-upstream"}',
+      },
+      { 'tts-1': [7.5, 0], 'whisper-1': [15, 15], 'gpt-4o-transcribe': [1.25, 5] },
+    );
   });
   afterAll(() => r?.close());
   beforeEach(() => {
@@ -107,12 +112,7 @@ describe('audio through the official openai SDK', () => {
   it('rejects bad input with a 4xx before any upstream call or charge', async () => {
     const before = await storedQuota(r);
     const calls = r.upstream.received.length;
-    const post = (path: string, body: string | FormData, contentType?: string) =>
-      fetch(`${r.baseURL}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${r.apiKey}`, ...(contentType ? { 'content-type': contentType } : {}) },
-        body,
-      });
+    const post = (path: string, body: string | FormData, contentType?: string) => relayPost(r, path, body, contentType);
     const speech = (body: unknown) => post('/audio/speech', JSON.stringify(body), 'application/json');
     expect((await speech({ model: 'tts-1', voice: 'alloy' })).status).toBe(400);
     expect((await speech({ model: 'tts-1', voice: 'alloy', input: 5 })).status).toBe(400);

@@ -1,6 +1,12 @@
 import { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
+import {
+  lastConsumeLog,
+  type RelayTestContext,
+  relayPost,
+  startRelayWithChannel,
+  storedQuota,
+} from '../../../test/relay-setup.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const png = () => toFile(PNG, 'cat.png', { type: 'image/png' });
@@ -16,16 +22,19 @@ async function expectBilled(r: RelayTestContext, before: number, model: string, 
 describe('images through the official openai SDK', () => {
   let r: RelayTestContext;
   beforeAll(async () => {
-    r = await startRelayTest();
     // `+`: the upstream gets the deployment name, the bill stays on the requested model.
-    await r.addChannel({
-      name: 'images',
-      models: 'dall-e-2,dall-e-3,gpt-image-1',
-      model_mapping: '{"dall-e-2": "+dall-e-2-upstream", "dall-e-3": "+dall-e-3-upstream"}',
-    });
-    await r.setPrice('dall-e-2', 8, 0);
-    await r.setPrice('dall-e-3', 20, 0);
-    await r.setPrice('gpt-image-1', 2.5, 20, { extra_ratios: { input_text_tokens: 0.5 } });
+    r = await startRelayWithChannel(
+      {
+        name: 'images',
+        models: 'dall-e-2,dall-e-3,gpt-image-1',
+        model_mapping: '{"dall-e-2": "+dall-e-2-upstream", "dall-e-3": "+dall-e-3-upstream"}',
+      },
+      {
+        'dall-e-2': [8, 0],
+        'dall-e-3': [20, 0],
+        'gpt-image-1': [2.5, 20, { extra_ratios: { input_text_tokens: 0.5 } }],
+      },
+    );
   });
   afterAll(() => r?.close());
   beforeEach(() => {
@@ -126,12 +135,7 @@ describe('images through the official openai SDK', () => {
   it('rejects bad input with a 4xx before any upstream call or charge', async () => {
     const before = await storedQuota(r);
     const calls = r.upstream.received.length;
-    const post = (path: string, body: string | FormData, contentType?: string) =>
-      fetch(`${r.baseURL}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${r.apiKey}`, ...(contentType ? { 'content-type': contentType } : {}) },
-        body,
-      });
+    const post = (path: string, body: string | FormData, contentType?: string) => relayPost(r, path, body, contentType);
     const json = (body: unknown) => post('/images/generations', JSON.stringify(body), 'application/json');
     expect((await json({ model: 'dall-e-3' })).status).toBe(400);
     expect((await json({ prompt: 'x', n: 0 })).status).toBe(400);

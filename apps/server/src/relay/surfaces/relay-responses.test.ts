@@ -1,6 +1,12 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
+import {
+  lastConsumeLog,
+  type RelayTestContext,
+  startRelayTest,
+  startRelayWithChannel,
+  storedQuota,
+} from '../../../test/relay-setup.js';
 
 // The channel maps gpt-4.1 to a dated name, which is then the billed model (no `+`).
 const MAPPED = 'gpt-4.1-2025-04-14';
@@ -12,9 +18,10 @@ const REPLY_TOKENS = 6;
 describe('the Responses API through the official openai SDK', () => {
   let r: RelayTestContext;
   beforeAll(async () => {
-    r = await startRelayTest();
-    await r.addChannel({ name: 'responses', models: 'gpt-4.1', model_mapping: `{"gpt-4.1": "${MAPPED}"}` });
-    await r.setPrice(MAPPED, 1, 4, { extra_ratios: { cached_tokens: 0.5 } });
+    r = await startRelayWithChannel(
+      { name: 'responses', models: 'gpt-4.1', model_mapping: `{"gpt-4.1": "${MAPPED}"}` },
+      { [MAPPED]: [1, 4, { extra_ratios: { cached_tokens: 0.5 } }] },
+    );
   });
   afterAll(() => r?.close());
   beforeEach(() => {

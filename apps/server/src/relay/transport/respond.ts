@@ -25,37 +25,28 @@ export interface StreamRelay {
   fail(message: string): string | undefined;
 }
 
-export function streamHeaders(requestId: string): Record<string, string> {
-  return {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-    ...requestIdHeaders(requestId),
-  };
-}
-
-export function requestIdHeaders(requestId: string): Record<string, string> {
-  return { 'x-request-id': requestId, 'x-oneapi-request-id': requestId };
-}
+/**
+ * The headers of every event stream. The request id is not among them: the server's listener
+ * sets it on every response before any front sees the request (http/request-id.ts), and Node
+ * merges it into whatever status line is written later. One object serves every stream.
+ */
+export const streamHeaders: Record<string, string> = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+});
 
 /**
  * Answers with a whole body, written straight to the socket in one call: the relay's replies
  * need none of Fastify's send pipeline (serialisers, onSend hooks), and skipping it is measurably
  * faster on the hot path. Headers set on the reply earlier are not sent: pass them here.
  */
-export function sendWhole(
-  reply: RelayHttpReply,
-  requestId: string,
-  status: number,
-  contentType: string,
-  body: Buffer | string,
-): void {
+export function sendWhole(reply: RelayHttpReply, status: number, contentType: string, body: Buffer | string): void {
   reply.hijack();
   reply.raw.writeHead(status, {
     'content-type': contentType,
     'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
-    ...requestIdHeaders(requestId),
   });
   reply.raw.end(body);
 }

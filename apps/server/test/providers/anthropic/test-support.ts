@@ -7,6 +7,7 @@ import type {
   Json,
   StreamDecoder,
 } from '../../../src/relay/providers/types.js';
+import { type NamedEvent, namedEvents } from '../../sse.js';
 
 /** Test helpers: fixtures, SSE parsing and strict accumulators for both stream formats. */
 
@@ -33,27 +34,9 @@ export function context(overrides: Partial<AdapterContext> = {}): AdapterContext
   };
 }
 
-export interface SseEvent {
-  event: string;
-  data: Json;
-}
-
-/** Complete `event:`/`data:` frames → events; throws on anything that is not a complete frame. */
-export function parseSse(text: string): SseEvent[] {
-  if (text === '') return [];
-  if (!text.endsWith('\n\n'))
-    throw new Error(`SSE text does not end with a blank line: ${JSON.stringify(text.slice(-40))}`);
-  return text
-    .slice(0, -2)
-    .split('\n\n')
-    .map((frame) => {
-      const lines = frame.split('\n');
-      const event = lines.find((line) => line.startsWith('event: '))?.slice(7);
-      const data = lines.find((line) => line.startsWith('data: '))?.slice(6);
-      if (event === undefined || data === undefined) throw new Error(`not an event frame: ${frame}`);
-      return { event, data: JSON.parse(data) as Json };
-    });
-}
+export type SseEvent = NamedEvent;
+/** Complete `event:`/`data:` frames → events (test/sse.ts). */
+export const parseSse = namedEvents;
 
 /** Feeds bytes to a decoder in slices of `size` bytes (the last slice may be shorter). */
 export function decodeInSlices(decoder: StreamDecoder, bytes: Buffer, size: number): ChatChunk[] {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AdapterContext, ChatChunk, Json, StreamDecoder } from '../../../src/relay/providers/types.js';
+import { dataEvents } from '../../sse.js';
 
 /** Test-only helpers shared by the Gemini adapter's test files. */
 
@@ -36,13 +37,8 @@ export function decodeAll(decoder: StreamDecoder, bytes: Buffer, size = bytes.le
   return chunks;
 }
 
-/** The `data:` payloads of an SSE text, parsed. */
-export function sseEvents(text: string): Json[] {
-  return text
-    .split(/\r?\n\r?\n/)
-    .filter((event) => event.startsWith('data: '))
-    .map((event) => JSON.parse(event.slice('data: '.length)) as Json);
-}
+/** The `data:` payloads of an SSE text, parsed (test/sse.ts). */
+export const sseEvents = dataEvents;
 
 /** What goes on the wire: symbol-keyed in-memory extras dropped. */
 export function wire<T>(value: T): T {

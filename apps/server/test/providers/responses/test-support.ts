@@ -7,6 +7,7 @@ import type {
   Json,
   StreamEncoder,
 } from '../../../src/relay/providers/types.js';
+import { type NamedEvent, namedEvents } from '../../sse.js';
 
 /** Test helpers: fixtures, the canonical chunks of a chat stream, and a strict Responses stream reader. */
 
@@ -56,27 +57,10 @@ export function encodeAll(encoder: StreamEncoder, chunks: ChatChunk[]): string {
   return text + encoder.end(usage ?? undefined);
 }
 
-export interface StreamEvent {
-  event: string;
-  data: Json;
-}
+export type StreamEvent = NamedEvent;
 
-/** Complete `event:`/`data:` frames → events; anything else throws. */
-export function parseEvents(text: string): StreamEvent[] {
-  if (text === '') return [];
-  if (!text.endsWith('\n\n'))
-    throw new Error(`SSE text does not end with a blank line: ${JSON.stringify(text.slice(-40))}`);
-  return text
-    .slice(0, -2)
-    .split('\n\n')
-    .map((block) => {
-      const lines = block.split('\n');
-      if (lines.length !== 2) throw new Error(`not a two-line frame: ${block}`);
-      const [eventLine = '', dataLine = ''] = lines;
-      if (!eventLine.startsWith('event: ') || !dataLine.startsWith('data: ')) throw new Error(`not a frame: ${block}`);
-      return { event: eventLine.slice(7), data: JSON.parse(dataLine.slice(6)) as Json };
-    });
-}
+/** Complete `event:`/`data:` frames → events; anything else throws (test/sse.ts). */
+export const parseEvents = namedEvents;
 
 type OpenItem = { item: Json; open: boolean; parts: Array<{ open: boolean }> };
 

@@ -1,8 +1,9 @@
+import { parseOpenAiError } from '../openai/adapter.js';
 import { upstreamUrl } from '../openai/request.js';
 import type { AdapterContext, ChatAdapter, ChatRequest, UpstreamCall, UpstreamErrorInfo } from '../types.js';
 import { upstreamObject } from '../values.js';
 import { anthropicStreamDecoder, completionFromMessage } from './answer.js';
-import { ANTHROPIC_VERSION, isRecord } from './common.js';
+import { ANTHROPIC_VERSION } from './common.js';
 import { buildAnthropicBody } from './request.js';
 
 export * from './answer.js';
@@ -32,28 +33,11 @@ export * from './request.js';
 
 // ---- errors ----
 
-export function parseAnthropicError(status: number, body: Buffer): UpstreamErrorInfo {
-  const text = body.toString('utf8');
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (isRecord(parsed)) {
-      const error = parsed.error;
-      if (isRecord(error)) {
-        return {
-          status,
-          message: typeof error.message === 'string' ? error.message : JSON.stringify(error),
-          ...(typeof error.type === 'string' ? { type: error.type } : {}),
-          ...(typeof error.code === 'string' ? { code: error.code } : {}),
-        };
-      }
-      if (typeof error === 'string') return { status, message: error };
-      if (typeof parsed.message === 'string') return { status, message: parsed.message };
-    }
-  } catch {
-    // Not JSON (a proxy's HTML page, a plain-text failure): the text is the message.
-  }
-  return { status, message: text.trim().slice(0, 500) || `HTTP ${status}` };
-}
+/**
+ * Anthropic's error envelope is OpenAI's (`{"type": "error", "error": {"type", "message"}}`), and
+ * so are the bare `{"error": "…"}` and `{"message": "…"}` that proxies in front of it answer.
+ */
+export const parseAnthropicError: (status: number, body: Buffer) => UpstreamErrorInfo = parseOpenAiError;
 
 export const anthropicAdapter: ChatAdapter = {
   format: 'anthropic',

@@ -1,4 +1,5 @@
-import { eventData, SseSplitter } from '../../transport/sse.js';
+import { SseSplitter } from '../../transport/sse.js';
+import { chunksOfEvents, joinedOrNull, singleChoiceCompletion } from '../completion.js';
 import type {
   AdapterContext,
   ChatChunk,
@@ -9,7 +10,6 @@ import type {
   Json,
   StreamDecoder,
 } from '../types.js';
-import { firstCharacters, upstreamJson } from '../values.js';
 import { finishFromStopReason, isRecord, num, usageFromAnthropic } from './common.js';
 
 /** Anthropic answers, whole and streamed, in the canonical chat shape. */
@@ -36,26 +36,13 @@ export function completionFromMessage(message: Json, context: AdapterContext): C
       });
     }
   }
-  const completion: ChatCompletion = {
-    id: context.responseId,
-    object: 'chat.completion',
-    created: context.now,
-    model: typeof message.model === 'string' ? message.model : context.upstreamModel,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: texts.length > 0 ? texts.join('') : null,
-          ...(thoughts.length > 0 ? { reasoning_content: thoughts.join('') } : {}),
-          ...(calls.length > 0 ? { tool_calls: calls } : {}),
-        },
-        finish_reason: finishFromStopReason(message.stop_reason),
-      },
-    ],
-  };
-  if (isRecord(message.usage)) completion.usage = usageFromAnthropic(message.usage);
-  return completion;
+  return singleChoiceCompletion(
+    context,
+    typeof message.model === 'string' ? message.model : context.upstreamModel,
+    { content: joinedOrNull(texts), thoughts, calls },
+    finishFromStopReason(message.stop_reason),
+    isRecord(message.usage) ? usageFromAnthropic(message.usage) : undefined,
+  );
 }
 
 // ---- streams ----
@@ -188,16 +175,7 @@ export function anthropicStreamDecoder(context: AdapterContext): StreamDecoder {
     }
   };
 
-  const chunksOf = (events: string[]): ChatChunk[] => {
-    const out: ChatChunk[] = [];
-    for (const text of events) {
-      const data = eventData(text);
-      if (data === undefined || data === '') continue;
-      const event = upstreamJson(data, 'stream event', firstCharacters);
-      if (isRecord(event)) handle(event, out);
-    }
-    return out;
-  };
+  const chunksOf = (events: string[]): ChatChunk[] => chunksOfEvents(events, handle);
 
   return {
     push: (bytes) => chunksOf(splitter.push(bytes)),

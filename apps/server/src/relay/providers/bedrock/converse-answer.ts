@@ -1,23 +1,16 @@
-import { isRecord, num, usageWithCache } from '../anthropic/common.js';
+import { finishFromStopReason, isRecord, num, usageWithCache } from '../anthropic/common.js';
+import { joinedOrNull, singleChoiceCompletion } from '../completion.js';
 import type { AdapterContext, ChatCompletion, ChatToolCall, ChatUsage, FinishReason, Json } from '../types.js';
 
 /** A Converse answer in the canonical chat shape. */
 
-/** Converse `stopReason` → OpenAI `finish_reason`. */
+/**
+ * Converse `stopReason` → OpenAI `finish_reason`: Anthropic's reasons (end_turn, max_tokens,
+ * tool_use, …) plus Bedrock's guardrails and content filters.
+ */
 export function finishFromConverse(reason: unknown): FinishReason {
-  switch (reason) {
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return 'length';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'guardrail_intervened':
-    case 'content_filtered':
-      return 'content_filter';
-    default:
-      // end_turn, stop_sequence, and reasons added later.
-      return 'stop';
-  }
+  if (reason === 'guardrail_intervened' || reason === 'content_filtered') return 'content_filter';
+  return finishFromStopReason(reason);
 }
 
 /** Converse `usage` → OpenAI usage; `inputTokens` excludes the cached parts, the prompt includes them. */
@@ -55,24 +48,11 @@ export function completionFromConverse(answer: Json, context: AdapterContext): C
     }
     // redacted reasoning, citations, guard content: no OpenAI equivalent.
   }
-  const completion: ChatCompletion = {
-    id: context.responseId,
-    object: 'chat.completion',
-    created: context.now,
-    model: context.upstreamModel,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: texts.length > 0 ? texts.join('') : null,
-          ...(thoughts.length > 0 ? { reasoning_content: thoughts.join('') } : {}),
-          ...(calls.length > 0 ? { tool_calls: calls } : {}),
-        },
-        finish_reason: finishFromConverse(answer.stopReason),
-      },
-    ],
-  };
-  if (isRecord(answer.usage)) completion.usage = usageFromConverse(answer.usage);
-  return completion;
+  return singleChoiceCompletion(
+    context,
+    context.upstreamModel,
+    { content: joinedOrNull(texts), thoughts, calls },
+    finishFromConverse(answer.stopReason),
+    isRecord(answer.usage) ? usageFromConverse(answer.usage) : undefined,
+  );
 }

@@ -1,5 +1,6 @@
 import { isRecord, num } from '../anthropic/common.js';
-import type { AdapterContext, ChatChunk, ChatUsage, FinishReason, Json, StreamDecoder } from '../types.js';
+import { oneChoiceChunks } from '../completion.js';
+import type { AdapterContext, ChatChunk, ChatUsage, Json, StreamDecoder } from '../types.js';
 import { finishFromConverse, usageFromConverse } from './converse-answer.js';
 import { EventStreamSplitter, payloadJson, streamFailure } from './eventstream.js';
 
@@ -18,21 +19,7 @@ export function converseStreamDecoder(context: AdapterContext): StreamDecoder {
   /** Converse block index → tool-call index. */
   const toolIndex = new Map<number, number>();
 
-  const chunk = (delta: ChatChunk['choices'][number]['delta'], finish: FinishReason | null = null): ChatChunk => ({
-    id: context.responseId,
-    object: 'chat.completion.chunk',
-    created: context.now,
-    model: context.upstreamModel,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
-  const usageChunk = (usage: ChatUsage): ChatChunk => ({
-    id: context.responseId,
-    object: 'chat.completion.chunk',
-    created: context.now,
-    model: context.upstreamModel,
-    choices: [],
-    usage,
-  });
+  const { chunk, usageChunk } = oneChoiceChunks(context, context.upstreamModel);
   const opening = (out: ChatChunk[]) => {
     if (started) return;
     started = true;

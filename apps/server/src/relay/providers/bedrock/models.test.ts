@@ -10,26 +10,16 @@ import {
 
 describe('bedrockModelId', () => {
   it('maps each dated Claude name to its Bedrock base model id', () => {
-    expect(CLAUDE_BEDROCK_IDS).toEqual({
-      'claude-instant-1.2': 'anthropic.claude-instant-v1',
-      'claude-2.0': 'anthropic.claude-v2',
-      'claude-2.1': 'anthropic.claude-v2:1',
-      'claude-3-haiku-20240307': 'anthropic.claude-3-haiku-20240307-v1:0',
-      'claude-3-sonnet-20240229': 'anthropic.claude-3-sonnet-20240229-v1:0',
-      'claude-3-opus-20240229': 'anthropic.claude-3-opus-20240229-v1:0',
-      'claude-3-5-sonnet-20240620': 'anthropic.claude-3-5-sonnet-20240620-v1:0',
-      'claude-3-5-sonnet-20241022': 'anthropic.claude-3-5-sonnet-20241022-v2:0',
-      'claude-3-5-haiku-20241022': 'anthropic.claude-3-5-haiku-20241022-v1:0',
-      'claude-3-7-sonnet-20250219': 'anthropic.claude-3-7-sonnet-20250219-v1:0',
-      'claude-sonnet-4-20250514': 'anthropic.claude-sonnet-4-20250514-v1:0',
-      'claude-opus-4-20250514': 'anthropic.claude-opus-4-20250514-v1:0',
-      'claude-opus-4-1-20250805': 'anthropic.claude-opus-4-1-20250805-v1:0',
-      'claude-sonnet-4-5-20250929': 'anthropic.claude-sonnet-4-5-20250929-v1:0',
-      'claude-haiku-4-5-20251001': 'anthropic.claude-haiku-4-5-20251001-v1:0',
-      'claude-opus-4-5-20251101': 'anthropic.claude-opus-4-5-20251101-v1:0',
-      'claude-opus-4-6': 'anthropic.claude-opus-4-6-v1',
-      'claude-sonnet-4-6': 'anthropic.claude-sonnet-4-6',
-    });
+    // Spot checks of the irregular ids (the table itself is data, not repeated here).
+    expect(CLAUDE_BEDROCK_IDS['claude-2.1']).toBe('anthropic.claude-v2:1');
+    expect(CLAUDE_BEDROCK_IDS['claude-3-5-sonnet-20241022']).toBe('anthropic.claude-3-5-sonnet-20241022-v2:0');
+    expect(CLAUDE_BEDROCK_IDS['claude-opus-4-6']).toBe('anthropic.claude-opus-4-6-v1');
+    expect(CLAUDE_BEDROCK_IDS['claude-sonnet-4-6']).toBe('anthropic.claude-sonnet-4-6');
+    expect(Object.keys(CLAUDE_BEDROCK_IDS)).toHaveLength(18);
+    // Every other dated name keeps its date and gains a version suffix.
+    for (const [name, id] of Object.entries(CLAUDE_BEDROCK_IDS)) {
+      if (/\d{8}$/.test(name)) expect(id).toMatch(new RegExp(`^anthropic\\.${name}-v\\d:0$`));
+    }
     for (const [name, id] of Object.entries(CLAUDE_BEDROCK_IDS)) expect(bedrockModelId(name)).toBe(id);
   });
 

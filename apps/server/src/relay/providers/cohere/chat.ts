@@ -1,4 +1,6 @@
 import { EFFORT_BUDGETS, thinkingBudgetOf } from '../anthropic/common.js';
+import { checkedToolCalls } from '../block-messages.js';
+import { joinedOrNull, singleChoiceCompletion } from '../completion.js';
 import type { AdapterContext, ChatCompletion, ChatMessage, ChatRequest, ChatToolCall, Json } from '../types.js';
 import { finishFromCohere, isRecord, usageFromCohere } from './common.js';
 
@@ -93,25 +95,13 @@ function plainText(content: ChatMessage['content'], path: string): string {
     .join('');
 }
 
+/** The calls as Cohere takes them: OpenAI's shape, the arguments as text. */
 function toolCallsOf(message: ChatMessage, path: string): Json[] {
-  const calls: unknown = message.tool_calls ?? [];
-  if (!Array.isArray(calls)) throw new Error(`${path}.tool_calls: a list is required`);
-  return calls.map((call: unknown, index) => {
-    const at = `${path}.tool_calls[${index}]`;
-    if (!isRecord(call) || !isRecord(call.function) || typeof call.function.name !== 'string') {
-      throw new Error(`${at}.function.name: a string is required`);
-    }
-    if (typeof call.id !== 'string' || !call.id) throw new Error(`${at}.id: a string is required`);
-    const args = call.function.arguments;
-    return {
-      id: call.id,
-      type: 'function',
-      function: {
-        name: call.function.name,
-        arguments: typeof args === 'string' ? args || '{}' : JSON.stringify(args ?? {}),
-      },
-    };
-  });
+  return checkedToolCalls(message, path).map(({ id, name, args }) => ({
+    id,
+    type: 'function',
+    function: { name, arguments: typeof args === 'string' ? args || '{}' : JSON.stringify(args ?? {}) },
+  }));
 }
 
 export function toCohereMessages(messages: ChatMessage[]): Json[] {
@@ -297,26 +287,11 @@ export function completionFromCohere(answer: Json, context: AdapterContext): Cha
   }
   const calls = (Array.isArray(message.tool_calls) ? message.tool_calls : []).filter(isRecord).map(toolCallOf);
   const plan = typeof message.tool_plan === 'string' && message.tool_plan ? message.tool_plan : undefined;
-  const content = texts.length > 0 ? texts.join('') : (plan ?? null);
-  const completion: ChatCompletion = {
-    id: context.responseId,
-    object: 'chat.completion',
-    created: context.now,
-    model: context.upstreamModel.replace(/#thinking$/, ''),
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content,
-          ...(thoughts.length > 0 ? { reasoning_content: thoughts.join('') } : {}),
-          ...(calls.length > 0 ? { tool_calls: calls } : {}),
-        },
-        finish_reason: finishFromCohere(answer.finish_reason, calls.length > 0),
-      },
-    ],
-  };
-  const usage = usageFromCohere(answer.usage);
-  if (usage) completion.usage = usage;
-  return completion;
+  return singleChoiceCompletion(
+    context,
+    context.upstreamModel.replace(/#thinking$/, ''),
+    { content: joinedOrNull(texts) ?? plan ?? null, thoughts, calls },
+    finishFromCohere(answer.finish_reason, calls.length > 0),
+    usageFromCohere(answer.usage),
+  );
 }

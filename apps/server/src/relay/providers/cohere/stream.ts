@@ -1,6 +1,6 @@
-import { eventData, SseSplitter } from '../../transport/sse.js';
-import type { AdapterContext, ChatChunk, ChatUsage, FinishReason, Json, StreamDecoder } from '../types.js';
-import { firstCharacters, upstreamJson } from '../values.js';
+import { SseSplitter } from '../../transport/sse.js';
+import { chunksOfEvents, oneChoiceChunks } from '../completion.js';
+import type { AdapterContext, ChatChunk, Json, StreamDecoder } from '../types.js';
 import { finishFromCohere, isRecord, num, usageFromCohere } from './common.js';
 
 /**
@@ -28,21 +28,7 @@ export function cohereStreamDecoder(context: AdapterContext): StreamDecoder {
   /** Cohere's tool-call index → the OpenAI one. */
   const toolIndex = new Map<number, number>();
 
-  const chunk = (delta: ChatChunk['choices'][number]['delta'], finish: FinishReason | null = null): ChatChunk => ({
-    id: context.responseId,
-    object: 'chat.completion.chunk',
-    created: context.now,
-    model,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
-  const usageChunk = (usage: ChatUsage): ChatChunk => ({
-    id: context.responseId,
-    object: 'chat.completion.chunk',
-    created: context.now,
-    model,
-    choices: [],
-    usage,
-  });
+  const { chunk, usageChunk } = oneChoiceChunks(context, model);
   const opening = (out: ChatChunk[]) => {
     if (started) return;
     started = true;
@@ -133,16 +119,7 @@ export function cohereStreamDecoder(context: AdapterContext): StreamDecoder {
     }
   };
 
-  const chunksOf = (events: string[]): ChatChunk[] => {
-    const out: ChatChunk[] = [];
-    for (const text of events) {
-      const data = eventData(text);
-      if (data === undefined || data === '' || data === '[DONE]') continue;
-      const event = upstreamJson(data, 'stream event', firstCharacters);
-      if (isRecord(event)) handle(event, out);
-    }
-    return out;
-  };
+  const chunksOf = (events: string[]): ChatChunk[] => chunksOfEvents(events, handle);
 
   return {
     push: (bytes) => chunksOf(splitter.push(bytes)),
