@@ -1,40 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Cache, createMemoryCache, createRedisCache } from './cache/index.js';
+import { closeNodeCaches, twoNodeCaches } from '../../test/node-caches.js';
+import { createMemoryCache } from './cache/index.js';
 import { ChangeBus, type ChangeOrigin } from './changes.js';
-import { randomString } from './crypto.js';
 
-const redisUrl = process.env.TEST_REDIS_URL;
-
-/** Two nodes: each has its own bus; with Redis each also has its own connection, as separate processes would. */
-const setups: Array<[string, () => [Cache, Cache]]> = [
-  [
-    'memory',
-    () => {
-      const shared = createMemoryCache();
-      return [shared, shared];
-    },
-  ],
-  ...(redisUrl
-    ? ([
-        [
-          'redis',
-          () => {
-            const prefix = `onehub-test:${randomString(8)}:`;
-            return [createRedisCache(redisUrl, prefix), createRedisCache(redisUrl, prefix)];
-          },
-        ],
-      ] as Array<[string, () => [Cache, Cache]]>)
-    : []),
-];
-
-describe.each(setups)('change bus over a %s cache', (_kind, create) => {
+describe.each(twoNodeCaches())('change bus over a %s cache', (_kind, create) => {
   const [cacheA, cacheB] = create();
   const nodeA = new ChangeBus(cacheA);
   const nodeB = new ChangeBus(cacheB);
-  afterAll(async () => {
-    await cacheA.close();
-    if (cacheB !== cacheA) await cacheB.close();
-  });
+  afterAll(() => closeNodeCaches([cacheA, cacheB]));
 
   it('applies a change on the publishing node before publish returns, and on the other node as remote', async () => {
     const seenA: Array<[number, ChangeOrigin]> = [];

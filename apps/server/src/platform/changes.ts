@@ -16,6 +16,11 @@ export interface ChangeTopics {
   prices: Record<string, never>;
   options: { key: string };
   modelMetadata: Record<string, never>;
+  /**
+   * A channel rests for a model after a 429 (or another cooling failure) until `until`, in Unix
+   * milliseconds: an absolute end, so a notice that arrives late does not lengthen the rest.
+   */
+  cooldowns: { channelId: number; model: string; until: number };
 }
 
 export type ChangeTopic = keyof ChangeTopics;

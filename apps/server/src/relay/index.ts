@@ -20,6 +20,7 @@ import { InFlightRequests } from './in-flight.js';
 import { providerByType } from './providers/registry.js';
 import { relayRoutes } from './routes.js';
 import { ChannelRouter } from './routing/router.js';
+import { shareCooldowns } from './routing/shared-cooldowns.js';
 import { dashboardRoutes } from './surfaces/dashboard.js';
 import { createUpstreamClient, type UpstreamTimeouts } from './transport/executor.js';
 
@@ -65,6 +66,8 @@ export async function installRelay(
   };
   await reloadChannels();
   const { changes } = services;
+  // A channel one worker or node saw fail with a 429 rests in all of them.
+  shareCooldowns(router.cooldowns, changes);
   changes.on('channels', () => {
     reloadChannels().catch((error: unknown) => logger.error({ err: error }, 'reloading channels failed'));
   });

@@ -1,3 +1,5 @@
+import { CooldownStore } from './cooldowns.js';
+
 /**
  * Channel selection over an in-memory index rebuilt whenever channels change. For a group and
  * model: exact model entries, else the longest matching wildcard (`gpt-4*`); highest priority tier
@@ -48,13 +50,11 @@ function toTiers(channels: RouterChannel[]): Tiers {
   return [...byPriority.entries()].sort(([left], [right]) => right - left).map(([, tier]) => tier);
 }
 
-/** How many cooldown entries may pile up before the ended ones are swept out. */
-const COOLDOWN_SWEEP_SIZE = 1000;
-
 export class ChannelRouter {
   private groups = new Map<string, GroupIndex>();
   private byId = new Map<number, RouterChannel>();
-  private readonly cooldowns = new Map<string, number>();
+  /** Pairs resting after a failure; shared with other processes through its `onStart` hook (shared-cooldowns.ts). */
+  readonly cooldowns = new CooldownStore();
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -120,16 +120,7 @@ export class ChannelRouter {
 
   /** After a 429 the channel is not used for this model until the cooldown ends. */
   coolDown(channelId: number, model: string, seconds: number): void {
-    if (seconds <= 0) return;
-    // Entries are otherwise dropped only when their pair is asked for again: model names reaching a
-    // wildcard channel are the client's choice, so ended cooldowns are swept before the map grows.
-    if (this.cooldowns.size >= COOLDOWN_SWEEP_SIZE) this.sweepCooldowns();
-    this.cooldowns.set(`${channelId}:${model}`, Date.now() + seconds * 1000);
-  }
-
-  private sweepCooldowns(): void {
-    const now = Date.now();
-    for (const [pair, until] of this.cooldowns) if (until <= now) this.cooldowns.delete(pair);
+    this.cooldowns.start(channelId, model, seconds);
   }
 
   /** Channel and model pairs resting now or not yet swept, for tests. */
@@ -141,13 +132,7 @@ export class ChannelRouter {
     if (filter.excluded.has(channel.id)) return false;
     if (filter.hasTools && channel.only_chat) return false;
     if (filter.stream && channel.disabled_stream.includes(filter.model)) return false;
-    if (this.cooldowns.size === 0) return true;
-    const cooling = this.cooldowns.get(`${channel.id}:${filter.model}`);
-    if (cooling !== undefined) {
-      if (cooling > Date.now()) return false;
-      this.cooldowns.delete(`${channel.id}:${filter.model}`);
-    }
-    return true;
+    return !this.cooldowns.cooling(channel.id, filter.model);
   }
 
   private weightedPick(channels: RouterChannel[]): RouterChannel | undefined {

@@ -1,0 +1,105 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { type MockUpstream, startMockUpstream } from '../../../test/mocks/openai-upstream.js';
+import { relayInject } from '../../../test/relay-inject.js';
+import { type AssembledServer, assembleServer } from '../../assemble.js';
+import { loadConfig } from '../../config.js';
+import { createLogger } from '../../platform/logger.js';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const ROOT_TOKEN = 'cooldown-root-access-token-0123456789';
+
+// Two processes share cooldowns through Redis; without TEST_REDIS_URL there is nothing to share through.
+describe.skipIf(!redisUrl)('a 429 on one node rests the channel on the other', () => {
+  let testDatabase: TestDatabase;
+  let nodes: [AssembledServer, AssembledServer];
+  let limited: MockUpstream;
+  let backup: MockUpstream;
+  let key: string;
+
+  const admin = (method: 'POST' | 'PUT' | 'GET', url: string, payload?: object) =>
+    nodes[0].app.inject({ method, url, headers: { authorization: ROOT_TOKEN }, ...(payload ? { payload } : {}) });
+  const ask = async (node: AssembledServer) => {
+    const answer = await relayInject(node.app, {
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const { choices } = answer.json() as { choices: Array<{ message: { content: string } }> };
+    return String(choices[0]?.message.content);
+  };
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('sqlite');
+    const config = loadConfig({
+      SQLITE_PATH: testDatabase.target.sqlitePath,
+      REDIS_CONN_STRING: redisUrl,
+      SESSION_SECRET: 'shared-session-secret-0123456789',
+      INITIAL_ROOT_PASSWORD: 'root-password-123',
+      INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
+      LOG_LEVEL: 'silent',
+    });
+    const consoleDirectory = join(mkdtempSync(join(tmpdir(), 'one-hub-cooldowns-')), 'none');
+    const assemble = () => assembleServer(config, createLogger('silent'), { consoleDirectory });
+    nodes = [await assemble(), await assemble()];
+    limited = await startMockUpstream({ reply: 'from the limited channel' });
+    backup = await startMockUpstream({ reply: 'from the backup' });
+    for (const [name, upstream, priority] of [
+      ['limited', limited, 10],
+      ['backup', backup, 0],
+    ] as const) {
+      const created = await admin('POST', '/api/channel/', {
+        name,
+        type: 1,
+        key: upstream.behaviour.apiKey,
+        base_url: upstream.url,
+        models: 'gpt-4o-mini',
+        group: 'default',
+        priority,
+      });
+      expect(created.statusCode, created.body).toBe(200);
+    }
+    await admin('POST', '/api/user/quota/1', { quota: 10_000_000 });
+    key = (
+      await admin('POST', '/api/token/', { name: 'k', expired_time: -1, remain_quota: 0, unlimited_quota: true })
+    ).json().data.key;
+    await nodes[0].services.options.update('RetryTimes', '1');
+    // Long enough that no rest ends while the test runs.
+    await nodes[0].services.options.update('RetryCooldownSeconds', '600');
+  });
+  afterAll(async () => {
+    for (const node of nodes ?? []) await node.close();
+    await limited?.close();
+    await backup?.close();
+    await testDatabase?.drop();
+  });
+
+  it('sends the other node to the backup without it calling the limited channel', async () => {
+    const [first, second] = nodes;
+    // The second node learns of the channels and settings through Redis; wait until it has.
+    await expect.poll(() => second.services.options.getNumber('RetryCooldownSeconds')).toBe(600);
+    await expect.poll(() => ask(second)).toBe('from the limited channel');
+    // Registered after the router's own listener, so when this hears the notice the router has it.
+    const heard: Array<{ channelId: number; until: number }> = [];
+    second.services.changes.on('cooldowns', (notice, origin) => {
+      if (origin === 'remote') heard.push(notice);
+    });
+    limited.behaviour.failWith = { status: 429, message: 'Rate limit reached', type: 'rate_limit_error' };
+    const failedAt = Date.now();
+    expect(await ask(first)).toBe('from the backup');
+    await expect.poll(() => heard.length).toBe(1);
+    expect(heard[0]?.until).toBeGreaterThanOrEqual(failedAt + 600_000);
+
+    // Healthy again, but resting on both nodes: neither calls it.
+    limited.behaviour.failWith = undefined;
+    const calls = limited.received.length;
+    expect(await ask(second)).toBe('from the backup');
+    expect(await ask(first)).toBe('from the backup');
+    expect(limited.received.length).toBe(calls);
+  });
+});
