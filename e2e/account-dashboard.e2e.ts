@@ -74,6 +74,8 @@ describe('dashboard', () => {
     await signIn(chinese, USERS.carol.username, USERS.carol.password);
     await chinese.getByTestId('dashboard-models').waitFor();
     expect(await text(chinese, 'dashboard-rate')).toContain('速率限制');
+    // The chip names the group as the console does everywhere: the seeded default translated, not its symbol.
+    await expect.poll(() => text(chinese, 'user-group')).toBe('分组：默认分组');
     await settledScreenshot(chinese, 'account-dashboard-zh_CN');
 
     const small = await openPage({ viewport: phone });

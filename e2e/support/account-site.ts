@@ -221,7 +221,8 @@ export async function settledScreenshot(
   if (!options.keepToasts) {
     await expect.poll(() => page.locator('.notistack-MuiContent').count(), { timeout: 15_000 }).toBe(0);
   }
-  await page.waitForTimeout(300);
+  // The side drawer may still be sliding in after the first paint; capture it at rest.
+  await page.locator('[data-testid=side-drawer][data-settled=true]').first().waitFor({ state: 'attached' });
   await screenshot(page, name);
 }
 

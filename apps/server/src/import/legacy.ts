@@ -4,6 +4,27 @@
  * rows. A product profile only translates; it never writes.
  */
 
+import type { ColumnType } from 'kysely';
+import type {
+  ChannelsTable,
+  DbBoolean,
+  LogsTable,
+  ModelInfoTable,
+  RedemptionsTable,
+  StatisticsTable,
+  UserGroupsTable,
+  UsersTable,
+} from '../platform/db/schema.js';
+
+/**
+ * A target table's row as the importer carries it before writing: the same columns as the table
+ * (so the two cannot drift apart), with ids plain numbers and booleans real booleans.
+ */
+type Carried<T> = {
+  // biome-ignore lint/suspicious/noExplicitAny: ColumnType's insert and update types do not matter here.
+  [K in keyof T]: T[K] extends DbBoolean ? boolean : T[K] extends ColumnType<infer S, any, any> ? S : T[K];
+};
+
 /** A plain row as the source driver returns it (booleans may be 0/1, numbers may be strings or bigints). */
 export type SourceRow = Record<string, unknown>;
 
@@ -24,39 +45,13 @@ export interface SourceDb {
 export type ProductName = 'one-hub' | 'one-api' | 'new-api';
 
 /** One Hub's `users` row. */
-export interface LegacyUser {
-  id: number;
-  username: string;
-  /** bcrypt hash, carried over as is. */
-  password: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email: string;
-  avatar_url: string;
-  oidc_id: string;
-  github_id: string;
-  github_id_new: number;
-  wechat_id: string;
-  lark_id: string;
-  telegram_id: number;
-  /** The management access token in clear, as the source stores it ('' when none). */
+export type LegacyUser = Omit<
+  Carried<UsersTable>,
+  'access_token_hash' | 'email_verified' | 'inviter_reward_pending' | 'password_change_required' | 'session_generation'
+> & {
+  /** The access token in clear, as the source stores it; the writer keeps only its digest. */
   access_token: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  group: string;
-  aff_code: string;
-  aff_count: number;
-  aff_quota: number;
-  aff_history: number;
-  inviter_id: number;
-  last_login_time: number;
-  last_login_ip: string;
-  created_time: number;
-  /** Unix seconds, or null when not deleted. */
-  deleted_at: number | null;
-}
+};
 
 /** One Hub's `tokens` row; `key` is the body without `sk-`, exactly as a client's old key has it. */
 export interface LegacyToken {
@@ -79,52 +74,9 @@ export interface LegacyToken {
 }
 
 /** One Hub's `channels` row; `key` in clear as the source stores it. */
-export interface LegacyChannel {
-  id: number;
-  type: number;
-  key: string;
-  status: number;
-  name: string;
-  weight: number;
-  created_time: number;
-  test_time: number;
-  response_time: number;
-  base_url: string;
-  other: string;
-  balance: number;
-  balance_updated_time: number;
-  models: string;
-  group: string;
-  tag: string;
-  used_quota: number;
-  model_mapping: string;
-  model_headers: string;
-  custom_parameter: string;
-  priority: number;
-  proxy: string;
-  test_model: string;
-  only_chat: boolean;
-  pre_cost: number;
-  compatible_response: boolean;
-  allow_extra_body: boolean;
-  /** JSON array text. */
-  disabled_stream: string;
-  /** JSON object text. */
-  plugin: string;
-  deleted_at: number | null;
-}
+export type LegacyChannel = Carried<ChannelsTable>;
 
-export interface LegacyUserGroup {
-  symbol: string;
-  name: string;
-  ratio: number;
-  api_rate: number;
-  public: boolean;
-  promotion: boolean;
-  min: number;
-  max: number;
-  enable: boolean;
-}
+export type LegacyUserGroup = Omit<Carried<UserGroupsTable>, 'id'>;
 
 export interface LegacyPrice {
   model: string;
@@ -136,52 +88,11 @@ export interface LegacyPrice {
   extra_ratios: Record<string, number>;
 }
 
-export interface LegacyRedemption {
-  id: number;
-  user_id: number;
-  /** The code in clear. */
-  key: string;
-  status: number;
-  name: string;
-  quota: number;
-  created_time: number;
-  redeemed_time: number;
-  /** 0 when the source does not record who redeemed it. */
-  redeemed_user_id: number;
-}
+export type LegacyRedemption = Omit<Carried<RedemptionsTable>, 'key_cipher' | 'key_hash'> & { key: string };
 
-export interface LegacyLog {
-  id: number;
-  user_id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  username: string;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  channel_id: number;
-  request_time: number;
-  is_stream: boolean;
-  source_ip: string;
-  /** JSON object text ('' when none). */
-  metadata: string;
-}
+export type LegacyLog = Omit<Carried<LogsTable>, 'request_id' | 'token_id'>;
 
-export interface LegacyStatistic {
-  /** YYYY-MM-DD. */
-  date: string;
-  user_id: number;
-  channel_id: number;
-  model_name: string;
-  request_count: number;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  request_time: number;
-}
+export type LegacyStatistic = StatisticsTable;
 
 export interface LegacyModelOwner {
   id: number;
@@ -189,20 +100,7 @@ export interface LegacyModelOwner {
   icon: string;
 }
 
-export interface LegacyModelInfo {
-  model: string;
-  name: string;
-  description: string;
-  context_length: number;
-  max_tokens: number;
-  /** JSON array texts. */
-  input_modalities: string;
-  output_modalities: string;
-  tags: string;
-  support_url: string;
-  created_at: number;
-  updated_at: number;
-}
+export type LegacyModelInfo = Omit<Carried<ModelInfoTable>, 'id'>;
 
 /** Why a source row or a whole table was not carried over, for the final report. */
 export interface Skipped {

@@ -1,6 +1,7 @@
 import { type ChannelTestDeps, ChannelTester, channelTestRunFor } from '../channel-health/runner.js';
 import type { Logger } from '../platform/logger.js';
 import { createUpstreamClient } from '../relay/transport/executor.js';
+import { repeatEvery } from './repeat.js';
 
 /**
  * The periodic test of all channels (`channel.test_frequency`): every `intervalMinutes`, each
@@ -32,8 +33,6 @@ export function startChannelTestJob(options: ChannelTestJobOptions): ChannelTest
   const stopping = new AbortController();
   const tester = new ChannelTester({ services, upstream, logger, stop: stopping.signal });
   const run = channelTestRunFor(services);
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> = Promise.resolve();
 
   const runNow = async (): Promise<void> => {
     const started = await run.start(tester, { pauseMs: options.pauseMs ?? 0, signal: stopping.signal });
@@ -46,24 +45,15 @@ export function startChannelTestJob(options: ChannelTestJobOptions): ChannelTest
     logger.info({ tested: progress.done, failed: progress.failed }, 'periodic channel test finished');
   };
 
-  const schedule = (): void => {
-    if (stopping.signal.aborted) return;
-    timer = setTimeout(() => {
-      pass = runNow()
-        .catch((error: unknown) => logger.error({ err: error }, 'periodic channel test failed'))
-        .finally(schedule);
-    }, intervalMs);
-    // The job never keeps the process alive on its own.
-    timer.unref();
-  };
-  schedule();
+  const repeating = repeatEvery(intervalMs, runNow, (error) =>
+    logger.error({ err: error }, 'periodic channel test failed'),
+  );
 
   return {
     runNow,
     async stop() {
       stopping.abort();
-      clearTimeout(timer);
-      await pass;
+      await repeating.cancel();
       await upstream.close();
     },
   };

@@ -2,6 +2,7 @@ import type { LogService } from '../api/log/service.js';
 import type { OptionService } from '../api/option/service.js';
 import { nowSeconds } from '../platform/clock.js';
 import type { Logger } from '../platform/logger.js';
+import { repeatEvery } from './repeat.js';
 
 /**
  * Log retention (`LogRetentionDays`, 0 = keep forever): consume and error logs older than that
@@ -37,7 +38,6 @@ export function startLogRetentionJob(options: LogRetentionJobOptions): LogRetent
   const pauseMs = options.pauseMs ?? 100;
   const { logger } = options;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
   let wakePause: (() => void) | undefined;
   let pass: Promise<number> | undefined;
 
@@ -74,23 +74,15 @@ export function startLogRetentionJob(options: LogRetentionJobOptions): LogRetent
     return pass;
   };
 
-  const schedule = (): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      runNow()
-        .catch((error: unknown) => logger.error({ err: error }, 'deleting expired logs failed'))
-        .finally(schedule);
-    }, intervalMs);
-    // The job never keeps the process alive on its own.
-    timer.unref();
-  };
-  schedule();
+  const repeating = repeatEvery(intervalMs, runNow, (error) =>
+    logger.error({ err: error }, 'deleting expired logs failed'),
+  );
 
   return {
     runNow,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
+      void repeating.cancel();
       wakePause?.();
       await pass?.catch(() => undefined);
     },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectShape, pagedShape, type Shape } from '../../../test/api/shape/shape.js';
+import { expectShape, pagedShape, type Shape, successData } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 
@@ -45,18 +45,8 @@ describe.each(availableDialects)('channel routes have the reference console’s 
   let t: TestApp;
   let id: number;
 
-  async function data(method: 'GET' | 'POST', url: string, payload?: object): Promise<unknown> {
-    const response = await t.app.inject({
-      method,
-      url,
-      headers: { authorization: ROOT_TOKEN },
-      ...(payload ? { payload } : {}),
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
-    expect(body.success).toBe(true);
-    return body.data;
-  }
+  const data = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    successData(t, method, url, { authorization: ROOT_TOKEN }, payload);
 
   beforeAll(async () => {
     t = await startTestApp({ dialect });

@@ -1,42 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, channelBody } from '../../../test/api/channel-support.js';
-import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useChannelAdmin } from '../../../test/api/channel-admin.js';
+import { channelBody } from '../../../test/api/channel-support.js';
 import { availableDialects } from '../../../test/databases.js';
 
 describe.each(availableDialects)('channel updates and deletes on %s', (dialect) => {
-  let t: TestApp;
-  let root: string;
-  let call: ReturnType<typeof caller>;
-  const published: string[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    call = caller(t);
-    root = await t.login('root', ROOT_PASSWORD);
-    await call('POST', '/api/user_group/', root, { symbol: 'vip', name: 'VIP' });
-    t.services.changes.on('channels', (change) => {
-      published.push(change.id === undefined ? '' : String(change.id));
-    });
-  });
-  afterAll(() => t?.close());
+  const s = useChannelAdmin(dialect, { vipGroup: true });
 
   const create = async (overrides: Record<string, unknown> = {}): Promise<number[]> => {
-    const response = await call('POST', '/api/channel/', root, channelBody(overrides));
+    const response = await s.call('POST', '/api/channel/', s.root, channelBody(overrides));
     expect(response.statusCode, response.body).toBe(200);
     return response.json().data.map((channel: { id: number }) => channel.id);
   };
-  const get = async (id: number) => (await call('GET', `/api/channel/${id}`, root)).json().data;
-  const exists = async (id: number) => (await call('GET', `/api/channel/${id}`, root)).statusCode === 200;
+  const get = async (id: number) => (await s.call('GET', `/api/channel/${id}`, s.root)).json().data;
+  const exists = async (id: number) => (await s.call('GET', `/api/channel/${id}`, s.root)).statusCode === 200;
 
   it('partially updates without models: status and priority toggles keep everything else', async () => {
     const [id = 0] = await create({ name: 'toggle', key: 'sk-toggle', base_url: 'https://up.example.com' });
-    published.length = 0;
-    const disabled = await call('PUT', '/api/channel/', root, { id, status: 2 });
+    s.published.length = 0;
+    const disabled = await s.call('PUT', '/api/channel/', s.root, { id, status: 2 });
     expect(disabled.statusCode, disabled.body).toBe(200);
     expect(disabled.json().data).toMatchObject({ id, status: 2, name: 'toggle', priority: 0 });
     expect(disabled.json().data).not.toHaveProperty('key');
-    expect(published).toEqual([String(id)]);
-    await call('PUT', '/api/channel/', root, { id, priority: 7, models: '' });
+    expect(s.published).toEqual([String(id)]);
+    await s.call('PUT', '/api/channel/', s.root, { id, priority: 7, models: '' });
     expect(await get(id)).toMatchObject({
       status: 2,
       priority: 7,
@@ -44,13 +30,13 @@ describe.each(availableDialects)('channel updates and deletes on %s', (dialect) 
       models: 'gpt-4o,gpt-4o-mini',
       base_url: 'https://up.example.com',
     });
-    await call('PUT', '/api/channel/', root, { id, priority: 0, status: 1 });
+    await s.call('PUT', '/api/channel/', s.root, { id, priority: 0, status: 1 });
     expect(await get(id)).toMatchObject({ status: 1, priority: 0 });
   });
 
   it('updates a whole channel when models are given; an empty key keeps the stored one', async () => {
     const [id = 0] = await create({ name: 'whole', key: 'sk-whole' });
-    const response = await call('PUT', '/api/channel/', root, {
+    const response = await s.call('PUT', '/api/channel/', s.root, {
       ...(await get(id)),
       key: '',
       name: 'whole-renamed',
@@ -71,72 +57,75 @@ describe.each(availableDialects)('channel updates and deletes on %s', (dialect) 
       balance: 0,
       used_quota: 0,
     });
-    await call('PUT', '/api/channel/', root, { id, key: 'sk-whole-new' });
+    await s.call('PUT', '/api/channel/', s.root, { id, key: 'sk-whole-new' });
     expect((await get(id)).key).toBe('sk-whole-new');
   });
 
   it('sets the Azure API version and removes a model in batches', async () => {
     const ids = await create({ name: 'batch', key: 'sk-b1\nsk-b2\nsk-b3', models: 'gpt-4o,gpt-4o-mini,o1' });
     const [first = 0, second = 0, third = 0] = ids;
-    published.length = 0;
-    const azure = await call('PUT', '/api/channel/batch/azure_api', root, {
+    s.published.length = 0;
+    const azure = await s.call('PUT', '/api/channel/batch/azure_api', s.root, {
       ids: [first, second],
       value: '2024-10-21',
     });
     expect(azure.json()).toMatchObject({ success: true, data: 2 });
-    expect(published).toHaveLength(1);
+    expect(s.published).toHaveLength(1);
     expect((await get(first)).other).toBe('2024-10-21');
     expect((await get(third)).other).toBe('');
 
-    const removed = await call('PUT', '/api/channel/batch/del_model', root, { ids: [second, third], value: 'o1' });
+    const removed = await s.call('PUT', '/api/channel/batch/del_model', s.root, { ids: [second, third], value: 'o1' });
     expect(removed.json().data).toBe(2);
     expect((await get(second)).models).toBe('gpt-4o,gpt-4o-mini');
     expect((await get(first)).models).toBe('gpt-4o,gpt-4o-mini,o1');
-    const again = await call('PUT', '/api/channel/batch/del_model', root, { ids: [second], value: 'o1' });
+    const again = await s.call('PUT', '/api/channel/batch/del_model', s.root, { ids: [second], value: 'o1' });
     expect(again.json().data).toBe(0);
 
-    const bad = await call('PUT', '/api/channel/batch/del_model', root, { ids: [], value: 'o1' });
+    const bad = await s.call('PUT', '/api/channel/batch/del_model', s.root, { ids: [], value: 'o1' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('ids');
-    const noValue = await call('PUT', '/api/channel/batch/azure_api', root, { ids: [first] });
+    const noValue = await s.call('PUT', '/api/channel/batch/azure_api', s.root, { ids: [first] });
     expect(noValue.json().message).toContain('value');
   });
 
   it('deletes in batches, softly', async () => {
     const [first = 0, second = 0, third = 0] = await create({ name: 'gone', key: 'sk-g1\nsk-g2\nsk-g3' });
-    const response = await call('DELETE', '/api/channel/batch', root, { ids: [first, second, 999999], value: null });
+    const response = await s.call('DELETE', '/api/channel/batch', s.root, {
+      ids: [first, second, 999999],
+      value: null,
+    });
     expect(response.json()).toMatchObject({ success: true, data: 2 });
     expect(await exists(first)).toBe(false);
     expect(await exists(third)).toBe(true);
-    const row = await t.database.db
+    const row = await s.t.database.db
       .selectFrom('channels')
       .select('deleted_at')
       .where('id', '=', first)
       .executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
-    expect((await call('DELETE', '/api/channel/batch', root, { ids: 'all' })).statusCode).toBe(400);
+    expect((await s.call('DELETE', '/api/channel/batch', s.root, { ids: 'all' })).statusCode).toBe(400);
   });
 
   it('deletes disabled channels (manually or automatically) and one channel by id', async () => {
     const [enabled = 0, manual = 0, automatic = 0] = await create({ name: 'dis', key: 'sk-d1\nsk-d2\nsk-d3' });
-    await call('PUT', '/api/channel/', root, { id: manual, status: 2 });
-    await t.services.channels.setStatus(automatic, 3, 'upstream said 401');
-    const response = await call('DELETE', '/api/channel/disabled', root);
+    await s.call('PUT', '/api/channel/', s.root, { id: manual, status: 2 });
+    await s.t.services.channels.setStatus(automatic, 3, 'upstream said 401');
+    const response = await s.call('DELETE', '/api/channel/disabled', s.root);
     expect(response.json().data).toBeGreaterThanOrEqual(2);
     expect([await exists(enabled), await exists(manual), await exists(automatic)]).toEqual([true, false, false]);
 
-    published.length = 0;
-    expect((await call('DELETE', `/api/channel/${enabled}`, root)).statusCode).toBe(200);
+    s.published.length = 0;
+    expect((await s.call('DELETE', `/api/channel/${enabled}`, s.root)).statusCode).toBe(200);
     expect(await exists(enabled)).toBe(false);
-    expect(published).toEqual([String(enabled)]);
-    expect((await call('DELETE', `/api/channel/${enabled}`, root)).statusCode).toBe(404);
+    expect(s.published).toEqual([String(enabled)]);
+    expect((await s.call('DELETE', `/api/channel/${enabled}`, s.root)).statusCode).toBe(404);
   });
 
   it('clears the tag of one channel', async () => {
     const [id = 0] = await create({ name: 'tagged-one', tag: 'solo' });
-    expect((await call('DELETE', `/api/channel/${id}/tag`, root)).statusCode).toBe(200);
+    expect((await s.call('DELETE', `/api/channel/${id}/tag`, s.root)).statusCode).toBe(200);
     expect((await get(id)).tag).toBe('');
-    expect((await call('DELETE', '/api/channel/999999/tag', root)).statusCode).toBe(404);
+    expect((await s.call('DELETE', '/api/channel/999999/tag', s.root)).statusCode).toBe(404);
   });
 
   it('gives the relay enabled channels with keys opened and settings parsed', async () => {
@@ -155,8 +144,8 @@ describe.each(availableDialects)('channel updates and deletes on %s', (dialect) 
       priority: 3,
     });
     const [disabled = 0] = await create({ name: 'route-not', key: 'sk-route-not', status: 2 });
-    published.length = 0;
-    const routing = await t.services.channels.listForRouting();
+    s.published.length = 0;
+    const routing = await s.t.services.channels.listForRouting();
     expect(routing.some((channel) => channel.id === disabled)).toBe(false);
     const channel = routing.find((candidate) => candidate.id === id);
     expect(channel).toMatchObject({
@@ -175,28 +164,28 @@ describe.each(availableDialects)('channel updates and deletes on %s', (dialect) 
     });
     expect(channel?.proxy).toMatch(/^http:\/\/user-[0-9a-f]{32}@proxy\.example\.com:8080$/);
 
-    await t.services.channels.recordTest(id, 812.4);
+    await s.t.services.channels.recordTest(id, 812.4);
     expect(await get(id)).toMatchObject({ response_time: 812 });
     expect((await get(id)).test_time).toBeGreaterThan(0);
-    await t.services.channels.setStatus(id, 3);
-    expect((await t.services.channels.listForRouting()).some((candidate) => candidate.id === id)).toBe(false);
-    expect((await t.services.channels.findForRouting(id))?.status).toBe(3);
+    await s.t.services.channels.setStatus(id, 3);
+    expect((await s.t.services.channels.listForRouting()).some((candidate) => candidate.id === id)).toBe(false);
+    expect((await s.t.services.channels.findForRouting(id))?.status).toBe(3);
     // The status change reloads the routers; a test result is not a routing fact and does not.
-    expect(published).toEqual([String(id)]);
+    expect(s.published).toEqual([String(id)]);
   });
 
   it('moves automatically only between enabled and automatically disabled, never out of a manual disable', async () => {
     const [manual = 0, automatic = 0] = await create({ name: 'auto-moves', key: 'sk-am1\nsk-am2' });
-    await call('PUT', '/api/channel/', root, { id: manual, status: 2 });
-    published.length = 0;
+    await s.call('PUT', '/api/channel/', s.root, { id: manual, status: 2 });
+    s.published.length = 0;
     // A test that passed, or a failure, reported after the administrator switched the channel off.
-    expect(await t.services.channels.setStatus(manual, 1)).toBe(false);
-    expect(await t.services.channels.setStatus(manual, 3)).toBe(false);
+    expect(await s.t.services.channels.setStatus(manual, 1)).toBe(false);
+    expect(await s.t.services.channels.setStatus(manual, 3)).toBe(false);
     expect((await get(manual)).status).toBe(2);
-    expect(published).toEqual([]);
-    expect(await t.services.channels.setStatus(automatic, 3)).toBe(true);
-    expect(await t.services.channels.setStatus(automatic, 3)).toBe(false);
-    expect(await t.services.channels.setStatus(automatic, 1)).toBe(true);
+    expect(s.published).toEqual([]);
+    expect(await s.t.services.channels.setStatus(automatic, 3)).toBe(true);
+    expect(await s.t.services.channels.setStatus(automatic, 3)).toBe(false);
+    expect(await s.t.services.channels.setStatus(automatic, 1)).toBe(true);
     expect((await get(automatic)).status).toBe(1);
   });
 });

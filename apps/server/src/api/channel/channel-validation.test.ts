@@ -1,7 +1,7 @@
 import { createChannelBody, modelEntryProblem } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, channelBody, channelCount } from '../../../test/api/channel-support.js';
-import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useChannelAdmin } from '../../../test/api/channel-admin.js';
+import { channelBody, channelCount } from '../../../test/api/channel-support.js';
 import { availableDialects } from '../../../test/databases.js';
 
 describe('model entry wildcards', () => {
@@ -20,20 +20,7 @@ describe('model entry wildcards', () => {
 });
 
 describe.each(availableDialects)('channel validation on %s', (dialect) => {
-  let t: TestApp;
-  let root: string;
-  let call: ReturnType<typeof caller>;
-  const published: string[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    call = caller(t);
-    root = await t.login('root', ROOT_PASSWORD);
-    t.services.changes.on('channels', (change) => {
-      published.push(change.id === undefined ? '' : String(change.id));
-    });
-  });
-  afterAll(() => t?.close());
+  const s = useChannelAdmin(dialect);
 
   const rejected: Array<[field: string, overrides: Record<string, unknown>]> = [
     ['name', { name: '' }],
@@ -74,21 +61,21 @@ describe.each(availableDialects)('channel validation on %s', (dialect) => {
   ];
 
   it.each(rejected)('rejects a bad %s with a 400 naming it, writing nothing', async (field, overrides) => {
-    const before = await channelCount(t);
-    const publishedBefore = published.length;
-    const response = await call('POST', '/api/channel/', root, channelBody({ name: `bad-${field}`, ...overrides }));
+    const before = await channelCount(s.t);
+    const publishedBefore = s.published.length;
+    const response = await s.call('POST', '/api/channel/', s.root, channelBody({ name: `bad-${field}`, ...overrides }));
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json()).toMatchObject({ success: false });
     expect(response.json().message).toContain(field);
-    expect(await channelCount(t)).toBe(before);
-    expect(published.length).toBe(publishedBefore);
+    expect(await channelCount(s.t)).toBe(before);
+    expect(s.published.length).toBe(publishedBefore);
   });
 
   it('accepts the valid forms of every checked field', async () => {
-    const response = await call(
+    const response = await s.call(
       'POST',
       '/api/channel/',
-      root,
+      s.root,
       channelBody({
         name: 'all-valid',
         type: 3,
@@ -108,7 +95,7 @@ describe.each(availableDialects)('channel validation on %s', (dialect) => {
       }),
     );
     expect(response.statusCode, response.body).toBe(200);
-    const detail = (await call('GET', `/api/channel/${response.json().data[0].id}`, root)).json().data;
+    const detail = (await s.call('GET', `/api/channel/${response.json().data[0].id}`, s.root)).json().data;
     expect(detail).toMatchObject({
       base_url: 'https://x.openai.azure.com',
       model_headers: '{"X-Team":"one"}',
@@ -122,7 +109,7 @@ describe.each(availableDialects)('channel validation on %s', (dialect) => {
   });
 
   it('validates updates the same way, and a whole update needs name, type and group', async () => {
-    const id = (await call('POST', '/api/channel/', root, channelBody({ name: 'upd-valid' }))).json().data[0].id;
+    const id = (await s.call('POST', '/api/channel/', s.root, channelBody({ name: 'upd-valid' }))).json().data[0].id;
     for (const [field, body] of [
       ['weight', { id, weight: 0 }],
       ['models', { id, models: '*x' }],
@@ -131,19 +118,19 @@ describe.each(availableDialects)('channel validation on %s', (dialect) => {
       ['base_url', { id, type: 8 }],
       ['id', { status: 2 }],
     ] as const) {
-      const response = await call('PUT', '/api/channel/', root, body);
+      const response = await s.call('PUT', '/api/channel/', s.root, body);
       expect(response.statusCode, `${field}: ${response.body}`).toBe(400);
       expect(response.json().message).toContain(field);
     }
-    const unchanged = (await call('GET', `/api/channel/${id}`, root)).json().data;
+    const unchanged = (await s.call('GET', `/api/channel/${id}`, s.root)).json().data;
     expect(unchanged).toMatchObject({ weight: 1, models: 'gpt-4o,gpt-4o-mini', group: 'default', type: 1 });
   });
 
   it('refuses bodies that are not JSON objects', async () => {
-    const response = await t.app.inject({
+    const response = await s.t.app.inject({
       method: 'POST',
       url: '/api/channel/',
-      headers: { cookie: root, 'content-type': 'application/json' },
+      headers: { cookie: s.root, 'content-type': 'application/json' },
       payload: '[1]',
     });
     expect(response.statusCode).toBe(400);

@@ -1,39 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, channelBody } from '../../../test/api/channel-support.js';
-import { ROOT_PASSWORD, ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useChannelAdmin } from '../../../test/api/channel-admin.js';
+import { channelBody } from '../../../test/api/channel-support.js';
+import { ROOT_TOKEN } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 
 describe.each(availableDialects)('channels on %s', (dialect) => {
-  let t: TestApp;
-  let root: string;
-  let plain: string;
-  let call: ReturnType<typeof caller>;
-  const published: string[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    call = caller(t);
-    root = await t.login('root', ROOT_PASSWORD);
-    ({ cookie: plain } = await t.createUser('plain'));
-    await call('POST', '/api/user_group/', root, { symbol: 'vip', name: 'VIP' });
-    t.services.changes.on('channels', (change) => {
-      published.push(change.id === undefined ? '' : String(change.id));
-    });
-  });
-  afterAll(() => t?.close());
+  const s = useChannelAdmin(dialect, { vipGroup: true });
 
   const names = async (query: string): Promise<string[]> => {
-    const response = await call('GET', `/api/channel/?size=100&order=name&${query}`, root);
+    const response = await s.call('GET', `/api/channel/?size=100&order=name&${query}`, s.root);
     expect(response.statusCode, response.body).toBe(200);
     return response.json().data.data.map((row: { name: string }) => row.name);
   };
 
   it('creates one channel per key line, pairing base URLs by line, in one call', async () => {
-    const before = published.length;
-    const response = await call(
+    const before = s.published.length;
+    const response = await s.call(
       'POST',
       '/api/channel/',
-      root,
+      s.root,
       channelBody({
         name: 'pair',
         type: 8,
@@ -50,44 +35,44 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
     ]);
     expect(created[0]).toMatchObject({ status: 1, weight: 1, priority: 0, group: 'default', type: 8 });
     expect(response.body).not.toContain('sk-pair');
-    expect(published.length).toBeGreaterThan(before);
+    expect(s.published.length).toBeGreaterThan(before);
 
-    const detail = (await call('GET', `/api/channel/${created[1].id}`, root)).json().data;
+    const detail = (await s.call('GET', `/api/channel/${created[1].id}`, s.root)).json().data;
     expect(detail.key).toBe('sk-pair-two');
   });
 
   it('keeps a multi-line JSON key (service account) as one key', async () => {
     const key = '{\n  "type": "service_account",\n  "project_id": "demo"\n}';
-    const response = await call(
+    const response = await s.call(
       'POST',
       '/api/channel/',
-      root,
+      s.root,
       channelBody({ name: 'vertex', type: 42, key, other: 'us-central1|demo', models: 'gemini-2.0-flash' }),
     );
     expect(response.json().data).toHaveLength(1);
-    expect((await call('GET', `/api/channel/${response.json().data[0].id}`, root)).json().data.key).toBe(key);
+    expect((await s.call('GET', `/api/channel/${response.json().data[0].id}`, s.root)).json().data.key).toBe(key);
   });
 
   it('stores keys encrypted and never lists them', async () => {
     const created = (
-      await call('POST', '/api/channel/', root, channelBody({ name: 'secret', key: 'sk-very-secret-key-123' }))
+      await s.call('POST', '/api/channel/', s.root, channelBody({ name: 'secret', key: 'sk-very-secret-key-123' }))
     ).json().data[0];
-    const stored = await t.database.db
+    const stored = await s.t.database.db
       .selectFrom('channels')
       .select('key')
       .where('id', '=', created.id)
       .executeTakeFirstOrThrow();
     expect(stored.key).not.toContain('sk-very-secret-key-123');
-    const list = await call('GET', '/api/channel/?size=100', root);
+    const list = await s.call('GET', '/api/channel/?size=100', s.root);
     expect(list.body).not.toContain('sk-very-secret-key-123');
     expect(list.body).not.toContain(stored.key);
     for (const row of list.json().data.data) expect(row).not.toHaveProperty('key');
-    expect((await call('GET', `/api/channel/${created.id}`, root)).json().data.key).toBe('sk-very-secret-key-123');
+    expect((await s.call('GET', `/api/channel/${created.id}`, s.root)).json().data.key).toBe('sk-very-secret-key-123');
   });
 
   describe('filters', () => {
     beforeAll(async () => {
-      const create = (body: Record<string, unknown>) => call('POST', '/api/channel/', root, channelBody(body));
+      const create = (body: Record<string, unknown>) => s.call('POST', '/api/channel/', s.root, channelBody(body));
       await create({
         name: 'flt-one',
         key: 'sk-flt-1',
@@ -120,7 +105,7 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
       expect(await names('name=flt-&filter_tag=2')).toEqual(['flt-tagged_2']);
       expect(await names('name=flt-&filter_tag=3')).toEqual(['flt-one', 'flt-tagged', 'flt-tagged_2', 'flt-two']);
       expect(await names('tag=flt-tag&filter_tag=3')).toEqual(['flt-tagged', 'flt-tagged_2']);
-      expect((await call('GET', '/api/channel/?filter_tag=4', root)).statusCode).toBe(400);
+      expect((await s.call('GET', '/api/channel/?filter_tag=4', s.root)).statusCode).toBe(400);
       expect(await names('tag=flt-tag')).toEqual(['flt-tagged_2']);
       expect(await names('tag=flt-ta')).toEqual([]);
     });
@@ -144,24 +129,24 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
     });
 
     it('orders and pages, refusing unknown order fields', async () => {
-      const descending = await call('GET', '/api/channel/?name=flt-&filter_tag=1&order=-name&size=1&page=2', root);
+      const descending = await s.call('GET', '/api/channel/?name=flt-&filter_tag=1&order=-name&size=1&page=2', s.root);
       expect(descending.json().data).toMatchObject({ page: 2, size: 1, total_count: 2 });
       expect(descending.json().data.data[0].name).toBe('flt-one');
       for (const field of ['group', 'priority', 'weight', 'balance', 'response_time', 'status', 'type']) {
-        expect((await call('GET', `/api/channel/?order=-${field}`, root)).statusCode).toBe(200);
+        expect((await s.call('GET', `/api/channel/?order=-${field}`, s.root)).statusCode).toBe(200);
       }
-      const bad = await call('GET', '/api/channel/?order=key', root);
+      const bad = await s.call('GET', '/api/channel/?order=key', s.root);
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toContain('order');
-      expect((await call('GET', '/api/channel/?filter_tag=5', root)).json().message).toContain('filter_tag');
+      expect((await s.call('GET', '/api/channel/?filter_tag=5', s.root)).json().message).toContain('filter_tag');
     });
   });
 
   it('answers 404 for unknown channels and 400 for bad ids', async () => {
-    expect((await call('GET', '/api/channel/999999', root)).statusCode).toBe(404);
-    expect((await call('DELETE', '/api/channel/999999', root)).statusCode).toBe(404);
-    expect((await call('PUT', '/api/channel/', root, { id: 999999, status: 2 })).statusCode).toBe(404);
-    expect((await call('GET', '/api/channel/abc', root)).statusCode).toBe(400);
+    expect((await s.call('GET', '/api/channel/999999', s.root)).statusCode).toBe(404);
+    expect((await s.call('DELETE', '/api/channel/999999', s.root)).statusCode).toBe(404);
+    expect((await s.call('PUT', '/api/channel/', s.root, { id: 999999, status: 2 })).statusCode).toBe(404);
+    expect((await s.call('GET', '/api/channel/abc', s.root)).statusCode).toBe(400);
   });
 
   it('is for administrators only', async () => {
@@ -179,14 +164,18 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
       ['GET', '/api/channel_tag/_all'],
       ['PUT', '/api/channel_tag/x/priority'],
     ];
-    const before = published.length;
+    const before = s.published.length;
     for (const [method, url] of routes) {
       const payload = method === 'GET' ? undefined : channelBody();
-      expect((await call(method, url, undefined, payload)).statusCode, `${method} ${url}`).toBe(401);
-      expect((await call(method, url, plain, payload)).statusCode, `${method} ${url}`).toBe(403);
+      expect((await s.call(method, url, undefined, payload)).statusCode, `${method} ${url}`).toBe(401);
+      expect((await s.call(method, url, s.plain, payload)).statusCode, `${method} ${url}`).toBe(403);
     }
-    expect(published.length).toBe(before);
-    const byToken = await t.app.inject({ method: 'GET', url: '/api/channel/', headers: { authorization: ROOT_TOKEN } });
+    expect(s.published.length).toBe(before);
+    const byToken = await s.t.app.inject({
+      method: 'GET',
+      url: '/api/channel/',
+      headers: { authorization: ROOT_TOKEN },
+    });
     expect(byToken.statusCode).toBe(200);
   });
 });

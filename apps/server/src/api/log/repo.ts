@@ -13,26 +13,40 @@ export interface LogEntry {
   requestId?: string;
 }
 
+/** A log row of `type` with every other column empty or zero (user 0, time 0): fill in what applies. */
+export function blankLogRow(type: LogType): NewLogRow {
+  return {
+    user_id: 0,
+    username: '',
+    created_at: 0,
+    type,
+    content: '',
+    quota: 0,
+    source_ip: '',
+    token_name: '',
+    model_name: '',
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    channel_id: 0,
+    request_time: 0,
+    is_stream: false,
+    metadata: '{}',
+    token_id: 0,
+    request_id: '',
+  };
+}
+
 export class LogRepository {
   /** Writes one log row inside the caller's transaction, so the log and the change it records land together. */
   async insert(executor: Executor, entry: LogEntry): Promise<void> {
     const row: NewLogRow = {
+      ...blankLogRow(entry.type),
       user_id: entry.userId,
       username: fitLogColumn('username', entry.username),
       created_at: nowSeconds(),
-      type: entry.type,
       content: entry.content,
       quota: entry.quota ?? 0,
       source_ip: fitLogColumn('source_ip', entry.sourceIp ?? ''),
-      token_name: '',
-      model_name: '',
-      prompt_tokens: 0,
-      completion_tokens: 0,
-      channel_id: 0,
-      request_time: 0,
-      is_stream: false,
-      metadata: '{}',
-      token_id: 0,
       request_id: fitLogColumn('request_id', entry.requestId ?? ''),
     };
     await executor.insertInto('logs').values(row).execute();

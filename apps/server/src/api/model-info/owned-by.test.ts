@@ -1,6 +1,6 @@
 import type { OwnedByView } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useRootAndPlain } from '../../../test/api/root-and-plain.js';
 import { availableDialects } from '../../../test/databases.js';
 import { ChangeBus } from '../../platform/changes.js';
 import { PriceRepository } from '../price/repo.js';
@@ -9,25 +9,8 @@ import { ModelMetadataRepository } from './repo.js';
 import { ModelMetadataService } from './service.js';
 
 describe.each(availableDialects)('model owners on %s', (dialect) => {
-  let t: TestApp;
-  let root: string;
-  let plain: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    root = await t.login('root', ROOT_PASSWORD);
-    ({ cookie: plain } = await t.createUser('plain'));
-  });
-  afterAll(() => t?.close());
-
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: cookie ? { cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-  const ownedBy = async (): Promise<Record<string, OwnedByView>> => (await call('GET', '/api/ownedby')).json().data;
+  const s = useRootAndPlain(dialect);
+  const ownedBy = async (): Promise<Record<string, OwnedByView>> => (await s.call('GET', '/api/ownedby')).json().data;
 
   it('refuses editing to anonymous callers (401) and plain users (403), and lists publicly', async () => {
     const edits: Array<['POST' | 'PUT' | 'DELETE' | 'GET', string, unknown]> = [
@@ -37,10 +20,10 @@ describe.each(availableDialects)('model owners on %s', (dialect) => {
       ['DELETE', '/api/model_ownedby/1001', undefined],
     ];
     for (const [method, url, body] of edits) {
-      expect((await call(method, url, undefined, body)).statusCode, `${method} ${url}`).toBe(401);
-      expect((await call(method, url, plain, body)).statusCode, `${method} ${url}`).toBe(403);
+      expect((await s.call(method, url, undefined, body)).statusCode, `${method} ${url}`).toBe(401);
+      expect((await s.call(method, url, s.plain, body)).statusCode, `${method} ${url}`).toBe(403);
     }
-    const list = await call('GET', '/api/model_ownedby/');
+    const list = await s.call('GET', '/api/model_ownedby/');
     expect(list.statusCode).toBe(200);
     const owners: OwnedByView[] = list.json().data;
     expect(owners[0]).toEqual({ id: 1, name: 'OpenAI', icon: '' });
@@ -48,20 +31,23 @@ describe.each(availableDialects)('model owners on %s', (dialect) => {
   });
 
   it('adds owners above the reserved ids, taking the next free id when none is given', async () => {
-    const first = await call('POST', '/api/model_ownedby/', root, { name: ' Acme AI ', icon: 'https://x.test/a.png' });
+    const first = await s.call('POST', '/api/model_ownedby/', s.root, {
+      name: ' Acme AI ',
+      icon: 'https://x.test/a.png',
+    });
     expect(first.statusCode).toBe(200);
     expect(first.json().data).toEqual({ id: 1001, name: 'Acme AI', icon: 'https://x.test/a.png' });
-    const chosen = await call('POST', '/api/model_ownedby/', root, { id: 2000, name: 'Chosen' });
+    const chosen = await s.call('POST', '/api/model_ownedby/', s.root, { id: 2000, name: 'Chosen' });
     expect(chosen.json().data).toEqual({ id: 2000, name: 'Chosen', icon: '' });
-    const next = await call('POST', '/api/model_ownedby/', root, { id: 0, name: 'Next' });
+    const next = await s.call('POST', '/api/model_ownedby/', s.root, { id: 0, name: 'Next' });
     expect(next.json().data.id).toBe(2001);
 
     const owners = await ownedBy();
     expect(owners['1001']).toEqual({ id: 1001, name: 'Acme AI', icon: 'https://x.test/a.png' });
     expect(owners['1']?.name).toBe('OpenAI');
-    expect((await call('GET', '/api/model_ownedby/2000', root)).json().data.name).toBe('Chosen');
-    expect((await call('GET', '/api/model_ownedby/14', root)).json().data.name).toBe('Anthropic');
-    expect((await call('GET', '/api/model_ownedby/999', root)).statusCode).toBe(404);
+    expect((await s.call('GET', '/api/model_ownedby/2000', s.root)).json().data.name).toBe('Chosen');
+    expect((await s.call('GET', '/api/model_ownedby/14', s.root)).json().data.name).toBe('Anthropic');
+    expect((await s.call('GET', '/api/model_ownedby/999', s.root)).statusCode).toBe(404);
   });
 
   it('refuses reserved ids, duplicate ids and bad fields with the field named', async () => {
@@ -78,7 +64,7 @@ describe.each(availableDialects)('model owners on %s', (dialect) => {
       ['PUT', { name: 'No id' }, 400, 'id'],
     ];
     for (const [method, body, status, field] of cases) {
-      const response = await call(method, '/api/model_ownedby/', root, body);
+      const response = await s.call(method, '/api/model_ownedby/', s.root, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(status);
       expect(response.json().message, JSON.stringify(body)).toContain(field);
     }
@@ -86,23 +72,23 @@ describe.each(availableDialects)('model owners on %s', (dialect) => {
   });
 
   it('renames an owner, and names it in the prices and available models', async () => {
-    const renamed = await call('PUT', '/api/model_ownedby/', root, { id: 1001, name: 'Acme Labs', icon: '' });
+    const renamed = await s.call('PUT', '/api/model_ownedby/', s.root, { id: 1001, name: 'Acme Labs', icon: '' });
     expect(renamed.json().data).toEqual({ id: 1001, name: 'Acme Labs', icon: '' });
     expect((await ownedBy())['1001']?.name).toBe('Acme Labs');
     // Same values again: still a success (MySQL reports no changed row).
-    expect((await call('PUT', '/api/model_ownedby/', root, { id: 1001, name: 'Acme Labs' })).statusCode).toBe(200);
-    await call('POST', '/api/prices/single', root, {
+    expect((await s.call('PUT', '/api/model_ownedby/', s.root, { id: 1001, name: 'Acme Labs' })).statusCode).toBe(200);
+    await s.call('POST', '/api/prices/single', s.root, {
       model: 'acme-1',
       type: 'tokens',
       channel_type: 1001,
       input: 1,
       output: 1,
     });
-    expect(t.services.prices.ownerName(1001)).toBe('Acme Labs');
+    expect(s.t.services.prices.ownerName(1001)).toBe('Acme Labs');
     // A node starting up knows the custom owners once its prices are loaded.
-    const restarted = new PriceService(new PriceRepository(t.database), new ChangeBus(t.services.cache));
+    const restarted = new PriceService(new PriceRepository(s.t.database), new ChangeBus(s.t.services.cache));
     restarted.setOwnerDirectory(
-      new ModelMetadataService(new ModelMetadataRepository(t.database), new ChangeBus(t.services.cache)),
+      new ModelMetadataService(new ModelMetadataRepository(s.t.database), new ChangeBus(s.t.services.cache)),
     );
     expect(restarted.ownerName(1001)).toBeUndefined();
     await restarted.load();
@@ -110,24 +96,27 @@ describe.each(availableDialects)('model owners on %s', (dialect) => {
   });
 
   it('deletes custom owners only, and not while a price still names them', async () => {
-    const reserved = await call('DELETE', '/api/model_ownedby/14', root);
+    const reserved = await s.call('DELETE', '/api/model_ownedby/14', s.root);
     expect(reserved.statusCode).toBe(400);
     expect(reserved.json().message).toContain('invalid id');
-    const used = await call('DELETE', '/api/model_ownedby/1001', root);
+    const used = await s.call('DELETE', '/api/model_ownedby/1001', s.root);
     expect(used.statusCode).toBe(409);
     expect(used.json().message).toContain('1 price');
-    expect((await call('DELETE', '/api/model_ownedby/2000', root)).statusCode).toBe(200);
-    expect((await call('DELETE', '/api/model_ownedby/2000', root)).statusCode).toBe(404);
+    expect((await s.call('DELETE', '/api/model_ownedby/2000', s.root)).statusCode).toBe(200);
+    expect((await s.call('DELETE', '/api/model_ownedby/2000', s.root)).statusCode).toBe(404);
     expect((await ownedBy())['2000']).toBeUndefined();
-    await call('DELETE', '/api/prices/single/acme-1', root);
-    expect((await call('DELETE', '/api/model_ownedby/1001', root)).statusCode).toBe(200);
+    await s.call('DELETE', '/api/prices/single/acme-1', s.root);
+    expect((await s.call('DELETE', '/api/model_ownedby/1001', s.root)).statusCode).toBe(200);
   });
 
   it('shows owners added by another node once it announces the change', async () => {
-    const other = new ModelMetadataService(new ModelMetadataRepository(t.database), new ChangeBus(t.services.cache));
+    const other = new ModelMetadataService(
+      new ModelMetadataRepository(s.t.database),
+      new ChangeBus(s.t.services.cache),
+    );
     await other.createOwner({ name: 'From elsewhere', icon: '' });
     await expect
-      .poll(async () => Object.values(await t.services.modelMetadata.ownedBy()).map((owner) => owner.name))
+      .poll(async () => Object.values(await s.t.services.modelMetadata.ownedBy()).map((owner) => owner.name))
       .toContain('From elsewhere');
   });
 });

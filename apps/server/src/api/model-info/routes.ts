@@ -5,35 +5,44 @@ import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import type { ModelMetadataService } from './service.js';
 
+interface AdminEditedList {
+  list(): Promise<unknown>;
+  one(id: number): Promise<unknown>;
+  create(body: unknown): Promise<unknown>;
+  update(body: unknown): Promise<unknown>;
+  remove(id: number): Promise<void>;
+}
+
 /** Model owners (`/api/model_ownedby/`) and model information (`/api/model_info/`): public lists, admin edits. */
 export function modelMetadataRoutes(app: FastifyInstance, deps: { auth: Auth; metadata: ModelMetadataService }): void {
   const { auth, metadata } = deps;
   const admin = { onRequest: auth.requireAdmin };
   const pathId = (params: unknown) => parseInput(idParam, params, 'path').id;
 
-  app.get('/api/model_ownedby/', async () => ok(await metadata.owners()));
-  app.get('/api/model_ownedby/:id', admin, async (request) => ok(await metadata.owner(pathId(request.params))));
-  app.post('/api/model_ownedby/', admin, async (request) =>
-    ok(await metadata.createOwner(parseInput(createOwnedByBody, request.body))),
-  );
-  app.put('/api/model_ownedby/', admin, async (request) =>
-    ok(await metadata.updateOwner(parseInput(updateOwnedByBody, request.body))),
-  );
-  app.delete('/api/model_ownedby/:id', admin, async (request) => {
-    await metadata.deleteOwner(pathId(request.params));
-    return ok();
-  });
+  // Both resources have the same five routes: the list is public, the rest is for admins.
+  const resource = (base: string, handlers: AdminEditedList) => {
+    app.get(base, async () => ok(await handlers.list()));
+    app.get(`${base}:id`, admin, async (request) => ok(await handlers.one(pathId(request.params))));
+    app.post(base, admin, async (request) => ok(await handlers.create(request.body)));
+    app.put(base, admin, async (request) => ok(await handlers.update(request.body)));
+    app.delete(`${base}:id`, admin, async (request) => {
+      await handlers.remove(pathId(request.params));
+      return ok();
+    });
+  };
 
-  app.get('/api/model_info/', async () => ok(await metadata.infos()));
-  app.get('/api/model_info/:id', admin, async (request) => ok(await metadata.info(pathId(request.params))));
-  app.post('/api/model_info/', admin, async (request) =>
-    ok(await metadata.createInfo(parseInput(modelInfoBody, request.body))),
-  );
-  app.put('/api/model_info/', admin, async (request) =>
-    ok(await metadata.updateInfo(parseInput(updateModelInfoBody, request.body))),
-  );
-  app.delete('/api/model_info/:id', admin, async (request) => {
-    await metadata.deleteInfo(pathId(request.params));
-    return ok();
+  resource('/api/model_ownedby/', {
+    list: () => metadata.owners(),
+    one: (id) => metadata.owner(id),
+    create: (body) => metadata.createOwner(parseInput(createOwnedByBody, body)),
+    update: (body) => metadata.updateOwner(parseInput(updateOwnedByBody, body)),
+    remove: (id) => metadata.deleteOwner(id),
+  });
+  resource('/api/model_info/', {
+    list: () => metadata.infos(),
+    one: (id) => metadata.info(id),
+    create: (body) => metadata.createInfo(parseInput(modelInfoBody, body)),
+    update: (body) => metadata.updateInfo(parseInput(updateModelInfoBody, body)),
+    remove: (id) => metadata.deleteInfo(id),
   });
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin } from '../../../test/api/root-and-plain.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { ChangeBus } from '../../platform/changes.js';
 
@@ -10,14 +11,7 @@ describe('options and site information', () => {
   beforeAll(async () => {
     t = await startTestApp();
     root = await t.login('root', ROOT_PASSWORD);
-    await t.createUser('admin1');
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/user/manage',
-      headers: { cookie: root },
-      payload: { username: 'admin1', action: 'promote' },
-    });
-    admin = await t.login('admin1', 'password-123');
+    admin = (await createAdmin(t, root, 'admin1')).cookie;
   });
   afterAll(() => t?.close());
 

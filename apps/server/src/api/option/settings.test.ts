@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin } from '../../../test/api/root-and-plain.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 
 describe('option rules and secret status for the settings screen', () => {
@@ -9,14 +10,7 @@ describe('option rules and secret status for the settings screen', () => {
   beforeAll(async () => {
     t = await startTestApp();
     root = await t.login('root', ROOT_PASSWORD);
-    await t.createUser('admin2');
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/user/manage',
-      headers: { cookie: root },
-      payload: { username: 'admin2', action: 'promote' },
-    });
-    admin = await t.login('admin2', 'password-123');
+    admin = (await createAdmin(t, root, 'admin2')).cookie;
   });
   afterAll(() => t?.close());
 

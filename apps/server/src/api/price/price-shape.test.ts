@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEveryValue, expectShape, type Shape } from '../../../test/api/shape/shape.js';
+import { expectEveryValue, expectShape, type Shape, successData } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 
@@ -34,14 +34,8 @@ const availableShape: Shape = { groups: ['string'], owned_by: 'string', price: p
 describe.each(availableDialects)('price routes have the reference console’s shape on %s', (dialect) => {
   let t: TestApp;
 
-  async function data(method: 'GET' | 'POST', url: string, payload?: object, signedIn = true): Promise<unknown> {
-    const headers = signedIn ? { authorization: ROOT_TOKEN } : {};
-    const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
-    expect(body.success).toBe(true);
-    return body.data;
-  }
+  const data = (method: 'GET' | 'POST', url: string, payload?: object, signedIn = true) =>
+    successData(t, method, url, signedIn ? { authorization: ROOT_TOKEN } : {}, payload);
 
   beforeAll(async () => {
     t = await startTestApp({ dialect });

@@ -1,6 +1,6 @@
 import type { PriceView } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useRootAndPlain } from '../../../test/api/root-and-plain.js';
 import { availableDialects } from '../../../test/databases.js';
 import { ChangeBus } from '../../platform/changes.js';
 import { DEFAULT_PRICES } from './defaults.js';
@@ -8,26 +8,9 @@ import { PriceRepository } from './repo.js';
 import { PriceService } from './service.js';
 
 describe.each(availableDialects)('prices on %s', (dialect) => {
-  let t: TestApp;
-  let root: string;
-  let plain: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    root = await t.login('root', ROOT_PASSWORD);
-    ({ cookie: plain } = await t.createUser('plain'));
-  });
-  afterAll(() => t?.close());
-
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: cookie ? { cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const s = useRootAndPlain(dialect);
   const storedModels = async () =>
-    (await t.database.db.selectFrom('prices').select('model').execute()).map((row) => row.model);
+    (await s.t.database.db.selectFrom('prices').select('model').execute()).map((row) => row.model);
   const price = (model: string, fields: Partial<PriceView> = {}) => ({
     model,
     type: 'tokens',
@@ -38,7 +21,7 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
   });
 
   it('seeds the built-in prices on first load and serves them publicly, by channel type then model', async () => {
-    const response = await call('GET', '/api/prices');
+    const response = await s.call('GET', '/api/prices');
     expect(response.statusCode).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     const list: PriceView[] = response.json().data;
@@ -59,12 +42,12 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
   });
 
   it('serves the built-in list, the owners, and refuses unknown list types', async () => {
-    const defaults = (await call('GET', '/api/prices?type=default')).json().data;
+    const defaults = (await s.call('GET', '/api/prices?type=default')).json().data;
     expect(defaults).toHaveLength(DEFAULT_PRICES.length);
-    const old = await call('GET', '/api/prices?type=old');
+    const old = await s.call('GET', '/api/prices?type=old');
     expect(old.statusCode).toBe(400);
     expect(old.json().message).toContain('type');
-    const owners = (await call('GET', '/api/ownedby')).json().data;
+    const owners = (await s.call('GET', '/api/ownedby')).json().data;
     expect(owners['1']).toEqual({ id: 1, name: 'OpenAI', icon: '' });
     expect(owners['14'].name).toBe('Anthropic');
   });
@@ -82,30 +65,30 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
     ] as const;
     for (const [method, url] of routes) {
       const body = method === 'GET' || method === 'DELETE' ? undefined : price('intruder');
-      expect((await call(method, url, undefined, body)).statusCode, `${method} ${url}`).toBe(401);
-      expect((await call(method, url, plain, body)).statusCode, `${method} ${url}`).toBe(403);
+      expect((await s.call(method, url, undefined, body)).statusCode, `${method} ${url}`).toBe(401);
+      expect((await s.call(method, url, s.plain, body)).statusCode, `${method} ${url}`).toBe(403);
     }
     expect(await storedModels()).not.toContain('intruder');
-    expect(t.services.prices.lookup('gpt-4o').input).toBe(1.25);
+    expect(s.t.services.prices.lookup('gpt-4o').input).toBe(1.25);
   });
 
   it('creates a price that the relay sees at once; a second one for the same model is a 409', async () => {
-    const created = await call('POST', '/api/prices/single', root, {
+    const created = await s.call('POST', '/api/prices/single', s.root, {
       ...price('acme-chat', { input: 3, output: 6 }),
       extra_ratios: { cached_tokens: 0.25 },
     });
     expect(created.statusCode).toBe(200);
-    expect(t.services.prices.lookup('acme-chat')).toMatchObject({
+    expect(s.t.services.prices.lookup('acme-chat')).toMatchObject({
       input: 3,
       output: 6,
       locked: false,
       extra_ratios: { cached_tokens: 0.25 },
     });
-    const again = await call('POST', '/api/prices/single', root, price('acme-chat', { input: 9 }));
+    const again = await s.call('POST', '/api/prices/single', s.root, price('acme-chat', { input: 9 }));
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toContain('model already exists');
-    expect(t.services.prices.lookup('acme-chat').input).toBe(3);
-    const list: string[] = (await call('GET', '/api/prices/model_list', root)).json().data;
+    expect(s.t.services.prices.lookup('acme-chat').input).toBe(3);
+    const list: string[] = (await s.call('GET', '/api/prices/model_list', s.root)).json().data;
     expect(list).toContain('acme-chat');
     expect(list).toContain('gpt-4o');
   });
@@ -127,7 +110,7 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
     ];
     const before = await storedModels();
     for (const [body, field] of cases) {
-      const response = await call('POST', '/api/prices/single', root, body);
+      const response = await s.call('POST', '/api/prices/single', s.root, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json().message).toContain(field);
     }
@@ -135,70 +118,74 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
   });
 
   it('accepts a wildcard price, used for models it prefixes when no exact price exists', async () => {
-    expect((await call('POST', '/api/prices/single', root, price('acme-*', { input: 7 }))).statusCode).toBe(200);
-    expect((await call('POST', '/api/prices/single', root, price('acme-vision-*', { input: 8 }))).statusCode).toBe(200);
-    expect(t.services.prices.lookup('acme-vision-2').input).toBe(8);
-    expect(t.services.prices.lookup('acme-audio').input).toBe(7);
-    expect(t.services.prices.lookup('acme-chat').input).toBe(3);
-    expect(t.services.prices.lookup('nobody-knows-this')).toMatchObject({ input: 30, output: 30 });
+    expect((await s.call('POST', '/api/prices/single', s.root, price('acme-*', { input: 7 }))).statusCode).toBe(200);
+    expect((await s.call('POST', '/api/prices/single', s.root, price('acme-vision-*', { input: 8 }))).statusCode).toBe(
+      200,
+    );
+    expect(s.t.services.prices.lookup('acme-vision-2').input).toBe(8);
+    expect(s.t.services.prices.lookup('acme-audio').input).toBe(7);
+    expect(s.t.services.prices.lookup('acme-chat').input).toBe(3);
+    expect(s.t.services.prices.lookup('nobody-knows-this')).toMatchObject({ input: 30, output: 30 });
   });
 
   it('updates a price named in the URL (encoded), renaming it unless the new name is taken', async () => {
     const slashed = 'vendor/model-a';
-    expect((await call('POST', '/api/prices/single', root, price(slashed))).statusCode).toBe(200);
+    expect((await s.call('POST', '/api/prices/single', s.root, price(slashed))).statusCode).toBe(200);
     const url = `/api/prices/single/${encodeURIComponent(slashed)}`;
-    const updated = await call('PUT', url, root, price(slashed, { input: 4, type: 'times', locked: true }));
+    const updated = await s.call('PUT', url, s.root, price(slashed, { input: 4, type: 'times', locked: true }));
     expect(updated.statusCode).toBe(200);
-    expect(t.services.prices.lookup(slashed)).toMatchObject({ type: 'times', input: 4, locked: true });
+    expect(s.t.services.prices.lookup(slashed)).toMatchObject({ type: 'times', input: 4, locked: true });
 
-    const taken = await call('PUT', url, root, price('acme-chat'));
+    const taken = await s.call('PUT', url, s.root, price('acme-chat'));
     expect(taken.statusCode).toBe(409);
-    expect(t.services.prices.lookup('acme-chat').input).toBe(3);
+    expect(s.t.services.prices.lookup('acme-chat').input).toBe(3);
 
-    expect((await call('PUT', url, root, price('vendor/model-b', { input: 5 }))).statusCode).toBe(200);
+    expect((await s.call('PUT', url, s.root, price('vendor/model-b', { input: 5 }))).statusCode).toBe(200);
     const models = await storedModels();
     expect(models).toContain('vendor/model-b');
     expect(models).not.toContain(slashed);
-    expect(t.services.prices.lookup('vendor/model-b').input).toBe(5);
+    expect(s.t.services.prices.lookup('vendor/model-b').input).toBe(5);
 
-    expect((await call('PUT', '/api/prices/single/missing-model', root, price('missing-model'))).statusCode).toBe(404);
-    const bad = await call('PUT', `/api/prices/single/${encodeURIComponent('vendor/model-b')}`, root, {
+    expect((await s.call('PUT', '/api/prices/single/missing-model', s.root, price('missing-model'))).statusCode).toBe(
+      404,
+    );
+    const bad = await s.call('PUT', `/api/prices/single/${encodeURIComponent('vendor/model-b')}`, s.root, {
       ...price('vendor/model-b'),
       input: 'cheap',
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('input');
-    expect(t.services.prices.lookup('vendor/model-b').input).toBe(5);
+    expect(s.t.services.prices.lookup('vendor/model-b').input).toBe(5);
   });
 
   it('keeps the name from the URL when the update body leaves it out', async () => {
     const { model: _model, ...withoutModel } = price('acme-chat', { input: 3.5 });
-    expect((await call('PUT', '/api/prices/single/acme-chat', root, withoutModel)).statusCode).toBe(200);
-    expect(t.services.prices.lookup('acme-chat').input).toBe(3.5);
+    expect((await s.call('PUT', '/api/prices/single/acme-chat', s.root, withoutModel)).statusCode).toBe(200);
+    expect(s.t.services.prices.lookup('acme-chat').input).toBe(3.5);
   });
 
   it('deletes a price by its encoded name; an absent one is a 404', async () => {
     const url = `/api/prices/single/${encodeURIComponent('vendor/model-b')}`;
-    expect((await call('DELETE', url, root)).statusCode).toBe(200);
+    expect((await s.call('DELETE', url, s.root)).statusCode).toBe(200);
     expect(await storedModels()).not.toContain('vendor/model-b');
-    expect(t.services.prices.lookup('vendor/model-b').input).toBe(30);
-    const again = await call('DELETE', url, root);
+    expect(s.t.services.prices.lookup('vendor/model-b').input).toBe(30);
+    const again = await s.call('DELETE', url, s.root);
     expect(again.statusCode).toBe(404);
     // An empty name matches no route at all.
-    expect((await call('DELETE', '/api/prices/single/', root)).statusCode).toBe(404);
+    expect((await s.call('DELETE', '/api/prices/single/', s.root)).statusCode).toBe(404);
   });
 
   it('reports no price update service', async () => {
-    const response = await call('GET', '/api/prices/updateService', root);
+    const response = await s.call('GET', '/api/prices/updateService', s.root);
     expect(response.json()).toMatchObject({ success: true, data: '' });
   });
 
   it('fails a lookup until loaded rather than guessing a price, then follows other nodes’ changes', async () => {
-    const otherNode = new PriceService(new PriceRepository(t.database), new ChangeBus(t.services.cache));
+    const otherNode = new PriceService(new PriceRepository(s.t.database), new ChangeBus(s.t.services.cache));
     expect(() => otherNode.lookup('acme-chat')).toThrow(expect.objectContaining({ status: 503 }));
     await otherNode.load();
     expect(otherNode.lookup('acme-chat').input).toBe(3.5);
-    await call('PUT', '/api/prices/single/acme-chat', root, price('acme-chat', { input: 6 }));
+    await s.call('PUT', '/api/prices/single/acme-chat', s.root, price('acme-chat', { input: 6 }));
     await expect.poll(() => otherNode.lookup('acme-chat').input).toBe(6);
   });
 });

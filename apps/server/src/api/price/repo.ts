@@ -46,7 +46,10 @@ export function toPriceView(row: PriceRow): PriceView {
   };
 }
 
-function toRow(price: PriceView): Insertable<PricesTable> {
+/** A price as its row; the importer writes its prices through this too, so both store them alike. */
+export function toPriceRow(
+  price: Pick<PriceView, 'model' | 'type' | 'channel_type' | 'input' | 'output' | 'locked' | 'extra_ratios'>,
+): Insertable<PricesTable> {
   return {
     model: price.model,
     type: price.type,
@@ -91,13 +94,17 @@ export class PriceRepository {
 
   async insertMany(executor: Executor, prices: readonly PriceView[]): Promise<void> {
     for (const chunk of chunks(prices)) {
-      await executor.insertInto('prices').values(chunk.map(toRow)).execute();
+      await executor.insertInto('prices').values(chunk.map(toPriceRow)).execute();
     }
   }
 
   /** Replaces the row stored under `model`; `price.model` may differ, which renames it. */
   async replace(executor: Executor, model: string, price: PriceView): Promise<boolean> {
-    const result = await executor.updateTable('prices').set(toRow(price)).where('model', '=', model).executeTakeFirst();
+    const result = await executor
+      .updateTable('prices')
+      .set(toPriceRow(price))
+      .where('model', '=', model)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectShape, pagedShape, type Shape } from '../../../test/api/shape/shape.js';
+import { expectShape, pagedShape, type Shape, successData } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 
@@ -20,14 +20,8 @@ describe.each(availableDialects)('redemption routes have the reference consoleâ€
   let alice: { id: number; cookie: string };
   let keys: string[];
 
-  async function data(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, cookie?: string) {
-    const headers = cookie ? { cookie } : { authorization: ROOT_TOKEN };
-    const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
-    expect(body.success).toBe(true);
-    return body.data as unknown;
-  }
+  const data = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, cookie?: string) =>
+    successData(t, method, url, cookie ? { cookie } : { authorization: ROOT_TOKEN }, payload);
 
   beforeAll(async () => {
     t = await startTestApp({ dialect });

@@ -1,23 +1,10 @@
 import { LogType } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daysAgo } from '../../../test/api/days.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import { insertReturningId, type NewLogRow } from '../../platform/db/index.js';
 import { LogWriter } from '../log/writer.js';
-
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
-}
-
-/** Noon (local) `days` before today: Unix seconds and YYYY-MM-DD. */
-function daysAgo(days: number): { at: number; date: string } {
-  const today = new Date();
-  const noon = new Date(today.getFullYear(), today.getMonth(), today.getDate() - days, 12);
-  return {
-    at: Math.floor(noon.getTime() / 1000),
-    date: `${noon.getFullYear()}-${pad(noon.getMonth() + 1)}-${pad(noon.getDate())}`,
-  };
-}
 
 const today = daysAgo(0).date;
 const twoDaysAgo = daysAgo(2).date;

@@ -1,23 +1,10 @@
 import { type DashboardRow, LogType } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daysAgo } from '../../../test/api/days.js';
 import { startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import type { NewLogRow } from '../../platform/db/index.js';
 import { LogWriter } from '../log/writer.js';
-
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
-}
-
-/** Noon (local) `days` before today, as Unix seconds, and that day as YYYY-MM-DD. */
-function daysAgo(days: number): { at: number; date: string } {
-  const today = new Date();
-  const noon = new Date(today.getFullYear(), today.getMonth(), today.getDate() - days, 12);
-  return {
-    at: Math.floor(noon.getTime() / 1000),
-    date: `${noon.getFullYear()}-${pad(noon.getMonth() + 1)}-${pad(noon.getDate())}`,
-  };
-}
 
 describe.each(availableDialects)('GET /api/user/dashboard on %s', (dialect) => {
   let t: TestApp;

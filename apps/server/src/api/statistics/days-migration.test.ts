@@ -1,50 +1,10 @@
-import { type Migration, Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
-import * as accounts from '../../platform/db/migrations/0001_accounts.js';
-import * as relay from '../../platform/db/migrations/0002_relay.js';
-import * as ledgerFlushes from '../../platform/db/migrations/0003_ledger_flushes.js';
-import * as statisticsRedemptions from '../../platform/db/migrations/0004_statistics_redemptions.js';
-import * as accountBindings from '../../platform/db/migrations/0005_account_bindings.js';
-import * as modelMetadata from '../../platform/db/migrations/0006_model_metadata.js';
-import * as sessionGeneration from '../../platform/db/migrations/0007_session_generation.js';
-import * as accountTrust from '../../platform/db/migrations/0008_account_trust.js';
-import * as inviteCounters from '../../platform/db/migrations/0009_invite_counters.js';
-import * as importProgress from '../../platform/db/migrations/0010_import_progress.js';
-import * as passwordChange from '../../platform/db/migrations/0011_password_change.js';
-import type { AnyDb, MigrationContext } from '../../platform/db/migrations/helpers.js';
-
-type Step = { up(db: AnyDb, context: MigrationContext): Promise<void> };
+import { migrateUpTo } from '../../platform/db/migrations/index.js';
 
 /** Brings a database to the schema before migration 0012, the way the previous release left it. */
-async function migrateToBeforeDays(handle: DatabaseHandle): Promise<void> {
-  const context = { dialect: handle.dialect };
-  const older: Record<string, Step> = {
-    '0001_accounts': accounts,
-    '0002_relay': relay,
-    '0003_ledger_flushes': ledgerFlushes,
-    '0004_statistics_redemptions': statisticsRedemptions,
-    '0005_account_bindings': accountBindings,
-    '0006_model_metadata': modelMetadata,
-    '0007_session_generation': sessionGeneration,
-    '0008_account_trust': accountTrust,
-    '0009_invite_counters': inviteCounters,
-    '0010_import_progress': importProgress,
-    '0011_password_change': passwordChange,
-  };
-  const migrations: Record<string, Migration> = Object.fromEntries(
-    Object.entries(older).map(([name, migration]) => [name, { up: (db) => migration.up(db, context) }]),
-  );
-  const migrator = new Migrator({
-    db: handle.db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableName: 'schema_migrations',
-    migrationLockTableName: 'schema_migrations_lock',
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
-}
+const migrateToBeforeDays = (handle: DatabaseHandle) => migrateUpTo(handle, '0011_password_change');
 
 function statistic(date: string, user_id: number, model_name: string, quota: number) {
   return {

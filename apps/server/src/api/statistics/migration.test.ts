@@ -1,28 +1,11 @@
 import { LogType } from '@one-hub/contracts';
-import { type Migration, Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
-import * as accounts from '../../platform/db/migrations/0001_accounts.js';
-import * as relay from '../../platform/db/migrations/0002_relay.js';
-import * as ledgerFlushes from '../../platform/db/migrations/0003_ledger_flushes.js';
+import { migrateUpTo } from '../../platform/db/migrations/index.js';
 
 /** Brings a database to the schema before statistics existed, the way an older release left it. */
-async function migrateToBeforeStatistics(handle: DatabaseHandle): Promise<void> {
-  const context = { dialect: handle.dialect };
-  const older = { '0001_accounts': accounts, '0002_relay': relay, '0003_ledger_flushes': ledgerFlushes };
-  const migrations: Record<string, Migration> = Object.fromEntries(
-    Object.entries(older).map(([name, migration]) => [name, { up: (db) => migration.up(db, context) }]),
-  );
-  const migrator = new Migrator({
-    db: handle.db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableName: 'schema_migrations',
-    migrationLockTableName: 'schema_migrations_lock',
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
-}
+const migrateToBeforeStatistics = (handle: DatabaseHandle) => migrateUpTo(handle, '0003_ledger_flushes');
 
 function localTime(days: number, hours: number, minutes = 0): number {
   return Math.floor(new Date(2023, 11, 30 + days, hours, minutes).getTime() / 1000);

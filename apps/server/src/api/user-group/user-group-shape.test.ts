@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEveryValue, expectShape, pagedShape, type Shape } from '../../../test/api/shape/shape.js';
+import { expectEveryValue, expectShape, pagedShape, type Shape, successData } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 
@@ -24,14 +24,8 @@ describe.each(availableDialects)('user-group routes have the reference consoleâ€
   let t: TestApp;
   let alice: { id: number; cookie: string };
 
-  async function data(method: 'GET' | 'POST', url: string, payload?: object, cookie?: string): Promise<unknown> {
-    const headers = cookie ? { cookie } : { authorization: ROOT_TOKEN };
-    const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
-    expect(body.success).toBe(true);
-    return body.data;
-  }
+  const data = (method: 'GET' | 'POST', url: string, payload?: object, cookie?: string) =>
+    successData(t, method, url, cookie ? { cookie } : { authorization: ROOT_TOKEN }, payload);
 
   beforeAll(async () => {
     t = await startTestApp({ dialect });

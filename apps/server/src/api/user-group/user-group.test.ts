@@ -1,35 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useRootAndPlain } from '../../../test/api/root-and-plain.js';
 import { availableDialects } from '../../../test/databases.js';
 
 describe.each(availableDialects)('user groups on %s', (dialect) => {
-  let t: TestApp;
-  let root: string;
-  let plain: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    root = await t.login('root', ROOT_PASSWORD);
-    ({ cookie: plain } = await t.createUser('plain'));
-  });
-  afterAll(() => t?.close());
-
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: cookie ? { cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-  const groupId = async (symbol: string) => (await t.services.groups.visibleTo(symbol))[symbol]?.id ?? 0;
+  const s = useRootAndPlain(dialect);
+  const groupId = async (symbol: string) => (await s.t.services.groups.visibleTo(symbol))[symbol]?.id ?? 0;
 
   it('has the default group after the first start', async () => {
-    const page = (await call('GET', '/api/user_group/?order=id', root)).json().data;
+    const page = (await s.call('GET', '/api/user_group/?order=id', s.root)).json().data;
     expect(page.data[0]).toMatchObject({ symbol: 'default', ratio: 1, api_rate: 600, public: true, enable: true });
   });
 
   it('creates a group with defaults; symbols are unique and validated', async () => {
-    const created = await call('POST', '/api/user_group/', root, {
+    const created = await s.call('POST', '/api/user_group/', s.root, {
       symbol: 'team',
       name: 'Team',
       ratio: 0.8,
@@ -46,10 +29,10 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
       enable: true,
     });
     expect(
-      (await call('POST', '/api/user_group/', root, { symbol: 'team', name: 'Again', ratio: 1, api_rate: 1 }))
+      (await s.call('POST', '/api/user_group/', s.root, { symbol: 'team', name: 'Again', ratio: 1, api_rate: 1 }))
         .statusCode,
     ).toBe(409);
-    const bad = await call('POST', '/api/user_group/', root, {
+    const bad = await s.call('POST', '/api/user_group/', s.root, {
       symbol: 'bad symbol',
       name: 'x',
       ratio: 1,
@@ -57,14 +40,19 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('symbol');
-    const negative = await call('POST', '/api/user_group/', root, { symbol: 'neg', name: 'x', ratio: -1, api_rate: 1 });
+    const negative = await s.call('POST', '/api/user_group/', s.root, {
+      symbol: 'neg',
+      name: 'x',
+      ratio: -1,
+      api_rate: 1,
+    });
     expect(negative.statusCode).toBe(400);
     expect(negative.json().message).toContain('ratio');
   });
 
   it('updates everything but the symbol', async () => {
     const id = await groupId('team');
-    const updated = await call('PUT', '/api/user_group/', root, {
+    const updated = await s.call('PUT', '/api/user_group/', s.root, {
       id,
       name: 'Team 2',
       ratio: 1.5,
@@ -78,7 +66,7 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
       api_rate: 60,
       public: false,
     });
-    const renamed = await call('PUT', '/api/user_group/', root, {
+    const renamed = await s.call('PUT', '/api/user_group/', s.root, {
       id,
       symbol: 'other',
       name: 'x',
@@ -87,27 +75,27 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
     });
     expect(renamed.statusCode).toBe(400);
     expect(renamed.json().message).toContain('symbol');
-    expect((await call('GET', `/api/user_group/${id}`, root)).json().data.symbol).toBe('team');
+    expect((await s.call('GET', `/api/user_group/${id}`, s.root)).json().data.symbol).toBe('team');
   });
 
   it('protects the default group from being disabled or deleted', async () => {
     const id = await groupId('default');
-    const disable = await call('PUT', `/api/user_group/enable/${id}`, root);
+    const disable = await s.call('PUT', `/api/user_group/enable/${id}`, s.root);
     expect(disable.statusCode).toBe(400);
     expect(disable.json()).toMatchObject({ success: false, message: expect.stringContaining('default') });
-    const remove = await call('DELETE', `/api/user_group/${id}`, root);
+    const remove = await s.call('DELETE', `/api/user_group/${id}`, s.root);
     expect(remove.statusCode).toBe(400);
     expect(remove.json()).toMatchObject({ success: false, message: expect.stringContaining('default') });
-    expect((await call('GET', `/api/user_group/${id}`, root)).json().data.enable).toBe(true);
+    expect((await s.call('GET', `/api/user_group/${id}`, s.root)).json().data.enable).toBe(true);
     // Its settings may still change.
-    const group = (await call('GET', `/api/user_group/${id}`, root)).json().data;
-    const edited = await call('PUT', '/api/user_group/', root, { ...group, api_rate: 900 });
+    const group = (await s.call('GET', `/api/user_group/${id}`, s.root)).json().data;
+    const edited = await s.call('PUT', '/api/user_group/', s.root, { ...group, api_rate: 900 });
     expect(edited.json().data).toMatchObject({ symbol: 'default', api_rate: 900, enable: true });
-    await call('PUT', '/api/user_group/', root, group);
+    await s.call('PUT', '/api/user_group/', s.root, group);
   });
 
   it('stores the promotion settings and checks their range', async () => {
-    const created = await call('POST', '/api/user_group/', root, {
+    const created = await s.call('POST', '/api/user_group/', s.root, {
       symbol: 'gold',
       name: 'Gold',
       ratio: 0.9,
@@ -118,20 +106,20 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
     });
     expect(created.json().data).toMatchObject({ symbol: 'gold', api_rate: 0, promotion: true, min: 10, max: 100 });
     const id = created.json().data.id;
-    const open = await call('PUT', '/api/user_group/', root, { ...created.json().data, max: 0 });
+    const open = await s.call('PUT', '/api/user_group/', s.root, { ...created.json().data, max: 0 });
     expect(open.json().data).toMatchObject({ promotion: true, min: 10, max: 0 });
-    const inverted = await call('PUT', '/api/user_group/', root, { ...created.json().data, min: 50, max: 20 });
+    const inverted = await s.call('PUT', '/api/user_group/', s.root, { ...created.json().data, min: 50, max: 20 });
     expect(inverted.statusCode).toBe(400);
     expect(inverted.json().message).toContain('max');
     // Without promotion the bounds are not used, so they are not checked against each other.
-    const off = await call('PUT', '/api/user_group/', root, {
+    const off = await s.call('PUT', '/api/user_group/', s.root, {
       ...created.json().data,
       promotion: false,
       min: 50,
       max: 20,
     });
     expect(off.statusCode).toBe(200);
-    const fractional = await call('POST', '/api/user_group/', root, {
+    const fractional = await s.call('POST', '/api/user_group/', s.root, {
       symbol: 'gold2',
       name: 'x',
       ratio: 1,
@@ -141,14 +129,14 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
     });
     expect(fractional.statusCode).toBe(400);
     expect(fractional.json().message).toContain('min');
-    expect((await call('DELETE', `/api/user_group/${id}`, root)).statusCode).toBe(200);
+    expect((await s.call('DELETE', `/api/user_group/${id}`, s.root)).statusCode).toBe(200);
   });
 
   it('answers unknown groups with 404 and bad input with a 400 naming the field', async () => {
-    expect((await call('PUT', '/api/user_group/enable/999999', root)).statusCode).toBe(404);
-    expect((await call('DELETE', '/api/user_group/999999', root)).statusCode).toBe(404);
+    expect((await s.call('PUT', '/api/user_group/enable/999999', s.root)).statusCode).toBe(404);
+    expect((await s.call('DELETE', '/api/user_group/999999', s.root)).statusCode).toBe(404);
     expect(
-      (await call('PUT', '/api/user_group/', root, { id: 999999, name: 'x', ratio: 1, api_rate: 1 })).statusCode,
+      (await s.call('PUT', '/api/user_group/', s.root, { id: 999999, name: 'x', ratio: 1, api_rate: 1 })).statusCode,
     ).toBe(404);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: 'x', ratio: 1, api_rate: 1 }, 'symbol'],
@@ -160,36 +148,36 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
       [{ symbol: 'x'.repeat(51), name: 'x', ratio: 1, api_rate: 1 }, 'symbol'],
     ];
     for (const [payload, field] of cases) {
-      const response = await call('POST', '/api/user_group/', root, payload);
+      const response = await s.call('POST', '/api/user_group/', s.root, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json().message).toContain(field);
     }
-    expect((await call('GET', '/api/user_group/?enable=maybe', root)).statusCode).toBe(400);
+    expect((await s.call('GET', '/api/user_group/?enable=maybe', s.root)).statusCode).toBe(400);
   });
 
   it('toggles, filters and deletes other groups, but not while users belong to them', async () => {
-    await call('POST', '/api/user_group/', root, { symbol: 'temp', name: 'Temp', ratio: 1, api_rate: 10 });
-    const id = (await call('GET', '/api/user_group/?name=Tem', root)).json().data.data[0].id;
-    expect((await call('PUT', `/api/user_group/enable/${id}`, root)).json().data.enable).toBe(false);
-    const disabled = (await call('GET', '/api/user_group/?enable=false', root)).json().data.data;
+    await s.call('POST', '/api/user_group/', s.root, { symbol: 'temp', name: 'Temp', ratio: 1, api_rate: 10 });
+    const id = (await s.call('GET', '/api/user_group/?name=Tem', s.root)).json().data.data[0].id;
+    expect((await s.call('PUT', `/api/user_group/enable/${id}`, s.root)).json().data.enable).toBe(false);
+    const disabled = (await s.call('GET', '/api/user_group/?enable=false', s.root)).json().data.data;
     expect(disabled.map((group: { symbol: string }) => group.symbol)).toEqual(['temp']);
-    expect((await call('GET', '/api/group/', root)).json().data).not.toContain('temp');
-    expect((await call('PUT', `/api/user_group/enable/${id}`, root)).json().data.enable).toBe(true);
-    const { id: memberId } = await t.createUser('member');
-    await call('PUT', '/api/user/', root, { id: memberId, group: 'temp' });
-    expect((await call('DELETE', `/api/user_group/${id}`, root)).statusCode).toBe(409);
-    await call('PUT', '/api/user/', root, { id: memberId, group: 'default' });
-    expect((await call('DELETE', `/api/user_group/${id}`, root)).statusCode).toBe(200);
-    expect((await call('GET', `/api/user_group/${id}`, root)).statusCode).toBe(404);
+    expect((await s.call('GET', '/api/group/', s.root)).json().data).not.toContain('temp');
+    expect((await s.call('PUT', `/api/user_group/enable/${id}`, s.root)).json().data.enable).toBe(true);
+    const { id: memberId } = await s.t.createUser('member');
+    await s.call('PUT', '/api/user/', s.root, { id: memberId, group: 'temp' });
+    expect((await s.call('DELETE', `/api/user_group/${id}`, s.root)).statusCode).toBe(409);
+    await s.call('PUT', '/api/user/', s.root, { id: memberId, group: 'default' });
+    expect((await s.call('DELETE', `/api/user_group/${id}`, s.root)).statusCode).toBe(200);
+    expect((await s.call('GET', `/api/user_group/${id}`, s.root)).statusCode).toBe(404);
   });
 
   it('shows public groups and the caller’s own in the user group map', async () => {
-    const anonymous = (await call('GET', '/api/user_group_map')).json().data;
+    const anonymous = (await s.call('GET', '/api/user_group_map')).json().data;
     expect(Object.keys(anonymous)).toContain('default');
     expect(Object.keys(anonymous)).not.toContain('vip');
-    const { id, cookie } = await t.createUser('vipper');
-    await call('PUT', '/api/user/', root, { id, group: 'vip' });
-    expect(Object.keys((await call('GET', '/api/user_group_map', cookie)).json().data)).toContain('vip');
+    const { id, cookie } = await s.t.createUser('vipper');
+    await s.call('PUT', '/api/user/', s.root, { id, group: 'vip' });
+    expect(Object.keys((await s.call('GET', '/api/user_group_map', cookie)).json().data)).toContain('vip');
   });
 
   it('refuses group administration to plain users', async () => {
@@ -205,16 +193,16 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
     ] as const) {
       expect(
         (
-          await call(
+          await s.call(
             method,
             url,
-            plain,
+            s.plain,
             method === 'GET' || method === 'DELETE' ? undefined : { id, symbol: 'x', name: 'x', ratio: 1, api_rate: 1 },
           )
         ).statusCode,
       ).toBe(403);
     }
-    expect((await call('GET', `/api/user_group/${id}`, root)).json().data).toMatchObject({
+    expect((await s.call('GET', `/api/user_group/${id}`, s.root)).json().data).toMatchObject({
       symbol: 'default',
       enable: true,
     });

@@ -1,5 +1,6 @@
 import { MAX_QUOTA } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import { down, up } from '../../platform/db/migrations/0009_invite_counters.js';
@@ -23,14 +24,7 @@ describe.each(availableDialects)('invite counters on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
-  function call(method: 'GET' | 'POST' | 'PUT', url: string, cookie?: string, payload?: unknown) {
-    return t.app.inject({
-      method,
-      url,
-      headers: cookie ? { cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-  }
+  const call: ReturnType<typeof caller> = (...args) => caller(t)(...args);
   async function setOptions(options: Record<string, string>) {
     for (const [key, value] of Object.entries(options)) {
       const answer = await call('PUT', '/api/option/', root, { key, value });

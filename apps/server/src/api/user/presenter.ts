@@ -1,16 +1,24 @@
 import type { LoginUserView, UserView } from '@one-hub/contracts';
 import type { UserRow } from '../../platform/db/index.js';
 
-/** Everything about a user that may leave the server: no password hash, no access-token digest. */
-export function toUserView(row: UserRow): UserView {
+/** Who the user is, as both the full view and the sign-in answer show it. */
+function identity(row: UserRow) {
   return {
     id: row.id,
     username: row.username,
     display_name: row.display_name,
     role: row.role,
     status: row.status,
-    email: row.email,
     avatar_url: row.avatar_url,
+    password_change_required: Number(row.password_change_required) === 1,
+  };
+}
+
+/** Everything about a user that may leave the server: no password hash, no access-token digest. */
+export function toUserView(row: UserRow): UserView {
+  return {
+    ...identity(row),
+    email: row.email,
     group: row.group,
     quota: Number(row.quota),
     used_quota: Number(row.used_quota),
@@ -27,7 +35,6 @@ export function toUserView(row: UserRow): UserView {
     oidc_id: row.oidc_id,
     telegram_id: Number(row.telegram_id),
     has_access_token: Boolean(row.access_token_hash),
-    password_change_required: Number(row.password_change_required) === 1,
     created_time: Number(row.created_time),
     last_login_time: Number(row.last_login_time),
     last_login_ip: row.last_login_ip,
@@ -35,13 +42,5 @@ export function toUserView(row: UserRow): UserView {
 }
 
 export function toLoginUserView(row: UserRow): LoginUserView {
-  return {
-    id: row.id,
-    username: row.username,
-    display_name: row.display_name,
-    role: row.role,
-    status: row.status,
-    avatar_url: row.avatar_url,
-    password_change_required: Number(row.password_change_required) === 1,
-  };
+  return identity(row);
 }

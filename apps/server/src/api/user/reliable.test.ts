@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 
@@ -21,14 +22,7 @@ describe.each(availableDialects)('reliable users on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
-  function call(method: 'GET' | 'POST' | 'PUT', url: string, cookie?: string, payload?: unknown) {
-    return t.app.inject({
-      method,
-      url,
-      headers: cookie ? { cookie } : {},
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-  }
+  const call: ReturnType<typeof caller> = (...args) => caller(t)(...args);
   const manage = (cookie: string, username: string, action: string) =>
     call('POST', '/api/user/manage', cookie, { username, action });
 

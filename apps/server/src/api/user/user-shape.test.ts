@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectShape, pagedShape, type Shape } from '../../../test/api/shape/shape.js';
+import { expectShape, pagedShape, type Shape, successData } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 
@@ -66,14 +66,8 @@ describe.each(availableDialects)('user routes have the reference console’s sha
     await t?.close();
   });
 
-  async function data(method: 'GET' | 'POST', url: string, cookie?: string, payload?: object): Promise<unknown> {
-    const headers = cookie ? { cookie } : { authorization: ROOT_TOKEN };
-    const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
-    expect(body.success).toBe(true);
-    return body.data;
-  }
+  const data = (method: 'GET' | 'POST', url: string, cookie?: string, payload?: object) =>
+    successData(t, method, url, cookie ? { cookie } : { authorization: ROOT_TOKEN }, payload);
 
   it('GET /api/user/self gives the signed-in user every field the console reads', async () => {
     const self = await data('GET', '/api/user/self', alice.cookie);

@@ -20,19 +20,28 @@ export interface ChannelTypeTarget {
 
 export const CUSTOM_TYPE = 8;
 
+/** Source type ids from the start both products kept, so they name the same upstream in both. */
+export const SHARED_SOURCE_TYPES = {
+  AZURE: 3,
+  CUSTOM: 8,
+  ALI: 17,
+  XUNFEI: 18,
+  AI_PROXY_LIBRARY: 21,
+  TENCENT: 23,
+  GEMINI: 24,
+};
+
 const custom = (baseUrl: string): ChannelTypeTarget => ({ type: CUSTOM_TYPE, baseUrl });
 const missing = (vendor: string): ChannelTypeTarget => ({
   type: CUSTOM_TYPE,
   missing: `${vendor} channels have no One Hub provider; kept disabled as a Custom channel`,
 });
 
-export const ONE_API_CHANNEL_TYPES: Record<number, ChannelTypeTarget> = {
+/** Ids 0–25 that both products kept from the list they share (the rows where they differ follow). */
+const SHARED_START: Record<number, ChannelTypeTarget> = {
   0: missing('Unknown-type'),
   1: { type: 1 },
-  2: custom('https://oa.api2d.net'),
   3: { type: 3 },
-  4: custom('https://api.closeai-proxy.xyz'),
-  5: custom('https://api.openai-sb.com'),
   6: custom('https://api.openaimax.com'),
   7: custom('https://api.ohmygpt.com'),
   8: { type: CUSTOM_TYPE },
@@ -46,14 +55,21 @@ export const ONE_API_CHANNEL_TYPES: Record<number, ChannelTypeTarget> = {
   16: { type: 16 },
   17: { type: 17 },
   18: { type: 18 },
-  19: { type: 19, baseUrl: 'https://ai.360.cn' },
   20: { type: 20 },
   21: missing('AI Proxy Library (knowledge base)'),
   22: custom('https://fastgpt.run/api/openapi'),
-  // one-api's Tencent speaks the TC3-signed hunyuan.tencentcloudapi.com API: One Hub's Hunyuan (40).
+  // Tencent speaks the TC3-signed hunyuan.tencentcloudapi.com API: One Hub's Hunyuan (40).
   23: { type: 40 },
   24: { type: 25 },
   25: { type: 29 },
+};
+
+export const ONE_API_CHANNEL_TYPES: Record<number, ChannelTypeTarget> = {
+  ...SHARED_START,
+  2: custom('https://oa.api2d.net'),
+  4: custom('https://api.closeai-proxy.xyz'),
+  5: custom('https://api.openai-sb.com'),
+  19: { type: 19, baseUrl: 'https://ai.360.cn' },
   26: { type: 26 },
   27: { type: 27 },
   28: { type: 30 },
@@ -83,32 +99,11 @@ export const ONE_API_CHANNEL_TYPES: Record<number, ChannelTypeTarget> = {
 };
 
 export const NEW_API_CHANNEL_TYPES: Record<number, ChannelTypeTarget> = {
-  0: missing('Unknown-type'),
-  1: { type: 1 },
+  ...SHARED_START,
   2: { type: 34 },
-  3: { type: 3 },
   4: { type: 39 },
   5: { type: 34 },
-  6: custom('https://api.openaimax.com'),
-  7: custom('https://api.ohmygpt.com'),
-  8: { type: CUSTOM_TYPE },
-  9: custom('https://api.caipacity.com'),
-  10: custom('https://api.aiproxy.io'),
-  11: { type: 11 },
-  12: custom('https://api.api2gpt.com'),
-  13: custom('https://api.aigc2d.com'),
-  14: { type: 14 },
-  15: { type: 15 },
-  16: { type: 16 },
-  17: { type: 17 },
-  18: { type: 18 },
   19: { type: 19, baseUrl: 'https://api.360.cn' },
-  20: { type: 20 },
-  21: missing('AI Proxy Library (knowledge base)'),
-  22: custom('https://fastgpt.run/api/openapi'),
-  23: { type: 40 },
-  24: { type: 25 },
-  25: { type: 29 },
   26: { type: 16 },
   27: missing('Perplexity'),
   31: { type: 33 },
@@ -130,11 +125,9 @@ export const NEW_API_CHANNEL_TYPES: Record<number, ChannelTypeTarget> = {
   48: { type: 56 },
   49: { type: 38 },
   50: { type: 53 },
-  51: missing('Jimeng'),
-  52: missing('Vidu'),
-  53: missing('Submodel'),
-  54: missing('Doubao video'),
-  55: missing('Sora'),
+  ...Object.fromEntries(
+    ['Jimeng', 'Vidu', 'Submodel', 'Doubao video', 'Sora'].map((vendor, i) => [51 + i, missing(vendor)]),
+  ),
   56: { type: 52 },
   57: missing('Codex'),
 };

@@ -18,29 +18,38 @@ export interface UserExtras {
   last_login_time: number;
 }
 
-/** Both products use One Hub's numbers: roles 1 common / 10 admin / 100 root, status 1 enabled / 2 disabled. */
-export function familyUser(row: SourceRow, extras: UserExtras): LegacyUser {
+/**
+ * The user columns all three products share and read alike. All use One Hub's numbers: roles
+ * 1 common / 10 admin / 100 root; bcrypt hashes from Go's x/crypto/bcrypt ($2a$) verify as they are.
+ */
+export function sharedUserColumns(row: SourceRow) {
   return {
     id: toInteger(row.id),
     username: toText(row.username),
-    // bcrypt hashes from Go's x/crypto/bcrypt ($2a$), verified as they are.
     password: toText(row.password),
     display_name: toText(row.display_name),
     role: toInteger(row.role, 1),
     email: toText(row.email),
-    avatar_url: '',
     oidc_id: toText(row.oidc_id),
     github_id: toText(row.github_id),
-    // Neither product stores GitHub's numeric id; One Hub falls back to matching the login.
-    github_id_new: 0,
     wechat_id: toText(row.wechat_id),
     access_token: toText(row.access_token).trim(),
     quota: toInteger(row.quota),
     used_quota: toInteger(row.used_quota),
     request_count: toInteger(row.request_count),
-    group: toText(row.group).trim() || 'default',
     aff_code: toText(row.aff_code),
     inviter_id: toInteger(row.inviter_id),
+  };
+}
+
+/** A one-api or new-api user; status uses One Hub's numbers (1 enabled / 2 disabled). */
+export function familyUser(row: SourceRow, extras: UserExtras): LegacyUser {
+  return {
+    ...sharedUserColumns(row),
+    avatar_url: '',
+    // Neither product stores GitHub's numeric id; One Hub falls back to matching the login.
+    github_id_new: 0,
+    group: toText(row.group).trim() || 'default',
     last_login_ip: '',
     ...extras,
   };

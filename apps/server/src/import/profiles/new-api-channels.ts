@@ -5,7 +5,7 @@
  * channel when `channel_info.is_multi_key` is set.
  */
 import type { SourceRow } from '../legacy.js';
-import { NEW_API_CHANNEL_TYPES, translateChannelType } from './channel-types.js';
+import { NEW_API_CHANNEL_TYPES, SHARED_SOURCE_TYPES, translateChannelType } from './channel-types.js';
 import {
   type ChannelParts,
   type ConvertedChannel,
@@ -15,12 +15,7 @@ import {
 } from './family-channel.js';
 import { objectText, toBool, toInteger, toJsonObject, toJsonValue, toStringMap, toText } from './values.js';
 
-const AZURE = 3;
-const CUSTOM = 8;
-const ALI = 17;
-const XUNFEI = 18;
-const TENCENT = 23;
-const GEMINI = 24;
+const { AZURE, CUSTOM, ALI, XUNFEI, TENCENT, GEMINI } = SHARED_SOURCE_TYPES;
 const AWS = 33;
 const CLOUDFLARE = 39;
 const VERTEX = 41;

@@ -5,7 +5,7 @@
  * which it still reads when the config lacks the value (middleware/distributor.go).
  */
 import type { SourceRow } from '../legacy.js';
-import { ONE_API_CHANNEL_TYPES, translateChannelType } from './channel-types.js';
+import { ONE_API_CHANNEL_TYPES, SHARED_SOURCE_TYPES, translateChannelType } from './channel-types.js';
 import {
   type ChannelParts,
   type ConvertedChannel,
@@ -15,12 +15,7 @@ import {
 } from './family-channel.js';
 import { toInteger, toJsonObject, toText } from './values.js';
 
-const AZURE = 3;
-const ALI = 17;
-const XUNFEI = 18;
-const AI_PROXY_LIBRARY = 21;
-const TENCENT = 23;
-const GEMINI = 24;
+const { AZURE, ALI, XUNFEI, AI_PROXY_LIBRARY, TENCENT, GEMINI } = SHARED_SOURCE_TYPES;
 const AWS_CLAUDE = 33;
 const COZE = 34;
 const CLOUDFLARE = 37;

@@ -1,5 +1,5 @@
 import type { LegacyChannel, LegacyLog, LegacyRedemption, LegacyToken, LegacyUser, SourceRow } from '../legacy.js';
-import { familyLog, familyRedemption, familyToken } from './family-rows.js';
+import { familyLog, familyRedemption, familyToken, sharedUserColumns } from './family-rows.js';
 import { toBool, toInteger, toJsonText, toJsonValue, toNumber, toText, toUnixSeconds } from './values.js';
 
 /**
@@ -9,30 +9,16 @@ import { toBool, toInteger, toJsonText, toJsonValue, toNumber, toText, toUnixSec
 
 export function oneHubUser(row: SourceRow): LegacyUser {
   return {
-    id: toInteger(row.id),
-    username: toText(row.username),
-    password: toText(row.password),
-    display_name: toText(row.display_name),
-    role: toInteger(row.role, 1),
+    ...sharedUserColumns(row),
     status: toInteger(row.status, 1),
-    email: toText(row.email),
     avatar_url: toText(row.avatar_url),
-    oidc_id: toText(row.oidc_id),
-    github_id: toText(row.github_id),
     github_id_new: toInteger(row.github_id_new),
-    wechat_id: toText(row.wechat_id),
     lark_id: toText(row.lark_id),
     telegram_id: toInteger(row.telegram_id),
-    access_token: toText(row.access_token).trim(),
-    quota: toInteger(row.quota),
-    used_quota: toInteger(row.used_quota),
-    request_count: toInteger(row.request_count),
     group: toText(row.group) || 'default',
-    aff_code: toText(row.aff_code),
     aff_count: toInteger(row.aff_count),
     aff_quota: toInteger(row.aff_quota),
     aff_history: toInteger(row.aff_history),
-    inviter_id: toInteger(row.inviter_id),
     last_login_time: toInteger(row.last_login_time),
     last_login_ip: toText(row.last_login_ip),
     created_time: toInteger(row.created_time),

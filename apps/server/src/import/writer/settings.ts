@@ -1,5 +1,6 @@
 import { isOptionKey, isSecretOptionKey, normaliseOptionValue } from '@one-hub/contracts';
 import type { Kysely } from 'kysely';
+import { toPriceRow } from '../../api/price/repo.js';
 import type { Database } from '../../platform/db/index.js';
 import type { LegacyModelInfo, LegacyModelOwner, LegacyPrice, LegacyUserGroup, Skipped } from '../legacy.js';
 import { type BatchResult, clip, type WriteContext } from './context.js';
@@ -187,14 +188,7 @@ export async function writePrices(
   const skipped: Skipped[] = [];
   let written = 0;
   for (const price of prices) {
-    const fields = {
-      type: price.type,
-      channel_type: price.channel_type,
-      input: price.input,
-      output: price.output,
-      locked: price.locked,
-      extra_ratios: JSON.stringify(price.extra_ratios),
-    };
+    const { model: _model, ...fields } = toPriceRow(price);
     if (!price.model || price.model.length > 100) {
       skipped.push(skip('prices', price.model, 'the model name is empty or longer than 100 characters'));
     } else if (present.has(price.model) && context.mode === 'merge') {

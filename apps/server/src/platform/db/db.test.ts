@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { logRow } from '../../../test/log-rows.js';
 import {
   type DatabaseHandle,
   fetchPage,
@@ -63,25 +64,7 @@ describe.each(availableDialects)('data layer on %s', (dialect) => {
     const big = 9_007_199_254_740_000;
     await handle.db
       .insertInto('logs')
-      .values({
-        user_id: 1,
-        created_at: 1,
-        type: 3,
-        content: 'x',
-        quota: big,
-        metadata: '{}',
-        is_stream: true,
-        username: '',
-        token_name: '',
-        model_name: '',
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        channel_id: 0,
-        request_time: 0,
-        source_ip: '',
-        token_id: 0,
-        request_id: '',
-      })
+      .values(logRow({ created_at: 1, type: 3, content: 'x', quota: big, is_stream: true }))
       .execute();
     const log = await handle.db.selectFrom('logs').selectAll().where('quota', '=', big).executeTakeFirstOrThrow();
     expect(typeof log.quota).toBe('number');

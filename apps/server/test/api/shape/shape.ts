@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { TestApp } from '../../app.js';
 
 /**
  * The response shapes the reference's console reads, written as data so a test can say which
@@ -63,4 +64,19 @@ export function expectEveryValue(value: unknown, shape: Shape): void {
 /** The paged list `{data, page, size, total_count}` with rows of `row`. */
 export function pagedShape(row: Shape): Shape {
   return { data: [row], page: 'number', size: 'number', total_count: 'number' };
+}
+
+/** Calls the API and returns the answer's `data`, after checking the call succeeded (200, success true). */
+export async function successData(
+  t: TestApp,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  headers: Record<string, string>,
+  payload?: object,
+): Promise<unknown> {
+  const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  expect(response.statusCode, response.body).toBe(200);
+  const body = response.json();
+  expect(body.success).toBe(true);
+  return body.data;
 }

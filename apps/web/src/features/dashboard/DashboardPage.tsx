@@ -17,8 +17,10 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { StatCard } from '../../components/cards/StatCard.js';
 import { Quota } from '../../components/Quota.js';
+import { useGroupName } from '../../hooks/useGroupName.js';
 import { useSelf } from '../../hooks/useSelf.js';
 import { useSession } from '../../hooks/useSession.js';
+import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { describeError } from '../../lib/notify.js';
 import { useDashboardRate, useDashboardUsage } from './dashboard.api.js';
 import { EmptyUsage } from './EmptyUsage.js';
@@ -31,6 +33,8 @@ function Greeting({ user }: { user: UserView | undefined }) {
   const { t } = useTranslation('dashboard');
   const { user: sessionUser } = useSession();
   const name = user?.display_name || user?.username || sessionUser?.display_name || sessionUser?.username || '';
+  const groupName = useGroupName();
+  const groups = useUserGroupMap();
 
   return (
     <Box
@@ -56,7 +60,7 @@ function Greeting({ user }: { user: UserView | undefined }) {
             <Chip
               size="small"
               variant="outlined"
-              label={t('groupChip', { group: user.group })}
+              label={t('groupChip', { group: groupName(groups.data?.[user.group], user.group) })}
               data-testid="user-group"
             />
           </Stack>

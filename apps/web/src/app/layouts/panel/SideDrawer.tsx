@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import Toolbar from '@mui/material/Toolbar';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { SiteLogo } from '../../../components/SiteLogo.js';
@@ -20,6 +21,8 @@ export function SideDrawer({ menu, largeScreen }: SideDrawerProps) {
   const { t } = useTranslation('shell');
   const { opened } = useAppState().customization;
   const { setMenu } = useAppActions();
+  // Where the slide last came to rest: `data-settled` tells tests (screenshots) the drawer has stopped moving.
+  const [restingOpen, setRestingOpen] = useState(opened);
 
   return (
     <Box
@@ -37,9 +40,11 @@ export function SideDrawer({ menu, largeScreen }: SideDrawerProps) {
           paper: {
             sx: { width: DRAWER_WIDTH, borderRight: 1, borderColor: 'divider', ...(largeScreen ? {} : { top: 0 }) },
           },
+          transition: { onEntered: () => setRestingOpen(true), onExited: () => setRestingOpen(false) },
         }}
         data-testid="side-drawer"
         data-open={opened}
+        data-settled={restingOpen === opened}
       >
         {largeScreen ? (
           <Toolbar sx={{ minHeight: { xs: 64, md: TOP_BAR_HEIGHT } }} />
