@@ -6,6 +6,7 @@ import { channelRoutes } from './api/channel/routes.js';
 import { logRoutes } from './api/log/routes.js';
 import { modelMetadataRoutes } from './api/model-info/routes.js';
 import { optionRoutes } from './api/option/routes.js';
+import { paymentRoutes } from './api/payment/routes.js';
 import { serviceSources } from './api/price/available-models.js';
 import { priceRoutes } from './api/price/routes.js';
 import { redemptionRoutes } from './api/redemption/routes.js';
@@ -129,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   modelMetadataRoutes(app, { auth, metadata: services.modelMetadata });
   logRoutes(app, { auth, logs: services.logs });
   redemptionRoutes(app, { auth, redemptions: services.redemptions });
+  await paymentRoutes(app, { auth, ...services.payments });
   // Off (no registry, nothing observed on the relay's path) unless METRICS_USER and METRICS_PASSWORD are set.
   const metrics = config.metrics ? createMetrics() : undefined;
   metricsRoutes(app, { credentials: config.metrics, metrics, clustered: config.workers > 1 });

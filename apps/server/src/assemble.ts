@@ -61,6 +61,7 @@ export async function assembleServer(
   const services = createServices(database, cache, logger, {
     serverSecret: config.sessionSecret,
     notify: config.notify,
+    paymentEndpoints: config.paymentEndpoints,
   });
   await services.options.load();
   // E-mail needs SMTP settings (options, so read after loading them); without them it sends nothing.

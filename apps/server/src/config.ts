@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { MAX_QUOTA } from '@one-hub/contracts';
 import { z } from 'zod';
+import type { GatewayEndpoints } from './payments/gateway.js';
 import type { NotifyConfig } from './platform/notify.js';
 
 /**
@@ -78,6 +79,13 @@ const httpTimeout = (fallback: number) =>
     .min(100, 'must be at least 100 ms')
     .max(3_600_000, 'must be at most 3600000 ms (one hour)')
     .default(fallback);
+
+/** The payment vendors' production servers (PAYMENT_* override them for sandboxes and simulators). */
+export const PRODUCTION_PAYMENT_ENDPOINTS: Readonly<GatewayEndpoints> = Object.freeze({
+  alipayGateway: 'https://openapi.alipay.com/gateway.do',
+  wxpayApiBase: 'https://api.mch.weixin.qq.com',
+  stripeApiBase: 'https://api.stripe.com',
+});
 
 const environmentSchema = z.object({
   PORT: z.coerce
@@ -196,6 +204,10 @@ const environmentSchema = z.object({
   NOTIFY_TELEGRAM_CHAT_ID: optionalText,
   NOTIFY_TELEGRAM_HTTP_PROXY: optionalUrl,
   NOTIFY_TELEGRAM_API_BASE: z.url('must be a URL').default('https://api.telegram.org'),
+  /** Payment vendors' servers: production by default, a sandbox or a local simulator when set. */
+  PAYMENT_ALIPAY_GATEWAY: z.url('must be a URL').default(PRODUCTION_PAYMENT_ENDPOINTS.alipayGateway),
+  PAYMENT_WXPAY_API_BASE: z.url('must be a URL').default(PRODUCTION_PAYMENT_ENDPOINTS.wxpayApiBase),
+  PAYMENT_STRIPE_API_BASE: z.url('must be a URL').default(PRODUCTION_PAYMENT_ENDPOINTS.stripeApiBase),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -246,6 +258,8 @@ export interface Config {
   /** How long an upstream may keep a relay request waiting, by phase (UPSTREAM_*_TIMEOUT_MS). */
   upstreamTimeouts: { connectMs: number; firstByteMs: number; answerMs: number; idleMs: number };
   notify: NotifyConfig;
+  /** Where the payment vendors are (PAYMENT_*): production, a sandbox, or a local simulator in tests. */
+  paymentEndpoints: GatewayEndpoints;
   version: string;
 }
 
@@ -381,6 +395,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       idleMs: env.UPSTREAM_IDLE_TIMEOUT_MS,
     },
     notify: notifyConfig(env),
+    paymentEndpoints: {
+      alipayGateway: env.PAYMENT_ALIPAY_GATEWAY,
+      wxpayApiBase: env.PAYMENT_WXPAY_API_BASE,
+      stripeApiBase: env.PAYMENT_STRIPE_API_BASE,
+    },
     version: environment.npm_package_version ?? '0.1.0',
   });
 }

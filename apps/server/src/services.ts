@@ -9,6 +9,12 @@ import { ModelMetadataRepository } from './api/model-info/repo.js';
 import { ModelMetadataService } from './api/model-info/service.js';
 import { OptionRepository } from './api/option/repo.js';
 import { OptionService } from './api/option/service.js';
+import { GatewayConfigs } from './api/payment/gateway-config.js';
+import { GatewayService } from './api/payment/gateway-service.js';
+import { NotifyService } from './api/payment/notify-service.js';
+import { OrderService } from './api/payment/order-service.js';
+import { OrderStatistics } from './api/payment/order-statistics.js';
+import { PaymentRepository } from './api/payment/repo.js';
 import { PriceRepository } from './api/price/repo.js';
 import { PriceService } from './api/price/service.js';
 import { RedemptionRepository } from './api/redemption/repo.js';
@@ -23,6 +29,9 @@ import { UserRepository } from './api/user/repo.js';
 import { UserService } from './api/user/service.js';
 import { UserGroupRepository } from './api/user-group/repo.js';
 import { UserGroupService } from './api/user-group/service.js';
+import { PRODUCTION_PAYMENT_ENDPOINTS } from './config.js';
+import type { GatewayEndpoints } from './payments/gateway.js';
+import { createGatewayRegistry } from './payments/registry.js';
 import type { Cache } from './platform/cache/index.js';
 import { ChangeBus } from './platform/changes.js';
 import type { DatabaseHandle } from './platform/db/index.js';
@@ -52,13 +61,15 @@ export interface Services {
   redemptions: RedemptionService;
   dashboard: DashboardService;
   analytics: AnalyticsService;
+  /** Online top-up: gateway settings, orders, vendor callbacks. */
+  payments: { gateways: GatewayService; orders: OrderService; notify: NotifyService };
 }
 
 export function createServices(
   database: DatabaseHandle,
   cache: Cache,
   logger: Logger,
-  settings: { serverSecret: string; notify?: NotifyConfig },
+  settings: { serverSecret: string; notify?: NotifyConfig; paymentEndpoints?: GatewayEndpoints },
   /** Tests point the sign-in providers at local mock servers. */
   signInUpstreams?: Partial<SignInUpstreams>,
 ): Services {
@@ -102,6 +113,7 @@ export function createServices(
     onQuotaChanged: (userId, delta) => users.quotaChanged(userId, delta),
     inviteRewards: users.inviteRewards,
   });
+  const payments = createPaymentServices(database, logger, settings, { options, userRepository, users });
   const notifier = createNotifier(settings.notify ?? { email: { disabled: false } }, {
     mailer: signIn.mailer,
     rootEmail: () => userRepository.rootEmail(),
@@ -115,6 +127,7 @@ export function createServices(
     (model) =>
       // Custom owners included: the analytics screen groups usage by maker.
       prices.ownerName(prices.lookup(model).channel_type) ?? 'Unknown',
+    new OrderStatistics(new PaymentRepository(database)),
   );
   return {
     database,
@@ -135,5 +148,34 @@ export function createServices(
     dashboard,
     analytics,
     notifier,
+    payments,
   };
+}
+
+function createPaymentServices(
+  database: DatabaseHandle,
+  logger: Logger,
+  settings: { serverSecret: string; paymentEndpoints?: GatewayEndpoints },
+  shared: { options: OptionService; userRepository: UserRepository; users: UserService },
+): Services['payments'] {
+  const repo = new PaymentRepository(database);
+  const gateways = new GatewayService({
+    repo,
+    registry: createGatewayRegistry(settings.paymentEndpoints ?? PRODUCTION_PAYMENT_ENDPOINTS),
+    configs: new GatewayConfigs(createSecretBox(settings.serverSecret, 'payments')),
+    options: shared.options,
+  });
+  const orders = new OrderService({ repo, gateways, options: shared.options, logger });
+  const notify = new NotifyService({
+    repo,
+    gateways,
+    groups: new UserGroupRepository(database),
+    logger,
+    users: shared.userRepository,
+    logs: new LogRepository(),
+    options: shared.options,
+    inviteRewards: shared.users.inviteRewards,
+    onQuotaChanged: (userId, delta) => shared.users.quotaChanged(userId, delta),
+  });
+  return { gateways, orders, notify };
 }

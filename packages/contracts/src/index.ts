@@ -8,6 +8,7 @@ export * from './json-depth.js';
 export * from './log.js';
 export * from './options.js';
 export * from './paging.js';
+export * from './payment.js';
 export * from './price.js';
 export * from './quota.js';
 export * from './redemption.js';

@@ -4,7 +4,7 @@ import { NotFoundPage } from '../features/errors/NotFoundPage.js';
 /**
  * THE ROUTE TABLE. Each screen is one line: its path (relative to its layout), its page, and
  * `admin: true` when only role ≥ 10 may open it. A screen that is not built has no route and no
- * menu entry (Midjourney, async tasks, payments and Telegram come with their server features).
+ * menu entry (Midjourney, async tasks and Telegram come with their server features).
  */
 export interface PageRoute {
   /** '' is the layout's index route. */
@@ -56,6 +56,11 @@ export const panelRoutes: PageRoute[] = [
     path: 'redemption',
     admin: true,
     page: lazyPage(() => import('../features/redemption/RedemptionPage.js'), 'RedemptionPage'),
+  },
+  {
+    path: 'payment',
+    admin: true,
+    page: lazyPage(() => import('../features/payment/PaymentPage.js'), 'PaymentPage'),
   },
   {
     path: 'setting',

@@ -76,9 +76,7 @@ export function accountRoutes(
 
   app.get('/api/user/aff', signedIn, async (request) => ok(await accounts.affCode(currentUser(request))));
 
-  // The enabled payment gateways (reference §1.4). Gateways are not built yet, so there are none;
-  // answering the empty list keeps the Top up page from a 404 on every visit.
-  app.get('/api/user/payment', signedIn, async () => ok([]));
+  // `GET /api/user/payment` (the enabled gateways) is served by api/payment/routes.ts.
 
   emailRoutes(app, deps);
   oauthRoutes(app, deps);

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CreateRedemptionBody,
-  LogType,
-  MAX_QUOTA,
   type Paged,
   type RedemptionListQuery,
   RedemptionStatus,
@@ -21,8 +19,8 @@ import type { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
 import type { InviteRewards, PaidReward } from '../user/invite-reward.js';
 import type { UserRepository } from '../user/repo.js';
+import { announceTopUp, creditTopUp } from './credit.js';
 import { toRedemptionView } from './presenter.js';
-import { promotionTarget } from './promotion.js';
 import type { RedemptionRepository } from './repo.js';
 
 /** Codes are stored by this digest; a code typed in capitals still finds its row. */
@@ -117,29 +115,18 @@ export class RedemptionService {
       }
       const code = await this.deps.repo.findByKeyHash(hash, transaction);
       const amount = Number(code?.quota ?? 0);
-      // Conditional on the balance staying within MAX_QUOTA; a refusal rolls the claim back too.
-      if (!(await this.deps.users.addQuota(caller.id, amount, transaction))) {
-        if (!(await this.deps.users.findById(caller.id, transaction))) {
-          throw AppError.notFound('your account no longer exists');
-        }
-        throw AppError.conflict(
-          `quota: redeeming this code would take your balance past the maximum of ${MAX_QUOTA}; nothing was redeemed`,
-        );
-      }
-      await this.deps.logs.insert(transaction, {
-        userId: caller.id,
-        username: caller.username,
-        type: LogType.topup,
+      // A refusal (the balance would pass MAX_QUOTA) rolls the claim back too.
+      reward = await creditTopUp(this.deps, transaction, {
+        user: caller,
         quota: amount,
         sourceIp,
         content: `通过兑换码充值 ${logQuota(amount, this.deps.options)}`,
+        groups,
+        refusal: 'nothing was redeemed',
       });
-      await this.promote(transaction, caller.id, groups);
-      reward = await this.deps.inviteRewards?.onTopUp(transaction, caller.id);
       return amount;
     });
-    this.deps.onQuotaChanged(caller.id, quota);
-    this.deps.inviteRewards?.notify(reward);
+    announceTopUp(this.deps, caller.id, quota, reward);
     return quota;
   }
 
@@ -154,19 +141,6 @@ export class RedemptionService {
       return AppError.conflict('key: this redemption code has already been used');
     }
     return AppError.conflict('key: this redemption code is disabled');
-  }
-
-  /** Moves the user into the promotion group their cumulative recharge now qualifies for, if any. */
-  private async promote(executor: Executor, userId: number, groups: readonly UserGroupView[]): Promise<void> {
-    const user = await this.deps.users.findById(userId, executor);
-    if (!user) return;
-    const target = promotionTarget(
-      groups,
-      user.group,
-      Number(user.quota) + Number(user.used_quota),
-      this.deps.options.getNumber('QuotaPerUnit'),
-    );
-    if (target) await this.deps.users.update(userId, { group: target.symbol }, executor);
   }
 
   /** After a conditional update changed nothing: a 409 if the code was redeemed meanwhile, else fine. */

@@ -28,6 +28,7 @@ describe('console menu (spec §2, §6)', () => {
       'pricing',
       'paySetting',
       'redemption',
+      'payment',
       'setting',
     ]);
   });

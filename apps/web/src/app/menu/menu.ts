@@ -87,7 +87,12 @@ export const consoleMenu: MenuGroup[] = [
         admin: true,
         children: [link('user_group'), link('pricing')],
       },
-      { type: 'collapse', id: 'paySetting', admin: true, children: [link('redemption')] },
+      {
+        type: 'collapse',
+        id: 'paySetting',
+        admin: true,
+        children: [link('redemption'), link('payment')],
+      },
       link('setting', admin),
     ],
   },

@@ -7,6 +7,7 @@ import HubOutlined from '@mui/icons-material/HubOutlined';
 import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
+import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import RedeemOutlined from '@mui/icons-material/RedeemOutlined';
@@ -28,6 +29,7 @@ export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = 
   pricing: LocalOfferOutlined,
   paySetting: CreditCardOutlined,
   redemption: RedeemOutlined,
+  payment: PaymentsOutlined,
   token: KeyOutlined,
   profile: AccountCircleOutlined,
   setting: SettingsOutlined,

@@ -11,10 +11,11 @@ import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { ChartEmpty, useMetricFormat } from './AnalyticsCard.js';
 import type { DayRegistrations, DayTopUps } from './series.js';
 
-const CHART_HEIGHT = 220;
-const chartMargin = { top: 8, right: 20, left: 0, bottom: 0 };
+export const CHART_HEIGHT = 220;
+export const chartMargin = { top: 8, right: 20, left: 0, bottom: 0 };
 
-function FiguresRow({ children }: { children: ReactNode }) {
+/** The two headline figures above a small chart. */
+export function FiguresRow({ children }: { children: ReactNode }) {
   return (
     <Box
       sx={{
@@ -92,15 +93,15 @@ export function NewUsersCard({ days }: { days: DayRegistrations[] }) {
   );
 }
 
-/** Quota redeemed with codes per day, and money paid online when there is any. */
+/** Quota redeemed with codes per day (money paid online has its own card: OrdersCard). */
 export function TopUpsCard({ days }: { days: DayTopUps[] }) {
   const { t } = useTranslation('analytics');
   const style = useChartStyle();
   const formatQuota = useQuotaFormatter();
   const format = useMetricFormat();
   const redeemed = days.reduce((sum, day) => sum + day.redeemed, 0);
-  const paid = days.reduce((sum, day) => sum + day.paid, 0);
-  const colors = { redeemed: style.series(3), paid: style.series(4) };
+  const redeemers = days.reduce((sum, day) => sum + day.redeemers, 0);
+  const colors = { redeemed: style.series(3) };
 
   const renderTooltip = ({ active, payload, label }: TooltipContentProps) => {
     if (!active || !payload?.length) return null;
@@ -109,9 +110,6 @@ export function TopUpsCard({ days }: { days: DayTopUps[] }) {
       { key: 'redeemed', color: colors.redeemed, name: t('topUps.redeemed'), value: formatQuota(day?.redeemed ?? 0) },
       { key: 'redeemers', color: 'transparent', name: t('topUps.redeemers'), value: String(day?.redeemers ?? 0) },
     ];
-    if (paid > 0) {
-      lines.push({ key: 'paid', color: colors.paid, name: t('topUps.paid'), value: (day?.paid ?? 0).toLocaleString() });
-    }
     return <ChartTooltipBox title={String(label ?? '')} lines={lines} />;
   };
 
@@ -119,11 +117,13 @@ export function TopUpsCard({ days }: { days: DayTopUps[] }) {
     <ChartCard title={t('topUps.title')} subtitle={t('topUps.subtitle')} testId="analytics-topups">
       <FiguresRow>
         <ChartFigure label={t('topUps.redeemed')} value={formatQuota(redeemed)} testId="analytics-topups-redeemed" />
-        {paid > 0 && (
-          <ChartFigure label={t('topUps.paid')} value={paid.toLocaleString()} testId="analytics-topups-paid" />
-        )}
+        <ChartFigure
+          label={t('topUps.redeemers')}
+          value={redeemers.toLocaleString()}
+          testId="analytics-topups-redeemers"
+        />
       </FiguresRow>
-      {redeemed === 0 && paid === 0 ? (
+      {redeemed === 0 ? (
         <ChartEmpty
           icon={CardGiftcardOutlined}
           title={t('empty.topUpsTitle')}

@@ -9,6 +9,7 @@ import { describeError } from '../../lib/notify.js';
 import { NewUsersCard, TopUpsCard } from './ActivityCards.js';
 import { useAnalyticsPeriod } from './analytics.api.js';
 import { BreakdownCard } from './BreakdownCard.js';
+import { OrdersCard } from './OrdersCard.js';
 import { type DayRange, rangeDays } from './period.js';
 import { type GroupType, periodDates, registrationsByDay, topUpsByDay, totalUsage, usageByDay } from './series.js';
 import { UsageTrendCard } from './UsageTrendCard.js';
@@ -79,6 +80,7 @@ export function OverviewTab({ range }: { range: DayRange }) {
           <TopUpsCard days={topUps} />
         </Grid>
       </Grid>
+      <OrdersCard days={topUps} />
     </Stack>
   );
 }

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { StatCard } from '../../components/cards/StatCard.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { describeError } from '../../lib/notify.js';
+import { formatMoney } from '../topup/payment.js';
 import { useAnalyticsSummary } from './analytics.api.js';
 
 const channelStatusColors: Record<number, string> = {
@@ -161,9 +162,12 @@ export function SummaryCards() {
             value={formatQuota(sumBy(orders, (entry) => entry.quota))}
             icon={<PaymentsOutlined />}
             testId="analytics-card-topups"
-            caption={orders
-              .map((entry) => `${entry.money.toLocaleString()} ${entry.order_currency}`.trim())
-              .join(' · ')}
+            // Money per currency: dollars and yuan are never added together.
+            caption={
+              <Box component="span" data-testid="analytics-card-topups-money">
+                {orders.map((entry) => formatMoney(entry.money, entry.order_currency)).join(' · ')}
+              </Box>
+            }
             loading={loading}
           />
         </Grid>

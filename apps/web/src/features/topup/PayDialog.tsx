@@ -1,5 +1,6 @@
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
+import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
 import OpenInNewOutlined from '@mui/icons-material/OpenInNewOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,43 +12,41 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import type { PayInstruction } from '@one-hub/contracts';
+import { QRCodeSVG } from 'qrcode.react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyToClipboard } from '../../lib/clipboard.js';
 import { notify } from '../../lib/notify.js';
-import type { PaymentOrder } from './payment.js';
-import { useOrderPaid } from './topup.api.js';
+import { openPaymentPage } from './paymentTab.js';
+import { useOrderStatus } from './topup.api.js';
 
-/** Type 1 orders go to the gateway's page in a new tab; a form post carries its fields along. */
-export function openPaymentPage(order: PaymentOrder): void {
-  const { url, method, params } = order.data;
-  if (!params || (method ?? 'GET').toUpperCase() === 'GET') {
-    const target = new URL(url, window.location.href);
-    for (const [name, value] of Object.entries(params ?? {})) target.searchParams.set(name, String(value));
-    window.open(target.href, '_blank', 'noopener');
-    return;
-  }
-  const form = document.createElement('form');
-  form.method = 'POST';
-  form.action = url;
-  form.target = '_blank';
-  for (const [name, value] of Object.entries(params)) {
-    const input = document.createElement('input');
-    input.type = 'hidden';
-    input.name = name;
-    input.value = String(value);
-    form.appendChild(input);
-  }
-  document.body.appendChild(form);
-  form.submit();
-  form.remove();
+/** The QR code on a white tile whatever the theme: phone cameras read dark-on-light codes best. */
+function PaymentCode({ url }: { url: string }) {
+  const { t } = useTranslation('topup');
+  return (
+    <Box sx={{ p: 1.5, bgcolor: '#fff', borderRadius: '10px', lineHeight: 0 }} data-testid="topup-pay-qr">
+      <QRCodeSVG value={url} size={200} marginSize={0} title={t('pay.qrLabel')} />
+    </Box>
+  );
 }
 
-/** Waits for the order to be paid (polling), with the payment address for code-type gateways. */
-export function PayDialog({ order, onClose }: { order: PaymentOrder | null; onClose: () => void }) {
+function StateIcon({ state }: { state: 'pending' | 'success' | 'failed' }) {
+  if (state === 'pending') return <CircularProgress size={40} />;
+  return (
+    <Box sx={{ color: state === 'success' ? 'success.main' : 'error.main', '& svg': { fontSize: 48 } }}>
+      {state === 'success' ? <CheckCircleOutlined /> : <ErrorOutlineOutlined />}
+    </Box>
+  );
+}
+
+/** Waits for the order to be paid (polling every 3 s while open), with the QR code for code-type gateways. */
+export function PayDialog({ order, onClose }: { order: PayInstruction | null; onClose: () => void }) {
   const { t } = useTranslation('topup');
-  const paid = useOrderPaid(order?.trade_no ?? null);
-  const isPaid = paid.data === true;
+  const status = useOrderStatus(order?.trade_no ?? null);
+  const current = status.data ?? { state: 'pending' as const };
+  const isPaid = current.state === 'success';
+  const waiting = current.state === 'pending';
 
   useEffect(() => {
     if (isPaid) notify.success(t('pay.paid'));
@@ -58,21 +57,17 @@ export function PayDialog({ order, onClose }: { order: PaymentOrder | null; onCl
       <DialogTitle>{t('pay.dialogTitle')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', pt: 1 }}>
-          {isPaid ? (
-            <Box sx={{ color: 'success.main', '& svg': { fontSize: 48 } }}>
-              <CheckCircleOutlined />
-            </Box>
-          ) : (
-            <CircularProgress size={40} />
-          )}
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-            {isPaid
+          {order?.type === 2 && waiting ? <PaymentCode url={order.data.url} /> : <StateIcon state={current.state} />}
+          <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid={`topup-pay-state-${current.state}`}>
+            {current.state === 'success'
               ? t('pay.paidDescription')
-              : order?.type === 2
-                ? t('pay.scanDescription')
-                : t('pay.waitDescription')}
+              : current.state === 'failed'
+                ? t('pay.failedDescription', { reason: current.message })
+                : order?.type === 2
+                  ? t('pay.scanDescription')
+                  : t('pay.waitDescription')}
           </Typography>
-          {order && order.type === 2 && !isPaid && (
+          {order && order.type === 2 && waiting && (
             <Stack spacing={1} sx={{ width: '100%' }}>
               <TextField
                 label={t('pay.address')}
@@ -100,7 +95,7 @@ export function PayDialog({ order, onClose }: { order: PaymentOrder | null; onCl
               </Stack>
             </Stack>
           )}
-          {order && order.type !== 2 && !isPaid && (
+          {order && order.type === 1 && waiting && (
             <Button size="small" startIcon={<OpenInNewOutlined />} onClick={() => openPaymentPage(order)}>
               {t('pay.reopen')}
             </Button>
@@ -113,7 +108,9 @@ export function PayDialog({ order, onClose }: { order: PaymentOrder | null; onCl
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{isPaid ? t('pay.done') : t('pay.later')}</Button>
+        <Button onClick={onClose} data-testid="topup-pay-close">
+          {waiting ? t('pay.later') : t('pay.done')}
+        </Button>
       </DialogActions>
     </Dialog>
   );

@@ -8,28 +8,38 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { ORDER_MAX_AMOUNT, type PayInstruction, type UserPaymentView } from '@one-hub/contracts';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SectionCard } from '../../components/SectionCard.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
-import { openPaymentPage, PayDialog } from './PayDialog.js';
-import {
-  checkAmount,
-  formatMoney,
-  MAX_TOP_UP_AMOUNT,
-  type PaymentGateway,
-  type PaymentOrder,
-  parseDiscounts,
-  quotePayment,
-} from './payment.js';
-import { useCreateOrder } from './topup.api.js';
+import { describeError } from '../../lib/notify.js';
+import { PayDialog } from './PayDialog.js';
+import { checkAmount, formatMoney, parseDiscounts, presetAmounts } from './payment.js';
+import { openPaymentPage, releasePaymentTab, reservePaymentTab } from './paymentTab.js';
+import { useCreateOrder, useOrderQuote } from './topup.api.js';
 
-const DEFAULT_PRESETS = [10, 20, 50, 100];
+/** Typing "125" asks for one quote, not three: the amount is quoted once it stops changing. */
+function useSettledValue<T>(value: T, delayMs = 300): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
 
-function SummaryLine({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+interface SummaryLineProps {
+  label: string;
+  value: string;
+  strong?: boolean;
+  testId: string;
+}
+
+function SummaryLine({ label, value, strong, testId }: SummaryLineProps) {
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.5 }}>
+    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.5 }} data-testid={testId}>
       <Typography
         variant="body2"
         sx={{ color: strong ? 'text.primary' : 'text.secondary', fontWeight: strong ? 600 : 400 }}
@@ -47,7 +57,7 @@ function SummaryLine({ label, value, strong }: { label: string; value: string; s
 }
 
 /** Buying quota through the server's payment gateways (only rendered when there are some). */
-export function PaymentCard({ gateways }: { gateways: PaymentGateway[] }) {
+export function PaymentCard({ gateways }: { gateways: UserPaymentView[] }) {
   const { t } = useTranslation('topup');
   const siteInfo = useSiteInfo();
   const formatQuota = useQuotaFormatter();
@@ -55,35 +65,40 @@ export function PaymentCard({ gateways }: { gateways: PaymentGateway[] }) {
   const [amountText, setAmountText] = useState('');
   const [touched, setTouched] = useState(false);
   const [uuid, setUuid] = useState(gateways[0]?.uuid ?? '');
-  const [order, setOrder] = useState<PaymentOrder | null>(null);
+  const [order, setOrder] = useState<PayInstruction | null>(null);
 
   const minimum = siteInfo.PaymentMinAmount || 0;
   const discounts = useMemo(() => parseDiscounts(siteInfo.RechargeDiscount), [siteInfo.RechargeDiscount]);
-  const presets = useMemo(() => {
-    const discounted = Object.keys(discounts).map(Number).filter(Number.isInteger);
-    const amounts = discounted.length > 0 ? discounted : DEFAULT_PRESETS;
-    return [...new Set(amounts)]
-      .filter((amount) => amount >= minimum && amount <= MAX_TOP_UP_AMOUNT)
-      .sort((a, b) => a - b);
-  }, [discounts, minimum]);
+  const presets = useMemo(() => presetAmounts(discounts, minimum), [discounts, minimum]);
   const gateway = gateways.find((entry) => entry.uuid === uuid) ?? gateways[0];
   const problem = checkAmount(amountText, minimum);
-  const amount = problem ? 0 : Number(amountText.trim());
-  const quote = gateway && !problem ? quotePayment(amount, gateway, discounts, siteInfo.PaymentUSDRate) : null;
+  const amount = problem ? null : Number(amountText.trim());
+  const settledAmount = useSettledValue(amount);
+  const quote = useOrderQuote(gateway?.uuid ?? '', settledAmount);
+  // The quote on screen must be the one for the amount in the field, never a stale one.
+  const shown = quote.data && quote.data.amount === amount && !quote.isPlaceholderData ? quote.data : null;
+  const quoteError = quote.isError && settledAmount === amount ? describeError(quote.error) : null;
 
   const pay = () => {
     setTouched(true);
-    if (problem || !gateway) return;
+    if (amount === null || !gateway) return;
+    // WeChat Pay always answers with a QR code; the others may send the payer to a page.
+    const tab = gateway.type === 'wxpay' ? null : reservePaymentTab();
     createOrder.mutate(
       { uuid: gateway.uuid, amount },
       {
         onSuccess: (created) => {
-          if (created.type !== 2) openPaymentPage(created);
+          openPaymentPage(created, tab);
           setOrder(created);
         },
+        onError: () => releasePaymentTab(tab),
       },
     );
   };
+  const helper =
+    touched && problem
+      ? t(`pay.problem.${problem}`, { minimum, maximum: ORDER_MAX_AMOUNT.toLocaleString() })
+      : (quoteError ?? t('pay.amountHint'));
 
   return (
     <SectionCard
@@ -122,12 +137,8 @@ export function PaymentCard({ gateways }: { gateways: PaymentGateway[] }) {
             value={amountText}
             onChange={(event) => setAmountText(event.target.value)}
             onBlur={() => setTouched(true)}
-            error={touched && problem !== null}
-            helperText={
-              touched && problem
-                ? t(`pay.problem.${problem}`, { minimum, maximum: MAX_TOP_UP_AMOUNT.toLocaleString() })
-                : t('pay.amountHint')
-            }
+            error={(touched && problem !== null) || quoteError !== null}
+            helperText={helper}
             slotProps={{
               input: { startAdornment: <InputAdornment position="start">{'$'}</InputAdornment> },
               htmlInput: { inputMode: 'numeric', 'data-testid': 'topup-amount' },
@@ -145,6 +156,7 @@ export function PaymentCard({ gateways }: { gateways: PaymentGateway[] }) {
                       })
                     : `$${preset}`
                 }
+                data-testid={`topup-preset-${preset}`}
                 onClick={() => {
                   setAmountText(String(preset));
                   setTouched(true);
@@ -155,17 +167,39 @@ export function PaymentCard({ gateways }: { gateways: PaymentGateway[] }) {
             ))}
           </Stack>
         </Box>
-        {quote && (
+        {shown && (
           <Box sx={{ p: 2, borderRadius: '10px', bgcolor: 'action.hover' }} data-testid="topup-quote">
-            <SummaryLine label={t('pay.receive')} value={formatQuota(amount * siteInfo.quota_per_unit)} />
-            {quote.saved > 0 && (
-              <SummaryLine label={t('pay.discount')} value={`-${formatMoney(quote.saved, quote.currency)}`} />
+            <SummaryLine label={t('pay.receive')} value={formatQuota(shown.quota)} testId="topup-quote-quota" />
+            {shown.discount > 0 && (
+              <SummaryLine
+                label={t('pay.discount')}
+                value={`-${formatMoney(shown.discount, shown.currency)}`}
+                testId="topup-quote-discount"
+              />
             )}
-            {quote.fee > 0 && <SummaryLine label={t('pay.fee')} value={formatMoney(quote.fee, quote.currency)} />}
-            <SummaryLine label={t('pay.total')} value={formatMoney(quote.pay, quote.currency)} strong />
+            {shown.fee > 0 && (
+              <SummaryLine
+                label={t('pay.fee')}
+                value={formatMoney(shown.fee, shown.currency)}
+                testId="topup-quote-fee"
+              />
+            )}
+            <SummaryLine
+              label={t('pay.total')}
+              value={formatMoney(shown.order_amount, shown.currency)}
+              strong
+              testId="topup-quote-total"
+            />
           </Box>
         )}
-        <Button variant="contained" size="large" onClick={pay} loading={createOrder.isPending} data-testid="topup-pay">
+        <Button
+          variant="contained"
+          size="large"
+          onClick={pay}
+          loading={createOrder.isPending}
+          disabled={quoteError !== null}
+          data-testid="topup-pay"
+        >
           {t('pay.submit')}
         </Button>
       </Stack>

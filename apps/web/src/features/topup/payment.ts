@@ -1,31 +1,10 @@
 /**
- * Online top-up arithmetic (spec §5, §9; reference §4.10), free of React so it can be tested.
- * Amounts are whole US dollars; the server bills `amount × quota_per_unit` quota.
+ * Online top-up input checks (spec §5, §9; reference §4.10), free of React so they can be tested.
+ * Amounts are whole US dollars. The price itself (discount, fee, exchange rate) is never worked
+ * out here: the server quotes it (`GET /api/user/order/quote`) so the browser cannot disagree with
+ * what it will charge.
  */
-
-/** The largest amount one order may buy (spec §9). */
-export const MAX_TOP_UP_AMOUNT = 1_000_000;
-
-/** A gateway as `GET /api/user/payment` lists it (only these fields are filled). */
-export interface PaymentGateway {
-  uuid: string;
-  name: string;
-  icon: string;
-  /** A fraction: 0.05 is 5 %. */
-  percent_fee: number;
-  /** In US dollars. */
-  fixed_fee: number;
-  /** "USD" or "CNY". */
-  currency: string;
-  sort: number;
-}
-
-/** `POST /api/user/order` → data: type 1 sends the browser to `url` (form fields in `params`), type 2 shows a code. */
-export interface PaymentOrder {
-  trade_no: string;
-  type: number;
-  data: { url: string; method?: string; params?: Record<string, string | number> };
-}
+import { ORDER_MAX_AMOUNT } from '@one-hub/contracts';
 
 export type AmountProblem = 'required' | 'integer' | 'positive' | 'belowMinimum' | 'aboveMaximum';
 
@@ -37,7 +16,7 @@ export function checkAmount(text: string, minimum: number): AmountProblem | null
   const amount = Number(trimmed);
   if (amount <= 0) return 'positive';
   if (minimum > 0 && amount < minimum) return 'belowMinimum';
-  if (amount > MAX_TOP_UP_AMOUNT) return 'aboveMaximum';
+  if (amount > ORDER_MAX_AMOUNT) return 'aboveMaximum';
   return null;
 }
 
@@ -58,55 +37,39 @@ export function parseDiscounts(text: string | undefined): Record<string, number>
   }
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
-
-export interface PaymentQuote {
-  /** The multiplier applied (1 = no discount). */
-  discount: number;
-  /** The fee in the payment currency. */
-  fee: number;
-  /** What the user pays, in `currency`. */
-  pay: number;
-  /** What the discount saves, in `currency`. */
-  saved: number;
-  currency: string;
-}
+const DEFAULT_PRESETS = [10, 20, 50, 100, 200, 500];
 
 /**
- * The price of `amount` dollars through `gateway`: discount first, then the percent fee (or the
- * fixed fee), then the exchange rate for non-dollar gateways.
+ * The amount chips: the discounted amounts when the site sets any (those are the ones worth
+ * picking), otherwise a common ladder; only amounts an order may actually have.
  */
-export function quotePayment(
-  amount: number,
-  gateway: Pick<PaymentGateway, 'percent_fee' | 'fixed_fee' | 'currency'>,
-  discounts: Record<string, number>,
-  usdRate: number,
-): PaymentQuote {
-  const discount = discounts[String(amount)] ?? 1;
-  const net = amount * discount;
-  let base = amount;
-  let fee = 0;
-  if (gateway.percent_fee > 0) {
-    fee = round2(net * gateway.percent_fee);
-    base = round2(amount * (1 + gateway.percent_fee));
-  } else if (gateway.fixed_fee > 0) {
-    fee = gateway.fixed_fee;
-    base = amount + fee;
-  }
-  let pay = round2(net + fee);
-  const currency = gateway.currency || 'USD';
-  if (currency !== 'USD') {
-    const rate = usdRate > 0 ? usdRate : 1;
-    base = round2(base * rate);
-    pay = round2(pay * rate);
-    fee = round2(fee * rate);
-  }
-  return { discount, fee, pay, saved: Math.max(0, round2(base - pay)), currency };
+export function presetAmounts(discounts: Record<string, number>, minimum: number): number[] {
+  const discounted = Object.keys(discounts)
+    .map(Number)
+    .filter((amount) => Number.isInteger(amount));
+  const amounts = discounted.length > 0 ? discounted : DEFAULT_PRESETS;
+  return [...new Set(amounts)]
+    .filter((amount) => amount > 0 && amount >= minimum && amount <= ORDER_MAX_AMOUNT)
+    .sort((left, right) => left - right);
 }
 
-/** "$12.50" or "¥90.00". */
+/** "$12.50" or "¥90.00": the server's amounts carry two decimals at most. */
 export function formatMoney(value: number, currency: string): string {
   const symbol = currency === 'CNY' ? '¥' : currency === 'USD' ? '$' : '';
   const text = value.toFixed(2);
   return symbol ? `${symbol}${text}` : `${text} ${currency}`;
+}
+
+/** Where an order stands as far as the waiting dialog can tell. */
+export type OrderState = { state: 'pending' } | { state: 'success' } | { state: 'failed'; message: string };
+
+/**
+ * Reads one answer of `GET /api/user/order/status`. The reference answers `success:true` only for
+ * a paid order and `success:false` (HTTP 200) while it waits; a 4xx says the order cannot be paid
+ * any more (unknown, failed, closed) and carries the reason. A network or server error is not an
+ * answer about the order, so the dialog keeps waiting.
+ */
+export function orderStateOfFailure(status: number, message: string): OrderState {
+  if (status >= 400 && status < 500 && status !== 401 && status !== 429) return { state: 'failed', message };
+  return { state: 'pending' };
 }

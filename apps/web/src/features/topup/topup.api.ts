@@ -1,8 +1,15 @@
-import type { TopUpBody, UserView } from '@one-hub/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  CreateOrderBody,
+  OrderQuote,
+  PayInstruction,
+  TopUpBody,
+  UserPaymentView,
+  UserView,
+} from '@one-hub/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { selfQueryKey } from '../../hooks/useSelf.js';
 import { api, isApiError, withQuery } from '../../lib/api.js';
-import type { PaymentGateway, PaymentOrder } from './payment.js';
+import { type OrderState, orderStateOfFailure } from './payment.js';
 
 /**
  * `['user', 'self']` is shared with the session guard and the dashboard, so a redeemed code
@@ -14,6 +21,7 @@ export const topupKeys = {
   aff: ['user', 'aff'] as const,
   gateways: ['user', 'payment'] as const,
   order: (tradeNo: string) => ['user', 'order', tradeNo] as const,
+  quote: (uuid: string, amount: number) => ['user', 'order', 'quote', uuid, amount] as const,
 };
 
 /** The reference polls an order's status every 3 s (§4.10). */
@@ -52,7 +60,7 @@ export function usePaymentGateways() {
   return useQuery({
     queryKey: topupKeys.gateways,
     queryFn: async () => {
-      const gateways = await api.get<PaymentGateway[] | null>('/api/user/payment');
+      const gateways = await api.get<UserPaymentView[] | null>('/api/user/payment');
       return [...(gateways ?? [])].sort((left, right) => right.sort - left.sort);
     },
     staleTime: 60_000,
@@ -60,32 +68,52 @@ export function usePaymentGateways() {
   });
 }
 
+/**
+ * `GET /api/user/order/quote`: the discount, fee and total the server will charge, asked for only
+ * while the amount is valid. Its refusal (below the minimum, say) is shown under the amount.
+ */
+export function useOrderQuote(uuid: string, amount: number | null) {
+  return useQuery({
+    queryKey: topupKeys.quote(uuid, amount ?? 0),
+    queryFn: () => api.get<OrderQuote>(withQuery('/api/user/order/quote', { uuid, amount })),
+    enabled: Boolean(uuid) && amount !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+    retry: false,
+    meta: { silentError: true },
+  });
+}
+
+/** `POST /api/user/order`: the server's refusal is shown as its message (toast). */
 export function useCreateOrder() {
   return useMutation({
-    mutationFn: (body: { uuid: string; amount: number }) => api.post<PaymentOrder>('/api/user/order', body),
+    mutationFn: (body: CreateOrderBody) => api.post<PayInstruction>('/api/user/order', body),
   });
 }
 
 /**
- * Polls `GET /api/user/order/status` while `tradeNo` is set. The server answers success only once
- * the order is paid; anything else means "not yet".
+ * Polls `GET /api/user/order/status` every 3 s while `tradeNo` is set (the dialog is open), until the
+ * order is paid or can no longer be. A paid order refreshes the balance everywhere.
  */
-export function useOrderPaid(tradeNo: string | null) {
+export function useOrderStatus(tradeNo: string | null) {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: topupKeys.order(tradeNo ?? ''),
-    queryFn: async () => {
+    queryFn: async (): Promise<OrderState> => {
       try {
         await api.get<unknown>(withQuery('/api/user/order/status', { trade_no: tradeNo }));
-        await queryClient.invalidateQueries({ queryKey: topupKeys.self });
-        return true;
       } catch (error) {
-        if (isApiError(error) && error.status !== 401) return false;
+        if (isApiError(error) && error.status !== 401) return orderStateOfFailure(error.status, error.message);
         throw error;
       }
+      await queryClient.invalidateQueries({ queryKey: topupKeys.self });
+      return { state: 'success' };
     },
     enabled: Boolean(tradeNo),
-    refetchInterval: (query) => (query.state.data ? false : ORDER_POLL_MS),
+    refetchInterval: (query) => (query.state.data && query.state.data.state !== 'pending' ? false : ORDER_POLL_MS),
+    // A background tab keeps polling: the payer is usually in the vendor's tab meanwhile.
+    refetchIntervalInBackground: true,
+    gcTime: 0,
     meta: { silentError: true },
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inviteLink } from './invite.js';
-import { checkAmount, formatMoney, parseDiscounts, quotePayment } from './payment.js';
+import { checkAmount, formatMoney, orderStateOfFailure, parseDiscounts, presetAmounts } from './payment.js';
 
 describe('top-up amount', () => {
   it('needs a positive whole number between the minimum and 1 000 000', () => {
@@ -16,22 +16,34 @@ describe('top-up amount', () => {
   });
 });
 
-describe('payment quote', () => {
-  const discounts = parseDiscounts('{"100": 0.9, "bad": "x", "5": -1}');
-
+describe('amount presets', () => {
   it('reads only positive multipliers from RechargeDiscount', () => {
-    expect(discounts).toEqual({ '100': 0.9 });
+    expect(parseDiscounts('{"100": 0.9, "bad": "x", "5": -1}')).toEqual({ '100': 0.9 });
     expect(parseDiscounts('not json')).toEqual({});
     expect(parseDiscounts('[1]')).toEqual({});
   });
 
-  it('applies the discount, then the percent fee, then the exchange rate', () => {
-    const usd = quotePayment(100, { percent_fee: 0.05, fixed_fee: 0, currency: 'USD' }, discounts, 7);
-    expect(usd).toEqual({ discount: 0.9, fee: 4.5, pay: 94.5, saved: 10.5, currency: 'USD' });
-    const cny = quotePayment(10, { percent_fee: 0, fixed_fee: 1, currency: 'CNY' }, discounts, 7.2);
-    expect(cny).toEqual({ discount: 1, fee: 7.2, pay: 79.2, saved: 0, currency: 'CNY' });
-    expect(formatMoney(cny.pay, cny.currency)).toBe('¥79.20');
+  it('offers the discounted amounts when there are any, else a ladder, never below the minimum', () => {
+    expect(presetAmounts({ '200': 0.9, '50': 0.95, '1.5': 0.9, '2000000': 0.5 }, 0)).toEqual([50, 200]);
+    expect(presetAmounts({}, 0)).toEqual([10, 20, 50, 100, 200, 500]);
+    expect(presetAmounts({}, 60)).toEqual([100, 200, 500]);
+  });
+
+  it('writes money with its currency sign and two decimals', () => {
+    expect(formatMoney(79.2, 'CNY')).toBe('¥79.20');
     expect(formatMoney(12.5, 'USD')).toBe('$12.50');
+    expect(formatMoney(3, 'EUR')).toBe('3.00 EUR');
+  });
+});
+
+describe('order status answers', () => {
+  it('keeps waiting on "not paid yet", network and server errors; stops on a 4xx with its reason', () => {
+    expect(orderStateOfFailure(200, 'not paid')).toEqual({ state: 'pending' });
+    expect(orderStateOfFailure(0, 'offline')).toEqual({ state: 'pending' });
+    expect(orderStateOfFailure(502, 'bad gateway')).toEqual({ state: 'pending' });
+    expect(orderStateOfFailure(429, 'slow down')).toEqual({ state: 'pending' });
+    expect(orderStateOfFailure(404, 'order not found')).toEqual({ state: 'failed', message: 'order not found' });
+    expect(orderStateOfFailure(409, 'order closed')).toEqual({ state: 'failed', message: 'order closed' });
   });
 });
 

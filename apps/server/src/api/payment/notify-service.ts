@@ -1,0 +1,146 @@
+import { LogType, OrderStatus, type UserGroupView } from '@one-hub/contracts';
+import type { GatewayAnswer, GatewayCallback, GatewayCallbackResult } from '../../payments/gateway.js';
+import { centsOf, centsText } from '../../payments/money.js';
+import type { OrderRow } from '../../platform/db/index.js';
+import type { Logger } from '../../platform/logger.js';
+import { logQuota } from '../log/format.js';
+import { announceTopUp, creditTopUp, type TopUpCreditDeps } from '../redemption/credit.js';
+import type { PaidReward } from '../user/invite-reward.js';
+import type { GatewayService, UsableGateway } from './gateway-service.js';
+import type { PaymentRepository } from './repo.js';
+
+export interface NotifyServiceDeps extends TopUpCreditDeps {
+  repo: PaymentRepository;
+  gateways: GatewayService;
+  groups: { all(): Promise<UserGroupView[]> };
+  logger: Logger;
+}
+
+type Paid = Extract<GatewayCallbackResult, { kind: 'paid' }>;
+
+/**
+ * Vendor callbacks (`ANY /api/payment/notify/:uuid`). An order is credited only by a verified
+ * `paid` result whose amount (and currency, when the vendor names one) equals the order's, through
+ * one conditional pending → success update in the transaction that credits the balance: duplicate
+ * and concurrent callbacks, on any number of nodes, credit once. Every attempt is logged.
+ */
+export class NotifyService {
+  constructor(private readonly deps: NotifyServiceDeps) {}
+
+  /** Undefined when the uuid names no enabled gateway this server handles ("payment not found"). */
+  async handle(uuid: string, callback: GatewayCallback, clientIp: string): Promise<GatewayAnswer | undefined> {
+    const usable = await this.deps.gateways.usable(uuid);
+    if (!usable) {
+      this.deps.logger.warn({ uuid, ip: clientIp }, 'payment callback for an unknown or disabled gateway');
+      return undefined;
+    }
+    const context = { gateway: uuid, type: usable.row.type, ip: clientIp };
+    let result: GatewayCallbackResult;
+    try {
+      result = await usable.gateway.verify(usable.config, callback);
+    } catch (error) {
+      result = { kind: 'rejected', reason: error instanceof Error ? error.message : 'verification failed' };
+    }
+    if (result.kind === 'rejected') {
+      this.deps.logger.warn({ ...context, reason: result.reason }, 'payment callback rejected');
+      return usable.gateway.answer('fail');
+    }
+    if (result.kind === 'ignored') {
+      this.deps.logger.info({ ...context, reason: result.reason }, 'payment callback acknowledged, nothing to credit');
+      return usable.gateway.answer('ok');
+    }
+    const outcome = await this.settle(usable, result, clientIp);
+    this.deps.logger[outcome.level](
+      { ...context, tradeNo: result.tradeNo, reason: outcome.reason },
+      'payment callback',
+    );
+    return usable.gateway.answer(outcome.answer);
+  }
+
+  private async settle(usable: UsableGateway, paid: Paid, clientIp: string): Promise<Outcome> {
+    const order = await this.deps.repo.findOrder(paid.tradeNo);
+    if (!order) return refuse(`no order ${paid.tradeNo}`);
+    if (order.gateway_id !== usable.row.id) return refuse(`order ${paid.tradeNo} belongs to another gateway`);
+    if (order.status !== OrderStatus.pending) return this.notPending(order, paid);
+    const mismatch = mismatchOf(order, paid);
+    if (mismatch) return this.recordMismatch(order, paid, mismatch);
+    const user = await this.deps.users.findById(order.user_id);
+    if (!user) return refuse(`the account of order ${paid.tradeNo} no longer exists`);
+    const groups = await this.deps.groups.all();
+    const quota = Number(order.quota);
+    let reward: PaidReward | undefined;
+    let credited = false;
+    try {
+      credited = await this.deps.repo.db.transaction().execute(async (transaction) => {
+        if (!(await this.deps.repo.settlePending(transaction, order.trade_no, OrderStatus.success, paid.gatewayNo))) {
+          return false;
+        }
+        reward = await creditTopUp(this.deps, transaction, {
+          user,
+          quota,
+          sourceIp: clientIp,
+          content: `在线充值 ${logQuota(quota, this.deps.options)}，支付 ${centsText(paid.paidCents)} ${order.order_currency}，订单 ${order.trade_no}`,
+          groups,
+          refusal: 'the order stays pending',
+        });
+        return true;
+      });
+    } catch (error) {
+      // Rolled back: the order is still pending and the vendor will call again.
+      return { level: 'error', answer: 'fail', reason: error instanceof Error ? error.message : String(error) };
+    }
+    if (!credited) return this.notPending((await this.deps.repo.findOrder(order.trade_no)) ?? order, paid);
+    announceTopUp(this.deps, user.id, quota, reward);
+    return { level: 'info', answer: 'ok', reason: `credited ${quota} quota to user ${user.id}` };
+  }
+
+  /** A repeat of the callback that credited the order is acknowledged, so the vendor stops; anything else is refused. */
+  private notPending(order: OrderRow, paid: Paid): Outcome {
+    if (order.status === OrderStatus.success && order.gateway_no === paid.gatewayNo) {
+      return { level: 'info', answer: 'ok', reason: 'already credited (duplicate callback)' };
+    }
+    return refuse(`order ${order.trade_no} is ${order.status}, not pending`);
+  }
+
+  /**
+   * A genuine payment of the wrong amount or currency: the order becomes `failed` with the vendor's
+   * number, nothing is credited, and the payer's log says why (an administrator settles it by hand).
+   * Acknowledged, since the vendor repeating it would change nothing.
+   */
+  private async recordMismatch(order: OrderRow, paid: Paid, mismatch: string): Promise<Outcome> {
+    const user = await this.deps.users.findById(order.user_id);
+    const recorded = await this.deps.repo.db.transaction().execute(async (transaction) => {
+      if (!(await this.deps.repo.settlePending(transaction, order.trade_no, OrderStatus.failed, paid.gatewayNo))) {
+        return false;
+      }
+      await this.deps.logs.insert(transaction, {
+        userId: order.user_id,
+        username: user?.username ?? '',
+        type: LogType.system,
+        content: `在线充值订单 ${order.trade_no} 未入账：${mismatch}`,
+      });
+      return true;
+    });
+    if (!recorded) return this.notPending((await this.deps.repo.findOrder(order.trade_no)) ?? order, paid);
+    return { level: 'warn', answer: 'ok', reason: `not credited, order failed: ${mismatch}` };
+  }
+}
+
+interface Outcome {
+  level: 'info' | 'warn' | 'error';
+  answer: 'ok' | 'fail';
+  reason: string;
+}
+
+const refuse = (reason: string): Outcome => ({ level: 'warn', answer: 'fail', reason });
+
+function mismatchOf(order: OrderRow, paid: Paid): string | undefined {
+  const expected = centsOf(order.order_amount);
+  if (paid.currency !== undefined && paid.currency !== order.order_currency) {
+    return `paid in ${paid.currency}, the order is in ${order.order_currency}`;
+  }
+  if (paid.paidCents !== expected) {
+    return `paid ${centsText(paid.paidCents)} ${order.order_currency}, the order is ${centsText(expected)}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,62 @@
+import { PAYMENT_CURRENCIES, type PaymentCurrency } from '@one-hub/contracts';
+import Stripe from 'stripe';
+import { z } from 'zod';
+import type { GatewayCallback, GatewayCallbackResult } from '../gateway.js';
+import { CHECKOUT_COMPLETED } from './webhook.js';
+
+/** Only the fields a completed Checkout Session must carry for us to credit it. */
+const completedSession = z.object({
+  id: z.string(),
+  client_reference_id: z.string().min(1),
+  payment_status: z.string(),
+  amount_total: z.number().int().nonnegative(),
+  currency: z.string(),
+  payment_intent: z.union([z.string(), z.object({ id: z.string() }), z.null()]).optional(),
+});
+
+const eventEnvelope = z.object({
+  id: z.string(),
+  type: z.string(),
+  data: z.object({ object: z.unknown() }),
+});
+
+/** The first line of an SDK message: its later lines are advice for developers, not a reason. */
+const firstLine = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+
+/**
+ * Reads a Stripe webhook delivery. The signature is checked by the official SDK
+ * (`constructEvent`: HMAC-SHA256 of `t.payload` with the endpoint secret, timestamp at most five
+ * minutes old, so a captured delivery cannot be replayed later). Only a paid
+ * `checkout.session.completed` is a payment; every other genuine event is acknowledged.
+ */
+export function readCheckoutEvent(callback: GatewayCallback, webhookSecret: string): GatewayCallbackResult {
+  if (!webhookSecret)
+    return { kind: 'rejected', reason: 'webhook_secret is empty: save the gateway again to register the webhook' };
+  const signature = callback.headers['stripe-signature'];
+  if (!signature) return { kind: 'rejected', reason: 'no Stripe-Signature header' };
+  let event: unknown;
+  try {
+    event = Stripe.webhooks.constructEvent(callback.rawBody, signature, webhookSecret);
+  } catch (error) {
+    return { kind: 'rejected', reason: `signature check failed: ${firstLine(error)}` };
+  }
+  const envelope = eventEnvelope.safeParse(event);
+  if (!envelope.success) return { kind: 'rejected', reason: 'the body is not a Stripe event' };
+  if (envelope.data.type !== CHECKOUT_COMPLETED) return { kind: 'ignored', reason: `event type ${envelope.data.type}` };
+
+  const session = completedSession.safeParse(envelope.data.data.object);
+  if (!session.success) {
+    const field = session.error.issues[0]?.path.join('.') || 'object';
+    return { kind: 'rejected', reason: `checkout session without a valid ${field}` };
+  }
+  const { client_reference_id: tradeNo, payment_status, amount_total, payment_intent, id } = session.data;
+  if (payment_status !== 'paid') return { kind: 'ignored', reason: `payment_status ${payment_status}` };
+  const currency = session.data.currency.toUpperCase();
+  if (!(PAYMENT_CURRENCIES as readonly string[]).includes(currency)) {
+    return { kind: 'rejected', reason: `currency ${currency} is not one this gateway charges in` };
+  }
+  // A session paid in full by a discount has no PaymentIntent; its own id still names the payment.
+  const gatewayNo = typeof payment_intent === 'string' ? payment_intent : (payment_intent?.id ?? id);
+  return { kind: 'paid', tradeNo, gatewayNo, paidCents: amount_total, currency: currency as PaymentCurrency };
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import Stripe from 'stripe';
+
+/** The only event this gateway needs; others reaching the endpoint are acknowledged and ignored. */
+export const CHECKOUT_COMPLETED = 'checkout.session.completed';
+
+/**
+ * Metadata key on endpoints we create: a short hash of the signing secret we stored. Stripe shows
+ * a secret only when the endpoint is created, so this is how a later save proves that the secret
+ * in our config belongs to the endpoint it finds, without ever sending the secret anywhere.
+ */
+export const SECRET_FINGERPRINT_KEY = 'one_hub_secret_sha256';
+
+export function secretFingerprint(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 16);
+}
+
+const pathOf = (url: string): string => {
+  try {
+    return new URL(url).pathname.replace(/\/+$/, '');
+  } catch {
+    return url;
+  }
+};
+
+function receivesCheckouts(endpoint: Stripe.WebhookEndpoint): boolean {
+  return (
+    endpoint.status === 'enabled' &&
+    (endpoint.enabled_events.includes(CHECKOUT_COMPLETED) || endpoint.enabled_events.includes('*'))
+  );
+}
+
+/**
+ * Makes sure exactly one enabled Stripe endpoint sends `checkout.session.completed` to
+ * `notifyUrl` and returns its signing secret.
+ *
+ * The notify path ends in this gateway's own uuid, so every endpoint on that path is this
+ * gateway's. One is reused when it points at `notifyUrl` exactly, receives checkouts and carries
+ * the fingerprint of `storedSecret`. Every other endpoint on the path (a secret we never saw, an
+ * old notify domain, a disabled one) is deleted, and a new one is created when none was reusable:
+ * an endpoint whose secret we cannot know would make every payment's callback fail.
+ */
+export async function ensureWebhookEndpoint(stripe: Stripe, notifyUrl: string, storedSecret: string): Promise<string> {
+  const path = pathOf(notifyUrl);
+  const ours: Stripe.WebhookEndpoint[] = [];
+  for await (const endpoint of stripe.webhookEndpoints.list({ limit: 100 })) {
+    if (pathOf(endpoint.url) === path) ours.push(endpoint);
+  }
+  const fingerprint = storedSecret ? secretFingerprint(storedSecret) : '';
+  const reusable = ours.find(
+    (endpoint) =>
+      endpoint.url === notifyUrl &&
+      receivesCheckouts(endpoint) &&
+      fingerprint !== '' &&
+      endpoint.metadata?.[SECRET_FINGERPRINT_KEY] === fingerprint,
+  );
+  for (const endpoint of ours) {
+    if (endpoint !== reusable) await stripe.webhookEndpoints.del(endpoint.id);
+  }
+  if (reusable) return storedSecret;
+
+  const created = await stripe.webhookEndpoints.create({
+    url: notifyUrl,
+    enabled_events: [CHECKOUT_COMPLETED],
+    // Events rendered in the version this SDK was built for, whatever the account's default is.
+    api_version: Stripe.API_VERSION as Stripe.WebhookEndpointCreateParams.ApiVersion,
+    description: 'One Hub top-up payments',
+  });
+  if (!created.secret) throw new Error('Stripe created the webhook endpoint but returned no signing secret');
+  await stripe.webhookEndpoints.update(created.id, {
+    metadata: { [SECRET_FINGERPRINT_KEY]: secretFingerprint(created.secret) },
+  });
+  return created.secret;
+}

@@ -1,0 +1,70 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { DialectName } from '../../src/platform/db/index.js';
+import { ROOT_PASSWORD, startTestApp, type TestApp } from '../app.js';
+
+/**
+ * A test app listening on loopback, so a simulated vendor can call its notify URL over HTTP the
+ * way the real one does; ServerAddress points there. Shared by every gateway's tests.
+ */
+export interface PaymentTestApp extends TestApp {
+  base: string;
+  root: string;
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    cookie: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
+  /** Creates a gateway as root and returns its view (secrets masked). */
+  createGateway(body: Record<string, unknown>): Promise<{ id: number; uuid: string; config: string }>;
+  quotaOf(userId: number): Promise<number>;
+  order(tradeNo: string): Promise<{ status: string; gateway_no: string; order_amount: number | string }>;
+  topUpLogs(userId: number): Promise<unknown[]>;
+}
+
+export async function startPaymentApp(dialect: DialectName, env: Record<string, string> = {}): Promise<PaymentTestApp> {
+  const t = await startTestApp({ dialect, env });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the test app is not listening');
+  const base = `http://127.0.0.1:${address.port}`;
+  await t.services.options.update('ServerAddress', base);
+  const root = await t.login('root', ROOT_PASSWORD);
+  const call: PaymentTestApp['call'] = (method, url, cookie, payload) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { cookie },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  return {
+    ...t,
+    base,
+    root,
+    call,
+    async createGateway(body) {
+      const response = await call('POST', '/api/payment/', root, body);
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().data;
+    },
+    async quotaOf(userId) {
+      const row = await t.database.db
+        .selectFrom('users')
+        .select('quota')
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.quota);
+    },
+    order(tradeNo) {
+      return t.database.db
+        .selectFrom('orders')
+        .select(['status', 'gateway_no', 'order_amount'])
+        .where('trade_no', '=', tradeNo)
+        .executeTakeFirstOrThrow();
+    },
+    topUpLogs(userId) {
+      return t.database.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 1).execute();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
+import { PAYMENT_GATEWAY_TYPES, type PaymentGatewayType, type PaymentGatewayView } from '@one-hub/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
+import { ListNoRows } from '../../components/ListStates.js';
+import { notify } from '../../lib/notify.js';
+import { GatewaysTable } from './GatewaysTable.js';
+import { FilterSelect, ListLoadFailed } from './ListParts.js';
+import { useDeletePaymentGateway, usePaymentGatewayList } from './payment.api.js';
+import { PAYMENT_PAGE_SIZES, useGatewayListParams } from './paymentListParams.js';
+
+interface GatewaysTabProps {
+  compact: boolean;
+  onCreate(): void;
+  onEdit(gateway: PaymentGatewayView): void;
+}
+
+function DeleteGatewayDialog({ gateway, onClose }: { gateway: PaymentGatewayView | null; onClose(): void }) {
+  const { t } = useTranslation('payment');
+  const remove = useDeletePaymentGateway();
+  return (
+    <ConfirmDialog
+      open={gateway !== null}
+      title={t('delete.title')}
+      message={t('delete.message', { name: gateway?.name ?? '' })}
+      confirmLabel={t('delete.confirm')}
+      cancelLabel={t('form.cancel')}
+      busy={remove.isPending}
+      destructive
+      onConfirm={() =>
+        gateway &&
+        remove.mutate(gateway.id, {
+          onSuccess: () => {
+            notify.success(t('notify.deleted'));
+            onClose();
+          },
+        })
+      }
+      onClose={onClose}
+      testId="payment-delete-dialog"
+    />
+  );
+}
+
+/** The gateway list with its type and name filters. */
+export function GatewaysTab({ compact, onCreate, onEdit }: GatewaysTabProps) {
+  const { t } = useTranslation('payment');
+  const [params, update] = useGatewayListParams();
+  const gateways = usePaymentGatewayList(params);
+  const [deleting, setDeleting] = useState<PaymentGatewayView | null>(null);
+
+  return (
+    <>
+      <ListPanel
+        query={gateways}
+        params={params}
+        onChange={update}
+        sizes={PAYMENT_PAGE_SIZES}
+        compact={compact}
+        paginationTestId="payment-pagination"
+        toolbar={
+          <ListToolbar
+            search={{
+              value: params.name,
+              onSearch: (name) => update({ name }),
+              placeholder: t('searchName'),
+              label: t('searchName'),
+              testId: 'payment-search',
+            }}
+            refreshLabel={t('refresh')}
+            onRefresh={() => void gateways.refetch()}
+            refreshTestId="payment-refresh"
+          >
+            <FilterSelect
+              label={t('fields.type')}
+              value={params.type}
+              options={PAYMENT_GATEWAY_TYPES}
+              labelOf={(type) => t(`types.${type}`)}
+              anyLabel={t('anyType')}
+              onChange={(type: PaymentGatewayType | '') => update({ type })}
+              testId="payment-type-filter"
+              width={150}
+            />
+          </ListToolbar>
+        }
+        error={
+          <ListLoadFailed title={t('gateways.error')} onRetry={() => void gateways.refetch()} testId="payment-error" />
+        }
+        empty={
+          <ListNoRows
+            icon={PaymentsOutlined}
+            testId="payment-empty"
+            filtered={Boolean(params.name || params.type)}
+            title={t('gateways.empty.title')}
+            description={t('gateways.empty.description')}
+            noMatchTitle={t('gateways.empty.noMatchTitle')}
+            noMatchDescription={t('gateways.empty.noMatch')}
+            clearLabel={t('clearFilters')}
+            onClear={() => update({ name: '', type: '' })}
+            clearTestId="payment-clear-filters"
+            create={{ label: t('create'), onClick: onCreate }}
+          />
+        }
+      >
+        <GatewaysTable
+          gateways={gateways.data?.data ?? []}
+          loading={gateways.isLoading}
+          order={params.order}
+          onSort={(order) => update({ order })}
+          compact={compact}
+          onEdit={onEdit}
+          onDelete={setDeleting}
+        />
+      </ListPanel>
+      <DeleteGatewayDialog gateway={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}

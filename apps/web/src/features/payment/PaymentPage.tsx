@@ -1,0 +1,65 @@
+import Add from '@mui/icons-material/Add';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useTheme } from '@mui/material/styles';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { PaymentGatewayView } from '@one-hub/contracts';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.js';
+import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { GatewayFormDialog } from './GatewayFormDialog.js';
+import { GatewaysTab } from './GatewaysTab.js';
+import { OrdersTab } from './OrdersTab.js';
+import { type PaymentTab, parseTab } from './paymentListParams.js';
+
+/** Administrators set up payment gateways and look up the orders paid through them (spec §9). */
+export function PaymentPage() {
+  const { t } = useTranslation('payment');
+  const theme = useTheme();
+  const compact = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const [search, setSearch] = useSearchParams();
+  const tab = parseTab(search);
+  const formDialog = useDialogSubject<PaymentGatewayView>();
+  // Each tab keeps its own filters in the URL; switching tab starts the other one clean.
+  const showTab = (next: PaymentTab) => setSearch(next === 'orders' ? { tab: 'orders' } : {});
+
+  return (
+    <Box>
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        action={
+          tab === 'gateways' && (
+            <Button
+              variant="contained"
+              startIcon={<Add />}
+              onClick={() => formDialog.show(null)}
+              data-testid="payment-create"
+              sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+            >
+              {t('create')}
+            </Button>
+          )
+        }
+      />
+      <Tabs value={tab} onChange={(_event, next: PaymentTab) => showTab(next)} sx={{ mb: 2 }}>
+        <Tab value="gateways" label={t('tabs.gateways')} data-testid="payment-tab-gateways" />
+        <Tab value="orders" label={t('tabs.orders')} data-testid="payment-tab-orders" />
+      </Tabs>
+      {tab === 'gateways' ? (
+        <GatewaysTab compact={compact} onCreate={() => formDialog.show(null)} onEdit={formDialog.show} />
+      ) : (
+        <OrdersTab compact={compact} />
+      )}
+      <GatewayFormDialog
+        open={formDialog.open}
+        session={formDialog.session}
+        gateway={formDialog.subject}
+        onClose={formDialog.close}
+      />
+    </Box>
+  );
+}
