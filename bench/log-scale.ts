@@ -8,9 +8,9 @@
 import { LogType } from '@one-hub/contracts';
 import { sql } from 'kysely';
 import { LogService } from '../apps/server/src/api/log/service.js';
-import { localDateDaysBefore, localDateOf } from '../apps/server/src/api/statistics/dates.js';
+import { localDateDaysBefore } from '../apps/server/src/api/statistics/dates.js';
 import { StatisticsRepository } from '../apps/server/src/api/statistics/repo.js';
-import { addToStatistics, type StatisticsDelta } from '../apps/server/src/api/statistics/rollup.js';
+import { addToStatistics, consumeTotalsByDay } from '../apps/server/src/api/statistics/rollup.js';
 import {
   type DatabaseHandle,
   type DialectName,
@@ -106,34 +106,12 @@ function makeRow(random: () => number, index: number, rows: number, start: numbe
   };
 }
 
-function addToRollUp(totals: Map<string, StatisticsDelta>, row: NewLogRow): void {
-  if (row.type !== LogType.consume) return;
-  const date = localDateOf(row.created_at);
-  const key = `${date}|${row.user_id}|${row.channel_id}|${row.model_name}`;
-  let total = totals.get(key);
-  if (!total) {
-    total = {
-      date,
-      user_id: row.user_id,
-      channel_id: row.channel_id,
-      model_name: row.model_name,
-      request_count: 0,
-      quota: 0,
-      prompt_tokens: 0,
-      completion_tokens: 0,
-      request_time: 0,
-    };
-    totals.set(key, total);
-  }
-  total.request_count += 1;
-  total.quota += row.quota;
-  total.prompt_tokens += row.prompt_tokens;
-  total.completion_tokens += row.completion_tokens;
-  total.request_time += row.request_time;
-}
-
-/** Multi-row inserts, many to a transaction; the roll-up is summed alongside and written at the end. */
-async function fill(handle: DatabaseHandle, rows: number, now: number): Promise<number> {
+/**
+ * Multi-row inserts, many to a transaction, each transaction also adding its rows to the daily
+ * roll-up through the server's own functions (consumeTotalsByDay, addToStatistics), as the log
+ * writer does per batch. Answers how many roll-up rows there are at the end.
+ */
+async function fill(handle: DatabaseHandle, rows: number, now: number): Promise<string> {
   // The accounts the logs belong to: the username filter of the statistics looks them up.
   for (let first = 0; first < USERS; first += ROWS_PER_INSERT) {
     const accounts = Array.from({ length: Math.min(ROWS_PER_INSERT, USERS - first) }, (_, offset) => ({
@@ -151,30 +129,38 @@ async function fill(handle: DatabaseHandle, rows: number, now: number): Promise<
   if (handle.dialect === 'sqlite') await sql.raw('pragma cache_size = -1000000').execute(handle.db);
   const random = generator(20_261_128);
   const start = now - DAYS * 86_400;
-  const totals = new Map<string, StatisticsDelta>();
   let index = 0;
   while (index < rows) {
     await handle.db.transaction().execute(async (transaction) => {
+      const written: NewLogRow[] = [];
       for (let insert = 0; insert < INSERTS_PER_TRANSACTION && index < rows; insert++) {
         const batch: NewLogRow[] = [];
-        for (; batch.length < ROWS_PER_INSERT && index < rows; index++) {
-          const row = makeRow(random, index, rows, start);
-          addToRollUp(totals, row);
-          batch.push(row);
-        }
+        for (; batch.length < ROWS_PER_INSERT && index < rows; index++) batch.push(makeRow(random, index, rows, start));
         await transaction.insertInto('logs').values(batch).execute();
+        written.push(...batch);
       }
+      await addToStatistics(transaction, handle.dialect, consumeTotalsByDay(written));
     });
     if (index % 1_000_000 === 0) process.stderr.write(`  ${handle.dialect}: ${index / 1_000_000}M rows\n`);
   }
-  const deltas = [...totals.values()];
-  await handle.db.transaction().execute((transaction) => addToStatistics(transaction, handle.dialect, deltas));
   if (handle.dialect === 'sqlite') await sql.raw('pragma cache_size = -2000').execute(handle.db);
   // Fresh planner statistics, and on PostgreSQL the visibility map autovacuum keeps on a table
   // that grew over time (without it, index-only scans, such as the capped counts, read the heap).
-  const settle = { sqlite: 'analyze', postgres: 'vacuum analyze', mysql: 'analyze table logs, statistics' };
+  const settle = {
+    sqlite: 'analyze',
+    postgres: 'vacuum analyze',
+    mysql: 'analyze table logs, statistics, statistics_channel_days, statistics_model_days',
+  };
   await sql.raw(settle[handle.dialect]).execute(handle.db);
-  return deltas.length;
+  const counts: string[] = [];
+  for (const table of ['statistics', 'statistics_channel_days', 'statistics_model_days'] as const) {
+    const rollUp = await handle.db
+      .selectFrom(table as 'statistics')
+      .select(sql<number | string>`count(*)`.as('rows'))
+      .executeTakeFirstOrThrow();
+    counts.push(`${rollUp.rows} in ${table}`);
+  }
+  return counts.join(', ');
 }
 
 async function median(run: () => Promise<unknown>): Promise<number> {
@@ -250,6 +236,14 @@ function consoleQueries(handle: DatabaseHandle, now: number): [string, () => Pro
           'channel',
         ),
     ],
+    [
+      'analytics, 30 days by model',
+      () =>
+        statistics.usageByDay(
+          { fromDate: localDateDaysBefore(today, 29), toDate: localDateDaysBefore(today, 0) },
+          'model',
+        ),
+    ],
   ];
 }
 
@@ -262,7 +256,7 @@ async function benchDialect(dialect: DialectName, rows: number): Promise<Map<str
     const filling = Date.now();
     const rollUps = await fill(handle, rows, now);
     process.stderr.write(
-      `${dialect}: ${rows} logs and ${rollUps} roll-up rows in ${Math.round((Date.now() - filling) / 1000)} s\n`,
+      `${dialect}: ${rows} logs and roll-up rows: ${rollUps}; filled in ${Math.round((Date.now() - filling) / 1000)} s\n`,
     );
     const results = new Map<string, number>();
     for (const [name, run] of consoleQueries(handle, now)) results.set(name, await median(run));

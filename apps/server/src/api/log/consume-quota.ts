@@ -12,7 +12,8 @@ import type { LogFilter, LogQueryRepository } from './query-repo.js';
  *
  * The roll-up knows user, channel and model. A `username` filter is read as the account that has
  * that name (its usage, whatever name each row recorded); a name no account has, and the token,
- * source IP and request id filters, which the roll-up cannot tell apart, are summed from the logs.
+ * source IP and request id filters, which the roll-up cannot tell apart, are summed from the logs
+ * (by token from an index that holds type and quota, migration 0014, so no row is read).
  */
 export class ConsumeQuotaReader {
   private readonly statistics: StatisticsRepository;

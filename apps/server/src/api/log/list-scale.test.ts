@@ -1,30 +1,20 @@
-import { LOG_COUNT_CAP, LogType } from '@one-hub/contracts';
+import { LOG_COUNT_CAP } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { logRow } from '../../../test/log-rows.js';
 import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
 import { LogQueryRepository, logSortKeys } from './query-repo.js';
 
 function row(index: number, fields: Partial<NewLogRow> = {}): NewLogRow {
-  return {
-    user_id: 1,
+  return logRow({
     username: 'many',
     created_at: 1_700_000_000 + index,
-    type: LogType.consume,
     content: `row-${index}`,
     quota: index,
-    source_ip: '',
-    token_name: '',
     model_name: 'common',
-    prompt_tokens: 0,
-    completion_tokens: 0,
     channel_id: 1,
-    request_time: 0,
-    is_stream: false,
-    metadata: '{}',
-    token_id: 0,
-    request_id: '',
     ...fields,
-  };
+  });
 }
 
 describe('log list order', () => {

@@ -1,8 +1,10 @@
 import { LogType } from '@one-hub/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAdmin } from '../../../test/api/root-and-plain.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { logRow } from '../../../test/log-rows.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { insertReturningId, type NewLogRow } from '../../platform/db/index.js';
 import { addToStatistics, consumeTotalsByDay } from '../statistics/rollup.js';
@@ -77,26 +79,7 @@ describe.each(availableDialects)('logs API on %s', (dialect) => {
   }
 
   function log(content: string, fields: Partial<NewLogRow>): NewLogRow {
-    return {
-      user_id: aliceId,
-      username: 'alice',
-      created_at: base,
-      type: LogType.consume,
-      content,
-      quota: 0,
-      source_ip: '',
-      token_name: '',
-      model_name: '',
-      prompt_tokens: 0,
-      completion_tokens: 0,
-      channel_id: 0,
-      request_time: 0,
-      is_stream: false,
-      metadata: '{}',
-      token_id: 0,
-      request_id: '',
-      ...fields,
-    };
+    return logRow({ user_id: aliceId, username: 'alice', created_at: base, content, ...fields });
   }
 
   beforeAll(async () => {
@@ -104,14 +87,7 @@ describe.each(availableDialects)('logs API on %s', (dialect) => {
     const root = await t.login('root', ROOT_PASSWORD);
     ({ cookie: alice, id: aliceId } = await t.createUser('alice'));
     ({ cookie: bob, id: bobId } = await t.createUser('bob'));
-    await t.createUser('admin1');
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/user/manage',
-      headers: { cookie: root },
-      payload: { username: 'admin1', action: 'promote' },
-    });
-    admin = await t.login('admin1', 'password-123');
+    admin = (await createAdmin(t, root, 'admin1')).cookie;
     alphaId = await insertChannel('alpha', null);
     goneId = await insertChannel('gone', base);
     const aliceConsume = { token_name: 'tokA', source_ip: '1.1.1.1' };

@@ -13,6 +13,12 @@ import { toPeriodUsageRow } from './presenter.js';
 import type { DatedUsage, StatisticsRepository, UsageTotals } from './repo.js';
 import { type MultiUserStats, multiUserCsv, UserUsageReport } from './user-usage.js';
 
+/** Successful orders (api/payment/order-statistics.ts); absent, the order lists stay empty. */
+export interface OrderFigures {
+  totals(): Promise<AnalyticsSummary['order_statistics']>;
+  perDay(start: number, end: number): Promise<AnalyticsPeriod['order_statistics']>;
+}
+
 /** Who makes a model, from the price table (a price's channel type names its owner). */
 export type ModelOwnerOf = (model: string) => string;
 
@@ -53,8 +59,8 @@ function relabel(rows: readonly DatedUsage[], labelOf: (key: string) => string):
 
 /**
  * The administrators' analytics page, built on the `statistics` roll-up and on the users and
- * redemptions tables, so its cost does not grow with the number of logs. Orders and payments do
- * not exist yet, so their lists are empty until they do.
+ * redemptions tables, so its cost does not grow with the number of logs; order figures come from
+ * the orders table.
  */
 export class AnalyticsService {
   private readonly userUsage: UserUsageReport;
@@ -63,6 +69,7 @@ export class AnalyticsService {
     private readonly statistics: StatisticsRepository,
     private readonly repo: AnalyticsRepository,
     private readonly ownerOf: ModelOwnerOf,
+    private readonly orders?: OrderFigures,
   ) {
     this.userUsage = new UserUsageReport(statistics, repo);
   }
@@ -84,32 +91,32 @@ export class AnalyticsService {
   }
 
   async summary(): Promise<AnalyticsSummary> {
-    const [users, channels, redemptions] = await Promise.all([
+    const [users, channels, redemptions, orders] = await Promise.all([
       this.repo.userTotals(),
       this.repo.channelsByStatus(),
       this.repo.redemptionsByStatus(),
+      this.orders?.totals() ?? [],
     ]);
     return {
       user_statistics: users,
       channel_statistics: channels,
       redemption_statistic: redemptions,
-      // No orders table yet (online payments are not built): nothing to report.
-      order_statistics: [],
+      order_statistics: orders,
     };
   }
 
   async period(query: AnalyticsPeriodQuery): Promise<AnalyticsPeriod> {
-    const [registrations, redemptions, usage] = await Promise.all([
+    const [registrations, redemptions, usage, orders] = await Promise.all([
       this.registrationsPerDay(query.start_timestamp, query.end_timestamp),
       this.redemptionsPerDay(query.start_timestamp, query.end_timestamp),
       this.usagePerDay(query),
+      this.orders?.perDay(query.start_timestamp, query.end_timestamp) ?? [],
     ]);
     return {
       user_statistics: registrations,
       channel_statistics: usage,
       redemption_statistics: redemptions,
-      // No orders table yet (online payments are not built): nothing to report.
-      order_statistics: [],
+      order_statistics: orders,
     };
   }
 

@@ -103,11 +103,17 @@ export function compareDatedUsage(left: DatedUsage, right: DatedUsage): number {
 export class StatisticsRepository {
   constructor(private readonly handle: DatabaseHandle) {}
 
-  /** Usage per day and model, or per day and channel, over an inclusive range of dates. */
+  /**
+   * Usage per day and model, or per day and channel, over an inclusive range of dates. Without a
+   * user, from the per-day-and-key roll-up (one row per day and key, migration 0015); a user's
+   * own rows come from `statistics` through its (user_id, date) index.
+   */
   async usageByDay(range: UsageRange, by: 'model' | 'channel'): Promise<DatedUsage[]> {
     const keyColumn = by === 'model' ? 'model_name' : 'channel_id';
+    const perKey = by === 'model' ? 'statistics_model_days' : 'statistics_channel_days';
+    // The per-key tables have no user_id; typed as `statistics` to share the query below.
     let query = this.handle.db
-      .selectFrom('statistics')
+      .selectFrom((range.userId ? 'statistics' : perKey) as 'statistics')
       .select(['date', sql<string | number>`${sql.ref(keyColumn)}`.as('key'), ...sums])
       .where('date', '>=', range.fromDate)
       .where('date', '<=', range.toDate);

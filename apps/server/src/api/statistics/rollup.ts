@@ -1,20 +1,11 @@
 import { LogType } from '@one-hub/contracts';
 import { type Insertable, sql } from 'kysely';
 import type { Database, DialectName, Executor, NewLogRow } from '../../platform/db/index.js';
+import type { StatisticsTable } from '../../platform/db/schema.js';
 import { localDateOf } from './dates.js';
 
-/** What one batch adds to one `statistics` row. */
-export interface StatisticsDelta {
-  date: string;
-  user_id: number;
-  channel_id: number;
-  model_name: string;
-  request_count: number;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  request_time: number;
-}
+/** What one batch adds to one `statistics` row: a row of its own, keyed and counted alike. */
+export type StatisticsDelta = StatisticsTable;
 
 const COUNTERS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
 const KEY_COLUMNS = ['date', 'user_id', 'channel_id', 'model_name'] as const;
@@ -64,20 +55,33 @@ function compareDeltaKeys(left: StatisticsDelta, right: StatisticsDelta): number
   return 0;
 }
 
-/** The same counters per day alone, for `statistics_days`. */
-function totalsByDate(
-  deltas: readonly StatisticsDelta[],
-): Array<Omit<StatisticsDelta, 'user_id' | 'channel_id' | 'model_name'>> {
-  const days = new Map<string, Omit<StatisticsDelta, 'user_id' | 'channel_id' | 'model_name'>>();
+type KeyColumn = 'channel_id' | 'model_name';
+type DayTotals = Omit<StatisticsDelta, 'user_id' | 'channel_id' | 'model_name'>;
+
+/**
+ * The same counters per day alone (for `statistics_days`), or per day and channel or model (for
+ * `statistics_channel_days`, `statistics_model_days`), in key order.
+ */
+function totalsByDate(deltas: readonly StatisticsDelta[], keyColumn?: KeyColumn): DayTotals[] {
+  const days = new Map<string, DayTotals & Partial<Pick<StatisticsDelta, KeyColumn>>>();
   for (const delta of deltas) {
-    let day = days.get(delta.date);
+    const key = keyColumn ? `${delta.date}\u0000${delta[keyColumn]}` : delta.date;
+    let day = days.get(key);
     if (!day) {
       day = { date: delta.date, request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, request_time: 0 };
-      days.set(delta.date, day);
+      if (keyColumn) Object.assign(day, { [keyColumn]: delta[keyColumn] });
+      days.set(key, day);
     }
     for (const column of COUNTERS) day[column] += delta[column];
   }
-  return [...days.values()].sort((left, right) => (left.date < right.date ? -1 : left.date > right.date ? 1 : 0));
+  const columns = keyColumn ? (['date', keyColumn] as const) : (['date'] as const);
+  return [...days.values()].sort((left, right) => {
+    for (const column of columns) {
+      const [a, b] = [left[column] ?? '', right[column] ?? ''];
+      if (a !== b) return a < b ? -1 : 1;
+    }
+    return 0;
+  });
 }
 
 /**
@@ -86,7 +90,9 @@ function totalsByDate(
  * PostgreSQL, `INSERT … ON DUPLICATE KEY UPDATE c = c + VALUES(c)` on MySQL and MariaDB. No read
  * first, so concurrent writers (other nodes) cannot lose each other's counts.
  */
-async function addCounters<Table extends 'statistics' | 'statistics_days'>(
+type RollUpTable = 'statistics' | 'statistics_days' | 'statistics_channel_days' | 'statistics_model_days';
+
+async function addCounters<Table extends RollUpTable>(
   executor: Executor,
   dialect: DialectName,
   table: Table,
@@ -109,8 +115,9 @@ async function addCounters<Table extends 'statistics' | 'statistics_days'>(
 }
 
 /**
- * Adds the deltas to `statistics`, and their sums per day to `statistics_days`, in the caller's
- * transaction, so the two always agree. Rows are written in key order by every writer, so
+ * Adds the deltas to `statistics`, and their sums per day to `statistics_days` and per day and
+ * channel or model to `statistics_channel_days` and `statistics_model_days` (migration 0015), in
+ * the caller's transaction, so they always agree. Rows are written in key order by every writer, so
  * concurrent batches lock shared rows in the same sequence.
  */
 export async function addToStatistics(
@@ -121,4 +128,8 @@ export async function addToStatistics(
   if (deltas.length === 0) return;
   await addCounters(executor, dialect, 'statistics', KEY_COLUMNS, deltas);
   await addCounters(executor, dialect, 'statistics_days', ['date'], totalsByDate(deltas));
+  for (const keyColumn of ['channel_id', 'model_name'] as const) {
+    const table = keyColumn === 'channel_id' ? 'statistics_channel_days' : 'statistics_model_days';
+    await addCounters(executor, dialect, table, ['date', keyColumn], totalsByDate(deltas, keyColumn) as never);
+  }
 }

@@ -186,6 +186,16 @@ export interface StatisticsDaysTable {
   request_time: number;
 }
 
+/** `statistics` summed per day and channel (migration 0015), kept by the same writes. */
+export interface StatisticsChannelDaysTable extends StatisticsDaysTable {
+  channel_id: number;
+}
+
+/** `statistics` summed per day and model (migration 0015), kept by the same writes. */
+export interface StatisticsModelDaysTable extends StatisticsDaysTable {
+  model_name: string;
+}
+
 export interface RedemptionsTable {
   id: Generated<number>;
   /** The administrator who created the code. */
@@ -199,6 +209,45 @@ export interface RedemptionsTable {
   created_time: number;
   redeemed_time: number;
   redeemed_user_id: number;
+}
+
+/** Payment gateways (reference `payments`). Money columns are decimal(10,2): strings on PostgreSQL and MySQL. */
+export interface PaymentsTable {
+  id: Generated<number>;
+  type: string;
+  uuid: string;
+  name: string;
+  icon: string;
+  notify_domain: string;
+  fixed_fee: ColumnType<number | string, string, string>;
+  percent_fee: ColumnType<number | string, string, string>;
+  currency: string;
+  /** The gateway's settings as JSON text; secret fields sealed (api/payment/config.ts). */
+  config: string;
+  sort: number;
+  enable: DbBoolean;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+/** Orders paid through a gateway (reference `orders`). */
+export interface OrdersTable {
+  id: Generated<number>;
+  user_id: number;
+  gateway_id: number;
+  trade_no: string;
+  gateway_no: string;
+  amount: number;
+  order_amount: ColumnType<number | string, string, string>;
+  order_currency: string;
+  quota: number;
+  fee: ColumnType<number | string, string, string>;
+  discount: ColumnType<number | string, string, string>;
+  status: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
 }
 
 /** Owners added by administrators; ids above 1000 (the built-in ones live in code). */
@@ -235,9 +284,13 @@ export interface Database {
   ledger_flushes: LedgerFlushesTable;
   statistics: StatisticsTable;
   statistics_days: StatisticsDaysTable;
+  statistics_channel_days: StatisticsChannelDaysTable;
+  statistics_model_days: StatisticsModelDaysTable;
   redemptions: RedemptionsTable;
   model_owned_by: ModelOwnedByTable;
   model_info: ModelInfoTable;
+  payments: PaymentsTable;
+  orders: OrdersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -256,6 +309,10 @@ export type RedemptionRow = Selectable<RedemptionsTable>;
 export type NewRedemptionRow = Insertable<RedemptionsTable>;
 export type ModelOwnedByRow = Selectable<ModelOwnedByTable>;
 export type ModelInfoRow = Selectable<ModelInfoTable>;
+export type PaymentRow = Selectable<PaymentsTable>;
+export type NewPaymentRow = Insertable<PaymentsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type NewOrderRow = Insertable<OrdersTable>;
 
 export function toBoolean(value: boolean | number | string | null | undefined): boolean {
   return value === true || value === 1 || value === '1' || value === 't' || value === 'true';

@@ -12,6 +12,9 @@ import * as inviteCounters from './0009_invite_counters.js';
 import * as importProgress from './0010_import_progress.js';
 import * as passwordChange from './0011_password_change.js';
 import * as logIndexes from './0012_log_indexes.js';
+import * as payments from './0013_payments.js';
+import * as logUserIndexes from './0014_log_user_indexes.js';
+import * as statisticsKeyDays from './0015_statistics_channel_days.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -33,6 +36,9 @@ const migrations: Record<string, VersionedMigration> = {
   '0010_import_progress': importProgress,
   '0011_password_change': passwordChange,
   '0012_log_indexes': logIndexes,
+  '0013_payments': payments,
+  '0014_log_user_indexes': logUserIndexes,
+  '0015_statistics_channel_days': statisticsKeyDays,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -53,15 +59,27 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema up to date; safe to call on every start and from several nodes at once. */
-export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = new Migrator({
+function migratorFor(handle: DatabaseHandle): Migrator {
+  return new Migrator({
     db: handle.db,
     provider: new StaticProvider({ dialect: handle.dialect }),
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/**
+ * Runs the migrations up to and including `name` only: upgrade tests use it to leave a database
+ * the way an older release did before migrating the rest.
+ */
+export async function migrateUpTo(handle: DatabaseHandle, name: keyof typeof migrations): Promise<void> {
+  const { error } = await migratorFor(handle).migrateTo(name);
+  if (error) throw error;
+}
+
+/** Brings the schema up to date; safe to call on every start and from several nodes at once. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const { error, results } = await migratorFor(handle).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {

@@ -1,0 +1,105 @@
+import { LogType } from '@one-hub/contracts';
+import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { logRow } from '../../../test/log-rows.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
+import { LogService } from './service.js';
+
+/** Keeps every query the repository runs, so the test can ask the planner about the same SQL. */
+function recorder(): { plugin: KyselyPlugin; queries: RootOperationNode[] } {
+  const queries: RootOperationNode[] = [];
+  return {
+    queries,
+    plugin: {
+      transformQuery: (args) => {
+        queries.push(args.node);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    },
+  };
+}
+
+/**
+ * A user's own logs filtered by model or token, and the statistics by token, walk an index that
+ * starts with those filters (migration 0014) rather than all of the user's rows; the sums read
+ * the index alone. SQLite's planner chooses by the equality columns an index matches, whatever
+ * the table holds, so its plan is stable on a small table (the other databases' planners weigh
+ * row counts: bench/log-scale.ts measures them at 10M rows).
+ */
+describe('plans of the user-scoped log filters on sqlite', () => {
+  let testDatabase: TestDatabase;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('sqlite');
+    handle = openDatabase(testDatabase.target);
+    await migrateToLatest(handle);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await testDatabase?.drop();
+  });
+
+  async function plansOf(run: (service: LogService) => Promise<unknown>): Promise<string[]> {
+    const { plugin, queries } = recorder();
+    await run(new LogService({ ...handle, db: handle.db.withPlugin(plugin) }));
+    const plans: string[] = [];
+    for (const node of queries) {
+      const compiled = handle.db.getExecutor().compileQuery(node, { queryId: 'plan' });
+      const explained = await handle.db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+      );
+      plans.push(explained.rows.map((row) => row.detail).join('; '));
+    }
+    return plans;
+  }
+
+  const user = { id: 150 } as Parameters<LogService['listOwn']>[0];
+  const page = { page: 1, size: 10 };
+
+  it('lists and counts a user own logs by model through (user_id, model_name, created_at, id)', async () => {
+    const plans = await plansOf((service) => service.listOwn(user, { ...page, model_name: 'gpt-4o' }));
+    // The page, and the capped count (its subquery is seen on its own too).
+    expect(plans.length).toBeGreaterThanOrEqual(2);
+    for (const plan of plans) expect(plan).toContain('idx_logs_user_model_time (user_id=? AND model_name=?)');
+    // The page comes in index order: no sort step.
+    expect(plans[0]).not.toContain('TEMP B-TREE');
+  });
+
+  it('lists a user own logs by token, and sums their quota, from (user_id, token_name, …) alone', async () => {
+    const list = await plansOf((service) => service.listOwn(user, { ...page, token_name: 'user150-key2' }));
+    for (const plan of list) expect(plan).toContain('idx_logs_user_token_time (user_id=? AND token_name=?)');
+    expect(list[0]).not.toContain('TEMP B-TREE');
+    const stat = await plansOf((service) => service.ownStat(user, { token_name: 'user150-key2' }));
+    expect(stat[0]).toContain('COVERING INDEX idx_logs_user_token_time (user_id=? AND token_name=?)');
+  });
+
+  it('sums the quota of any user token for administrators from (token_name, …) alone', async () => {
+    const stat = await plansOf((service) => service.stat({ token_name: 'user150-key2' }));
+    expect(stat[0]).toContain('COVERING INDEX idx_logs_token_time_quota (token_name=?)');
+    const list = await plansOf((service) => service.list({ ...page, token_name: 'user150-key2' }));
+    expect(list[0]).toContain('idx_logs_token_time_quota (token_name=?)');
+    expect(list[0]).not.toContain('TEMP B-TREE');
+  });
+
+  it('keeps the other types out of the sums the covering indexes answer', async () => {
+    const base = { user_id: 150, model_name: 'gpt-4o', token_name: 'user150-key2' };
+    await handle.db
+      .insertInto('logs')
+      .values([
+        logRow({ ...base, quota: 30 }),
+        logRow({ ...base, quota: 12, created_at: 1_700_000_100 }),
+        logRow({ ...base, type: LogType.topup, quota: 5_000 }),
+        logRow({ ...base, quota: 7, user_id: 151 }),
+      ])
+      .execute();
+    const service = new LogService(handle);
+    expect((await service.ownStat(user, { token_name: 'user150-key2' })).quota).toBe(42);
+    expect((await service.stat({ token_name: 'user150-key2' })).quota).toBe(49);
+    const own = await service.listOwn(user, { ...page, model_name: 'gpt-4o' });
+    // Newest first, then the higher id of two made in the same second.
+    expect(own.data.map((log) => log.quota)).toEqual([12, 5_000, 30]);
+  });
+});
