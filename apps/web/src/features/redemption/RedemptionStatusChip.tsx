@@ -1,7 +1,6 @@
-import Chip from '@mui/material/Chip';
-import { alpha } from '@mui/material/styles';
 import { RedemptionStatus } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { StateChip } from '../../components/StateChip.js';
 
 export type RedemptionState = 'unredeemed' | 'redeemed' | 'disabled';
 
@@ -18,19 +17,5 @@ export function RedemptionStatusChip({ status, testId }: { status: number; testI
   const { t } = useTranslation('redemption');
   const state = redemptionState(status);
   const color = colors[state];
-  return (
-    <Chip
-      size="small"
-      label={t(`status.${state}`)}
-      data-testid={testId}
-      data-state={state}
-      sx={(theme) => ({
-        height: 24,
-        fontWeight: 600,
-        color: theme.palette.mode === 'dark' ? theme.palette[color].light : theme.palette[color].dark,
-        bgcolor: alpha(theme.palette[color].main, theme.palette.mode === 'dark' ? 0.18 : 0.1),
-        border: `1px solid ${alpha(theme.palette[color].main, 0.28)}`,
-      })}
-    />
-  );
+  return <StateChip label={t(`status.${state}`)} state={state} color={color} testId={testId} />;
 }

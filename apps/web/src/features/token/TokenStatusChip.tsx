@@ -1,7 +1,6 @@
-import Chip from '@mui/material/Chip';
-import { alpha } from '@mui/material/styles';
 import { NEVER_EXPIRES, TokenStatus, type TokenView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { StateChip } from '../../components/StateChip.js';
 
 export type TokenState = 'enabled' | 'disabled' | 'expired' | 'exhausted';
 
@@ -25,19 +24,5 @@ const colors = { enabled: 'success', disabled: 'secondary', expired: 'warning', 
 export function TokenStatusChip({ state, testId }: { state: TokenState; testId?: string }) {
   const { t } = useTranslation('token');
   const color = colors[state];
-  return (
-    <Chip
-      size="small"
-      label={t(`status.${state}`)}
-      data-testid={testId}
-      data-state={state}
-      sx={(theme) => ({
-        height: 24,
-        fontWeight: 600,
-        color: theme.palette.mode === 'dark' ? theme.palette[color].light : theme.palette[color].dark,
-        bgcolor: alpha(theme.palette[color].main, theme.palette.mode === 'dark' ? 0.18 : 0.1),
-        border: `1px solid ${alpha(theme.palette[color].main, 0.28)}`,
-      })}
-    />
-  );
+  return <StateChip label={t(`status.${state}`)} state={state} color={color} testId={testId} />;
 }
