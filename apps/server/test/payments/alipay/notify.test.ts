@@ -2,9 +2,9 @@ import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAlipayGateway } from '../../../src/payments/alipay/index.js';
 import type { PaymentGateway } from '../../../src/payments/gateway.js';
+import { orderFor } from '../gateway-order.js';
 // Gateway-neutral helpers: the receiver hands callbacks to `verify` and answers as the notify route does.
-import { startNotifyReceiver } from '../stripe/notify-receiver.js';
-import { orderFor } from '../wxpay/orders.js';
+import { startNotifyReceiver } from '../notify-receiver.js';
 import { type AlipaySimulator, startAlipaySimulator } from './simulator.js';
 import { publicKeyText, rsaPair } from './vendor.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAlipayGateway } from '../../../src/payments/alipay/index.js';
 import type { PaymentGateway } from '../../../src/payments/gateway.js';
 // Gateway-neutral helpers shared by the gateways' own tests.
-import { orderFor } from '../wxpay/orders.js';
+import { orderFor } from '../gateway-order.js';
 import { type AlipaySimulator, startAlipaySimulator } from './simulator.js';
 import { privateKeyText, rsaPair } from './vendor.js';
 

@@ -2,7 +2,7 @@ import { ORDER_PENDING_LIFETIME_SECONDS } from '@one-hub/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayOrder } from '../../../src/payments/gateway.js';
 import { createStripeGateway, type StripeConfig } from '../../../src/payments/stripe/index.js';
-import { type NotifyReceiver, startNotifyReceiver } from './notify-receiver.js';
+import { type NotifyReceiver, startNotifyReceiver } from '../notify-receiver.js';
 import { only, type StripeSimulator, startStripeSimulator } from './simulator.js';
 
 const order = (overrides: Partial<GatewayOrder> = {}): GatewayOrder => ({

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayCallback } from '../../../src/payments/gateway.js';
 import { createStripeGateway, type StripeConfig } from '../../../src/payments/stripe/index.js';
-import { type NotifyReceiver, startNotifyReceiver } from './notify-receiver.js';
+import { type NotifyReceiver, startNotifyReceiver } from '../notify-receiver.js';
 import { stripeSignatureHeader } from './signing.js';
 import { only, type StripeSimulator, startStripeSimulator } from './simulator.js';
 

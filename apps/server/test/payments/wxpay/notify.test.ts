@@ -3,9 +3,9 @@ import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PaymentGateway } from '../../../src/payments/gateway.js';
 import { createWxpayGateway } from '../../../src/payments/wxpay/index.js';
+import { orderFor } from '../gateway-order.js';
 // The Stripe tests' receiver is gateway-neutral: it hands callbacks to `verify` and answers as the notify route does.
-import { startNotifyReceiver } from '../stripe/notify-receiver.js';
-import { orderFor } from './orders.js';
+import { startNotifyReceiver } from '../notify-receiver.js';
 import { PLATFORM_CERTIFICATE, PLATFORM_CERTIFICATE_KEY, PLATFORM_CERTIFICATE_SERIAL } from './platform-certificate.js';
 import { startWxpaySimulator, type WxpaySimulator } from './simulator.js';
 import { wechatpayHeaders } from './vendor.js';

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PaymentGateway } from '../../../src/payments/gateway.js';
 import { createWxpayGateway } from '../../../src/payments/wxpay/index.js';
-import { orderFor } from './orders.js';
+import { orderFor } from '../gateway-order.js';
 import { startWxpaySimulator, type WxpaySimulator } from './simulator.js';
 
 const NOTIFY_URL = 'https://pay.example.com/api/payment/notify/0f2a';

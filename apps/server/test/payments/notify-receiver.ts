@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { GatewayCallback, GatewayCallbackResult, PaymentGateway } from '../../../src/payments/gateway.js';
+import type { GatewayCallback, GatewayCallbackResult, PaymentGateway } from '../../src/payments/gateway.js';
 
 export interface NotifyReceiver {
   /** The notify URL to register (`…/api/payment/notify/<uuid>`). */

@@ -1,4 +1,4 @@
-import type { GatewayOrder } from '../../../src/payments/gateway.js';
+import type { GatewayOrder } from '../../src/payments/gateway.js';
 
 let sequence = 0;
 
