@@ -1,7 +1,7 @@
 import { AppError } from '../../platform/errors.js';
 import { openAiAdapter } from '../providers/openai/adapter.js';
 import { providerByType } from '../providers/registry.js';
-import type { ChatAdapter } from '../providers/types.js';
+import type { ChatAdapter, WholeEndpointPath } from '../providers/types.js';
 import { nativeExchange } from './native.js';
 import { openAiPassThrough } from './pass-through.js';
 import { translatedChat, translatedWhole } from './translated.js';
@@ -10,8 +10,8 @@ import type { Endpoint, Exchange } from './types.js';
 /**
  * Which exchange takes an endpoint to a channel. The same wire format passes through (OpenAI's
  * endpoints to OpenAI-format channels, a surface to a channel of its own format); any other chat
- * is translated through the channel's adapter; embeddings and rerank are translated whole where
- * the adapter serves them. Anything else the channel cannot serve, and another channel may.
+ * is translated through the channel's adapter; other endpoints (embeddings, rerank, images,
+ * speech) are translated whole where the adapter serves them. Anything else the channel cannot serve, and another channel may.
  */
 export function exchangeFor(
   endpoint: Endpoint,
@@ -24,8 +24,9 @@ export function exchangeFor(
   const { surface } = endpoint;
   if (!surface) {
     if (speaksOpenAi(adapter)) return openAiPassThrough;
-    return adapter?.endpoints?.[endpoint.path as '/v1/embeddings'] ? translatedWhole : unsupported;
+    return adapter.endpoints?.[endpoint.path as WholeEndpointPath] ? translatedWhole : unsupported;
   }
+  if (adapter.chat === false) return unsupported;
   const passThrough = surface.passThrough(channelType, upstreamModel, adapter);
   if (passThrough === undefined) return translatedChat;
   return passThrough === 'openai' ? openAiPassThrough : nativeExchange(passThrough);

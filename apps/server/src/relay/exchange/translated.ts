@@ -4,16 +4,26 @@ import { countChatPromptTokens, countTextTokens, TextTally } from '../billing/me
 import type { Usage } from '../billing/quota.js';
 import type {
   AdapterContext,
+  BinaryAnswer,
   ChatChunk,
   ChatCompletion,
   ChatRequest,
   ChatUsage,
+  FollowUp,
+  Json,
   UpstreamCall,
   WholeBodyAdapter,
+  WholeEndpointPath,
 } from '../providers/types.js';
 import { eventStreamAnswer, type FailureReader, fetchAnswer, openAnswer } from './call.js';
 import type { Exchange, ExchangeCall, RelayInput, SurfaceBinding } from './types.js';
-import { buildFailure, classifyAdapterError, isFailure, malformedAnswer } from './upstream-errors.js';
+import {
+  buildFailure,
+  classifyAdapterError,
+  isFailure,
+  malformedAnswer,
+  type UpstreamFailure,
+} from './upstream-errors.js';
 
 /**
  * A call that crosses wire formats: the client's surface (OpenAI chat, Anthropic Messages, Gemini,
@@ -96,7 +106,7 @@ export function contextFor(call: ExchangeCall): AdapterContext {
     baseUrl: deps.baseUrlOf(channel).replace(/\/+$/, ''),
     upstreamModel: call.upstreamModel,
     other: channel.other,
-    plugin: {},
+    plugin: channel.plugin,
     headers: channel.model_headers,
     stream: attempt.input.stream,
     now: Math.floor(attempt.startedAt / 1000),
@@ -179,16 +189,35 @@ export const translatedChat: Exchange = async (call) => {
   });
 };
 
-/** The adapter's translation of a non-chat endpoint (embeddings, rerank); the lookup checked it has one. */
+/** The adapter's translation of a non-chat endpoint; the lookup checked it has one. */
 function wholeAdapterOf(call: ExchangeCall): WholeBodyAdapter {
-  const whole = call.adapter.endpoints?.[call.endpoint.path as '/v1/embeddings' | '/v1/rerank'];
+  const whole = call.adapter.endpoints?.[call.endpoint.path as WholeEndpointPath];
   if (!whole) throw new Error(`the channel's adapter does not serve ${call.endpoint.path}`);
   return whole;
 }
 
+/** A follow-up call that failed: the exchange ends as this failure (see `followUpsOf`). */
+class FollowUpFailed extends Error {
+  constructor(readonly failure: UpstreamFailure) {
+    super(failure.error.message);
+  }
+}
+
+/** Follow-up calls of one exchange, through the executor and the channel's proxy. */
+function followUpsOf(call: ExchangeCall): FollowUp {
+  return async (followUp) => {
+    const answer = await fetchAnswer(call.deps, { ...followUp, proxy: call.channel.proxy }, adapterFailure(call));
+    if (isFailure(answer)) throw new FollowUpFailed(answer);
+    return answer;
+  };
+}
+
+const isBinary = (answer: Json | BinaryAnswer): answer is BinaryAnswer => Buffer.isBuffer(answer.bytes);
+
 /**
- * A non-chat endpoint (embeddings, rerank) on an upstream of another format: the OpenAI-shaped
- * body is translated, sent whole, and the answer translated back and billed by the endpoint.
+ * A non-chat endpoint (embeddings, rerank, images, speech) on an upstream of another format: the
+ * OpenAI-shaped body is translated, sent whole (jobs polled to their end), and the answer
+ * translated back, as JSON the endpoint bills on, or as bytes billed on the request (speech).
  */
 export const translatedWhole: Exchange = async (call) => {
   const { attempt, endpoint } = call;
@@ -198,15 +227,20 @@ export const translatedWhole: Exchange = async (call) => {
   if (isFailure(sent)) return sent;
   const answer = await fetchAnswer(call.deps, sent, adapterFailure(call));
   if (isFailure(answer)) return answer;
-  let body: ReturnType<WholeBodyAdapter['parse']>;
+  let body: Json | BinaryAnswer;
   try {
-    body = whole.parse(answer.body, context);
+    body = await whole.parse(answer.body, context, followUpsOf(call));
   } catch (error) {
+    if (error instanceof FollowUpFailed) return error.failure;
     return malformedAnswer(error instanceof Error ? error.message : String(error));
   }
-  const usage = endpoint.usageOf(body) ?? {
+  const requestUsage = () => ({
     prompt_tokens: endpoint.countPrompt(attempt.input, call.billedModel),
     completion_tokens: 0,
-  };
+  });
+  if (isBinary(body)) {
+    return { kind: 'whole', status: 200, contentType: body.contentType, body: body.bytes, usage: requestUsage() };
+  }
+  const usage = endpoint.usageOf(body) ?? requestUsage();
   return { kind: 'whole', status: 200, contentType: JSON_TYPE, body: JSON.stringify(body), usage };
 };

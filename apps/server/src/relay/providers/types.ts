@@ -208,22 +208,58 @@ export interface UpstreamErrorInfo {
   code?: string;
 }
 
+/** The OpenAI endpoints besides chat that an upstream of another format may serve by translation. */
+export type WholeEndpointPath =
+  | '/v1/embeddings'
+  | '/v1/rerank'
+  | '/v1/images/generations'
+  | '/v1/audio/speech'
+  | '/v1/audio/transcriptions';
+
+/** An answer handed to the client as bytes (speech audio) rather than JSON. */
+export interface BinaryAnswer {
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** A further request within the same exchange: polling a job, downloading what it made. */
+export interface FollowUpCall {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
 /**
- * A non-chat OpenAI endpoint (embeddings, rerank) served by an upstream of another format: the
- * OpenAI-shaped request in, the upstream's request out, and its answer back in the OpenAI shape
- * (usage included) that the endpoint bills on.
+ * Makes a follow-up call through the executor (the channel's proxy included) and gives its 2xx
+ * answer; an error status or an unreachable upstream ends the exchange as that channel's failure.
+ */
+export type FollowUp = (
+  call: FollowUpCall,
+) => Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>;
+
+/**
+ * A non-chat OpenAI endpoint (embeddings, rerank, images, speech) served by an upstream of
+ * another format: the OpenAI-shaped request in, the upstream's request out, and its answer back
+ * in the OpenAI shape (usage included) that the endpoint bills on, or as bytes (speech).
  */
 export interface WholeBodyAdapter {
   build(body: Json, context: AdapterContext): UpstreamCall | Promise<UpstreamCall>;
-  /** Throws an Error naming the problem when the body is malformed. */
-  parse(body: Buffer, context: AdapterContext): Json;
+  /**
+   * The first call's 2xx body to the endpoint's answer. Jobs that finish later (Replicate's
+   * predictions) are polled with `follow`, each wait bounded. Throws an Error naming the problem
+   * when the body is malformed.
+   */
+  parse(body: Buffer, context: AdapterContext, follow: FollowUp): Json | BinaryAnswer | Promise<Json | BinaryAnswer>;
 }
 
 export interface ChatAdapter {
   /** The upstream's own wire format: a surface of the same format may pass bodies through. */
-  readonly format: 'openai' | 'anthropic' | 'gemini' | 'cohere';
-  /** Other endpoints this upstream serves, by the relay path they answer (`/v1/embeddings`, `/v1/rerank`). */
-  readonly endpoints?: Readonly<Partial<Record<'/v1/embeddings' | '/v1/rerank', WholeBodyAdapter>>>;
+  readonly format: string;
+  /** Other endpoints this upstream serves, by the relay path they answer (`/v1/embeddings`, `/v1/rerank`…). */
+  readonly endpoints?: Readonly<Partial<Record<WholeEndpointPath, WholeBodyAdapter>>>;
+  /** False for upstreams that serve only the `endpoints` (image or speech services): chat goes elsewhere. */
+  readonly chat?: false;
   buildChat(request: ChatRequest, context: AdapterContext): UpstreamCall | Promise<UpstreamCall>;
   /** A whole (non-stream) answer; throws an Error naming the problem when the body is malformed. */
   parseChat(body: Buffer, context: AdapterContext): ChatCompletion;

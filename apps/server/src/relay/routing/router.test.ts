@@ -17,6 +17,7 @@ function channel(id: number, fields: Partial<RouterChannel> = {}): RouterChannel
     model_mapping: {},
     model_headers: {},
     custom_parameter: {},
+    plugin: {},
     only_chat: false,
     disabled_stream: [],
     ...fields,

@@ -20,6 +20,8 @@ export interface RouterChannel {
   model_mapping: Record<string, string>;
   model_headers: Record<string, string>;
   custom_parameter: Record<string, unknown>;
+  /** The channel's plugin settings (a JSON object), read by the adapters of the types that take some. */
+  plugin: Record<string, unknown>;
   only_chat: boolean;
   disabled_stream: string[];
 }

@@ -111,11 +111,11 @@ export function parseEmbedAnswer(body: Buffer, context: AdapterContext, encoding
 /** What `build` saw that `parse` needs, per exchange (the relay passes one context to both). */
 const encodings = new WeakMap<AdapterContext, 'float' | 'base64'>();
 
-export const cohereEmbeddings: WholeBodyAdapter = {
+export const cohereEmbeddings = {
   build(body, context) {
     const call = buildEmbedCall(body, context);
     encodings.set(context, encodingOf(body));
     return call;
   },
   parse: (body, context) => parseEmbedAnswer(body, context, encodings.get(context) ?? 'float'),
-};
+} satisfies WholeBodyAdapter;

@@ -2,11 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { context, fixture, fixtureJson } from '../../../../test/providers/cohere/test-support.js';
 import { countRerankTokens } from '../../billing/metering.js';
 import type { Json } from '../types.js';
-import { cohereAdapter } from './adapter.js';
-import { parseRerankAnswer, rerankRequestOf } from './rerank.js';
+import { cohereRerank as rerank, parseRerankAnswer, rerankRequestOf } from './rerank.js';
 
-const rerank = cohereAdapter.endpoints?.['/v1/rerank'];
-if (!rerank) throw new Error('the Cohere adapter serves no /v1/rerank');
 const rerankContext = () => context({ upstreamModel: 'rerank-v3.5' });
 const documented = fixtureJson('rerank-request.json');
 const documents = documented.documents as string[];

@@ -94,11 +94,11 @@ export function parseRerankAnswer(body: Buffer, context: AdapterContext, request
 /** The request's documents, per exchange (the relay passes one context to build and parse). */
 const requests = new WeakMap<AdapterContext, RerankRequest>();
 
-export const cohereRerank: WholeBodyAdapter = {
+export const cohereRerank = {
   build(body, context) {
     const call = buildRerankCall(body, context);
     requests.set(context, rerankRequestOf(body));
     return call;
   },
   parse: (body, context) => parseRerankAnswer(body, context, requests.get(context)),
-};
+} satisfies WholeBodyAdapter;
