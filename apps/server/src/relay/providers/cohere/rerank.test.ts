@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { context, fixture, fixtureJson } from '../../../../test/providers/cohere/test-support.js';
 import { countRerankTokens } from '../../billing/metering.js';
 import type { Json } from '../types.js';
-import { cohereRerank as rerank, parseRerankAnswer, rerankRequestOf } from './rerank.js';
+import { parseRerankAnswer, cohereRerank as rerank, rerankRequestOf } from './rerank.js';
 
 const rerankContext = () => context({ upstreamModel: 'rerank-v3.5' });
 const documented = fixtureJson('rerank-request.json');
