@@ -1,5 +1,4 @@
 import { AppError } from '../../platform/errors.js';
-import { openAiAdapter } from '../providers/openai/adapter.js';
 import { providerByType } from '../providers/registry.js';
 import type { ChatAdapter, WholeEndpointPath } from '../providers/types.js';
 import { nativeExchange } from './native.js';
@@ -23,8 +22,9 @@ export function exchangeFor(
   if (!adapter) return withoutAdapter;
   const { surface } = endpoint;
   if (!surface) {
-    if (speaksOpenAi(adapter)) return openAiPassThrough;
-    return adapter.endpoints?.[endpoint.path as WholeEndpointPath] ? translatedWhole : unsupported;
+    // An OpenAI-format upstream may still serve some endpoints in a format of its own (images).
+    if (adapter.endpoints?.[endpoint.path as WholeEndpointPath]) return translatedWhole;
+    return speaksOpenAi(adapter) ? openAiPassThrough : unsupported;
   }
   if (adapter.chat === false) return unsupported;
   const passThrough = surface.passThrough(channelType, upstreamModel, adapter);
@@ -33,7 +33,7 @@ export function exchangeFor(
 }
 
 /** Whether a channel speaks OpenAI's format: its type's adapter is OpenAI's. */
-export const speaksOpenAi = (adapter: ChatAdapter | undefined): boolean => adapter === openAiAdapter;
+export const speaksOpenAi = (adapter: ChatAdapter | undefined): boolean => adapter?.speaksOpenAi === true;
 
 /** The channel's type has no adapter yet; another channel may serve the request. */
 const withoutAdapter: Exchange = async ({ channel }) => {

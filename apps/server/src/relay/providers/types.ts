@@ -258,6 +258,11 @@ export interface ChatAdapter {
   readonly format: string;
   /** Other endpoints this upstream serves, by the relay path they answer (`/v1/embeddings`, `/v1/rerank`…). */
   readonly endpoints?: Readonly<Partial<Record<WholeEndpointPath, WholeBodyAdapter>>>;
+  /**
+   * True for upstreams that speak OpenAI's wire format (chat and every endpoint not in `endpoints`
+   * is passed through); OpenAI's own adapter and the variants made from it with other endpoints.
+   */
+  readonly speaksOpenAi?: true;
   /** False for upstreams that serve only the `endpoints` (image or speech services): chat goes elsewhere. */
   readonly chat?: false;
   buildChat(request: ChatRequest, context: AdapterContext): UpstreamCall | Promise<UpstreamCall>;

@@ -55,6 +55,7 @@ export function parseOpenAiError(status: number, body: Buffer): UpstreamErrorInf
 
 export const openAiAdapter: ChatAdapter = {
   format: 'openai',
+  speaksOpenAi: true,
   buildChat(request: ChatRequest, context: AdapterContext) {
     // Fields other formats carry that OpenAI refuses: top_k (Anthropic, Gemini) and Gemini's
     // thought signatures on tool calls.
