@@ -4,7 +4,9 @@ import { createTestDatabase, type TestDatabase } from '../../test/databases.js';
 import type { SourceFixture } from '../../test/import/fixture.js';
 import { dialectPairs, environmentFor, reportCounts, runImportCli, sourceArgument } from '../../test/import/harness.js';
 import { buildOneHubSource } from '../../test/import/sources/one-hub.js';
+import { oneHubPayments } from '../../test/import/sources/one-hub-settings.js';
 import { type MockUpstream, startMockUpstream } from '../../test/mocks/openai-upstream.js';
+import { epaySignature } from '../../test/payments/epay/simulator.js';
 import { relayInject } from '../../test/relay-inject.js';
 
 const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }] };
@@ -65,7 +67,6 @@ describe.each(dialectPairs())(
       expect(run.stdout).toContain('options:GroupRatio: legacy key');
       expect(run.stdout).toMatch(/options:QuotaRemindThreshold: the value is not valid here/);
       expect(run.stdout).toContain('channels:6: imported, but channel type 9999 has no provider here');
-      expect(run.stdout).toMatch(/payments \(1 row\): online payment gateways are not available here/);
       expect(run.stdout).toMatch(/midjourneys \(1 row\): Midjourney tasks are not available here/);
       expect(run.stdout).toContain('model_owned_by: built-in owner');
     });
@@ -236,6 +237,59 @@ describe.each(dialectPairs())(
       expect(JSON.parse(info.support_url)).toEqual(['https://platform.openai.com']);
       expect(t.services.options.get('SystemName')).toBe('Old Hub');
       expect(t.services.options.get('RetryTimes')).toBe('2');
+    });
+
+    it('carries payment gateways sealed and masked, and orders; a pending order paid after the move credits once', async () => {
+      const { epay, pending, paid } = oneHubPayments;
+      const rows = await t.database.db.selectFrom('payments').selectAll().orderBy('id').execute();
+      expect(rows.map((row) => [row.id, row.type, row.enable ? 1 : 0, row.deleted_at === null])).toEqual([
+        [epay.id, 'epay', 1, true],
+        [oneHubPayments.stripeId, 'stripe', 0, true],
+        [oneHubPayments.deletedId, 'alipay', 0, false],
+      ]);
+      // The merchant key is sealed at rest and leaves the server only masked.
+      expect(rows[0]?.config).not.toContain(epay.key);
+      const root = await t.login('root', user('root').password);
+      const listed = await t.app.inject({
+        method: 'GET',
+        url: '/api/payment/?page=1&size=10',
+        headers: { cookie: root },
+      });
+      expect(listed.statusCode).toBe(200);
+      expect(listed.body).toContain(epay.uuid);
+      expect(listed.body).not.toContain(epay.key);
+      expect(run.stdout).toMatch(/payments:2: imported disabled: its settings do not pass/);
+      expect(run.stdout).toContain(`orders:3: status 'refunding' is not an order status`);
+      const orders = await t.database.db.selectFrom('orders').selectAll().orderBy('id').execute();
+      expect(orders.map((order) => [order.trade_no, order.status, Number(order.quota)])).toEqual([
+        [paid.tradeNo, 'success', paid.quota],
+        [pending.tradeNo, 'pending', pending.quota],
+      ]);
+      expect(Number(orders[0]?.fee)).toBe(1.06);
+
+      // Epay confirms the open order after the move, twice (vendors retry): credited once.
+      const before = Number((await stored('alice')).quota);
+      const params: Record<string, string> = {
+        pid: epay.partnerId,
+        trade_no: 'EP-LATE-2',
+        out_trade_no: pending.tradeNo,
+        type: 'alipay',
+        name: pending.tradeNo,
+        money: pending.money,
+        trade_status: 'TRADE_SUCCESS',
+      };
+      const query = new URLSearchParams({ ...params, sign: epaySignature(params, epay.key), sign_type: 'MD5' });
+      for (let time = 0; time < 2; time++) {
+        const answer = await t.app.inject({ method: 'GET', url: `/api/payment/notify/${epay.uuid}?${query}` });
+        expect(answer.body).toBe('success');
+      }
+      expect(Number((await stored('alice')).quota)).toBe(before + pending.quota);
+      const order = await t.database.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('trade_no', '=', pending.tradeNo)
+        .executeTakeFirstOrThrow();
+      expect(order.status).toBe('success');
     });
 
     it('carries logs and daily statistics, and new rows get fresh ids after the imported ones', async () => {

@@ -10,6 +10,8 @@ import type {
   DbBoolean,
   LogsTable,
   ModelInfoTable,
+  OrdersTable,
+  PaymentsTable,
   RedemptionsTable,
   StatisticsTable,
   UserGroupsTable,
@@ -102,6 +104,19 @@ export interface LegacyModelOwner {
 
 export type LegacyModelInfo = Omit<Carried<ModelInfoTable>, 'id'>;
 
+/** One Hub's `payments` row (a gateway); money columns as decimal text, `config` as the source stores it. */
+export type LegacyPayment = Omit<Carried<PaymentsTable>, 'fixed_fee' | 'percent_fee'> & {
+  fixed_fee: string;
+  percent_fee: string;
+};
+
+/** One Hub's `orders` row; money columns as decimal text. */
+export type LegacyOrder = Omit<Carried<OrdersTable>, 'order_amount' | 'fee' | 'discount'> & {
+  order_amount: string;
+  fee: string;
+  discount: string;
+};
+
 /** Why a source row or a whole table was not carried over, for the final report. */
 export interface Skipped {
   table: string;
@@ -130,6 +145,9 @@ export interface ProductProfile {
   channelNotes?(rows: SourceRow[]): Skipped[];
   redemptions(rows: SourceRow[]): LegacyRedemption[];
   logs(rows: SourceRow[]): LegacyLog[];
+  /** Payment gateways and their orders (One Hub only; the others have no such tables). */
+  payments?(source: SourceDb): Promise<LegacyPayment[]>;
+  orders?(rows: SourceRow[]): LegacyOrder[];
   /** Small tables, read whole; `options` is the source's options table as key → value. */
   userGroups(source: SourceDb, options: Map<string, string>): Promise<LegacyUserGroup[]>;
   prices(source: SourceDb, options: Map<string, string>): Promise<LegacyPrice[]>;

@@ -229,6 +229,7 @@ export async function runImport(options: ImportOptions): Promise<ImportOutcome> 
       tokens: createSecretBox(options.serverSecret, 'tokens'),
       channels: createSecretBox(options.serverSecret, 'channels'),
       redemptions: createSecretBox(options.serverSecret, 'redemptions'),
+      payments: createSecretBox(options.serverSecret, 'payments'),
     },
   };
   const input: StepInput = {

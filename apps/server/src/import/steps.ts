@@ -3,6 +3,7 @@ import type { Database } from '../platform/db/index.js';
 import type { ProductProfile, Skipped, SourceDb, SourceRow } from './legacy.js';
 import { writeChannels } from './writer/channels.js';
 import type { BatchResult, WriteContext } from './writer/context.js';
+import { writeOrders, writePayments } from './writer/payments.js';
 import { writeRedemptions } from './writer/redemptions.js';
 import { writeModelInfo, writeModelOwners, writeOptions, writePrices, writeUserGroups } from './writer/settings.js';
 import { writeTokens } from './writer/tokens.js';
@@ -118,6 +119,7 @@ export const settingSteps: readonly WholeStep[] = [
   whole('model_owned_by', (input) => input.profile.modelOwners(input.source), writeModelOwners),
   whole('model_info', (input) => input.profile.modelInfo(input.source), writeModelInfo),
   whole('prices', (input) => input.profile.prices(input.source, input.options), writePrices),
+  whole('payments', (input) => input.profile.payments?.(input.source) ?? [], writePayments),
 ];
 
 export const accountSteps: readonly StreamStep[] = [
@@ -133,6 +135,7 @@ export const accountSteps: readonly StreamStep[] = [
   ),
   stream('tokens', 'tokens', (profile, rows) => profile.tokens(rows), writeTokens),
   stream('redemptions', 'redemptions', (profile, rows) => profile.redemptions(rows), writeRedemptions),
+  stream('orders', 'orders', (profile, rows) => profile.orders?.(rows) ?? [], writeOrders),
 ];
 
 export const logStep: StreamStep = stream(

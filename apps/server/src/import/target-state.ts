@@ -6,7 +6,7 @@ import type { ImportMode } from './writer/context.js';
 export class ImportRefused extends Error {}
 
 /** Tables whose rows keep their source ids in a fresh import; the target must have none of them. */
-export const ID_TABLES = ['users', 'tokens', 'channels', 'redemptions', 'logs'] as const;
+export const ID_TABLES = ['users', 'tokens', 'channels', 'redemptions', 'logs', 'payments', 'orders'] as const;
 
 /**
  * The root user a first `npm start` creates, never signed in with, and nothing else: an operator

@@ -1,12 +1,16 @@
+import { centsOf, centsText } from '../../payments/money.js';
 import type {
   LegacyModelInfo,
   LegacyModelOwner,
+  LegacyOrder,
+  LegacyPayment,
   LegacyPrice,
   LegacyStatistic,
   LegacyUserGroup,
   ProductProfile,
   Skipped,
   SourceDb,
+  SourceRow,
 } from '../legacy.js';
 import { oneHubChannel, oneHubLog, oneHubRedemption, oneHubToken, oneHubUser } from './one-hub-rows.js';
 import { toBool, toDateOnly, toInteger, toNumber, toNumberMap, toText, toUnixSeconds } from './values.js';
@@ -21,8 +25,6 @@ const LEGACY_OPTION_KEYS = new Set(['GroupRatio', 'ModelRatio', 'CompletionRatio
 
 /** Tables of features this server does not have yet. */
 const NOT_CARRIED: Record<string, string> = {
-  payments: 'online payment gateways are not available here yet',
-  orders: 'online top-up orders are not available here yet (balances are carried over)',
   midjourneys: 'Midjourney tasks are not available here yet',
   tasks: 'Suno and Kling tasks are not available here yet',
   webauthn_credentials: 'WebAuthn sign-in is not available here yet (users sign in with their passwords)',
@@ -116,6 +118,59 @@ async function modelInfo(source: SourceDb): Promise<LegacyModelInfo[]> {
   }));
 }
 
+/** A decimal(10,2) column's value as the two-decimal text the target column takes (0 when unreadable). */
+function money(value: unknown): string {
+  try {
+    return centsText(centsOf(typeof value === 'number' || typeof value === 'string' ? value : 0));
+  } catch {
+    return '0.00';
+  }
+}
+
+/** GORM's soft delete: a `deleted_at` time, carried as Unix seconds. */
+const deletedAt = (row: SourceRow) => toUnixSeconds(row.deleted_at);
+
+async function payments(source: SourceDb): Promise<LegacyPayment[]> {
+  if (!(await source.schema()).has('payments')) return [];
+  return (await source.allRows('payments')).map((row) => ({
+    id: toInteger(row.id),
+    type: toText(row.type),
+    uuid: toText(row.uuid),
+    name: toText(row.name),
+    icon: toText(row.icon),
+    notify_domain: toText(row.notify_domain),
+    fixed_fee: money(row.fixed_fee),
+    percent_fee: money(row.percent_fee),
+    currency: toText(row.currency),
+    config: toText(row.config),
+    sort: toInteger(row.sort, 1),
+    enable: row.enable === undefined ? true : toBool(row.enable),
+    created_at: toUnixSeconds(row.created_at) ?? 0,
+    updated_at: toUnixSeconds(row.updated_at) ?? 0,
+    deleted_at: deletedAt(row),
+  }));
+}
+
+function order(row: SourceRow): LegacyOrder {
+  return {
+    id: toInteger(row.id),
+    user_id: toInteger(row.user_id),
+    gateway_id: toInteger(row.gateway_id),
+    trade_no: toText(row.trade_no),
+    gateway_no: toText(row.gateway_no),
+    amount: toInteger(row.amount),
+    order_amount: money(row.order_amount),
+    order_currency: toText(row.order_currency),
+    quota: toInteger(row.quota),
+    fee: money(row.fee),
+    discount: money(row.discount),
+    status: toText(row.status),
+    created_at: toUnixSeconds(row.created_at) ?? 0,
+    updated_at: toUnixSeconds(row.updated_at) ?? 0,
+    deleted_at: deletedAt(row),
+  };
+}
+
 function options(source: Map<string, string>): { options: Map<string, string>; skipped: Skipped[] } {
   const kept = new Map<string, string>();
   const skipped: Skipped[] = [];
@@ -151,6 +206,8 @@ export const oneHubProfile: ProductProfile = {
   channels: (rows) => rows.map(oneHubChannel),
   redemptions: (rows) => rows.map(oneHubRedemption),
   logs: (rows) => rows.map(oneHubLog),
+  payments,
+  orders: (rows) => rows.map(order),
   userGroups,
   prices,
   statistics,

@@ -52,7 +52,7 @@ export interface WriteContext {
   mode: ImportMode;
   runId: number;
   /** The same boxes, under the same server secret, as the services that read these columns. */
-  secrets: { tokens: SecretBox; channels: SecretBox; redemptions: SecretBox };
+  secrets: { tokens: SecretBox; channels: SecretBox; redemptions: SecretBox; payments: SecretBox };
 }
 
 export interface BatchResult {

@@ -1,6 +1,6 @@
 import { randomString } from '../../../src/platform/crypto.js';
 import type { DialectName } from '../../../src/platform/db/index.js';
-import { insertLegacyRows, type SourceKysely } from '../fixture.js';
+import { dateTime, insertLegacyRows, type SourceKysely } from '../fixture.js';
 import { DAY, NOW } from './one-hub-rows.js';
 
 /** The One Hub fixture's small tables, and rows of features this server does not have. */
@@ -73,25 +73,107 @@ export async function insertSettings(db: SourceKysely, dialect: DialectName): Pr
   ]);
 }
 
-export async function insertUnsupported(db: SourceKysely, dialect: DialectName): Promise<void> {
+/** The One Hub fixture's payment gateways and orders (alice is user 2). */
+export const oneHubPayments = {
+  epay: { id: 1, uuid: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', key: 'old-epay-merchant-key-42', partnerId: '1042' },
+  stripeId: 2,
+  deletedId: 3,
+  /** Paid before the move: imported as it is, never credited again. */
+  paid: { tradeNo: 'OH-PAID-0001', quota: 5_000_000 },
+  /** Still open at the move: a callback after it credits the user here, once. */
+  pending: { tradeNo: 'OH-PENDING-0002', quota: 2_500_000, money: '36.50' },
+  /** Not one of the four order statuses: left out and reported. */
+  oddStatusTradeNo: 'OH-ODD-0003',
+};
+
+function paymentRow(fields: Record<string, unknown>) {
+  return {
+    icon: '',
+    notify_domain: '',
+    fixed_fee: 0,
+    percent_fee: 0,
+    currency: 'CNY',
+    sort: 1,
+    enable: true,
+    created_at: NOW - DAY,
+    updated_at: NOW - DAY,
+    deleted_at: null,
+    ...fields,
+  };
+}
+
+function orderRow(fields: Record<string, unknown>) {
+  return {
+    user_id: 2,
+    gateway_id: oneHubPayments.epay.id,
+    gateway_no: '',
+    amount: 5,
+    order_amount: 36.5,
+    order_currency: 'CNY',
+    quota: 0,
+    fee: 0,
+    discount: 0,
+    status: 'pending',
+    created_at: NOW - 60,
+    updated_at: NOW - 60,
+    deleted_at: null,
+    ...fields,
+  };
+}
+
+export async function insertPayments(db: SourceKysely, dialect: DialectName): Promise<void> {
+  const { epay } = oneHubPayments;
   await insertLegacyRows(db, dialect, 'payments', [
-    {
+    paymentRow({
+      id: epay.id,
+      type: 'epay',
+      uuid: epay.uuid,
+      name: 'Old Epay',
+      percent_fee: 0.03,
+      config: JSON.stringify({
+        pay_domain: 'https://pay.example.com',
+        partner_id: epay.partnerId,
+        key: epay.key,
+        pay_type: '',
+      }),
+    }),
+    // One Hub lets a Stripe row be saved half set up; here it arrives disabled until completed.
+    paymentRow({
+      id: oneHubPayments.stripeId,
       type: 'stripe',
       uuid: randomString(32),
       name: 'Stripe',
-      icon: '',
-      notify_domain: '',
-      fixed_fee: 0,
-      percent_fee: 0.03,
       currency: 'USD',
       config: '{}',
-      sort: 1,
-      enable: true,
-      created_at: NOW,
-      updated_at: NOW,
-      deleted_at: null,
-    },
+    }),
+    paymentRow({
+      id: oneHubPayments.deletedId,
+      type: 'alipay',
+      uuid: randomString(32),
+      name: 'Removed Alipay',
+      config: '{}',
+      enable: false,
+      deleted_at: dateTime(dialect, NOW - DAY),
+    }),
   ]);
+  await insertLegacyRows(db, dialect, 'orders', [
+    orderRow({
+      trade_no: oneHubPayments.paid.tradeNo,
+      gateway_no: 'EP-OLD-1',
+      quota: oneHubPayments.paid.quota,
+      status: 'success',
+      fee: 1.06,
+    }),
+    orderRow({
+      trade_no: oneHubPayments.pending.tradeNo,
+      quota: oneHubPayments.pending.quota,
+      order_amount: Number(oneHubPayments.pending.money),
+    }),
+    orderRow({ trade_no: oneHubPayments.oddStatusTradeNo, status: 'refunding' }),
+  ]);
+}
+
+export async function insertUnsupported(db: SourceKysely, dialect: DialectName): Promise<void> {
   await insertLegacyRows(db, dialect, 'midjourneys', [
     { code: 1, user_id: 2, action: 'IMAGINE', mj_id: '1', prompt: 'a cat' },
   ]);

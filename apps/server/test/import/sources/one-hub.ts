@@ -13,7 +13,7 @@ import {
   users,
 } from './one-hub-rows.js';
 import { createOneHubSchema } from './one-hub-schema.js';
-import { insertSettings, insertUnsupported } from './one-hub-settings.js';
+import { insertPayments, insertSettings, insertUnsupported } from './one-hub-settings.js';
 
 export interface OneHubFixtureOptions {
   /** The mock upstream channel 1 points at (base URL and the key it accepts). */
@@ -81,6 +81,7 @@ export async function buildOneHubSource(
     await insertLegacyRows(db, dialect, 'logs', logs);
     await insertLegacyRows(db, dialect, 'statistics', statisticsRows);
     await insertSettings(db, dialect);
+    await insertPayments(db, dialect);
     await insertUnsupported(db, dialect);
     return {
       product: 'one-hub',

@@ -41,7 +41,7 @@ export interface EpaySimulator {
 }
 
 /** Epay's rule: sorted non-empty params except sign/sign_type, `k=v&…`, the key appended, MD5 lower hex. */
-function sign(params: Record<string, string>, key: string): string {
+export function epaySignature(params: Record<string, string>, key: string): string {
   const pairs = Object.entries(params)
     .filter(([name, value]) => value !== '' && name !== 'sign' && name !== 'sign_type')
     .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
@@ -84,7 +84,7 @@ export async function startEpaySimulator(options: { partnerId?: string; key?: st
       money: overrides.money ?? order.money ?? '0.00',
       trade_status: overrides.trade_status ?? 'TRADE_SUCCESS',
     };
-    params.sign = overrides.sign ?? sign(params, overrides.key ?? key);
+    params.sign = overrides.sign ?? epaySignature(params, overrides.key ?? key);
     params.sign_type = 'MD5';
     const target = new URL(overrides.notifyUrl ?? order.notify_url);
     for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
@@ -96,7 +96,7 @@ export async function startEpaySimulator(options: { partnerId?: string; key?: st
     const path = new URL(request.url ?? '/', 'http://simulator').pathname;
     if (request.method === 'POST' && path === '/submit.php') {
       const params = await readForm(request);
-      const signatureValid = params.pid === partnerId && params.sign === sign(params, key);
+      const signatureValid = params.pid === partnerId && params.sign === epaySignature(params, key);
       submissions.push({ params, signatureValid });
       if (!signatureValid) return html(response, 400, '<p id="error">签名校验失败 (sign error)</p>');
       orders.set(params.out_trade_no ?? '', params);
