@@ -6,10 +6,10 @@ import Stack from '@mui/material/Stack';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../lib/notify.js';
-import { NewUsersCard, TopUpsCard } from './ActivityCards.js';
+import { NewUsersCard, OrdersCard, TopUpsCard } from './ActivityCards.js';
 import { useAnalyticsPeriod } from './analytics.api.js';
 import { BreakdownCard } from './BreakdownCard.js';
-import { OrdersCard } from './OrdersCard.js';
+
 import { type DayRange, rangeDays } from './period.js';
 import { type GroupType, periodDates, registrationsByDay, topUpsByDay, totalUsage, usageByDay } from './series.js';
 import { UsageTrendCard } from './UsageTrendCard.js';
