@@ -43,6 +43,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       LOG_LEVEL: 'warn',
       // Root starts empty, so the balances the tests set are the ones they see (first-run.e2e.ts sets it).
       INITIAL_ROOT_QUOTA: '0',
+      // A browser test loads the console in a fresh context per test, far more than a person does
+      // from one address; the per-address limits have their own test (http/rate-limit.test.ts).
+      GLOBAL_API_RATE_LIMIT: '0',
+      GLOBAL_WEB_RATE_LIMIT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

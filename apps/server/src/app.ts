@@ -23,7 +23,7 @@ import { createAuth } from './http/auth.js';
 import { installBodyRules } from './http/bodies.js';
 import { installConsole } from './http/console.js';
 import { installErrorHandling, sendError, toAppError } from './http/errors.js';
-import { createAccountSignInLimit, installRateLimit } from './http/rate-limit.js';
+import { createAccountSignInLimit, installGlobalRateLimits, installRateLimit } from './http/rate-limit.js';
 import { createRelayFront, type RelayFront } from './http/relay-front.js';
 import { requestIdOf } from './http/request-id.js';
 import { installSecurityHeaders } from './http/security-headers.js';
@@ -112,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const auth = createAuth(sessions, services.userRepository);
   const namespace = options.redisNamespace ?? `onehub:${await services.options.instanceId()}:`;
   const critical = await installRateLimit(app, { ...config.criticalRateLimit, redis: options.redis, namespace });
+  installGlobalRateLimits(app, config.globalRateLimit);
 
   siteRoutes(app, { options: services.options, version: config.version, startTime: Math.floor(Date.now() / 1000) });
   optionRoutes(app, { auth, options: services.options });

@@ -141,6 +141,9 @@ const environmentSchema = z.object({
   COOKIE_SECURE: z.enum(['auto', 'true', 'false'], 'must be auto, true or false').default('auto'),
   CRITICAL_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(20),
   CRITICAL_RATE_WINDOW_SECONDS: z.coerce.number('must be a number').int().min(1).default(1200),
+  GLOBAL_API_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(300),
+  GLOBAL_WEB_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(180),
+  GLOBAL_RATE_WINDOW_SECONDS: z.coerce.number('must be a number').int().min(1).default(180),
   SIGN_IN_FAILURE_LIMIT: z.coerce.number('must be a number').int().min(0).default(10),
   SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number('must be a number').int().min(1).default(900),
   BODY_LIMIT_BYTES: z.coerce
@@ -233,6 +236,8 @@ export interface Config {
   /** Secure flag of the session cookie: auto = when the request arrived over https as the server sees it. */
   cookieSecure: 'auto' | 'true' | 'false';
   criticalRateLimit: { max: number; windowSeconds: number };
+  /** Requests per client address per window to `/api` and to the console; 0 = no limit (reference §0.1). */
+  globalRateLimit: { api: number; web: number; windowSeconds: number };
   /** Password sign-in attempts per account name (any address) before it is locked for the window; 0 = off. */
   signInFailureLimit: { max: number; windowSeconds: number };
   bodyLimitBytes: number;
@@ -370,6 +375,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     trustProxy: env.TRUST_PROXY,
     cookieSecure: env.COOKIE_SECURE,
     criticalRateLimit: { max: env.CRITICAL_RATE_LIMIT, windowSeconds: env.CRITICAL_RATE_WINDOW_SECONDS },
+    globalRateLimit: {
+      api: env.GLOBAL_API_RATE_LIMIT,
+      web: env.GLOBAL_WEB_RATE_LIMIT,
+      windowSeconds: env.GLOBAL_RATE_WINDOW_SECONDS,
+    },
     signInFailureLimit: { max: env.SIGN_IN_FAILURE_LIMIT, windowSeconds: env.SIGN_IN_FAILURE_WINDOW_SECONDS },
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     apiBodyLimitBytes: Math.min(env.API_BODY_LIMIT_BYTES, env.BODY_LIMIT_BYTES),

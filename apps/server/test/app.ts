@@ -49,6 +49,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: 'silent',
     // Tests sign in far more often than a person; the limiter has its own test with a low limit.
     CRITICAL_RATE_LIMIT: '100000',
+    // Likewise for the per-address limits on /api and the console (rate-limit.test.ts sets them).
+    GLOBAL_API_RATE_LIMIT: '0',
+    GLOBAL_WEB_RATE_LIMIT: '0',
     ...options.env,
   });
   const server = await assembleServer(config, createLogger('silent'), {

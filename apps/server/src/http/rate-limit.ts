@@ -30,6 +30,45 @@ export async function installRateLimit(
   return { rateLimit: { max, timeWindow: settings.windowSeconds * 1000 } };
 }
 
+/** Paths outside the per-address API limit, as in the reference: scrapers and the Telegram webhook. */
+const UNLIMITED_API_PATHS = [/^\/api\/metrics(\/|$)/, /^\/api\/telegram\//];
+
+/**
+ * The reference's global limits per client address: `api` requests to `/api/*` and `web` requests
+ * for the console (pages and their files) per window, each counted on its own, shared by every node
+ * through Redis when configured. 0 turns one off. Sign-in routes keep their own stricter limit on
+ * top. The relay is not here: its limit is per user (its group's RPM).
+ */
+export function installGlobalRateLimits(
+  app: FastifyInstance,
+  settings: { api: number; web: number; windowSeconds: number },
+): void {
+  const limiter = (max: number, prefix: string) =>
+    max > 0
+      ? app.createRateLimit({
+          max,
+          timeWindow: settings.windowSeconds * 1000,
+          keyGenerator: (request) => `${prefix}${request.ip}`,
+        })
+      : undefined;
+  const api = limiter(settings.api, 'GA');
+  const web = limiter(settings.web, 'GW');
+  if (!api && !web) return;
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    const isApi = path === '/api' || path.startsWith('/api/');
+    const check = isApi ? (UNLIMITED_API_PATHS.some((pattern) => pattern.test(path)) ? undefined : api) : web;
+    if (!check) return;
+    const result = await check(request);
+    if (result.isAllowed || !result.isExceeded) return;
+    reply.header('retry-after', String(result.ttlInSeconds));
+    throw new AppError(
+      'rate_limited',
+      `too many requests from this address; try again in ${result.ttlInSeconds} seconds`,
+    );
+  });
+}
+
 /** Counts password sign-ins per account name, whatever address they come from. */
 export interface AccountSignInLimit {
   /**
