@@ -33,7 +33,8 @@ async function freePort(): Promise<number> {
 /** Starts the built server as a real process on a fresh SQLite file and waits until it answers. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-e2e-'));
-  const port = await freePort();
+  // A test that restarts the server (an update) passes the first one's PORT again.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child: ChildProcess = spawn(process.execPath, [serverEntry], {
     env: {
       ...process.env,

@@ -147,6 +147,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   statisticsRoutes(app, { auth, dashboard: services.dashboard, analytics: services.analytics, rate: app.relay });
   installChannelTests(app, { auth, services, logger: options.logger, pauseMs: options.config.pollingIntervalMs });
 
-  await installConsole(app, { directory: options.consoleDirectory, basePath: config.basePath });
+  await installConsole(app, {
+    directory: options.consoleDirectory,
+    basePath: config.basePath,
+    version: config.version,
+  });
   return app;
 }

@@ -410,6 +410,20 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       wxpayApiBase: env.PAYMENT_WXPAY_API_BASE,
       stripeApiBase: env.PAYMENT_STRIPE_API_BASE,
     },
-    version: environment.npm_package_version ?? '0.1.0',
+    version: versionOf(environment.npm_package_version ?? '0.1.0'),
   });
+}
+
+/**
+ * The package version, and with a stamped build (`npm run build` writes the digest of its inputs
+ * beside the bundle) the digest's first 8 digits after a `+`: every rebuilt server announces itself
+ * as new, so an open console can tell it was updated even when the package version stayed.
+ */
+function versionOf(packageVersion: string): string {
+  try {
+    const stamp = readFileSync(new URL('./build-inputs.sha256', import.meta.url), 'utf8').trim();
+    return /^[0-9a-f]{8}/.test(stamp) ? `${packageVersion}+${stamp.slice(0, 8)}` : packageVersion;
+  } catch {
+    return packageVersion;
+  }
 }

@@ -20,12 +20,14 @@ function isApiPath(url: string): boolean {
  */
 export async function installConsole(
   app: FastifyInstance,
-  options: { directory: string; basePath: string },
+  options: { directory: string; basePath: string; version: string },
 ): Promise<void> {
   const indexFile = join(options.directory, 'index.html');
   const built = existsSync(indexFile);
   // The one inline script of the page: the policy lets it run by its hash, and no other.
-  const baseScript = `window.__ONE_HUB_BASE__=${JSON.stringify(options.basePath)}`;
+  // The version lets an open console see that the server it came from was updated (SiteBootstrap).
+  const literal = (value: string) => JSON.stringify(value).replaceAll('<', '\\u003c');
+  const baseScript = `window.__ONE_HUB_BASE__=${literal(options.basePath)};window.__ONE_HUB_VERSION__=${literal(options.version)}`;
   const indexHtml = built
     ? readFileSync(indexFile, 'utf8').replace(
         '<head>',

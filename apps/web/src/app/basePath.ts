@@ -2,6 +2,8 @@ declare global {
   interface Window {
     /** Written into index.html by the server: the path the console is served under, e.g. "/hub/". */
     __ONE_HUB_BASE__?: string;
+    /** Written into index.html by the server: its version when it served this page. */
+    __ONE_HUB_VERSION__?: string;
   }
 }
 
