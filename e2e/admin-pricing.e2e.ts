@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall } from './support/api.js';
@@ -49,8 +51,20 @@ const price = (model: string, fields: Partial<Price> = {}): Price => ({
   ...fields,
 });
 
+/** A stand-in for One Hub's price service (prices.json), which the server fetches for the console. */
+let priceService: Server;
+let servicePrices: Price[] = [];
+
 beforeAll(async () => {
-  server = await startServer({ INITIAL_ROOT_PASSWORD: ROOT_PASSWORD, INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN });
+  priceService = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: servicePrices }));
+  });
+  await new Promise<void>((resolve) => priceService.listen(0, '127.0.0.1', resolve));
+  server = await startServer({
+    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
+    INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
+    UPDATE_PRICE_SERVICE: `http://127.0.0.1:${(priceService.address() as AddressInfo).port}/prices.json`,
+  });
   const seeds = [
     price('e2e-chat', { input: 1.5, output: 7.5 }),
     price('e2e-image', { type: 'times', channel_type: 34, input: 25, output: 0 }),
@@ -64,6 +78,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await new Promise((resolve) => priceService?.close(resolve));
 });
 
 async function rootPage(options: { theme?: string; viewport?: typeof desktop } = {}): Promise<Page> {
@@ -384,6 +399,30 @@ describe('the price-update check', () => {
     expect(prices.get('e2e-locked')).toMatchObject({ input: 3, output: 3, locked: true });
     expect(await count('locked')).toBe('1');
     expect(await count('changed')).toBe('0');
+    await page.close();
+  });
+
+  it('compares the price update service\'s list, fetched by the server, and applies "update"', async () => {
+    const before = await storedPrices();
+    servicePrices = [price('e2e-chat', { input: 4, output: 8 }), price('e2e-service-only', { input: 1, output: 2 })];
+    const page = await rootPage();
+    await page.goto(`${server.origin}/panel/pricing?tab=check`);
+    await page.getByTestId('pricing-check-summary').waitFor();
+    await page.getByTestId('pricing-check-source-service').click();
+    expect(await page.getByTestId('pricing-check-service-url').textContent()).toContain('/prices.json');
+    const count = (status: string) => page.getByTestId(`pricing-check-count-${status}`).getAttribute('data-count');
+    await expect.poll(() => count('new')).toBe('1');
+    expect(await count('changed')).toBe('1');
+    await screenshot(page, 'admin-pricing-service');
+
+    await page.getByTestId('pricing-check-mode-update').check();
+    await page.getByTestId('pricing-check-apply').click();
+    await expect.poll(() => count('changed')).toBe('0');
+    const prices = await storedPrices();
+    expect(prices.get('e2e-chat')).toMatchObject({ input: 4, output: 8 });
+    // "update" adds nothing.
+    expect(prices.has('e2e-service-only')).toBe(false);
+    expect(prices.size).toBe(before.size);
     await page.close();
   });
 });

@@ -6,6 +6,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { startChannelTestJob } from './jobs/channel-test-job.js';
 import { startLogRetentionJob } from './jobs/log-retention-job.js';
+import { type PriceUpdateJob, startPriceUpdateJob } from './jobs/price-update-job.js';
 import { type Cache, createCache, createRedisClient } from './platform/cache/index.js';
 import { randomHex } from './platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.js';
@@ -18,6 +19,8 @@ export interface AssembledServer {
   app: FastifyInstance;
   services: Services;
   database: DatabaseHandle;
+  /** The scheduled price update (master node with AUTO_PRICE_UPDATES in add/update/overwrite mode). */
+  priceUpdate?: PriceUpdateJob | undefined;
   /** Closes the HTTP server first (letting requests in flight finish), then the connections. */
   close(): Promise<void>;
 }
@@ -67,6 +70,7 @@ export async function assembleServer(
   // E-mail needs SMTP settings (options, so read after loading them); without them it sends nothing.
   const notifiers = services.notifier.names.filter((name) => name !== 'email' || services.signIn.mailer.isConfigured());
   if (notifiers.length > 0) logger.info({ notifiers }, 'notifications on');
+  services.prices.setUpdateService(config.priceUpdates.serviceUrl);
   await services.prices.load();
   await ensureRootUser(config, services.userRepository, services.users, logger, options.announce ?? (() => {}));
 
@@ -92,13 +96,25 @@ export async function assembleServer(
     config.nodeType === 'master'
       ? startLogRetentionJob({ options: services.options, logs: services.logs, logger })
       : undefined;
+  const { priceUpdates } = config;
+  const priceUpdate =
+    config.nodeType === 'master' && priceUpdates.auto && priceUpdates.mode !== 'system'
+      ? startPriceUpdateJob({
+          prices: services.prices,
+          mode: priceUpdates.mode,
+          intervalMs: priceUpdates.intervalMinutes * 60_000,
+          logger,
+        })
+      : undefined;
   return {
     app,
     services,
     database,
+    priceUpdate,
     async close() {
       await channelTests?.stop();
       await logRetention?.stop();
+      await priceUpdate?.stop();
       await app.close();
       await Promise.allSettled([cache.close(), redis?.quit(), database.close()]);
     },

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { MAX_QUOTA } from '@one-hub/contracts';
 import { z } from 'zod';
+import type { PriceUpdateSettings } from './api/price/update-service.js';
 import type { GatewayEndpoints } from './payments/gateway.js';
 import type { NotifyConfig } from './platform/notify.js';
 
@@ -163,6 +164,17 @@ const environmentSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number('must be a number').int().min(0).default(256),
   NODE_TYPE: z.enum(['master', 'slave'], 'must be master or slave').default('master'),
   CHANNEL_TEST_FREQUENCY_MINUTES: z.coerce.number('must be a number').min(0).default(0),
+  // One Hub's price list, which its own installations follow; '' (set but empty) turns the service off.
+  UPDATE_PRICE_SERVICE: z
+    .string()
+    .default('https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json')
+    .transform((value) => value.trim())
+    .refine((value) => value === '' || /^https?:\/\//.test(value), 'must be an http(s) URL, or empty'),
+  AUTO_PRICE_UPDATES: booleanText.default(false),
+  AUTO_PRICE_UPDATES_MODE: z
+    .enum(['system', 'add', 'update', 'overwrite'], 'must be system, add, update or overwrite')
+    .default('system'),
+  AUTO_PRICE_UPDATES_INTERVAL: z.coerce.number('must be a number').int().min(1).default(1440),
   /** Seconds between two channels in a test of all channels, so upstreams are not hit in a burst. */
   POLLING_INTERVAL: z.coerce.number('must be a number').min(0).max(3600, 'must be at most 3600 seconds').default(0),
   SHUTDOWN_GRACE_SECONDS: z.coerce
@@ -256,6 +268,8 @@ export interface Config {
   /** Credentials of GET /api/metrics (METRICS_USER, METRICS_PASSWORD); undefined: metrics off. */
   metrics: { user: string; password: string } | undefined;
   channelTestFrequencyMinutes: number;
+  /** The remote price list and whether (and how) the master node applies it on a schedule. */
+  priceUpdates: PriceUpdateSettings;
   /** Pause between two channels in a test of all channels (POLLING_INTERVAL). */
   pollingIntervalMs: number;
   /** At shutdown, how long relay requests in flight may run on before they are cut and billed. */
@@ -396,6 +410,12 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     metrics:
       env.METRICS_USER && env.METRICS_PASSWORD ? { user: env.METRICS_USER, password: env.METRICS_PASSWORD } : undefined,
     channelTestFrequencyMinutes: env.CHANNEL_TEST_FREQUENCY_MINUTES,
+    priceUpdates: {
+      serviceUrl: env.UPDATE_PRICE_SERVICE,
+      auto: env.AUTO_PRICE_UPDATES,
+      mode: env.AUTO_PRICE_UPDATES_MODE,
+      intervalMinutes: env.AUTO_PRICE_UPDATES_INTERVAL,
+    },
     pollingIntervalMs: env.POLLING_INTERVAL * 1000,
     shutdownGraceMs: env.SHUTDOWN_GRACE_SECONDS * 1000,
     upstreamTimeouts: {

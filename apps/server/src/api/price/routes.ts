@@ -58,6 +58,8 @@ export function priceRoutes(
 
   app.get('/api/prices/model_list', admin, async () => ok(await prices.modelList()));
   app.get('/api/prices/updateService', admin, async () => ok(prices.updateServiceUrl()));
+  // The service's list, fetched by the server (the console's page may not reach other sites).
+  app.get('/api/prices/updateService/prices', admin, async () => ok(await prices.fetchUpdates()));
 
   app.post('/api/prices/single', admin, async (request) =>
     ok(await prices.create(parseInput(priceBody, request.body))),

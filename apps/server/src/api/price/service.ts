@@ -20,6 +20,7 @@ import { MODEL_OWNERS } from './owners.js';
 import type { PriceRepository } from './repo.js';
 import { syncPrices } from './sync.js';
 import { compareForListing, PriceTable } from './table.js';
+import { fetchServicePrices } from './update-service.js';
 
 function alreadyExists(field: string, model: string): AppError {
   return AppError.conflict(`${field}: model already exists: ${model}`);
@@ -151,9 +152,25 @@ export class PriceService {
     return this.owners.ownerName(channelType);
   }
 
-  /** No remote price service is configured yet. */
+  private serviceUrl = '';
+
+  /** Set once at start-up from UPDATE_PRICE_SERVICE ('' = none). */
+  setUpdateService(url: string): void {
+    this.serviceUrl = url;
+  }
+
   updateServiceUrl(): string {
-    return '';
+    return this.serviceUrl;
+  }
+
+  /** The update service's current list, checked but not applied (the Update check tab compares it). */
+  fetchUpdates(): Promise<PriceBody[]> {
+    return fetchServicePrices(this.serviceUrl);
+  }
+
+  /** Fetches the update service's list and applies it in `mode`; locked prices stay as they are. */
+  async applyUpdates(mode: SyncMode): Promise<SyncPricesResult> {
+    return this.sync(mode, await this.fetchUpdates());
   }
 
   async create(price: PriceBody): Promise<PriceView> {

@@ -1,3 +1,4 @@
+import CloudDownloadOutlined from '@mui/icons-material/CloudDownloadOutlined';
 import CompareArrows from '@mui/icons-material/CompareArrows';
 import Inventory2Outlined from '@mui/icons-material/Inventory2Outlined';
 import SyncOutlined from '@mui/icons-material/SyncOutlined';
@@ -35,9 +36,9 @@ import {
   parsePriceFile,
 } from './priceCheck.js';
 import type { OwnerOption } from './priceTable.js';
-import { useDefaultPrices, usePrices, useSyncPrices } from './pricing.api.js';
+import { useDefaultPrices, usePrices, useServicePrices, useSyncPrices, useUpdateServiceUrl } from './pricing.api.js';
 
-type Source = 'default' | 'file';
+type Source = 'default' | 'file' | 'service';
 type Upload = { name: string; prices: PriceBody[] } | { name: string; errors: string[] };
 
 /**
@@ -109,10 +110,20 @@ export function UpdateCheckTab({ ownerMap }: { ownerMap: ReadonlyMap<number, Own
   const [confirming, setConfirming] = useState(false);
   const current = usePrices();
   const defaults = useDefaultPrices(source === 'default');
+  const serviceUrl = useUpdateServiceUrl().data ?? '';
+  const service = useServicePrices(source === 'service' && serviceUrl !== '');
   const sync = useSyncPrices();
 
   const incoming: PriceBody[] | null =
-    source === 'default' ? (defaults.data ?? null) : upload && 'prices' in upload ? upload.prices : null;
+    source === 'default'
+      ? (defaults.data ?? null)
+      : source === 'service'
+        ? (service.data ?? null)
+        : upload && 'prices' in upload
+          ? upload.prices
+          : null;
+  // The list being read, whichever source it comes from.
+  const fetched = source === 'default' ? defaults : source === 'service' ? service : undefined;
   const rows = useMemo(
     () => (incoming && current.data ? comparePrices(current.data, incoming) : null),
     [incoming, current.data],
@@ -120,8 +131,8 @@ export function UpdateCheckTab({ ownerMap }: { ownerMap: ReadonlyMap<number, Own
   const counts = rows ? countStatuses(rows) : null;
   const visible = rows?.filter((row) => shown.has(row.status)) ?? [];
   const effect = rows ? expectedEffect(rows, mode) : null;
-  const loading = current.isPending || (source === 'default' && defaults.isPending);
-  const failed = current.isError ? current.error : source === 'default' && defaults.isError ? defaults.error : null;
+  const loading = current.isPending || fetched?.isFetching === true;
+  const failed = current.isError ? current.error : fetched?.isError ? fetched.error : null;
 
   const toggleStatus = (status: CheckStatus) =>
     setShown((now) => {
@@ -168,8 +179,34 @@ export function UpdateCheckTab({ ownerMap }: { ownerMap: ReadonlyMap<number, Own
               <UploadFileOutlined fontSize="small" sx={{ mr: 1 }} />
               {t('check.sourceFile')}
             </ToggleButton>
+            {serviceUrl && (
+              <ToggleButton value="service" data-testid="pricing-check-source-service">
+                <CloudDownloadOutlined fontSize="small" sx={{ mr: 1 }} />
+                {t('check.sourceService')}
+              </ToggleButton>
+            )}
           </ToggleButtonGroup>
           {source === 'file' && <FilePicker upload={upload} onUpload={setUpload} />}
+          {source === 'service' && (
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
+              <Button
+                variant="outlined"
+                startIcon={<CloudDownloadOutlined />}
+                loading={service.isFetching}
+                onClick={() => void service.refetch()}
+                data-testid="pricing-check-service-refetch"
+              >
+                {t('check.serviceRefetch')}
+              </Button>
+              <Typography
+                variant="body2"
+                sx={{ color: 'text.secondary', overflowWrap: 'anywhere' }}
+                data-testid="pricing-check-service-url"
+              >
+                {t('check.serviceHint', { url: serviceUrl })}
+              </Typography>
+            </Stack>
+          )}
         </Stack>
       </SectionCard>
 

@@ -18,6 +18,8 @@ export const pricingKeys = {
   all: ['pricing'] as const,
   prices: ['pricing', 'prices'] as const,
   defaults: ['pricing', 'defaults'] as const,
+  updateService: ['pricing', 'updateService'] as const,
+  servicePrices: ['pricing', 'updateService', 'prices'] as const,
   modelList: ['pricing', 'modelList'] as const,
   providers: ['pricing', 'providers'] as const,
   owners: ['pricing', 'owners'] as const,
@@ -32,6 +34,28 @@ export function usePrices() {
   return useQuery({
     queryKey: pricingKeys.prices,
     queryFn: () => api.get<PriceView[]>('/api/prices'),
+    meta: { silentError: true },
+  });
+}
+
+/** `GET /api/prices/updateService`: the price update service's address ('' when none is set). */
+export function useUpdateServiceUrl() {
+  return useQuery({
+    queryKey: pricingKeys.updateService,
+    queryFn: () => api.get<string>('/api/prices/updateService'),
+    staleTime: Number.POSITIVE_INFINITY,
+    meta: { silentError: true },
+  });
+}
+
+/** `GET /api/prices/updateService/prices`: the service's list as the server fetched it just now. */
+export function useServicePrices(enabled: boolean) {
+  return useQuery({
+    queryKey: pricingKeys.servicePrices,
+    queryFn: () => api.get<PriceBody[]>('/api/prices/updateService/prices'),
+    enabled,
+    staleTime: 0,
+    retry: false,
     meta: { silentError: true },
   });
 }

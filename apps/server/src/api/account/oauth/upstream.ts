@@ -8,6 +8,8 @@ export interface JsonCall {
   headers?: Record<string, string>;
   json?: unknown;
   form?: Record<string, string>;
+  /** The largest answer read (default 1 MiB); a longer one fails the call. */
+  maxBytes?: number;
 }
 
 export interface JsonAnswer {
@@ -43,7 +45,7 @@ export async function callJson(url: string, call: JsonCall, provider: string): P
       bodyTimeout: TIMEOUT_MS,
     });
     status = response.statusCode;
-    text = (await readBody(response.body, MAX_BODY_BYTES)).toString('utf8');
+    text = (await readBody(response.body, call.maxBytes ?? MAX_BODY_BYTES)).toString('utf8');
   } catch (error) {
     const reason = (error as { code?: string }).code ?? 'network error';
     throw new AppError('upstream_error', `${provider} could not be reached (${reason})`, { retryable: true });

@@ -1,0 +1,45 @@
+import type { SyncMode, SyncPricesResult } from '@one-hub/contracts';
+import type { PriceService } from '../api/price/service.js';
+import type { Logger } from '../platform/logger.js';
+import { type Repeating, repeatEvery } from './repeat.js';
+
+/**
+ * AUTO_PRICE_UPDATES: every AUTO_PRICE_UPDATES_INTERVAL minutes the master node fetches the
+ * update service's list and applies it in AUTO_PRICE_UPDATES_MODE (add, update or overwrite);
+ * locked prices are never touched. A failed fetch leaves the prices as they are and is logged.
+ */
+export interface PriceUpdateJob {
+  /** Runs one update now (or joins the one under way). */
+  runNow(): Promise<SyncPricesResult>;
+  stop(): Promise<void>;
+}
+
+export function startPriceUpdateJob(options: {
+  prices: Pick<PriceService, 'applyUpdates'>;
+  mode: SyncMode;
+  intervalMs: number;
+  logger: Pick<Logger, 'info' | 'error'>;
+}): PriceUpdateJob {
+  let pass: Promise<SyncPricesResult> | undefined;
+  const runNow = (): Promise<SyncPricesResult> => {
+    pass ??= options.prices
+      .applyUpdates(options.mode)
+      .then((result) => {
+        options.logger.info({ mode: options.mode, ...result }, 'prices updated from the price update service');
+        return result;
+      })
+      .finally(() => {
+        pass = undefined;
+      });
+    return pass;
+  };
+  const timer: Repeating = repeatEvery(options.intervalMs, runNow, (error) =>
+    options.logger.error({ err: error }, 'the scheduled price update failed; prices left as they were'),
+  );
+  return {
+    runNow,
+    async stop() {
+      await timer.cancel();
+    },
+  };
+}
