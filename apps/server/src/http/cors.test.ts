@@ -20,24 +20,32 @@ describe('cross-origin access for browser clients', () => {
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream }),
     });
 
-  it('answers a preflight for the relay with the origin, credentials and the asked headers', async () => {
-    const preflight = await request(`${base}/v1/chat/completions`, {
-      method: 'OPTIONS',
-      headers: {
-        origin: ORIGIN,
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization, content-type, x-stainless-os',
-      },
-    });
-    await preflight.body.dump();
-    expect(preflight.statusCode).toBe(204);
-    expect(preflight.headers).toMatchObject({
-      'access-control-allow-origin': ORIGIN,
-      'access-control-allow-credentials': 'true',
-      'access-control-allow-headers': 'authorization, content-type, x-stainless-os',
-    });
-    expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST');
-  });
+  it.each([
+    '/v1/chat/completions',
+    '/claude/v1/messages',
+    '/gemini/v1beta/models/gemini-2.0-flash:generateContent',
+    '/recraftAI/v1/images/vectorize',
+  ])(
+    'answers a preflight for the relay surface %s with the origin, credentials and the asked headers',
+    async (path) => {
+      const preflight = await request(`${base}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: ORIGIN,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, x-stainless-os',
+        },
+      });
+      await preflight.body.dump();
+      expect(preflight.statusCode).toBe(204);
+      expect(preflight.headers).toMatchObject({
+        'access-control-allow-origin': ORIGIN,
+        'access-control-allow-credentials': 'true',
+        'access-control-allow-headers': 'authorization, content-type, x-stainless-os',
+      });
+      expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST');
+    },
+  );
 
   it('marks whole and streamed answers, and errors, as readable by the calling origin', async () => {
     for (const answer of [

@@ -10,7 +10,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * both answer with the same headers: they are set on the response and Node merges them into whatever status
  * line and headers the handler writes later.
  */
-const CROSS_ORIGIN_PREFIXES = ['/v1/', '/claude/', '/gemini/', '/dashboard/', '/api/prices', '/api/available_model'];
+const CROSS_ORIGIN_PREFIXES = [
+  '/v1/',
+  '/claude/',
+  '/gemini/',
+  '/recraftAI/',
+  '/dashboard/',
+  '/api/prices',
+  '/api/available_model',
+];
 const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const PREFLIGHT_MAX_AGE_SECONDS = '86400';
 
