@@ -36,7 +36,7 @@ async function startPriceServer(): Promise<PriceServer> {
 
 const price = (model: string, input: number, locked = false) => ({
   model,
-  type: 'tokens',
+  type: 'tokens' as const,
   channel_type: 1,
   input,
   output: input * 4,
