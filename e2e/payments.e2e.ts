@@ -1,12 +1,14 @@
-import type { OrderQuote, OrderView, Paged, PaymentGatewayView } from '@one-hub/contracts';
-import type { Page } from 'playwright-core';
+import type { OrderQuote, OrderView, Paged } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
+import { startEpaySimulator } from '../apps/server/test/payments/epay/simulator.js';
 import { text } from './support/browser.js';
 import {
   call,
   dollars,
-  epay,
+  gateways,
+  money,
   openPage,
+  openPaymentScreen,
   PAYER,
   payerAuth,
   phone,
@@ -19,32 +21,14 @@ import {
   usePaymentSite,
 } from './support/payments.js';
 
-usePaymentSite();
+const site = usePaymentSite(startEpaySimulator);
 
 const GATEWAY_NAME = 'Epay sandbox';
 const AMOUNT = 10;
 
-const money = (quote: Pick<OrderQuote, 'currency'>, value: number) =>
-  `${quote.currency === 'CNY' ? '¥' : '$'}${value.toFixed(2)}`;
-
-async function gateways(): Promise<PaymentGatewayView[]> {
-  return (await call<Paged<PaymentGatewayView>>('GET', '/api/payment/', root)).data;
-}
-
-/** Through the drawer menu on a desktop (Payment sits in the paySetting group); by address on a phone. */
-async function openPaymentScreen(page: Page, viaMenu = true): Promise<void> {
-  if (!viaMenu) {
-    await page.goto(`${server.origin}/panel/payment`);
-    return;
-  }
-  const item = page.getByTestId('menu-payment');
-  if (!(await item.isVisible())) await page.getByTestId('menu-paySetting').click();
-  await item.click();
-  await page.waitForURL((url) => url.pathname === '/panel/payment');
-}
-
 describe('online payments', () => {
   let tradeNo = '';
+  const epay = () => site.vendor;
 
   it('an administrator adds an Epay gateway; its key is stored but never shown again', async () => {
     const page = await openPage();
@@ -55,27 +39,27 @@ describe('online payments', () => {
     await page.getByTestId('payment-create').click();
     await page.getByTestId('payment-form-name').fill(GATEWAY_NAME);
     await page.getByTestId('payment-form-percent_fee').fill('5');
-    await page.getByTestId('payment-form-config-pay_domain').fill(epay.url);
-    await page.getByTestId('payment-form-config-partner_id').fill(epay.partnerId);
+    await page.getByTestId('payment-form-config-pay_domain').fill(epay().url);
+    await page.getByTestId('payment-form-config-partner_id').fill(epay().partnerId);
     // A missing required setting is named before anything is sent.
     await page.getByTestId('payment-form-submit').click();
     await page.locator('.MuiFormHelperText-root.Mui-error').first().waitFor();
     expect(await gateways()).toEqual([]);
 
-    await page.getByTestId('payment-form-config-key').fill(epay.key);
+    await page.getByTestId('payment-form-config-key').fill(epay().key);
     await page.getByTestId('payment-form-submit').click();
     await page.getByTestId('payment-form').waitFor({ state: 'detached' });
 
     const [saved] = await gateways();
     expect(saved).toMatchObject({ name: GATEWAY_NAME, type: 'epay', percent_fee: 0.05, enable: true });
-    expect(saved?.config).not.toContain(epay.key);
+    expect(saved?.config).not.toContain(epay().key);
     await page.getByTestId(`payment-name-${saved?.id}`).waitFor();
     expect(await text(page, `payment-uuid-${saved?.id}`)).toBe(saved?.uuid);
 
     // The edit dialog shows the stored mask; saving it untouched keeps the key that works.
     await page.getByTestId(`payment-edit-${saved?.id}`).click();
     const keyField = page.getByTestId('payment-form-config-key');
-    expect(await keyField.inputValue()).not.toBe(epay.key);
+    expect(await keyField.inputValue()).not.toBe(epay().key);
     expect(await keyField.inputValue()).toBe(JSON.parse(saved?.config ?? '{}').key);
     await keyField.scrollIntoViewIfNeeded();
     await settledScreenshot(page, 'payments-gateway-edit');
@@ -115,7 +99,7 @@ describe('online payments', () => {
     const cashierOpened = page.context().waitForEvent('page');
     await page.getByTestId('topup-pay').click();
     const cashier = await cashierOpened;
-    await cashier.waitForURL((url) => url.href.startsWith(epay.url));
+    await cashier.waitForURL((url) => url.href.startsWith(epay().url));
     await page.getByTestId('topup-pay-state-pending').waitFor();
     await settledScreenshot(page, 'payments-topup-waiting');
 

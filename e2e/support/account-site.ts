@@ -6,20 +6,21 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type ApiAuth, apiCall, sessionCookie } from './api.js';
 import { launchBrowser, screenshot, signInWithForm } from './browser.js';
 import { type MailCatcher, smtpOptions, startMailCatcher } from './mail.js';
+import { pageOpener } from './pages.js';
 import { type RunningServer, startServer } from './server.js';
+
+export { phone } from './pages.js';
 
 export const ROOT_PASSWORD = 'e2e-root-password';
 const ROOT_TOKEN = 'e2e-root-access-token-0123456789';
 export const WECHAT_CODE = '135790';
 export const WECHAT_OPEN_ID = 'wx-open-id-erin';
 const QUOTA_PER_DOLLAR = 500_000;
-const desktop = { width: 1280, height: 860 };
-export const phone = { width: 400, height: 860 };
 
 /** What the mock upstream reports per model, so the dashboard's figures are known in advance. */
 export const USAGE = {
@@ -104,7 +105,6 @@ export let server: RunningServer;
 let browser: Browser;
 let upstream: MockUpstream;
 export let mail: MailCatcher;
-const contexts: BrowserContext[] = [];
 const userIds: Record<string, number> = {};
 
 export type Auth = ApiAuth;
@@ -185,24 +185,8 @@ export async function generateUsage(auth: Auth): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Browser helpers.
 
-export async function openPage(
-  options: { language?: string; dark?: boolean; viewport?: { width: number; height: number } } = {},
-): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: options.viewport ?? desktop,
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.addInitScript(
-    ({ language, dark }) => {
-      if (!window.localStorage.getItem('appLanguage')) window.localStorage.setItem('appLanguage', language);
-      if (dark) window.localStorage.setItem('theme', 'dark');
-    },
-    { language: options.language ?? 'en_US', dark: options.dark ?? false },
-  );
-  return page;
-}
+const pages = pageOpener(() => browser);
+export const openPage = pages.open;
 
 export const signIn = (page: Page, username: string, password: string) =>
   signInWithForm(page, server.origin, username, password);
@@ -264,7 +248,7 @@ export function useAccountSite(): void {
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
+    await pages.closeAll();
     await browser?.close();
     await server?.stop();
     await upstream?.close();

@@ -50,6 +50,11 @@ export type GatewayCallbackResult =
       /** The currency the vendor reports; absent when its callback names none (Epay), then only the amount is compared. */
       currency?: PaymentCurrency;
     }
+  /**
+   * Genuine and signed: the vendor says the order's payment failed for good (Stripe's delayed bank
+   * debit bounced). A pending order becomes `failed`; nothing is credited.
+   */
+  | { kind: 'failed'; tradeNo: string; gatewayNo: string; reason: string }
   /** Genuine and signed, but not a completed payment (another Stripe event, a WAIT_BUYER_PAY notice): acknowledged, nothing credited. */
   | { kind: 'ignored'; reason: string }
   /** Not to be trusted: bad or missing signature, undecryptable, malformed. Nothing credited. */

@@ -17,6 +17,7 @@ export interface NotifyServiceDeps extends TopUpCreditDeps {
 }
 
 type Paid = Extract<GatewayCallbackResult, { kind: 'paid' }>;
+type Failed = Extract<GatewayCallbackResult, { kind: 'failed' }>;
 
 /**
  * Vendor callbacks (`ANY /api/payment/notify/:uuid`). An order is credited only by a verified
@@ -49,7 +50,8 @@ export class NotifyService {
       this.deps.logger.info({ ...context, reason: result.reason }, 'payment callback acknowledged, nothing to credit');
       return usable.gateway.answer('ok');
     }
-    const outcome = await this.settle(usable, result, clientIp);
+    const outcome =
+      result.kind === 'failed' ? await this.recordFailure(usable, result) : await this.settle(usable, result, clientIp);
     this.deps.logger[outcome.level](
       { ...context, tradeNo: result.tradeNo, reason: outcome.reason },
       'payment callback',
@@ -92,6 +94,35 @@ export class NotifyService {
     if (!credited) return this.notPending((await this.deps.repo.findOrder(order.trade_no)) ?? order, paid);
     announceTopUp(this.deps, user.id, quota, reward);
     return { level: 'info', answer: 'ok', reason: `credited ${quota} quota to user ${user.id}` };
+  }
+
+  /**
+   * The vendor says the payment failed for good (Stripe's delayed debit bounced): a pending order
+   * becomes `failed` with the vendor's number, nothing is credited, and the payer's log says why.
+   * A repeat, or a failure for an order no longer pending, is acknowledged and changes nothing.
+   */
+  private async recordFailure(usable: UsableGateway, failed: Failed): Promise<Outcome> {
+    const order = await this.deps.repo.findOrder(failed.tradeNo);
+    if (!order) return refuse(`no order ${failed.tradeNo}`);
+    if (order.gateway_id !== usable.row.id) return refuse(`order ${failed.tradeNo} belongs to another gateway`);
+    const user = await this.deps.users.findById(order.user_id);
+    const recorded = await this.deps.repo.db.transaction().execute(async (transaction) => {
+      if (!(await this.deps.repo.settlePending(transaction, order.trade_no, OrderStatus.failed, failed.gatewayNo))) {
+        return false;
+      }
+      await this.deps.logs.insert(transaction, {
+        userId: order.user_id,
+        username: user?.username ?? '',
+        type: LogType.system,
+        content: `在线充值订单 ${order.trade_no} 未入账：${failed.reason}`,
+      });
+      return true;
+    });
+    if (!recorded) {
+      const status = (await this.deps.repo.findOrder(order.trade_no))?.status ?? order.status;
+      return { level: 'info', answer: 'ok', reason: `payment failed, nothing to change: the order is ${status}` };
+    }
+    return { level: 'warn', answer: 'ok', reason: `not credited, order failed: ${failed.reason}` };
   }
 
   /** A repeat of the callback that credited the order is acknowledged, so the vendor stops; anything else is refused. */

@@ -2,10 +2,10 @@ import { PAYMENT_CURRENCIES, type PaymentCurrency } from '@one-hub/contracts';
 import Stripe from 'stripe';
 import { z } from 'zod';
 import type { GatewayCallback, GatewayCallbackResult } from '../gateway.js';
-import { CHECKOUT_COMPLETED } from './webhook.js';
+import { ASYNC_PAYMENT_FAILED, ASYNC_PAYMENT_SUCCEEDED, CHECKOUT_COMPLETED } from './webhook.js';
 
-/** Only the fields a completed Checkout Session must carry for us to credit it. */
-const completedSession = z.object({
+/** Only the fields a Checkout Session event must carry for us to act on it. */
+const checkoutSession = z.object({
   id: z.string(),
   client_reference_id: z.string().min(1),
   payment_status: z.string(),
@@ -27,8 +27,11 @@ const firstLine = (error: unknown): string =>
 /**
  * Reads a Stripe webhook delivery. The signature is checked by the official SDK
  * (`constructEvent`: HMAC-SHA256 of `t.payload` with the endpoint secret, timestamp at most five
- * minutes old, so a captured delivery cannot be replayed later). Only a paid
- * `checkout.session.completed` is a payment; every other genuine event is acknowledged.
+ * minutes old, so a captured delivery cannot be replayed later). A payment is a
+ * `checkout.session.completed` whose `payment_status` is `paid` (cards), or the
+ * `checkout.session.async_payment_succeeded` that follows a session completed `unpaid` (a delayed
+ * method such as a bank debit); `checkout.session.async_payment_failed` fails the order. Every
+ * other genuine event, the `unpaid` completion included, is acknowledged and changes nothing.
  */
 export function readCheckoutEvent(callback: GatewayCallback, webhookSecret: string): GatewayCallbackResult {
   if (!webhookSecret)
@@ -43,20 +46,27 @@ export function readCheckoutEvent(callback: GatewayCallback, webhookSecret: stri
   }
   const envelope = eventEnvelope.safeParse(event);
   if (!envelope.success) return { kind: 'rejected', reason: 'the body is not a Stripe event' };
-  if (envelope.data.type !== CHECKOUT_COMPLETED) return { kind: 'ignored', reason: `event type ${envelope.data.type}` };
+  const { type } = envelope.data;
+  if (type !== CHECKOUT_COMPLETED && type !== ASYNC_PAYMENT_SUCCEEDED && type !== ASYNC_PAYMENT_FAILED) {
+    return { kind: 'ignored', reason: `event type ${type}` };
+  }
 
-  const session = completedSession.safeParse(envelope.data.data.object);
+  const session = checkoutSession.safeParse(envelope.data.data.object);
   if (!session.success) {
     const field = session.error.issues[0]?.path.join('.') || 'object';
     return { kind: 'rejected', reason: `checkout session without a valid ${field}` };
   }
   const { client_reference_id: tradeNo, payment_status, amount_total, payment_intent, id } = session.data;
-  if (payment_status !== 'paid') return { kind: 'ignored', reason: `payment_status ${payment_status}` };
+  // A session paid in full by a discount has no PaymentIntent; its own id still names the payment.
+  const gatewayNo = typeof payment_intent === 'string' ? payment_intent : (payment_intent?.id ?? id);
+  if (type === ASYNC_PAYMENT_FAILED) {
+    return { kind: 'failed', tradeNo, gatewayNo, reason: 'the delayed payment failed at Stripe' };
+  }
+  // completed + unpaid: a delayed method is still settling; its async_payment_* event decides.
+  if (payment_status !== 'paid') return { kind: 'ignored', reason: `${type} with payment_status ${payment_status}` };
   const currency = session.data.currency.toUpperCase();
   if (!(PAYMENT_CURRENCIES as readonly string[]).includes(currency)) {
     return { kind: 'rejected', reason: `currency ${currency} is not one this gateway charges in` };
   }
-  // A session paid in full by a discount has no PaymentIntent; its own id still names the payment.
-  const gatewayNo = typeof payment_intent === 'string' ? payment_intent : (payment_intent?.id ?? id);
   return { kind: 'paid', tradeNo, gatewayNo, paidCents: amount_total, currency: currency as PaymentCurrency };
 }

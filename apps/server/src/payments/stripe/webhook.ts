@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 
-/** The only event this gateway needs; others reaching the endpoint are acknowledged and ignored. */
+/** A Checkout Session finished: paid (cards), or `unpaid` while a delayed method (bank debit) settles. */
 export const CHECKOUT_COMPLETED = 'checkout.session.completed';
+/** A delayed payment method's money arrived after the session completed `unpaid`. */
+export const ASYNC_PAYMENT_SUCCEEDED = 'checkout.session.async_payment_succeeded';
+/** A delayed payment method's payment failed (the debit bounced): the order will never be paid. */
+export const ASYNC_PAYMENT_FAILED = 'checkout.session.async_payment_failed';
+/** The events this gateway's endpoint receives; others reaching it are acknowledged and ignored. */
+export const CHECKOUT_EVENTS = [CHECKOUT_COMPLETED, ASYNC_PAYMENT_SUCCEEDED, ASYNC_PAYMENT_FAILED] as const;
 
 /**
  * Metadata key on endpoints we create: a short hash of the signing secret we stored. Stripe shows
@@ -23,22 +29,23 @@ const pathOf = (url: string): string => {
   }
 };
 
+/** Whether the endpoint already sends every event in CHECKOUT_EVENTS. */
 function receivesCheckouts(endpoint: Stripe.WebhookEndpoint): boolean {
-  return (
-    endpoint.status === 'enabled' &&
-    (endpoint.enabled_events.includes(CHECKOUT_COMPLETED) || endpoint.enabled_events.includes('*'))
-  );
+  const events = endpoint.enabled_events;
+  return events.includes('*') || CHECKOUT_EVENTS.every((event) => events.includes(event));
 }
 
 /**
- * Makes sure exactly one enabled Stripe endpoint sends `checkout.session.completed` to
+ * Makes sure exactly one enabled Stripe endpoint sends the Checkout events (CHECKOUT_EVENTS) to
  * `notifyUrl` and returns its signing secret.
  *
  * The notify path ends in this gateway's own uuid, so every endpoint on that path is this
- * gateway's. One is reused when it points at `notifyUrl` exactly, receives checkouts and carries
- * the fingerprint of `storedSecret`. Every other endpoint on the path (a secret we never saw, an
- * old notify domain, a disabled one) is deleted, and a new one is created when none was reusable:
- * an endpoint whose secret we cannot know would make every payment's callback fail.
+ * gateway's. One is reused when it points at `notifyUrl` exactly, is enabled and carries the
+ * fingerprint of `storedSecret`; if it lacks one of the events (an endpoint registered before the
+ * delayed-payment events were handled) they are added to it, which keeps its secret. Every other
+ * endpoint on the path (a secret we never saw, an old notify domain, a disabled one) is deleted,
+ * and a new one is created when none was reusable: an endpoint whose secret we cannot know would
+ * make every payment's callback fail.
  */
 export async function ensureWebhookEndpoint(stripe: Stripe, notifyUrl: string, storedSecret: string): Promise<string> {
   const path = pathOf(notifyUrl);
@@ -50,18 +57,27 @@ export async function ensureWebhookEndpoint(stripe: Stripe, notifyUrl: string, s
   const reusable = ours.find(
     (endpoint) =>
       endpoint.url === notifyUrl &&
-      receivesCheckouts(endpoint) &&
+      endpoint.status === 'enabled' &&
       fingerprint !== '' &&
       endpoint.metadata?.[SECRET_FINGERPRINT_KEY] === fingerprint,
   );
   for (const endpoint of ours) {
     if (endpoint !== reusable) await stripe.webhookEndpoints.del(endpoint.id);
   }
-  if (reusable) return storedSecret;
+  if (reusable) {
+    if (!receivesCheckouts(reusable)) {
+      // Stripe lists the endpoint's events as plain strings; they are event names it accepted.
+      const kept = reusable.enabled_events as Stripe.WebhookEndpointUpdateParams.EnabledEvent[];
+      await stripe.webhookEndpoints.update(reusable.id, {
+        enabled_events: [...new Set([...kept, ...CHECKOUT_EVENTS])],
+      });
+    }
+    return storedSecret;
+  }
 
   const created = await stripe.webhookEndpoints.create({
     url: notifyUrl,
-    enabled_events: [CHECKOUT_COMPLETED],
+    enabled_events: [...CHECKOUT_EVENTS],
     // Events rendered in the version this SDK was built for, whatever the account's default is.
     api_version: Stripe.API_VERSION as Stripe.WebhookEndpointCreateParams.ApiVersion,
     description: 'One Hub top-up payments',

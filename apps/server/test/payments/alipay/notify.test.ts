@@ -1,64 +1,47 @@
 import { request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAlipayGateway } from '../../../src/payments/alipay/index.js';
 import type { PaymentGateway } from '../../../src/payments/gateway.js';
 import { orderFor } from '../gateway-order.js';
-// Gateway-neutral helpers: the receiver hands callbacks to `verify` and answers as the notify route does.
-import { startNotifyReceiver } from '../notify-receiver.js';
-import { type AlipaySimulator, startAlipaySimulator } from './simulator.js';
+import { useNotifyBench } from '../notify-bench.js';
+import { startAlipaySimulator } from './simulator.js';
 import { publicKeyText, rsaPair } from './vendor.js';
 
-let simulator: AlipaySimulator;
-/** Untyped, as the registry hands it out: configs arrive as the administrator saved them. */
-let gateway: PaymentGateway;
-let merchant: Awaited<ReturnType<typeof startNotifyReceiver>>;
-let config: Record<string, string>;
-
-beforeAll(async () => {
-  simulator = await startAlipaySimulator();
-  gateway = createAlipayGateway({ alipayGateway: simulator.gatewayUrl }) as unknown as PaymentGateway;
-  merchant = await startNotifyReceiver(gateway, () => config);
-});
-afterAll(async () => {
-  await merchant.close();
-  await simulator.close();
-});
-beforeEach(() => {
-  simulator.reset();
-  merchant.results.length = 0;
-  config = simulator.config();
-});
+const bench = useNotifyBench(
+  startAlipaySimulator,
+  (simulator) => createAlipayGateway({ alipayGateway: simulator.gatewayUrl }) as unknown as PaymentGateway,
+);
 
 /** An order the simulator knows (precreated through the gateway), for `amountCents` fen. */
 async function placed(amountCents = 1234): Promise<string> {
-  const order = orderFor(merchant.url, amountCents);
-  await gateway.pay(config, order);
+  const order = orderFor(bench.merchant.url, amountCents);
+  await bench.gateway.pay(bench.config, order);
   return order.tradeNo;
 }
 
-const lastResult = () => merchant.results.at(-1);
+const lastResult = () => bench.merchant.results.at(-1);
 
 describe('Alipay asynchronous notification', () => {
   it('a genuine form POST is paid, in fen and CNY, and answered `success`', async () => {
     const tradeNo = await placed(1234);
-    const delivery = await simulator.sendPaid(tradeNo);
+    const delivery = await bench.simulator.sendPaid(tradeNo);
     expect(delivery).toMatchObject({ status: 200, answer: 'success' });
-    const gatewayNo = simulator.orders.get(tradeNo)?.tradeNo;
+    const gatewayNo = bench.simulator.orders.get(tradeNo)?.tradeNo;
     expect(lastResult()).toEqual({ kind: 'paid', tradeNo, gatewayNo, paidCents: 1234, currency: 'CNY' });
   });
 
   it('the same parameters on a GET query are read the same way', async () => {
     const tradeNo = await placed(99);
-    await simulator.sendPaid(tradeNo, { httpMethod: 'GET' });
+    await bench.simulator.sendPaid(tradeNo, { httpMethod: 'GET' });
     expect(lastResult()).toMatchObject({ kind: 'paid', tradeNo, paidCents: 99 });
   });
 
   it('TRADE_FINISHED is paid too; WAIT_BUYER_PAY and TRADE_CLOSED are acknowledged and ignored', async () => {
     const tradeNo = await placed(500);
-    await simulator.sendPaid(tradeNo, { trade_status: 'TRADE_FINISHED' });
+    await bench.simulator.sendPaid(tradeNo, { trade_status: 'TRADE_FINISHED' });
     expect(lastResult()).toMatchObject({ kind: 'paid', paidCents: 500 });
     for (const status of ['WAIT_BUYER_PAY', 'TRADE_CLOSED']) {
-      const delivery = await simulator.sendPaid(tradeNo, { trade_status: status });
+      const delivery = await bench.simulator.sendPaid(tradeNo, { trade_status: status });
       expect(delivery.answer).toBe('success');
       expect(lastResult()).toEqual({ kind: 'ignored', reason: `trade_status ${status}` });
     }
@@ -66,15 +49,15 @@ describe('Alipay asynchronous notification', () => {
 
   it('an under-payment is reported with the amount Alipay says was paid', async () => {
     const tradeNo = await placed(1000);
-    await simulator.sendUnderpaid(tradeNo);
+    await bench.simulator.sendUnderpaid(tradeNo);
     expect(lastResult()).toMatchObject({ kind: 'paid', tradeNo, paidCents: 999 });
-    await simulator.sendUnderpaid(tradeNo, '0.5');
+    await bench.simulator.sendUnderpaid(tradeNo, '0.5');
     expect(lastResult()).toMatchObject({ kind: 'paid', paidCents: 50 });
   });
 
   it('a notice about a refund is not a payment', async () => {
     const tradeNo = await placed(1000);
-    await simulator.sendPaid(tradeNo, {
+    await bench.simulator.sendPaid(tradeNo, {
       extra: { refund_fee: '1.00', gmt_refund: '2026-01-02 03:04:05.678', out_biz_no: 'R1' },
     });
     expect(lastResult()).toEqual({ kind: 'ignored', reason: 'a refund notice, not a payment' });
@@ -82,26 +65,26 @@ describe('Alipay asynchronous notification', () => {
 
   it("Alipay's re-sending of the same notice verifies again (the order service credits once)", async () => {
     const tradeNo = await placed(1000);
-    const first = await simulator.sendPaid(tradeNo);
-    const again = await simulator.sendDuplicate(first);
+    const first = await bench.simulator.sendPaid(tradeNo);
+    const again = await bench.simulator.sendDuplicate(first);
     expect(again.answer).toBe('success');
-    expect(merchant.results).toHaveLength(2);
-    expect(merchant.results[1]).toEqual(merchant.results[0]);
+    expect(bench.merchant.results).toHaveLength(2);
+    expect(bench.merchant.results[1]).toEqual(bench.merchant.results[0]);
   });
 });
 
 describe('Alipay notifications that are refused (`failure`)', () => {
   it('signed with a key that is not Alipay’s', async () => {
     const tradeNo = await placed();
-    const delivery = await simulator.sendForged(tradeNo);
+    const delivery = await bench.simulator.sendForged(tradeNo);
     expect(delivery).toMatchObject({ status: 200, answer: 'failure' });
     expect(lastResult()).toEqual({ kind: 'rejected', reason: 'sign does not verify with the Alipay public key' });
   });
 
   it('verified with the wrong public key (another Alipay key configured)', async () => {
     const tradeNo = await placed();
-    config = { ...config, public_key: publicKeyText(rsaPair().publicKey) };
-    await simulator.sendPaid(tradeNo);
+    bench.config = { ...bench.config, public_key: publicKeyText(rsaPair().publicKey) };
+    await bench.simulator.sendPaid(tradeNo);
     expect(lastResult()).toMatchObject({ kind: 'rejected', reason: 'sign does not verify with the Alipay public key' });
   });
 
@@ -115,41 +98,41 @@ describe('Alipay notifications that are refused (`failure`)', () => {
     ['a parameter given twice', (body: string) => `${body}&total_amount=12.34`],
   ])('tampered in transit: %s', async (_name, tamper) => {
     const tradeNo = await placed(1234);
-    const delivery = await simulator.sendPaid(tradeNo, { tamper });
+    const delivery = await bench.simulator.sendPaid(tradeNo, { tamper });
     expect(delivery.answer).toBe('failure');
     expect(lastResult()?.kind).toBe('rejected');
   });
 
   it('genuinely signed by Alipay but for another application', async () => {
     const tradeNo = await placed();
-    await simulator.sendPaid(tradeNo, { app_id: '2021000000000000' });
+    await bench.simulator.sendPaid(tradeNo, { app_id: '2021000000000000' });
     expect(lastResult()).toEqual({ kind: 'rejected', reason: 'app_id 2021000000000000 is not this application' });
   });
 
   it('signed but malformed: no trade_status, an amount that is not yuan, no trade_no', async () => {
     const tradeNo = await placed();
-    await simulator.sendPaid(tradeNo, { extra: { trade_status: '' } });
+    await bench.simulator.sendPaid(tradeNo, { extra: { trade_status: '' } });
     expect(lastResult()).toEqual({ kind: 'rejected', reason: 'no trade_status' });
-    await simulator.sendPaid(tradeNo, { total_amount: '12.345' });
+    await bench.simulator.sendPaid(tradeNo, { total_amount: '12.345' });
     expect(lastResult()).toEqual({ kind: 'rejected', reason: 'total_amount 12.345 is not an amount in yuan' });
-    await simulator.sendPaid(tradeNo, { total_amount: '-1.00' });
+    await bench.simulator.sendPaid(tradeNo, { total_amount: '-1.00' });
     expect(lastResult()?.kind).toBe('rejected');
-    await simulator.sendPaid(tradeNo, { extra: { trade_no: '' } });
+    await bench.simulator.sendPaid(tradeNo, { extra: { trade_no: '' } });
     expect(lastResult()).toEqual({ kind: 'rejected', reason: 'no out_trade_no or trade_no' });
   });
 
   it('a JSON body, an empty request and garbage never reach the credit, and never throw', async () => {
-    const json = await request(merchant.url, {
+    const json = await request(bench.merchant.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"trade_status":"TRADE_SUCCESS"}',
     });
     expect(await json.body.text()).toBe('failure');
     expect(lastResult()).toEqual({ kind: 'rejected', reason: 'content type application/json is not a form' });
-    const empty = await request(merchant.url, { method: 'POST' });
+    const empty = await request(bench.merchant.url, { method: 'POST' });
     expect(await empty.body.text()).toBe('failure');
     expect(lastResult()).toEqual({ kind: 'rejected', reason: 'no sign parameter' });
-    const garbage = await request(`${merchant.url}?sign=%%%&sign_type=RSA2&app_id=${config.app_id}`, {
+    const garbage = await request(`${bench.merchant.url}?sign=%%%&sign_type=RSA2&app_id=${bench.config.app_id}`, {
       method: 'GET',
     });
     expect(await garbage.body.text()).toBe('failure');
@@ -158,16 +141,16 @@ describe('Alipay notifications that are refused (`failure`)', () => {
 
   it('a stored config that no longer parses refuses every notice instead of throwing', async () => {
     const tradeNo = await placed();
-    config = { ...config, private_key: 'broken' };
-    await simulator.sendPaid(tradeNo);
+    bench.config = { ...bench.config, private_key: 'broken' };
+    await bench.simulator.sendPaid(tradeNo);
     expect(lastResult()).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/^config: private_key/) });
   });
 });
 
 describe("the simulator's pay pages", () => {
   it("the QR code's page pays: its button posts the signed notice, and the merchant's answer is shown", async () => {
-    const order = orderFor(merchant.url, 4321);
-    const payment = await gateway.pay(config, order);
+    const order = orderFor(bench.merchant.url, 4321);
+    const payment = await bench.gateway.pay(bench.config, order);
     const page = await request(payment.url);
     expect(await page.body.text()).toContain('<button id="pay"');
     const paid = await request(payment.url.replace('/qr/', '/pay/'), { method: 'POST' });
@@ -178,7 +161,15 @@ describe("the simulator's pay pages", () => {
 
 describe('Alipay answer', () => {
   it('is `success` or `failure` as text/plain with status 200', () => {
-    expect(gateway.answer('ok')).toEqual({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'success' });
-    expect(gateway.answer('fail')).toEqual({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'failure' });
+    expect(bench.gateway.answer('ok')).toEqual({
+      status: 200,
+      contentType: 'text/plain; charset=utf-8',
+      body: 'success',
+    });
+    expect(bench.gateway.answer('fail')).toEqual({
+      status: 200,
+      contentType: 'text/plain; charset=utf-8',
+      body: 'failure',
+    });
   });
 });

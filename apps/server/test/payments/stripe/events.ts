@@ -42,6 +42,17 @@ export interface EventSender {
   deliveries: Delivery[];
   /** The payer paid: session complete, `checkout.session.completed` signed and delivered. `amountTotal` makes it an under-payment. */
   pay(sessionId: string, overrides?: { amountTotal?: number; paymentStatus?: 'paid' | 'unpaid' }): Promise<Delivery[]>;
+  /**
+   * The payer chose a delayed method (a bank debit): the session completes `unpaid` and
+   * `checkout.session.completed` says so; `settleDelayed` later reports how the debit ended.
+   */
+  payDelayed(sessionId: string): Promise<Delivery[]>;
+  /**
+   * The delayed payment settled: `succeeded` marks the session paid and sends
+   * `checkout.session.async_payment_succeeded`; `failed` leaves it unpaid and sends
+   * `checkout.session.async_payment_failed`, as Stripe does.
+   */
+  settleDelayed(sessionId: string, outcome: 'succeeded' | 'failed'): Promise<Delivery[]>;
   /** A completed-session event for `sessionId` signed with a secret that is not the endpoint's. */
   sendForged(sessionId: string, options?: SendOptions): Promise<Delivery[]>;
   /** Stripe's retry of an event already sent: same body, freshly signed. */
@@ -59,6 +70,8 @@ function subscribed(endpoint: SimWebhookEndpoint, type: string): boolean {
 export function createEventSender(state: SimState): EventSender {
   const events: StripeEvent[] = [];
   const deliveries: Delivery[] = [];
+  /** Sessions completed with a delayed method whose outcome Stripe has not reported yet. */
+  const delayed = new Set<string>();
 
   const buildEvent = (type: string, object: Record<string, unknown>): StripeEvent => {
     const event: StripeEvent = {
@@ -125,6 +138,21 @@ export function createEventSender(state: SimState): EventSender {
       session.payment_intent ??= stripeId('pi');
       if (overrides.amountTotal !== undefined) session.amount_total = overrides.amountTotal;
       return deliver(buildEvent('checkout.session.completed', sessionView(session)));
+    },
+    async payDelayed(sessionId) {
+      const session = sessionOrThrow(sessionId);
+      if (session.status !== 'open') throw new Error(`checkout session ${sessionId} is ${session.status}`);
+      session.status = 'complete';
+      session.payment_status = 'unpaid';
+      session.payment_intent ??= stripeId('pi');
+      delayed.add(sessionId);
+      return deliver(buildEvent('checkout.session.completed', sessionView(session)));
+    },
+    async settleDelayed(sessionId, outcome) {
+      const session = sessionOrThrow(sessionId);
+      if (!delayed.delete(sessionId)) throw new Error(`checkout session ${sessionId} has no delayed payment to settle`);
+      if (outcome === 'succeeded') session.payment_status = 'paid';
+      return deliver(buildEvent(`checkout.session.async_payment_${outcome}`, sessionView(session)));
     },
     async sendForged(sessionId, options = {}) {
       const session = {

@@ -118,6 +118,49 @@ describe('Stripe gateway: pay and the webhook it leads to', () => {
     expect(await fetch(payment.url).then((response) => response.text())).toContain('This checkout session is complete');
   });
 
+  it('a bank debit on the checkout page completes unpaid, and its later outcome is what the gateway reads', async () => {
+    const payment = await gateway.pay(config, order({ amountCents: 4200 }));
+    expect(await fetch(payment.url).then((response) => response.text())).toContain('id="pay-delayed"');
+    const debited = await fetch(payment.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'method=bank_debit',
+      redirect: 'manual',
+    });
+    expect(debited.status).toBe(303);
+    const session = only(simulator.sessions.values());
+    expect(session).toMatchObject({ status: 'complete', payment_status: 'unpaid' });
+    expect(receiver.results).toEqual([
+      { kind: 'ignored', reason: 'checkout.session.completed with payment_status unpaid' },
+    ]);
+
+    const settled = only(await simulator.settleDelayed(session.id, 'succeeded'));
+    expect(settled).toMatchObject({ eventType: 'checkout.session.async_payment_succeeded', status: 200 });
+    expect(receiver.results.at(-1)).toEqual({
+      kind: 'paid',
+      tradeNo: order().tradeNo,
+      gatewayNo: session.payment_intent,
+      paidCents: 4200,
+      currency: 'USD',
+    });
+  });
+
+  it('a bank debit that bounces is read as a failed payment of that order', async () => {
+    await gateway.pay(config, order());
+    const session = only(simulator.sessions.values());
+    await simulator.payDelayed(session.id);
+    const bounced = only(await simulator.settleDelayed(session.id, 'failed'));
+
+    expect(bounced).toMatchObject({ eventType: 'checkout.session.async_payment_failed', status: 200 });
+    expect(JSON.parse(bounced.payload).data.object.payment_status).toBe('unpaid');
+    expect(receiver.results.at(-1)).toEqual({
+      kind: 'failed',
+      tradeNo: order().tradeNo,
+      gatewayNo: session.payment_intent,
+      reason: 'the delayed payment failed at Stripe',
+    });
+  });
+
   it('reads an under-payment as what was actually paid, so the order service can refuse to credit it', async () => {
     await gateway.pay(config, order({ currency: 'CNY', amountCents: 7300 }));
     const session = only(simulator.sessions.values());

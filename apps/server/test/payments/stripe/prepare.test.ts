@@ -18,12 +18,16 @@ describe('Stripe gateway: prepare registers the webhook', () => {
   });
   afterEach(() => simulator.close());
 
-  it('creates an endpoint for checkout.session.completed and stores the secret Stripe returned', async () => {
+  it('creates an endpoint for the Checkout events and stores the secret Stripe returned', async () => {
     const prepared = await gateway.prepare(config, { notifyUrl: NOTIFY });
 
     const endpoint = only(simulator.webhookEndpoints.values());
     expect(endpoint.url).toBe(NOTIFY);
-    expect(endpoint.enabled_events).toEqual(['checkout.session.completed']);
+    expect(endpoint.enabled_events).toEqual([
+      'checkout.session.completed',
+      'checkout.session.async_payment_succeeded',
+      'checkout.session.async_payment_failed',
+    ]);
     expect(endpoint.api_version).toBe(Stripe.API_VERSION);
     expect(prepared.webhook_secret).toBe(endpoint.secret);
     expect(prepared.secret_key).toBe(simulator.secretKey);
@@ -48,6 +52,29 @@ describe('Stripe gateway: prepare registers the webhook', () => {
     expect(
       simulator.requests.filter((request) => request.method === 'POST' && request.path === '/v1/webhook_endpoints'),
     ).toHaveLength(1);
+    expect(simulator.requests.some((request) => request.method === 'DELETE')).toBe(false);
+  });
+
+  it('adds the delayed-payment events to its own older endpoint, keeping the endpoint and its secret', async () => {
+    const first = await gateway.prepare(config, { notifyUrl: NOTIFY });
+    const own = only(simulator.webhookEndpoints.values());
+    // As registered before the delayed-payment events were handled, plus one the admin ticked.
+    own.enabled_events = ['checkout.session.completed', 'charge.refunded'];
+
+    const again = await gateway.prepare(first, { notifyUrl: NOTIFY });
+
+    expect(again.webhook_secret).toBe(first.webhook_secret);
+    expect(only(simulator.webhookEndpoints.values()).id).toBe(own.id);
+    expect(own.enabled_events).toEqual([
+      'checkout.session.completed',
+      'charge.refunded',
+      'checkout.session.async_payment_succeeded',
+      'checkout.session.async_payment_failed',
+    ]);
+    const update = simulator.requests.filter(
+      (request) => request.method === 'POST' && request.path === `/v1/webhook_endpoints/${own.id}`,
+    );
+    expect(update.at(-1)?.form.enabled_events).toEqual(own.enabled_events);
     expect(simulator.requests.some((request) => request.method === 'DELETE')).toBe(false);
   });
 

@@ -129,8 +129,8 @@ export async function startStripeSimulator(options: { secretKey?: string } = {})
     const session = state.sessions.get(sessionId);
     if (!session) return send(response, 404, 'text/plain', 'No such checkout session');
     if (request.method === 'POST' && session.status === 'open') {
-      await readBody(request);
-      await events.pay(sessionId);
+      const method = new URLSearchParams(await readBody(request)).get('method');
+      await (method === 'bank_debit' ? events.payDelayed(sessionId) : events.pay(sessionId));
       return send(response, 303, 'text/plain', '', { location: session.success_url });
     }
     send(response, 200, 'text/html; charset=utf-8', checkoutPage(session));

@@ -75,10 +75,37 @@ describe('Stripe gateway: verify', () => {
       kind: 'ignored',
       reason: 'event type payment_intent.created',
     });
+    // A delayed method (bank debit) completes the session unpaid: its async_payment_* event decides.
     expect(await gateway.verify(config, callback(event(session({ payment_status: 'unpaid' }))))).toEqual({
       kind: 'ignored',
-      reason: 'payment_status unpaid',
+      reason: 'checkout.session.completed with payment_status unpaid',
     });
+  });
+
+  it('reads async_payment_succeeded as the payment and async_payment_failed as a failed order', async () => {
+    const succeeded = event(session(), 'checkout.session.async_payment_succeeded');
+    expect(await gateway.verify(config, callback(succeeded))).toEqual({
+      kind: 'paid',
+      tradeNo: 'USR1NO42',
+      gatewayNo: 'pi_123',
+      paidCents: 1050,
+      currency: 'USD',
+    });
+    const failed = event(session({ payment_status: 'unpaid' }), 'checkout.session.async_payment_failed');
+    expect(await gateway.verify(config, callback(failed))).toEqual({
+      kind: 'failed',
+      tradeNo: 'USR1NO42',
+      gatewayNo: 'pi_123',
+      reason: 'the delayed payment failed at Stripe',
+    });
+    // Never a payment without Stripe saying paid, whatever the event is called.
+    const unpaidSuccess = event(session({ payment_status: 'unpaid' }), 'checkout.session.async_payment_succeeded');
+    expect(await gateway.verify(config, callback(unpaidSuccess))).toMatchObject({ kind: 'ignored' });
+    // A failure must be genuine too: signed with another secret it changes nothing.
+    const forged = callback(failed, stripeSignatureHeader(failed, 'whsec_other'));
+    expect(await gateway.verify(config, forged)).toMatchObject({ kind: 'rejected' });
+    const noReference = event(session({ client_reference_id: null }), 'checkout.session.async_payment_failed');
+    expect(await gateway.verify(config, callback(noReference))).toMatchObject({ kind: 'rejected' });
   });
 
   it.each([

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects } from '../../databases.js';
 import { type PaymentTestApp, startPaymentApp } from '../support.js';
+import { PLATFORM_CERTIFICATE, PLATFORM_CERTIFICATE_SERIAL } from './platform-certificate.js';
 import { startWxpaySimulator, type WxpaySimulator } from './simulator.js';
 
 const QUOTA_PER_UNIT = 500_000;
@@ -137,6 +138,25 @@ describe.each(availableDialects)('paying through WeChat Pay on %s', (dialect) =>
     const response = await t.call('POST', '/api/user/order', user.cookie, { uuid: usd.uuid, amount: 1 });
     expect(response.statusCode).toBe(502);
     expect(response.json().message).toMatch(/CNY only/);
+  });
+
+  it('takes a platform certificate without an id (its serial is the id), but a public key only with its id', async () => {
+    const certified = await t.createGateway({
+      type: 'wxpay',
+      name: 'WeChat Pay (certificate)',
+      currency: 'CNY',
+      config: JSON.stringify(wxpay.config({ wechatpay_public_key: PLATFORM_CERTIFICATE, wechatpay_public_key_id: '' })),
+    });
+    expect(JSON.parse(certified.config).wechatpay_public_key_id).toBe(PLATFORM_CERTIFICATE_SERIAL);
+
+    const response = await t.call('POST', '/api/payment/', t.root, {
+      type: 'wxpay',
+      name: 'WeChat Pay (no id)',
+      currency: 'CNY',
+      config: JSON.stringify(wxpay.config({ wechatpay_public_key_id: '' })),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/^config: wechatpay_public_key_id is required/);
   });
 
   it('refuses a config with a bad APIv3 key with a 400 naming the field', async () => {

@@ -1,39 +1,23 @@
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PaymentGateway } from '../../../src/payments/gateway.js';
 import { createWxpayGateway } from '../../../src/payments/wxpay/index.js';
 import { orderFor } from '../gateway-order.js';
-// The Stripe tests' receiver is gateway-neutral: it hands callbacks to `verify` and answers as the notify route does.
-import { startNotifyReceiver } from '../notify-receiver.js';
+import { useNotifyBench } from '../notify-bench.js';
 import { PLATFORM_CERTIFICATE, PLATFORM_CERTIFICATE_KEY, PLATFORM_CERTIFICATE_SERIAL } from './platform-certificate.js';
-import { startWxpaySimulator, type WxpaySimulator } from './simulator.js';
+import { startWxpaySimulator } from './simulator.js';
 import { wechatpayHeaders } from './vendor.js';
 
-let simulator: WxpaySimulator;
-let gateway: PaymentGateway;
-let merchant: Awaited<ReturnType<typeof startNotifyReceiver>>;
-let config: Record<string, string>;
-
-beforeAll(async () => {
-  simulator = await startWxpaySimulator();
-  gateway = createWxpayGateway({ wxpayApiBase: simulator.url }) as unknown as PaymentGateway;
-  merchant = await startNotifyReceiver(gateway, () => config);
-});
-afterAll(async () => {
-  await merchant.close();
-  await simulator.close();
-});
-beforeEach(() => {
-  simulator.reset();
-  merchant.results.length = 0;
-  config = simulator.config();
-});
+const bench = useNotifyBench(
+  startWxpaySimulator,
+  (simulator) => createWxpayGateway({ wxpayApiBase: simulator.url }) as unknown as PaymentGateway,
+);
 
 /** An order placed at the simulator through the gateway, as the order service does. */
 async function placeOrder(amountCents = 7312) {
-  const order = orderFor(merchant.url, amountCents);
-  const payment = await gateway.pay(config, order);
+  const order = orderFor(bench.merchant.url, amountCents);
+  const payment = await bench.gateway.pay(bench.config, order);
   return { order, payment };
 }
 
@@ -42,9 +26,9 @@ const FAIL_ANSWER = { status: 400, answer: JSON.stringify({ code: 'FAIL', messag
 describe('WeChat Pay notifications', () => {
   it('reads a genuine notification as paid, in fen and CNY, and answers 204 with no body', async () => {
     const { order } = await placeOrder(7312);
-    const delivery = await simulator.sendPaid(order.tradeNo);
-    const transactionId = simulator.orders.get(order.tradeNo)?.transactionId;
-    expect(merchant.results).toEqual([
+    const delivery = await bench.simulator.sendPaid(order.tradeNo);
+    const transactionId = bench.simulator.orders.get(order.tradeNo)?.transactionId;
+    expect(bench.merchant.results).toEqual([
       { kind: 'paid', tradeNo: order.tradeNo, gatewayNo: transactionId, paidCents: 7312, currency: 'CNY' },
     ]);
     expect(delivery).toMatchObject({ status: 204, answer: '' });
@@ -59,49 +43,56 @@ describe('WeChat Pay notifications', () => {
 
     const result = await request(payment.url, { method: 'POST', body: '' });
     expect(await result.body.text()).toContain('data-status="204"');
-    expect(merchant.results).toEqual([
+    expect(bench.merchant.results).toEqual([
       expect.objectContaining({ kind: 'paid', tradeNo: order.tradeNo, paidCents: 1999 }),
     ]);
   });
 
   it('reports what an under-payment says was paid, so the order service can refuse it', async () => {
     const { order } = await placeOrder(7312);
-    await simulator.sendUnderpaid(order.tradeNo);
-    expect(merchant.results).toEqual([expect.objectContaining({ kind: 'paid', paidCents: 7311, currency: 'CNY' })]);
+    await bench.simulator.sendUnderpaid(order.tradeNo);
+    expect(bench.merchant.results).toEqual([
+      expect.objectContaining({ kind: 'paid', paidCents: 7311, currency: 'CNY' }),
+    ]);
   });
 
   it("reads WeChat Pay's retry of the same notification the same way (the order service credits once)", async () => {
     const { order } = await placeOrder();
-    const first = await simulator.sendPaid(order.tradeNo);
-    const retry = await simulator.sendDuplicate(first, merchant.url);
+    const first = await bench.simulator.sendPaid(order.tradeNo);
+    const retry = await bench.simulator.sendDuplicate(first, bench.merchant.url);
     expect(retry.headers['wechatpay-signature']).not.toBe(first.headers['wechatpay-signature']);
-    expect(merchant.results).toHaveLength(2);
-    expect(merchant.results[1]).toEqual(merchant.results[0]);
+    expect(bench.merchant.results).toHaveLength(2);
+    expect(bench.merchant.results[1]).toEqual(bench.merchant.results[0]);
   });
 
   it('reads a captured notification replayed within five minutes as the same payment, and one older as expired', async () => {
     const { order } = await placeOrder();
-    const stale = await simulator.sendPaid(order.tradeNo, { timestamp: Math.floor(Date.now() / 1000) - 301 });
-    const fresh = await simulator.sendPaid(order.tradeNo);
-    await simulator.replay(fresh, merchant.url);
-    await simulator.replay(stale, merchant.url);
-    expect(merchant.results.map((result) => result.kind)).toEqual(['rejected', 'paid', 'paid', 'rejected']);
-    expect(merchant.results[2]).toEqual(merchant.results[1]);
+    const stale = await bench.simulator.sendPaid(order.tradeNo, { timestamp: Math.floor(Date.now() / 1000) - 301 });
+    const fresh = await bench.simulator.sendPaid(order.tradeNo);
+    await bench.simulator.replay(fresh, bench.merchant.url);
+    await bench.simulator.replay(stale, bench.merchant.url);
+    expect(bench.merchant.results.map((result) => result.kind)).toEqual(['rejected', 'paid', 'paid', 'rejected']);
+    expect(bench.merchant.results[2]).toEqual(bench.merchant.results[1]);
   });
 
   it('rejects a notification signed with a key that is not WeChat Pay’s, and answers FAIL', async () => {
     const { order } = await placeOrder();
-    const delivery = await simulator.sendForged(order.tradeNo);
-    expect(merchant.results).toEqual([{ kind: 'rejected', reason: 'Wechatpay-Signature does not match the body' }]);
+    const delivery = await bench.simulator.sendForged(order.tradeNo);
+    expect(bench.merchant.results).toEqual([
+      { kind: 'rejected', reason: 'Wechatpay-Signature does not match the body' },
+    ]);
     expect(delivery).toMatchObject(FAIL_ANSWER);
   });
 
   it('rejects a body altered after it was signed', async () => {
     const { order } = await placeOrder();
-    await simulator.sendPaid(order.tradeNo, {
+    await bench.simulator.sendPaid(order.tradeNo, {
       tamper: (body) => body.replace('"TRANSACTION.SUCCESS"', '"TRANSACTION.SUCCESS" '),
     });
-    expect(merchant.results[0]).toEqual({ kind: 'rejected', reason: 'Wechatpay-Signature does not match the body' });
+    expect(bench.merchant.results[0]).toEqual({
+      kind: 'rejected',
+      reason: 'Wechatpay-Signature does not match the body',
+    });
   });
 
   it.each([
@@ -109,8 +100,8 @@ describe('WeChat Pay notifications', () => {
     ['from the future', 301],
   ])('rejects a notification timestamped %s (more than five minutes off)', async (_label, offset) => {
     const { order } = await placeOrder();
-    await simulator.sendPaid(order.tradeNo, { timestamp: Math.floor(Date.now() / 1000) + offset });
-    expect(merchant.results[0]).toMatchObject({
+    await bench.simulator.sendPaid(order.tradeNo, { timestamp: Math.floor(Date.now() / 1000) + offset });
+    expect(bench.merchant.results[0]).toMatchObject({
       kind: 'rejected',
       reason: expect.stringMatching(/more than five minutes/),
     });
@@ -118,28 +109,36 @@ describe('WeChat Pay notifications', () => {
 
   it('accepts one signed just within five minutes', async () => {
     const { order } = await placeOrder();
-    await simulator.sendPaid(order.tradeNo, { timestamp: Math.floor(Date.now() / 1000) - 290 });
-    expect(merchant.results[0]?.kind).toBe('paid');
+    await bench.simulator.sendPaid(order.tradeNo, { timestamp: Math.floor(Date.now() / 1000) - 290 });
+    expect(bench.merchant.results[0]?.kind).toBe('paid');
   });
 
   it('rejects a notification naming another WeChat Pay key id', async () => {
     const { order } = await placeOrder();
-    await simulator.sendPaid(order.tradeNo, { serial: 'PUB_KEY_ID_0199999999999999999999999999' });
-    expect(merchant.results[0]).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/Wechatpay-Serial/) });
+    await bench.simulator.sendPaid(order.tradeNo, { serial: 'PUB_KEY_ID_0199999999999999999999999999' });
+    expect(bench.merchant.results[0]).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/Wechatpay-Serial/),
+    });
   });
 
   it('rejects a genuine signature over a resource sealed with another APIv3 key', async () => {
     const { order } = await placeOrder();
-    await simulator.sendPaid(order.tradeNo, { apiV3Key: randomBytes(16).toString('hex') });
-    expect(merchant.results[0]).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/does not decrypt/) });
+    await bench.simulator.sendPaid(order.tradeNo, { apiV3Key: randomBytes(16).toString('hex') });
+    expect(bench.merchant.results[0]).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/does not decrypt/),
+    });
   });
 
   it('rejects a notification for another merchant or app', async () => {
     const { order } = await placeOrder();
-    await simulator.sendPaid(order.tradeNo, { mchid: '1600000001' });
-    await simulator.sendPaid(order.tradeNo, { appid: 'wx0000000000000000' });
-    expect(merchant.results.map((result) => result.kind)).toEqual(['rejected', 'rejected']);
-    expect(JSON.stringify(merchant.results)).toMatch(/mchid 1600000001 is not this merchant.*appid wx0000000000000000/);
+    await bench.simulator.sendPaid(order.tradeNo, { mchid: '1600000001' });
+    await bench.simulator.sendPaid(order.tradeNo, { appid: 'wx0000000000000000' });
+    expect(bench.merchant.results.map((result) => result.kind)).toEqual(['rejected', 'rejected']);
+    expect(JSON.stringify(bench.merchant.results)).toMatch(
+      /mchid 1600000001 is not this merchant.*appid wx0000000000000000/,
+    );
   });
 
   it.each([
@@ -147,32 +146,38 @@ describe('WeChat Pay notifications', () => {
     ['a transaction not paid', { tradeState: 'NOTPAY' }, 'trade_state NOTPAY'],
   ])('acknowledges and ignores %s', async (_label, options, reason) => {
     const { order } = await placeOrder();
-    const delivery = await simulator.sendPaid(order.tradeNo, options);
-    expect(merchant.results[0]).toEqual({ kind: 'ignored', reason });
+    const delivery = await bench.simulator.sendPaid(order.tradeNo, options);
+    expect(bench.merchant.results[0]).toEqual({ kind: 'ignored', reason });
     expect(delivery.status).toBe(204);
   });
 
   it('passes on a reported currency for the order service to compare, and rejects one it cannot charge in', async () => {
     const { order } = await placeOrder();
-    await simulator.sendPaid(order.tradeNo, { currency: 'USD' });
-    await simulator.sendPaid(order.tradeNo, { currency: 'HKD' });
-    expect(merchant.results[0]).toMatchObject({ kind: 'paid', currency: 'USD' });
-    expect(merchant.results[1]).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/currency HKD/) });
+    await bench.simulator.sendPaid(order.tradeNo, { currency: 'USD' });
+    await bench.simulator.sendPaid(order.tradeNo, { currency: 'HKD' });
+    expect(bench.merchant.results[0]).toMatchObject({ kind: 'paid', currency: 'USD' });
+    expect(bench.merchant.results[1]).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/currency HKD/),
+    });
   });
 
   it('rejects an algorithm other than AEAD_AES_256_GCM', async () => {
     const { order } = await placeOrder();
-    await simulator.sendPaid(order.tradeNo, { algorithm: 'AEAD_AES_128_GCM' });
-    expect(merchant.results[0]).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/AEAD_AES_128_GCM/) });
+    await bench.simulator.sendPaid(order.tradeNo, { algorithm: 'AEAD_AES_128_GCM' });
+    expect(bench.merchant.results[0]).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/AEAD_AES_128_GCM/),
+    });
   });
 });
 
 describe('WeChat Pay notifications that are not even well formed', () => {
-  const keys = () => simulator.keys;
+  const keys = () => bench.simulator.keys;
   const signed = (body: string) =>
     wechatpayHeaders(body, keys().wechatpayPrivateKey, keys().wechatpayPublicKeyId, Math.floor(Date.now() / 1000));
   const verify = (body: string, headers: Record<string, string>, method = 'POST') =>
-    gateway.verify(config, { method, query: {}, headers, rawBody: Buffer.from(body, 'utf8') });
+    bench.gateway.verify(bench.config, { method, query: {}, headers, rawBody: Buffer.from(body, 'utf8') });
 
   it.each([
     ['not JSON', 'not json', /not a WeChat Pay notification/],
@@ -208,7 +213,7 @@ describe('WeChat Pay notifications that are not even well formed', () => {
 
   it('rejects instead of throwing when the stored config is unusable', async () => {
     const body = JSON.stringify({ id: 'EV-1' });
-    config = { ...simulator.config(), mch_private_key: 'garbage' };
+    bench.config = { ...bench.simulator.config(), mch_private_key: 'garbage' };
     expect(await verify(body, signed(body))).toMatchObject({
       kind: 'rejected',
       reason: expect.stringMatching(/mch_private_key/),
@@ -218,20 +223,23 @@ describe('WeChat Pay notifications that are not even well formed', () => {
 
 describe('WeChat Pay platform certificates (before the WeChat Pay public key)', () => {
   it('takes the certificate in place of the public key, its serial number as the id', async () => {
-    const parsed = gateway.configSchema.parse({
-      ...simulator.config(),
+    const parsed = bench.gateway.configSchema.parse({
+      ...bench.simulator.config(),
       wechatpay_public_key: PLATFORM_CERTIFICATE,
       wechatpay_public_key_id: '',
     });
     expect(parsed.wechatpay_public_key_id).toBe(PLATFORM_CERTIFICATE_SERIAL);
 
     const { order } = await placeOrder(500);
-    config = parsed as Record<string, string>;
+    bench.config = parsed as Record<string, string>;
     const signingKey = createPrivateKey(PLATFORM_CERTIFICATE_KEY);
-    await simulator.sendPaid(order.tradeNo, { signingKey, serial: PLATFORM_CERTIFICATE_SERIAL });
-    await simulator.sendPaid(order.tradeNo);
-    expect(merchant.results[0]).toMatchObject({ kind: 'paid', paidCents: 500 });
+    await bench.simulator.sendPaid(order.tradeNo, { signingKey, serial: PLATFORM_CERTIFICATE_SERIAL });
+    await bench.simulator.sendPaid(order.tradeNo);
+    expect(bench.merchant.results[0]).toMatchObject({ kind: 'paid', paidCents: 500 });
     // WeChat Pay's public key no longer verifies once the certificate is configured.
-    expect(merchant.results[1]).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/Wechatpay-Serial/) });
+    expect(bench.merchant.results[1]).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/Wechatpay-Serial/),
+    });
   });
 });

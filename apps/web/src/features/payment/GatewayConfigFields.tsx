@@ -3,7 +3,7 @@ import TextField from '@mui/material/TextField';
 import type { PaymentGatewayType } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { FormSection } from '../../components/form/FormSection.js';
-import { type ConfigField, GATEWAY_CONFIG_FIELDS, type GatewayFormErrors } from './gatewayForm.js';
+import { type ConfigField, GATEWAY_CONFIG_FIELDS, type GatewayFormErrors, isRequired } from './gatewayForm.js';
 
 interface ConfigFieldsProps {
   type: PaymentGatewayType;
@@ -47,7 +47,7 @@ export function GatewayConfigFields({ type, values, stored, errors, disabled, on
             multiline={field.multiline && !keeping}
             minRows={field.multiline && !keeping ? 3 : undefined}
             maxRows={field.multiline ? 8 : undefined}
-            required={field.required}
+            required={isRequired(field, values)}
             disabled={disabled}
             error={Boolean(errors[`config.${field.name}`])}
             helperText={errors[`config.${field.name}`] ?? help}
@@ -59,7 +59,11 @@ export function GatewayConfigFields({ type, values, stored, errors, disabled, on
             }}
           >
             {field.options?.map((option) => (
-              <MenuItem key={option} value={option}>
+              <MenuItem
+                key={option}
+                value={option}
+                data-testid={`payment-form-config-${field.name}-option-${option || 'default'}`}
+              >
                 {t(`options.${field.name}.${option || 'default'}`)}
               </MenuItem>
             ))}

@@ -132,7 +132,7 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
             slotProps={testIds('currency')}
           >
             {PAYMENT_CURRENCIES.map((currency) => (
-              <MenuItem key={currency} value={currency}>
+              <MenuItem key={currency} value={currency} data-testid={`payment-form-currency-${currency}`}>
                 {currency}
               </MenuItem>
             ))}

@@ -23,7 +23,19 @@ export interface ConfigField {
   multiline?: boolean;
   /** A fixed choice; '' is a valid value where listed. */
   options?: readonly string[];
-  required?: boolean;
+  /** Always, or only for some values of the other settings (decided by the function). */
+  required?: boolean | ((config: Record<string, string>) => boolean);
+}
+
+/**
+ * A platform certificate (`-----BEGIN CERTIFICATE-----`) carries its own serial number, which the
+ * server takes as `wechatpay_public_key_id`; only a WeChat Pay public key needs its PUB_KEY_ID_….
+ */
+export const isCertificate = (text: string | undefined) => (text ?? '').includes('-----BEGIN CERTIFICATE-----');
+
+/** Whether the field must be filled in, given the type's other settings as typed. */
+export function isRequired(field: ConfigField, config: Record<string, string>): boolean {
+  return typeof field.required === 'function' ? field.required(config) : (field.required ?? false);
 }
 
 export const GATEWAY_CONFIG_FIELDS: Record<PaymentGatewayType, readonly ConfigField[]> = {
@@ -46,7 +58,7 @@ export const GATEWAY_CONFIG_FIELDS: Record<PaymentGatewayType, readonly ConfigFi
     { name: 'mch_apiv3_key', secret: true, required: true },
     { name: 'mch_private_key', secret: true, multiline: true, required: true },
     { name: 'wechatpay_public_key', multiline: true, required: true },
-    { name: 'wechatpay_public_key_id', required: true },
+    { name: 'wechatpay_public_key_id', required: (config) => !isCertificate(config.wechatpay_public_key) },
     { name: 'pay_type', options: ['Native'] },
   ],
   stripe: [{ name: 'secret_key', secret: true, required: true }],
@@ -177,7 +189,7 @@ export function validateGatewayForm(
     else errors[field] ??= t(`payment:form.errors.${field}`);
   }
   for (const field of GATEWAY_CONFIG_FIELDS[values.type]) {
-    if (field.required && !(values.config[field.name] ?? '').trim()) {
+    if (isRequired(field, values.config) && !(values.config[field.name] ?? '').trim()) {
       errors[`config.${field.name}`] = t('payment:form.errors.required');
     }
   }

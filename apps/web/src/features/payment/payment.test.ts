@@ -6,6 +6,7 @@ import {
   emptyGatewayForm,
   GATEWAY_CONFIG_FIELDS,
   gatewayToForm,
+  isRequired,
   parseConfig,
   validateGatewayForm,
 } from './gatewayForm.js';
@@ -87,6 +88,33 @@ describe('gateway form', () => {
       ].sort(),
     );
     expect(result.errors['config.app_id']).toBe('payment:form.errors.required');
+  });
+
+  it('asks for the WeChat Pay public key id only when a public key, not a platform certificate, is pasted', () => {
+    const config = {
+      app_id: 'wx0123456789abcdef',
+      mch_id: '1600000001',
+      mch_certificate_serial_number: 'ABC123',
+      mch_apiv3_key: 'k'.repeat(32),
+      mch_private_key: '-----BEGIN PRIVATE KEY-----\nMII…\n-----END PRIVATE KEY-----',
+      wechatpay_public_key: '-----BEGIN PUBLIC KEY-----\nMII…\n-----END PUBLIC KEY-----',
+      wechatpay_public_key_id: '',
+      pay_type: 'Native',
+    };
+    const form = { ...emptyGatewayForm('wxpay'), name: 'WeChat Pay', config };
+    const field = GATEWAY_CONFIG_FIELDS.wxpay.find((entry) => entry.name === 'wechatpay_public_key_id');
+    if (!field) throw new Error('no wechatpay_public_key_id field');
+
+    const withKey = validateGatewayForm(form, {}, t);
+    expect(withKey.ok).toBe(false);
+    expect(!withKey.ok && withKey.errors).toEqual({ 'config.wechatpay_public_key_id': 'payment:form.errors.required' });
+    expect(isRequired(field, config)).toBe(true);
+
+    const certificate = '-----BEGIN CERTIFICATE-----\nMII…\n-----END CERTIFICATE-----';
+    const withCertificate = { ...config, wechatpay_public_key: certificate };
+    expect(isRequired(field, withCertificate)).toBe(false);
+    const accepted = validateGatewayForm({ ...form, config: withCertificate }, {}, t);
+    expect(accepted.ok && JSON.parse(accepted.body.config).wechatpay_public_key_id).toBe('');
   });
 
   it('has a label, help text and option names for every setting in every language', () => {

@@ -25,7 +25,11 @@ import { useOrderStatus } from './topup.api.js';
 function PaymentCode({ url }: { url: string }) {
   const { t } = useTranslation('topup');
   return (
-    <Box sx={{ p: 1.5, bgcolor: '#fff', borderRadius: '10px', lineHeight: 0 }} data-testid="topup-pay-qr">
+    <Box
+      sx={{ p: 1.5, bgcolor: '#fff', borderRadius: '10px', lineHeight: 0 }}
+      data-testid="topup-pay-qr"
+      data-url={url}
+    >
       <QRCodeSVG value={url} size={200} marginSize={0} title={t('pay.qrLabel')} />
     </Box>
   );
