@@ -175,9 +175,12 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
     expect((await s.call('DELETE', '/api/prices/single/', s.root)).statusCode).toBe(404);
   });
 
-  it('reports no price update service', async () => {
+  it('names One Hub\'s price list as the update service unless UPDATE_PRICE_SERVICE says otherwise', async () => {
     const response = await s.call('GET', '/api/prices/updateService', s.root);
-    expect(response.json()).toMatchObject({ success: true, data: '' });
+    expect(response.json()).toMatchObject({
+      success: true,
+      data: 'https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json',
+    });
   });
 
   it('fails a lookup until loaded rather than guessing a price, then follows other nodes’ changes', async () => {
