@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import OpenAI from 'openai';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from './relay-setup.js';
 
 /**
@@ -35,6 +35,15 @@ export interface ProviderRelay<Mock extends ProviderMock> {
   claude: Anthropic;
   /** The ids of the channels added, by channel name. */
   channelIds: Record<string, number>;
+  /**
+   * Adds a channel during a test, pointing at the mock unless `fields` name their own `base_url`,
+   * and gives each of its `models` the per-token `price`; its id.
+   */
+  addChannel(
+    name: string,
+    fields: Record<string, unknown> & { models: string },
+    price: readonly [number, number],
+  ): Promise<number>;
   /** The last request the mock received. */
   sent(): Mock['received'][number];
   /** Streams a chat from the OpenAI SDK and reads it to the end. */
@@ -95,6 +104,11 @@ export function useProviderRelay<Mock extends ProviderMock>(setup: ProviderRelay
       return started(claude);
     },
     channelIds,
+    async addChannel(name, fields, [input, output]) {
+      const id = await started(context).addChannel({ name, base_url: started(mock).url, ...fields });
+      for (const model of fields.models.split(',')) await started(context).setPrice(model, input, output);
+      return id;
+    },
     sent() {
       const request = started(mock).received.at(-1);
       if (!request) throw new Error('the mock received nothing');
@@ -106,6 +120,34 @@ export function useProviderRelay<Mock extends ProviderMock>(setup: ProviderRelay
     streamMessage: (params) => readMessageStream(started(claude).messages.stream(params)),
     lastConsumeLog: () => lastConsumeLog(started(context)),
     storedQuota: () => storedQuota(started(context)),
+  };
+}
+
+/**
+ * The consume log of the running test's call of `model`. The relay answers before it settles, so
+ * the row may come a moment after the answer: the newest log id is noted before each test, and
+ * the function returned polls (a bounded number of tries) for a newer consume log of the model.
+ */
+export function useTestConsumeLog(
+  relay: ProviderRelay<ProviderMock>,
+): (model: string) => ReturnType<typeof lastConsumeLog> {
+  let logsBefore = 0;
+  beforeEach(async () => {
+    await relay.context.t.app.relay.flush();
+    const row = await relay.context.t.database.db
+      .selectFrom('logs')
+      .select('id')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    logsBefore = Number(row?.id ?? 0);
+  });
+  return async (model) => {
+    let row = await relay.lastConsumeLog();
+    for (let tries = 0; (Number(row.id) <= logsBefore || row.model_name !== model) && tries < 40; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      row = await relay.lastConsumeLog();
+    }
+    return row;
   };
 }
 

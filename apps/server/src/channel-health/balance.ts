@@ -12,7 +12,7 @@ import { getVendorJson, numberField, type VendorGet, vendorUrl } from './upstrea
 /**
  * Channel balances from the vendors' own account endpoints. The amount is stored as the vendor
  * reports it: US dollars for OpenAI, the account's currency for DeepSeek (USD preferred when the
- * account has several), Moonshot and SiliconFlow.
+ * account has several), Moonshot and SiliconFlow; Recraft's API units are turned into US dollars.
  */
 type BalanceReader = (get: (path: string) => Promise<unknown>, balancePath: string) => Promise<number>;
 
@@ -61,12 +61,21 @@ const readSiliconFlow: BalanceReader = async (get, balancePath) => {
   return total;
 };
 
+/** Recraft's account: `credits` in API units, 1000 to the US dollar (Recraft's pricing). */
+const readRecraft: BalanceReader = async (get, balancePath) => {
+  const answer = await get(balancePath);
+  const credits = isRecord(answer) ? numberField(answer.credits) : undefined;
+  if (credits === undefined) throw noBalance();
+  return credits / 1000;
+};
+
 /** The reader each registry entry's balance query names. */
 const readers: Record<BalanceReaderName, BalanceReader> = {
   openai: readOpenAi,
   deepseek: readDeepSeek,
   moonshot: readMoonshot,
   siliconflow: readSiliconFlow,
+  recraft: readRecraft,
 };
 
 function balanceSupport(type: number): { provider: ProviderDefinition; path: string; read: BalanceReader } | undefined {

@@ -13,7 +13,7 @@ import { readBody, type UpstreamClient } from '../relay/transport/executor.js';
  * the translation and the reading of errors are the relay's own. Nothing is billed or logged.
  */
 
-export type ProbePath = '/v1/chat/completions' | '/v1/embeddings' | '/v1/images/generations';
+export type ProbePath = '/v1/chat/completions' | '/v1/embeddings' | '/v1/images/generations' | '/v1/audio/speech';
 
 export interface ChannelRequest {
   channel: RoutingChannel;

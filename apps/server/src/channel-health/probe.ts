@@ -74,6 +74,27 @@ export function disableKeywords(raw: string): string[] {
     .filter((line) => line !== '');
 }
 
+/**
+ * Speech-only channels (Azure Speech) are tested by speaking a word, whatever the model: cheap, and
+ * it checks the key, the region and the voice. Their address may come from the region, not a base URL.
+ */
+function speechProbe(channel: RoutingChannel) {
+  return { baseUrl: channel.base_url, path: '/v1/audio/speech' as const, body: { input: 'hi', voice: 'alloy' } };
+}
+
+/** The request that tests `model` on the channel; a 400 for models the channel type cannot be tested with. */
+function probeFor(channel: RoutingChannel, provider: ProviderDefinition, model: string) {
+  if (provider.test === 'speech') return speechProbe(channel);
+  // Image-only types (Stability) make one image, whatever the model's name says.
+  if (provider.test === 'image') return { baseUrl: channelBaseUrl(channel, provider), ...probeRequest('image') };
+  const kind = probeKind(model);
+  if (kind === 'unsupported') throw AppError.badRequest('model: testing this kind of model is not supported');
+  if (provider.test === 'adapter-chat' && kind !== 'chat') {
+    throw AppError.badRequest(`model: ${provider.name} channels can be tested with chat models only`);
+  }
+  return { baseUrl: channelBaseUrl(channel, provider), ...probeRequest(kind) };
+}
+
 /** Sends the probe for `model`; throws a 400 for models or channel types that cannot be tested. */
 export async function probeChannel(
   upstream: UpstreamClient,
@@ -82,17 +103,12 @@ export async function probeChannel(
   keywords: string[],
   stop?: AbortSignal,
 ): Promise<ProbeResult> {
-  const kind = probeKind(model);
-  if (kind === 'unsupported') throw AppError.badRequest('model: testing this kind of model is not supported');
   const provider = testableProvider(channel);
-  if (provider.test === 'adapter-chat' && kind !== 'chat') {
-    throw AppError.badRequest(`model: ${provider.name} channels can be tested with chat models only`);
-  }
+  const probe = probeFor(channel, provider, model);
   const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   const { failure, elapsedMs } = await callChannel(upstream, {
     channel,
-    baseUrl: channelBaseUrl(channel, provider),
-    ...probeRequest(kind),
+    ...probe,
     model,
     keywords,
     signal: stop ? AbortSignal.any([stop, timeout]) : timeout,

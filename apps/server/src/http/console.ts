@@ -7,7 +7,7 @@ import { sendError } from './errors.js';
 import { consoleContentSecurityPolicy, scriptHash } from './security-headers.js';
 
 /** Paths that belong to the APIs: an unknown one is a JSON 404, never the console page. */
-const API_PREFIXES = ['/api/', '/v1/', '/claude/', '/gemini/', '/mj/', '/suno/', '/kling/'];
+const API_PREFIXES = ['/api/', '/v1/', '/claude/', '/gemini/', '/recraftAI/', '/mj/', '/suno/', '/kling/'];
 
 function isApiPath(url: string): boolean {
   const path = url.split('?')[0] ?? url;

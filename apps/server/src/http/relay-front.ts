@@ -56,18 +56,36 @@ export type RelayAdmission = (request: RelayHttpRequest) => void | Promise<void>
 export interface RelayRouteOptions {
   /** The surface's error format for every failure of this route. */
   render: ErrorRenderer;
-  /** `json` (the default for POST) or `multipart` (the form kept as raw bytes; JSON is read too). */
-  body?: 'json' | 'multipart';
+  /**
+   * `json` (the default for POST), `multipart` (the form kept as raw bytes; JSON is read too), or
+   * `stream`: left unread, for the handler to read from `reply.raw.req` (a raw pass-through).
+   */
+  body?: 'json' | 'multipart' | 'stream';
   admit?: RelayAdmission;
 }
 
+/** An answer written as it is, in no surface's error format (the reference's own shapes). */
+export interface RelayRefusal {
+  status: number;
+  body: unknown;
+}
+
+/** A route's method; `*` takes any (a raw pass-through), after the routes that name theirs. */
+export type RelayMethod = 'GET' | 'POST' | 'DELETE' | '*';
+
 export interface RelayFront {
-  route(method: 'GET' | 'POST', path: string, options: RelayRouteOptions, handler: RelayHandler): void;
+  /** A last path segment `*` matches one or more segments. */
+  route(method: RelayMethod, path: string, options: RelayRouteOptions, handler: RelayHandler): void;
   /**
    * Claims a path prefix for the relay: requests under it that match no route get a 404 (and a
    * URL that cannot be decoded a 400) in this error format.
    */
   surface(prefix: string, render: ErrorRenderer): void;
+  /**
+   * Refuses every route under a path prefix while `refusal` answers something (a surface switched
+   * off in the settings): checked before the caller is admitted or the body read.
+   */
+  gate(prefix: string, refusal: () => RelayRefusal | undefined): void;
   /** Whether this front serves the request (the rest goes to Fastify). */
   serves(url: string): boolean;
   handle(raw: IncomingMessage, response: ServerResponse, id: string): void;
@@ -125,11 +143,14 @@ function pathSegments(url: string): string[] {
 }
 
 function matchRoute(route: Route, method: string, segments: string[]): Match | undefined {
-  if (route.method !== method || route.segments.length !== segments.length) return undefined;
+  if (route.method !== method && route.method !== '*') return undefined;
+  const rest = route.segments.at(-1) === '*';
+  if (rest ? segments.length < route.segments.length : route.segments.length !== segments.length) return undefined;
   const params: Record<string, string> = {};
   for (let index = 0; index < segments.length; index++) {
     const pattern = route.segments[index] as string;
     const segment = segments[index] as string;
+    if (rest && index === route.segments.length - 1) break;
     if (pattern.startsWith(':')) {
       if (segment === '' || segment.length > MAX_PARAM_LENGTH) return undefined;
       params[pattern.slice(1)] = segment;
@@ -142,6 +163,7 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
   const exact = new Map<string, Route>();
   const patterns: Route[] = [];
   const surfaces: Array<{ prefix: string; render: ErrorRenderer }> = [];
+  const gates: Array<{ prefix: string; refusal: () => RelayRefusal | undefined }> = [];
   let closing = false;
 
   // The same rule as Fastify's trustProxy: every peer, none, or the listed proxies.
@@ -253,8 +275,19 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
     raw.once('end', onEnd);
   }
 
+  /** The first gate under whose prefix the URL falls that refuses it now. */
+  function refuse(url: string): RelayRefusal | undefined {
+    for (const gate of gates) {
+      if (!url.startsWith(gate.prefix)) continue;
+      const refusal = gate.refusal();
+      if (refusal) return refusal;
+    }
+    return undefined;
+  }
+
   function find(method: string, segments: string[]): Match | undefined {
-    const route = exact.get(`${method} ${segments.join('/')}`);
+    const path = segments.join('/');
+    const route = exact.get(`${method} ${path}`) ?? exact.get(`* ${path}`);
     if (route) return { route, params: {} };
     for (const pattern of patterns) {
       const match = matchRoute(pattern, method, segments);
@@ -280,8 +313,11 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
   return {
     route(method, path, routeOptions, handler) {
       const route: Route = { method, segments: path.split('/'), options: routeOptions, handler };
-      if (path.includes('/:')) patterns.push(route);
+      if (path.includes('/:') || path.endsWith('/*')) patterns.push(route);
       else exact.set(`${method} ${path}`, route);
+    },
+    gate(prefix, refusal) {
+      gates.push({ prefix, refusal });
     },
     surface(prefix, render) {
       surfaces.push({ prefix, render });
@@ -322,6 +358,17 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
         return;
       }
       const { route, params } = match;
+      const refused = refuse(url);
+      if (refused) {
+        const body = JSON.stringify(refused.body);
+        if (bodyUnread(raw)) response.setHeader('connection', 'close');
+        response.writeHead(refused.status, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+        });
+        response.end(body);
+        return;
+      }
       request.errorRenderer = route.options.render;
       request.params = params;
       const query = url.indexOf('?');
@@ -330,6 +377,11 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
         run(request, reply, route.handler);
         return;
       }
+      // A pass-through's body is read by its handler, once the caller is admitted.
+      const next =
+        route.options.body === 'stream'
+          ? () => run(request, reply, route.handler)
+          : () => readBody(raw, request, reply, route);
       let admitted: void | Promise<void>;
       try {
         admitted = route.options.admit?.(request);
@@ -339,11 +391,8 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
       }
       // A known key is answered from memory: the body is read at once, without a promise.
       if (admitted instanceof Promise) {
-        admitted.then(
-          () => readBody(raw, request, reply, route),
-          (error: unknown) => fail(error, request, response),
-        );
-      } else readBody(raw, request, reply, route);
+        admitted.then(next, (error: unknown) => fail(error, request, response));
+      } else next();
     },
     close() {
       closing = true;

@@ -1,10 +1,21 @@
-import { createServer, type ServerOptions } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyServerFactory } from 'fastify';
 import { applyCors } from './cors.js';
 import type { RelayFront } from './relay-front.js';
 import { nameRequest } from './request-id.js';
 import { applyServerLimits, connectionsCheckingInterval, type ServerLimits } from './server-limits.js';
+
+/** Answers a WebSocket upgrade request (the relay's `/v1/realtime`); `ip` is the client's under the trustProxy rule. */
+export type UpgradeHandler = (raw: IncomingMessage, socket: Duplex, head: Buffer, ip: string) => void;
+
+const upgradeHandlers = new WeakMap<Server, UpgradeHandler>();
+
+/** Sets who answers WebSocket upgrades on a server made here; until then they are cut. */
+export function handleUpgrades(server: Server, handler: UpgradeHandler): void {
+  upgradeHandlers.set(server, handler);
+}
 
 export interface FrontServerOptions {
   trustProxy: boolean | string[];
@@ -33,6 +44,11 @@ export function frontServerFactory(options: FrontServerOptions): FastifyServerFa
       if (applyCors(raw, response)) return;
       if (options.relay.serves(raw.url ?? '/')) options.relay.handle(raw, response, id);
       else fastifyHandler(raw, response);
+    });
+    server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const handler = upgradeHandlers.get(server);
+      if (handler) handler(raw, socket, head, proxyAddr(raw, trusted));
+      else socket.destroy();
     });
     // What Fastify sets on the server it creates itself, but for the request timeouts.
     server.keepAliveTimeout = setting('keepAliveTimeout');

@@ -15,9 +15,11 @@ import { MemoryQuotaLedger, type QuotaLedger } from './billing/ledger.js';
 import { createLowBalanceReminder } from './billing/low-balance.js';
 import { RedisQuotaLedger } from './billing/redis-ledger.js';
 import type { HeartbeatTiming } from './exchange/heartbeat.js';
-import type { RelayObserver } from './exchange/types.js';
+import type { RelayDeps, RelayObserver } from './exchange/types.js';
 import { InFlightRequests } from './in-flight.js';
 import { providerByType } from './providers/registry.js';
+import { rawRoutes } from './raw/routes.js';
+import { installRealtime } from './realtime/index.js';
 import { relayRoutes } from './routes.js';
 import { ChannelRouter } from './routing/router.js';
 import { shareCooldowns } from './routing/shared-cooldowns.js';
@@ -109,48 +111,53 @@ export async function installRelay(
   const upstream = createUpstreamClient(timing.upstreamTimeouts);
   const inFlight = new InFlightRequests();
   const limiter = redis ? createRedisRateLimiter(redis, `${namespace}rpm:`) : createMemoryRateLimiter();
+  const relayDeps: RelayDeps = {
+    keys,
+    upstream,
+    router,
+    ledger,
+    limiter,
+    concurrency: redis
+      ? createRedisConcurrencyGate(redis, `${namespace}concurrency:`, (error) =>
+          logger.error({ err: error }, 'updating a concurrency slot in Redis failed'),
+        )
+      : createMemoryConcurrencyGate(),
+    groups,
+    options: services.options,
+    prices: services.prices,
+    baseUrlOf: (channel) => channel.base_url || providerByType(channel.type)?.defaultBaseUrl || '',
+    writeLog: (row) => logWriter.push(row),
+    remindLowBalance: createLowBalanceReminder({
+      options: services.options,
+      findUser: (userId) => services.userRepository.findById(userId),
+      mailer: services.signIn.mailer,
+      logger,
+    }),
+    disableChannel: (channel, reason) => {
+      logger.warn({ channel: channel.id, reason }, 'disabling channel after an upstream failure');
+      services.channels
+        .setStatus(channel.id, ChannelStatus.autoDisabled, reason)
+        // Only the request that switched it off tells the administrators; an already disabled
+        // channel (by them or by a request alongside) sends nothing.
+        .then((changed) => (changed ? services.notifier.notify(channelDisabledNotice(channel, reason)) : undefined))
+        .catch((error: unknown) => {
+          logger.error({ err: error, channel: channel.id }, 'disabling the channel failed');
+        });
+    },
+    logger,
+    heartbeat: timing.heartbeat,
+    observer: timing.observer,
+  };
   relayRoutes(
     app.relayFront,
-    {
-      keys,
-      upstream,
-      router,
-      ledger,
-      limiter,
-      concurrency: redis
-        ? createRedisConcurrencyGate(redis, `${namespace}concurrency:`, (error) =>
-            logger.error({ err: error }, 'updating a concurrency slot in Redis failed'),
-          )
-        : createMemoryConcurrencyGate(),
-      groups,
-      options: services.options,
-      prices: services.prices,
-      baseUrlOf: (channel) => channel.base_url || providerByType(channel.type)?.defaultBaseUrl || '',
-      writeLog: (row) => logWriter.push(row),
-      remindLowBalance: createLowBalanceReminder({
-        options: services.options,
-        findUser: (userId) => services.userRepository.findById(userId),
-        mailer: services.signIn.mailer,
-        logger,
-      }),
-      disableChannel: (channel, reason) => {
-        logger.warn({ channel: channel.id, reason }, 'disabling channel after an upstream failure');
-        services.channels
-          .setStatus(channel.id, ChannelStatus.autoDisabled, reason)
-          // Only the request that switched it off tells the administrators; an already disabled
-          // channel (by them or by a request alongside) sends nothing.
-          .then((changed) => (changed ? services.notifier.notify(channelDisabledNotice(channel, reason)) : undefined))
-          .catch((error: unknown) => {
-            logger.error({ err: error, channel: channel.id }, 'disabling the channel failed');
-          });
-      },
-      logger,
-      heartbeat: timing.heartbeat,
-      observer: timing.observer,
-    },
+    relayDeps,
     (model) => providerByType(services.prices.lookup(model).channel_type)?.name ?? 'One Hub',
     inFlight,
   );
+  // `/v1/realtime`: WebSocket sessions, answered on the server's upgrades.
+  installRealtime(app, relayDeps, inFlight, timing.upstreamTimeouts);
+  // OpenAI's stateful APIs (files, batches, assistants…), passed through to the channel the key names.
+  rawRoutes(app.relayFront, relayDeps, inFlight);
 
   dashboardRoutes(app.relayFront, {
     keys,

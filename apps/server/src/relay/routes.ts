@@ -4,10 +4,12 @@ import { primaryGroupOf } from './access/keys.js';
 import { admitRelayRequest, relayRequest } from './exchange/pipeline.js';
 import type { Endpoint, RelayDeps } from './exchange/types.js';
 import type { InFlightRequests } from './in-flight.js';
+import { RECRAFT_ROUTE_PREFIX, recraftToolEndpoints } from './providers/recraft/endpoints.js';
 import { surfaceErrors } from './surfaces/errors.js';
 import {
   anthropicKey as anthropicKeyOf,
   countAnthropicTokens,
+  gateNativeSurfaces,
   geminiKey,
   surfaceEndpoints,
 } from './surfaces/native.js';
@@ -36,6 +38,8 @@ export function relayRoutes(
   front.surface('/dashboard/', surfaceErrors.openAi);
   front.surface('/claude/', surfaceErrors.anthropic);
   front.surface('/gemini/', surfaceErrors.gemini);
+  front.surface(`${RECRAFT_ROUTE_PREFIX}/`, surfaceErrors.openAi);
+  gateNativeSurfaces(front, deps.options);
 
   const relay = (endpoint: Endpoint) => (request: RelayHttpRequest, reply: RelayHttpReply) =>
     inFlight.track(relayRequest(deps, endpoint, request, reply), () => reply.raw.destroy());
@@ -52,6 +56,21 @@ export function relayRoutes(
       relay(endpoint),
     );
   }
+  // Recraft's routes: image generation is the normal image endpoint; its tools go to Recraft channels only.
+  const imageGeneration = endpoints.find((endpoint) => endpoint.path === '/v1/images/generations');
+  for (const endpoint of [...(imageGeneration ? [imageGeneration] : []), ...recraftToolEndpoints]) {
+    front.route(
+      'POST',
+      `${RECRAFT_ROUTE_PREFIX}${endpoint.path}`,
+      {
+        render: surfaceErrors.openAi,
+        body: endpoint.body,
+        admit: (request) => admitRelayRequest(deps, endpoint, request),
+      },
+      relay(endpoint),
+    );
+  }
+
   const get = (path: string, handler: (request: RelayHttpRequest) => Promise<unknown>) =>
     front.route('GET', path, { render: rendererOf(path) }, handler);
 
@@ -115,10 +134,17 @@ export function relayRoutes(
     return geminiModel(id);
   });
 
+  // A model a channel lists only by a wildcard (`gpt-4*`) is in no list, but can be asked for by name.
+  const reachable = async (authorization: string | undefined, ip: string, model: string) => {
+    const caller = await deps.keys.authenticate(authorization, ip);
+    const rule = caller.setting.limits.limit_model_setting;
+    if (rule.enabled && !rule.models.includes(model)) return false;
+    const groups = [primaryGroupOf(caller), caller.token.backup_group].filter(Boolean);
+    return groups.some((group) => deps.router.serves(group, model));
+  };
   get('/v1/models/:model', async (request) => {
     const { model } = request.params as { model: string };
-    const models = await visibleModels(request.headers.authorization, request.ip);
-    if (!models.includes(model)) {
+    if (!(await reachable(request.headers.authorization, request.ip, model))) {
       throw new AppError('not_found', `The model '${model}' does not exist`, {
         details: { code: 'model_not_found', param: 'model' },
       });

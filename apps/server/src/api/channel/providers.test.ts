@@ -14,7 +14,11 @@ const REFERENCE_TYPE_IDS = [
 ];
 
 /** Types the gateway cannot call yet (a later issue builds their adapters); all are in the reference. */
-const TYPES_WITHOUT_ADAPTER = [11, 15, 16, 17, 18, 23, 24, 34, 35, 37, 38, 40, 41, 51, 52, 53, 54];
+const TYPES_WITHOUT_ADAPTER = [11, 23, 34, 41, 53];
+/** Types relayed but not tested: a Recraft test image costs credits, and Recraft has no free call but its balance. */
+const TYPES_WITHOUT_TEST = [51];
+/** Compatible vendors whose adapter adds endpoints of their own to OpenAI's (MiniMax's speech). */
+const COMPATIBLE_WITH_OWN_ENDPOINTS = [27];
 
 describe('provider registry', () => {
   it('covers every reference type id once, with unique slugs', () => {
@@ -27,9 +31,10 @@ describe('provider registry', () => {
 
   it('serves compatible vendors from their data entries', () => {
     for (const vendor of compatibleVendors) {
+      if (COMPATIBLE_WITH_OWN_ENDPOINTS.includes(vendor.type)) continue;
       expect(providerByType(vendor.type)).toMatchObject({
         adapter: 'openai',
-        openAiLayout: 'bearer',
+        openAiLayout: vendor.openAiLayout ?? 'bearer',
         slug: vendor.slug,
       });
       expect(chatAdapterFor(vendor.type)).toBe(openAiAdapter);
@@ -47,8 +52,9 @@ describe('provider registry', () => {
   });
 
   it('names an adapter for every type the relay can call, and only those', () => {
-    // MiniMax's chat is OpenAI's (reference §5.2): an explicit compatible entry, not a silent fallback.
-    expect(providerByType(27)).toMatchObject({ adapter: 'openai', apiPrefix: '/v1' });
+    // MiniMax's chat is OpenAI's (reference §5.2), passed through; its adapter adds its own speech API.
+    expect(providerByType(27)).toMatchObject({ adapter: 'minimax', openAiLayout: 'bearer', apiPrefix: '/v1' });
+    expect(chatAdapterFor(27)?.speaksOpenAi).toBe(true);
     // Azure speaks OpenAI's format at its own addresses.
     expect(providerByType(3)).toMatchObject({ adapter: 'openai', openAiLayout: 'azure' });
     expect(providerByType(55)).toMatchObject({ adapter: 'openai', openAiLayout: 'azure-v1' });
@@ -56,7 +62,9 @@ describe('provider registry', () => {
     expect(withoutAdapter.map((provider) => provider.type)).toEqual(TYPES_WITHOUT_ADAPTER);
     for (const provider of providerRegistry.values()) {
       expect(chatAdapterFor(provider.type) !== undefined, provider.slug).toBe(provider.adapter !== undefined);
-      expect(provider.test !== undefined, provider.slug).toBe(provider.adapter !== undefined);
+      expect(provider.test !== undefined, provider.slug).toBe(
+        provider.adapter !== undefined && !TYPES_WITHOUT_TEST.includes(provider.type),
+      );
       // Only a type with an adapter can pass a client surface through.
       if (!provider.adapter) expect(provider.native, provider.slug).toEqual([]);
     }
@@ -116,7 +124,7 @@ describe.each(availableDialects)('provider and model lists on %s', (dialect) => 
     const balanceTypes = providers
       .filter((provider: { balance: boolean }) => provider.balance)
       .map((provider: { type: number }) => provider.type);
-    expect(balanceTypes).toEqual([1, 8, 28, 29, 45]);
+    expect(balanceTypes).toEqual([1, 8, 28, 29, 45, 51]);
   });
 
   it('lists priced models in OpenAI model-list shape, not enveloped', async () => {

@@ -37,6 +37,9 @@ export async function checkChannelRules(
  */
 export function checkRelayableType(type: number): void {
   const provider = providerByType(type);
+  if (provider?.retired) {
+    throw AppError.badRequest(`type: ${provider.name} (${type}) channels cannot be created: ${provider.retired}`);
+  }
   if (provider && !isRelayable(provider)) {
     throw AppError.badRequest(
       `type: ${provider.name} (${type}) channels cannot be created or chosen yet: the gateway has no adapter for this type`,

@@ -4,11 +4,12 @@ import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup
 import { providerType } from '../../relay/providers/registry.js';
 
 /**
- * Channel types the registry lists without an adapter (Baidu here): no new channel of them, no
- * silent OpenAI pass-through for stored ones, whose data keeps loading and stays editable.
+ * Channel types the registry lists without an adapter (the retired PaLM here, and the legacy
+ * Tencent API): no new channel of them, no silent OpenAI pass-through for stored ones, whose data
+ * keeps loading and stays editable.
  */
-const BAIDU = providerType('baidu');
-const BAIDU_NAME = 'Baidu Qianfan (ERNIE)';
+const RETIRED = providerType('palm');
+const RETIRED_NAME = 'Google PaLM2';
 
 describe.each(availableDialects)('channel types without an adapter on %s', (dialect) => {
   let r: RelayTestContext;
@@ -26,7 +27,7 @@ describe.each(availableDialects)('channel types without an adapter on %s', (dial
   beforeAll(async () => {
     r = await startRelayTest({ dialect });
     storedId = await r.addChannel({ name: 'stored', priority: 10, tag: 'legacy' });
-    await r.t.database.db.updateTable('channels').set({ type: BAIDU }).where('id', '=', storedId).execute();
+    await r.t.database.db.updateTable('channels').set({ type: RETIRED }).where('id', '=', storedId).execute();
     await r.t.services.changes.publish('channels', { id: storedId });
   });
   afterAll(async () => {
@@ -36,30 +37,30 @@ describe.each(availableDialects)('channel types without an adapter on %s', (dial
   it('refuses to create one, naming the type, and writes nothing', async () => {
     const before = await channels();
     const created = await r.admin('POST', '/api/channel/', {
-      name: 'ernie',
-      type: BAIDU,
-      key: 'api|secret',
-      models: 'ERNIE-4.0-8K',
+      name: 'palm',
+      type: RETIRED,
+      key: 'palm-key',
+      models: 'chat-bison-001',
       group: 'default',
     });
     expect(created.status).toBe(400);
-    expect(created.body.message).toContain(BAIDU_NAME);
-    expect(created.body.message).toContain('no adapter');
+    expect(created.body.message).toContain(RETIRED_NAME);
+    expect(created.body.message).toContain('use Google Gemini (25)');
     expect(await channels()).toEqual(before);
   });
 
   it('keeps a stored one loading and editable, but not movable to another such type', async () => {
     const opened = await r.admin('GET', `/api/channel/${storedId}`);
     expect(opened.status).toBe(200);
-    expect(opened.body.data).toMatchObject({ type: BAIDU, name: 'stored' });
+    expect(opened.body.data).toMatchObject({ type: RETIRED, name: 'stored' });
     // The console sends the whole channel, its type unchanged: allowed.
     const renamed = await r.admin('PUT', '/api/channel/', { ...(opened.body.data as object), name: 'stored-renamed' });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
-    const moved = await r.admin('PUT', '/api/channel/', { id: storedId, type: providerType('ali') });
+    const moved = await r.admin('PUT', '/api/channel/', { id: storedId, type: providerType('tencent') });
     expect(moved.status).toBe(400);
-    expect(moved.body.message).toContain('Alibaba Tongyi Qianwen');
+    expect(moved.body.message).toContain('Tencent Hunyuan (legacy)');
     expect((await channels()).find((row) => row.id === storedId)).toMatchObject({
-      type: BAIDU,
+      type: RETIRED,
       name: 'stored-renamed',
     });
   });
@@ -67,7 +68,7 @@ describe.each(availableDialects)('channel types without an adapter on %s', (dial
   it('refuses new keys on a tag of such a type', async () => {
     const tagged = await r.admin('PUT', '/api/channel_tag/legacy', { key: `${r.upstream.behaviour.apiKey}\nsk-new` });
     expect(tagged.status).toBe(400);
-    expect(tagged.body.message).toContain(BAIDU_NAME);
+    expect(tagged.body.message).toContain(RETIRED_NAME);
   });
 
   it('answers a clear error instead of passing the request through as OpenAI', async () => {
@@ -77,7 +78,7 @@ describe.each(availableDialects)('channel types without an adapter on %s', (dial
     const answer = await chat();
     expect(answer.status).toBe(503);
     const body = (await answer.json()) as { error: { message: string; code: string } };
-    expect(body.error.message).toContain(`${BAIDU_NAME} channel, which this gateway cannot relay to yet`);
+    expect(body.error.message).toContain(`${RETIRED_NAME} channel, Google shut the PaLM API down`);
     expect(body.error.code).toBe('unsupported_channel_type');
     expect(r.upstream.received.length).toBe(before);
   });

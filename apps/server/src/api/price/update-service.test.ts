@@ -78,7 +78,10 @@ describe('the price update service (UPDATE_PRICE_SERVICE)', () => {
     const down = await get('/api/prices/updateService/prices');
     expect(down.statusCode).toBe(502);
     expect(down.json().message).toContain('answered HTTP 503');
-    service.answer = { status: 200, body: JSON.stringify([{ model: 'x', type: 'tokens', channel_type: 1, input: 'cheap', output: 1 }]) };
+    service.answer = {
+      status: 200,
+      body: JSON.stringify([{ model: 'x', type: 'tokens', channel_type: 1, input: 'cheap', output: 1 }]),
+    };
     const unreadable = await get('/api/prices/updateService/prices');
     expect(unreadable.statusCode).toBe(502);
     expect(unreadable.json().message).toMatch(/cannot read \(0\.input/);

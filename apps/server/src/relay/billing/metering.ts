@@ -45,10 +45,19 @@ const TOKENS_PER_IMAGE = 85;
 
 type TextCounter = (text: string) => number;
 
+/** What a prompt count takes in: images are left out for channels whose `pre_cost` is 2. */
+export interface PromptCountOptions {
+  images?: boolean;
+}
+
 /** On the generous side for English (about four characters a token) and for CJK (about one). */
 export const estimateTextTokens: TextCounter = (text) => Math.ceil(text.length / 2);
 
-function chatTokens(body: { messages?: unknown; tools?: unknown }, count: TextCounter): number {
+function chatTokens(
+  body: { messages?: unknown; tools?: unknown },
+  count: TextCounter,
+  options: PromptCountOptions = {},
+): number {
   let total = TOKENS_PER_REPLY;
   if (Array.isArray(body.messages)) {
     for (const message of body.messages) {
@@ -57,14 +66,14 @@ function chatTokens(body: { messages?: unknown; tools?: unknown }, count: TextCo
       const { content, name, role } = message as { content?: unknown; name?: unknown; role?: unknown };
       if (typeof role === 'string') total += 1;
       if (typeof name === 'string') total += count(name) + 1;
-      total += contentTokens(content, count);
+      total += contentTokens(content, count, options);
     }
   }
   if (body.tools !== undefined) total += count(JSON.stringify(body.tools));
   return total;
 }
 
-function contentTokens(content: unknown, count: TextCounter): number {
+function contentTokens(content: unknown, count: TextCounter, options: PromptCountOptions = {}): number {
   if (typeof content === 'string') return count(content);
   if (!Array.isArray(content)) return 0;
   let total = 0;
@@ -72,7 +81,7 @@ function contentTokens(content: unknown, count: TextCounter): number {
     if (!part || typeof part !== 'object') continue;
     const { type, text } = part as { type?: unknown; text?: unknown };
     if (typeof text === 'string') total += count(text);
-    else if (type === 'image_url' || type === 'input_image') total += TOKENS_PER_IMAGE;
+    else if ((type === 'image_url' || type === 'input_image') && options.images !== false) total += TOKENS_PER_IMAGE;
   }
   return total;
 }
@@ -87,8 +96,8 @@ function inputTokens(input: unknown, count: TextCounter): number {
 /** Prompt tokens of a chat request, exactly (text parts and tools; images at a flat low-detail cost). */
 export const countChatPromptTokens = (body: { messages?: unknown; tools?: unknown }) =>
   chatTokens(body, countTextTokens);
-export const estimateChatPromptTokens = (body: { messages?: unknown; tools?: unknown }) =>
-  chatTokens(body, estimateTextTokens);
+export const estimateChatPromptTokens = (body: { messages?: unknown; tools?: unknown }, options?: PromptCountOptions) =>
+  chatTokens(body, estimateTextTokens, options);
 /** Prompt tokens of a legacy completion or an embeddings input (a string or a list of strings). */
 export const countInputTokens = (input: unknown) => inputTokens(input, countTextTokens);
 export const estimateInputTokens = (input: unknown) => inputTokens(input, estimateTextTokens);
@@ -99,29 +108,30 @@ interface ResponsesBody {
   tools?: unknown;
 }
 
-function responsesItemTokens(item: unknown, count: TextCounter): number {
+function responsesItemTokens(item: unknown, count: TextCounter, options?: PromptCountOptions): number {
   if (typeof item === 'string') return count(item);
   if (!item || typeof item !== 'object') return 0;
   const { content, output, arguments: args, role } = item as Record<string, unknown>;
-  let total = contentTokens(content, count);
+  let total = contentTokens(content, count, options);
   if (typeof role === 'string') total += 1;
   if (typeof output === 'string') total += count(output);
   if (typeof args === 'string') total += count(args);
   return total;
 }
 
-function responsesTokens(body: ResponsesBody, count: TextCounter): number {
+function responsesTokens(body: ResponsesBody, count: TextCounter, options?: PromptCountOptions): number {
   let total = TOKENS_PER_REPLY;
   if (typeof body.instructions === 'string') total += TOKENS_PER_MESSAGE + count(body.instructions);
   const items = Array.isArray(body.input) ? body.input : body.input === undefined ? [] : [body.input];
-  for (const item of items) total += TOKENS_PER_MESSAGE + responsesItemTokens(item, count);
+  for (const item of items) total += TOKENS_PER_MESSAGE + responsesItemTokens(item, count, options);
   if (body.tools !== undefined) total += count(JSON.stringify(body.tools));
   return total;
 }
 
 /** Prompt tokens of a Responses API request: `instructions` and every item of `input`, chat-style. */
 export const countResponsesPromptTokens = (body: ResponsesBody) => responsesTokens(body, countTextTokens);
-export const estimateResponsesPromptTokens = (body: ResponsesBody) => responsesTokens(body, estimateTextTokens);
+export const estimateResponsesPromptTokens = (body: ResponsesBody, options?: PromptCountOptions) =>
+  responsesTokens(body, estimateTextTokens, options);
 
 // Documents without text (images) are counted at a flat rate.
 const TOKENS_PER_TEXTLESS_DOCUMENT = 10;

@@ -34,7 +34,7 @@ export async function tryChannel(
   const refused = unpricedModelRefusal(deps.options, price, billedModel);
   if (refused) return { error: refused, retry: true, disable: false, coolDown: false };
   const adapter = chatAdapterFor(channel.type);
-  const exchange = exchangeFor(endpoint, channel.type, upstreamModel, adapter);
+  const exchange = exchangeFor(endpoint, channel.type, upstreamModel, adapter, channel);
   const answer = await exchange({
     deps,
     endpoint,

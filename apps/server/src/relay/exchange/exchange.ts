@@ -4,7 +4,7 @@ import type { ChatAdapter, WholeEndpointPath } from '../providers/types.js';
 import { nativeExchange } from './native.js';
 import { openAiPassThrough } from './pass-through.js';
 import { translatedChat, translatedWhole } from './translated.js';
-import type { Endpoint, Exchange } from './types.js';
+import type { ChannelFlags, Endpoint, Exchange } from './types.js';
 
 /**
  * Which exchange takes an endpoint to a channel. The same wire format passes through (OpenAI's
@@ -17,9 +17,12 @@ export function exchangeFor(
   channelType: number,
   upstreamModel: string,
   adapter: ChatAdapter | undefined,
+  /** The channel's flags that decide between passing through and translating (compatible_response). */
+  channel?: ChannelFlags,
 ): Exchange {
   // A type without an adapter is listed so its stored channels load, but never called (registry.ts).
   if (!adapter) return withoutAdapter;
+  if (endpoint.onlyFormat !== undefined && adapter.format !== endpoint.onlyFormat) return unsupported;
   const { surface } = endpoint;
   if (!surface) {
     // An OpenAI-format upstream may still serve some endpoints in a format of its own (images).
@@ -27,7 +30,7 @@ export function exchangeFor(
     return speaksOpenAi(adapter) ? openAiPassThrough : unsupported;
   }
   if (adapter.chat === false) return unsupported;
-  const passThrough = surface.passThrough(channelType, upstreamModel, adapter);
+  const passThrough = surface.passThrough(channelType, upstreamModel, adapter, channel);
   if (passThrough === undefined) return translatedChat;
   return passThrough === 'openai' ? openAiPassThrough : nativeExchange(passThrough);
 }
@@ -37,10 +40,12 @@ export const speaksOpenAi = (adapter: ChatAdapter | undefined): boolean => adapt
 
 /** The channel's type has no adapter yet; another channel may serve the request. */
 const withoutAdapter: Exchange = async ({ channel }) => {
-  const typeName = providerByType(channel.type)?.name ?? `unknown type ${channel.type}`;
+  const provider = providerByType(channel.type);
+  const typeName = provider?.name ?? `unknown type ${channel.type}`;
+  const reason = provider?.retired ?? 'which this gateway cannot relay to yet';
   const error = new AppError(
     'unavailable',
-    `channel #${channel.id} (${channel.name}) is a ${typeName} channel, which this gateway cannot relay to yet`,
+    `channel #${channel.id} (${channel.name}) is a ${typeName} channel, ${reason}`,
     { details: { code: 'unsupported_channel_type' } },
   );
   return { error, retry: true, disable: false, coolDown: false };

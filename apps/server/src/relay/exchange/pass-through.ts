@@ -1,3 +1,4 @@
+import { AppError } from '../../platform/errors.js';
 import { prepareRequest } from '../providers/openai/request.js';
 import type { StreamedResponse } from '../transport/executor.js';
 import { bytesRelay } from '../transport/respond.js';
@@ -5,7 +6,13 @@ import { eventStreamAnswer, type FailureReader, fetchAnswer, openAnswer, readRes
 import { parsedJson } from './endpoint.js';
 import { eventStreamRelay } from './event-stream.js';
 import type { Answer, Exchange, ExchangeCall, StreamAnswer, StreamFormat } from './types.js';
-import { classifyUpstreamError, isFailure, malformedAnswer, type UpstreamFailure } from './upstream-errors.js';
+import {
+  buildFailure,
+  classifyUpstreamError,
+  isFailure,
+  malformedAnswer,
+  type UpstreamFailure,
+} from './upstream-errors.js';
 
 /**
  * The OpenAI pass-through: a channel that speaks the endpoint's own format (OpenAI and every
@@ -23,7 +30,13 @@ const failureReaderOf = (call: ExchangeCall): FailureReader => {
 export const openAiPassThrough: Exchange = async (call) => {
   const { deps, endpoint, attempt, channel } = call;
   const input = attempt.input;
-  const prepared = prepareRequest(channel, deps.baseUrlOf(channel), endpoint.path, input);
+  let prepared: Awaited<ReturnType<typeof prepareRequest>>;
+  try {
+    prepared = await prepareRequest(channel, deps.baseUrlOf(channel), endpoint.path, input);
+  } catch (error) {
+    return buildFailure(error);
+  }
+  if (!prepared) return notServed(channel, endpoint.path);
   const sent = { url: prepared.url, headers: prepared.headers, body: prepared.body, proxy: channel.proxy };
   const format = input.stream ? endpoint.stream : undefined;
   const failureOf = failureReaderOf(call);
@@ -48,6 +61,14 @@ export const openAiPassThrough: Exchange = async (call) => {
   if (isFailure(upstream)) return upstream;
   return format ? passedEvents(call, upstream, format) : bytesAnswer(call, upstream);
 };
+
+/** The channel turned this endpoint off (a custom channel's `disable`d relay mode); another channel may serve it. */
+function notServed(channel: ExchangeCall['channel'], path: string): UpstreamFailure {
+  const error = new AppError('bad_request', `channel #${channel.id} (${channel.name}) cannot serve ${path}`, {
+    details: { code: 'unsupported_endpoint' },
+  });
+  return { error, retry: true, disable: false, coolDown: false };
+}
 
 /** Server-sent events, billed on the usage event or, failing that, on what was counted. */
 async function passedEvents(

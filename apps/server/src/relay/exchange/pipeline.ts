@@ -8,66 +8,26 @@ import { refuseUnpricedModel } from '../billing/unpriced.js';
 import { mapModel } from '../providers/openai/request.js';
 import { checkModelName } from '../routing/model-name.js';
 import type { RouterChannel } from '../routing/router.js';
+import {
+  backupGroupOf,
+  checkModelAllowed,
+  enterLimits,
+  handleChannelFailure,
+  hasLimits,
+  noChannelError,
+  noRelease,
+} from './admission.js';
 import { tryChannel } from './attempt.js';
 import { readRelayInput } from './endpoint.js';
 import { Heartbeat } from './heartbeat.js';
 import type { Attempt, Endpoint, RelayDeps, RelayRecord } from './types.js';
-import { adminMessage, type UpstreamFailure, withoutChannelKey } from './upstream-errors.js';
+import { withoutChannelKey } from './upstream-errors.js';
 
 /**
  * A relay request from arrival to answer: the key (access), the caller's limits, the request
  * read and checked, a channel picked (routing), the quota reserved (billing), then one try per
  * channel (attempt.ts) until one answers or the retries run out.
  */
-
-function checkModelAllowed(caller: RelayCaller, model: string): void {
-  const rule = caller.setting.limits.limit_model_setting;
-  if (rule.enabled && !rule.models.includes(model)) {
-    throw new AppError('forbidden', `model ${model} is not allowed for this API key`, {
-      status: 403,
-      details: { code: 'model_not_allowed', param: 'model' },
-    });
-  }
-}
-
-function tooMany(reply: RelayHttpReply, retryAfterSeconds: number, message: string): AppError {
-  reply.header('retry-after', String(retryAfterSeconds));
-  return new AppError('rate_limited', message, { details: { code: 'rate_limit_exceeded' } });
-}
-
-const noRelease = () => {};
-
-/** Whether the caller's group or key sets any rate or concurrency limit. */
-function hasLimits(deps: RelayDeps, caller: RelayCaller): boolean {
-  const { rpm, concurrency } = caller.setting.limits;
-  return rpm > 0 || concurrency > 0 || (deps.groups.enabled(caller.user.group)?.api_rate ?? 0) > 0;
-}
-
-/** The user group's RPM, the key's own RPM, then the key's concurrency; returns the slot release. */
-async function enforceLimits(deps: RelayDeps, caller: RelayCaller, reply: RelayHttpReply): Promise<() => void> {
-  const groupRate = deps.groups.enabled(caller.user.group)?.api_rate ?? 0;
-  if (groupRate > 0) {
-    const decision = await deps.limiter.take(`user:${caller.user.id}`, groupRate);
-    if (!decision.allowed) {
-      throw tooMany(
-        reply,
-        decision.retryAfterSeconds,
-        `rate limit of ${groupRate} requests per minute reached; retry later`,
-      );
-    }
-  }
-  const { rpm, concurrency } = caller.setting.limits;
-  if (rpm > 0) {
-    const decision = await deps.limiter.take(`key:${caller.token.id}`, rpm);
-    if (!decision.allowed) {
-      throw tooMany(reply, decision.retryAfterSeconds, `this API key's limit of ${rpm} requests per minute is reached`);
-    }
-  }
-  if (concurrency <= 0) return noRelease;
-  const release = await deps.concurrency.enter(`key:${caller.token.id}`, concurrency);
-  if (!release) throw tooMany(reply, 1, `this API key allows ${concurrency} requests at a time`);
-  return release;
-}
 
 /**
  * Authenticates the request's key from its headers (or `?key=`), before its body is read, and
@@ -125,7 +85,9 @@ async function relayAdmitted(
     if (admitting) await admitting;
   }
   const caller = request.relayCaller as RelayCaller;
-  const release = hasLimits(deps, caller) ? await enforceLimits(deps, caller, reply) : noRelease;
+  const release = hasLimits(deps, caller)
+    ? await enterLimits(deps, caller, (name, value) => reply.header(name, value))
+    : noRelease;
   try {
     await relayAuthorised(deps, endpoint, caller, request, reply, record);
   } finally {
@@ -187,7 +149,7 @@ async function relayToChannels(
     reservationQuota({
       price,
       groupRatio: attempt.groupRatio,
-      promptTokens: endpoint.estimatePrompt(input),
+      promptTokens: reservedPromptTokens(endpoint, attempt, channel.pre_cost),
       preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
     }),
   );
@@ -213,6 +175,18 @@ async function relayToChannels(
     // A no-op when the request settled already; otherwise the whole reservation goes back.
     await deps.ledger.settle(reservation, 0);
   }
+}
+
+/**
+ * The prompt tokens reserved for, by the first channel's `pre_cost`: 1 (or unset) the whole
+ * estimate, 2 without images, 3 none. It is about chat prompts (reference §5.3); other endpoints'
+ * counts are what they bill. It sizes the reservation only: a prompt the upstream reports no
+ * usage for is still counted whole at settlement.
+ */
+function reservedPromptTokens(endpoint: Endpoint, attempt: Attempt, preCost: number | undefined): number {
+  if (!endpoint.surface || preCost === undefined || preCost <= 1) return endpoint.estimatePrompt(attempt.input);
+  if (preCost >= 3) return 0;
+  return endpoint.estimatePrompt(attempt.input, { images: false });
 }
 
 /** The key's heartbeat, when it has one on; its timeout counts from the request's arrival. */
@@ -251,53 +225,16 @@ function nextChannel(
   return fallback;
 }
 
-/** The key's backup group when it may stand in: set, another group, and not disabled by an administrator. */
-function backupGroupOf(deps: RelayDeps, attempt: Attempt): string | undefined {
-  const backup = attempt.caller.token.backup_group;
-  return backup && backup !== attempt.group && deps.groups.enabled(backup) ? backup : undefined;
-}
-
 function throwError(error: Error): never {
   throw error;
 }
 
 function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, hasTools: boolean): RouterChannel {
   const { caller } = attempt;
-  const model = attempt.input.model;
   if (caller.forcedChannelId !== undefined) {
     const forced = deps.router.byChannelId(caller.forcedChannelId);
     if (!forced) throw AppError.forbidden(`channel ${caller.forcedChannelId} does not exist or is disabled`);
     return forced;
   }
-  const backup = backupGroupOf(deps, attempt);
-  const chosen = nextChannel(deps, attempt, excluded, hasTools);
-  if (chosen) return chosen;
-  // A model no channel of the groups serves is the client's mistake (OpenAI answers it with 404);
-  // one whose channels are all cooling down or filtered out is the gateway's (503).
-  const groups = backup ? [attempt.group, backup] : [attempt.group];
-  if (!groups.some((group) => deps.router.serves(group, model))) {
-    throw new AppError('not_found', `model ${model} does not exist or is not available to this API key`, {
-      details: { code: 'model_not_found', param: 'model' },
-    });
-  }
-  throw new AppError('unavailable', `no available channel for model ${model} in group ${attempt.group}`, {
-    status: 503,
-    details: { code: 'model_not_available', param: 'model' },
-  });
-}
-
-function handleChannelFailure(
-  deps: RelayDeps,
-  channel: RouterChannel,
-  model: string,
-  failure: UpstreamFailure,
-  requestId: string,
-): void {
-  // The detail (a connection error names the channel's address) is for the log, not the caller.
-  deps.observer?.upstreamFailed(channel.id);
-  if (failure.detail) deps.logger.warn({ channel: channel.id, requestId, detail: failure.detail }, 'upstream failed');
-  if (failure.coolDown) deps.router.coolDown(channel.id, model, deps.options.getNumber('RetryCooldownSeconds'));
-  if (failure.disable && deps.options.getBoolean('AutomaticDisableChannelEnabled')) {
-    deps.disableChannel(channel, adminMessage(failure));
-  }
+  return nextChannel(deps, attempt, excluded, hasTools) ?? throwError(noChannelError(deps, attempt));
 }

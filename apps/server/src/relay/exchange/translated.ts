@@ -16,6 +16,7 @@ import type {
   WholeEndpointPath,
 } from '../providers/types.js';
 import { eventStreamAnswer, type FailureReader, fetchAnswer, openAnswer } from './call.js';
+import { translationSettings } from './settings.js';
 import type { Exchange, ExchangeCall, RelayInput, SurfaceBinding } from './types.js';
 import {
   buildFailure,
@@ -54,26 +55,34 @@ export function billingUsage(usage: ChatUsage | null | undefined): Usage | undef
   if (!usage || usage.prompt_tokens + usage.completion_tokens <= 0) return undefined;
   const result: Usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };
   const prompt = usage.prompt_tokens_details;
-  if (
-    prompt &&
-    (prompt.cached_tokens || prompt.audio_tokens || prompt.cached_write_tokens || prompt.cached_read_tokens)
-  ) {
+  if (prompt) {
     // Anthropic-style reads are also listed as `cached_tokens` for OpenAI clients: billed once, as reads.
     const cached = prompt.cached_read_tokens ? { cached_read_tokens: prompt.cached_read_tokens } : undefined;
-    result.prompt_tokens_details = {
+    const details = {
       ...(cached ?? (prompt.cached_tokens ? { cached_tokens: prompt.cached_tokens } : {})),
-      ...(prompt.audio_tokens ? { audio_tokens: prompt.audio_tokens } : {}),
-      ...(prompt.cached_write_tokens ? { cached_write_tokens: prompt.cached_write_tokens } : {}),
+      ...positiveCounts(prompt, ['audio_tokens', 'cached_write_tokens', 'text_tokens', 'image_tokens']),
     };
+    if (Object.keys(details).length > 0) result.prompt_tokens_details = details;
   }
   const completion = usage.completion_tokens_details;
-  if (completion && (completion.reasoning_tokens || completion.audio_tokens)) {
-    result.completion_tokens_details = {
-      ...(completion.reasoning_tokens ? { reasoning_tokens: completion.reasoning_tokens } : {}),
-      ...(completion.audio_tokens ? { audio_tokens: completion.audio_tokens } : {}),
-    };
+  if (completion) {
+    const details = positiveCounts(completion, ['reasoning_tokens', 'audio_tokens', 'text_tokens', 'image_tokens']);
+    if (Object.keys(details).length > 0) result.completion_tokens_details = details;
   }
   return result;
+}
+
+/** The named counts that are positive numbers. */
+function positiveCounts<T extends object, K extends keyof T & string>(
+  details: T,
+  names: K[],
+): Partial<Record<K, number>> {
+  const counts: Partial<Record<K, number>> = {};
+  for (const name of names) {
+    const value = details[name];
+    if (typeof value === 'number' && value > 0) counts[name] = value;
+  }
+  return counts;
 }
 
 /** Generated text of a chunk (content, reasoning and tool arguments), for counting without usage. */
@@ -111,6 +120,7 @@ export function contextFor(call: ExchangeCall): AdapterContext {
     stream: attempt.input.stream,
     now: Math.floor(attempt.startedAt / 1000),
     responseId: `chatcmpl-${randomBytes(12).toString('base64url')}`,
+    settings: translationSettings(deps.options),
   };
 }
 
@@ -148,11 +158,16 @@ export const translatedChat: Exchange = async (call) => {
   if (!attempt.input.stream) {
     const answer = await fetchAnswer(call.deps, sent, adapterFailure(call));
     if (isFailure(answer)) return answer;
+    const reportedStatus = adapter.errorStatus?.(answer.body);
+    if (reportedStatus !== undefined) return adapterFailure(call)(reportedStatus, answer.body);
     let completion: ChatCompletion;
     try {
-      completion = adapter.parseChat(answer.body, context);
+      const finished = adapter.awaitChat
+        ? await adapter.awaitChat(answer.body, context, followUpsOf(call))
+        : answer.body;
+      completion = adapter.parseChat(finished, context);
     } catch (error) {
-      return malformedAnswer(error instanceof Error ? error.message : String(error));
+      return parseFailure(error);
     }
     const usage = billingUsage(completion.usage) ?? {
       prompt_tokens: countChatPromptTokens(chat),
@@ -212,35 +227,48 @@ function followUpsOf(call: ExchangeCall): FollowUp {
   };
 }
 
+/** A follow-up's failure as it came; an AppError with its status (a job that failed); else a malformed answer. */
+function parseFailure(error: unknown): UpstreamFailure {
+  if (error instanceof FollowUpFailed) return error.failure;
+  if (error instanceof AppError) return buildFailure(error);
+  return malformedAnswer(error instanceof Error ? error.message : String(error));
+}
+
 const isBinary = (answer: Json | BinaryAnswer): answer is BinaryAnswer => Buffer.isBuffer(answer.bytes);
 
 /**
  * A non-chat endpoint (embeddings, rerank, images, speech) on an upstream of another format: the
  * OpenAI-shaped body is translated, sent whole (jobs polled to their end), and the answer
- * translated back, as JSON the endpoint bills on, or as bytes billed on the request (speech).
+ * translated back, as JSON the endpoint bills on, or as bytes billed on the request (speech) and
+ * on the text they hold where the endpoint counts it (transcripts).
  */
 export const translatedWhole: Exchange = async (call) => {
   const { attempt, endpoint } = call;
   const whole = wholeAdapterOf(call);
   const context = contextFor(call);
-  const sent = await built(() => whole.build({ ...attempt.input.fields, model: call.upstreamModel }, context), call);
+  const request: Json = { ...attempt.input.fields, model: call.upstreamModel };
+  const sent = await built(() => whole.build(request, context, attempt.input.form), call);
   if (isFailure(sent)) return sent;
   const answer = await fetchAnswer(call.deps, sent, adapterFailure(call));
   if (isFailure(answer)) return answer;
+  const reportedStatus = whole.errorStatus?.(answer.body);
+  if (reportedStatus !== undefined) return adapterFailure(call)(reportedStatus, answer.body);
   let body: Json | BinaryAnswer;
   try {
-    body = await whole.parse(answer.body, context, followUpsOf(call));
+    body = await whole.parse(answer.body, context, followUpsOf(call), request);
   } catch (error) {
-    if (error instanceof FollowUpFailed) return error.failure;
-    return malformedAnswer(error instanceof Error ? error.message : String(error));
+    return parseFailure(error);
   }
-  const requestUsage = () => ({
+  // Without reported usage: the request's count, and what the answer holds where the endpoint counts it (transcripts).
+  const countedUsage = (bytes: () => Buffer, contentType: string) => ({
     prompt_tokens: endpoint.countPrompt(attempt.input, call.billedModel),
-    completion_tokens: 0,
+    completion_tokens: endpoint.countCompletion?.(bytes(), contentType) ?? 0,
   });
   if (isBinary(body)) {
-    return { kind: 'whole', status: 200, contentType: body.contentType, body: body.bytes, usage: requestUsage() };
+    const { bytes, contentType } = body;
+    return { kind: 'whole', status: 200, contentType, body: bytes, usage: countedUsage(() => bytes, contentType) };
   }
-  const usage = endpoint.usageOf(body) ?? requestUsage();
-  return { kind: 'whole', status: 200, contentType: JSON_TYPE, body: JSON.stringify(body), usage };
+  const text = JSON.stringify(body);
+  const usage = endpoint.usageOf(body) ?? countedUsage(() => Buffer.from(text), JSON_TYPE);
+  return { kind: 'whole', status: 200, contentType: JSON_TYPE, body: text, usage };
 };

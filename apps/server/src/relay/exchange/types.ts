@@ -9,6 +9,7 @@ import type { RateLimiter } from '../access/limits.js';
 import type { consumeLogRow } from '../billing/consume-log.js';
 import type { QuotaLedger } from '../billing/ledger.js';
 import type { LowBalanceReminder } from '../billing/low-balance.js';
+import type { PromptCountOptions } from '../billing/metering.js';
 import type { Price, Usage } from '../billing/quota.js';
 import type {
   AdapterContext,
@@ -78,8 +79,8 @@ export interface Endpoint {
   stream?: StreamFormat;
   /** Checks the fields the endpoint needs beyond the model; throws a 400 naming the field. */
   validate?(input: RelayInput): void;
-  /** Fast, generous estimate used to size the reservation. */
-  estimatePrompt(input: RelayInput): number;
+  /** Fast, generous estimate used to size the reservation (images left out when `options.images` is false). */
+  estimatePrompt(input: RelayInput, options?: PromptCountOptions): number;
   /** Exact prompt count for the billed model, used when the upstream reports no usage. */
   countPrompt(input: RelayInput, billedModel: string): number;
   /** The usage a JSON success body reports, in billing form. */
@@ -95,6 +96,11 @@ export interface Endpoint {
    * where a channel's adapter serves it (embeddings, rerank).
    */
   surface?: SurfaceBinding;
+  /**
+   * A vendor's own endpoint (Recraft's tools): only channels whose adapter has this `format` serve
+   * it; any other channel that lists the model is skipped as unable to.
+   */
+  onlyFormat?: string;
   /** Chat surfaces (OpenAI chat, Anthropic, Gemini) honour a key's heartbeat (heartbeat.ts). */
   heartbeat?: boolean;
   /** The API key as the client's SDK sends it, when not in `Authorization` (x-api-key, ?key=). */
@@ -116,8 +122,16 @@ export interface SurfaceBinding {
    * Whether a channel takes this surface's body unchanged (same format): `'openai'` for the OpenAI
    * pass-through, a native pass-through, or undefined when the channel is reached by translation.
    */
-  passThrough(channelType: number, upstreamModel: string, adapter: ChatAdapter | undefined): PassThrough | undefined;
+  passThrough(
+    channelType: number,
+    upstreamModel: string,
+    adapter: ChatAdapter | undefined,
+    channel?: ChannelFlags,
+  ): PassThrough | undefined;
 }
+
+/** The channel's own say in how a surface reaches it. */
+export type ChannelFlags = Pick<RouterChannel, 'compatible_response'>;
 
 /** How a request reaches a channel of the same wire format: OpenAI's pass-through, or a native one. */
 export type PassThrough = 'openai' | NativePassThrough;
@@ -190,7 +204,10 @@ export interface Attempt {
 }
 
 /** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */
-export type ExchangeDeps = Pick<RelayDeps, 'upstream' | 'baseUrlOf'>;
+export type ExchangeDeps = Pick<RelayDeps, 'upstream' | 'baseUrlOf'> & {
+  /** The settings translations follow (exchange/settings.ts); without them, their defaults. */
+  options?: Pick<OptionService, 'get' | 'getNumber'>;
+};
 
 /**
  * What one exchange is given: the request, the channel, and the model names its mapping gave.

@@ -236,6 +236,9 @@ export function malformedAnswer(message: string): UpstreamFailure {
  * names an address, so it is told like any unreachable upstream; our own reasons are told as they are.
  */
 export function buildFailure(error: unknown): UpstreamFailure {
+  // An adapter's AppError names what this channel cannot take (a 400 such as Replicate's refusal to
+  // stream): the client is told so with its status, unless another channel serves the request.
+  if (error instanceof AppError) return { error, retry: true, disable: false, coolDown: false };
   const code = error instanceof AppError ? undefined : (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_)/.test(code)) return networkFailure(error);
   const message = error instanceof Error ? error.message : 'the request could not be built';

@@ -1,9 +1,19 @@
 import { request } from 'undici';
 import { anthropicAdapter } from './anthropic/adapter.js';
+import { azureSpeechAdapter } from './azure-speech/adapter.js';
+import { createBaiduAdapter } from './baidu/adapter.js';
+import { BaiduTokens } from './baidu/token.js';
+import { cloudflareAdapter } from './cloudflare/adapter.js';
 import { cohereAdapter } from './cohere/adapter.js';
+import { cozeAdapter } from './coze/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
+import { hunyuanAdapter } from './hunyuan/adapter.js';
+import { minimaxAdapter } from './minimax/adapter.js';
 import { openAiAdapter } from './openai/adapter.js';
+import { recraftAdapter } from './recraft/adapter.js';
 import { type AdapterName, providerRegistry } from './registry.js';
+import { createReplicateAdapter } from './replicate/adapter.js';
+import { stabilityAdapter } from './stability/adapter.js';
 import type { ChatAdapter } from './types.js';
 import { createVertexAdapter } from './vertex/adapter.js';
 import { ServiceAccountTokens, type TokenPost } from './vertex/token.js';
@@ -52,6 +62,17 @@ const adapterByName: Record<AdapterName, ChatAdapter> = {
   cohere: cohereAdapter,
   // Tokens are cached per service account for the life of the process.
   vertex: createVertexAdapter(new ServiceAccountTokens(postForm, Date.now)),
+  'azure-speech': azureSpeechAdapter,
+  recraft: recraftAdapter,
+  minimax: minimaxAdapter,
+  // Access tokens of Baidu application keys, cached per key for the life of the process.
+  baidu: createBaiduAdapter(new BaiduTokens(postForm, Date.now)),
+  hunyuan: hunyuanAdapter,
+  coze: cozeAdapter,
+  stability: stabilityAdapter,
+  // Predictions are polled with the default pauses, up to 5 minutes a run.
+  replicate: createReplicateAdapter(),
+  cloudflare: cloudflareAdapter,
 };
 
 /** The adapter of each channel type, from its registry entry; types without one are absent. */

@@ -21,7 +21,17 @@ export interface CompatibleVendor {
   keyHint?: string;
   /** The maker named as the owner of this type's models in prices (`model_owned_by`); absent: owns none. */
   owner?: string;
+  /**
+   * How requests are addressed, authenticated and extended beyond a bearer key at
+   * `{base}{apiPrefix}/…` (openai/request.ts `layouts`); absent: `bearer`.
+   */
+  openAiLayout?: CompatibleLayout;
+  /** Whether the vendor lists its models at OpenAI's `GET {apiPrefix}/models` with the bearer key; absent: yes. */
+  modelList?: boolean;
 }
+
+/** The layouts compatible vendors use (registry `OpenAiLayout` has Azure's besides). */
+export type CompatibleLayout = 'bearer' | 'custom' | 'openrouter' | 'zhipu' | 'dashscope' | 'xunfei';
 
 const BEARER_KEY = 'API key (sent as a Bearer token)';
 
@@ -43,6 +53,43 @@ const vendors: CompatibleVendor[] = [
     apiPrefix: '/v1',
     baseUrlRequired: true,
     balance: { path: '/v1/dashboard/billing/subscription', reader: 'openai' },
+    // `plugin.customize` sends a relay mode to another path, or turns it off.
+    openAiLayout: 'custom',
+  },
+  {
+    type: 16,
+    slug: 'zhipu',
+    name: 'Zhipu ChatGLM',
+    owner: 'Zhipu',
+    defaultBaseUrl: 'https://open.bigmodel.cn',
+    // BigModel v4: chat, embeddings and images at OpenAI's paths, under /api/paas/v4.
+    apiPrefix: '/api/paas/v4',
+    keyHint: 'API key in the form id.secret (sent as a signed token, never itself)',
+    openAiLayout: 'zhipu',
+    modelList: false,
+  },
+  {
+    type: 17,
+    slug: 'ali',
+    name: 'Alibaba Tongyi Qianwen',
+    owner: 'Qwen',
+    defaultBaseUrl: 'https://dashscope.aliyuncs.com',
+    // DashScope's OpenAI-compatible mode: chat and embeddings.
+    apiPrefix: '/compatible-mode/v1',
+    openAiLayout: 'dashscope',
+    modelList: false,
+  },
+  {
+    type: 18,
+    slug: 'xunfei',
+    name: 'iFlytek Spark',
+    owner: 'Spark',
+    defaultBaseUrl: 'https://spark-api-open.xf-yun.com',
+    // Spark's HTTP API: chat at /v1 (x1 at /v2); no model list.
+    apiPrefix: '/v1',
+    keyHint: 'APIPassword, APIKey:APISecret, or APPID|APISecret|APIKey',
+    openAiLayout: 'xunfei',
+    modelList: false,
   },
   { type: 19, slug: '360', name: '360 Zhinao', defaultBaseUrl: 'https://ai.360.cn', apiPrefix: '/v1', owner: '360' },
   // Embeddings and rerank only, both at OpenAI's paths (rerank is the shape /v1/rerank serves).
@@ -54,6 +101,8 @@ const vendors: CompatibleVendor[] = [
     defaultBaseUrl: 'https://openrouter.ai/api',
     apiPrefix: '/v1',
     owner: 'OpenRouter',
+    // `plugin.other.provider`: the channel's routing preference, sent as the body's `provider`.
+    openAiLayout: 'openrouter',
   },
   {
     type: 26,
@@ -64,7 +113,7 @@ const vendors: CompatibleVendor[] = [
     owner: 'Baichuan',
   },
   // Chat is OpenAI's at /v1/chat/completions with a bearer key (reference §5.2); its own speech
-  // API (t2a_v2, with the voice mapping) waits for a MiniMax adapter.
+  // API (t2a_v2, with the voice mapping) is minimax/adapter.ts's (registry `compatibleAdapters`).
   {
     type: 27,
     slug: 'minimax',
@@ -171,6 +220,17 @@ const vendors: CompatibleVendor[] = [
     // GitHub serves OpenAI's paths at the root, without /v1.
     apiPrefix: '',
     keyHint: 'GitHub personal access token',
+  },
+  {
+    type: 54,
+    slug: 'azure-databricks',
+    name: 'Azure Databricks',
+    defaultBaseUrl: '',
+    // Model Serving's OpenAI-compatible API; the model is the serving endpoint's name.
+    apiPrefix: '/serving-endpoints',
+    baseUrlRequired: true,
+    keyHint: 'Databricks personal access token (sent as a Bearer token)',
+    modelList: false,
   },
   { type: 56, slug: 'xai', name: 'xAI', defaultBaseUrl: 'https://api.x.ai', apiPrefix: '/v1', owner: 'xAI' },
 ];

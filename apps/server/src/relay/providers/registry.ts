@@ -1,6 +1,12 @@
-import { type BalanceReaderName, type CompatibleVendor, compatibleVendors } from './compatible.js';
+import {
+  type BalanceReaderName as CompatibleBalanceReader,
+  type CompatibleLayout,
+  type CompatibleVendor,
+  compatibleVendors,
+} from './compatible.js';
 
-export type { BalanceReaderName } from './compatible.js';
+/** How a balance answer is read (channel-health/balance.ts): the compatible vendors' readers and Recraft's. */
+export type BalanceReaderName = CompatibleBalanceReader | 'recraft';
 
 /** A setting beyond key and base URL that a channel type reads, as the console should ask for it. */
 export interface ProviderExtraField {
@@ -14,16 +20,32 @@ export interface ProviderExtraField {
 }
 
 /** The adapters of adapters.ts, by name; `openai` serves every upstream that speaks OpenAI's format. */
-export type AdapterName = 'openai' | 'anthropic' | 'gemini' | 'bedrock' | 'cohere' | 'vertex';
+export type AdapterName =
+  | 'openai'
+  | 'anthropic'
+  | 'gemini'
+  | 'bedrock'
+  | 'cohere'
+  | 'vertex'
+  | 'azure-speech'
+  | 'recraft'
+  | 'minimax'
+  | 'baidu'
+  | 'hunyuan'
+  | 'coze'
+  | 'stability'
+  | 'replicate'
+  | 'cloudflare';
 /** Client surfaces whose requests a type takes unchanged (a native pass-through) instead of translated. */
 export type NativeSurface = 'anthropic' | 'gemini' | 'responses';
-/** How an OpenAI-format request is addressed and authenticated (openai/request.ts). */
-export type OpenAiLayout = 'bearer' | 'azure' | 'azure-v1';
+/** How an OpenAI-format request is addressed and authenticated (openai/request.ts `layouts`). */
+export type OpenAiLayout = CompatibleLayout | 'azure' | 'azure-v1' | 'qianfan';
 /**
  * What a channel test sends (channel-health/probe.ts): OpenAI-format requests chosen by the
- * model's kind, or one chat through the type's adapter.
+ * model's kind, one chat through the type's adapter, (speech-only types) a two-character
+ * speech request through it, or (image-only types) one image, whatever the model.
  */
-export type TestProbe = 'openai' | 'adapter-chat';
+export type TestProbe = 'openai' | 'adapter-chat' | 'speech' | 'image';
 
 /**
  * One channel type and everything the gateway does with it: name and defaults for the console,
@@ -44,6 +66,8 @@ export interface ProviderDefinition {
   baseUrlRequired?: boolean;
   /** Absent: the gateway cannot relay to this type yet. */
   adapter?: AdapterName;
+  /** The vendor shut this API down: stored channels load, none is created, and the README says what replaces it. */
+  retired?: string;
   /** OpenAI-format types (adapter `openai`): where requests go and how they authenticate. */
   openAiLayout?: OpenAiLayout;
   /** OpenAI-format types: put between the base URL and OpenAI paths (`/v1` unless said otherwise). */
@@ -92,12 +116,15 @@ const distinctProviders: DistinctProvider[] = [
     ...azureLike,
     openAiLayout: 'azure',
   },
+  // Retired: Google shut the PaLM API down (Gemini, type 25, replaces it), and Tencent its old
+  // Hunyuan API (type 40 is the current one). Listed without an adapter so stored channels load.
   {
     type: 11,
     slug: 'palm',
     name: 'Google PaLM2',
     owner: 'Google PaLM',
     defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+    retired: 'Google shut the PaLM API down; use Google Gemini (25)',
   },
   {
     type: 14,
@@ -112,43 +139,13 @@ const distinctProviders: DistinctProvider[] = [
     slug: 'baidu',
     name: 'Baidu Qianfan (ERNIE)',
     owner: 'Baidu',
-    defaultBaseUrl: 'https://aip.baidubce.com',
-    keyHint: 'APIKey|SecretKey',
-    extraFields: [plugin('Plugin parameters', '{"use_openai_api": {"enable": true}}')],
-  },
-  {
-    type: 16,
-    slug: 'zhipu',
-    name: 'Zhipu ChatGLM',
-    owner: 'Zhipu',
-    defaultBaseUrl: 'https://open.bigmodel.cn',
-    keyHint: 'API key in the form id.secret',
-    extraFields: [
-      plugin(
-        'Plugin parameters (knowledge base ID and prompt template, web search)',
-        '{"retrieval": {"knowledge_id": "…", "prompt_template": "…"}}',
-      ),
-    ],
-  },
-  {
-    type: 17,
-    slug: 'ali',
-    name: 'Alibaba Tongyi Qianwen',
-    owner: 'Qwen',
-    defaultBaseUrl: 'https://dashscope.aliyuncs.com',
-    extraFields: [
-      { name: 'other', label: 'Plugin header (X-DashScope-Plugin)', kind: 'text', placeholder: 'optional' },
-      plugin('Plugin parameters', '{"use_openai_api": {"enable": true}}'),
-    ],
-  },
-  {
-    type: 18,
-    slug: 'xunfei',
-    name: 'iFlytek Spark',
-    owner: 'Spark',
-    defaultBaseUrl: 'wss://spark-api.xf-yun.com',
-    keyHint: 'APPID|APISecret|APIKey',
-    extraFields: [apiVersion('v3.5', false)],
+    // The v2 API (OpenAI's format) for console API keys; `APIKey|SecretKey` keys go to the v1 API
+    // (https://aip.baidubce.com when the base URL is this default), chosen by the key (baidu/).
+    defaultBaseUrl: 'https://qianfan.baidubce.com',
+    keyHint: 'API key (bce-v3/ALTAK-…/…), or an application’s APIKey|SecretKey',
+    ...adapted('baidu'),
+    openAiLayout: 'qianfan',
+    apiPrefix: '/v2',
   },
   {
     type: 23,
@@ -157,6 +154,7 @@ const distinctProviders: DistinctProvider[] = [
     owner: 'Tencent',
     defaultBaseUrl: 'https://hunyuan.cloud.tencent.com',
     keyHint: 'AppId|SecretId|SecretKey',
+    retired: 'Tencent retired this Hunyuan API; use Tencent Hunyuan (40)',
   },
   {
     type: 24,
@@ -168,6 +166,9 @@ const distinctProviders: DistinctProvider[] = [
       { name: 'other', label: 'Region', kind: 'text', required: true, placeholder: 'eastus' },
       voiceMapping,
     ],
+    // Speech only (/v1/audio/speech), tested by speaking "hi".
+    adapter: 'azure-speech',
+    test: 'speech',
   },
   {
     type: 25,
@@ -206,6 +207,10 @@ const distinctProviders: DistinctProvider[] = [
     owner: 'Cloudflare AI',
     defaultBaseUrl: 'https://api.cloudflare.com',
     keyHint: 'ACCOUNT_ID|API_TOKEN',
+    // Workers AI: chat and embeddings at its OpenAI-compatible endpoints, images by running the
+    // model (cloudflare/); tested by the model's kind (chat, embeddings or one image).
+    adapter: 'cloudflare',
+    test: 'openai',
   },
   {
     type: 36,
@@ -221,15 +226,33 @@ const distinctProviders: DistinctProvider[] = [
     name: 'Stability AI',
     owner: 'Stability AI',
     defaultBaseUrl: 'https://api.stability.ai',
+    // Images only (stability/); a test makes one image whatever the model's name (sd3.5-large…).
+    adapter: 'stability',
+    test: 'image',
   },
-  { type: 38, slug: 'coze', name: 'Coze', owner: 'Coze', defaultBaseUrl: 'https://api.coze.com' },
+  {
+    type: 38,
+    slug: 'coze',
+    name: 'Coze',
+    owner: 'Coze',
+    // Chat API v3; https://api.coze.cn for coze.cn accounts. Models are bots: coze-<botId>.
+    defaultBaseUrl: 'https://api.coze.com',
+    keyHint: 'Personal access token (pat_…)',
+    ...adapted('coze'),
+  },
   {
     type: 40,
     slug: 'hunyuan',
     name: 'Tencent Hunyuan',
     owner: 'Hunyuan',
+    // SecretId|SecretKey: the native API, TC3-signed; a single API key: the OpenAI-compatible
+    // API at https://api.hunyuan.cloud.tencent.com/v1 (hunyuan/request.ts).
     defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com',
-    keyHint: 'SecretId|SecretKey',
+    keyHint: 'SecretId|SecretKey, or a Hunyuan API key',
+    extraFields: [
+      { name: 'other', label: 'Region (X-TC-Region)', kind: 'text', placeholder: 'optional, e.g. ap-guangzhou' },
+    ],
+    ...adapted('hunyuan'),
   },
   { type: 41, slug: 'suno', name: 'Suno (proxy)', owner: 'Suno', defaultBaseUrl: '', baseUrlRequired: true },
   {
@@ -250,8 +273,24 @@ const distinctProviders: DistinctProvider[] = [
     name: 'Recraft AI',
     owner: 'RecraftAI',
     defaultBaseUrl: 'https://external.api.recraft.ai',
+    // Images at OpenAI's paths and its own tools (recraft/endpoints.ts), no chat. No channel test:
+    // a test image costs credits, and Recraft has no free call but the balance query.
+    adapter: 'recraft',
+    openAiLayout: 'bearer',
+    apiPrefix: '/v1',
+    balance: { path: '/v1/users/me', reader: 'recraft' },
   },
-  { type: 52, slug: 'replicate', name: 'Replicate', defaultBaseUrl: 'https://api.replicate.com' },
+  {
+    type: 52,
+    slug: 'replicate',
+    name: 'Replicate',
+    defaultBaseUrl: 'https://api.replicate.com',
+    keyHint: 'API token (r8_…)',
+    // Predictions of `owner/name` models: chat (answered whole) and images (replicate/); tested
+    // by the model's kind, a chat or one image.
+    adapter: 'replicate',
+    test: 'openai',
+  },
   {
     type: 53,
     slug: 'kling',
@@ -259,14 +298,6 @@ const distinctProviders: DistinctProvider[] = [
     owner: 'Kling',
     defaultBaseUrl: 'https://api.klingai.com',
     keyHint: 'accessKey|secretKey, or a ready token',
-  },
-  {
-    type: 54,
-    slug: 'azure-databricks',
-    name: 'Azure Databricks',
-    defaultBaseUrl: '',
-    baseUrlRequired: true,
-    keyHint: 'Databricks personal access token',
   },
   {
     type: 55,
@@ -287,8 +318,22 @@ const compatibleExtraFields: Record<string, ProviderExtraField[]> = {
     plugin('Per-endpoint paths (relay mode → path, or "disable")', '{"customize": {"1": "/v1/chat/completions"}}'),
   ],
   openrouter: [plugin('Routing preferences', '{"other": {"provider": {"order": ["…"]}}}')],
+  zhipu: [
+    plugin(
+      'Tools added to chats (knowledge base, web search)',
+      '{"retrieval": {"knowledge_id": "…", "prompt_template": "…"}, "web_search": {"enable": true}}',
+    ),
+  ],
+  ali: [
+    { name: 'other', label: 'Plugin header (X-DashScope-Plugin)', kind: 'text', placeholder: 'optional' },
+    plugin('Web search for chats', '{"enable_search": true, "search_options": {"search_strategy": "max"}}'),
+  ],
+  xunfei: [apiVersion('v3.5 (for SparkDesk model names)', false)],
   minimax: [voiceMapping],
 };
+
+/** Compatible vendors with endpoints of their own beyond OpenAI's (MiniMax's speech API), by slug. */
+const compatibleAdapters: Record<string, AdapterName> = { minimax: 'minimax' };
 
 /** OpenAI itself also serves the Responses API; the other compatible vendors are translated to it. */
 const RESPONSES_VENDORS: ReadonlySet<string> = new Set(['openai']);
@@ -298,11 +343,11 @@ function fromCompatible(vendor: CompatibleVendor): ProviderDefinition {
     ...vendor,
     keyHint: vendor.keyHint ?? 'API key',
     extraFields: compatibleExtraFields[vendor.slug] ?? [],
-    adapter: 'openai',
-    openAiLayout: 'bearer',
+    adapter: compatibleAdapters[vendor.slug] ?? 'openai',
+    openAiLayout: vendor.openAiLayout ?? 'bearer',
     native: RESPONSES_VENDORS.has(vendor.slug) ? ['responses'] : [],
     test: 'openai',
-    modelList: true,
+    modelList: vendor.modelList ?? true,
   };
 }
 

@@ -9,6 +9,7 @@
  */
 
 import type { Json } from '@one-hub/contracts';
+import type { MultipartForm } from '../transport/multipart.js';
 
 /** The one JSON object type (from contracts), named here for every adapter. */
 export type { Json };
@@ -109,8 +110,16 @@ export interface ChatUsage {
      * OpenAI clients, so billing reads only one of the two.
      */
     cached_read_tokens?: number;
+    /** Per-modality counts (Gemini's), priced as their own extra-token kinds. */
+    text_tokens?: number;
+    image_tokens?: number;
   };
-  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number };
+  completion_tokens_details?: {
+    reasoning_tokens?: number;
+    audio_tokens?: number;
+    text_tokens?: number;
+    image_tokens?: number;
+  };
 }
 
 export interface ChatCompletion {
@@ -190,6 +199,18 @@ export interface AdapterContext {
   now: number;
   /** An id for translated answers (`chatcmpl-…`), chosen by the caller. */
   responseId: string;
+  /** The relay's settings that translations follow; absent (calls made outside the relay), their defaults apply. */
+  settings?: TranslationSettings;
+}
+
+/** Settings of the settings screen that change how a request is translated (read from memory per call). */
+export interface TranslationSettings {
+  /** ClaudeDefaultMaxTokens: Anthropic's `max_tokens` by model when the client sets none; `default` for the rest. */
+  claudeDefaultMaxTokens: Readonly<Record<string, number>>;
+  /** ClaudeBudgetTokensPercentage: the share of `max_tokens` given to thinking when no effort says otherwise. */
+  claudeBudgetShare: number;
+  /** GeminiOpenThink: models whose Gemini requests ask for the thoughts (`includeThoughts`). */
+  geminiOpenThink: Readonly<Record<string, boolean>>;
 }
 
 /** Turns the upstream's stream bytes into OpenAI chunks, in order; it never buffers a whole answer. */
@@ -244,13 +265,26 @@ export type FollowUp = (
  * in the OpenAI shape (usage included) that the endpoint bills on, or as bytes (speech).
  */
 export interface WholeBodyAdapter {
-  build(body: Json, context: AdapterContext): UpstreamCall | Promise<UpstreamCall>;
+  /** `form` is the client's multipart body as received (transcriptions), for the file's bytes. */
+  build(body: Json, context: AdapterContext, form?: MultipartForm): UpstreamCall | Promise<UpstreamCall>;
+  /**
+   * For upstreams that report errors inside a 2xx answer (MiniMax's `base_resp`): the HTTP status
+   * such an answer stands for, or undefined when it is a success. The body is then read as an
+   * error by the adapter's `parseError`, and the exchange fails as for that status.
+   */
+  errorStatus?(body: Buffer): number | undefined;
   /**
    * The first call's 2xx body to the endpoint's answer. Jobs that finish later (Replicate's
    * predictions) are polled with `follow`, each wait bounded. Throws an Error naming the problem
    * when the body is malformed.
    */
-  parse(body: Buffer, context: AdapterContext, follow: FollowUp): Json | BinaryAnswer | Promise<Json | BinaryAnswer>;
+  parse(
+    body: Buffer,
+    context: AdapterContext,
+    follow: FollowUp,
+    /** The OpenAI-shaped request `build` was given (its `n`, `response_format`…); the exchange always passes it. */
+    request?: Json,
+  ): Json | BinaryAnswer | Promise<Json | BinaryAnswer>;
 }
 
 export interface ChatAdapter {
@@ -266,6 +300,17 @@ export interface ChatAdapter {
   /** False for upstreams that serve only the `endpoints` (image or speech services): chat goes elsewhere. */
   readonly chat?: false;
   buildChat(request: ChatRequest, context: AdapterContext): UpstreamCall | Promise<UpstreamCall>;
+  /**
+   * For upstreams that report errors inside a 2xx whole answer (Baidu's v1 `error_code`): the HTTP
+   * status such an answer stands for, or undefined when it is a success; it is then read by `parseError`.
+   */
+  errorStatus?(body: Buffer): number | undefined;
+  /**
+   * For upstreams whose answer may be a job still running (Replicate's predictions): the first
+   * whole answer's body polled with `follow` to the finished one, each wait bounded. An AppError
+   * thrown keeps its status; any other Error is a malformed answer.
+   */
+  awaitChat?(body: Buffer, context: AdapterContext, follow: FollowUp): Promise<Buffer>;
   /** A whole (non-stream) answer; throws an Error naming the problem when the body is malformed. */
   parseChat(body: Buffer, context: AdapterContext): ChatCompletion;
   decodeStream(context: AdapterContext): StreamDecoder;

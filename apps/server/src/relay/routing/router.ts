@@ -24,6 +24,10 @@ export interface RouterChannel {
   plugin: Record<string, unknown>;
   only_chat: boolean;
   disabled_stream: string[];
+  /** How the prompt is pre-counted for the reservation: 1 all, 2 without images, 3 not at all (absent: 1). */
+  pre_cost?: number;
+  /** Responses requests to this channel are translated to chat even where it serves Responses itself. */
+  compatible_response?: boolean;
 }
 
 export interface SelectionFilter {

@@ -1,6 +1,7 @@
 import { isRecord, type Json } from '@one-hub/contracts';
-import type { RelayHttpRequest } from '../../http/relay-front.js';
-import { countChatPromptTokens, estimateChatPromptTokens } from '../billing/metering.js';
+import type { OptionService } from '../../api/option/service.js';
+import type { RelayFront, RelayHttpRequest } from '../../http/relay-front.js';
+import { countChatPromptTokens, estimateChatPromptTokens, type PromptCountOptions } from '../billing/metering.js';
 import { fieldError } from '../exchange/endpoint.js';
 import { chatRequestOf } from '../exchange/translated.js';
 import type { Endpoint, NativePassThrough, RelayInput, SurfaceBinding } from '../exchange/types.js';
@@ -133,7 +134,8 @@ function chatCosts(binding: SurfaceBinding): Pick<Endpoint, 'estimatePrompt' | '
   return {
     // Translating once here turns a malformed request into a 400 before anything is reserved.
     validate: (input: RelayInput) => void chatRequestOf(input, binding),
-    estimatePrompt: (input: RelayInput) => estimateChatPromptTokens(chatRequestOf(input, binding)),
+    estimatePrompt: (input: RelayInput, options?: PromptCountOptions) =>
+      estimateChatPromptTokens(chatRequestOf(input, binding), options),
     countPrompt: (input: RelayInput) => countChatPromptTokens(chatRequestOf(input, binding)),
   };
 }
@@ -204,6 +206,34 @@ export function countAnthropicTokens(body: unknown): { input_tokens: number } {
   // count_tokens takes no max_tokens; the translation wants one.
   const input: RelayInput = { model, stream: false, fields: { max_tokens: 1, ...(body as Json) } };
   return { input_tokens: countChatPromptTokens(chatRequestOf(input, anthropicBinding)) };
+}
+
+/**
+ * The settings that switch the native surfaces off (ClaudeAPIEnabled, GeminiAPIEnabled), read on
+ * every request so a change applies at once. They cover `/claude/*` and `/gemini/*` only, as in
+ * the reference: the Anthropic surface on `/v1/messages` belongs to the `/v1` API and stays on. The
+ * bodies are the reference's, `code: 500` inside a 403 included, which is what its clients see.
+ */
+export function gateNativeSurfaces(front: Pick<RelayFront, 'gate'>, options: Pick<OptionService, 'getBoolean'>): void {
+  front.gate('/claude/', () =>
+    options.getBoolean('ClaudeAPIEnabled')
+      ? undefined
+      : {
+          status: 403,
+          body: {
+            type: 'one_hub_error',
+            error: { type: 'api_not_supported', message: 'Claude API is not supported' },
+          },
+        },
+  );
+  front.gate('/gemini/', () =>
+    options.getBoolean('GeminiAPIEnabled')
+      ? undefined
+      : {
+          status: 403,
+          body: { error: { code: 500, status: 'one_hub_error', message: 'Gemini API is not supported' } },
+        },
+  );
 }
 
 export { anthropicBinding, geminiBinding };

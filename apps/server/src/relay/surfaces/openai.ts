@@ -175,7 +175,7 @@ export const endpoints: Endpoint[] = [
     heartbeat: true,
     stream: chatStream,
     validate: checkChat,
-    estimatePrompt: (input) => estimateChatPromptTokens(input.fields),
+    estimatePrompt: (input, options) => estimateChatPromptTokens(input.fields, options),
     countPrompt: (input) => countChatPromptTokens(input.fields),
     usageOf: bodyUsage,
     countCompletion: countChoices,

@@ -56,8 +56,10 @@ function outputTokens(raw: Buffer): number {
 const responsesBinding: SurfaceBinding = {
   translator: responsesSurface,
   streamError: responsesStreamError,
-  // Channels whose upstream has the Responses API (OpenAI and Azure, registry.ts); every other one is translated.
-  passThrough: (channelType) => (passesThrough(channelType, 'responses') ? 'openai' : undefined),
+  // Channels whose upstream has the Responses API (OpenAI and Azure, registry.ts); every other one,
+  // and one whose `compatible_response` flag is on, is translated to chat.
+  passThrough: (channelType, _model, _adapter, channel) =>
+    passesThrough(channelType, 'responses') && channel?.compatible_response !== true ? 'openai' : undefined,
 };
 
 export const responsesEndpoint: Endpoint = {
@@ -67,7 +69,7 @@ export const responsesEndpoint: Endpoint = {
   stream: responsesStream,
   surface: responsesBinding,
   validate: checkResponsesRequest,
-  estimatePrompt: (input) => estimateResponsesPromptTokens(input.fields),
+  estimatePrompt: (input, options) => estimateResponsesPromptTokens(input.fields, options),
   countPrompt: (input) => countResponsesPromptTokens(input.fields),
   usageOf: (body) => (isRecord(body) ? tokenUsage(body.usage) : undefined),
   countCompletion: outputTokens,

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import { dispatchStream, dispatchWhole, type StreamedResponse, type WholeResponse } from './dispatch.js';
 
@@ -16,6 +17,15 @@ export interface UpstreamRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * A request `send` takes: any method, and a body that may be a stream read as it is sent (a raw
+ * pass-through forwards the client's body without holding it).
+ */
+export interface SentRequest extends Omit<UpstreamRequest, 'method' | 'body'> {
+  method?: UpstreamRequest['method'] | 'PUT' | 'PATCH' | 'HEAD';
+  body?: string | Buffer | Readable | null;
+}
+
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -23,7 +33,7 @@ export interface UpstreamResponse {
 }
 
 export interface UpstreamClient {
-  send(upstream: UpstreamRequest): Promise<UpstreamResponse>;
+  send(upstream: SentRequest): Promise<UpstreamResponse>;
   /**
    * Sends and reads the whole answer, up to `limit` bytes (beyond it the call fails). Cheaper than
    * `send` for bodies that are read whole anyway: no stream object, no URL parsing per call.

@@ -296,23 +296,34 @@ describe('anthropicAdapter.buildChat', () => {
       { upstreamModel: 'claude-sonnet-4-5#thinking' },
     );
     expect(json.model).toBe('claude-sonnet-4-5');
-    expect(json.thinking).toEqual({ type: 'enabled', budget_tokens: 8192 });
-    expect(json.max_tokens).toBe(8192 + 4096);
+    // ClaudeBudgetTokensPercentage (0.8 by default) of max_tokens.
+    expect(json.thinking).toEqual({ type: 'enabled', budget_tokens: 3200 });
+    expect(json.max_tokens).toBe(4000);
     expect(json).not.toHaveProperty('temperature');
     expect(json).not.toHaveProperty('top_p');
     expect(json).not.toHaveProperty('top_k');
   });
 
-  it('enables thinking from reasoning_effort with a budget per level', async () => {
+  it('enables thinking from reasoning_effort with a share of max_tokens per level', async () => {
     const budget = async (effort: ChatRequest['reasoning_effort']) =>
       (await build({ reasoning_effort: effort, max_tokens: 64000 })).json.thinking;
-    expect(await budget('minimal')).toEqual({ type: 'enabled', budget_tokens: 1024 });
-    expect(await budget('low')).toEqual({ type: 'enabled', budget_tokens: 2048 });
-    expect(await budget('medium')).toEqual({ type: 'enabled', budget_tokens: 8192 });
-    expect(await budget('high')).toEqual({ type: 'enabled', budget_tokens: 24576 });
-    // max_tokens stays when above the budget, is raised when not.
-    expect((await build({ reasoning_effort: 'high', max_tokens: 64000 })).json.max_tokens).toBe(64000);
-    expect((await build({ reasoning_effort: 'high' })).json.max_tokens).toBe(24576 + 4096);
+    // low 20 %, medium 50 %, high the ClaudeBudgetTokensPercentage setting (0.8 by default).
+    expect(await budget('minimal')).toEqual({ type: 'enabled', budget_tokens: 12800 });
+    expect(await budget('low')).toEqual({ type: 'enabled', budget_tokens: 12800 });
+    expect(await budget('medium')).toEqual({ type: 'enabled', budget_tokens: 32000 });
+    expect(await budget('high')).toEqual({ type: 'enabled', budget_tokens: 51200 });
+    // At least Anthropic's minimum; max_tokens stays when above the budget, is raised when not.
+    const small = (await build({ reasoning_effort: 'low', max_tokens: 2000 })).json;
+    expect(small.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(small.max_tokens).toBe(2000);
+    const tiny = (await build({ reasoning_effort: 'low', max_tokens: 1000 })).json;
+    expect(tiny.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(tiny.max_tokens).toBe(1024 + 4096);
+    // Without max_tokens: a share of the default (ClaudeDefaultMaxTokens, 8192).
+    expect((await build({ reasoning_effort: 'high' })).json).toMatchObject({
+      max_tokens: 8192,
+      thinking: { type: 'enabled', budget_tokens: 6553 },
+    });
     // Models that cannot think ignore the effort.
     const old = await build(
       { reasoning_effort: 'high', temperature: 1 },
@@ -320,6 +331,31 @@ describe('anthropicAdapter.buildChat', () => {
     );
     expect(old.json).not.toHaveProperty('thinking');
     expect(old.json.temperature).toBe(1);
+  });
+
+  it('follows ClaudeDefaultMaxTokens and ClaudeBudgetTokensPercentage from the settings', async () => {
+    const settings = {
+      claudeDefaultMaxTokens: { default: 20000, 'claude-opus-4-1': 32000 },
+      claudeBudgetShare: 0.25,
+      geminiOpenThink: {},
+    };
+    expect((await build({}, { settings })).json.max_tokens).toBe(20000);
+    expect((await build({}, { settings, upstreamModel: 'claude-opus-4-1' })).json.max_tokens).toBe(32000);
+    // The client's own max_tokens wins.
+    expect((await build({ max_tokens: 300 }, { settings })).json.max_tokens).toBe(300);
+    // Claude 3 answers at most 4096 tokens: `default` is capped for it, a model's own entry is not.
+    expect((await build({}, { settings, upstreamModel: 'claude-3-haiku-20240307' })).json.max_tokens).toBe(4096);
+    // The setting is the thinking share of the #thinking suffix and of a `high` effort.
+    const suffixed = (await build({}, { settings, upstreamModel: 'claude-sonnet-4-5#thinking' })).json;
+    expect(suffixed).toMatchObject({ max_tokens: 20000, thinking: { type: 'enabled', budget_tokens: 5000 } });
+    const high = (await build({ reasoning_effort: 'high', max_tokens: 10000 }, { settings })).json;
+    expect(high.thinking).toEqual({ type: 'enabled', budget_tokens: 2500 });
+    // An OpenRouter-style `reasoning` object: its max_tokens when it fits, else the shares.
+    const exact = (await build({ reasoning: { max_tokens: 3000 }, max_tokens: 10000 }, { settings })).json;
+    expect(exact.thinking).toEqual({ type: 'enabled', budget_tokens: 3000 });
+    const medium = (await build({ reasoning: { effort: 'medium' }, max_tokens: 10000 }, { settings })).json;
+    expect(medium.thinking).toEqual({ type: 'enabled', budget_tokens: 5000 });
+    expect((await build({ reasoning: { effort: 'none' } }, { settings })).json).not.toHaveProperty('thinking');
   });
 
   it('uses an exact budget carried by the Anthropic surface', async () => {
@@ -368,7 +404,7 @@ describe('anthropicAdapter.buildChat', () => {
         { role: 'user', content: 'Again' },
       ],
     });
-    expect(after.json.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(after.json.thinking).toEqual({ type: 'enabled', budget_tokens: Math.floor(8192 * 0.2) });
   });
 
   it('passes cache_control marks on parts through', async () => {

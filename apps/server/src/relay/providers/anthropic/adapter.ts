@@ -42,7 +42,7 @@ export const parseAnthropicError: (status: number, body: Buffer) => UpstreamErro
 export const anthropicAdapter: ChatAdapter = {
   format: 'anthropic',
   buildChat(request: ChatRequest, context: AdapterContext): UpstreamCall {
-    const body = buildAnthropicBody(request, context.upstreamModel, context.stream);
+    const body = buildAnthropicBody(request, context.upstreamModel, context.stream, context.settings);
     return {
       url: upstreamUrl(context.baseUrl, '/v1/messages'),
       headers: {

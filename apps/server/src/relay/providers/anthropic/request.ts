@@ -9,7 +9,7 @@ import {
   stopSequences,
   toolResultsFirst,
 } from '../block-messages.js';
-import type { ChatFilePart, ChatMessage, ChatRequest, Json } from '../types.js';
+import type { ChatFilePart, ChatMessage, ChatRequest, Json, TranslationSettings } from '../types.js';
 import { EFFORT_BUDGETS, isRecord, parseDataUrl, thinkingBudgetOf } from './common.js';
 
 /** The Anthropic Messages request built from a chat request (see adapter.ts for the choices). */
@@ -17,8 +17,48 @@ import { EFFORT_BUDGETS, isRecord, parseDataUrl, thinkingBudgetOf } from './comm
 const THINKING_SUFFIX = '#thinking';
 export const TOOL_ERROR_MARK = '[tool error] ';
 
-export function defaultMaxTokens(model: string): number {
-  return /claude-3-(?:opus|sonnet|haiku)/.test(model) ? 4096 : 8192;
+/**
+ * `max_tokens` when the client sets none: the model's entry of ClaudeDefaultMaxTokens, else its
+ * `default` (8192). The Claude 3 family answers at most 4096 tokens, so `default` is capped there
+ * for it; an entry naming the model is sent as it is.
+ */
+export function defaultMaxTokens(model: string, settings?: TranslationSettings): number {
+  const configured = settings?.claudeDefaultMaxTokens;
+  const own = configured?.[model];
+  if (own) return own;
+  const fallback = configured?.default ?? 8192;
+  return /claude-3-(?:opus|sonnet|haiku)/.test(model) ? Math.min(fallback, 4096) : fallback;
+}
+
+/** Anthropic's smallest thinking budget. */
+const MIN_BUDGET = 1024;
+const DEFAULT_BUDGET_SHARE = 0.8;
+
+/** The share of max_tokens an effort gives to thinking (low 20 %, medium 50 %, else the setting). */
+function effortShare(effort: string | undefined, settings: TranslationSettings | undefined): number {
+  if (effort === 'minimal' || effort === 'low') return 0.2;
+  if (effort === 'medium') return 0.5;
+  return settings?.claudeBudgetShare ?? DEFAULT_BUDGET_SHARE;
+}
+
+/** The request's thinking budget, or undefined when thinking stays off. */
+function thinkingBudget(
+  request: ChatRequest,
+  model: string,
+  suffixThinking: boolean,
+  maxTokens: number,
+  settings: TranslationSettings | undefined,
+): number | undefined {
+  const exact = thinkingBudgetOf(request);
+  if (exact !== undefined && (suffixThinking || canThink(model))) return exact;
+  const reasoning = isRecord(request.reasoning) ? request.reasoning : undefined;
+  const named = request.reasoning_effort ?? (typeof reasoning?.effort === 'string' ? reasoning.effort : undefined);
+  if (!suffixThinking && (named === 'none' || reasoning?.enabled === false)) return undefined;
+  const effort = named && named in EFFORT_BUDGETS ? named : undefined;
+  if (!suffixThinking && !(canThink(model) && (effort || reasoning))) return undefined;
+  const asked = typeof reasoning?.max_tokens === 'number' ? Math.trunc(reasoning.max_tokens) : undefined;
+  if (asked !== undefined && asked >= MIN_BUDGET && asked <= maxTokens) return asked;
+  return Math.max(MIN_BUDGET, Math.floor(maxTokens * effortShare(effort, settings)));
 }
 
 function canThink(model: string): boolean {
@@ -197,7 +237,12 @@ function inToolLoop(messages: ChatMessage[]): boolean {
   return false;
 }
 
-export function buildAnthropicBody(request: ChatRequest, upstreamModel: string, stream: boolean): Json {
+export function buildAnthropicBody(
+  request: ChatRequest,
+  upstreamModel: string,
+  stream: boolean,
+  settings?: TranslationSettings,
+): Json {
   let model = upstreamModel;
   let suffixThinking = false;
   if (model.endsWith(THINKING_SUFFIX)) {
@@ -208,16 +253,11 @@ export function buildAnthropicBody(request: ChatRequest, upstreamModel: string, 
   const tools = convertTools(request);
   const toolChoice = tools ? convertToolChoice(request) : undefined;
 
-  const exactBudget = thinkingBudgetOf(request);
-  const effort = request.reasoning_effort;
-  const effortBudget = effort && effort in EFFORT_BUDGETS ? EFFORT_BUDGETS[effort] : undefined;
-  let budget: number | undefined;
-  if (suffixThinking) budget = exactBudget ?? effortBudget ?? EFFORT_BUDGETS.medium;
-  else if (canThink(model)) budget = exactBudget ?? effortBudget;
+  let maxTokens =
+    positive(request.max_completion_tokens) ?? positive(request.max_tokens) ?? defaultMaxTokens(model, settings);
+  let budget = thinkingBudget(request, model, suffixThinking, maxTokens, settings);
   const forcedTool = toolChoice?.type === 'any' || toolChoice?.type === 'tool';
   if (budget !== undefined && (forcedTool || inToolLoop(request.messages))) budget = undefined;
-
-  let maxTokens = positive(request.max_completion_tokens) ?? positive(request.max_tokens) ?? defaultMaxTokens(model);
   if (budget !== undefined && maxTokens <= budget) maxTokens = budget + 4096;
 
   const body: Json = { model, max_tokens: maxTokens };

@@ -88,8 +88,9 @@ describe('bedrockAdapter.buildChat for Claude (InvokeModel)', () => {
   it('turns on thinking for a #thinking model, as the Anthropic translation does', async () => {
     const call = await build({ max_tokens: 1000, temperature: 0.3 }, { upstreamModel: 'claude-sonnet-4-5#thinking' });
     expect(call.url).toContain('/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke');
-    expect(call.json.thinking).toEqual({ type: 'enabled', budget_tokens: 8192 });
-    expect(call.json.max_tokens).toBe(8192 + 4096);
+    // ClaudeBudgetTokensPercentage (0.8) of max_tokens, at least 1024; max_tokens raised above it.
+    expect(call.json.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(call.json.max_tokens).toBe(1024 + 4096);
     expect(call.json.temperature).toBeUndefined();
     const exact = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] } as ChatRequest;
     setThinkingBudget(exact, 2000);

@@ -270,7 +270,7 @@ export const bedrockAdapter: ChatAdapter = {
     if (isClaudeModel(modelId)) {
       const { thinking } = splitThinking(context.upstreamModel);
       const family = `${claudeFamilyName(modelId)}${thinking ? '#thinking' : ''}`;
-      const body = toBedrockClaudeBody(buildAnthropicBody(request, family, false), beta);
+      const body = toBedrockClaudeBody(buildAnthropicBody(request, family, false, context.settings), beta);
       const action = context.stream ? 'invoke-with-response-stream' : 'invoke';
       return bedrockCall(context, modelId, action, body, rest, context.stream);
     }

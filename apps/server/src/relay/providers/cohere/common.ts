@@ -1,3 +1,4 @@
+import { commonErrorType } from '../error-types.js';
 import type { AdapterContext, ChatUsage, FinishReason, UpstreamErrorInfo } from '../types.js';
 import { isRecord, num } from '../values.js';
 
@@ -72,26 +73,17 @@ export function finishFromCohere(reason: unknown, hasToolCalls: boolean): Finish
 /** OpenAI-style error types for Cohere's statuses (the relay disables channels on some of them). */
 function errorType(status: number): string | undefined {
   switch (status) {
-    case 400:
     case 422:
     case 498:
       return 'invalid_request_error';
-    case 401:
-      return 'authentication_error';
-    case 402:
-      return 'insufficient_quota';
-    case 403:
-      return 'permission_error';
     case 404:
       return 'not_found_error';
-    case 429:
-      return 'rate_limit_error';
     case 503:
       return 'overloaded_error';
     case 504:
       return 'timeout_error';
     default:
-      return status >= 500 ? 'api_error' : undefined;
+      return commonErrorType(status) ?? (status >= 500 ? 'api_error' : undefined);
   }
 }
 

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { fetch } from 'undici';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   anthropicWeatherTool,
   expectRateLimitedForBothSdks,
@@ -9,6 +9,7 @@ import {
   expectWeatherToolUse,
   failureOf,
   useProviderRelay,
+  useTestConsumeLog,
   weatherTool,
 } from '../../../../test/provider-relay.js';
 import { startCohereMock, vector } from '../../../../test/providers/cohere/mock-upstream.js';
@@ -41,29 +42,7 @@ describe('Cohere channels through the relay', () => {
     }),
     prices: { [CHAT]: [1.25, 5], [WRONG_KEY_MODEL]: [0.1, 0.4], [EMBED]: [2, 0], [RERANK]: [1, 0] },
   });
-
-  /**
-   * The consume log of this test's call. The relay answers before it settles, so the row may
-   * come a moment after the answer: wait (a few tries) for a row newer than the test's start.
-   */
-  let logsBefore = 0;
-  beforeEach(async () => {
-    await relay.context.t.app.relay.flush();
-    const row = await relay.context.t.database.db
-      .selectFrom('logs')
-      .select('id')
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
-    logsBefore = Number(row?.id ?? 0);
-  });
-  const logOf = async (model: string) => {
-    let row = await relay.lastConsumeLog();
-    for (let tries = 0; (Number(row.id) <= logsBefore || row.model_name !== model) && tries < 40; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      row = await relay.lastConsumeLog();
-    }
-    return row;
-  };
+  const logOf = useTestConsumeLog(relay);
 
   describe('chat from the OpenAI SDK', () => {
     it('answers a chat, sending the v2 body with the bearer key, and bills token usage', async () => {

@@ -420,7 +420,14 @@ describe('gemini parseChat', () => {
           finish_reason: 'stop',
         },
       ],
-      usage: { prompt_tokens: 8, completion_tokens: 21, total_tokens: 29 },
+      // The per-modality counts go into the details, priced by kind (billing/quota.ts).
+      usage: {
+        prompt_tokens: 8,
+        completion_tokens: 21,
+        total_tokens: 29,
+        prompt_tokens_details: { text_tokens: 8 },
+        completion_tokens_details: { text_tokens: 21 },
+      },
     });
   });
 
@@ -429,7 +436,7 @@ describe('gemini parseChat', () => {
       prompt_tokens: 69120,
       completion_tokens: 11,
       total_tokens: 69131,
-      prompt_tokens_details: { cached_tokens: 65536 },
+      prompt_tokens_details: { cached_tokens: 65536, text_tokens: 69120 },
     });
   });
 
@@ -485,6 +492,7 @@ describe('gemini parseChat', () => {
       prompt_tokens: 15,
       completion_tokens: 997,
       total_tokens: 1012,
+      prompt_tokens_details: { text_tokens: 15 },
       completion_tokens_details: { reasoning_tokens: 945 },
     });
   });
@@ -593,7 +601,13 @@ describe('gemini decodeStream', () => {
     expect(result.roles).toBe(1);
     const last = chunks[chunks.length - 1];
     expect(last?.choices).toEqual([]);
-    expect(last?.usage).toEqual({ prompt_tokens: 8, completion_tokens: 19, total_tokens: 27 });
+    expect(last?.usage).toEqual({
+      prompt_tokens: 8,
+      completion_tokens: 19,
+      total_tokens: 27,
+      prompt_tokens_details: { text_tokens: 8 },
+      completion_tokens_details: { text_tokens: 19 },
+    });
     expect(chunks[chunks.length - 2]?.choices[0]).toEqual({ index: 0, delta: {}, finish_reason: 'stop' });
   });
 
@@ -666,10 +680,11 @@ describe('gemini decodeStream', () => {
     const boundary = bytes.lastIndexOf('data: ');
     const decoder = geminiAdapter.decodeStream(context());
     expect(collect(decoder.push(bytes.subarray(0, boundary))).finishes).toEqual([]);
-    // end() closes the open choice and reports the last usage seen.
+    // end() closes the open choice; the counts seen so far leave the output out, so no usage is
+    // reported and the relay counts the text that came through.
     const after = decoder.end();
-    expect(after.map((chunk) => chunk.choices[0]?.finish_reason ?? null)).toEqual(['stop', null]);
-    expect(after[1]?.usage).toEqual({ prompt_tokens: 8, completion_tokens: 0, total_tokens: 8 });
+    expect(after.map((chunk) => chunk.choices[0]?.finish_reason ?? null)).toEqual(['stop']);
+    expect(after.some((chunk) => chunk.usage)).toBe(false);
   });
 
   it('reads an event left without its blank line when the stream closes', () => {

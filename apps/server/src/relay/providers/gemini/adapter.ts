@@ -9,6 +9,12 @@ import type {
 } from '../types.js';
 import { GeminiStreamDecoder, parseGeminiAnswer, parseGeminiJson } from './answer.js';
 import { isRecord, maskSecrets, num, str } from './common.js';
+import {
+  decodeOpenAiEndpointStream,
+  openAiEndpointCall,
+  parseOpenAiEndpointChat,
+  usesOpenAiEndpoint,
+} from './openai-endpoint.js';
 import { geminiUrl, splitModel, toGeminiRequest, versionOf } from './request.js';
 
 export * from './answer.js';
@@ -31,6 +37,11 @@ export * from './request.js';
  *   (`[{"category": …, "threshold": …}]`), sent as given.
  * - Built-in tools: a function tool named `googleSearch`, `codeExecution` or `urlContext` without
  *   parameters becomes Gemini's built-in tool of that name (`{"googleSearch": {}}`…).
+ *
+ * - The channel's plugin `code_execution: {enable: true}` adds the code-execution tool to every
+ *   request; `use_openai_api: {enable: true}` sends chat to Google's OpenAI-compatible endpoint
+ *   instead (openai-endpoint.ts). GeminiOpenThink (a setting) asks for the thoughts of the models
+ *   it names (`includeThoughts: true`), unless the request turned thinking off.
  *
  * Answers: thought parts become `reasoning_content`, function calls `tool_calls` (with the part's
  * thought signature in `extra_content.google.thought_signature`, as Google's own OpenAI endpoint
@@ -92,8 +103,10 @@ export function parseGeminiError(status: number, body: Buffer): UpstreamErrorInf
 export const geminiAdapter: ChatAdapter = {
   format: 'gemini',
   buildChat(request: ChatRequest, context: AdapterContext): UpstreamCall {
+    if (usesOpenAiEndpoint(context)) return openAiEndpointCall(request, context);
     const { model, thinking } = splitModel(context.upstreamModel);
-    const body = toGeminiRequest(request, model, thinking, context.plugin, versionOf(context.baseUrl, context.other));
+    const version = versionOf(context.baseUrl, context.other);
+    const body = toGeminiRequest(request, model, thinking, context.plugin, version, context.settings);
     return {
       url: geminiUrl(context.baseUrl, context.other, model, context.stream),
       headers: { 'content-type': 'application/json', ...context.headers, 'x-goog-api-key': context.key },
@@ -101,9 +114,11 @@ export const geminiAdapter: ChatAdapter = {
     };
   },
   parseChat(body: Buffer, context: AdapterContext): ChatCompletion {
+    if (usesOpenAiEndpoint(context)) return parseOpenAiEndpointChat(body, context);
     return parseGeminiAnswer(parseGeminiJson(body.toString('utf8'), 'answer'), context);
   },
   decodeStream(context: AdapterContext): StreamDecoder {
+    if (usesOpenAiEndpoint(context)) return decodeOpenAiEndpointStream(context);
     return new GeminiStreamDecoder(context);
   },
   parseError: parseGeminiError,

@@ -162,11 +162,15 @@ export class GeminiStreamDecoder implements StreamDecoder {
       // What is left without its blank line is normally one whole event; if not, the stream was cut.
       throw new Error(`Gemini stream ended inside an event (${(error as Error).message})`);
     }
+    // Every event carries the counts so far, the output's only in the last: a stream that ended
+    // before a choice said why it stopped reports a partial count, which is not passed on, so the
+    // relay counts the text that came through instead.
+    const complete = [...this.started].every((index) => this.finished.has(index));
     // A choice that never said why it stopped: the stream ended, so it stopped.
     for (const index of this.started) {
       if (!this.finished.has(index)) chunks.push(this.finishChunk(index, this.stopFor(index, 'STOP')));
     }
-    if (this.usage) chunks.push({ ...this.base(), choices: [], usage: this.usage });
+    if (this.usage && complete) chunks.push({ ...this.base(), choices: [], usage: this.usage });
     return chunks;
   }
 

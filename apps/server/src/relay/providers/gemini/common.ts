@@ -119,10 +119,24 @@ function modalityTokens(details: unknown, modality: string): number {
   return total;
 }
 
+/** Per-modality counts (`promptTokensDetails`, `candidatesTokensDetails`) as usage details: text, image, audio. */
+function modalityDetails(details: unknown): { text_tokens?: number; image_tokens?: number; audio_tokens?: number } {
+  const counts: { text_tokens?: number; image_tokens?: number; audio_tokens?: number } = {};
+  const text = modalityTokens(details, 'TEXT');
+  const image = modalityTokens(details, 'IMAGE');
+  const audio = modalityTokens(details, 'AUDIO');
+  if (text > 0) counts.text_tokens = text;
+  if (image > 0) counts.image_tokens = image;
+  if (audio > 0) counts.audio_tokens = audio;
+  return counts;
+}
+
 /**
  * Gemini `usageMetadata` → OpenAI usage. The prompt counts tool-use prompt tokens (search results
  * fed back to the model, billed as input by Google); the completion counts thoughts, which Google
- * bills as output. Undefined when the metadata carries no count at all.
+ * bills as output. The per-modality counts (text, image, audio) go into the token details, where
+ * billing prices each kind at its own ratio (input/output image and audio tokens, for instance).
+ * Undefined when the metadata carries no count at all.
  */
 export function usageFromGemini(meta: unknown): ChatUsage | undefined {
   if (!isRecord(meta)) return undefined;
@@ -137,20 +151,16 @@ export function usageFromGemini(meta: unknown): ChatUsage | undefined {
     total_tokens: num(meta.totalTokenCount) || prompt + completion,
   };
   const cached = num(meta.cachedContentTokenCount);
-  const promptAudio = modalityTokens(meta.promptTokensDetails, 'AUDIO');
-  if (cached > 0 || promptAudio > 0) {
-    usage.prompt_tokens_details = {
-      ...(cached > 0 ? { cached_tokens: cached } : {}),
-      ...(promptAudio > 0 ? { audio_tokens: promptAudio } : {}),
-    };
-  }
-  const completionAudio = modalityTokens(meta.candidatesTokensDetails, 'AUDIO');
-  if (thoughts > 0 || completionAudio > 0) {
-    usage.completion_tokens_details = {
-      ...(thoughts > 0 ? { reasoning_tokens: thoughts } : {}),
-      ...(completionAudio > 0 ? { audio_tokens: completionAudio } : {}),
-    };
-  }
+  const promptDetails = {
+    ...(cached > 0 ? { cached_tokens: cached } : {}),
+    ...modalityDetails(meta.promptTokensDetails),
+  };
+  if (Object.keys(promptDetails).length > 0) usage.prompt_tokens_details = promptDetails;
+  const completionDetails = {
+    ...(thoughts > 0 ? { reasoning_tokens: thoughts } : {}),
+    ...modalityDetails(meta.candidatesTokensDetails),
+  };
+  if (Object.keys(completionDetails).length > 0) usage.completion_tokens_details = completionDetails;
   return usage;
 }
 

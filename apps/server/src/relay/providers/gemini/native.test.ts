@@ -3,25 +3,34 @@ import { fixture, fixtureJson, sseEvents } from '../../../../test/providers/gemi
 import type { Json } from '../types.js';
 import { geminiUsage, meterGeminiStream } from './native.js';
 
+/** The final counts of stream-text.sse, its modality details included. */
+const streamTextUsage = {
+  prompt_tokens: 8,
+  completion_tokens: 19,
+  total_tokens: 27,
+  prompt_tokens_details: { text_tokens: 8 },
+  completion_tokens_details: { text_tokens: 19 },
+};
+
 describe('geminiUsage', () => {
   it('reads usageMetadata of a whole answer', () => {
     expect(geminiUsage(fixtureJson('response-thinking.json'))).toEqual({
       prompt_tokens: 15,
       completion_tokens: 997,
       total_tokens: 1012,
+      prompt_tokens_details: { text_tokens: 15 },
       completion_tokens_details: { reasoning_tokens: 945 },
     });
-    expect(geminiUsage(fixtureJson('response-cached.json'))?.prompt_tokens_details).toEqual({ cached_tokens: 65536 });
+    expect(geminiUsage(fixtureJson('response-cached.json'))?.prompt_tokens_details).toEqual({
+      cached_tokens: 65536,
+      text_tokens: 69120,
+    });
     expect(geminiUsage({ candidates: [] })).toBeUndefined();
   });
 
   it('reads the last counts of a stream answer read whole (a JSON list)', () => {
     const events = sseEvents(fixture('stream-text.sse').toString());
-    expect(geminiUsage(events as unknown as Json)).toEqual({
-      prompt_tokens: 8,
-      completion_tokens: 19,
-      total_tokens: 27,
-    });
+    expect(geminiUsage(events as unknown as Json)).toEqual(streamTextUsage);
   });
 });
 
@@ -66,7 +75,7 @@ describe('meterGeminiStream', () => {
       text += piece;
     });
     for (let offset = 0; offset < body.length; offset += 3) meter.push(body.subarray(offset, offset + 3));
-    expect(meter.usage()).toEqual({ prompt_tokens: 8, completion_tokens: 19, total_tokens: 27 });
+    expect(meter.usage()).toEqual(streamTextUsage);
     expect(meter.finished()).toBe(true);
     expect(text).toBe(expectedText(events));
   });

@@ -1,4 +1,4 @@
-import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolCall, Json } from '../types.js';
+import type { ChatContentPart, ChatMessage, ChatRequest, ChatToolCall, Json, TranslationSettings } from '../types.js';
 import {
   ANTHROPIC_BUDGET,
   EFFORT_BUDGETS,
@@ -283,6 +283,14 @@ function toolsOf(request: ChatRequest): Json[] | undefined {
   return tools.length > 0 ? tools : undefined;
 }
 
+/** The channel's `code_execution` plugin: Gemini's code-execution tool on every request, once. */
+function withCodeExecution(tools: Json[] | undefined, plugin: Json): Json[] | undefined {
+  const setting = plugin.code_execution;
+  if (!isRecord(setting) || setting.enable !== true) return tools;
+  if (tools?.some((tool) => isRecord(tool) && 'codeExecution' in tool)) return tools;
+  return [...(tools ?? []), { codeExecution: {} }];
+}
+
 function toolConfigOf(choice: ChatRequest['tool_choice']): Json | undefined {
   if (choice === undefined || choice === null) return undefined;
   if (choice === 'auto') return { functionCallingConfig: { mode: 'AUTO' } };
@@ -295,6 +303,12 @@ function toolConfigOf(choice: ChatRequest['tool_choice']): Json | undefined {
 }
 
 // ---- generation config ----
+
+/** GeminiOpenThink: the thoughts are asked for, for the models it names, unless thinking is off. */
+function withThoughtsShown(config: Json | undefined, openThink: boolean): Json | undefined {
+  if (!openThink || config?.thinkingBudget === 0) return config;
+  return { ...config, includeThoughts: true };
+}
 
 function thinkingConfigOf(request: ChatRequest, suffix: boolean): Json | undefined {
   const verbatim = thinkingExtraOf(request);
@@ -310,7 +324,7 @@ function thinkingConfigOf(request: ChatRequest, suffix: boolean): Json | undefin
   return undefined;
 }
 
-function generationConfigOf(request: ChatRequest, model: string, suffix: boolean): Json {
+function generationConfigOf(request: ChatRequest, model: string, suffix: boolean, openThink: boolean): Json {
   const config: Json = {};
   const number = (value: unknown, name: string) => {
     if (value === undefined || value === null) return undefined;
@@ -342,7 +356,9 @@ function generationConfigOf(request: ChatRequest, model: string, suffix: boolean
   }
   // Models that answer with pictures must be told so.
   if (/flash-exp|-image/.test(model)) config.responseModalities = ['TEXT', 'IMAGE'];
-  const thinking = thinkingConfigOf(request, suffix);
+  const thinking = thinkingExtraOf(request)
+    ? thinkingConfigOf(request, suffix)
+    : withThoughtsShown(thinkingConfigOf(request, suffix), openThink);
   if (thinking) config.thinkingConfig = thinking;
   return config;
 }
@@ -362,16 +378,17 @@ export function toGeminiRequest(
   suffix: boolean,
   plugin: Json,
   version = 'v1beta',
+  settings?: TranslationSettings,
 ): Json {
   const { contents, system } = toContents(request.messages, wantsPlaceholder(model, version));
   const body: Json = { contents };
   if (system.length > 0) body.systemInstruction = { parts: system };
-  const tools = toolsOf(request);
+  const tools = withCodeExecution(toolsOf(request), plugin);
   if (tools) body.tools = tools;
   const toolConfig = toolConfigOf(request.tool_choice);
   if (toolConfig && tools) body.toolConfig = toolConfig;
   body.safetySettings = safetySettings(plugin, getExtra(request, GEMINI_SAFETY));
-  const generationConfig = generationConfigOf(request, model, suffix);
+  const generationConfig = generationConfigOf(request, model, suffix, settings?.geminiOpenThink[model] === true);
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   return body;
 }

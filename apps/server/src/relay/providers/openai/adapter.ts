@@ -13,7 +13,7 @@ import type {
   UpstreamErrorInfo,
 } from '../types.js';
 import { isRecord, upstreamObject } from '../values.js';
-import { openAiTarget } from './request.js';
+import { extendOpenAiBody, resolveOpenAiTarget } from './request.js';
 
 /**
  * OpenAI's own format on both sides of the translation contract: the adapter for OpenAI and
@@ -56,7 +56,7 @@ export function parseOpenAiError(status: number, body: Buffer): UpstreamErrorInf
 export const openAiAdapter: ChatAdapter = {
   format: 'openai',
   speaksOpenAi: true,
-  buildChat(request: ChatRequest, context: AdapterContext) {
+  async buildChat(request: ChatRequest, context: AdapterContext) {
     // Fields other formats carry that OpenAI refuses: top_k (Anthropic, Gemini) and Gemini's
     // thought signatures on tool calls.
     const { top_k: _topK, ...rest } = request;
@@ -68,18 +68,17 @@ export const openAiAdapter: ChatAdapter = {
           }
         : message,
     );
-    const body: Json = { ...rest, messages, model: context.upstreamModel, stream: context.stream };
+    const channel = { type: context.channelType, key: context.key, other: context.other, plugin: context.plugin };
+    const path = '/v1/chat/completions';
+    const target = await resolveOpenAiTarget(channel, context.baseUrl, path, context.upstreamModel);
+    if (!target) throw new Error(`the channel does not serve ${path}`);
+    const body: Json = { ...rest, messages, model: target.model, stream: context.stream };
     if (context.stream) {
       body.stream_options = { include_usage: true };
     } else {
       delete body.stream_options;
     }
-    const target = openAiTarget(
-      { type: context.channelType, key: context.key, other: context.other },
-      context.baseUrl,
-      '/v1/chat/completions',
-      context.upstreamModel,
-    );
+    extendOpenAiBody(channel, path, body);
     return {
       url: target.url,
       headers: { ...context.headers, 'content-type': 'application/json', ...target.headers },

@@ -267,7 +267,8 @@ describe('building Claude calls', () => {
     );
     expect(call.url).toMatch(/models\/claude-sonnet-4-5@20250929:rawPredict$/);
     const body = bodyOf(call);
-    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 8192 });
+    // ClaudeBudgetTokensPercentage (0.8) of the default max_tokens (8192).
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 6553 });
     expect(body.messages).toEqual([
       {
         role: 'user',
@@ -331,8 +332,8 @@ describe('reading Gemini answers', () => {
       prompt_tokens: 12,
       completion_tokens: 31,
       total_tokens: 43,
-      prompt_tokens_details: { cached_tokens: 4 },
-      completion_tokens_details: { reasoning_tokens: 24 },
+      prompt_tokens_details: { cached_tokens: 4, text_tokens: 12 },
+      completion_tokens_details: { reasoning_tokens: 24, text_tokens: 7 },
     });
   });
 
@@ -441,7 +442,8 @@ describe('decoding Gemini streams', () => {
         prompt_tokens: 9,
         completion_tokens: 23,
         total_tokens: 32,
-        completion_tokens_details: { reasoning_tokens: 12 },
+        prompt_tokens_details: { text_tokens: 9 },
+        completion_tokens_details: { reasoning_tokens: 12, text_tokens: 11 },
       });
       expect(chunks[0]?.choices[0]?.delta.role).toBe('assistant');
     }

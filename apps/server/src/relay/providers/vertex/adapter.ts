@@ -187,11 +187,14 @@ export function createVertexAdapter(tokens: ServiceAccountTokens): VertexAdapter
       let body: Json;
       // The body first: a request Vertex cannot take fails before a token is asked for.
       if (isClaude(context)) {
-        body = claudeBody(buildAnthropicBody(request, context.upstreamModel, context.stream), context.stream);
+        body = claudeBody(
+          buildAnthropicBody(request, context.upstreamModel, context.stream, context.settings),
+          context.stream,
+        );
         const method = context.stream ? 'streamRawPredict' : 'rawPredict';
         url = vertexModelUrl(target, 'anthropic', claudeVertexModel(model), method);
       } else {
-        body = toGeminiRequest(request, model, thinking, context.plugin, SIGNATURE_AWARE_VERSION);
+        body = toGeminiRequest(request, model, thinking, context.plugin, SIGNATURE_AWARE_VERSION, context.settings);
         const method = context.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
         url = vertexModelUrl(target, 'google', model, method);
       }

@@ -1,5 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { type CachedToken, exchangeToken, TokenCache, type TokenPost } from '../token-cache.js';
 import { isRecord } from '../values.js';
 
 /**
@@ -25,13 +26,8 @@ export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 
 /** Lifetime asked of the assertion (Google's maximum). */
 const ASSERTION_SECONDS = 3600;
-/** A token is replaced this long before Google says it expires. */
-const REFRESH_MARGIN_MS = 5 * 60 * 1000;
-/** When the token endpoint gives no `expires_in`, Google's usual one hour is assumed. */
-const DEFAULT_EXPIRES_IN = 3600;
 
-/** POSTs `form` as `application/x-www-form-urlencoded` to `url`; the answer's status and text. */
-export type TokenPost = (url: string, form: Record<string, string>) => Promise<{ status: number; body: string }>;
+export type { TokenPost };
 
 /** The fields of a service-account key file (the JSON downloaded from the Cloud console) we use. */
 export interface ServiceAccount {
@@ -122,12 +118,6 @@ export async function signServiceAccountJwt(account: ServiceAccount, nowSeconds:
     .sign(key);
 }
 
-interface CachedToken {
-  token: string;
-  /** Clock milliseconds after which a new token is fetched. */
-  refreshAt: number;
-}
-
 /** What the token endpoint said, as an error message (its own words, never the request). */
 function endpointFailure(status: number, body: string): string {
   let detail = '';
@@ -148,69 +138,45 @@ function endpointFailure(status: number, body: string): string {
   return `the service-account token endpoint answered ${status}${detail ? `: ${detail}` : ''}`;
 }
 
+/** The cache id of a service account. */
+function accountId(account: Pick<ServiceAccount, 'client_email' | 'private_key_id'>): string {
+  return `${account.client_email}\n${account.private_key_id}`;
+}
+
 export class ServiceAccountTokens {
-  private readonly cache = new Map<string, CachedToken>();
-  private readonly inFlight = new Map<string, Promise<CachedToken>>();
+  private readonly cache: TokenCache;
 
   /** `clock` returns milliseconds (Date.now). */
   constructor(
     private readonly post: TokenPost,
     private readonly clock: () => number,
-  ) {}
+  ) {
+    this.cache = new TokenCache(clock);
+  }
 
   /** An access token for the account, from the cache when it is still good for five minutes. */
   async accessToken(account: ServiceAccount): Promise<string> {
-    const id = `${account.client_email}\n${account.private_key_id}`;
-    const cached = this.cache.get(id);
-    if (cached && this.clock() < cached.refreshAt) return cached.token;
-    let pending = this.inFlight.get(id);
-    if (!pending) {
-      pending = this.exchange(account).finally(() => this.inFlight.delete(id));
-      this.inFlight.set(id, pending);
-    }
-    const fresh = await pending;
-    this.sweep();
-    this.cache.set(id, fresh);
-    return fresh.token;
+    return this.cache.get(accountId(account), () => this.exchange(account));
   }
 
   /** Forgets an account's token (e.g. after the API refused it), so the next call fetches one. */
   forget(account: Pick<ServiceAccount, 'client_email' | 'private_key_id'>): void {
-    this.cache.delete(`${account.client_email}\n${account.private_key_id}`);
+    this.cache.forget(accountId(account));
   }
 
   private async exchange(account: ServiceAccount): Promise<CachedToken> {
     const startedAt = this.clock();
     const assertion = await signServiceAccountJwt(account, Math.floor(startedAt / 1000));
-    let answer: { status: number; body: string };
-    try {
-      answer = await this.post(account.token_uri, { grant_type: JWT_BEARER_GRANT, assertion });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`the service-account token endpoint could not be reached: ${reason}`);
-    }
-    if (answer.status < 200 || answer.status >= 300) throw new Error(endpointFailure(answer.status, answer.body));
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(answer.body);
-    } catch {
-      throw new Error('the service-account token endpoint answered with a body that is not JSON');
-    }
-    const token = isRecord(parsed) ? parsed.access_token : undefined;
-    if (typeof token !== 'string' || !token) {
-      throw new Error('the service-account token endpoint answered without an access_token');
-    }
-    const expiresIn =
-      isRecord(parsed) && typeof parsed.expires_in === 'number' && parsed.expires_in > 0
-        ? parsed.expires_in
-        : DEFAULT_EXPIRES_IN;
-    // Counted from when the exchange started: the answer may have taken a while to come.
-    return { token, refreshAt: startedAt + expiresIn * 1000 - REFRESH_MARGIN_MS };
-  }
-
-  /** Drops tokens past their refresh time, so accounts no longer used do not stay forever. */
-  private sweep(): void {
-    const now = this.clock();
-    for (const [id, entry] of this.cache) if (entry.refreshAt <= now) this.cache.delete(id);
+    return exchangeToken(
+      this.post,
+      account.token_uri,
+      { grant_type: JWT_BEARER_GRANT, assertion },
+      {
+        name: 'the service-account token endpoint',
+        refusal: endpointFailure,
+        noToken: () => 'the service-account token endpoint answered without an access_token',
+      },
+      startedAt,
+    );
   }
 }

@@ -1,0 +1,108 @@
+import { AppError } from '../../platform/errors.js';
+import type { RelayCaller } from '../access/keys.js';
+import type { RouterChannel } from '../routing/router.js';
+import type { Attempt, RelayDeps } from './types.js';
+import { adminMessage, type UpstreamFailure } from './upstream-errors.js';
+
+/**
+ * The rules every relay request meets before and between its channels, whatever carries it (an
+ * HTTP request, a realtime session, a raw pass-through): the key's model allow-list, the group's
+ * and the key's requests per minute and the key's concurrency, the backup group, what "no channel"
+ * means, and what a channel's failure does to it (cool-down, auto-disable).
+ */
+
+export function checkModelAllowed(caller: RelayCaller, model: string): void {
+  const rule = caller.setting.limits.limit_model_setting;
+  if (rule.enabled && !rule.models.includes(model)) {
+    throw new AppError('forbidden', `model ${model} is not allowed for this API key`, {
+      status: 403,
+      details: { code: 'model_not_allowed', param: 'model' },
+    });
+  }
+}
+
+/** Sets a header on the refusal (Retry-After) however the caller answers. */
+export type HeaderSink = (name: string, value: string) => void;
+
+function tooMany(setHeader: HeaderSink, retryAfterSeconds: number, message: string): AppError {
+  setHeader('retry-after', String(retryAfterSeconds));
+  return new AppError('rate_limited', message, { details: { code: 'rate_limit_exceeded' } });
+}
+
+export const noRelease = (): void => {};
+
+/** Whether the caller's group or key sets any rate or concurrency limit (no promise when none does). */
+export function hasLimits(deps: Pick<RelayDeps, 'groups'>, caller: RelayCaller): boolean {
+  const { rpm, concurrency } = caller.setting.limits;
+  return rpm > 0 || concurrency > 0 || (deps.groups.enabled(caller.user.group)?.api_rate ?? 0) > 0;
+}
+
+/** The user group's RPM, the key's own RPM, then the key's concurrency; returns the slot's release. */
+export async function enterLimits(
+  deps: Pick<RelayDeps, 'groups' | 'limiter' | 'concurrency'>,
+  caller: RelayCaller,
+  setHeader: HeaderSink,
+): Promise<() => void> {
+  const groupRate = deps.groups.enabled(caller.user.group)?.api_rate ?? 0;
+  if (groupRate > 0) {
+    const decision = await deps.limiter.take(`user:${caller.user.id}`, groupRate);
+    if (!decision.allowed) {
+      const message = `rate limit of ${groupRate} requests per minute reached; retry later`;
+      throw tooMany(setHeader, decision.retryAfterSeconds, message);
+    }
+  }
+  const { rpm, concurrency } = caller.setting.limits;
+  if (rpm > 0) {
+    const decision = await deps.limiter.take(`key:${caller.token.id}`, rpm);
+    if (!decision.allowed) {
+      const message = `this API key's limit of ${rpm} requests per minute is reached`;
+      throw tooMany(setHeader, decision.retryAfterSeconds, message);
+    }
+  }
+  if (concurrency <= 0) return noRelease;
+  const release = await deps.concurrency.enter(`key:${caller.token.id}`, concurrency);
+  if (!release) throw tooMany(setHeader, 1, `this API key allows ${concurrency} requests at a time`);
+  return release;
+}
+
+/** The key's backup group when it may stand in: set, another group, and not disabled by an administrator. */
+export function backupGroupOf(deps: Pick<RelayDeps, 'groups'>, attempt: Attempt): string | undefined {
+  const backup = attempt.caller.token.backup_group;
+  return backup && backup !== attempt.group && deps.groups.enabled(backup) ? backup : undefined;
+}
+
+/**
+ * Why no channel took the request: a model no channel of the groups serves is the client's mistake
+ * (OpenAI answers it with 404); one whose channels are all cooling down or filtered out is the
+ * gateway's (503).
+ */
+export function noChannelError(deps: Pick<RelayDeps, 'router' | 'groups'>, attempt: Attempt): AppError {
+  const model = attempt.input.model;
+  const backup = backupGroupOf(deps, attempt);
+  const groups = backup ? [attempt.group, backup] : [attempt.group];
+  if (!groups.some((group) => deps.router.serves(group, model))) {
+    return new AppError('not_found', `model ${model} does not exist or is not available to this API key`, {
+      details: { code: 'model_not_found', param: 'model' },
+    });
+  }
+  return new AppError('unavailable', `no available channel for model ${model} in group ${attempt.group}`, {
+    status: 503,
+    details: { code: 'model_not_available', param: 'model' },
+  });
+}
+
+/** What one channel's failure does to it: counted, logged (the detail names its address), cooled down, disabled. */
+export function handleChannelFailure(
+  deps: Pick<RelayDeps, 'observer' | 'logger' | 'router' | 'options' | 'disableChannel'>,
+  channel: RouterChannel,
+  model: string,
+  failure: UpstreamFailure,
+  requestId?: string,
+): void {
+  deps.observer?.upstreamFailed(channel.id);
+  if (failure.detail) deps.logger.warn({ channel: channel.id, requestId, detail: failure.detail }, 'upstream failed');
+  if (failure.coolDown) deps.router.coolDown(channel.id, model, deps.options.getNumber('RetryCooldownSeconds'));
+  if (failure.disable && deps.options.getBoolean('AutomaticDisableChannelEnabled')) {
+    deps.disableChannel(channel, adminMessage(failure));
+  }
+}
