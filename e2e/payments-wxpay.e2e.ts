@@ -2,23 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { startWxpaySimulator } from '../apps/server/test/payments/wxpay/simulator.js';
 import {
   expectCreditedOnce,
-  expectRepeatChangesNothing,
+  expectRepeatCreditsNothing,
   expectSecretsMasked,
-  expectServerQuote,
   fillGatewayDialog,
-  gatewayNamed,
   gateways,
-  openPage,
-  openPaymentScreen,
+  lastDelivery,
+  openPaymentScreenAsRoot,
   openScannedCode,
-  openTopUp,
-  payByQrCode,
-  payerState,
-  QUOTA_PER_DOLLAR,
   saveGatewayDialog,
   server,
   settledScreenshot,
-  signInAsRoot,
+  startQrTopUp,
   usePaymentSite,
 } from './support/payments.js';
 
@@ -29,9 +23,7 @@ const GATEWAY = 'WeChat Pay';
 
 describe('WeChat Pay in the browser', () => {
   it('an administrator adds a WeChat Pay Native gateway by pasting its keys; the secrets show masked', async () => {
-    const page = await openPage();
-    await signInAsRoot(page);
-    await openPaymentScreen(page);
+    const page = await openPaymentScreenAsRoot();
     const { pay_type: _native, ...config } = wxpay().config();
     await fillGatewayDialog(page, {
       type: 'wxpay',
@@ -63,13 +55,8 @@ describe('WeChat Pay in the browser', () => {
   });
 
   it('a user (in Chinese) scans the Native QR code and pays: the console shows it paid and credits once', async () => {
-    const gateway = await gatewayNamed(GATEWAY);
-    const before = await payerState();
     const amount = 8;
-    const page = await openTopUp(gateway, amount, { language: 'zh_CN' });
-    const quote = await expectServerQuote(page, gateway, amount);
-
-    const { order, url } = await payByQrCode(page);
+    const { gateway, before, page, quote, order, url } = await startQrTopUp(GATEWAY, amount, { language: 'zh_CN' });
     const prepay = JSON.parse(wxpay().received.at(-1)?.body ?? '{}');
     expect(prepay).toMatchObject({
       out_trade_no: order.trade_no,
@@ -85,12 +72,7 @@ describe('WeChat Pay in the browser', () => {
 
     await expectCreditedOnce(page, order.trade_no, before, amount, 'payments-wxpay-paid-zh');
     // WeChat Pay retries a notification: freshly signed, the same transaction; it credits nothing more.
-    const delivery = wxpay().deliveries.at(-1);
-    if (!delivery) throw new Error('the simulator sent no notification');
-    expect((await wxpay().sendDuplicate(delivery, prepay.notify_url)).status).toBe(204);
-    await expectRepeatChangesNothing(page, {
-      quota: before.quota + amount * QUOTA_PER_DOLLAR,
-      topUps: before.topUps + 1,
-    });
+    expect((await wxpay().sendDuplicate(lastDelivery(wxpay().deliveries), prepay.notify_url)).status).toBe(204);
+    await expectRepeatCreditsNothing(page, before, amount);
   });
 });

@@ -332,6 +332,10 @@ describe('deploy/', () => {
     expect(names.length).toBeGreaterThan(3);
     const forwarded = /location ~ \^\/\(([\w|]+)\)/.exec(conf)?.[1]?.split('|') ?? [];
     expect(forwarded.sort()).toEqual(names.sort());
+    // The realtime WebSocket gets the upgrade passed on.
+    const realtime = /location \/v1\/realtime \{([^}]+)\}/.exec(active)?.[1] ?? '';
+    expect(realtime).toMatch(/proxy_set_header Upgrade \$http_upgrade;/);
+    expect(realtime).toMatch(/proxy_set_header Connection "upgrade";/);
   });
 });
 

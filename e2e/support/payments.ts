@@ -123,6 +123,14 @@ export async function openPaymentScreen(page: Page, viaMenu = true): Promise<voi
   await page.waitForURL((url) => url.pathname === '/panel/payment');
 }
 
+/** A fresh page signed in as root, on the Payments screen. */
+export async function openPaymentScreenAsRoot(): Promise<Page> {
+  const page = await openPage();
+  await signInAsRoot(page);
+  await openPaymentScreen(page);
+  return page;
+}
+
 /** Picks `optionTestId` in the MUI select whose hidden input has `inputTestId`. */
 export async function choose(page: Page, inputTestId: string, optionTestId: string): Promise<void> {
   const field = page.locator('.MuiFormControl-root', { has: page.getByTestId(inputTestId) });
@@ -280,6 +288,19 @@ export async function payByQrCode(page: Page): Promise<{ order: PayInstruction; 
   return { order, url };
 }
 
+/**
+ * A QR top-up up to the code: the payer's state before, Top up opened on the gateway named with
+ * the server's quote checked, and Pay pressed (the code shown).
+ */
+export async function startQrTopUp(gatewayName: string, amount: number, options: PageOptions = {}) {
+  const gateway = await gatewayNamed(gatewayName);
+  const before = await payerState();
+  const page = await openTopUp(gateway, amount, options);
+  const quote = await expectServerQuote(page, gateway, amount);
+  const { order, url } = await payByQrCode(page);
+  return { gateway, before, page, quote, order, url };
+}
+
 /** Scans the code "with the phone": opens its address in a phone-sized page of its own. */
 export async function openScannedCode(url: string): Promise<Page> {
   const phonePage = await openPage({ viewport: phone });
@@ -306,6 +327,17 @@ export async function expectCreditedOnce(
   expect(await payerState()).toEqual({ quota: credited, topUps: before.topUps + 1 });
   expect(await orderOf(tradeNo)).toMatchObject({ status: 'success', amount });
 }
+
+/** The last notification a simulator sent (each keeps them in `deliveries`). */
+export function lastDelivery<Delivery>(deliveries: Delivery[]): Delivery {
+  const delivery = deliveries.at(-1);
+  if (!delivery) throw new Error('the simulator sent no notification');
+  return delivery;
+}
+
+/** After one top-up of `amount` credited: a repeated notification credits nothing more. */
+export const expectRepeatCreditsNothing = (page: Page, before: PayerState, amount: number): Promise<void> =>
+  expectRepeatChangesNothing(page, { quota: before.quota + amount * QUOTA_PER_DOLLAR, topUps: before.topUps + 1 });
 
 /** A vendor's repeated notification for a paid order changes nothing, on the page or in the API. */
 export async function expectRepeatChangesNothing(page: Page, after: PayerState): Promise<void> {
