@@ -175,7 +175,7 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
     expect((await s.call('DELETE', '/api/prices/single/', s.root)).statusCode).toBe(404);
   });
 
-  it('names One Hub\'s price list as the update service unless UPDATE_PRICE_SERVICE says otherwise', async () => {
+  it("names One Hub's price list as the update service unless UPDATE_PRICE_SERVICE says otherwise", async () => {
     const response = await s.call('GET', '/api/prices/updateService', s.root);
     expect(response.json()).toMatchObject({
       success: true,
