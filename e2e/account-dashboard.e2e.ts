@@ -1,11 +1,15 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Auth,
   apiSignIn,
+  call,
   dollars,
   generateUsage,
   openPage,
   phone,
+  root,
   self,
   settledScreenshot,
   signIn,
@@ -93,5 +97,74 @@ describe('dashboard', () => {
     await page.getByTestId('dashboard-rate-unlimited').waitFor();
     expect(await text(page, 'user-request-count')).toBe('0');
     await settledScreenshot(page, 'account-dashboard-empty');
+  });
+});
+
+describe('service status (Uptime Kuma)', () => {
+  let kuma: Server;
+
+  beforeAll(async () => {
+    // An Uptime Kuma status page with one monitor up and one down.
+    kuma = createServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      if (request.url === '/api/status-page/gateway') {
+        response.end(
+          JSON.stringify({
+            publicGroupList: [
+              {
+                id: 1,
+                name: 'Relay',
+                monitorList: [
+                  { id: 11, name: 'OpenAI channels' },
+                  { id: 12, name: 'Claude channels' },
+                ],
+              },
+            ],
+          }),
+        );
+      } else if (request.url === '/api/status-page/heartbeat/gateway') {
+        response.end(
+          JSON.stringify({
+            heartbeatList: { 11: [{ status: 1 }], 12: [{ status: 1 }, { status: 0 }] },
+            uptimeList: { '11_24': 1, '12_24': 0.9512 },
+          }),
+        );
+      } else {
+        response.statusCode = 404;
+        response.end('{}');
+      }
+    });
+    await new Promise<void>((resolve) => kuma.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(kuma.address() as AddressInfo).port}`;
+    for (const [key, value] of [
+      ['UptimeDomain', origin],
+      ['UptimePageName', 'gateway'],
+      ['UptimeEnabled', 'true'],
+    ]) {
+      await call('PUT', '/api/option/', root, { key, value });
+    }
+  });
+  afterAll(async () => {
+    await call('PUT', '/api/option/', root, { key: 'UptimeEnabled', value: 'false' });
+    await new Promise((resolve) => kuma.close(resolve));
+  });
+
+  it("shows each monitor's state and 24-hour uptime on the dashboard", async () => {
+    const page = await openPage();
+    await signIn(page, USERS.dave.username, USERS.dave.password);
+    const monitors = page.getByTestId('service-monitor');
+    await expect.poll(() => monitors.count()).toBe(2);
+    expect(await monitors.nth(0).getAttribute('data-state')).toBe('up');
+    expect(await monitors.nth(0).textContent()).toContain('100.00% over 24 h');
+    expect(await monitors.nth(1).getAttribute('data-state')).toBe('down');
+    expect(await monitors.nth(1).textContent()).toContain('Claude channels');
+    expect(await monitors.nth(1).textContent()).toContain('95.12%');
+    await settledScreenshot(page, 'account-dashboard-service-status');
+
+    const dark = await openPage({ dark: true, language: 'zh_CN', viewport: phone });
+    await signIn(dark, USERS.dave.username, USERS.dave.password);
+    await dark.getByTestId('service-monitor').nth(1).waitFor();
+    expect(await dark.getByTestId('service-status').textContent()).toContain('服务状态');
+    await settledScreenshot(dark, 'account-dashboard-service-status-dark-zh_CN-phone');
   });
 });

@@ -90,6 +90,21 @@ describe('the console under its policy', () => {
     await page.close();
   });
 
+  it("runs the AnalyticsCode setting's inline script under the policy, and none of the markup around it", async () => {
+    await admin.setOption(
+      'AnalyticsCode',
+      '<script>window.__analytics = "counted"</script><img src="x" onerror="window.__hacked = \'analytics markup\'">',
+    );
+    const { page, violations } = await openWatchedPage();
+    await page.goto(`${server.origin}/login`);
+    await page.getByTestId('login-page').waitFor();
+    await expect.poll(() => page.evaluate(() => (window as { __analytics?: string }).__analytics)).toBe('counted');
+    expect(await hacked(page)).toBeUndefined();
+    expect(await violations()).toEqual([]);
+    await admin.setOption('AnalyticsCode', '');
+    await page.close();
+  });
+
   it('renders home, sign-in, about (a framed https page), the dashboard and the playground without a violation', async () => {
     await admin.setOption('Logo', 'https://cdn.example.org/logo.png');
     await admin.setOption('About', 'https://status.example.org/');

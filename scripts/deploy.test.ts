@@ -328,9 +328,9 @@ describe('deploy/', () => {
     );
     // The sub-path example forwards every path the APIs answer on (http/console.ts).
     const prefixes = /API_PREFIXES = \[([^\]]+)\]/.exec(read('apps/server/src/http/console.ts'))?.[1] ?? '';
-    const names = [...prefixes.matchAll(/'\/(\w+)\/'/g)].map((match) => match[1]);
+    const names = [...prefixes.matchAll(/'\/([\w-]+)\/'/g)].map((match) => match[1]);
     expect(names.length).toBeGreaterThan(3);
-    const forwarded = /location ~ \^\/\(([\w|]+)\)/.exec(conf)?.[1]?.split('|') ?? [];
+    const forwarded = /location ~ \^\/\(([\w|-]+)\)/.exec(conf)?.[1]?.split('|') ?? [];
     expect(forwarded.sort()).toEqual(names.sort());
     // The realtime WebSocket gets the upgrade passed on.
     const realtime = /location \/v1\/realtime \{([^}]+)\}/.exec(active)?.[1] ?? '';

@@ -3,17 +3,23 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/account/routes.js';
 import { channelRoutes } from './api/channel/routes.js';
+import { invoiceRoutes } from './api/invoice/routes.js';
 import { logRoutes } from './api/log/routes.js';
+import { midjourneyRoutes } from './api/midjourney/routes.js';
 import { modelMetadataRoutes } from './api/model-info/routes.js';
 import { optionRoutes } from './api/option/routes.js';
+import { passkeyRoutes } from './api/passkey/routes.js';
 import { paymentRoutes } from './api/payment/routes.js';
 import { serviceSources } from './api/price/available-models.js';
 import { priceRoutes } from './api/price/routes.js';
 import { redemptionRoutes } from './api/redemption/routes.js';
 import { siteRoutes } from './api/site/routes.js';
 import { statisticsRoutes } from './api/statistics/routes.js';
+import { uptimeKumaRoutes } from './api/statistics/uptime-kuma.js';
 import { systemLogRoutes } from './api/system-log/routes.js';
 import { createSystemLogService } from './api/system-log/service.js';
+import { taskRoutes } from './api/task/routes.js';
+import { telegramRoutes } from './api/telegram/routes.js';
 import { tokenRoutes } from './api/token/routes.js';
 import { userRoutes } from './api/user/routes.js';
 import { userGroupRoutes } from './api/user-group/routes.js';
@@ -36,6 +42,7 @@ import { type Logger, systemLogOf } from './platform/logger.js';
 import { HEARTBEAT_TIMING, type HeartbeatTiming } from './relay/exchange/heartbeat.js';
 import { installRelay, type RelayHandle } from './relay/index.js';
 import type { Services } from './services.js';
+import { createTelegramBot } from './telegram/bot.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -119,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   systemLogRoutes(app, { auth, systemLog: createSystemLogService(systemLogOf(options.logger)) });
   const signInLimit = createAccountSignInLimit(services.cache, config.signInFailureLimit);
   accountRoutes(app, { auth, accounts: services.accounts, signIn: services.signIn, sessions, critical, signInLimit });
+  passkeyRoutes(app, { auth, services, sessions, critical, secret: config.sessionSecret });
   userRoutes(app, { auth, users: services.users });
   userGroupRoutes(app, { auth, groups: services.groups });
   tokenRoutes(app, { auth, tokens: services.tokens });
@@ -130,7 +138,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   modelMetadataRoutes(app, { auth, metadata: services.modelMetadata });
   logRoutes(app, { auth, logs: services.logs });
+  midjourneyRoutes(app, { auth, database: services.database });
+  taskRoutes(app, { auth, database: services.database });
   redemptionRoutes(app, { auth, redemptions: services.redemptions });
+  const telegram = { config: config.telegramBot, nodeType: config.nodeType, services, logger: options.logger };
+  app.decorate('telegramBot', createTelegramBot(telegram));
+  telegramRoutes(app, { auth, database: services.database, bot: app.telegramBot });
   await paymentRoutes(app, { auth, ...services.payments });
   // Off (no registry, nothing observed on the relay's path) unless METRICS_USER and METRICS_PASSWORD are set.
   const metrics = config.metrics ? createMetrics() : undefined;
@@ -142,15 +155,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       upstreamTimeouts: config.upstreamTimeouts,
       heartbeat: options.heartbeat ?? HEARTBEAT_TIMING,
       observer: metrics?.relay,
+      taskTimeoutMs: config.tasks.timeoutMs,
     }),
   );
   statisticsRoutes(app, { auth, dashboard: services.dashboard, analytics: services.analytics, rate: app.relay });
+  uptimeKumaRoutes(app, { auth, options: services.options });
+  invoiceRoutes(app, { auth, invoices: services.invoices });
   installChannelTests(app, { auth, services, logger: options.logger, pauseMs: options.config.pollingIntervalMs });
 
   await installConsole(app, {
     directory: options.consoleDirectory,
     basePath: config.basePath,
     version: config.version,
+    analyticsCode: () => services.options.get('AnalyticsCode'),
   });
   return app;
 }

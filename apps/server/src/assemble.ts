@@ -5,8 +5,10 @@ import { OptionRepository } from './api/option/repo.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { startChannelTestJob } from './jobs/channel-test-job.js';
+import { startInvoiceJob } from './jobs/invoice-job.js';
 import { startLogRetentionJob } from './jobs/log-retention-job.js';
 import { type PriceUpdateJob, startPriceUpdateJob } from './jobs/price-update-job.js';
+import { startTaskPollJob, type TaskPollJob } from './jobs/task-poll-job.js';
 import { type Cache, createCache, createRedisClient } from './platform/cache/index.js';
 import { randomHex } from './platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.js';
@@ -21,6 +23,8 @@ export interface AssembledServer {
   database: DatabaseHandle;
   /** The scheduled price update (master node with AUTO_PRICE_UPDATES in add/update/overwrite mode). */
   priceUpdate?: PriceUpdateJob | undefined;
+  /** The asynchronous tasks' poller (master node). */
+  taskPoll?: TaskPollJob | undefined;
   /** Closes the HTTP server first (letting requests in flight finish), then the connections. */
   close(): Promise<void>;
 }
@@ -106,12 +110,29 @@ export async function assembleServer(
           logger,
         })
       : undefined;
+  const invoiceJob =
+    config.nodeType === 'master' ? startInvoiceJob({ invoices: services.invoices, logger }) : undefined;
+  const taskPoll =
+    config.nodeType === 'master'
+      ? startTaskPollJob({
+          pollers: app.relay.taskPollers,
+          cache,
+          intervalMs: config.tasks.pollIntervalMs,
+          logger,
+        })
+      : undefined;
+  // Not awaited: a slow or unreachable Bot API must not hold up the server (failures are logged).
+  void app.telegramBot.start();
   return {
     app,
     services,
     database,
     priceUpdate,
+    taskPoll,
     async close() {
+      await taskPoll?.stop();
+      await app.telegramBot.stop();
+      await invoiceJob?.stop();
       await channelTests?.stop();
       await logRetention?.stop();
       await priceUpdate?.stop();

@@ -164,6 +164,16 @@ const environmentSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number('must be a number').int().min(0).default(256),
   NODE_TYPE: z.enum(['master', 'slave'], 'must be master or slave').default('master'),
   CHANNEL_TEST_FREQUENCY_MINUTES: z.coerce.number('must be a number').min(0).default(0),
+  // Asynchronous tasks (Midjourney, Suno, Kling): how often the master polls unfinished ones, and
+  // how long one may stay unfinished before it is failed and refunded.
+  TASK_POLL_INTERVAL_SECONDS: z.coerce.number('must be a number').min(1).default(15),
+  TASK_TIMEOUT_MINUTES: z.coerce.number('must be a number').min(1).default(120),
+  // The Telegram bot (reference tg.*): on when the key is set; webhook mode with a secret.
+  TG_BOT_API_KEY: optionalText,
+  TG_WEBHOOK_SECRET: optionalText,
+  TG_HTTP_PROXY: optionalUrl,
+  // Where the Bot API is: Telegram's, a self-hosted Bot API server, or a local stand-in in tests.
+  TELEGRAM_API_ROOT: z.url('must be a URL').default('https://api.telegram.org'),
   // One Hub's price list, which its own installations follow; '' (set but empty) turns the service off.
   UPDATE_PRICE_SERVICE: z
     .string()
@@ -268,6 +278,10 @@ export interface Config {
   /** Credentials of GET /api/metrics (METRICS_USER, METRICS_PASSWORD); undefined: metrics off. */
   metrics: { user: string; password: string } | undefined;
   channelTestFrequencyMinutes: number;
+  /** Asynchronous tasks: the poll interval and how long a task may stay unfinished. */
+  tasks: { pollIntervalMs: number; timeoutMs: number };
+  /** The Telegram bot; undefined when TG_BOT_API_KEY is not set. */
+  telegramBot: TelegramBotConfig | undefined;
   /** The remote price list and whether (and how) the master node applies it on a schedule. */
   priceUpdates: PriceUpdateSettings;
   /** Pause between two channels in a test of all channels (POLLING_INTERVAL). */
@@ -280,6 +294,17 @@ export interface Config {
   /** Where the payment vendors are (PAYMENT_*): production, a sandbox, or a local simulator in tests. */
   paymentEndpoints: GatewayEndpoints;
   version: string;
+}
+
+export interface TelegramBotConfig {
+  /** The bot's token from @BotFather (TG_BOT_API_KEY). */
+  token: string;
+  /** TELEGRAM_API_ROOT */
+  apiRoot: string;
+  /** TG_WEBHOOK_SECRET: webhook mode (with the ServerAddress setting); polling without it. */
+  webhookSecret?: string;
+  /** TG_HTTP_PROXY */
+  proxy?: string;
 }
 
 export class ConfigError extends Error {}
@@ -326,6 +351,16 @@ function notifyConfig(env: z.output<typeof environmentSchema>): NotifyConfig {
 const SESSION_SECRET_FILE = 'session-secret';
 
 /** Reads the session secret from the data folder, creating it on first start. */
+function telegramBotConfig(env: z.output<typeof environmentSchema>): TelegramBotConfig | undefined {
+  if (!env.TG_BOT_API_KEY) return undefined;
+  return {
+    token: env.TG_BOT_API_KEY,
+    apiRoot: env.TELEGRAM_API_ROOT,
+    ...(env.TG_WEBHOOK_SECRET ? { webhookSecret: env.TG_WEBHOOK_SECRET } : {}),
+    ...(env.TG_HTTP_PROXY ? { proxy: env.TG_HTTP_PROXY } : {}),
+  };
+}
+
 function persistedSessionSecret(dataDir: string): string {
   const file = resolve(dataDir, SESSION_SECRET_FILE);
   if (existsSync(file)) {
@@ -410,6 +445,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     metrics:
       env.METRICS_USER && env.METRICS_PASSWORD ? { user: env.METRICS_USER, password: env.METRICS_PASSWORD } : undefined,
     channelTestFrequencyMinutes: env.CHANNEL_TEST_FREQUENCY_MINUTES,
+    tasks: { pollIntervalMs: env.TASK_POLL_INTERVAL_SECONDS * 1000, timeoutMs: env.TASK_TIMEOUT_MINUTES * 60_000 },
+    telegramBot: telegramBotConfig(env),
     priceUpdates: {
       serviceUrl: env.UPDATE_PRICE_SERVICE,
       auto: env.AUTO_PRICE_UPDATES,

@@ -3,6 +3,8 @@ import { createSignInServices, type SignInServices, type SignInUpstreams } from 
 import { VerificationCodes } from './api/account/verification.js';
 import { ChannelRepository } from './api/channel/repo.js';
 import { ChannelService } from './api/channel/service.js';
+import { InvoiceRepository } from './api/invoice/repo.js';
+import { InvoiceService } from './api/invoice/service.js';
 import { LogRepository } from './api/log/repo.js';
 import { LogService } from './api/log/service.js';
 import { ModelMetadataRepository } from './api/model-info/repo.js';
@@ -61,6 +63,8 @@ export interface Services {
   redemptions: RedemptionService;
   dashboard: DashboardService;
   analytics: AnalyticsService;
+  /** Monthly invoices (UserInvoiceMonth). */
+  invoices: InvoiceService;
   /** Online top-up: gateway settings, orders, vendor callbacks. */
   payments: { gateways: GatewayService; orders: OrderService; notify: NotifyService };
 }
@@ -147,6 +151,7 @@ export function createServices(
     redemptions,
     dashboard,
     analytics,
+    invoices: new InvoiceService(new InvoiceRepository(database), options),
     notifier,
     payments,
   };

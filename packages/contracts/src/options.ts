@@ -94,6 +94,8 @@ const DEFAULT_DISABLE_KEYWORDS = [
 export const optionDefinitions = {
   PasswordLoginEnabled: bool(true),
   PasswordRegisterEnabled: bool(true),
+  /** Passkey (WebAuthn) sign-in and the profile's passkey list; off until the site's address is right. */
+  PasskeyLoginEnabled: bool(false),
   RegisterEnabled: bool(true),
   EmailVerificationEnabled: bool(false),
   EmailDomainRestrictionEnabled: bool(false),
@@ -157,11 +159,16 @@ export const optionDefinitions = {
   RetryTimes: int(2, atLeastZero), // 2, not 0: a request a failing channel refused is retried on others
   RetryTimeOut: int(10, atLeastZero),
   RetryCooldownSeconds: int(5, atLeastZero),
-  /** Answer identical chat requests from a cache for a few minutes (not used by the relay yet). */
+  /** Answer a user's identical non-streamed chat requests from a cache for ChatCacheExpireMinute minutes. */
   ChatCacheEnabled: bool(false),
-  ChatCacheExpireMinute: int(5, { min: 1 }),
+  ChatCacheExpireMinute: int(5, { min: 1, max: 10_080 }),
+  /** What a cached answer costs, as a share of what the call it repeats cost (1: the same, 0: free). */
+  ChatCacheRatio: num(1, { min: 0, max: 1 }),
   MjNotifyEnabled: bool(false),
+  /** Proxy for fetching image URLs of chat messages for upstreams that take images only inline. */
   ChatImageRequestProxy: str('', { format: 'proxyUrl' }),
+  /** Whether those fetches may reach loopback, private and link-local addresses (off: refused). */
+  ChatImageAllowPrivate: bool(false),
   /** The reference's Cloudflare-worker image fetcher; stored for its console, no effect here yet. */
   CFWorkerImageUrl: str('', { format: 'url' }),
   CFWorkerImageKey: str(),

@@ -27,6 +27,8 @@ export interface SiteInfo {
   mj_notify_enabled: boolean;
   password_login: boolean;
   password_register: boolean;
+  /** PasskeyLoginEnabled: the login form offers passkey sign-in, the profile passkey management. */
+  passkey_login: boolean;
   register_enabled: boolean;
   PaymentUSDRate: number;
   PaymentMinAmount: number;

@@ -95,6 +95,8 @@ const ipEntry = z
 
 export const tokenSettingSchema = z.object({
   heartbeat: heartbeatSetting.prefault({}),
+  /** With the site's chat cache on (ChatCacheEnabled), whether this key's requests may be answered from it. */
+  chat_cache: z.boolean('chat_cache must be true or false').default(true),
   limits: z
     .object({
       limit_model_setting: z.object({ enabled: flag('enabled'), models: stringList('models', modelName) }).prefault({}),

@@ -3,11 +3,24 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
+import { analyticsSnippet } from './analytics-code.js';
 import { sendError } from './errors.js';
 import { consoleContentSecurityPolicy, scriptHash } from './security-headers.js';
 
 /** Paths that belong to the APIs: an unknown one is a JSON 404, never the console page. */
-const API_PREFIXES = ['/api/', '/v1/', '/claude/', '/gemini/', '/recraftAI/', '/mj/', '/suno/', '/kling/'];
+const API_PREFIXES = [
+  '/api/',
+  '/v1/',
+  '/claude/',
+  '/gemini/',
+  '/recraftAI/',
+  '/mj/',
+  '/mj-fast/',
+  '/mj-turbo/',
+  '/mj-relax/',
+  '/suno/',
+  '/kling/',
+];
 
 function isApiPath(url: string): boolean {
   const path = url.split('?')[0] ?? url;
@@ -20,7 +33,13 @@ function isApiPath(url: string): boolean {
  */
 export async function installConsole(
   app: FastifyInstance,
-  options: { directory: string; basePath: string; version: string },
+  options: {
+    directory: string;
+    basePath: string;
+    version: string;
+    /** The AnalyticsCode setting, read for each page (it may change while the server runs). */
+    analyticsCode?: () => string;
+  },
 ): Promise<void> {
   const indexFile = join(options.directory, 'index.html');
   const built = existsSync(indexFile);
@@ -34,14 +53,31 @@ export async function installConsole(
         `<head>\n    <base href="${options.basePath}" />\n    <script>${baseScript}</script>`,
       )
     : '';
-  const policy = consoleContentSecurityPolicy([scriptHash(baseScript)]);
+  const baseHash = scriptHash(baseScript);
+  const policy = consoleContentSecurityPolicy([baseHash]);
+  // The page with the analytics scripts and the policy that lets them run, remade when the setting changes.
+  let page = { code: '', html: indexHtml, policy };
+  const currentPage = () => {
+    const code = options.analyticsCode?.() ?? '';
+    if (code !== page.code) {
+      const snippet = analyticsSnippet(code);
+      page = {
+        code,
+        html: snippet.html ? indexHtml.replace('</body>', `${snippet.html}\n  </body>`) : indexHtml,
+        policy: consoleContentSecurityPolicy([baseHash, ...snippet.scriptHashes], snippet.origins),
+      };
+    }
+    return page;
+  };
 
-  const sendIndex = (reply: FastifyReply) =>
-    reply
+  const sendIndex = (reply: FastifyReply) => {
+    const { html, policy: pagePolicy } = currentPage();
+    return reply
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', policy)
+      .header('content-security-policy', pagePolicy)
       .type('text/html; charset=utf-8')
-      .send(indexHtml);
+      .send(html);
+  };
 
   if (built) {
     await app.register(fastifyStatic, {

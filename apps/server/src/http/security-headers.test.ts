@@ -46,6 +46,7 @@ describe('browser hardening headers', () => {
     expect(policy.get('connect-src')).toEqual(["'self'"]);
     expect(policy.get('img-src')).toEqual(expect.arrayContaining(["'self'", 'data:', 'https:']));
     expect(policy.get('frame-src')).toContain('https:');
+    expect(policy.get('media-src')).toEqual(["'self'", 'https:', 'http:', 'blob:']);
     expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
     expect(policy.get('base-uri')).toEqual(["'self'"]);
     expect(policy.get('object-src')).toEqual(["'none'"]);

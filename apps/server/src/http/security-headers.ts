@@ -17,15 +17,23 @@ export function scriptHash(script: string): string {
  * URL, and some operators serve them over plain http); frames likewise (a home or about page given
  * as a URL is shown in a frame); forms may post to any web address (payment gateways that take a
  * form post, several of which still run on http). Admin HTML carries no forms: it is sanitised.
+ * The AnalyticsCode setting's scripts add their hashes and https origins (analytics-code.ts); an
+ * analytics script may send its beacons to its own origin.
  */
-export function consoleContentSecurityPolicy(inlineScriptHashes: string[] = []): string {
+export function consoleContentSecurityPolicy(
+  inlineScriptHashes: string[] = [],
+  analyticsOrigins: string[] = [],
+): string {
+  const connect = ["'self'", ...analyticsOrigins].join(' ');
   return [
     "default-src 'self'",
-    `script-src 'self' ${[...inlineScriptHashes, TURNSTILE_ORIGIN].join(' ')}`,
+    `script-src 'self' ${[...inlineScriptHashes, TURNSTILE_ORIGIN, ...analyticsOrigins].join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https: http:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    // Suno's songs and Kling's videos play from their CDNs (the async-task screen).
+    "media-src 'self' https: http: blob:",
+    `connect-src ${connect}`,
     "frame-src 'self' https: http:",
     "worker-src 'self'",
     "object-src 'none'",

@@ -91,6 +91,18 @@ describe.each(cases)('importing a %s database on %s', (product, dialect, build) 
     if (unsupported) expect(run.stdout).toContain(`channels:${unsupported.id}:`);
   });
 
+  it.runIf(product === 'new-api')('carries Midjourney and Suno tasks; video tasks are reported', async () => {
+    expect(reportCounts(run.stdout, 'midjourneys')).toEqual([1, 1, 0]);
+    expect(reportCounts(run.stdout, 'tasks')).toEqual([2, 1, 1]);
+    expect(run.stdout).toMatch(/tasks: platform '50' tasks .*no equivalent here/);
+    const image = await t.database.db.selectFrom('midjourneys').selectAll().executeTakeFirstOrThrow();
+    expect(image).toMatchObject({ user_id: 3, channel_id: 10, mj_id: 'mj-1', progress: '100%', mode: 'fast' });
+    expect(Number(image.submit_time)).toBe(1_712_000_000_123);
+    const song = await t.database.db.selectFrom('tasks').selectAll().executeTakeFirstOrThrow();
+    expect(song).toMatchObject({ task_id: 't-1', platform: 'suno', user_id: 3, channel_id: 11, progress: 100 });
+    expect(JSON.parse(song.data)).toEqual([{ id: 'clip-1', status: 'complete' }]);
+  });
+
   it('lets old users sign in with their old passwords and keeps their balances', async () => {
     for (const user of live()) {
       await expect(t.login(user.username, user.password), user.username).resolves.toMatch(/^session=/);

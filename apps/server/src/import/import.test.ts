@@ -5,6 +5,7 @@ import type { SourceFixture } from '../../test/import/fixture.js';
 import { dialectPairs, environmentFor, reportCounts, runImportCli, sourceArgument } from '../../test/import/harness.js';
 import { buildOneHubSource } from '../../test/import/sources/one-hub.js';
 import { oneHubPayments } from '../../test/import/sources/one-hub-settings.js';
+import { expectedBobsTasks, importedTasksOf, oneHubTasks } from '../../test/import/sources/one-hub-tasks.js';
 import { type MockUpstream, startMockUpstream } from '../../test/mocks/openai-upstream.js';
 import { epaySignature } from '../../test/payments/epay/simulator.js';
 import { relayInject } from '../../test/relay-inject.js';
@@ -67,7 +68,10 @@ describe.each(dialectPairs())(
       expect(run.stdout).toContain('options:GroupRatio: legacy key');
       expect(run.stdout).toMatch(/options:QuotaRemindThreshold: the value is not valid here/);
       expect(run.stdout).toContain('channels:6: imported, but channel type 9999 has no provider here');
-      expect(run.stdout).toMatch(/midjourneys \(1 row\): Midjourney tasks are not available here/);
+      expect(reportCounts(run.stdout, 'midjourneys')).toEqual([2, 2, 0]);
+      expect(reportCounts(run.stdout, 'tasks')).toEqual([2, 2, 0]);
+      expect(reportCounts(run.stdout, 'telegram_menus')).toEqual([2, 2, 0]);
+      expect(run.stdout).not.toMatch(/^\s+(midjourneys|tasks|telegram_menus) \(/m);
       expect(run.stdout).toContain('model_owned_by: built-in owner');
     });
 
@@ -303,6 +307,22 @@ describe.each(dialectPairs())(
       expect(statistics.length).toBeGreaterThanOrEqual(4);
       const created = await t.createUser('newcomer');
       expect(created.id).toBe(fixture.users.length + 1);
+    });
+
+    it('carries Midjourney and Suno/Kling tasks with their ids and JSON, and the Telegram menus', async () => {
+      const carried = await importedTasksOf(t.database.db, user('bob').id);
+      const expected = expectedBobsTasks({ user: user('bob').id, channel: fixture.mockChannelId, token: 6 });
+      expect(carried.image).toMatchObject(expected.image);
+      expect(carried.song).toMatchObject(expected.song);
+      const kling = await t.database.db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('task_id', '=', 'kling-0001')
+        .executeTakeFirstOrThrow();
+      expect(kling).toMatchObject({ user_id: user('alice').id, channel_id: 2, token_id: 1, progress: 40, data: '{}' });
+      expect(carried.menus.map(({ id: _id, ...menu }) => menu)).toEqual(
+        [...oneHubTasks.menus].sort((left, right) => left.command.localeCompare(right.command)),
+      );
     });
   },
 );

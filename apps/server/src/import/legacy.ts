@@ -9,11 +9,14 @@ import type {
   ChannelsTable,
   DbBoolean,
   LogsTable,
+  MidjourneysTable,
   ModelInfoTable,
   OrdersTable,
   PaymentsTable,
   RedemptionsTable,
   StatisticsTable,
+  TasksTable,
+  TelegramMenusTable,
   UserGroupsTable,
   UsersTable,
 } from '../platform/db/schema.js';
@@ -117,6 +120,14 @@ export type LegacyOrder = Omit<Carried<OrdersTable>, 'order_amount' | 'fee' | 'd
   discount: string;
 };
 
+/** One Hub's `midjourneys` row (times in milliseconds, JSON columns as text). */
+export type LegacyMidjourney = Carried<MidjourneysTable>;
+
+/** One Hub's `tasks` row (times in seconds, `properties` and `data` as JSON text). */
+export type LegacyTask = Carried<TasksTable>;
+
+export type LegacyTelegramMenu = Omit<Carried<TelegramMenusTable>, 'id'>;
+
 /** Why a source row or a whole table was not carried over, for the final report. */
 export interface Skipped {
   table: string;
@@ -148,6 +159,13 @@ export interface ProductProfile {
   /** Payment gateways and their orders (One Hub only; the others have no such tables). */
   payments?(source: SourceDb): Promise<LegacyPayment[]>;
   orders?(rows: SourceRow[]): LegacyOrder[];
+  /** Asynchronous tasks (One Hub; new-api's midjourneys and Suno tasks), streamed like logs. */
+  midjourneys?(rows: SourceRow[]): LegacyMidjourney[];
+  tasks?(rows: SourceRow[]): LegacyTask[];
+  /** What was left out of a batch of tasks on purpose (platforms with no equivalent here). */
+  taskNotes?(rows: SourceRow[]): Skipped[];
+  /** The Telegram bot's custom commands (One Hub only). */
+  telegramMenus?(source: SourceDb): Promise<LegacyTelegramMenu[]>;
   /** Small tables, read whole; `options` is the source's options table as key → value. */
   userGroups(source: SourceDb, options: Map<string, string>): Promise<LegacyUserGroup[]>;
   prices(source: SourceDb, options: Map<string, string>): Promise<LegacyPrice[]>;
@@ -156,6 +174,6 @@ export interface ProductProfile {
   modelInfo(source: SourceDb): Promise<LegacyModelInfo[]>;
   /** The source options translated to One Hub's keys (reference §3.2); keys with no meaning here are left out and reported. */
   options(options: Map<string, string>): { options: Map<string, string>; skipped: Skipped[] };
-  /** Tables the product has that are not carried over, with the reason (payments, top_ups, midjourneys…). */
+  /** Tables the product has that are not carried over, with the reason (top_ups, webauthn_credentials…). */
   notCarried(schema: Map<string, Set<string>>): Skipped[];
 }

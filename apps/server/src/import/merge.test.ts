@@ -6,6 +6,7 @@ import { availableDialects, createTestDatabase, type TestDatabase } from '../../
 import type { SourceFixture } from '../../test/import/fixture.js';
 import { environmentFor, reportCounts, runImportCli, sourceArgument } from '../../test/import/harness.js';
 import { buildOneHubSource } from '../../test/import/sources/one-hub.js';
+import { expectedBobsTasks, importedTasksOf } from '../../test/import/sources/one-hub-tasks.js';
 
 /** A target that is already in use: root, a user named like one of the source's, a channel and a setting. */
 async function prepareUsedTarget(target: TestDatabase): Promise<void> {
@@ -28,6 +29,10 @@ async function prepareUsedTarget(target: TestDatabase): Promise<void> {
       ).statusCode,
     ).toBe(200);
     expect((await admin('PUT', '/api/option/', { key: 'SystemName', value: 'New Hub' })).statusCode).toBe(200);
+    await t.database.db
+      .insertInto('telegram_menus')
+      .values({ command: 'help', description: 'ours', parse_mode: 'HTML', reply_message: 'Our help.' })
+      .execute();
   } finally {
     await t.close();
   }
@@ -75,6 +80,11 @@ describe.each(availableDialects)('importing into a database in use (%s)', (diale
     expect(merged.stdout).toContain('tokens:1: its owner (user 2) was not imported');
     expect(merged.stdout).toMatch(/logs \(\d+ rows\): user 2 was not imported/);
     expect(merged.stdout).toContain('options:SystemName: the target already has it');
+    expect(reportCounts(merged.stdout, 'midjourneys')).toEqual([2, 1, 1]);
+    expect(reportCounts(merged.stdout, 'tasks')).toEqual([2, 1, 1]);
+    expect(merged.stdout).toMatch(/midjourneys: user 2 was not imported/);
+    expect(reportCounts(merged.stdout, 'telegram_menus')).toEqual([2, 1, 1]);
+    expect(merged.stdout).toContain('telegram_menus:help: the target already has this command; kept');
     t = await startTestApp({ env: environmentFor(target) });
     expect(t.services.options.get('SystemName')).toBe('New Hub');
   });
@@ -128,6 +138,30 @@ describe.each(availableDialects)('importing into a database in use (%s)', (diale
       .where('user_id', '=', aliceTarget)
       .execute();
     expect(aliceKeys).toHaveLength(0);
+  });
+
+  it('remaps the users, channels and keys of carried tasks; an existing Telegram command keeps its reply', async () => {
+    const bob = await idOf('bob');
+    const mock = await t.database.db
+      .selectFrom('channels')
+      .select('id')
+      .where('name', '=', 'mock openai')
+      .executeTakeFirstOrThrow();
+    const key = await t.database.db
+      .selectFrom('tokens')
+      .select('id')
+      .where('name', '=', 'key 6')
+      .executeTakeFirstOrThrow();
+    expect(key.id).not.toBe(6);
+    const carried = await importedTasksOf(t.database.db, bob);
+    const expected = expectedBobsTasks({ user: bob, channel: mock.id, token: key.id });
+    expect(carried.image).toMatchObject(expected.image);
+    expect(carried.song).toMatchObject(expected.song);
+    expect(await t.database.db.selectFrom('midjourneys').select('id').execute()).toHaveLength(1);
+    expect(carried.menus.map((menu) => [menu.command, menu.reply_message])).toEqual([
+      ['help', 'Our help.'],
+      ['start', 'Hello\\! Send /help'],
+    ]);
   });
 
   it('does not import the same source twice', async () => {

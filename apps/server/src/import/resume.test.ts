@@ -15,7 +15,7 @@ describe.each(availableDialects)('an interrupted import on %s', (dialect) => {
 
   const counts = async () => {
     const result: Record<string, number> = {};
-    for (const table of [...TABLES, 'statistics'] as const) {
+    for (const table of [...TABLES, 'statistics', 'midjourneys', 'tasks', 'telegram_menus'] as const) {
       const row = await handle.db
         .selectFrom(table)
         .select((expression) => expression.fn.countAll<number>().as('total'))
@@ -59,6 +59,11 @@ describe.each(availableDialects)('an interrupted import on %s', (dialect) => {
     const third = await interruptedIn('logs', 'insideBatch');
     expect(third.code).toBe(1);
     expect((await counts()).logs).toBe(0);
+    // The tasks come last: one cut inside a batch, one after a committed batch.
+    expect((await interruptedIn('midjourneys', 'insideBatch')).code).toBe(1);
+    expect(await counts()).toMatchObject({ logs: fixture.counts.logs, midjourneys: 0, tasks: 0 });
+    expect((await interruptedIn('tasks', 'afterBatch')).code).toBe(1);
+    expect(await counts()).toMatchObject({ midjourneys: 2, tasks: 2 });
     const last = await runImportCli(['--from', sourceArgument(source), '--batch', '2'], target);
     expect(last.code).toBe(0);
     expect(last.stdout).toContain('resumed after an interruption');
@@ -74,6 +79,9 @@ describe.each(availableDialects)('an interrupted import on %s', (dialect) => {
       redemptions: fixture.counts.redemptions,
       logs: fixture.counts.logs,
       statistics: fixture.counts.statistics,
+      midjourneys: 2,
+      tasks: 2,
+      telegram_menus: 2,
     });
     const ids = await handle.db.selectFrom('logs').select('id').orderBy('id').execute();
     expect(ids.map((row) => Number(row.id))).toEqual(

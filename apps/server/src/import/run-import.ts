@@ -24,6 +24,7 @@ import {
   type StepInput,
   type StreamStep,
   settingSteps,
+  taskSteps,
   type WholeStep,
 } from './steps.js';
 import { chooseMode, ID_TABLES, ImportRefused } from './target-state.js';
@@ -136,7 +137,7 @@ class Importer {
 
   async runStream(step: StreamStep): Promise<void> {
     if (this.current(step.step).done) return;
-    const hasTable = this.input.schema.has(step.table);
+    const hasTable = this.input.schema.has(step.table) && (step.applies?.(this.input.profile) ?? true);
     const total = hasTable ? await this.input.source.count?.(step.table) : 0;
     const rollUpStatistics = this.current('statistics').read === 0;
     for (;;) {
@@ -189,6 +190,7 @@ class Importer {
     }
     await this.runStatistics();
     await this.runStream(logStep);
+    for (const step of taskSteps) await this.runStream(step);
     await this.runWhole(notCarriedStep);
   }
 

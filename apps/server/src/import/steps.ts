@@ -6,6 +6,7 @@ import type { BatchResult, WriteContext } from './writer/context.js';
 import { writeOrders, writePayments } from './writer/payments.js';
 import { writeRedemptions } from './writer/redemptions.js';
 import { writeModelInfo, writeModelOwners, writeOptions, writePrices, writeUserGroups } from './writer/settings.js';
+import { writeMidjourneys, writeTasks, writeTelegramMenus } from './writer/tasks.js';
 import { writeTokens } from './writer/tokens.js';
 import { writeLogs } from './writer/usage.js';
 import { writeInviters, writeUsers } from './writer/users.js';
@@ -32,6 +33,8 @@ export interface StreamStep {
   step: string;
   table: string;
   mergeOnly?: boolean;
+  /** False when the profile has no reader for this table (it reports the table as not carried instead). */
+  applies?(profile: ProductProfile): boolean;
   write(executor: Kysely<Database>, context: WriteContext, rows: SourceRow[], input: StreamInput): Promise<BatchResult>;
 }
 
@@ -120,6 +123,7 @@ export const settingSteps: readonly WholeStep[] = [
   whole('model_info', (input) => input.profile.modelInfo(input.source), writeModelInfo),
   whole('prices', (input) => input.profile.prices(input.source, input.options), writePrices),
   whole('payments', (input) => input.profile.payments?.(input.source) ?? [], writePayments),
+  whole('telegram_menus', (input) => input.profile.telegramMenus?.(input.source) ?? [], writeTelegramMenus),
 ];
 
 export const accountSteps: readonly StreamStep[] = [
@@ -136,6 +140,35 @@ export const accountSteps: readonly StreamStep[] = [
   stream('tokens', 'tokens', (profile, rows) => profile.tokens(rows), writeTokens),
   stream('redemptions', 'redemptions', (profile, rows) => profile.redemptions(rows), writeRedemptions),
   stream('orders', 'orders', (profile, rows) => profile.orders?.(rows) ?? [], writeOrders),
+];
+
+/**
+ * Tasks name users, channels and keys, so they come after all three. A profile that leaves rows
+ * out on purpose (new-api's video platforms) explains them in `taskNotes`, so they are not also
+ * counted as unreadable.
+ */
+export const taskSteps: readonly StreamStep[] = [
+  {
+    ...stream('midjourneys', 'midjourneys', (profile, rows) => profile.midjourneys?.(rows) ?? [], writeMidjourneys),
+    applies: (profile) => profile.midjourneys !== undefined,
+  },
+  {
+    applies: (profile) => profile.tasks !== undefined,
+    kind: 'stream',
+    step: 'tasks',
+    table: 'tasks',
+    async write(executor, context, rows, input) {
+      const notes = input.profile.taskNotes?.(rows) ?? [];
+      const translated = input.profile.tasks?.(rows) ?? [];
+      const result = await writeTasks(executor, context, translated);
+      const explained = notes.reduce((sum, note) => sum + (note.count ?? 1), 0);
+      const dropped = rows.length - translated.length - explained;
+      if (dropped > 0)
+        result.skipped.push({ table: 'tasks', reason: 'left out by the source profile', count: dropped });
+      result.skipped.push(...notes);
+      return result;
+    },
+  },
 ];
 
 export const logStep: StreamStep = stream(

@@ -1,9 +1,11 @@
 import { ChannelStatus } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { LogRepository } from '../api/log/repo.js';
 import { LogWriter } from '../api/log/writer.js';
 import { TokenRepository } from '../api/token/repo.js';
 import { UserGroupRepository } from '../api/user-group/repo.js';
+import type { TaskPlatformPoller } from '../jobs/task-poll-job.js';
 import type { Logger } from '../platform/logger.js';
 import { channelDisabledNotice } from '../platform/notify.js';
 import type { Services } from '../services.js';
@@ -13,7 +15,9 @@ import { KeyAuthenticator } from './access/keys.js';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './access/limits.js';
 import { MemoryQuotaLedger, type QuotaLedger } from './billing/ledger.js';
 import { createLowBalanceReminder } from './billing/low-balance.js';
+import { countApproximatelyWhen } from './billing/metering.js';
 import { RedisQuotaLedger } from './billing/redis-ledger.js';
+import { createChatCache } from './exchange/chat-cache.js';
 import type { HeartbeatTiming } from './exchange/heartbeat.js';
 import type { RelayDeps, RelayObserver } from './exchange/types.js';
 import { InFlightRequests } from './in-flight.js';
@@ -24,7 +28,9 @@ import { relayRoutes } from './routes.js';
 import { ChannelRouter } from './routing/router.js';
 import { shareCooldowns } from './routing/shared-cooldowns.js';
 import { dashboardRoutes } from './surfaces/dashboard.js';
+import { installTaskRelays } from './tasks/index.js';
 import { createUpstreamClient, type UpstreamTimeouts } from './transport/executor.js';
+import { createImageFetcher } from './transport/image-fetch.js';
 
 /**
  * The relay: key auth → channel selection → upstream → metering → settlement → log. Everything it
@@ -35,6 +41,8 @@ export interface RelayHandle {
   flush(): Promise<void>;
   /** Requests counted against the user's group limit right now (read-only; see RateLimiter.peek). */
   userRpm(userId: number, perMinute: number): Promise<number>;
+  /** The asynchronous tasks' pollers, run by the master node's task poll job. */
+  taskPollers: TaskPlatformPoller[];
 }
 
 export async function installRelay(
@@ -52,6 +60,8 @@ export async function installRelay(
     heartbeat: HeartbeatTiming;
     /** Metrics, when they are on. */
     observer?: RelayObserver | undefined;
+    /** TASK_TIMEOUT_MINUTES, in milliseconds. */
+    taskTimeoutMs: number;
   },
 ): Promise<RelayHandle> {
   const { shutdownGraceMs } = timing;
@@ -74,6 +84,8 @@ export async function installRelay(
     reloadChannels().catch((error: unknown) => logger.error({ err: error }, 'reloading channels failed'));
   });
 
+  // ApproximateTokenEnabled: counts by the byte rule instead of the tokenizer while it is on.
+  countApproximatelyWhen(() => services.options.getBoolean('ApproximateTokenEnabled'));
   const onLedgerError = (error: unknown) => logger.error({ err: error }, 'writing settled quota failed; will retry');
   // With Redis every node shares one ledger; alone, the process holds balances itself.
   const ledger: QuotaLedger = redis
@@ -109,6 +121,7 @@ export async function installRelay(
   await changes.ready();
 
   const upstream = createUpstreamClient(timing.upstreamTimeouts);
+  const images = createImageFetcher(services.options);
   const inFlight = new InFlightRequests();
   const limiter = redis ? createRedisRateLimiter(redis, `${namespace}rpm:`) : createMemoryRateLimiter();
   const relayDeps: RelayDeps = {
@@ -147,6 +160,8 @@ export async function installRelay(
     logger,
     heartbeat: timing.heartbeat,
     observer: timing.observer,
+    chatCache: createChatCache(services.cache, services.options),
+    images,
   };
   relayRoutes(
     app.relayFront,
@@ -158,6 +173,22 @@ export async function installRelay(
   installRealtime(app, relayDeps, inFlight, timing.upstreamTimeouts);
   // OpenAI's stateful APIs (files, batches, assistants…), passed through to the channel the key names.
   rawRoutes(app.relayFront, relayDeps, inFlight);
+
+  // Midjourney, Suno and Kling: submitted, charged, polled to the end, refunded if they fail.
+  const taskPollers = installTaskRelays(
+    app.relayFront,
+    {
+      ...relayDeps,
+      timeoutMs: timing.taskTimeoutMs,
+      refunds: {
+        database: services.database,
+        users: services.userRepository,
+        logs: new LogRepository(),
+        onQuotaChanged: (userId, delta) => services.users.quotaChanged(userId, delta),
+      },
+    },
+    inFlight,
+  );
 
   dashboardRoutes(app.relayFront, {
     keys,
@@ -179,6 +210,7 @@ export async function installRelay(
     await ledger.close();
     await logWriter.close();
     await upstream.close();
+    await images.close();
   });
   return {
     async flush() {
@@ -186,5 +218,6 @@ export async function installRelay(
       await logWriter.flush();
     },
     userRpm: (userId, perMinute) => limiter.peek(`user:${userId}`, perMinute),
+    taskPollers,
   };
 }

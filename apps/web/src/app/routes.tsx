@@ -4,7 +4,7 @@ import { NotFoundPage } from '../features/errors/NotFoundPage.js';
 /**
  * THE ROUTE TABLE. Each screen is one line: its path (relative to its layout), its page, and
  * `admin: true` when only role ≥ 10 may open it. A screen that is not built has no route and no
- * menu entry (Midjourney, async tasks and Telegram come with their server features).
+ * menu entry.
  */
 export interface PageRoute {
   /** '' is the layout's index route. */
@@ -53,6 +53,11 @@ export const panelRoutes: PageRoute[] = [
   },
   { path: 'log', page: lazyPage(() => import('../features/log/LogPage.js'), 'LogPage') },
   {
+    path: 'midjourney',
+    page: lazyPage(() => import('../features/midjourney/MidjourneyPage.js'), 'MidjourneyPage'),
+  },
+  { path: 'task', page: lazyPage(() => import('../features/task/TaskPage.js'), 'TaskPage') },
+  {
     path: 'redemption',
     admin: true,
     page: lazyPage(() => import('../features/redemption/RedemptionPage.js'), 'RedemptionPage'),
@@ -69,6 +74,11 @@ export const panelRoutes: PageRoute[] = [
   },
   { path: 'token', page: lazyPage(() => import('../features/token/TokenPage.js'), 'TokenPage') },
   { path: 'topup', page: lazyPage(() => import('../features/topup/TopupPage.js'), 'TopupPage') },
+  { path: 'invoice', page: lazyPage(() => import('../features/invoice/InvoicePage.js'), 'InvoicePage') },
+  {
+    path: 'invoice/detail/:date',
+    page: lazyPage(() => import('../features/invoice/InvoiceDetailPage.js'), 'InvoiceDetailPage'),
+  },
   {
     path: 'user',
     admin: true,
@@ -92,5 +102,10 @@ export const panelRoutes: PageRoute[] = [
     path: 'user_group',
     admin: true,
     page: lazyPage(() => import('../features/user-group/UserGroupPage.js'), 'UserGroupPage'),
+  },
+  {
+    path: 'telegram',
+    admin: true,
+    page: lazyPage(() => import('../features/telegram/TelegramPage.js'), 'TelegramPage'),
   },
 ];

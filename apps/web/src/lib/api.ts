@@ -89,6 +89,22 @@ export const api = {
   put: <T>(path: string, body?: unknown) => dataOf(request<T>('PUT', path, body ?? {})),
   patch: <T>(path: string, body?: unknown) => dataOf(request<T>('PATCH', path, body ?? {})),
   delete: <T>(path: string) => dataOf(request<T>('DELETE', path)),
+  /** A GET whose answer is not an envelope (a third party's JSON the server relays as it is). */
+  getPlain: async <T>(path: string): Promise<T> => {
+    let response: Response;
+    try {
+      response = await fetch(path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    } catch {
+      throw new ApiError(0, i18n.t('common:error.network'));
+    }
+    if (response.status === 401) signalUnauthorized();
+    const payload = await readBody(response);
+    if (!response.ok) {
+      const serverMessage = isRecord(payload) && typeof payload.message === 'string' ? payload.message : '';
+      throw new ApiError(response.status, serverMessage || response.statusText);
+    }
+    return payload as T;
+  },
 };
 
 /** Builds `path?query` from the defined, non-empty values of `query`. */

@@ -13,8 +13,10 @@ const REFERENCE_TYPE_IDS = [
   42, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56,
 ];
 
-/** Types the gateway cannot call yet (a later issue builds their adapters); all are in the reference. */
+/** Types without a chat adapter: the retired PaLM (11) and Tencent (23), and the task upstreams. */
 const TYPES_WITHOUT_ADAPTER = [11, 23, 34, 41, 53];
+/** Asynchronous-task upstreams (relay/tasks/): Midjourney, Suno, Kling. */
+const TASK_TYPES = { 34: 'midjourney', 41: 'suno', 53: 'kling' } as const;
 /** Types relayed but not tested: a Recraft test image costs credits, and Recraft has no free call but its balance. */
 const TYPES_WITHOUT_TEST = [51];
 /** Compatible vendors whose adapter adds endpoints of their own to OpenAI's (MiniMax's speech). */
@@ -115,12 +117,16 @@ describe.each(availableDialects)('provider and model lists on %s', (dialect) => 
       balance: false,
       supported: true,
     });
-    // The picker offers exactly the types with an adapter; the others stay listed for stored channels.
+    // The picker offers exactly the types with an adapter or a task relay; the retired ones stay
+    // listed for stored channels.
     const offered = providers
       .filter((provider: { supported: boolean }) => provider.supported)
       .map((provider: { type: number }) => provider.type);
-    expect(offered).toEqual(REFERENCE_TYPE_IDS.filter((type) => chatAdapterFor(type) !== undefined));
-    expect(offered).toEqual(REFERENCE_TYPE_IDS.filter((type) => !TYPES_WITHOUT_ADAPTER.includes(type)));
+    expect(offered).toEqual(
+      REFERENCE_TYPE_IDS.filter((type) => chatAdapterFor(type) !== undefined || type in TASK_TYPES),
+    );
+    expect(offered).toEqual(REFERENCE_TYPE_IDS.filter((type) => type !== 11 && type !== 23));
+    for (const [type, relay] of Object.entries(TASK_TYPES)) expect(providerByType(Number(type))?.tasks).toBe(relay);
     const balanceTypes = providers
       .filter((provider: { balance: boolean }) => provider.balance)
       .map((provider: { type: number }) => provider.type);

@@ -18,6 +18,7 @@ const Moonshot = providerType('moonshot');
 const Mistral = providerType('mistral');
 const Midjourney = providerType('midjourney');
 const Suno = providerType('suno');
+const Kling = providerType('kling');
 const xAI = providerType('xai');
 
 type ExtraRatios = Record<string, number>;
@@ -149,11 +150,33 @@ const midjourneyActions: Array<[string, number]> = [
   ...['inpaint', 'custom_zoom', 'upload'].map((action): [string, number] => [action, 0]),
 ];
 
+/**
+ * Kling videos, billed per call as `kling-video_<model>_<mode>_<seconds>`. Derived from Kling's
+ * published API prices for a 5-second clip (kling-v1: std $0.14, pro $0.49; kling-v1-5 and
+ * kling-v1-6: std $0.28, pro $0.49), a 10-second clip costing twice as much, converted at
+ * $0.002 per unit (`times` input = USD / 0.002).
+ */
+function klingVideos(): PriceView[] {
+  const fiveSeconds: Record<string, { std: number; pro: number }> = {
+    'kling-v1': { std: 0.14, pro: 0.49 },
+    'kling-v1-5': { std: 0.28, pro: 0.49 },
+    'kling-v1-6': { std: 0.28, pro: 0.49 },
+  };
+  return Object.entries(fiveSeconds).flatMap(([model, usd]) =>
+    (['std', 'pro'] as const).flatMap((mode) =>
+      [5, 10].map((seconds) =>
+        perCall(Kling, `kling-video_${model}_${mode}_${seconds}`, Math.round((usd[mode] * (seconds / 5)) / 0.002)),
+      ),
+    ),
+  );
+}
+
 const tasks: PriceView[] = [
   ...midjourneyActions.map(([action, input]) => perCall(Midjourney, `mj_${action}`, input)),
   perCall(Suno, 'suno_lyrics', 5),
   perCall(Suno, 'chirp-v3-0', 50),
   perCall(Suno, 'chirp-v3-5', 50),
+  ...klingVideos(),
 ];
 
 export const DEFAULT_PRICES: readonly PriceView[] = Object.freeze([

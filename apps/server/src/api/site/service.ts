@@ -1,4 +1,5 @@
 import type { SiteInfo } from '@one-hub/contracts';
+import { telegramBotUsername } from '../../telegram/bot.js';
 import type { OptionService } from '../option/service.js';
 
 /** What `/api/status` tells anyone, signed in or not, about this installation. */
@@ -29,11 +30,12 @@ export function siteInfo(options: OptionService, server: { version: string; star
     wechat_qrcode: text('WeChatAccountQRCodeImageURL'),
     turnstile_check: flag('TurnstileCheckEnabled'),
     turnstile_site_key: text('TurnstileSiteKey'),
-    telegram_bot: '',
+    telegram_bot: telegramBotUsername(options),
     mj_notify_enabled: flag('MjNotifyEnabled'),
     password_login: flag('PasswordLoginEnabled'),
     password_register: flag('RegisterEnabled') && flag('PasswordRegisterEnabled'),
     register_enabled: flag('RegisterEnabled'),
+    passkey_login: flag('PasskeyLoginEnabled'),
     PaymentUSDRate: options.getNumber('PaymentUSDRate'),
     PaymentMinAmount: options.getNumber('PaymentMinAmount'),
     RechargeDiscount: text('RechargeDiscount'),

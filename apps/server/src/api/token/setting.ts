@@ -33,6 +33,7 @@ const lenientSetting = z
           ),
       })
       .catch(() => defaultTokenSetting().heartbeat),
+    chat_cache: z.boolean().catch(true),
     limits: z
       .object({
         limit_model_setting: z

@@ -140,6 +140,7 @@ describe.each(availableDialects)('API keys on %s', (dialect) => {
     });
     const expected = {
       heartbeat: { enabled: true, timeout_seconds: 60 },
+      chat_cache: true,
       limits: {
         limit_model_setting: { enabled: false, models: [] },
         limits_ip_setting: { enabled: true, whitelist: ['10.0.0.0/8', '::1', '2001:db8::/32'] },

@@ -131,14 +131,21 @@ export function extraRatiosFrom(options: Map<string, string>) {
   };
 }
 
-const NOT_HERE_YET = 'is not available here yet';
-
 const RULES = {
-  carried: new Set(['users', 'tokens', 'channels', 'options', 'redemptions', 'logs', 'models', 'vendors']),
+  carried: new Set([
+    'users',
+    'tokens',
+    'channels',
+    'options',
+    'redemptions',
+    'logs',
+    'models',
+    'vendors',
+    'midjourneys',
+    'tasks',
+  ]),
   reasons: {
     abilities: 'derived data: One Hub rebuilds its routing index from each channel’s models, groups and priority',
-    midjourneys: `Midjourney ${NOT_HERE_YET}`,
-    tasks: `async tasks (Suno, Kling, video) ${NOT_HERE_YET}`,
     top_ups: 'top-up history has no importable shape yet; the balances it produced are in users.quota',
     quota_data:
       'hourly per user and model, without channel or prompt/completion split, so it cannot become daily statistics; the consume logs carried over hold the same usage',
@@ -177,6 +184,10 @@ const RULES = {
       deleted_at: 'deleted codes are not carried',
     },
     logs: { token_id: 'logs name the key, not its id' },
+    midjourneys: {
+      video_url: 'Midjourney video results have no counterpart',
+      video_urls: 'Midjourney video results have no counterpart',
+    },
   },
 };
 

@@ -176,7 +176,9 @@ describe.each(availableDialects)('a new-api database on %s', (dialect) => {
     expect(oneApiProfile.detect(schema)).toBe(false);
     expect(profile.version(schema)).toContain('multi-key channels');
     const left = profile.notCarried(schema).map((entry) => `${entry.table}${entry.row ? `.${entry.row}` : ''}`);
-    expect(left).toEqual(expect.arrayContaining(['quota_data', 'top_ups', 'midjourneys', 'tasks', 'abilities']));
+    expect(left).toEqual(expect.arrayContaining(['quota_data', 'top_ups', 'abilities']));
+    expect(left).not.toContain('midjourneys');
+    expect(left).not.toContain('tasks');
     expect(left).toContain('users.column discord_id');
     expect(left).not.toContain('models');
   });
@@ -234,5 +236,42 @@ describe.each(availableDialects)('a new-api database on %s', (dialect) => {
     expect(info.map((row) => row.model)).toEqual(['gpt-4o', 'acme-large']);
     expect(info[0]).toMatchObject({ tags: '["chat","vision"]', description: 'gpt-4o model' });
     expect(await profile.statistics(source)).toEqual([]);
+  });
+
+  it('reads Midjourney tasks as One Hub has them, and of the async tasks only Suno’s', async () => {
+    const [image] = profile.midjourneys?.(await source.rowsAfter('midjourneys', 0, 100)) ?? [];
+    expect(image).toEqual({
+      id: 1,
+      code: 1,
+      user_id: 3,
+      action: 'IMAGINE',
+      mj_id: 'mj-1',
+      prompt: 'a lighthouse',
+      prompt_en: '',
+      description: '',
+      state: '',
+      submit_time: 1_712_000_000_123,
+      start_time: 0,
+      finish_time: 1_712_000_030_456,
+      image_url: 'https://mj.example.com/1.png',
+      status: 'SUCCESS',
+      progress: '100%',
+      fail_reason: '',
+      channel_id: 10,
+      quota: 50_000,
+      buttons: '[{"customId":"MJ::JOB::upsample::1","label":"U1"}]',
+      properties: '{"finalPrompt":"a lighthouse"}',
+      mode: 'fast',
+      token_id: 0,
+    });
+    const rows = await source.rowsAfter('tasks', 0, 100);
+    const tasks = profile.tasks?.(rows) ?? [];
+    expect(tasks).toHaveLength(1);
+    expect(tasks[0]).toMatchObject({ task_id: 't-1', platform: 'suno', user_id: 3, channel_id: 11, progress: 100 });
+    expect(JSON.parse(tasks[0]?.data ?? '')).toEqual([{ id: 'clip-1', status: 'complete' }]);
+    expect(JSON.parse(tasks[0]?.properties ?? '')).toEqual({ input: 'a song about rain' });
+    expect(profile.taskNotes?.(rows)).toEqual([
+      { table: 'tasks', reason: expect.stringContaining("platform '50'"), count: 1 },
+    ]);
   });
 });

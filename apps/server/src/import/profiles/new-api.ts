@@ -9,6 +9,7 @@ import { groupsFromOptions, pricesFromOptions } from './family-prices.js';
 import { familyLog, familyRedemption, familyToken, familyUser, keySetting, ONE_HUB_LOG_TYPES } from './family-rows.js';
 import { newApiChannel } from './new-api-channels.js';
 import { extraRatiosFrom, modelOwners, NEW_API_LEFTOVERS, ownersByModel } from './new-api-meta.js';
+import { midjourneyRow, newApiTaskNotes, newApiTasks } from './task-rows.js';
 import {
   objectText,
   toBool,
@@ -175,6 +176,10 @@ export const newApiProfile: ProductProfile = {
   // Soft-deleted codes are gone for new-api's users; they are not carried.
   redemptions: (rows) => rows.filter((row) => toUnixSeconds(row.deleted_at) === null).map(newApiRedemption),
   logs: (rows) => rows.map(newApiLog),
+  // Same columns as One Hub's (less mode and token_id); of the tasks only Suno's mean the same here.
+  midjourneys: (rows) => rows.map(midjourneyRow),
+  tasks: newApiTasks,
+  taskNotes: newApiTaskNotes,
   userGroups: async (_source, options) => {
     const usable = toStringMap(options.get('UserUsableGroups'));
     return groupsFromOptions(options, Object.keys(usable).length > 0 ? usable : undefined);

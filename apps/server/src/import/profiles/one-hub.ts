@@ -13,6 +13,7 @@ import type {
   SourceRow,
 } from '../legacy.js';
 import { oneHubChannel, oneHubLog, oneHubRedemption, oneHubToken, oneHubUser } from './one-hub-rows.js';
+import { midjourneyRow, taskRow, telegramMenus } from './task-rows.js';
 import { toBool, toDateOnly, toInteger, toNumber, toNumberMap, toText, toUnixSeconds } from './values.js';
 
 type Schema = Map<string, Set<string>>;
@@ -23,14 +24,11 @@ const has = (schema: Schema, table: string, column?: string) =>
 /** Option keys One Hub itself only reads in its own migrations (their content is in `prices` and `user_groups`). */
 const LEGACY_OPTION_KEYS = new Set(['GroupRatio', 'ModelRatio', 'CompletionRatio', 'ExtraTokenPriceJson']);
 
-/** Tables of features this server does not have yet. */
+/** Tables this server does not carry over, with the reason the report gives. */
 const NOT_CARRIED: Record<string, string> = {
-  midjourneys: 'Midjourney tasks are not available here yet',
-  tasks: 'Suno and Kling tasks are not available here yet',
-  webauthn_credentials: 'WebAuthn sign-in is not available here yet (users sign in with their passwords)',
-  telegram_menus: 'the Telegram bot is not available here yet',
-  statistics_months: 'monthly invoices are not available here yet (daily statistics are carried over)',
-  statistics_month_generated_histories: 'monthly invoices are not available here yet',
+  webauthn_credentials: 'a passkey is bound to the site that registered it: users add theirs again in their profile',
+  statistics_months: 'monthly invoices are built here from the daily statistics, which are carried over',
+  statistics_month_generated_histories: 'monthly invoices are built here from the daily statistics',
 };
 
 /** Before migration 202410300001 group ratios lived in the `GroupRatio` option as {symbol: ratio}. */
@@ -208,6 +206,9 @@ export const oneHubProfile: ProductProfile = {
   logs: (rows) => rows.map(oneHubLog),
   payments,
   orders: (rows) => rows.map(order),
+  midjourneys: (rows) => rows.map(midjourneyRow),
+  tasks: (rows) => rows.map(taskRow),
+  telegramMenus,
   userGroups,
   prices,
   statistics,

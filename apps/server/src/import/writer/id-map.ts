@@ -2,8 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/index.js';
 import { bookkeeping, chunked, type WriteContext } from './context.js';
 
-/** The source rows other rows point to: users (owners, inviters, log rows), channels (log rows, statistics) and payment gateways (orders). */
-export type MappedEntity = 'users' | 'channels' | 'payments';
+/**
+ * The source rows other rows point to: users (owners, inviters, log rows), channels (log rows,
+ * statistics), payment gateways (orders) and keys (tasks; recorded by a merge only, as a fresh
+ * import keeps key ids).
+ */
+export type MappedEntity = 'users' | 'channels' | 'payments' | 'tokens';
 
 /**
  * Source id → target id of users and channels, kept in the target (import_id_map) in the same

@@ -4,7 +4,7 @@ import { readTokenSetting, writeTokenSetting } from '../../api/token/setting.js'
 import type { Database, NewTokenRow } from '../../platform/db/index.js';
 import type { LegacyToken, Skipped } from '../legacy.js';
 import { type BatchResult, chunked, clip, type WriteContext } from './context.js';
-import { lookupIds } from './id-map.js';
+import { lookupIds, recordIds } from './id-map.js';
 
 /** The relay refuses key bodies shorter than this (relay/keys.ts); one-api's are 48, One Hub's 48 or 59. */
 const SHORTEST_USABLE_KEY = 48;
@@ -61,13 +61,17 @@ export async function writeTokens(
     tokens.map((token) => hashTokenKey(token.key)),
   );
   const rows: NewTokenRow[] = [];
+  // Source id → key hash of every key that is in the target after this batch (merge: for tasks).
+  const landed = new Map<number, string>();
   for (const token of tokens) {
     const owner = owners.resolve(token.user_id);
     const skip = (reason: string) => skipped.push({ table: 'tokens', row: token.id, reason });
     if (owner === undefined) skip(`its owner (user ${token.user_id}) was not imported`);
     else if (!token.key) skip('it has no key');
-    else if (present.has(hashTokenKey(token.key))) skip('the same key already exists in the target');
-    else {
+    else if (present.has(hashTokenKey(token.key))) {
+      skip('the same key already exists in the target');
+      landed.set(token.id, hashTokenKey(token.key));
+    } else {
       if (token.key.length < SHORTEST_USABLE_KEY) {
         skipped.push({
           table: 'tokens',
@@ -77,9 +81,34 @@ export async function writeTokens(
         });
       }
       present.add(hashTokenKey(token.key));
+      landed.set(token.id, hashTokenKey(token.key));
       rows.push({ ...toRow(token, owner, context), ...(context.mode === 'fresh' ? { id: token.id } : {}) });
     }
   }
   for (const chunk of chunked(rows)) await executor.insertInto('tokens').values(chunk).execute();
+  if (context.mode === 'merge') await recordTokenIds(executor, context, landed);
   return { written: rows.length, skipped };
+}
+
+/** A merge gives keys new ids: tasks naming a key find it by the key's hash, which is unique. */
+async function recordTokenIds(
+  executor: Kysely<Database>,
+  context: WriteContext,
+  landed: Map<number, string>,
+): Promise<void> {
+  const targetIds = new Map<string, number>();
+  for (const chunk of chunked([...new Set(landed.values())], 500)) {
+    const rows = await executor
+      .selectFrom('tokens')
+      .select(['id', 'key_hash'])
+      .where('key_hash', 'in', chunk)
+      .execute();
+    for (const row of rows) targetIds.set(row.key_hash, Number(row.id));
+  }
+  const pairs: Array<[number, number]> = [];
+  for (const [sourceId, hash] of landed) {
+    const targetId = targetIds.get(hash);
+    if (targetId !== undefined) pairs.push([sourceId, targetId]);
+  }
+  await recordIds(executor, context, 'tokens', pairs);
 }

@@ -43,6 +43,18 @@ describe.each(caches)('%s cache', (_kind, create) => {
     expect(await cache.get('code')).toBeUndefined();
   });
 
+  it('sets a lease for exactly one of several racing callers, and again once it is released', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => cache.setIfAbsent('lease', `n${index}`, 60)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const holder = await cache.get('lease');
+    expect(holder).toBe(`n${results.indexOf(true)}`);
+    expect(await cache.setIfAbsent('lease', 'late', 60)).toBe(false);
+    expect(await cache.deleteIfEquals('lease', holder ?? '')).toBe(true);
+    expect(await cache.setIfAbsent('lease', 'late', 60)).toBe(true);
+  });
+
   it('delivers published invalidations to subscribers', async () => {
     let resolveMessage: (message: string) => void = () => {};
     const received = new Promise<string>((resolve) => {

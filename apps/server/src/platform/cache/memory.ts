@@ -50,6 +50,11 @@ export function createMemoryCache(now: () => number = Date.now): Cache & { reado
       if (live(key)?.value !== value) return false;
       return entries.delete(key);
     },
+    async setIfAbsent(key, value, ttlSeconds) {
+      if (live(key)) return false;
+      store(key, { value, expiresAt: expiry(ttlSeconds) });
+      return true;
+    },
     async increment(key, ttlSeconds) {
       const entry = live(key);
       const value = (entry ? Number(entry.value) : 0) + 1;

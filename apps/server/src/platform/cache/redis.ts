@@ -43,6 +43,9 @@ export function createRedisCache(url: string, prefix = 'onehub:'): Cache {
       const deleted = await client.eval(DELETE_IF_EQUALS, 1, PREFIX + key, value);
       return Number(deleted) === 1;
     },
+    async setIfAbsent(key, value, ttlSeconds) {
+      return (await client.set(PREFIX + key, value, 'EX', ttlSeconds, 'NX')) === 'OK';
+    },
     async increment(key, ttlSeconds) {
       const [[, value] = [], [, ttl] = []] =
         (await client

@@ -9,6 +9,8 @@ export interface Cache {
   delete(key: string): Promise<void>;
   /** Deletes the key only while it holds `value`, atomically; true for the one caller that deleted it. */
   deleteIfEquals(key: string, value: string): Promise<boolean>;
+  /** Sets the key only if it is absent (a lease when given a time-to-live); true for the one caller that set it. */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   /** Atomically adds to a counter, starting its time-to-live on first use; returns the new value. */
   increment(key: string, ttlSeconds: number): Promise<number>;
   /** Tells every node (this one included) that `topic` changed. */

@@ -196,6 +196,27 @@ export interface StatisticsModelDaysTable extends StatisticsDaysTable {
   model_name: string;
 }
 
+/** Each user's usage per model and month (migration 0018), built once the month is over. */
+export interface StatisticsMonthsTable {
+  /** The month's first day, YYYY-MM-01. */
+  date: string;
+  user_id: number;
+  model_name: string;
+  request_count: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  request_time: number;
+}
+
+/** The months whose invoices were built, and how many rows each got. */
+export interface StatisticsMonthGeneratedHistoriesTable {
+  id: Generated<number>;
+  date: string;
+  count: number;
+  created_at: number;
+}
+
 export interface RedemptionsTable {
   id: Generated<number>;
   /** The administrator who created the code. */
@@ -273,6 +294,100 @@ export interface ModelInfoTable {
   updated_at: number;
 }
 
+/** Midjourney-proxy tasks (reference `midjourneys`); times in milliseconds. */
+export interface MidjourneysTable {
+  id: Generated<number>;
+  /** The proxy's submit code (1 submitted, 21 exists, 22 queued…). */
+  code: number;
+  user_id: number;
+  /** IMAGINE, UPSCALE, VARIATION… as the proxy names it. */
+  action: string;
+  /** The proxy's task id. */
+  mj_id: string;
+  prompt: string;
+  prompt_en: string;
+  description: string;
+  state: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  image_url: string;
+  /** NOT_START | SUBMITTED | IN_PROGRESS | FAILURE | SUCCESS | MODAL… as the proxy reports it. */
+  status: string;
+  /** "0%" … "100%". */
+  progress: string;
+  fail_reason: string;
+  channel_id: number;
+  quota: number;
+  /** JSON text: the proxy's buttons. */
+  buttons: string;
+  /** JSON text: the proxy's properties. */
+  properties: string;
+  /** fast | turbo | relax */
+  mode: string;
+  token_id: number;
+}
+
+/** Suno and Kling tasks (reference `tasks`); times in seconds. */
+export interface TasksTable {
+  id: Generated<number>;
+  created_at: number;
+  updated_at: number;
+  /** The upstream's task id. */
+  task_id: string;
+  /** suno | kling */
+  platform: string;
+  user_id: number;
+  channel_id: number;
+  quota: number;
+  /** MUSIC | LYRICS (Suno), text2video | image2video (Kling). */
+  action: string;
+  /** NOT_START | SUBMITTED | QUEUED | IN_PROGRESS | FAILURE | SUCCESS | UNKNOWN */
+  status: string;
+  fail_reason: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  /** 0–100 */
+  progress: number;
+  /** JSON text: what was submitted (model, mode…). */
+  properties: string;
+  /** JSON text: the upstream's last answer about the task. */
+  data: string;
+  notify_hook: string;
+  token_id: number;
+}
+
+/** The Telegram bot's custom commands (reference `telegram_menus`). */
+export interface TelegramMenusTable {
+  id: Generated<number>;
+  command: string;
+  description: string;
+  /** MarkdownV2 | Markdown | HTML | '' (plain text) */
+  parse_mode: string;
+  reply_message: string;
+}
+
+/** Passkeys (reference `webauthn_credentials`); ids and keys are base64url text. */
+export interface WebauthnCredentialsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url of the credential id, as the browser reports it. */
+  credential_id: string;
+  /** base64url of the COSE public key. */
+  public_key: string;
+  attestation_type: string;
+  alias: string;
+  backup_eligible: DbBoolean;
+  backup_state: DbBoolean;
+  aaguid: string;
+  sign_count: number;
+  clone_warning: DbBoolean;
+  /** platform | cross-platform | '' */
+  attachment: string;
+  created_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -286,11 +401,17 @@ export interface Database {
   statistics_days: StatisticsDaysTable;
   statistics_channel_days: StatisticsChannelDaysTable;
   statistics_model_days: StatisticsModelDaysTable;
+  statistics_months: StatisticsMonthsTable;
+  statistics_month_generated_histories: StatisticsMonthGeneratedHistoriesTable;
   redemptions: RedemptionsTable;
   model_owned_by: ModelOwnedByTable;
   model_info: ModelInfoTable;
   payments: PaymentsTable;
   orders: OrdersTable;
+  midjourneys: MidjourneysTable;
+  tasks: TasksTable;
+  telegram_menus: TelegramMenusTable;
+  webauthn_credentials: WebauthnCredentialsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -22,6 +22,8 @@ export interface ConsumeRecord {
   firstByteMs: number | undefined;
   stream: boolean;
   clientGone: boolean;
+  /** Answered from the chat cache: no upstream was called. */
+  cached?: boolean;
 }
 
 /** Whether the key's backup group served the request: the primary group had no channel for it. */
@@ -51,6 +53,7 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
   }
   if (record.shortfall > 0) metadata.uncharged_quota = record.shortfall;
   if (record.clientGone) metadata.client_disconnected = true;
+  if (record.cached) metadata.cache_hit = true;
   return {
     user_id: record.caller.user.id,
     username: fitLogColumn('username', record.caller.user.username),

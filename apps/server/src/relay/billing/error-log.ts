@@ -24,12 +24,14 @@ const CONTENT_LIMIT = 2000;
 
 /**
  * Whether a failure is worth an error row: the gateway's or the upstream's (5xx, an upstream's
- * 429, no channel left), never the client's own mistakes (bad input, bad key, a model nobody
+ * 429, no channel left) and content safety's refusals, never the client's own other mistakes (bad input, bad key, a model nobody
  * serves, its own limits), which anyone could send by the thousand to fill the table.
  */
 export function isRecordedFailure(error: unknown): error is AppError {
   if (!(error instanceof AppError)) return false;
   if (error.status >= 500) return true;
+  // The administrator turned content safety on to see what it stops.
+  if (error.details.code === 'content_security_policy_blocking') return true;
   return error.code === 'upstream_error' && error.status === 429;
 }
 

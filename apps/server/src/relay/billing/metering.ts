@@ -34,8 +34,25 @@ function tokenizer(): CountTokens {
   return countTokens;
 }
 
+/** ApproximateTokenEnabled's rule (reference §5.3): 0.38 tokens a byte of UTF-8, rounded down. */
+export function approximateTokens(text: string): number {
+  return Math.trunc(Buffer.byteLength(text) * 0.38);
+}
+
+let approximate: () => boolean = () => false;
+
+/**
+ * Makes every count use `approximateTokens` while `enabled()` says so (the relay passes the
+ * ApproximateTokenEnabled setting): no tokenizer is loaded or run then, which spares CPU on large
+ * prompts at the cost of exactness.
+ */
+export function countApproximatelyWhen(enabled: () => boolean): void {
+  approximate = enabled;
+}
+
 export function countTextTokens(text: string): number {
-  return text ? tokenizer()(text) : 0;
+  if (!text) return 0;
+  return approximate() ? approximateTokens(text) : tokenizer()(text);
 }
 
 // Per-message framing OpenAI adds around each chat message.

@@ -9,7 +9,7 @@ import { mapModel } from '../providers/openai/request.js';
 import type { RouterChannel } from '../routing/router.js';
 import { pumpToClient, sendWhole, type TransferOutcome } from '../transport/respond.js';
 import { exchangeFor } from './exchange.js';
-import type { Answer, Attempt, Endpoint, RelayDeps } from './types.js';
+import type { Answer, Attempt, Endpoint, RelayDeps, WholeAnswer } from './types.js';
 import { isFailure, type UpstreamFailure } from './upstream-errors.js';
 
 /**
@@ -48,11 +48,19 @@ export async function tryChannel(
   if (isFailure(answer)) return answer;
   const delivering = deliver(answer, reply, attempt.startedAt);
   const transfer = delivering instanceof Promise ? await delivering : delivering;
+  if (attempt.cacheKey && answer.kind === 'whole') keepInChatCache(deps, attempt.cacheKey, answer);
   // Bill what was produced, also when the client left or the upstream broke off mid-way.
   const usage = answer.kind === 'whole' ? answer.usage : answer.relay.usage();
   await settle(deps, { attempt, channel, reservation, request, billedModel, price }, usage, transfer);
   if (transfer.failure) deps.logger.warn({ err: transfer.failure }, 'upstream stream broke off');
   return undefined;
+}
+
+/** Fills the chat cache off the request's path; a cache that fails only costs the next request a call. */
+function keepInChatCache(deps: RelayDeps, key: string, answer: WholeAnswer): void {
+  deps.chatCache?.write(key, answer).catch((error: unknown) => {
+    deps.logger.warn({ err: error }, 'keeping an answer in the chat cache failed');
+  });
 }
 
 /** Writes the answer to the client: a whole body in one write, a stream through the pump. */
@@ -64,7 +72,7 @@ function deliver(answer: Answer, reply: RelayHttpReply, startedAt: number): Tran
   return { firstByteMs, clientGone: false };
 }
 
-interface Billed {
+export interface Billed {
   attempt: Attempt;
   channel: RouterChannel;
   reservation: Reservation;
@@ -73,11 +81,23 @@ interface Billed {
   price: Price;
 }
 
-/** Settles the reservation on `usage` and writes the consume log. */
-async function settle(deps: RelayDeps, billed: Billed, usage: Usage, transfer: TransferOutcome): Promise<void> {
+/**
+ * Settles the reservation on `usage` and writes the consume log. A chat-cache hit (`cacheRatio`)
+ * costs that share of what the call it repeats cost.
+ */
+export async function settle(
+  deps: RelayDeps,
+  billed: Billed,
+  usage: Usage,
+  transfer: TransferOutcome,
+  cacheRatio?: number,
+): Promise<void> {
   const { attempt, channel, reservation, request, price } = billed;
-  const settled = settledQuota({ price, groupRatio: attempt.groupRatio, usage });
-  const { charged, shortfall, balance } = await deps.ledger.settle(reservation, settled.quota, channel.id);
+  const full = settledQuota({ price, groupRatio: attempt.groupRatio, usage });
+  const settled = cacheRatio === undefined ? full : { ...full, quota: Math.round(full.quota * cacheRatio) };
+  // A cache hit called no channel: none is credited with its cost or named in its log.
+  const channelId = cacheRatio === undefined ? channel.id : 0;
+  const { charged, shortfall, balance } = await deps.ledger.settle(reservation, settled.quota, channelId);
   attempt.charged = charged;
   if (balance !== undefined && charged > 0) deps.remindLowBalance(reservation.userId, balance + charged, balance);
   if (!deps.options.getBoolean('LogConsumeEnabled')) return;
@@ -87,7 +107,7 @@ async function settle(deps: RelayDeps, billed: Billed, usage: Usage, transfer: T
       requestId: request.id,
       sourceIp: request.ip,
       model: billed.billedModel,
-      channelId: channel.id,
+      channelId,
       group: attempt.group,
       groupRatio: attempt.groupRatio,
       price,
@@ -99,6 +119,7 @@ async function settle(deps: RelayDeps, billed: Billed, usage: Usage, transfer: T
       firstByteMs: transfer.firstByteMs,
       stream: attempt.input.stream,
       clientGone: transfer.clientGone,
+      cached: cacheRatio !== undefined,
     }),
   );
 }

@@ -1,6 +1,7 @@
 import { renderErrorBody, toAppError } from '../../http/errors.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
+import { checkContentSafety } from '../access/content-safety.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { recordFailure } from '../billing/error-log.js';
 import { reservationQuota } from '../billing/quota.js';
@@ -8,6 +9,7 @@ import { refuseUnpricedModel } from '../billing/unpriced.js';
 import { mapModel } from '../providers/openai/request.js';
 import { checkModelName } from '../routing/model-name.js';
 import type { RouterChannel } from '../routing/router.js';
+import { sendWhole } from '../transport/respond.js';
 import {
   backupGroupOf,
   checkModelAllowed,
@@ -17,7 +19,7 @@ import {
   noChannelError,
   noRelease,
 } from './admission.js';
-import { tryChannel } from './attempt.js';
+import { type Billed, settle, tryChannel } from './attempt.js';
 import { readRelayInput } from './endpoint.js';
 import { Heartbeat } from './heartbeat.js';
 import type { Attempt, Endpoint, RelayDeps, RelayRecord } from './types.js';
@@ -114,6 +116,8 @@ async function relayAuthorised(
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
   const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, reply) : undefined;
   try {
+    // Before anything is reserved or sent; a refusal is logged as an error row, without the text.
+    checkContentSafety(deps.options, input.fields);
     await relayToChannels(deps, endpoint, attempt, request, reply);
   } catch (error) {
     recordFailure(deps.writeLog, attempt, request, error);
@@ -154,6 +158,9 @@ async function relayToChannels(
     }),
   );
   const reservation = reserving instanceof Promise ? await reserving : reserving;
+  if (await answeredFromCache(deps, endpoint, attempt, request, reply, { channel, reservation, billedModel, price })) {
+    return;
+  }
   const retries = caller.forcedChannelId ? 0 : Math.max(0, deps.options.getNumber('RetryTimes'));
   const retryDeadline = attempt.startedAt + deps.options.getNumber('RetryTimeOut') * 1000;
   try {
@@ -175,6 +182,41 @@ async function relayToChannels(
     // A no-op when the request settled already; otherwise the whole reservation goes back.
     await deps.ledger.settle(reservation, 0);
   }
+}
+
+/**
+ * ChatCacheEnabled: answers a repeated chat from the cache (billed at ChatCacheRatio) and says so;
+ * otherwise marks the attempt to fill the cache with its answer. A cache that cannot be read is
+ * passed by: the request goes upstream.
+ */
+async function answeredFromCache(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  attempt: Attempt,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+  billed: Omit<Billed, 'attempt' | 'request'>,
+): Promise<boolean> {
+  const key = deps.chatCache?.keyFor(endpoint, attempt);
+  if (!key || !deps.chatCache) return false;
+  const hit = await deps.chatCache.read(key).catch((error: unknown) => {
+    deps.logger.warn({ err: error }, 'reading the chat cache failed; calling the upstream');
+    return undefined;
+  });
+  if (!hit) {
+    attempt.cacheKey = key;
+    return false;
+  }
+  const firstByteMs = Date.now() - attempt.startedAt;
+  sendWhole(reply, 200, hit.contentType, hit.body);
+  await settle(
+    deps,
+    { ...billed, attempt, request },
+    hit.usage,
+    { firstByteMs, clientGone: false },
+    deps.chatCache.ratio(),
+  );
+  return true;
 }
 
 /**
@@ -206,7 +248,7 @@ function keyHeartbeat(deps: RelayDeps, attempt: Attempt, reply: RelayHttpReply):
  * the request is then billed at. The first pick and every retry choose alike; undefined when none
  * is left.
  */
-function nextChannel(
+export function nextChannel(
   deps: RelayDeps,
   attempt: Attempt,
   excluded: Set<number>,
@@ -229,7 +271,12 @@ function throwError(error: Error): never {
   throw error;
 }
 
-function pickChannel(deps: RelayDeps, attempt: Attempt, excluded: Set<number>, hasTools: boolean): RouterChannel {
+export function pickChannel(
+  deps: RelayDeps,
+  attempt: Attempt,
+  excluded: Set<number>,
+  hasTools: boolean,
+): RouterChannel {
   const { caller } = attempt;
   if (caller.forcedChannelId !== undefined) {
     const forced = deps.router.byChannelId(caller.forcedChannelId);

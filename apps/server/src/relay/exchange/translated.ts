@@ -16,6 +16,7 @@ import type {
   WholeEndpointPath,
 } from '../providers/types.js';
 import { eventStreamAnswer, type FailureReader, fetchAnswer, openAnswer } from './call.js';
+import { withInlineImages } from './inline-images.js';
 import { translationSettings } from './settings.js';
 import type { Exchange, ExchangeCall, RelayInput, SurfaceBinding } from './types.js';
 import {
@@ -151,7 +152,8 @@ export function surfaceOf(call: ExchangeCall): SurfaceBinding {
 export const translatedChat: Exchange = async (call) => {
   const { attempt, adapter } = call;
   const surface = surfaceOf(call);
-  const chat = chatRequestOf(attempt.input, surface);
+  const asked = chatRequestOf(attempt.input, surface);
+  const chat = adapter.inlineImages && call.deps.images ? await withInlineImages(asked, call.deps.images) : asked;
   const context = contextFor(call);
   const sent = await built(() => adapter.buildChat({ ...chat, model: call.upstreamModel }, context), call);
   if (isFailure(sent)) return sent;

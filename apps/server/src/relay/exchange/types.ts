@@ -23,6 +23,7 @@ import type {
 } from '../providers/types.js';
 import type { ChannelRouter, RouterChannel } from '../routing/router.js';
 import type { StreamedResponse, UpstreamClient } from '../transport/executor.js';
+import type { ImageFetcher } from '../transport/image-fetch.js';
 import type { MultipartForm } from '../transport/multipart.js';
 import type { StreamRelay } from '../transport/respond.js';
 import type { HeartbeatTiming } from './heartbeat.js';
@@ -171,6 +172,10 @@ export interface RelayDeps {
   heartbeat: HeartbeatTiming;
   /** Told how each request ends (the metrics); absent, the pipeline does nothing extra. */
   observer?: RelayObserver | undefined;
+  /** ChatCacheEnabled's cache of answers (chat-cache.ts); absent, nothing is cached. */
+  chatCache?: ChatCache | undefined;
+  /** Image URLs fetched for upstreams that take images only inline (transport/image-fetch.ts). */
+  images?: ImageFetcher | undefined;
 }
 
 /**
@@ -201,12 +206,16 @@ export interface Attempt {
   channelsTried: number[];
   /** Quota charged once it settled (metrics). */
   charged?: number;
+  /** The chat cache's entry this request's answer fills (chat-cache.ts); absent when it may not. */
+  cacheKey?: string;
 }
 
 /** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */
 export type ExchangeDeps = Pick<RelayDeps, 'upstream' | 'baseUrlOf'> & {
   /** The settings translations follow (exchange/settings.ts); without them, their defaults. */
   options?: Pick<OptionService, 'get' | 'getNumber'>;
+  /** Fetches images by URL for upstreams that take them only inline; without it such URLs are refused. */
+  images?: ImageFetcher | undefined;
 };
 
 /**
@@ -262,3 +271,20 @@ export interface MeteredStream extends StreamRelay {
 }
 
 export type Answer = WholeAnswer | StreamAnswer;
+
+/** A stored answer of the chat cache (chat-cache.ts). */
+export interface CachedChat {
+  contentType: string;
+  body: string;
+  usage: Usage;
+}
+
+export interface ChatCache {
+  /** The entry key for this request, or undefined when the request may not use the cache. */
+  keyFor(endpoint: Endpoint, attempt: Attempt): string | undefined;
+  read(key: string): Promise<CachedChat | undefined>;
+  /** Keeps a successful JSON answer (status 200) for the configured time. */
+  write(key: string, answer: WholeAnswer): Promise<void>;
+  /** ChatCacheRatio. */
+  ratio(): number;
+}

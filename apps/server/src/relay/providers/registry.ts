@@ -66,6 +66,11 @@ export interface ProviderDefinition {
   baseUrlRequired?: boolean;
   /** Absent: the gateway cannot relay to this type yet. */
   adapter?: AdapterName;
+  /**
+   * An asynchronous-task upstream (relay/tasks/): its channels take `/mj`, `/suno` or `/kling`
+   * tasks, not the OpenAI surfaces.
+   */
+  tasks?: 'midjourney' | 'suno' | 'kling';
   /** The vendor shut this API down: stored channels load, none is created, and the README says what replaces it. */
   retired?: string;
   /** OpenAI-format types (adapter `openai`): where requests go and how they authenticate. */
@@ -199,6 +204,7 @@ const distinctProviders: DistinctProvider[] = [
     defaultBaseUrl: '',
     baseUrlRequired: true,
     keyHint: 'mj-api-secret of the Midjourney proxy',
+    tasks: 'midjourney',
   },
   {
     type: 35,
@@ -254,7 +260,15 @@ const distinctProviders: DistinctProvider[] = [
     ],
     ...adapted('hunyuan'),
   },
-  { type: 41, slug: 'suno', name: 'Suno (proxy)', owner: 'Suno', defaultBaseUrl: '', baseUrlRequired: true },
+  {
+    type: 41,
+    slug: 'suno',
+    name: 'Suno (proxy)',
+    owner: 'Suno',
+    defaultBaseUrl: '',
+    baseUrlRequired: true,
+    tasks: 'suno',
+  },
   {
     type: 42,
     slug: 'vertexai',
@@ -298,6 +312,7 @@ const distinctProviders: DistinctProvider[] = [
     owner: 'Kling',
     defaultBaseUrl: 'https://api.klingai.com',
     keyHint: 'accessKey|secretKey, or a ready token',
+    tasks: 'kling',
   },
   {
     type: 55,
@@ -375,8 +390,9 @@ export function providerType(slug: string): number {
   return type;
 }
 
-/** Whether new channels of this type can be created and relayed to: its entry names an adapter. */
-export const isRelayable = (provider: ProviderDefinition | undefined): boolean => provider?.adapter !== undefined;
+/** Whether new channels of this type can be created and relayed to: its entry names an adapter or a task relay. */
+export const isRelayable = (provider: ProviderDefinition | undefined): boolean =>
+  provider?.adapter !== undefined || provider?.tasks !== undefined;
 
 /** Whether a channel of `type` takes a client surface's requests unchanged. */
 export const passesThrough = (type: number, surface: NativeSurface): boolean =>

@@ -299,6 +299,11 @@ export interface ChatAdapter {
   readonly speaksOpenAi?: true;
   /** False for upstreams that serve only the `endpoints` (image or speech services): chat goes elsewhere. */
   readonly chat?: false;
+  /**
+   * True for upstreams that take images only inline (base64): images given by web URL are fetched
+   * by the gateway first (exchange/inline-images.ts, ChatImageRequestProxy).
+   */
+  readonly inlineImages?: true;
   buildChat(request: ChatRequest, context: AdapterContext): UpstreamCall | Promise<UpstreamCall>;
   /**
    * For upstreams that report errors inside a 2xx whole answer (Baidu's v1 `error_code`): the HTTP

@@ -61,9 +61,16 @@ export async function fillNewApiExtras(db: Kysely<unknown>, dialect: DialectName
       user_id: 3,
       action: 'IMAGINE',
       mj_id: 'mj-1',
+      prompt: 'a lighthouse',
+      submit_time: 1_712_000_000_123,
+      finish_time: 1_712_000_030_456,
+      image_url: 'https://mj.example.com/1.png',
       status: 'SUCCESS',
       progress: '100%',
+      channel_id: 10,
       quota: 50_000,
+      buttons: '[{"customId":"MJ::JOB::upsample::1","label":"U1"}]',
+      properties: '{"finalPrompt":"a lighthouse"}',
     },
   ]);
   await insertRows(db, 'top_ups', [
@@ -104,6 +111,21 @@ export async function fillNewApiExtras(db: Kysely<unknown>, dialect: DialectName
       action: 'MUSIC',
       status: 'SUCCESS',
       progress: '100%',
+      submit_time: NOW - 60,
+      finish_time: NOW,
+      properties: JSON.stringify({ input: 'a song about rain' }),
+      data: JSON.stringify([{ id: 'clip-1', status: 'complete' }]),
+    },
+    // A Kling video task: new-api names its video platforms by channel type; not carried.
+    {
+      id: 2,
+      created_at: NOW,
+      updated_at: NOW,
+      task_id: 'v-1',
+      platform: '50',
+      user_id: 3,
+      status: 'QUEUED',
+      progress: '0%',
     },
   ]);
   await insertRows(db, 'setups', [{ id: 1, version: 'v0.9.0', initialized_at: NOW }]);

@@ -172,9 +172,3 @@ export async function insertPayments(db: SourceKysely, dialect: DialectName): Pr
     orderRow({ trade_no: oneHubPayments.oddStatusTradeNo, status: 'refunding' }),
   ]);
 }
-
-export async function insertUnsupported(db: SourceKysely, dialect: DialectName): Promise<void> {
-  await insertLegacyRows(db, dialect, 'midjourneys', [
-    { code: 1, user_id: 2, action: 'IMAGINE', mj_id: '1', prompt: 'a cat' },
-  ]);
-}

@@ -13,7 +13,8 @@ import {
   users,
 } from './one-hub-rows.js';
 import { createOneHubSchema } from './one-hub-schema.js';
-import { insertPayments, insertSettings, insertUnsupported } from './one-hub-settings.js';
+import { insertPayments, insertSettings } from './one-hub-settings.js';
+import { insertTasks } from './one-hub-tasks.js';
 
 export interface OneHubFixtureOptions {
   /** The mock upstream channel 1 points at (base URL and the key it accepts). */
@@ -82,7 +83,7 @@ export async function buildOneHubSource(
     await insertLegacyRows(db, dialect, 'statistics', statisticsRows);
     await insertSettings(db, dialect);
     await insertPayments(db, dialect);
-    await insertUnsupported(db, dialect);
+    await insertTasks(db, dialect);
     return {
       product: 'one-hub',
       users: users.map((user, index) => ({

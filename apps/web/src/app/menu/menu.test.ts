@@ -21,11 +21,14 @@ describe('console menu (spec §2, §6)', () => {
       'topup',
       'model_price',
       'log',
+      'midjourney',
+      'task',
       'user',
       'channel',
       'operation',
       'user_group',
       'pricing',
+      'telegram',
       'paySetting',
       'redemption',
       'payment',
@@ -36,7 +39,17 @@ describe('console menu (spec §2, §6)', () => {
   it('hides the admin-only items from a common user', () => {
     const menu = visibleMenu(consoleMenu, false);
     expect(menu.map((group) => group.id)).toEqual(['dashboard', 'account', 'billing', 'usage']);
-    expect(ids(menu)).toEqual(['dashboard', 'playground', 'token', 'profile', 'topup', 'model_price', 'log']);
+    expect(ids(menu)).toEqual([
+      'dashboard',
+      'playground',
+      'token',
+      'profile',
+      'topup',
+      'model_price',
+      'log',
+      'midjourney',
+      'task',
+    ]);
   });
 
   it('hides a group whose items are all hidden, and a collapse left empty', () => {
@@ -74,7 +87,7 @@ describe('console menu (spec §2, §6)', () => {
       .flatMap((group) => group.children.flatMap((entry) => (entry.type === 'collapse' ? entry.children : [entry])))
       .filter((entry) => entry.wide)
       .map((entry) => entry.id);
-    expect(wideIds).toEqual(['log', 'channel']);
+    expect(wideIds).toEqual(['log', 'midjourney', 'task', 'channel']);
     expect(findMenuTrail(consoleMenu, '/panel/log')?.link.wide).toBe(true);
   });
 

@@ -21,7 +21,12 @@ export interface MenuLink {
   caption?: string;
   /** A screen of wide tables: on large screens it takes the whole width instead of the centred column. */
   wide?: boolean;
+  /** Shown only while the site offers this feature (`/api/status`): invoices with UserInvoiceMonth. */
+  requires?: SiteFeature;
 }
+
+/** Features the site turns on or off in its settings; their menu entries follow. */
+export type SiteFeature = 'invoice';
 
 /** A collapsible sub-list; clicking it opens it and goes to its first visible child. */
 export interface MenuCollapse {
@@ -68,12 +73,12 @@ export const consoleMenu: MenuGroup[] = [
   {
     type: 'group',
     id: 'billing',
-    children: [link('topup'), link('model_price')],
+    children: [link('topup'), link('invoice', { requires: 'invoice' }), link('model_price')],
   },
   {
     type: 'group',
     id: 'usage',
-    children: [link('log', wide)],
+    children: [link('log', wide), link('midjourney', wide), link('task', wide)],
   },
   {
     type: 'group',
@@ -85,7 +90,7 @@ export const consoleMenu: MenuGroup[] = [
         type: 'collapse',
         id: 'operation',
         admin: true,
-        children: [link('user_group'), link('pricing')],
+        children: [link('user_group'), link('pricing'), link('telegram')],
       },
       {
         type: 'collapse',
@@ -98,9 +103,17 @@ export const consoleMenu: MenuGroup[] = [
   },
 ];
 
-/** The menu a user sees: admin entries dropped for non-admins, empty collapses and groups hidden. */
-export function visibleMenu(menu: MenuGroup[], isAdmin: boolean): MenuGroup[] {
-  const allowed = (entry: { admin?: boolean }) => isAdmin || !entry.admin;
+/**
+ * The menu a user sees: admin entries dropped for non-admins, entries of features the site has off
+ * dropped, empty collapses and groups hidden.
+ */
+export function visibleMenu(
+  menu: MenuGroup[],
+  isAdmin: boolean,
+  features: ReadonlySet<SiteFeature> = new Set(),
+): MenuGroup[] {
+  const allowed = (entry: { admin?: boolean; requires?: SiteFeature }) =>
+    (isAdmin || !entry.admin) && (!entry.requires || features.has(entry.requires));
   const groups: MenuGroup[] = [];
   for (const group of menu) {
     const children: MenuEntry[] = [];

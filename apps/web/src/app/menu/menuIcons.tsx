@@ -7,15 +7,19 @@ import HubOutlined from '@mui/icons-material/HubOutlined';
 import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
+import PaletteOutlined from '@mui/icons-material/PaletteOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import RedeemOutlined from '@mui/icons-material/RedeemOutlined';
+import RequestQuoteOutlined from '@mui/icons-material/RequestQuoteOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
+import TelegramIcon from '@mui/icons-material/Telegram';
 import TerminalOutlined from '@mui/icons-material/TerminalOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import ViewInArOutlined from '@mui/icons-material/ViewInArOutlined';
+import WorkHistoryOutlined from '@mui/icons-material/WorkHistoryOutlined';
 import type { GroupId, ScreenId } from './menu.js';
 
 export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = {
@@ -27,6 +31,7 @@ export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = 
   operation: TuneOutlined,
   user_group: GroupsOutlined,
   pricing: LocalOfferOutlined,
+  telegram: TelegramIcon,
   paySetting: CreditCardOutlined,
   redemption: RedeemOutlined,
   payment: PaymentsOutlined,
@@ -34,6 +39,9 @@ export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = 
   profile: AccountCircleOutlined,
   setting: SettingsOutlined,
   topup: StorefrontOutlined,
+  invoice: RequestQuoteOutlined,
   model_price: ViewInArOutlined,
   log: ReceiptLongOutlined,
+  midjourney: PaletteOutlined,
+  task: WorkHistoryOutlined,
 };

@@ -37,6 +37,7 @@ export const defaultSiteInfo: SiteInfoState = {
   password_login: true,
   password_register: true,
   register_enabled: true,
+  passkey_login: false,
   PaymentUSDRate: 0,
   PaymentMinAmount: 0,
   RechargeDiscount: '',

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { describeError, notify } from '../../lib/notify.js';
 import { useLogin } from './auth.api.js';
+import { PasskeySignIn } from './PasskeySignIn.js';
 import { PasswordField } from './PasswordField.js';
 
 type Field = keyof LoginBody;
@@ -79,6 +80,7 @@ export function LoginForm() {
       <Button type="submit" variant="contained" size="large" loading={login.isPending} data-testid="login-submit">
         {t('login.submit')}
       </Button>
+      <PasskeySignIn />
     </Stack>
   );
 }

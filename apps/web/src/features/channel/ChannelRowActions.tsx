@@ -3,6 +3,7 @@ import ArrowDropDown from '@mui/icons-material/ArrowDropDown';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import LabelOffOutlined from '@mui/icons-material/LabelOffOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
 import Speed from '@mui/icons-material/Speed';
@@ -22,6 +23,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RowIconButton } from '../../components/RowIconButton.js';
 import { describeError, notify } from '../../lib/notify.js';
+import { ChannelCheckDialog } from './ChannelCheckDialog.js';
 import { useChannelTable } from './ChannelTableContext.js';
 import { usePatchChannel, useTestChannel, useUpdateBalance } from './channel.api.js';
 import { testableModels } from './channelForm.js';
@@ -130,11 +132,13 @@ function TestButton({ channel }: { channel: ChannelView }) {
   );
 }
 
-/** Test, edit and a menu with copy, balance refresh, tag removal and delete. */
+/** Test, edit and a menu with check, copy, balance refresh, tag removal and delete. */
 export function ChannelRowActions({ channel }: { channel: ChannelView }) {
   const { t } = useTranslation('channel');
   const { providers, onEdit, onCopy, onDelete, onClearTag } = useChannelTable();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // null until first opened: a closed dialog per row would still run its hooks on every render.
+  const [checking, setChecking] = useState<boolean | null>(null);
   const balance = useUpdateBalance();
   const hasBalance = providers.get(channel.type)?.balance ?? false;
 
@@ -163,6 +167,12 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
         {balance.isPending ? <CircularProgress size={18} /> : <MoreVert fontSize="small" />}
       </RowIconButton>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        <MenuItem dense onClick={choose(() => setChecking(true))} data-testid={`channel-check-${channel.id}`}>
+          <ListItemIcon>
+            <FactCheckOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('actions.check')}</ListItemText>
+        </MenuItem>
         <MenuItem dense onClick={choose(() => onCopy(channel))} data-testid={`channel-copy-${channel.id}`}>
           <ListItemIcon>
             <ContentCopy fontSize="small" />
@@ -205,6 +215,7 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
           <ListItemText>{t('actions.delete')}</ListItemText>
         </MenuItem>
       </Menu>
+      {checking !== null && <ChannelCheckDialog channel={channel} open={checking} onClose={() => setChecking(false)} />}
     </Stack>
   );
 }

@@ -20,12 +20,14 @@ import { Quota } from '../../components/Quota.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
 import { useSelf } from '../../hooks/useSelf.js';
 import { useSession } from '../../hooks/useSession.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { describeError } from '../../lib/notify.js';
 import { useDashboardRate, useDashboardUsage } from './dashboard.api.js';
 import { EmptyUsage } from './EmptyUsage.js';
 import { ModelUsageCard } from './ModelUsageCard.js';
 import { RateLimitCard } from './RateLimitCard.js';
+import { ServiceStatusCard } from './ServiceStatusCard.js';
 import { UsageTrendCard } from './UsageTrendCard.js';
 import { dashboardDays, totalUsage, usageByDay } from './usage.js';
 
@@ -99,6 +101,7 @@ export function DashboardPage() {
   const self = useSelf();
   const usage = useDashboardUsage();
   const rate = useDashboardRate();
+  const { UptimeEnabled: showServiceStatus } = useSiteInfo();
   const user = self.data;
 
   return (
@@ -144,6 +147,11 @@ export function DashboardPage() {
           <RateLimitCard rate={rate.data} loading={rate.isPending} />
         </Grid>
       </Grid>
+      {showServiceStatus && (
+        <Box sx={{ mb: 2.5 }}>
+          <ServiceStatusCard />
+        </Box>
+      )}
       {usage.isPending ? (
         <Skeleton variant="rounded" height={420} />
       ) : usage.isError ? (

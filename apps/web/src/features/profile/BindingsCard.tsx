@@ -200,14 +200,15 @@ export function BindingsCard({ user }: { user: UserView }) {
     });
   }
   const bot = siteInfo.telegram_bot.trim().replace(/^@/, '');
-  if (bot || user.telegram_id) {
+  // Binding and unbinding both happen in the bot, so the row only makes sense while there is one.
+  if (bot) {
     const bound = Boolean(user.telegram_id);
     rows.push({
       kind: 'telegram',
       icon: <Telegram />,
       bound,
       detail: bound ? t('bindings.telegramBound', { bot }) : t('bindings.telegramHint', { bot }),
-      action: bot ? (
+      action: (
         <Button
           size="small"
           variant="outlined"
@@ -219,7 +220,7 @@ export function BindingsCard({ user }: { user: UserView }) {
         >
           {t('bindings.openBot', { bot })}
         </Button>
-      ) : null,
+      ),
     });
   }
 

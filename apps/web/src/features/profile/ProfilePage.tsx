@@ -7,6 +7,7 @@ import { describeError } from '../../lib/notify.js';
 import { AccessTokenCard } from './AccessTokenCard.js';
 import { AccountForm } from './AccountForm.js';
 import { BindingsCard } from './BindingsCard.js';
+import { PasskeysCard } from './PasskeysCard.js';
 import { ProfileHeader } from './ProfileHeader.js';
 
 /** The signed-in user's own settings: names, password, access token and linked accounts. */
@@ -30,6 +31,9 @@ export function ProfilePage() {
           <AccessTokenCard user={user} />
         </Grid>
         <Grid size={12}>{user ? <BindingsCard user={user} /> : <Skeleton variant="rounded" height={220} />}</Grid>
+        <Grid size={12}>
+          <PasskeysCard />
+        </Grid>
       </Grid>
     </Box>
   );

@@ -47,10 +47,19 @@ const f = (key: OptionKey, kind?: FieldKind): FieldSpec => (kind ? { key, kind }
 const keys = (...list: OptionKey[]) => list.map((key) => f(key));
 
 /**
- * Options the screen does not offer: the installation id (set by the server) and the reference's
- * `OldTokenMaxId` (written by its migration; the API stores it, nothing here reads it).
+ * Options the screen does not offer: the installation id (set by the server), and keys the API
+ * still stores so the reference's consoles and scripts can write them, but which have no effect
+ * here: `OldTokenMaxId` (written by its migration), `GroupRatio` (legacy group ratios: the import
+ * turns them into user groups, whose ratio billing reads) and the Cloudflare-worker image fetcher
+ * (`CFWorkerImage*`; images are fetched through ChatImageRequestProxy instead).
  */
-export const UNLISTED_OPTIONS: readonly OptionKey[] = ['InstanceId', 'OldTokenMaxId'];
+export const UNLISTED_OPTIONS: readonly OptionKey[] = [
+  'InstanceId',
+  'OldTokenMaxId',
+  'GroupRatio',
+  'CFWorkerImageUrl',
+  'CFWorkerImageKey',
+];
 
 /** Every section of the screen. Each option except the unlisted ones is in exactly one. */
 export const SECTIONS: SectionSpec[] = [
@@ -60,7 +69,6 @@ export const SECTIONS: SectionSpec[] = [
     fields: [
       ...keys('QuotaPerUnit', 'PreConsumedQuota', 'DisplayInCurrencyEnabled', 'ApproximateTokenEnabled'),
       f('UnpricedModelPolicy'),
-      f('GroupRatio'),
     ],
   },
   {
@@ -77,7 +85,14 @@ export const SECTIONS: SectionSpec[] = [
   {
     id: 'retry',
     tab: 'operation',
-    fields: keys('RetryTimes', 'RetryTimeOut', 'RetryCooldownSeconds', 'ChatCacheExpireMinute', 'ChatCacheEnabled'),
+    fields: keys(
+      'RetryTimes',
+      'RetryTimeOut',
+      'RetryCooldownSeconds',
+      'ChatCacheExpireMinute',
+      'ChatCacheRatio',
+      'ChatCacheEnabled',
+    ),
   },
   {
     id: 'monitor',
@@ -104,7 +119,13 @@ export const SECTIONS: SectionSpec[] = [
   {
     id: 'access',
     tab: 'system',
-    fields: keys('PasswordLoginEnabled', 'PasswordRegisterEnabled', 'RegisterEnabled', 'EmailVerificationEnabled'),
+    fields: keys(
+      'PasswordLoginEnabled',
+      'PasswordRegisterEnabled',
+      'RegisterEnabled',
+      'EmailVerificationEnabled',
+      'PasskeyLoginEnabled',
+    ),
   },
   { id: 'smtp', tab: 'system', fields: keys('SMTPServer', 'SMTPPort', 'SMTPAccount', 'SMTPFrom', 'SMTPToken') },
   {
@@ -150,7 +171,7 @@ export const SECTIONS: SectionSpec[] = [
     tab: 'other',
     fields: [
       ...keys('ClaudeBudgetTokensPercentage', 'ChatImageRequestProxy', 'GeminiAPIEnabled', 'ClaudeAPIEnabled'),
-      ...keys('ClaudeDefaultMaxTokens', 'GeminiOpenThink', 'CFWorkerImageUrl', 'CFWorkerImageKey'),
+      ...keys('ClaudeDefaultMaxTokens', 'GeminiOpenThink', 'ChatImageAllowPrivate'),
     ],
   },
   { id: 'safety', tab: 'other', fields: [...keys('SafeToolName', 'EnableSafe'), f('SafeKeyWords', 'multiline')] },

@@ -18,9 +18,9 @@ export interface TokenRowHandlers {
 }
 
 /** The enable switch of a key. Enabling an expired or exhausted key is left to the server to refuse. */
-export function TokenStatusSwitch({ token }: { token: TokenView }) {
+export function TokenStatusSwitch({ token, admin = false }: { token: TokenView; admin?: boolean }) {
   const { t } = useTranslation('token');
-  const setStatus = useSetTokenStatus();
+  const setStatus = useSetTokenStatus(admin);
   const enabled = token.status === TokenStatus.enabled;
   return (
     <Tooltip title={enabled ? t('actions.disable') : t('actions.enable')}>
@@ -42,9 +42,23 @@ export function TokenStatusSwitch({ token }: { token: TokenView }) {
   );
 }
 
-/** Copy, chat, edit and delete for one key. */
-export function TokenActions({ token, onEdit, onDelete }: { token: TokenView } & TokenRowHandlers) {
+/**
+ * Copy, chat, edit and delete for one key. Another user's key (`admin`) can only be edited: its
+ * key is masked and only its owner deletes it.
+ */
+export function TokenActions({
+  token,
+  onEdit,
+  onDelete,
+  admin = false,
+}: { token: TokenView; admin?: boolean } & TokenRowHandlers) {
   const { t } = useTranslation('token');
+  const edit = (
+    <RowIconButton label={t('actions.edit')} onClick={() => onEdit(token)} testId={`token-edit-${token.id}`}>
+      <EditOutlined fontSize="small" />
+    </RowIconButton>
+  );
+  if (admin) return edit;
   // The list carries the key in full, without `sk-` (as the reference sends it); clients need the prefix.
   // A key sealed under another server secret comes back empty and cannot be copied.
   const copyKey = () => {
@@ -58,9 +72,7 @@ export function TokenActions({ token, onEdit, onDelete }: { token: TokenView } &
         <ContentCopy fontSize="small" />
       </RowIconButton>
       <ChatLinkMenu tokenId={token.id} tokenKey={token.key} />
-      <RowIconButton label={t('actions.edit')} onClick={() => onEdit(token)} testId={`token-edit-${token.id}`}>
-        <EditOutlined fontSize="small" />
-      </RowIconButton>
+      {edit}
       <RowIconButton
         label={t('actions.delete')}
         onClick={() => onDelete(token)}

@@ -10,8 +10,9 @@ import { bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useFormState } from '../../hooks/useFormState.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
+import { OwnerSection, useOwnerField } from './OwnerSection.js';
 import { ExpirySection, GroupSection, LimitsSection, QuotaSection } from './TokenFormFields.js';
-import { useSaveToken } from './token.api.js';
+import { type TokenRow, useSaveToken } from './token.api.js';
 import {
   emptyTokenForm,
   type TokenFormField,
@@ -22,7 +23,9 @@ import {
 
 interface TokenFormDialogProps {
   /** The key to edit; null to create one. */
-  token: TokenView | null;
+  token: TokenRow | null;
+  /** The key is another user's, from the administrators' list: saved through `PUT /api/token/admin`. */
+  admin?: boolean;
   onClose(): void;
   /** After a successful save; a new key comes back with its full key. */
   onSaved(token: TokenView, created: boolean): void;
@@ -30,7 +33,7 @@ interface TokenFormDialogProps {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-function TokenForm({ token, onClose, onSaved }: TokenFormDialogProps) {
+function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogProps) {
   const { t } = useTranslation('token');
   const form = useFormState<TokenFormValues, TokenFormField>(
     () => (token ? tokenToForm(token, nowSeconds()) : emptyTokenForm(nowSeconds())),
@@ -39,15 +42,21 @@ function TokenForm({ token, onClose, onSaved }: TokenFormDialogProps) {
   );
   const { values } = form;
   const groups = useUserGroupMap();
-  const save = useSaveToken();
+  const managed = admin && token !== null ? token : null;
+  const save = useSaveToken(managed !== null);
   const saving = save.isPending;
+  const owner = useOwnerField(managed, save);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const transfer = owner.check();
     const body = form.accept(
       validateTokenForm(values, token?.id ?? null, nowSeconds(), (key, options) => t(key, options)),
     );
-    if (body) save.mutate(body, { onSuccess: (saved) => onSaved(saved, token === null) });
+    if (!body || !transfer.ok) return;
+    // Only a changed owner is sent: `user_id` is what moves the key.
+    const sent = transfer.userId === undefined ? body : { ...body, user_id: transfer.userId };
+    save.mutate(sent, { onSuccess: (saved) => onSaved(saved, token === null) });
   };
 
   const sectionProps = { values, errors: form.errors, change: form.change, disabled: saving };
@@ -76,6 +85,7 @@ function TokenForm({ token, onClose, onSaved }: TokenFormDialogProps) {
             slotProps={{ htmlInput: { 'data-testid': 'token-form-name' } }}
           />
         </FormSection>
+        {managed && <OwnerSection token={managed} {...owner.field} disabled={saving} />}
         <QuotaSection {...sectionProps} />
         <ExpirySection {...sectionProps} />
         <GroupSection {...sectionProps} groups={Object.values(groups.data ?? {})} />

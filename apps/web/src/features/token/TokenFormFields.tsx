@@ -142,7 +142,12 @@ export function LimitsSection(props: SectionProps) {
   const { t } = useTranslation('token');
   const bind = bindTextFields(props);
   const switchOf = bindSwitchFields(props);
-  const anyLimit = values.modelLimitEnabled || values.ipLimitEnabled || values.heartbeatEnabled || !!Number(values.rpm);
+  const anyLimit =
+    values.modelLimitEnabled ||
+    values.ipLimitEnabled ||
+    values.heartbeatEnabled ||
+    !!Number(values.rpm) ||
+    !values.chatCache;
   const hasError = Boolean(
     errors.models || errors.ipWhitelist || errors.rpm || errors.concurrency || errors.heartbeatSeconds,
   );
@@ -228,6 +233,12 @@ export function LimitsSection(props: SectionProps) {
               disabled={disabled || !values.heartbeatEnabled}
               slotProps={{ htmlInput: { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS, step: 1 } }}
             />
+          </FormSection>
+          <FormSection title={t('form.cacheSection')} spacing={1.5}>
+            <SwitchField label={t('form.chatCache')} {...switchOf('chatCache', 'token-form-chat-cache')} />
+            <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+              {t('form.chatCacheHint')}
+            </Typography>
           </FormSection>
         </Stack>
       </AccordionDetails>

@@ -11,11 +11,13 @@ import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
 import { ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { useSession } from '../../hooks/useSession.js';
 import { notify } from '../../lib/notify.js';
+import { AdminTokenBar } from './AdminTokenBar.js';
 import { DeleteTokenDialog, KeyCreatedDialog } from './TokenDialogs.js';
 import { TokenFormDialog } from './TokenFormDialog.js';
 import { TokensTable } from './TokensTable.js';
-import { useTokens } from './token.api.js';
+import { type TokenRow, useTokens } from './token.api.js';
 import { TOKEN_PAGE_SIZES, useTokenListParams } from './useTokenListParams.js';
 
 export function TokenPage() {
@@ -24,14 +26,18 @@ export function TokenPage() {
   const compact = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [params, update] = useTokenListParams();
   const search = useCallback((keyword: string) => update({ keyword }), [update]);
-  const tokens = useTokens(params);
-  const formDialog = useDialogSubject<TokenView>();
+  const { isAdmin } = useSession();
+  // Administrators may also list every user's keys; anyone else always sees their own.
+  const allUsers = isAdmin && params.scope === 'all';
+  const tokens = useTokens(params, allUsers);
+  const formDialog = useDialogSubject<TokenRow>();
   const [deleting, setDeleting] = useState<TokenView | null>(null);
   const [created, setCreated] = useState<TokenView | null>(null);
 
+  const idFiltered = allUsers && Boolean(params.user_id || params.token_id);
   const nowSeconds = Math.floor((tokens.dataUpdatedAt || Date.now()) / 1000);
 
-  const openForm = (token: TokenView | null) => {
+  const openForm = (token: TokenRow | null) => {
     formDialog.show(token);
   };
   const saved = (token: TokenView, isNew: boolean) => {
@@ -66,31 +72,38 @@ export function TokenPage() {
         compact={compact}
         paginationTestId="token-pagination"
         toolbar={
-          <ListToolbar
-            search={{
-              value: params.keyword,
-              onSearch: search,
-              placeholder: t('searchPlaceholder'),
-              label: t('searchLabel'),
-              testId: 'token-search',
-              sx: { maxWidth: { sm: 320 } },
-            }}
-            refreshLabel={t('refresh')}
-            onRefresh={() => void tokens.refetch()}
-            refreshTestId="token-refresh"
-          />
+          <>
+            <ListToolbar
+              search={{
+                value: params.keyword,
+                onSearch: search,
+                placeholder: t('searchPlaceholder'),
+                label: t('searchLabel'),
+                testId: 'token-search',
+                sx: { maxWidth: { sm: 320 } },
+              }}
+              refreshLabel={t('refresh')}
+              onRefresh={() => void tokens.refetch()}
+              refreshTestId="token-refresh"
+            />
+            {isAdmin && <AdminTokenBar params={params} update={update} />}
+          </>
         }
         empty={
           <ListNoRows
             icon={KeyOutlined}
             testId="token-empty"
-            filtered={Boolean(params.keyword)}
+            filtered={Boolean(params.keyword) || idFiltered}
             title={t('empty.title')}
             description={t('empty.description')}
             noMatchTitle={t('empty.noMatchTitle')}
-            noMatchDescription={t('empty.noMatch', { keyword: params.keyword })}
+            noMatchDescription={
+              idFiltered || (allUsers && !params.keyword)
+                ? t('admin.noMatch')
+                : t('empty.noMatch', { keyword: params.keyword })
+            }
             clearLabel={t('empty.clearSearch')}
-            onClear={() => update({ keyword: '' })}
+            onClear={() => update({ keyword: '', user_id: '', token_id: '' })}
             create={{ label: t('create'), onClick: () => openForm(null) }}
           />
         }
@@ -102,6 +115,7 @@ export function TokenPage() {
           onSort={(order) => update({ order })}
           nowSeconds={nowSeconds}
           compact={compact}
+          allUsers={allUsers}
           onEdit={openForm}
           onDelete={setDeleting}
         />
@@ -111,6 +125,7 @@ export function TokenPage() {
         open={formDialog.open}
         session={formDialog.session}
         token={formDialog.subject}
+        admin={allUsers}
         onClose={() => formDialog.close()}
         onSaved={saved}
       />

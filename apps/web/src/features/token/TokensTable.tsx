@@ -7,6 +7,7 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { clientKey, maskKey, NEVER_EXPIRES, PLAYGROUND_TOKEN_NAME, type TokenView } from '@one-hub/contracts';
+import { createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
@@ -17,17 +18,23 @@ import { useSelf } from '../../hooks/useSelf.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { TokenActions, type TokenRowHandlers, TokenStatusSwitch } from './TokenActions.js';
 import { TokenStatusChip, tokenState } from './TokenStatusChip.js';
+import type { TokenRow } from './token.api.js';
 import type { TokenSortField } from './useTokenListParams.js';
 
 interface TokensTableProps extends TokenRowHandlers {
-  tokens: TokenView[];
+  tokens: TokenRow[];
   loading: boolean;
   order: string;
   onSort(order: string): void;
   nowSeconds: number;
   /** Cards instead of a table (narrow screens). */
   compact: boolean;
+  /** An administrator's list of other users' keys: an owner column, masked keys, fewer actions. */
+  allUsers: boolean;
 }
+
+/** Whether the rows are other users' keys (see `allUsers`), for the cells deep in a row. */
+const AllUsersContext = createContext(false);
 
 const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
@@ -70,7 +77,9 @@ function Group({ token }: { token: TokenView }) {
   const groupName = useGroupName();
   const groups = useUserGroupMap();
   const self = useSelf();
-  const symbol = token.group || self.data?.group;
+  const allUsers = useContext(AllUsersContext);
+  // Another user's key without a group uses that user's group, which this list does not carry.
+  const symbol = token.group || (allUsers ? '' : self.data?.group);
   const caption = (text: string) => (
     <Typography variant="caption" noWrap sx={{ color: 'text.secondary', display: 'block' }}>
       {text}
@@ -79,9 +88,9 @@ function Group({ token }: { token: TokenView }) {
   return (
     <Box sx={{ minWidth: 0 }} data-testid={`token-group-${token.id}`}>
       <Typography variant="body2" noWrap>
-        {symbol ? groupName(groups.data?.[symbol], symbol) : t('groupDefault')}
+        {symbol ? groupName(groups.data?.[symbol], symbol) : allUsers ? t('admin.ownerGroup') : t('groupDefault')}
       </Typography>
-      {!token.group && caption(t('groupInherited'))}
+      {!token.group && !allUsers && caption(t('groupInherited'))}
       {token.backup_group &&
         caption(t('backupShort', { group: groupName(groups.data?.[token.backup_group], token.backup_group) }))}
     </Box>
@@ -128,14 +137,31 @@ function NameCell({ token }: { token: TokenView }) {
   );
 }
 
+/** The key's owner: their name over their user id (the id is what the filter and a transfer take). */
+function OwnerCell({ token }: { token: TokenRow }) {
+  const { t } = useTranslation('token');
+  return (
+    <Box sx={{ minWidth: 0 }} data-testid={`token-owner-${token.id}`} data-user-id={token.user_id}>
+      <Typography variant="body2" noWrap>
+        {token.owner_name || t('admin.ownerUnknown')}
+      </Typography>
+      <Typography variant="caption" noWrap sx={{ display: 'block', color: 'text.secondary' }}>
+        {t('admin.userIdShort', { id: token.user_id })}
+      </Typography>
+    </Box>
+  );
+}
+
 function TokenCard({
   token,
   nowSeconds,
   onEdit,
   onDelete,
-}: { token: TokenView; nowSeconds: number } & TokenRowHandlers) {
+}: { token: TokenRow; nowSeconds: number } & TokenRowHandlers) {
   const { t } = useTranslation('token');
+  const allUsers = useContext(AllUsersContext);
   const facts: CardFact[] = [
+    ...(allUsers ? [[t('admin.owner'), <OwnerCell key="owner" token={token} />] as CardFact] : []),
     [t('columns.remaining'), <Remaining key="remaining" token={token} />],
     [t('columns.used'), <Quota key="used" value={token.used_quota} testId={`token-used-${token.id}`} />],
     [t('columns.created'), <Timestamp key="created" value={token.created_time} />],
@@ -155,8 +181,8 @@ function TokenCard({
       }
       footer={
         <>
-          <TokenStatusSwitch token={token} />
-          <TokenActions token={token} onEdit={onEdit} onDelete={onDelete} />
+          <TokenStatusSwitch token={token} admin={allUsers} />
+          <TokenActions token={token} onEdit={onEdit} onDelete={onDelete} admin={allUsers} />
         </>
       }
     >
@@ -178,6 +204,7 @@ export function TokensTable({
   onSort,
   nowSeconds,
   compact,
+  allUsers,
   onEdit,
   onDelete,
 }: TokensTableProps) {
@@ -185,6 +212,7 @@ export function TokensTable({
 
   const columns: ListColumn<TokenSortField>[] = [
     { label: t('columns.name'), field: 'name' },
+    ...(allUsers ? [{ label: t('admin.owner') }] : []),
     { label: t('columns.status'), field: 'status' },
     { label: t('columns.used'), field: 'used_quota', align: 'right' },
     { label: t('columns.remaining'), field: 'remain_quota', align: 'right' },
@@ -193,52 +221,59 @@ export function TokensTable({
     { label: t('columns.expires'), field: 'expired_time' },
   ];
   return (
-    <ListTable
-      testId="token-list"
-      loading={loading && tokens.length === 0}
-      compact={compact}
-      cards={tokens.map((token) => (
-        <TokenCard key={token.id} token={token} nowSeconds={nowSeconds} onEdit={onEdit} onDelete={onDelete} />
-      ))}
-      cardHeight={180}
-      minWidth={900}
-      columns={columns.length + 1}
-      actionsLabel={t('columns.actions')}
-      head={<ColumnHeads columns={columns} order={order} onSort={onSort} testIdPrefix="token-sort" />}
-    >
-      {tokens.map((token) => (
-        <TableRow key={token.id} hover data-testid={`token-row-${token.id}`}>
-          <TableCell sx={{ maxWidth: 320 }}>
-            <NameCell token={token} />
-          </TableCell>
-          <TableCell>
-            <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-              <TokenStatusSwitch token={token} />
-              <TokenStatusChip state={tokenState(token, nowSeconds)} testId={`token-status-${token.id}`} />
-            </Stack>
-          </TableCell>
-          <TableCell align="right">
-            <Quota value={token.used_quota} testId={`token-used-${token.id}`} />
-          </TableCell>
-          <TableCell align="right">
-            <Remaining token={token} />
-          </TableCell>
-          <TableCell sx={{ maxWidth: 160 }}>
-            <Group token={token} />
-          </TableCell>
-          <TableCell>
-            <Timestamp value={token.created_time} />
-          </TableCell>
-          <TableCell>
-            <Expiry token={token} nowSeconds={nowSeconds} />
-          </TableCell>
-          <ActionsCell>
-            <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-              <TokenActions token={token} onEdit={onEdit} onDelete={onDelete} />
-            </Stack>
-          </ActionsCell>
-        </TableRow>
-      ))}
-    </ListTable>
+    <AllUsersContext.Provider value={allUsers}>
+      <ListTable
+        testId="token-list"
+        loading={loading && tokens.length === 0}
+        compact={compact}
+        cards={tokens.map((token) => (
+          <TokenCard key={token.id} token={token} nowSeconds={nowSeconds} onEdit={onEdit} onDelete={onDelete} />
+        ))}
+        cardHeight={180}
+        minWidth={900}
+        columns={columns.length + 1}
+        actionsLabel={t('columns.actions')}
+        head={<ColumnHeads columns={columns} order={order} onSort={onSort} testIdPrefix="token-sort" />}
+      >
+        {tokens.map((token) => (
+          <TableRow key={token.id} hover data-testid={`token-row-${token.id}`}>
+            <TableCell sx={{ maxWidth: 320 }}>
+              <NameCell token={token} />
+            </TableCell>
+            {allUsers && (
+              <TableCell sx={{ maxWidth: 180 }}>
+                <OwnerCell token={token} />
+              </TableCell>
+            )}
+            <TableCell>
+              <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                <TokenStatusSwitch token={token} admin={allUsers} />
+                <TokenStatusChip state={tokenState(token, nowSeconds)} testId={`token-status-${token.id}`} />
+              </Stack>
+            </TableCell>
+            <TableCell align="right">
+              <Quota value={token.used_quota} testId={`token-used-${token.id}`} />
+            </TableCell>
+            <TableCell align="right">
+              <Remaining token={token} />
+            </TableCell>
+            <TableCell sx={{ maxWidth: 160 }}>
+              <Group token={token} />
+            </TableCell>
+            <TableCell>
+              <Timestamp value={token.created_time} />
+            </TableCell>
+            <TableCell>
+              <Expiry token={token} nowSeconds={nowSeconds} />
+            </TableCell>
+            <ActionsCell>
+              <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+                <TokenActions token={token} onEdit={onEdit} onDelete={onDelete} admin={allUsers} />
+              </Stack>
+            </ActionsCell>
+          </TableRow>
+        ))}
+      </ListTable>
+    </AllUsersContext.Provider>
   );
 }

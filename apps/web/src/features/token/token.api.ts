@@ -1,4 +1,12 @@
-import type { CreateTokenBody, Paged, TokenStatus, TokenView, UpdateTokenBody } from '@one-hub/contracts';
+import type {
+  AdminTokenView,
+  AdminUpdateTokenBody,
+  CreateTokenBody,
+  Paged,
+  TokenStatus,
+  TokenView,
+  UpdateTokenBody,
+} from '@one-hub/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../../lib/api.js';
 
@@ -8,18 +16,34 @@ export interface TokenListParams {
   order: string;
   page: number;
   size: number;
+  /** `all`: an administrator's view of every user's keys (`GET /api/token/admin/search`). */
+  scope: 'own' | 'all';
+  /** Filters of the `all` view, as typed ('' = none). */
+  user_id: string;
+  token_id: string;
 }
+
+/** A row of either list: administrators' rows also name the key's owner. */
+export type TokenRow = TokenView & { owner_name?: string };
 
 export const tokenKeys = {
   all: ['token'] as const,
   list: (params: TokenListParams) => ['token', 'list', params] as const,
 };
 
-/** `GET /api/token/`: the caller's keys, one page at a time. */
-export function useTokens(params: TokenListParams) {
+/**
+ * `GET /api/token/`: the caller's keys, one page at a time; with `allUsers` (administrators only)
+ * `GET /api/token/admin/search`: the keys of every user the caller outranks, with their owners.
+ */
+export function useTokens(params: TokenListParams, allUsers: boolean) {
+  const { keyword, order, page, size, user_id, token_id } = params;
+  const query = allUsers ? { keyword, order, page, size, user_id, token_id } : { keyword, order, page, size };
   return useQuery({
-    queryKey: tokenKeys.list(params),
-    queryFn: () => api.get<Paged<TokenView>>(withQuery('/api/token/', { ...params })),
+    queryKey: tokenKeys.list({ ...params, scope: allUsers ? 'all' : 'own' }),
+    queryFn: () =>
+      allUsers
+        ? api.get<Paged<AdminTokenView>>(withQuery('/api/token/admin/search', query))
+        : api.get<Paged<TokenRow>>(withQuery('/api/token/', query)),
     placeholderData: keepPreviousData,
   });
 }
@@ -30,24 +54,30 @@ function useInvalidateTokens() {
 }
 
 /**
- * `POST /api/token/` (no id) or `PUT /api/token/` (with id). The dialog shows refusals inline,
- * so no toast is raised here.
+ * `POST /api/token/` (no id) or `PUT /api/token/` (with id); with `admin`, `PUT /api/token/admin`
+ * for a key of another user, whose `user_id` moves it. The dialog shows refusals inline, so no
+ * toast is raised here.
  */
-export function useSaveToken() {
+export function useSaveToken(admin = false) {
   const invalidate = useInvalidateTokens();
+  const updatePath = admin ? '/api/token/admin' : '/api/token/';
   return useMutation({
-    mutationFn: (body: CreateTokenBody | UpdateTokenBody) =>
-      'id' in body ? api.put<TokenView>('/api/token/', body) : api.post<TokenView>('/api/token/', body),
+    mutationFn: (body: CreateTokenBody | UpdateTokenBody | AdminUpdateTokenBody) =>
+      'id' in body ? api.put<TokenView>(updatePath, body) : api.post<TokenView>('/api/token/', body),
     onSuccess: invalidate,
     meta: { silentError: true },
   });
 }
 
-/** `PUT /api/token/?status_only=1`; the server refuses to enable expired or exhausted keys (error toast). */
-export function useSetTokenStatus() {
+/**
+ * `PUT /api/token/?status_only=1` (or `/api/token/admin?status_only=1` for another user's key); the
+ * server refuses to enable expired or exhausted keys (error toast).
+ */
+export function useSetTokenStatus(admin = false) {
   const invalidate = useInvalidateTokens();
+  const path = admin ? '/api/token/admin?status_only=1' : '/api/token/?status_only=1';
   return useMutation({
-    mutationFn: (body: { id: number; status: TokenStatus }) => api.put<TokenView>('/api/token/?status_only=1', body),
+    mutationFn: (body: { id: number; status: TokenStatus }) => api.put<TokenView>(path, body),
     onSettled: invalidate,
   });
 }

@@ -1,6 +1,6 @@
 import { NEVER_EXPIRES } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
-import { emptyTokenForm, fromLocalInput, toLocalInput, validateTokenForm } from './tokenForm.js';
+import { emptyTokenForm, fromLocalInput, ownerTransfer, toLocalInput, validateTokenForm } from './tokenForm.js';
 import { parseTokenListParams, tokenListSearch } from './useTokenListParams.js';
 
 const now = 1_800_000_000;
@@ -22,6 +22,15 @@ describe('token form validation (the server schema, messages on fields)', () => 
     const result = validateTokenForm({ ...emptyTokenForm(now), name: ' app ', remainQuota: '1000' }, null, now, t);
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.body).toMatchObject({ name: 'app', remain_quota: 1000, expired_time: NEVER_EXPIRES });
+  });
+
+  it('lets the chat cache answer a new key unless its switch is turned off', () => {
+    const fresh = validateTokenForm({ ...emptyTokenForm(now), name: 'app' }, null, now, t);
+    if (!fresh.ok) throw new Error(JSON.stringify(fresh.errors));
+    expect(fresh.body.setting?.chat_cache).toBe(true);
+    const optedOut = validateTokenForm({ ...emptyTokenForm(now), name: 'app', chatCache: false }, null, now, t);
+    if (!optedOut.ok) throw new Error(JSON.stringify(optedOut.errors));
+    expect(optedOut.body.setting?.chat_cache).toBe(false);
   });
 
   it('places nested issues: a bad IP line, a past expiry on create, the same backup group', () => {
@@ -54,14 +63,47 @@ describe('token form validation (the server schema, messages on fields)', () => 
 describe('token list URL state', () => {
   it('reads only what the server accepts and writes only what differs from the defaults', () => {
     const params = parseTokenListParams(new URLSearchParams('keyword=ab&order=-name&page=3&size=20'));
-    expect(params).toEqual({ keyword: 'ab', order: '-name', page: 3, size: 20 });
+    const none = { scope: 'own', user_id: '', token_id: '' };
+    expect(params).toEqual({ keyword: 'ab', order: '-name', page: 3, size: 20, ...none });
     expect(parseTokenListParams(new URLSearchParams('order=key&page=-1&size=7'))).toEqual({
       keyword: '',
       order: '',
       page: 1,
       size: 10,
+      ...none,
     });
-    expect(tokenListSearch({ keyword: '', order: '', page: 1, size: 10 }).toString()).toBe('');
+    expect(
+      tokenListSearch({
+        keyword: '',
+        order: '',
+        page: 1,
+        size: 10,
+        scope: 'own',
+        user_id: '',
+        token_id: '',
+      }).toString(),
+    ).toBe('');
     expect(tokenListSearch(params).toString()).toBe('keyword=ab&order=-name&page=3&size=20');
+  });
+
+  it("keeps the administrators' view and its id filters, dropping ids that are not positive whole numbers", () => {
+    const params = parseTokenListParams(new URLSearchParams('scope=all&user_id=12&token_id=x7'));
+    expect(params).toMatchObject({ scope: 'all', user_id: '12', token_id: '' });
+    expect(parseTokenListParams(new URLSearchParams('scope=all&user_id=0&token_id=-3'))).toMatchObject({
+      user_id: '',
+      token_id: '',
+    });
+    expect(tokenListSearch({ ...params, token_id: '5' }).toString()).toBe('scope=all&user_id=12&token_id=5');
+    // Outside that view the filters are not written (they would filter nothing).
+    expect(tokenListSearch({ ...params, scope: 'own' }).toString()).toBe('');
+    expect(parseTokenListParams(new URLSearchParams('scope=mine')).scope).toBe('own');
+  });
+});
+
+describe('moving a key to another owner', () => {
+  it('sends nothing while the field names the owner, the new id otherwise, and refuses non-ids', () => {
+    expect(ownerTransfer('7', 7)).toEqual({ ok: true });
+    expect(ownerTransfer(' 9 ', 7)).toEqual({ ok: true, userId: 9 });
+    for (const text of ['', '0', '-2', '1.5', 'abc']) expect(ownerTransfer(text, 7)).toEqual({ ok: false });
   });
 });

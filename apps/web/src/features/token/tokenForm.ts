@@ -31,6 +31,8 @@ export interface TokenFormValues {
   concurrency: string;
   heartbeatEnabled: boolean;
   heartbeatSeconds: string;
+  /** Whether the site's chat cache may answer this key's requests. */
+  chatCache: boolean;
 }
 
 export type TokenFormField =
@@ -93,6 +95,7 @@ export function emptyTokenForm(nowSeconds: number): TokenFormValues {
     concurrency: String(setting.limits.concurrency),
     heartbeatEnabled: false,
     heartbeatSeconds: String(setting.heartbeat.timeout_seconds),
+    chatCache: setting.chat_cache,
   };
 }
 
@@ -115,6 +118,7 @@ export function tokenToForm(token: TokenView, nowSeconds: number): TokenFormValu
     concurrency: String(limits.concurrency),
     heartbeatEnabled: heartbeat.enabled,
     heartbeatSeconds: String(heartbeat.timeout_seconds),
+    chatCache: token.setting.chat_cache,
   };
 }
 
@@ -142,6 +146,7 @@ export function formToInput(values: TokenFormValues) {
     backup_group: values.backupGroup,
     setting: {
       heartbeat: { enabled: values.heartbeatEnabled, timeout_seconds: numberOf(values.heartbeatSeconds) },
+      chat_cache: values.chatCache,
       limits: {
         limit_model_setting: { enabled: values.modelLimitEnabled, models: values.models },
         limits_ip_setting: { enabled: values.ipLimitEnabled, whitelist: ipLines(values.ipWhitelist) },
@@ -232,4 +237,15 @@ export function validateTokenForm(
   }
   if (parsed.success && Object.keys(errors).length === 0) return { ok: true, body: parsed.data };
   return { ok: false, errors, unplaced };
+}
+
+/**
+ * What the owner field asks for: nothing when it still names the owner, a transfer to a user id,
+ * or a refusal of text that is no user id. The server decides whether the transfer is allowed.
+ */
+export function ownerTransfer(text: string, currentOwner: number): { ok: true; userId?: number } | { ok: false } {
+  const trimmed = text.trim();
+  if (!/^[1-9]\d{0,15}$/.test(trimmed)) return { ok: false };
+  const userId = Number(trimmed);
+  return userId === currentOwner ? { ok: true } : { ok: true, userId };
 }

@@ -20,6 +20,12 @@ function positiveInteger(text: string | null, fallback: number): number {
   return Number.isInteger(value) && value >= 1 ? value : fallback;
 }
 
+/** A positive whole number as typed, or '' (an id filter left empty or mistyped is no filter). */
+function idText(text: string | null): string {
+  const trimmed = (text ?? '').trim();
+  return /^[1-9]\d{0,15}$/.test(trimmed) ? trimmed : '';
+}
+
 /** Reads the list state from the query string, ignoring values the server would refuse. */
 export function parseTokenListParams(search: URLSearchParams): TokenListParams {
   const size = positiveInteger(search.get('size'), DEFAULT_PAGE_SIZE);
@@ -30,6 +36,9 @@ export function parseTokenListParams(search: URLSearchParams): TokenListParams {
     order: (TOKEN_SORT_FIELDS as readonly string[]).includes(orderField) ? order : '',
     page: positiveInteger(search.get('page'), 1),
     size: (TOKEN_PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
+    scope: search.get('scope') === 'all' ? 'all' : 'own',
+    user_id: idText(search.get('user_id')),
+    token_id: idText(search.get('token_id')),
   };
 }
 
@@ -40,6 +49,12 @@ export function tokenListSearch(params: TokenListParams): URLSearchParams {
   if (params.order) search.set('order', params.order);
   if (params.page > 1) search.set('page', String(params.page));
   if (params.size !== DEFAULT_PAGE_SIZE) search.set('size', String(params.size));
+  // The id filters only mean something in the administrators' list of every user's keys.
+  if (params.scope === 'all') {
+    search.set('scope', 'all');
+    if (params.user_id) search.set('user_id', params.user_id);
+    if (params.token_id) search.set('token_id', params.token_id);
+  }
   return search;
 }
 

@@ -15,6 +15,9 @@ import * as logIndexes from './0012_log_indexes.js';
 import * as payments from './0013_payments.js';
 import * as logUserIndexes from './0014_log_user_indexes.js';
 import * as statisticsKeyDays from './0015_statistics_channel_days.js';
+import * as tasks from './0016_tasks.js';
+import * as webauthnCredentials from './0017_webauthn_credentials.js';
+import * as statisticsMonths from './0018_statistics_months.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -39,6 +42,9 @@ const migrations: Record<string, VersionedMigration> = {
   '0013_payments': payments,
   '0014_log_user_indexes': logUserIndexes,
   '0015_statistics_channel_days': statisticsKeyDays,
+  '0016_tasks': tasks,
+  '0017_webauthn_credentials': webauthnCredentials,
+  '0018_statistics_months': statisticsMonths,
 };
 
 class StaticProvider implements MigrationProvider {

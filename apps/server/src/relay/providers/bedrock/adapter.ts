@@ -262,6 +262,8 @@ export const bedrockAdapter: ChatAdapter = {
   // client's body through unchanged. Anthropic clients reach Claude by translation, or by
   // `bedrockAnthropicCall` where the relay wires it.
   format: 'openai',
+  // Bedrock takes image bytes only: web images are fetched by the gateway first.
+  inlineImages: true,
   async buildChat(request: ChatRequest, context: AdapterContext): Promise<UpstreamCall> {
     parseBedrockKey(context.key);
     requireInlineImages(request.messages);

@@ -102,6 +102,8 @@ export function parseGeminiError(status: number, body: Buffer): UpstreamErrorInf
 
 export const geminiAdapter: ChatAdapter = {
   format: 'gemini',
+  // AI Studio reads only its own uploaded files by URI: web images go inline.
+  inlineImages: true,
   buildChat(request: ChatRequest, context: AdapterContext): UpstreamCall {
     if (usesOpenAiEndpoint(context)) return openAiEndpointCall(request, context);
     const { model, thinking } = splitModel(context.upstreamModel);

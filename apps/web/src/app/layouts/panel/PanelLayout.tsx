@@ -8,6 +8,7 @@ import { Outlet, useLocation } from 'react-router';
 import { PageLoader } from '../../../components/PageLoader.js';
 import { PasswordChangeDialog } from '../../../features/profile/PasswordChangeDialog.js';
 import { useSession } from '../../../hooks/useSession.js';
+import { useSiteInfo } from '../../../hooks/useSiteInfo.js';
 import { CONTAINER_MAX_WIDTH, DRAWER_WIDTH, TOP_BAR_HEIGHT } from '../../../theme/layout.js';
 import { consoleMenu, findMenuTrail, visibleMenu } from '../../menu/menu.js';
 import { useAppActions, useAppState } from '../../state/AppStateProvider.js';
@@ -23,7 +24,11 @@ export function PanelLayout() {
   const { opened } = useAppState().customization;
   const { setMenu, menuOpen } = useAppActions();
   const { pathname } = useLocation();
-  const menu = useMemo(() => visibleMenu(consoleMenu, isAdmin), [isAdmin]);
+  const { UserInvoiceMonth: invoices } = useSiteInfo();
+  const menu = useMemo(
+    () => visibleMenu(consoleMenu, isAdmin, new Set(invoices ? (['invoice'] as const) : [])),
+    [isAdmin, invoices],
+  );
   const trail = findMenuTrail(menu, pathname);
 
   // The drawer starts open on large screens and closed below them.

@@ -1,0 +1,61 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { z } from 'zod';
+
+/**
+ * The bodies of the `/api/webauthn/*` routes. The browser's answers are checked for shape here, so
+ * a malformed one is a 400 naming the field; what they prove is checked by @simplewebauthn/server.
+ */
+const base64url = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+$/, 'must be base64url text')
+  .max(16_384);
+
+export const registrationBeginBody = z
+  .object({ alias: z.string().trim().max(255, 'alias: at most 255 characters').optional() })
+  .default({});
+
+export const loginBeginBody = z.object({ username: z.string().trim().max(191).optional() }).default({});
+
+const transports = z.array(z.string().max(32)).max(16);
+
+export const registrationResponse = z.object({
+  id: base64url,
+  rawId: base64url,
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional().catch(undefined),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  response: z.object({
+    clientDataJSON: base64url,
+    attestationObject: base64url,
+    authenticatorData: base64url.optional(),
+    transports: transports.optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: base64url.optional(),
+  }),
+}) satisfies z.ZodType<RegistrationResponseJSON>;
+
+export const authenticationResponse = z.object({
+  id: base64url,
+  rawId: base64url,
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional().catch(undefined),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  response: z.object({
+    clientDataJSON: base64url,
+    authenticatorData: base64url,
+    signature: base64url,
+    // Some browsers send null rather than leaving it out when the authenticator kept no handle.
+    userHandle: base64url
+      .optional()
+      .nullable()
+      .transform((value) => value ?? undefined),
+  }),
+}) satisfies z.ZodType<AuthenticationResponseJSON>;
+
+/** `GET /api/webauthn/credentials` items: the reference's fields, the id as standard base64 as there. */
+export interface PasskeyView {
+  id: number;
+  credential_id: string;
+  alias: string;
+  created_time: number;
+}

@@ -1,0 +1,73 @@
+import { type AsyncTaskView, type Paged, taskListQuery } from '@one-hub/contracts';
+import type { FastifyInstance } from 'fastify';
+import { type Auth, currentUser } from '../../http/auth.js';
+import { ok } from '../../http/reply.js';
+import { parseInput } from '../../http/validate.js';
+import type { DatabaseHandle } from '../../platform/db/index.js';
+import { listTasks, type TaskListRow } from './repo.js';
+
+/** The JSON columns as One Hub serialises them: parsed, null when empty or unreadable. */
+function parsed(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Suno music clips carry the Suno account's user id; a user's own list must not show it (§1.17). */
+export function withoutUserIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUserIds);
+  if (value && typeof value === 'object') {
+    const copy: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value)) if (key !== 'user_id') copy[key] = withoutUserIds(entry);
+    return copy;
+  }
+  return value;
+}
+
+/** A row as the console reads it; the own list leaves out which channel ran the task. */
+export function presentTask(row: TaskListRow, withChannel: boolean): AsyncTaskView {
+  const data = parsed(row.data);
+  const view: AsyncTaskView = {
+    id: Number(row.id),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+    task_id: row.task_id,
+    platform: row.platform,
+    user_id: Number(row.user_id),
+    quota: Number(row.quota),
+    action: row.action,
+    status: row.status,
+    fail_reason: row.fail_reason,
+    submit_time: Number(row.submit_time),
+    start_time: Number(row.start_time),
+    finish_time: Number(row.finish_time),
+    progress: Number(row.progress),
+    properties: parsed(row.properties),
+    data: !withChannel && row.platform === 'suno' && row.action === 'MUSIC' ? withoutUserIds(data) : data,
+    token_id: Number(row.token_id),
+  };
+  if (row.notify_hook) view.notify_hook = row.notify_hook;
+  return withChannel ? { ...view, channel_id: Number(row.channel_id) } : view;
+}
+
+function present(page: Paged<TaskListRow>, withChannel: boolean): Paged<AsyncTaskView> {
+  return { ...page, data: page.data.map((row) => presentTask(row, withChannel)) };
+}
+
+/** `GET /api/task/` (administrators, every task) and `GET /api/task/self` (the user's own tasks). */
+export function taskRoutes(app: FastifyInstance, deps: { auth: Auth; database: DatabaseHandle }): void {
+  const { auth, database } = deps;
+  app.get('/api/task/', { onRequest: auth.requireAdmin }, async (request) => {
+    const query = parseInput(taskListQuery, request.query, 'query');
+    return ok(present(await listTasks(database, { admin: true }, query), true));
+  });
+  // The router ignores trailing slashes, so `/api/task/self/` lands here too.
+  app.get('/api/task/self', { onRequest: auth.requireUser }, async (request) => {
+    const query = parseInput(taskListQuery, request.query, 'query');
+    const userId = currentUser(request).id;
+    return ok(present(await listTasks(database, { admin: false, userId }, query), false));
+  });
+}

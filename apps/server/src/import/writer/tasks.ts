@@ -1,0 +1,198 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/index.js';
+import type { LegacyMidjourney, LegacyTask, LegacyTelegramMenu, Skipped } from '../legacy.js';
+import { type BatchResult, chunked, clip, type WriteContext } from './context.js';
+import { type IdLookup, lookupIds } from './id-map.js';
+
+/**
+ * Midjourney and Suno/Kling tasks, and the Telegram bot's menus. Tasks get new ids (nothing
+ * points to a task's id; clients fetch by `mj_id` / `task_id`); their user, channel and key ids
+ * are remapped. A task the target already has for the same user (a merge of a database imported
+ * before) is not written twice.
+ */
+
+interface Owned {
+  id: number;
+  user_id: number;
+  channel_id: number;
+  token_id: number;
+}
+
+interface Remapped {
+  user_id: number;
+  channel_id: number;
+  token_id: number;
+}
+
+/** A channel or key that was not imported: the task stays, naming none (0), as logs do. */
+const optional = (lookup: IdLookup, sourceId: number) => (sourceId > 0 ? (lookup.resolve(sourceId) ?? 0) : 0);
+
+/** Each row's target user, channel and key; rows whose user was not imported are summarised per user. */
+async function remap<Row extends Owned>(
+  executor: Kysely<Database>,
+  context: WriteContext,
+  table: string,
+  rows: readonly Row[],
+): Promise<{ kept: Array<[Row, Remapped]>; skipped: Skipped[] }> {
+  const ids = (pick: (row: Row) => number) => rows.map(pick);
+  const users = await lookupIds(
+    executor,
+    context,
+    'users',
+    ids((row) => row.user_id),
+  );
+  const channels = await lookupIds(
+    executor,
+    context,
+    'channels',
+    ids((row) => row.channel_id),
+  );
+  const tokens = await lookupIds(
+    executor,
+    context,
+    'tokens',
+    ids((row) => row.token_id),
+  );
+  const missing = new Map<number, number>();
+  const kept: Array<[Row, Remapped]> = [];
+  for (const row of rows) {
+    const userId = row.user_id > 0 ? users.resolve(row.user_id) : undefined;
+    if (userId === undefined) {
+      missing.set(row.user_id, (missing.get(row.user_id) ?? 0) + 1);
+      continue;
+    }
+    kept.push([
+      row,
+      { user_id: userId, channel_id: optional(channels, row.channel_id), token_id: optional(tokens, row.token_id) },
+    ]);
+  }
+  const skipped = [...missing].map(([userId, count]) => ({ table, reason: `user ${userId} was not imported`, count }));
+  return { kept, skipped };
+}
+
+/** Keys (user, platform, upstream task id) of the tasks the target already holds with one of `taskIds`. */
+async function presentKeys(
+  executor: Kysely<Database>,
+  table: 'midjourneys' | 'tasks',
+  taskIds: string[],
+  key: (row: { user_id: number; task: string; platform: string }) => string,
+): Promise<Set<string>> {
+  const present = new Set<string>();
+  for (const chunk of chunked([...new Set(taskIds.filter((id) => id !== ''))], 500)) {
+    const rows =
+      table === 'tasks'
+        ? await executor
+            .selectFrom('tasks')
+            .select(['user_id', 'task_id as task', 'platform'])
+            .where('task_id', 'in', chunk)
+            .execute()
+        : await executor
+            .selectFrom('midjourneys')
+            .select(['user_id', 'mj_id as task'])
+            .where('mj_id', 'in', chunk)
+            .execute();
+    for (const row of rows) present.add(key({ platform: '', ...row, user_id: Number(row.user_id) }));
+  }
+  return present;
+}
+
+export async function writeMidjourneys(
+  executor: Kysely<Database>,
+  context: WriteContext,
+  tasks: readonly LegacyMidjourney[],
+): Promise<BatchResult> {
+  const { kept, skipped } = await remap(executor, context, 'midjourneys', tasks);
+  const key = (row: { user_id: number; task: string }) => `${row.user_id}\u0000${row.task}`;
+  const present = await presentKeys(
+    executor,
+    'midjourneys',
+    tasks.map((task) => task.mj_id),
+    key,
+  );
+  const rows = [];
+  for (const [task, ids] of kept) {
+    const taskKey = key({ user_id: ids.user_id, task: task.mj_id });
+    if (task.mj_id !== '' && present.has(taskKey)) {
+      skipped.push({ table: 'midjourneys', row: task.id, reason: 'the target already has this task for this user' });
+      continue;
+    }
+    present.add(taskKey);
+    const { id: _sourceId, ...columns } = task;
+    rows.push({
+      ...columns,
+      ...ids,
+      action: clip(task.action, 40),
+      mj_id: clip(task.mj_id, 191),
+      status: clip(task.status, 20),
+      progress: clip(task.progress, 30),
+    });
+  }
+  for (const chunk of chunked(rows)) await executor.insertInto('midjourneys').values(chunk).execute();
+  return { written: rows.length, skipped };
+}
+
+export async function writeTasks(
+  executor: Kysely<Database>,
+  context: WriteContext,
+  tasks: readonly LegacyTask[],
+): Promise<BatchResult> {
+  const { kept, skipped } = await remap(executor, context, 'tasks', tasks);
+  const key = (row: { user_id: number; task: string; platform: string }) =>
+    `${row.user_id}\u0000${row.platform}\u0000${row.task}`;
+  const present = await presentKeys(
+    executor,
+    'tasks',
+    tasks.map((task) => task.task_id),
+    key,
+  );
+  const rows = [];
+  for (const [task, ids] of kept) {
+    const taskKey = key({ user_id: ids.user_id, task: task.task_id, platform: task.platform });
+    if (task.task_id !== '' && present.has(taskKey)) {
+      skipped.push({ table: 'tasks', row: task.id, reason: 'the target already has this task for this user' });
+      continue;
+    }
+    present.add(taskKey);
+    const { id: _sourceId, ...columns } = task;
+    rows.push({
+      ...columns,
+      ...ids,
+      task_id: clip(task.task_id, 50),
+      platform: clip(task.platform, 30),
+      action: clip(task.action, 40),
+      status: clip(task.status, 20),
+    });
+  }
+  for (const chunk of chunked(rows)) await executor.insertInto('tasks').values(chunk).execute();
+  return { written: rows.length, skipped };
+}
+
+/** Menus are merged by command: a command the target already answers keeps the target's reply. */
+export async function writeTelegramMenus(
+  executor: Kysely<Database>,
+  _context: WriteContext,
+  menus: readonly LegacyTelegramMenu[],
+): Promise<BatchResult> {
+  const commands = new Set(
+    (await executor.selectFrom('telegram_menus').select('command').execute()).map((row) => row.command),
+  );
+  const skipped: Skipped[] = [];
+  const rows = [];
+  for (const menu of menus) {
+    const command = clip(menu.command, 32);
+    if (command === '') skipped.push({ table: 'telegram_menus', reason: 'it has no command' });
+    else if (commands.has(command))
+      skipped.push({ table: 'telegram_menus', row: command, reason: 'the target already has this command; kept' });
+    else {
+      commands.add(command);
+      rows.push({
+        command,
+        description: clip(menu.description, 255),
+        parse_mode: clip(menu.parse_mode, 255),
+        reply_message: menu.reply_message,
+      });
+    }
+  }
+  for (const chunk of chunked(rows)) await executor.insertInto('telegram_menus').values(chunk).execute();
+  return { written: rows.length, skipped };
+}

@@ -1,0 +1,72 @@
+import type { Cache } from '../platform/cache/index.js';
+import { randomHex } from '../platform/crypto.js';
+import type { Logger } from '../platform/logger.js';
+import { type Repeating, repeatEvery } from './repeat.js';
+
+/**
+ * The poller of unfinished asynchronous tasks (Midjourney, Suno, Kling): on the master node every
+ * `intervalMs` it runs each platform's pass, one at a time. A lease in the shared cache lets one
+ * node poll at a time even when several are (mis)configured as masters, and a node that dies frees
+ * it after `leaseSeconds`. Each platform's pass reads its unfinished tasks from the database, asks
+ * their channels in batches, writes what changed, and fails (and refunds) tasks stuck past their
+ * timeout; a restart loses nothing because the database is the only state.
+ */
+export interface TaskPlatformPoller {
+  /** suno, kling, midjourney: named in the log. */
+  name: string;
+  /** One pass over the platform's unfinished tasks; answers how many are still unfinished. */
+  poll(): Promise<number>;
+}
+
+export interface TaskPollJob {
+  /** Runs one pass now (or joins the one under way); answers the tasks still unfinished. */
+  runNow(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export function startTaskPollJob(options: {
+  pollers: readonly TaskPlatformPoller[];
+  cache: Pick<Cache, 'setIfAbsent' | 'deleteIfEquals'>;
+  intervalMs: number;
+  logger: Pick<Logger, 'warn' | 'error'>;
+  /** How long one node's lease lasts when it is not given back (a crash mid-pass). */
+  leaseSeconds?: number;
+}): TaskPollJob {
+  const holder = randomHex(8);
+  const leaseSeconds = options.leaseSeconds ?? Math.max(60, Math.ceil((options.intervalMs * 4) / 1000));
+  let pass: Promise<number> | undefined;
+
+  const pollAll = async (): Promise<number> => {
+    if (!(await options.cache.setIfAbsent('task-poll-lease', holder, leaseSeconds))) return 0;
+    let unfinished = 0;
+    try {
+      for (const poller of options.pollers) {
+        try {
+          unfinished += await poller.poll();
+        } catch (error) {
+          // One platform's outage must not stop the others' tasks.
+          options.logger.error({ err: error, platform: poller.name }, 'polling asynchronous tasks failed');
+        }
+      }
+    } finally {
+      await options.cache.deleteIfEquals('task-poll-lease', holder);
+    }
+    return unfinished;
+  };
+  const runNow = (): Promise<number> => {
+    pass ??= pollAll().finally(() => {
+      pass = undefined;
+    });
+    return pass;
+  };
+  const timer: Repeating = repeatEvery(options.intervalMs, runNow, (error) =>
+    options.logger.error({ err: error }, 'the task poller failed; it runs again at its next interval'),
+  );
+  return {
+    runNow,
+    async stop() {
+      await timer.cancel();
+      await pass;
+    },
+  };
+}

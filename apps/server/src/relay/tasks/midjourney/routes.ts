@@ -1,0 +1,120 @@
+import type { RelayFront, RelayHandler, RelayHttpRequest, RelayRouteOptions } from '../../../http/relay-front.js';
+import type { TaskPlatformPoller } from '../../../jobs/task-poll-job.js';
+import { AppError } from '../../../platform/errors.js';
+import type { RelayCaller } from '../../access/keys.js';
+import type { InFlightRequests } from '../../in-flight.js';
+import { authenticateTaskCaller } from '../submission.js';
+import type { TaskRelayDeps } from '../types.js';
+import type { MjMode } from './actions.js';
+import type { MidjourneyDeps } from './deps.js';
+import { renderMidjourneyError } from './errors.js';
+import { midjourneyPoller } from './poller.js';
+import { fetchTask, imageSeed, listByCondition, notifyTask, streamImage } from './queries.js';
+import { MidjourneyRepository } from './repo.js';
+import { submitTask } from './submit.js';
+import { MidjourneyTracker } from './tracker.js';
+
+/**
+ * The midjourney-proxy compatible surface (reference §2.1): every route under `/mj`, and the same
+ * under `/mj-fast/mj`, `/mj-turbo/mj` and `/mj-relax/mj`; any other mode is refused. The key comes
+ * in `mj-api-secret` (or `Authorization`) and is checked from the headers before a body is read.
+ */
+
+const MODES: ReadonlyArray<readonly [prefix: string, mode: MjMode]> = [
+  ['', 'fast'],
+  ['/mj-fast', 'fast'],
+  ['/mj-turbo', 'turbo'],
+  ['/mj-relax', 'relax'],
+];
+
+const SUBMIT_ENDPOINTS = [
+  'imagine',
+  'change',
+  'simple-change',
+  'describe',
+  'blend',
+  'action',
+  'modal',
+  'shorten',
+  'upload-discord-images',
+] as const;
+
+const BAD_MODE = new AppError('bad_request', '无效的加速模式', {
+  details: { type: 'one_hub_error', code: '4' },
+});
+
+function credentialOf(request: RelayHttpRequest): string | undefined {
+  const secret = request.headers['mj-api-secret'];
+  if (typeof secret === 'string' && secret !== '') return secret;
+  return request.headers.authorization;
+}
+
+async function callerOf(deps: MidjourneyDeps, request: RelayHttpRequest): Promise<RelayCaller> {
+  const caller = await authenticateTaskCaller(deps, request, credentialOf(request));
+  request.relayCaller = caller;
+  return caller;
+}
+
+export function installMidjourney(
+  front: RelayFront,
+  taskDeps: TaskRelayDeps,
+  inFlight: InFlightRequests,
+): TaskPlatformPoller {
+  const repo = new MidjourneyRepository(taskDeps.refunds.database);
+  const tracker = new MidjourneyTracker({ ...taskDeps, repo });
+  const deps: MidjourneyDeps = { ...taskDeps, repo, tracker };
+  const render = renderMidjourneyError;
+  const open: RelayRouteOptions = { render };
+  const authed: RelayRouteOptions = {
+    render,
+    admit: async (request) => {
+      await callerOf(deps, request);
+    },
+  };
+  const withCaller =
+    (read: (caller: RelayCaller, request: RelayHttpRequest) => Promise<unknown>): RelayHandler =>
+    async (request) =>
+      read(request.relayCaller ?? (await callerOf(deps, request)), request);
+
+  for (const [prefix, mode] of MODES) {
+    const base = `${prefix}/mj`;
+    const submit =
+      (endpoint: string): RelayHandler =>
+      (request, reply) =>
+        inFlight.track(submitTask(deps, request, reply, { mode, explicitMode: prefix !== '', endpoint }), () =>
+          reply.raw.destroy(),
+        );
+    for (const endpoint of SUBMIT_ENDPOINTS)
+      front.route('POST', `${base}/submit/${endpoint}`, authed, submit(endpoint));
+    front.route('POST', `${base}/insight-face/swap`, authed, submit('swap'));
+    front.route(
+      'POST',
+      `${base}/task/list-by-condition`,
+      authed,
+      withCaller((caller, request) => listByCondition(deps, caller, request)),
+    );
+    front.route(
+      'GET',
+      `${base}/task/:id/fetch`,
+      open,
+      withCaller((caller, request) => fetchTask(deps, caller, request)),
+    );
+    front.route(
+      'GET',
+      `${base}/task/:id/image-seed`,
+      open,
+      withCaller((caller, request) => imageSeed(deps, caller, request)),
+    );
+    front.route('GET', `${base}/image/:id`, open, (request, reply) => streamImage(deps, request, reply));
+    front.route('POST', `${base}/notify`, open, (request) => notifyTask(deps, request));
+  }
+  // Any other `/:mode/mj/…`; a known mode's unknown path is a plain 404.
+  front.route('*', '/:mode/mj/*', { render, body: 'stream' }, async (request) => {
+    const mode = (request.params as { mode: string }).mode;
+    if (MODES.some(([prefix]) => prefix === `/${mode}`)) throw AppError.notFound(`Route ${request.url} not found`);
+    throw BAD_MODE;
+  });
+  front.surface('/mj/', render);
+  front.surface('/mj-', render);
+  return midjourneyPoller(deps);
+}

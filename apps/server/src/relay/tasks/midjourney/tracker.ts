@@ -1,0 +1,86 @@
+import type { Logger } from '../../../platform/logger.js';
+import type { UpstreamClient } from '../../transport/executor.js';
+import { type RefundDeps, refundTask } from '../refund.js';
+import type { MidjourneyRepository, MidjourneyRow } from './repo.js';
+import { changesRow, clientHookOf, type ProxyTask, serverAddressOf, toProxyTask, updateFromProxy } from './view.js';
+
+/**
+ * Applies what the proxy reports about a task (a poll or its callback) to the task's row. A task
+ * that ends in FAILURE, or outlives the task timeout, is failed and refunded exactly once
+ * (refund.ts); a final task is never changed again. When MjNotifyEnabled is on, every visible
+ * change is posted to the client's own notifyHook, as the proxy would have done.
+ */
+export interface TrackerDeps {
+  repo: MidjourneyRepository;
+  refunds: RefundDeps;
+  options: { getBoolean(key: 'MjNotifyEnabled'): boolean; get(key: 'ServerAddress'): string };
+  upstream: Pick<UpstreamClient, 'fetchWhole'>;
+  logger: Pick<Logger, 'warn'>;
+}
+
+/** A client's callback answer is read only to free the connection. */
+const HOOK_ANSWER_LIMIT = 64 * 1024;
+
+export function refundText(mjId: string, quota: number): string {
+  return `构图失败 ${mjId}，补偿 ${quota}`;
+}
+
+export class MidjourneyTracker {
+  constructor(private readonly deps: TrackerDeps) {}
+
+  /** True when the row changed. */
+  async apply(row: MidjourneyRow, task: ProxyTask): Promise<boolean> {
+    const update = updateFromProxy(row, task);
+    if (update.status === 'FAILURE') {
+      return this.fail(row, { ...update, fail_reason: update.fail_reason || row.fail_reason || 'the task failed' });
+    }
+    if (!changesRow(row, update)) return false;
+    const changed = await this.deps.repo.updateUnfinished(row.id, update);
+    if (changed) this.notifyClient({ ...row, ...update } as MidjourneyRow);
+    return changed;
+  }
+
+  /** Fails a task that has run longer than `timeoutMs` and refunds it; true when this call did. */
+  expire(row: MidjourneyRow, timeoutMs: number, now = Date.now()): Promise<boolean> {
+    const minutes = Math.round(timeoutMs / 60_000);
+    return this.fail(row, {
+      status: 'FAILURE',
+      progress: row.progress || '0%',
+      fail_reason: `the task timed out: unfinished after ${minutes} minutes`,
+      finish_time: now,
+    });
+  }
+
+  private async fail(row: MidjourneyRow, update: Parameters<MidjourneyRepository['updateUnfinished']>[1]) {
+    const final = { ...update, status: 'FAILURE', finish_time: update.finish_time || Date.now() };
+    const quota = Number(row.quota);
+    const failed = await refundTask(this.deps.refunds, {
+      userId: row.user_id,
+      username: await this.deps.repo.usernameOf(row.user_id),
+      quota,
+      content: refundText(row.mj_id, quota),
+      markFailed: (executor) => this.deps.repo.updateUnfinished(row.id, final, executor),
+    });
+    if (failed) this.notifyClient({ ...row, ...final } as MidjourneyRow);
+    return failed;
+  }
+
+  /** Posts the task to the client's notifyHook; a failure there is the client's, only logged. */
+  private notifyClient(row: MidjourneyRow): void {
+    const hook = clientHookOf(row);
+    if (!hook || !this.deps.options.getBoolean('MjNotifyEnabled')) return;
+    this.deps.upstream
+      .fetchWhole(
+        {
+          url: hook,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(toProxyTask(row, serverAddressOf(this.deps.options))),
+        },
+        HOOK_ANSWER_LIMIT,
+      )
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ task: row.mj_id, detail: String(error) }, 'posting to a client notifyHook failed'),
+      );
+  }
+}

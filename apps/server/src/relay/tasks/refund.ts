@@ -1,0 +1,50 @@
+import { LogType } from '@one-hub/contracts';
+import type { LogRepository } from '../../api/log/repo.js';
+import type { UserRepository } from '../../api/user/repo.js';
+import type { DatabaseHandle, Executor } from '../../platform/db/index.js';
+
+/**
+ * A task that ended in failure gives its user back what it was charged (reference §4.15), exactly
+ * once however many pollers, fetches or notify callbacks see the failure: the task's move to
+ * FAILURE is a conditional update, and the credit and its system log row happen in the same
+ * transaction only when that update changed the row.
+ */
+export interface RefundDeps {
+  database: DatabaseHandle;
+  users: Pick<UserRepository, 'addQuota'>;
+  logs: Pick<LogRepository, 'insert'>;
+  /** Told after commit, so cached balances (the relay's) follow. */
+  onQuotaChanged(userId: number, delta: number): void;
+}
+
+export interface FailedTask {
+  userId: number;
+  /** For the system log row; the console's log list shows it. */
+  username: string;
+  /** What the task was charged; 0 refunds nothing but still marks the task failed. */
+  quota: number;
+  /** The system log's text (`构图失败 <id>，补偿 <amount>`, `异步任务执行失败 …`). */
+  content: string;
+  /** Moves the task to FAILURE unless it is already final; true when this call moved it. */
+  markFailed(executor: Executor): Promise<boolean>;
+}
+
+/** True when this call failed the task (and refunded it); false when it was already final. */
+export async function refundTask(deps: RefundDeps, task: FailedTask): Promise<boolean> {
+  const refunded = await deps.database.db.transaction().execute(async (transaction) => {
+    if (!(await task.markFailed(transaction))) return false;
+    if (task.quota > 0) {
+      await deps.users.addQuota(task.userId, task.quota, transaction);
+      await deps.logs.insert(transaction, {
+        userId: task.userId,
+        username: task.username,
+        type: LogType.system,
+        quota: task.quota,
+        content: task.content,
+      });
+    }
+    return true;
+  });
+  if (refunded && task.quota > 0) deps.onQuotaChanged(task.userId, task.quota);
+  return refunded;
+}

@@ -1,0 +1,191 @@
+import type { Json } from '@one-hub/contracts';
+import type { RelayHttpRequest } from '../../http/relay-front.js';
+import { AppError } from '../../platform/errors.js';
+import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
+import { consumeLogRow } from '../billing/consume-log.js';
+import type { Reservation } from '../billing/ledger.js';
+import { type Price, reservationQuota, settledQuota } from '../billing/quota.js';
+import { refuseUnpricedModel } from '../billing/unpriced.js';
+import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../exchange/admission.js';
+import { pickChannel } from '../exchange/pipeline.js';
+import type { Attempt, RelayDeps } from '../exchange/types.js';
+import type { RouterChannel } from '../routing/router.js';
+
+/**
+ * What every asynchronous task (Midjourney, Suno, Kling) does at submission, whatever its wire
+ * format: the caller's key and limits, a channel of the caller's group that serves the billed model
+ * (or the one a task is bound to), its per-call price reserved, then either charged with a consume
+ * log when the upstream accepts the task or handed back when it refuses. A task that later fails
+ * is refunded by `refundTask` (refund.ts).
+ */
+
+/** A task is billed per call: it reports no tokens. */
+const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0 };
+
+export type TaskDeps = Pick<
+  RelayDeps,
+  | 'keys'
+  | 'router'
+  | 'ledger'
+  | 'groups'
+  | 'limiter'
+  | 'concurrency'
+  | 'options'
+  | 'prices'
+  | 'writeLog'
+  | 'logger'
+  | 'upstream'
+  | 'baseUrlOf'
+  | 'remindLowBalance'
+>;
+
+export interface TaskSubmission {
+  caller: RelayCaller;
+  /** The channel the task goes to; later calls about the task go to the same one. */
+  channel: RouterChannel;
+  /** The billed model (`mj_imagine`, `chirp-v3-5`, `kling-video_kling-v1_std_5`…). */
+  model: string;
+  group: string;
+  groupRatio: number;
+  price: Price;
+  /** What the task costs: 1000 × the per-call price × the group ratio (0 for a free action). */
+  quota: number;
+  reservation: Reservation;
+  startedAt: number;
+  /** Releases the key's concurrency slot; called by confirm and cancel. */
+  release(): void;
+}
+
+export interface OpenSubmission {
+  caller: RelayCaller;
+  model: string;
+  /** The channel the task must go to (an action on an earlier task); else one is picked for the model. */
+  channelId?: number;
+  /** Channel types that can take the task; a bound channel of another type is refused. */
+  channelTypes: readonly number[];
+  /** Sets a header on a refusal (Retry-After). */
+  setHeader(name: string, value: string): void;
+}
+
+/** Authenticates a task route's key from a header value (`mj-api-secret`, `Authorization`). */
+export function authenticateTaskCaller(
+  deps: Pick<TaskDeps, 'keys'>,
+  request: RelayHttpRequest,
+  credential: string | undefined,
+): RelayCaller | Promise<RelayCaller> {
+  if (request.relayCaller) return request.relayCaller;
+  return deps.keys.authenticate(credential, request.ip);
+}
+
+/** Admits, picks the channel and reserves the price; the caller must confirm or cancel it. */
+export async function openSubmission(deps: TaskDeps, open: OpenSubmission): Promise<TaskSubmission> {
+  const { caller, model } = open;
+  checkModelAllowed(caller, model);
+  const group = primaryGroupOf(caller);
+  if (!deps.groups.enabled(group)) throw AppError.forbidden(`user group ${group} does not exist or is disabled`);
+  const attempt: Attempt = {
+    caller,
+    input: { model, stream: false, fields: {} as Json },
+    group,
+    groupRatio: deps.groups.enabled(group)?.ratio ?? 1,
+    startedAt: Date.now(),
+    channelsTried: [],
+  };
+  const channel =
+    open.channelId === undefined
+      ? pickChannel(deps as RelayDeps, attempt, new Set(), false)
+      : bound(deps, open.channelId);
+  if (!open.channelTypes.includes(channel.type)) {
+    throw AppError.badRequest(`channel ${channel.id} cannot take ${model} tasks`);
+  }
+  const price = deps.prices.lookup(model);
+  refuseUnpricedModel(deps.options, price, model);
+  const quota = reservationQuota({ price, groupRatio: attempt.groupRatio, promptTokens: 0, preConsumedQuota: 0 });
+  const release = hasLimits(deps, caller) ? await enterLimits(deps, caller, open.setHeader) : noRelease;
+  try {
+    const reserving = deps.ledger.reserve(caller.user.id, { id: caller.token.id, limited: !caller.unlimited }, quota);
+    const reservation = reserving instanceof Promise ? await reserving : reserving;
+    return {
+      caller,
+      channel,
+      model,
+      group: attempt.group,
+      groupRatio: attempt.groupRatio,
+      price,
+      quota,
+      reservation,
+      startedAt: attempt.startedAt,
+      release,
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** The channel an earlier task went to: it alone knows the task. */
+function bound(deps: Pick<TaskDeps, 'router'>, channelId: number): RouterChannel {
+  const channel = deps.router.byChannelId(channelId);
+  if (!channel)
+    throw new AppError('unavailable', `channel ${channelId}, which holds this task, is disabled or gone`, {
+      status: 503,
+    });
+  return channel;
+}
+
+export interface Confirmation {
+  request: Pick<RelayHttpRequest, 'id' | 'ip'>;
+  /** The consume log's content ("Midjourney IMAGINE 1712…"). */
+  content: string;
+  /** Charged instead of the reserved price (a free action: 0). */
+  quota?: number;
+}
+
+/**
+ * The upstream took the task: the price is charged and a consume log written. Answers what was
+ * charged, which the task row keeps so a failure refunds exactly that.
+ */
+export async function confirmSubmission(
+  deps: TaskDeps,
+  submission: TaskSubmission,
+  confirmation: Confirmation,
+): Promise<number> {
+  submission.release();
+  const cost = confirmation.quota ?? submission.quota;
+  const result = await deps.ledger.settle(submission.reservation, cost, submission.channel.id);
+  const settled = {
+    ...settledQuota({ price: submission.price, groupRatio: submission.groupRatio, usage: NO_USAGE }),
+    quota: cost,
+  };
+  if (deps.options.getBoolean('LogConsumeEnabled')) {
+    const row = consumeLogRow({
+      caller: submission.caller,
+      requestId: confirmation.request.id,
+      sourceIp: confirmation.request.ip,
+      model: submission.model,
+      channelId: submission.channel.id,
+      group: submission.group,
+      groupRatio: submission.groupRatio,
+      price: submission.price,
+      settled,
+      usage: NO_USAGE,
+      charged: result.charged,
+      shortfall: result.shortfall,
+      startedAt: submission.startedAt,
+      firstByteMs: undefined,
+      stream: false,
+      clientGone: false,
+    });
+    deps.writeLog({ ...row, content: confirmation.content });
+  }
+  if (result.balance !== undefined && result.charged > 0) {
+    deps.remindLowBalance(submission.caller.user.id, result.balance + result.charged, result.balance);
+  }
+  return result.charged;
+}
+
+/** The upstream refused the task (or never answered): nothing is charged. */
+export async function cancelSubmission(deps: Pick<TaskDeps, 'ledger'>, submission: TaskSubmission): Promise<void> {
+  submission.release();
+  await deps.ledger.settle(submission.reservation, 0);
+}

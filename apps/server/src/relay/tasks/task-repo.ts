@@ -1,0 +1,133 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type DatabaseHandle, type Executor, insertReturningId, type TasksTable } from '../../platform/db/index.js';
+import { type RefundDeps, refundTask } from './refund.js';
+
+/**
+ * The `tasks` table (Suno and Kling, reference §3.1): rows the relays create at submission, the
+ * pollers update, and the fetch routes answer from. Times are Unix seconds. A final row (SUCCESS
+ * or FAILURE) is never changed again, so a late report cannot undo a refund.
+ */
+
+export type TaskRow = Selectable<TasksTable>;
+export type NewTaskRow = Insertable<TasksTable>;
+export type TaskUpdate = Updateable<TasksTable>;
+
+export const FINAL_TASK_STATUSES = ['SUCCESS', 'FAILURE'] as const;
+
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+export class TaskRepository {
+  constructor(private readonly handle: DatabaseHandle) {}
+
+  insert(row: NewTaskRow): Promise<number> {
+    return insertReturningId(this.handle, this.handle.db.insertInto('tasks').values(row));
+  }
+
+  /** The caller's own task of that platform with that upstream id (the newest, should one repeat). */
+  findOwned(userId: number, platform: string, taskId: string): Promise<TaskRow | undefined> {
+    return this.handle.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('platform', '=', platform)
+      .where('task_id', '=', taskId)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+
+  findOwnedMany(userId: number, platform: string, taskIds: readonly string[]): Promise<TaskRow[]> {
+    if (taskIds.length === 0) return Promise.resolve([]);
+    return this.handle.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('platform', '=', platform)
+      .where('task_id', 'in', [...taskIds])
+      .orderBy('id', 'asc')
+      .execute();
+  }
+
+  /** Unfinished tasks of a platform, oldest first, at most `limit` a pass. */
+  unfinished(platform: string, limit: number): Promise<TaskRow[]> {
+    return this.handle.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('platform', '=', platform)
+      .where('status', 'not in', [...FINAL_TASK_STATUSES])
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Writes a report unless the task is already final; true when the row changed. */
+  async updateUnfinished(id: number, update: TaskUpdate, executor: Executor = this.handle.db): Promise<boolean> {
+    const result = await executor
+      .updateTable('tasks')
+      .set(update)
+      .where('id', '=', id)
+      .where('status', 'not in', [...FINAL_TASK_STATUSES])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async usernameOf(userId: number): Promise<string> {
+    const row = await this.handle.db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
+    return row?.username ?? '';
+  }
+}
+
+export interface TaskTrackerDeps {
+  repo: TaskRepository;
+  refunds: RefundDeps;
+}
+
+export function taskRefundText(taskId: string, quota: number): string {
+  return `异步任务执行失败 ${taskId}，补偿 ${quota}`;
+}
+
+/**
+ * Applies an upstream report to a row: a FAILURE fails and refunds the task exactly once
+ * (refund.ts), anything else is written if the task is still unfinished. True when the row changed.
+ */
+export async function applyTaskReport(deps: TaskTrackerDeps, row: TaskRow, update: TaskUpdate): Promise<boolean> {
+  if (update.status === 'FAILURE') return failTask(deps, row, update);
+  if (!changes(row, update)) return false;
+  return deps.repo.updateUnfinished(Number(row.id), { ...update, updated_at: nowSeconds() });
+}
+
+/** Fails a task that ran longer than `timeoutMs`, and refunds it; true when this call did. */
+export function expireTask(deps: TaskTrackerDeps, row: TaskRow, timeoutMs: number): Promise<boolean> {
+  return failTask(deps, row, {
+    fail_reason: `the task timed out: unfinished after ${Math.round(timeoutMs / 60_000)} minutes`,
+  });
+}
+
+/** An unfinished task submitted longer than `timeoutMs` ago. */
+export function taskExpired(row: TaskRow, timeoutMs: number, now = Date.now()): boolean {
+  return now - Number(row.submit_time) * 1000 > timeoutMs;
+}
+
+async function failTask(deps: TaskTrackerDeps, row: TaskRow, update: TaskUpdate): Promise<boolean> {
+  const now = nowSeconds();
+  const final: TaskUpdate = {
+    ...update,
+    status: 'FAILURE',
+    fail_reason: update.fail_reason || row.fail_reason || 'the task failed',
+    finish_time: update.finish_time || now,
+    updated_at: now,
+  };
+  const quota = Number(row.quota);
+  return refundTask(deps.refunds, {
+    userId: row.user_id,
+    username: await deps.repo.usernameOf(row.user_id),
+    quota,
+    content: taskRefundText(row.task_id, quota),
+    markFailed: (executor) => deps.repo.updateUnfinished(Number(row.id), final, executor),
+  });
+}
+
+function changes(row: TaskRow, update: TaskUpdate): boolean {
+  return Object.entries(update).some(([key, value]) => row[key as keyof TaskRow] !== value);
+}

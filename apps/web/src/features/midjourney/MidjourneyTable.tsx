@@ -1,0 +1,165 @@
+import Box from '@mui/material/Box';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { MidjourneyTaskView } from '@one-hub/contracts';
+import { useTranslation } from 'react-i18next';
+import { Timestamp } from '../../components/Timestamp.js';
+import { type RowColumn, RowsView } from '../task/RowsView.js';
+import { ClampedText, Muted, PlainChip, ProgressCell, TaskIdCell, TaskStatusChip } from '../task/TaskCells.js';
+import { progressPercent, statusKey } from '../task/taskStatus.js';
+import { ImageThumb } from './ImageThumb.js';
+
+interface MidjourneyTableProps {
+  tasks: MidjourneyTaskView[];
+  loading: boolean;
+  admin: boolean;
+  compact: boolean;
+  order: string;
+  onSort(order: string): void;
+  onPreview(task: MidjourneyTaskView): void;
+}
+
+const clamp = {
+  whiteSpace: 'normal',
+  overflowWrap: 'anywhere',
+  display: '-webkit-box',
+  WebkitLineClamp: 2,
+  WebkitBoxOrient: 'vertical',
+  overflow: 'hidden',
+} as const;
+
+/** The prompt as written, and the English one the proxy sent to Midjourney under it, both cut to two lines. */
+function PromptCell({ task }: { task: MidjourneyTaskView }) {
+  const { t } = useTranslation('midjourney');
+  if (!task.prompt && !task.prompt_en) return <Muted />;
+  const whole = (
+    <Box sx={{ whiteSpace: 'pre-wrap', maxHeight: 320, overflow: 'auto' }}>
+      {task.prompt}
+      {task.prompt_en && task.prompt_en !== task.prompt ? `\n\n${t('promptEn')}: ${task.prompt_en}` : ''}
+    </Box>
+  );
+  return (
+    <Tooltip title={whole}>
+      <Box
+        sx={{ minWidth: { xs: 0, sm: 200 }, maxWidth: { xs: 'none', sm: 280 } }}
+        data-testid={`mj-prompt-${task.id}`}
+      >
+        <Typography variant="body2" sx={clamp}>
+          {task.prompt || task.prompt_en}
+        </Typography>
+        {task.prompt_en && task.prompt_en !== task.prompt && (
+          <Typography variant="caption" sx={{ ...clamp, color: 'text.secondary', WebkitLineClamp: 1 }}>
+            {task.prompt_en}
+          </Typography>
+        )}
+      </Box>
+    </Tooltip>
+  );
+}
+
+const idText = (id: number | undefined) => (id ? `#${id}` : '');
+
+/** The Midjourney rows (spec "Midjourney task"), a table on wide screens and cards on phones. */
+export function MidjourneyTable({ tasks, loading, admin, compact, order, onSort, onPreview }: MidjourneyTableProps) {
+  const { t } = useTranslation('midjourney');
+  const { t: taskT } = useTranslation('task');
+  const status = (task: MidjourneyTaskView) => (
+    <TaskStatusChip
+      status={task.status}
+      label={taskT(`status.${statusKey(task.status)}`)}
+      testId={`mj-status-${task.id}`}
+    />
+  );
+  const plain = (value: string, testId: string) =>
+    value ? (
+      <Typography variant="body2" component="span" data-testid={testId}>
+        {value}
+      </Typography>
+    ) : (
+      <Muted />
+    );
+  const allColumns: Array<RowColumn<MidjourneyTaskView> & { adminOnly?: boolean }> = [
+    {
+      id: 'mjId',
+      label: t('columns.mjId'),
+      sortField: 'mj_id',
+      render: (task) => <TaskIdCell value={task.mj_id} copyLabel={t('copyId')} testId={`mj-id-${task.id}`} />,
+    },
+    {
+      id: 'action',
+      label: t('columns.action'),
+      sortField: 'action',
+      render: (task) => <PlainChip label={task.action} testId={`mj-action-${task.id}`} />,
+    },
+    { id: 'status', label: t('columns.status'), sortField: 'status', render: status },
+    {
+      id: 'progress',
+      label: t('columns.progress'),
+      render: (task) => (
+        <ProgressCell
+          percent={progressPercent(task.progress)}
+          failed={task.status === 'FAILURE'}
+          testId={`mj-progress-${task.id}`}
+        />
+      ),
+    },
+    {
+      id: 'image',
+      label: t('columns.image'),
+      render: (task) => (
+        <ImageThumb
+          mjId={task.mj_id}
+          hasImage={task.image_url !== ''}
+          onOpen={() => onPreview(task)}
+          testId={`mj-image-${task.id}`}
+        />
+      ),
+    },
+    { id: 'prompt', label: t('columns.prompt'), wide: true, render: (task) => <PromptCell task={task} /> },
+    {
+      id: 'failReason',
+      label: t('columns.failReason'),
+      wide: true,
+      cardHidden: (task) => task.fail_reason === '',
+      render: (task) => <ClampedText text={task.fail_reason} tone="error" testId={`mj-fail-${task.id}`} width={200} />,
+    },
+    {
+      id: 'submitTime',
+      label: t('columns.submitTime'),
+      sortField: 'submit_time',
+      render: (task) => <Timestamp value={Math.floor(task.submit_time / 1000)} />,
+    },
+    {
+      id: 'channel',
+      label: t('columns.channel'),
+      sortField: 'channel_id',
+      adminOnly: true,
+      render: (task) => plain(idText(task.channel_id), `mj-channel-${task.id}`),
+    },
+    {
+      id: 'user',
+      label: t('columns.user'),
+      sortField: 'user_id',
+      adminOnly: true,
+      render: (task) => plain(idText(task.user_id), `mj-user-${task.id}`),
+    },
+  ];
+  const columns = allColumns.filter((column) => admin || !column.adminOnly);
+  return (
+    <RowsView
+      rows={tasks}
+      columns={columns}
+      rowKey={(task) => task.id}
+      loading={loading}
+      compact={compact}
+      order={order}
+      onSort={onSort}
+      testIdPrefix="mj"
+      cardHeader={(task) => ({
+        title: <TaskIdCell value={task.mj_id} copyLabel={t('copyId')} testId={`mj-card-id-${task.id}`} />,
+        badge: status(task),
+      })}
+      cardSkip={['mjId', 'status']}
+    />
+  );
+}

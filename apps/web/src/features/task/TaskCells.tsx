@@ -1,0 +1,127 @@
+import ContentCopy from '@mui/icons-material/ContentCopy';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { StateChip } from '../../components/StateChip.js';
+import { copyToClipboard } from '../../lib/clipboard.js';
+import { statusColor } from './taskStatus.js';
+
+export const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+
+/** The dash of an empty cell. */
+export function Muted() {
+  return (
+    <Box component="span" sx={{ color: 'text.disabled' }}>
+      –
+    </Box>
+  );
+}
+
+/** A task's id in monospace, cut short with the whole id in its tooltip, and a copy button. */
+export function TaskIdCell({ value, copyLabel, testId }: { value: string; copyLabel: string; testId: string }) {
+  const { t } = useTranslation('task');
+  if (!value) return <Muted />;
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.25, minWidth: 0 }}>
+      <Typography
+        variant="body2"
+        noWrap
+        title={value}
+        sx={{ fontFamily: monospace, fontSize: '0.8125rem', maxWidth: 150 }}
+        data-testid={testId}
+      >
+        {value}
+      </Typography>
+      <Tooltip title={copyLabel}>
+        <IconButton size="small" aria-label={copyLabel} onClick={() => void copyToClipboard(value, t('taskId'))}>
+          <ContentCopy sx={{ fontSize: 14 }} />
+        </IconButton>
+      </Tooltip>
+    </Box>
+  );
+}
+
+/** A task's state, coloured by how it ended (or that it has not yet). */
+export function TaskStatusChip({ status, label, testId }: { status: string; label: string; testId: string }) {
+  return <StateChip label={label} state={status} color={statusColor(status)} testId={testId} />;
+}
+
+/** A neutral outlined chip: the action (IMAGINE, MUSIC, text2video…) or the platform. */
+export function PlainChip({
+  label,
+  testId,
+  color,
+}: {
+  label: string;
+  testId?: string;
+  color?: 'primary' | 'secondary';
+}) {
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={color ?? 'default'}
+      label={label}
+      data-testid={testId}
+      sx={{ height: 22, fontSize: '0.75rem', fontWeight: 600 }}
+    />
+  );
+}
+
+/** Progress as a thin bar with the percentage beside it. */
+export function ProgressCell({ percent, failed, testId }: { percent: number; failed: boolean; testId: string }) {
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 110 }} data-testid={testId}>
+      <LinearProgress
+        variant="determinate"
+        value={percent}
+        color={failed ? 'error' : percent >= 100 ? 'success' : 'primary'}
+        sx={{ flex: 1, height: 6, borderRadius: 3 }}
+      />
+      <Typography variant="caption" sx={{ fontVariantNumeric: 'tabular-nums', minWidth: 34, textAlign: 'right' }}>
+        {`${percent}%`}
+      </Typography>
+    </Box>
+  );
+}
+
+/** Long text cut to two lines in the table; the whole text is in the tooltip. */
+export function ClampedText({
+  text,
+  tone,
+  testId,
+  width = 240,
+}: {
+  text: string;
+  tone?: 'error';
+  testId?: string;
+  width?: number;
+}) {
+  if (!text) return <Muted />;
+  return (
+    <Tooltip title={<Box sx={{ whiteSpace: 'pre-wrap', maxHeight: 320, overflow: 'auto' }}>{text}</Box>}>
+      <Typography
+        variant="body2"
+        data-testid={testId}
+        sx={{
+          color: tone === 'error' ? 'error.main' : 'text.primary',
+          // In a table the cell may not shrink below a readable width; a phone's card gives it the line.
+          minWidth: { xs: 0, sm: Math.min(width, 160) },
+          maxWidth: width,
+          whiteSpace: 'normal',
+          overflowWrap: 'anywhere',
+          display: '-webkit-box',
+          WebkitLineClamp: 2,
+          WebkitBoxOrient: 'vertical',
+          overflow: 'hidden',
+        }}
+      >
+        {text}
+      </Typography>
+    </Tooltip>
+  );
+}
