@@ -57,6 +57,14 @@ export const PRODUCT_TERMS = [
   'ID Token',
   'Issuer',
   'Scopes',
+  // Analytics services named in the AnalyticsCode help, and the standard behind passkeys.
+  'Analytics',
+  'Plausible',
+  'Umami',
+  'WebAuthn',
+  // Literals of those helps: the HTML element kept, and the one host WebAuthn allows over http.
+  'script',
+  'localhost',
 ];
 
 /**
