@@ -29,14 +29,14 @@ type Opened = { kind: 'lyrics' | 'body'; task: AsyncTaskView } | null;
 /** The filters of reference §1.17; channel and user only for administrators. */
 function useTaskFilterFields(isAdmin: boolean): FilterField[] {
   const { t } = useTranslation('task');
-  const any = t('filters.any');
+  const anyValue = t('filters.any');
   return [
     {
       key: 'platform',
       label: t('filters.platform'),
       kind: 'select',
       options: [
-        { value: '', label: any },
+        { value: '', label: anyValue },
         ...TASK_PLATFORMS.map((value) => ({ value, label: t(`platforms.${value}`) })),
       ],
     },
@@ -51,14 +51,14 @@ function useTaskFilterFields(isAdmin: boolean): FilterField[] {
       key: 'action',
       label: t('filters.action'),
       kind: 'select',
-      options: [{ value: '', label: any }, ...TASK_ACTIONS.map((value) => ({ value, label: value }))],
+      options: [{ value: '', label: anyValue }, ...TASK_ACTIONS.map((value) => ({ value, label: value }))],
     },
     {
       key: 'status',
       label: t('filters.status'),
       kind: 'select',
       options: [
-        { value: '', label: any },
+        { value: '', label: anyValue },
         ...TASK_STATUSES.map((value) => ({ value, label: t(`status.${statusKey(value)}`) })),
       ],
     },
