@@ -7,7 +7,7 @@ import {
 } from '@one-hub/contracts';
 import { sql } from 'kysely';
 import { nowSeconds } from '../../platform/clock.js';
-import type { DatabaseHandle } from '../../platform/db/index.js';
+import { type DatabaseHandle, parseOrder } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 
 const COUNTERS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
@@ -86,7 +86,8 @@ export class InvoiceRepository {
 
   /** A user's months, newest first unless `order` says otherwise. */
   async months(userId: number, paging: PageQuery): Promise<Paged<InvoiceMonth>> {
-    const keys = parseInvoiceOrder(paging.order);
+    // Months have no id: the date (newest first) ends the order.
+    const keys = parseOrder(paging.order, INVOICE_SORT_FIELDS, { column: 'date', direction: 'desc' });
     const base = this.handle.db.selectFrom('statistics_months').where('user_id', '=', userId);
     const counted = await base
       .select(sql<number | string>`count(distinct ${sql.ref('date')})`.as('total'))
@@ -117,20 +118,4 @@ export class InvoiceRepository {
       .execute();
     return rows.map((row) => ({ ...toMonth(row), model_name: row.model_name }));
   }
-}
-
-/** `order=-quota,date` over the invoice fields; the date (newest first) breaks ties. */
-function parseInvoiceOrder(order: string | undefined): Array<{ column: string; direction: 'asc' | 'desc' }> {
-  const keys: Array<{ column: string; direction: 'asc' | 'desc' }> = [];
-  for (const part of (order ?? '').split(',')) {
-    const field = part.trim();
-    if (!field) continue;
-    const column = field.replace(/^-/, '');
-    if (!(INVOICE_SORT_FIELDS as readonly string[]).includes(column)) {
-      throw AppError.badRequest(`order: cannot sort by field '${column}'; allowed: ${INVOICE_SORT_FIELDS.join(', ')}`);
-    }
-    keys.push({ column, direction: field.startsWith('-') ? 'desc' : 'asc' });
-  }
-  if (!keys.some((key) => key.column === 'date')) keys.push({ column: 'date', direction: 'desc' });
-  return keys;
 }

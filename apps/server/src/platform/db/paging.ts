@@ -8,7 +8,12 @@ export interface SortKey {
 }
 
 /** Parses `order=name,-created_time` against the route's allow-list; unknown fields are a 400. */
-export function parseOrder(order: string | undefined, sortable: readonly string[]): SortKey[] {
+export function parseOrder(
+  order: string | undefined,
+  sortable: readonly string[],
+  /** The key that ends every order so pages are stable; the primary key unless a list has none. */
+  last: SortKey = { column: 'id', direction: 'desc' },
+): SortKey[] {
   const keys: SortKey[] = [];
   for (const part of (order ?? '').split(',')) {
     const field = part.trim();
@@ -20,8 +25,8 @@ export function parseOrder(order: string | undefined, sortable: readonly string[
     }
     keys.push({ column, direction: descending ? 'desc' : 'asc' });
   }
-  // Always end on the primary key so pages are stable when other keys tie.
-  if (!keys.some((key) => key.column === 'id')) keys.push({ column: 'id', direction: 'desc' });
+  // Always end on a unique key so pages are stable when other keys tie.
+  if (!keys.some((key) => key.column === last.column)) keys.push(last);
   return keys;
 }
 
