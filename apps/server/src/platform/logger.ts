@@ -184,16 +184,21 @@ function scrub(value: unknown, depth: number): unknown {
  * upstream's whole answer).
  */
 export function maskText(text: string): string {
-  return maskEmails(text)
-    .replace(/([?&](?:key|token|access_token|code|state|turnstile)=)[^&\s"]*/gi, '$1***')
-    .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***')
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 ***')
-    .replace(/AIza[0-9A-Za-z_-]{20,}/g, 'AIza***')
-    .replace(/:\/\/([^:/@\s]*):[^@\s/]+@/g, '://$1:***@')
-    .replace(
-      /((?:password|passwd|secret|token|api[_-]?key|authorization|cookie)["']?\s*[:=]\s*["']?)[^\s"'&,;]+/gi,
-      '$1***',
-    );
+  return (
+    maskEmails(text)
+      .replace(/([?&](?:key|token|access_token|code|state|turnstile)=)[^&\s"]*/gi, '$1***')
+      .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***')
+      // Telegram bot tokens: in the webhook path Telegram calls and in Bot API URLs.
+      .replace(/(\/api\/telegram\/)[^/?\s"]+/g, '$1***')
+      .replace(/(\/bot\d+:)[A-Za-z0-9_-]+/g, '$1***')
+      .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 ***')
+      .replace(/AIza[0-9A-Za-z_-]{20,}/g, 'AIza***')
+      .replace(/:\/\/([^:/@\s]*):[^@\s/]+@/g, '://$1:***@')
+      .replace(
+        /((?:password|passwd|secret|token|api[_-]?key|authorization|cookie)["']?\s*[:=]\s*["']?)[^\s"'&,;]+/gi,
+        '$1***',
+      )
+  );
 }
 
 export type { Logger };

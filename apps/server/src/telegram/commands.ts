@@ -8,7 +8,7 @@ import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { TelegramAccounts } from './accounts.js';
 import type { Conversations } from './conversation.js';
-import { apiKeysText } from './keys-text.js';
+import { apiKeysKeyboard, apiKeysText, KEYS_PER_PAGE, parsePageButton } from './keys-text.js';
 
 export interface CommandDeps {
   accounts: TelegramAccounts;
@@ -70,10 +70,32 @@ export function installCommands(bot: Bot, deps: CommandDeps): void {
   });
 
   bot.command('apikey', async (ctx) => {
-    const user = await accounts.findBound(ctx.from?.id ?? 0);
+    const telegramId = ctx.from?.id ?? 0;
+    const user = await accounts.findBound(telegramId);
     if (!user) return void (await ctx.reply(NOT_BOUND));
-    const page = await deps.tokens.listOwn(user, { page: 1, size: 20 });
-    await ctx.reply(apiKeysText(page, ctx.chat.type === 'private'), { parse_mode: 'HTML' });
+    const page = await deps.tokens.listOwn(user, { page: 1, size: KEYS_PER_PAGE });
+    const keyboard = apiKeysKeyboard(page, telegramId);
+    await ctx.reply(apiKeysText(page, ctx.chat.type === 'private'), {
+      parse_mode: 'HTML',
+      ...(keyboard ? { reply_markup: keyboard } : {}),
+    });
+  });
+
+  // The page buttons under a key list; in a group, only the list's owner may turn its pages.
+  bot.callbackQuery(/^apikey:/, async (ctx) => {
+    const target = parsePageButton(ctx.callbackQuery.data);
+    if (!target || target.telegramId !== ctx.from.id) {
+      return void (await ctx.answerCallbackQuery({ text: 'This list belongs to someone else. Send /apikey.' }));
+    }
+    const user = await accounts.findBound(ctx.from.id);
+    if (!user) return void (await ctx.answerCallbackQuery({ text: NOT_BOUND }));
+    const page = await deps.tokens.listOwn(user, { page: target.page, size: KEYS_PER_PAGE });
+    const keyboard = apiKeysKeyboard(page, ctx.from.id);
+    await ctx.editMessageText(apiKeysText(page, ctx.chat?.type === 'private'), {
+      parse_mode: 'HTML',
+      ...(keyboard ? { reply_markup: keyboard } : {}),
+    });
+    await ctx.answerCallbackQuery();
   });
 
   bot.command('aff', async (ctx) => {

@@ -16,7 +16,7 @@ describe('fake Telegram Bot API', () => {
     bot.command('ping', (ctx) => ctx.reply(`pong ${ctx.chat.type}`, { parse_mode: 'HTML' }));
     void bot.start();
     await fake.userSays('/ping', { id: 7 });
-    expect(await fake.nextMessage(7, /pong/)).toEqual({ text: 'pong private', parse_mode: 'HTML' });
+    expect(await fake.nextMessage(7, /pong/)).toMatchObject({ text: 'pong private', parse_mode: 'HTML' });
     await fake.userSays('/ping', { id: 8, chat: 'group' });
     expect((await fake.nextMessage(-8)).text).toBe('pong group');
     expect(bot.botInfo.username).toBe('fake_bot');

@@ -11,6 +11,18 @@ export interface FakeSentMessage {
   text: string;
   parse_mode?: string;
   message_id: number;
+  /** The inline buttons under the message, as `[text, callback_data]` rows. */
+  buttons?: Array<Array<[string, string]>>;
+  /** Set when this is an edit of an earlier message (editMessageText) rather than a new one. */
+  edits?: number;
+}
+
+export interface FakeReceivedMessage {
+  text: string;
+  parse_mode?: string;
+  message_id: number;
+  buttons?: Array<Array<[string, string]>>;
+  edits?: number;
 }
 
 export interface FakeBotApi {
@@ -26,7 +38,12 @@ export interface FakeBotApi {
    * Resolves with the next message to `chatId` matching `match` that no earlier call returned
    * (messages sent before the call count, so a test never misses a fast reply).
    */
-  nextMessage(chatId: number, match?: RegExp): Promise<{ text: string; parse_mode?: string }>;
+  nextMessage(chatId: number, match?: RegExp): Promise<FakeReceivedMessage>;
+  /**
+   * The user presses an inline button under the bot's message `messageId` (a callback query);
+   * resolves with the bot's answerCallbackQuery text ('' when it answered without one).
+   */
+  userClicks(data: string, messageId: number, from?: { id: number; chat?: 'private' | 'group' }): Promise<string>;
   sent: FakeSentMessage[];
   commands(): Array<{ command: string; description: string }>;
   webhook(): { url: string; secret_token?: string } | undefined;
@@ -62,6 +79,7 @@ export async function startFakeBotApi(options: { token?: string; botUsername?: s
     calls: state.calls,
     userSays: (text, from) => state.userSays(text, from),
     nextMessage: (chatId, match) => state.nextMessage(chatId, match),
+    userClicks: (data, messageId, from) => state.userClicks(data, messageId, from),
     commands: () => state.myCommands.map((c) => ({ ...c })),
     webhook: () => (state.hook ? { ...state.hook } : undefined),
     waitForCall: (method, count = 1) => state.waitFor(() => state.calls.filter((m) => m === method).length >= count),
@@ -83,7 +101,9 @@ class FakeState {
   private updates: Json[] = [];
   private nextUpdateId = 1;
   private nextMessageId = 1;
-  private readonly consumed = new Set<number>();
+  private readonly consumed = new Set<FakeSentMessage>();
+  private readonly callbackAnswers = new Map<string, string>();
+  private nextCallbackId = 1;
   private waiters = new Set<Waiter>();
 
   constructor(
@@ -135,7 +155,7 @@ class FakeState {
       case 'sendMessage':
         return this.recordMessage(params);
       case 'editMessageText':
-        return { ...this.recordMessage(params), edit_date: now() };
+        return { ...this.recordMessage(params, Number(params.message_id)), edit_date: now() };
       case 'setWebhook':
         this.hook = { url: String(params.url ?? ''), secret_token: optionalString(params.secret_token) };
         if (!this.hook.url) this.hook = undefined;
@@ -155,6 +175,9 @@ class FakeState {
         this.myCommands = [];
         return true;
       case 'answerCallbackQuery':
+        this.callbackAnswers.set(String(params.callback_query_id), String(params.text ?? ''));
+        this.wake();
+        return true;
       case 'sendChatAction':
       case 'deleteMessage':
       case 'setChatMenuButton':
@@ -164,13 +187,16 @@ class FakeState {
     }
   }
 
-  private recordMessage(params: Json): Json {
+  private recordMessage(params: Json, edits?: number): Json {
     const chatId = Number(params.chat_id);
+    const buttons = parseButtons(params.reply_markup);
     const message: FakeSentMessage = {
       chat_id: chatId,
       text: String(params.text ?? ''),
       parse_mode: optionalString(params.parse_mode),
-      message_id: this.nextMessageId++,
+      message_id: edits ?? this.nextMessageId++,
+      ...(buttons ? { buttons } : {}),
+      ...(edits ? { edits } : {}),
     };
     this.sent.push(message);
     this.wake();
@@ -198,16 +224,16 @@ class FakeState {
     const limit = Math.max(1, Math.min(100, Number(params.limit ?? 100)));
     const timeoutMs = Math.max(0, Number(params.timeout ?? 0)) * 1000;
     let gone = false;
-    req.socket.once('close', () => {
+    const leave = () => {
       gone = true;
       this.wake();
-    });
-    const timer = setTimeout(() => {
-      gone = true;
-      this.wake();
-    }, timeoutMs);
+    };
+    // The client keeps its socket alive across polls: the listener goes when this poll ends.
+    req.socket.once('close', leave);
+    const timer = setTimeout(leave, timeoutMs);
     await this.waitFor(() => this.updates.length > 0 || gone || this.hook !== undefined);
     clearTimeout(timer);
+    req.socket.off('close', leave);
     if (!res.writableEnded && !res.destroyed) reply(res, 200, { ok: true, result: this.updates.slice(0, limit) });
   }
 
@@ -231,6 +257,11 @@ class FakeState {
         ...(commandLength ? { entities: [{ type: 'bot_command', offset: 0, length: commandLength }] } : {}),
       },
     };
+    await this.deliver(update);
+  }
+
+  /** Queues an update for getUpdates, or POSTs it to the webhook as Telegram does. */
+  private async deliver(update: Json): Promise<void> {
     if (!this.hook) {
       this.updates.push(update);
       this.wake();
@@ -243,17 +274,47 @@ class FakeState {
     if (!response.ok) throw new Error(`webhook answered ${response.status}`);
   }
 
-  async nextMessage(chatId: number, match?: RegExp): Promise<{ text: string; parse_mode?: string }> {
+  async nextMessage(chatId: number, match?: RegExp): Promise<FakeReceivedMessage> {
     let found: FakeSentMessage | undefined;
     await this.waitFor(() => {
-      found = this.sent.find(
-        (m) => m.chat_id === chatId && !this.consumed.has(m.message_id) && (!match || match.test(m.text)),
-      );
+      found = this.sent.find((m) => m.chat_id === chatId && !this.consumed.has(m) && (!match || match.test(m.text)));
       return found !== undefined;
     });
     if (!found) throw new Error('fake Bot API closed while waiting for a message');
-    this.consumed.add(found.message_id);
-    return { text: found.text, parse_mode: found.parse_mode };
+    this.consumed.add(found);
+    const { chat_id: _chat, ...received } = found;
+    return received;
+  }
+
+  async userClicks(
+    data: string,
+    messageId: number,
+    from: { id: number; chat?: 'private' | 'group' } = { id: 1001 },
+  ): Promise<string> {
+    const id = String(this.nextCallbackId++);
+    const chatId = from.chat === 'group' ? -from.id : from.id;
+    const message = [...this.sent].reverse().find((m) => m.message_id === messageId && m.chat_id === chatId);
+    await this.deliver({
+      update_id: this.nextUpdateId++,
+      callback_query: {
+        id,
+        from: { id: from.id, is_bot: false, first_name: `user${from.id}` },
+        chat_instance: `instance${chatId}`,
+        data,
+        message: {
+          message_id: messageId,
+          date: now(),
+          chat:
+            from.chat === 'group'
+              ? { id: chatId, type: 'group', title: 'Test group' }
+              : { id: chatId, type: 'private' },
+          from: { id: BOT_ID, is_bot: true, first_name: 'One Hub Test', username: this.botUsername },
+          text: message?.text ?? '',
+        },
+      },
+    });
+    await this.waitFor(() => this.callbackAnswers.has(id));
+    return this.callbackAnswers.get(id) ?? '';
   }
 }
 
@@ -294,6 +355,13 @@ function parseMultipart(raw: string, type: string): Json {
 function parseList(value: unknown): Array<{ command: string; description: string }> {
   const list = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
   return Array.isArray(list) ? (list as Array<{ command: string; description: string }>) : [];
+}
+
+function parseButtons(value: unknown): Array<Array<[string, string]>> | undefined {
+  const markup = (typeof value === 'string' ? JSON.parse(value) : value) as
+    | { inline_keyboard?: Array<Array<{ text: string; callback_data?: string }>> }
+    | undefined;
+  return markup?.inline_keyboard?.map((row) => row.map((button) => [button.text, button.callback_data ?? '']));
 }
 
 function optionalString(value: unknown): string | undefined {
