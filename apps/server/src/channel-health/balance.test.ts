@@ -57,6 +57,15 @@ describe.each(availableDialects)('channel balances and model lists on %s', (dial
       88.88,
     );
     expect(fixture.mock.received.at(-1)?.url).toBe('/v1/user/info');
+
+    // Stability reports credits; a credit is a US cent.
+    const stability = await addChannel({ type: 37 });
+    const credits = await fixture.call('GET', `/api/channel/update_balance/${stability}`, fixture.root);
+    expect(credits.json()).toMatchObject({ success: true, balance: 6.336 });
+    expect(fixture.mock.received.at(-1)).toMatchObject({
+      url: '/v1/user/balance',
+      authorization: `Bearer ${fixture.mock.behaviour.apiKey}`,
+    });
   });
 
   it('refuses types without a balance API, plain users, and reports upstream errors', async () => {

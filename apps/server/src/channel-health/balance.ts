@@ -12,7 +12,8 @@ import { getVendorJson, numberField, type VendorGet, vendorUrl } from './upstrea
 /**
  * Channel balances from the vendors' own account endpoints. The amount is stored as the vendor
  * reports it: US dollars for OpenAI, the account's currency for DeepSeek (USD preferred when the
- * account has several), Moonshot and SiliconFlow; Recraft's API units are turned into US dollars.
+ * account has several), Moonshot and SiliconFlow; Recraft's API units and Stability's credits are
+ * turned into US dollars.
  */
 type BalanceReader = (get: (path: string) => Promise<unknown>, balancePath: string) => Promise<number>;
 
@@ -69,6 +70,14 @@ const readRecraft: BalanceReader = async (get, balancePath) => {
   return credits / 1000;
 };
 
+/** Stability's account: `credits`, a credit being one US cent (Stability's pricing). */
+const readStability: BalanceReader = async (get, balancePath) => {
+  const answer = await get(balancePath);
+  const credits = isRecord(answer) ? numberField(answer.credits) : undefined;
+  if (credits === undefined) throw noBalance();
+  return credits / 100;
+};
+
 /** The reader each registry entry's balance query names. */
 const readers: Record<BalanceReaderName, BalanceReader> = {
   openai: readOpenAi,
@@ -76,6 +85,7 @@ const readers: Record<BalanceReaderName, BalanceReader> = {
   moonshot: readMoonshot,
   siliconflow: readSiliconFlow,
   recraft: readRecraft,
+  stability: readStability,
 };
 
 function balanceSupport(type: number): { provider: ProviderDefinition; path: string; read: BalanceReader } | undefined {

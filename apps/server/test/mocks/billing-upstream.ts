@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
  * A local stand-in for a vendor's account endpoints and the calls channel tests make, in the
  * vendors' documented shapes: OpenAI (chat, embeddings, images, models, dashboard billing
  * subscription and usage), DeepSeek `/user/balance`, Moonshot `/v1/users/me/balance` and
- * SiliconFlow `/v1/user/info`. Tests steer it through `behaviour` and read `received`.
+ * SiliconFlow `/v1/user/info` and Stability `/v1/user/balance`. Tests steer it through `behaviour` and read `received`.
  */
 export interface BillingMockBehaviour {
   /** Accepted API key; anything else gets OpenAI's 401. */
@@ -31,6 +31,8 @@ export interface BillingMockBehaviour {
   deepSeekBalances: Array<{ currency: string; total_balance: string }>;
   moonshotAvailable: number;
   siliconFlowTotal: string;
+  /** Stability's `credits` (a credit is one US cent). */
+  stabilityCredits: number;
 }
 
 export interface BillingMockRequest {
@@ -67,6 +69,7 @@ const defaults = (): BillingMockBehaviour => ({
   ],
   moonshotAvailable: 49.58894,
   siliconFlowTotal: '88.88',
+  stabilityCredits: 633.6,
 });
 
 function json(response: ServerResponse, status: number, body: unknown): void {
@@ -166,6 +169,8 @@ function accountAnswer(path: string, behaviour: BillingMockBehaviour): unknown {
         status: true,
         data: { id: 'user-1', balance: '0.88', chargeBalance: '88.00', totalBalance: behaviour.siliconFlowTotal },
       };
+    case '/v1/user/balance':
+      return { credits: behaviour.stabilityCredits };
     default:
       return undefined;
   }

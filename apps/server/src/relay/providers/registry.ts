@@ -5,8 +5,8 @@ import {
   compatibleVendors,
 } from './compatible.js';
 
-/** How a balance answer is read (channel-health/balance.ts): the compatible vendors' readers and Recraft's. */
-export type BalanceReaderName = CompatibleBalanceReader | 'recraft';
+/** How a balance answer is read (channel-health/balance.ts): the compatible vendors' readers, Recraft's and Stability's. */
+export type BalanceReaderName = CompatibleBalanceReader | 'recraft' | 'stability';
 
 /** A setting beyond key and base URL that a channel type reads, as the console should ask for it. */
 export interface ProviderExtraField {
@@ -235,6 +235,7 @@ const distinctProviders: DistinctProvider[] = [
     // Images only (stability/); a test makes one image whatever the model's name (sd3.5-large…).
     adapter: 'stability',
     test: 'image',
+    balance: { path: '/v1/user/balance', reader: 'stability' },
   },
   {
     type: 38,
