@@ -110,7 +110,12 @@ export function describeVendorRelay(
       });
       expect(relay.sent().body.stream).toBe(true);
       await suite.checkAuth(relay.sent());
-      expect(await logOf(suite.chatModel)).toMatchObject({ prompt_tokens: 23, completion_tokens: 9 });
+      expect(await logOf(suite.chatModel)).toMatchObject({
+        channel_id: relay.channelIds.vendor,
+        prompt_tokens: 23,
+        completion_tokens: 9,
+        quota: 23 * PRICE[0] + 9 * PRICE[1],
+      });
     });
 
     it('passes tools on and the call back, whole and streamed', async () => {

@@ -115,6 +115,9 @@ describe('MiniMax channels through the relay', () => {
     expect(completion.choices[0]?.message.content).toBe(relay.mock.behaviour.reply);
     expect(relay.sent().path).toBe('/v1/chat/completions');
     expect(relay.sent().headers.authorization).toBe(`Bearer ${relay.mock.behaviour.apiKey}`);
-    expect(await relay.lastConsumeLog()).toMatchObject({ model_name: CHAT, prompt_tokens: 9, completion_tokens: 5 });
+    const log = await relay.lastConsumeLog();
+    expect(log).toMatchObject({ model_name: CHAT, prompt_tokens: 9, completion_tokens: 5 });
+    // The chat model is priced 1 a token each way.
+    expect(Number(log.quota)).toBe(9 * 1 + 5 * 1);
   });
 });

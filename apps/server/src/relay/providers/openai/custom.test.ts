@@ -40,7 +40,9 @@ describe('custom channels with per-endpoint paths', () => {
       messages: [{ role: 'user', content: 'Hi' }],
     });
     expect(completion.choices[0]?.message.content).toBe(r.upstream.behaviour.reply);
-    expect((await lastLog()).channel_id).toBe(customId);
+    // gpt-4o-mini is priced 1 in, 2 out (relay-setup): 12 prompt and 7 completion tokens.
+    expect(await lastLog()).toMatchObject({ channel_id: customId, prompt_tokens: 12, completion_tokens: 7 });
+    expect(Number((await lastLog()).quota)).toBe(12 * 1 + 7 * 2);
   });
 
   it('leaves a disabled mode to another channel, sending nothing for it', async () => {
@@ -55,5 +57,7 @@ describe('custom channels with per-endpoint paths', () => {
     // One request upstream: the OpenAI channel's.
     expect(r.upstream.received.length).toBe(before + 1);
     expect((await lastLog()).channel_id).toBe(openAiId);
+    // text-embedding-3-small is priced 0.5 an input token: 12 prompt tokens.
+    expect(Number((await lastLog()).quota)).toBe(12 * 0.5);
   });
 });
