@@ -17,6 +17,8 @@ export interface GatewayOrder {
   subject: string;
   /** Where the vendor posts its callback: `<notify_domain or ServerAddress>/api/payment/notify/<uuid>`. */
   notifyUrl: string;
+  /** The uuid of the gateway charging it (the `<uuid>` of `notifyUrl`); Stripe tags its Checkout Session with it. */
+  gatewayUuid: string;
   /** Where the payer's browser returns after paying. */
   returnUrl: string;
   user: { id: number; username: string; email: string };
@@ -36,6 +38,11 @@ export interface GatewayCallback {
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
   rawBody: Buffer;
+}
+
+/** Which gateway a callback reached: the `:uuid` of `/api/payment/notify/:uuid`. */
+export interface GatewayCallbackContext {
+  uuid: string;
 }
 
 /** What a verified callback says. `paid` is only returned for a genuine, signed, completed payment. */
@@ -90,8 +97,12 @@ export interface PaymentGateway<Config extends Record<string, unknown> = Record<
   prepare?(config: Config, context: { notifyUrl: string }): Promise<Config>;
   /** Starts a payment at the vendor and tells the browser how to pay. */
   pay(config: Config, order: GatewayOrder): Promise<GatewayPayment>;
-  /** Verifies a callback's signature and reads what it says. Never throws for bad input: returns `rejected`. */
-  verify(config: Config, callback: GatewayCallback): Promise<GatewayCallbackResult>;
+  /**
+   * Verifies a callback's signature and reads what it says. Never throws for bad input: returns
+   * `rejected`. `context` names the gateway whose notify URL was called (Stripe sends every event of
+   * the account to every endpoint, so it acknowledges, as `ignored`, sessions tagged for another one).
+   */
+  verify(config: Config, callback: GatewayCallback, context: GatewayCallbackContext): Promise<GatewayCallbackResult>;
   /** The answer the vendor's documentation asks for after a callback was handled (`ok`) or refused (`fail`). */
   answer(outcome: 'ok' | 'fail'): GatewayAnswer;
 }

@@ -11,6 +11,7 @@ export function orderFor(notifyUrl: string, amountCents: number, overrides: Part
     currency: 'CNY',
     subject: 'One Hub-Token充值:10',
     notifyUrl,
+    gatewayUuid: 'a'.repeat(32),
     returnUrl: 'http://127.0.0.1:1/panel/log',
     user: { id: 7, username: 'payer', email: 'payer@example.com' },
     clientIp: '127.0.0.1',

@@ -27,12 +27,16 @@ export async function startNotifyReceiver<Config extends Record<string, unknown>
     const headers: GatewayCallback['headers'] = {};
     for (const [name, value] of Object.entries(request.headers))
       headers[name] = Array.isArray(value) ? value[0] : value;
-    const result = await gateway.verify(config(), {
-      method: request.method ?? 'POST',
-      query: Object.fromEntries(url.searchParams),
-      headers,
-      rawBody: Buffer.concat(chunks),
-    });
+    const result = await gateway.verify(
+      config(),
+      {
+        method: request.method ?? 'POST',
+        query: Object.fromEntries(url.searchParams),
+        headers,
+        rawBody: Buffer.concat(chunks),
+      },
+      { uuid },
+    );
     results.push(result);
     const answer = gateway.answer(result.kind === 'rejected' ? 'fail' : 'ok');
     response.writeHead(answer.status, { 'content-type': answer.contentType });

@@ -23,6 +23,17 @@ describe.each(availableDialects)('paying through Epay and its callbacks on %s', 
     return tradeNo;
   }
 
+  /** The system rows of the user's log (type 4): why an order was not credited. */
+  const systemLogs = async (userId: number) =>
+    (
+      await t.database.db
+        .selectFrom('logs')
+        .select('content')
+        .where('user_id', '=', userId)
+        .where('type', '=', 4)
+        .execute()
+    ).map((row) => row.content);
+
   beforeAll(async () => {
     epay = await startEpaySimulator();
     t = await startPaymentApp(dialect);
@@ -89,6 +100,8 @@ describe.each(availableDialects)('paying through Epay and its callbacks on %s', 
     expect(await epay.notify(tradeNo, { sign: '' })).toEqual({ status: 200, body: 'fail' });
     expect(await t.quotaOf(user.id)).toBe(0);
     expect((await t.order(tradeNo)).status).toBe('pending');
+    // An unverified notice cannot be trusted to name the order: it is in the server log only.
+    expect(await systemLogs(user.id)).toEqual([]);
   });
 
   it('records an under-payment as failed, credits nothing and tells the payer why', async () => {
@@ -158,6 +171,7 @@ describe.each(availableDialects)('paying through Epay and its callbacks on %s', 
     expect(await epay.notify(tradeNo, { notifyUrl })).toEqual({ status: 200, body: 'fail' });
     expect(await t.quotaOf(user.id)).toBe(0);
     expect((await t.order(tradeNo)).status).toBe('pending');
+    expect(await systemLogs(user.id)).toEqual([`在线充值订单 ${tradeNo} 未入账：the notice reached another gateway`]);
   });
 
   it('closes orders pending for over 3 hours and refuses their callbacks', async () => {
@@ -184,8 +198,36 @@ describe.each(availableDialects)('paying through Epay and its callbacks on %s', 
     expect((await t.order(tradeNo)).status).toBe('closed');
     expect(await epay.notify(tradeNo)).toEqual({ status: 200, body: 'fail' });
     expect(await t.quotaOf(user.id)).toBe(0);
+    expect(await systemLogs(user.id)).toEqual([
+      `在线充值订单 ${tradeNo} 未入账：a payment EP${tradeNo} arrived for an order already closed`,
+    ]);
     const status = await t.call('GET', `/api/user/order/status?trade_no=${tradeNo}`, user.cookie);
     expect(status.statusCode).toBe(409);
     expect(status.json().message).toContain('closed');
+  });
+
+  // Last: the promotion group it creates applies to every later payer.
+  it('moves the payer into a promotion group once the payments reach it, each counted once', async () => {
+    const group = await t.call('POST', '/api/user_group/', t.root, {
+      ...{ symbol: 'epay-promo', name: 'Promoted by payment', ratio: 0.9, api_rate: 600, public: false },
+      ...{ promotion: true, min: 2, max: 0 },
+    });
+    expect(group.statusCode, group.body).toBe(200);
+    const user = await t.createUser('epay-climber');
+    const groupOf = async () =>
+      (await t.database.db.selectFrom('users').select('group').where('id', '=', user.id).executeTakeFirstOrThrow())
+        .group;
+
+    // $1 paid: a payment counted twice would already reach the $2 group.
+    const first = await payableOrder(user.cookie, 1);
+    expect(await epay.notify(first)).toEqual({ status: 200, body: 'success' });
+    expect(await t.quotaOf(user.id)).toBe(QUOTA_PER_UNIT);
+    expect(await groupOf()).toBe('default');
+
+    const second = await payableOrder(user.cookie, 1);
+    expect(await epay.notify(second)).toEqual({ status: 200, body: 'success' });
+    expect(await t.quotaOf(user.id)).toBe(2 * QUOTA_PER_UNIT);
+    expect(await groupOf()).toBe('epay-promo');
+    expect(await t.topUpLogs(user.id)).toHaveLength(2);
   });
 });

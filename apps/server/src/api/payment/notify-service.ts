@@ -38,7 +38,7 @@ export class NotifyService {
     const context = { gateway: uuid, type: usable.row.type, ip: clientIp };
     let result: GatewayCallbackResult;
     try {
-      result = await usable.gateway.verify(usable.config, callback);
+      result = await usable.gateway.verify(usable.config, callback, { uuid });
     } catch (error) {
       result = { kind: 'rejected', reason: error instanceof Error ? error.message : 'verification failed' };
     }
@@ -62,7 +62,7 @@ export class NotifyService {
   private async settle(usable: UsableGateway, paid: Paid, clientIp: string): Promise<Outcome> {
     const order = await this.deps.repo.findOrder(paid.tradeNo);
     if (!order) return refuse(`no order ${paid.tradeNo}`);
-    if (order.gateway_id !== usable.row.id) return refuse(`order ${paid.tradeNo} belongs to another gateway`);
+    if (order.gateway_id !== usable.row.id) return this.refuseOrder(order, 'the notice reached another gateway');
     if (order.status !== OrderStatus.pending) return this.notPending(order, paid);
     const mismatch = mismatchOf(order, paid);
     if (mismatch) return this.recordMismatch(order, paid, mismatch);
@@ -104,7 +104,7 @@ export class NotifyService {
   private async recordFailure(usable: UsableGateway, failed: Failed): Promise<Outcome> {
     const order = await this.deps.repo.findOrder(failed.tradeNo);
     if (!order) return refuse(`no order ${failed.tradeNo}`);
-    if (order.gateway_id !== usable.row.id) return refuse(`order ${failed.tradeNo} belongs to another gateway`);
+    if (order.gateway_id !== usable.row.id) return this.refuseOrder(order, 'the notice reached another gateway');
     const user = await this.deps.users.findById(order.user_id);
     const recorded = await this.deps.repo.db.transaction().execute(async (transaction) => {
       if (!(await this.deps.repo.settlePending(transaction, order.trade_no, OrderStatus.failed, failed.gatewayNo))) {
@@ -126,11 +126,32 @@ export class NotifyService {
   }
 
   /** A repeat of the callback that credited the order is acknowledged, so the vendor stops; anything else is refused. */
-  private notPending(order: OrderRow, paid: Paid): Outcome {
+  private async notPending(order: OrderRow, paid: Paid): Promise<Outcome> {
     if (order.status === OrderStatus.success && order.gateway_no === paid.gatewayNo) {
       return { level: 'info', answer: 'ok', reason: 'already credited (duplicate callback)' };
     }
-    return refuse(`order ${order.trade_no} is ${order.status}, not pending`);
+    return this.refuseOrder(order, `a payment ${paid.gatewayNo} arrived for an order already ${order.status}`);
+  }
+
+  /**
+   * Refuses a verified notice about a known order (sent to another gateway's notify URL, or paying
+   * an order no longer pending), leaving a system row in the payer's log so the refusal is not only
+   * in the server log. The row names the order and the reason, never a key or the notice itself. A
+   * notice whose signature fails is refused before any order is trusted, so it writes no row.
+   */
+  private async refuseOrder(order: OrderRow, reason: string): Promise<Outcome> {
+    try {
+      const user = await this.deps.users.findById(order.user_id);
+      await this.deps.logs.insert(this.deps.repo.db, {
+        userId: order.user_id,
+        username: user?.username ?? '',
+        type: LogType.system,
+        content: `在线充值订单 ${order.trade_no} 未入账：${reason}`,
+      });
+    } catch (error) {
+      this.deps.logger.error({ tradeNo: order.trade_no, error }, 'could not log a refused payment callback');
+    }
+    return refuse(`order ${order.trade_no}: ${reason}`);
   }
 
   /**

@@ -72,6 +72,7 @@ export class OrderService {
         currency: price.currency,
         subject: `${this.deps.options.get('SystemName')}-Token充值:${price.amount}`,
         notifyUrl: this.deps.gateways.notifyUrl(usable.row),
+        gatewayUuid: usable.row.uuid,
         returnUrl: `${serverAddress}/panel/log`,
         user: { id: caller.id, username: caller.username, email: caller.email },
         clientIp,

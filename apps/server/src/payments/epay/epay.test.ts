@@ -23,6 +23,7 @@ describe('the Epay gateway', () => {
       currency: 'CNY',
       subject: 's',
       notifyUrl: 'https://gw/api/payment/notify/u',
+      gatewayUuid: 'u',
       returnUrl: 'https://gw/panel/log',
       user: { id: 1, username: 'u', email: '' },
       clientIp: '127.0.0.1',
@@ -42,17 +43,17 @@ describe('the Epay gateway', () => {
       money: '12.05',
       trade_status: 'TRADE_SUCCESS',
     });
-    expect(await gateway.verify(config, callback(good))).toEqual({
+    expect(await gateway.verify(config, callback(good), { uuid: 'u' })).toEqual({
       kind: 'paid',
       tradeNo: '42',
       gatewayNo: 'E1',
       paidCents: 1205,
     });
-    expect((await gateway.verify(config, callback({ ...good, money: '99.00' }))).kind).toBe('rejected');
+    expect((await gateway.verify(config, callback({ ...good, money: '99.00' }), { uuid: 'u' })).kind).toBe('rejected');
     const other = signed({ pid: '2002', out_trade_no: '42', money: '12.05', trade_status: 'TRADE_SUCCESS' });
-    expect((await gateway.verify(config, callback(other))).kind).toBe('rejected');
+    expect((await gateway.verify(config, callback(other), { uuid: 'u' })).kind).toBe('rejected');
     const badMoney = signed({ pid: '1001', out_trade_no: '42', money: 'abc', trade_status: 'TRADE_SUCCESS' });
-    expect((await gateway.verify(config, callback(badMoney))).kind).toBe('rejected');
+    expect((await gateway.verify(config, callback(badMoney), { uuid: 'u' })).kind).toBe('rejected');
     expect(gateway.answer('ok').body).toBe('success');
     expect(gateway.answer('fail').body).toBe('fail');
   });

@@ -2,7 +2,7 @@ import { ORDER_PENDING_LIFETIME_SECONDS } from '@one-hub/contracts';
 import { z } from 'zod';
 import type { GatewayAnswer, GatewayEndpoints, PaymentGateway } from '../gateway.js';
 import { stripeClient, stripeFailure } from './client.js';
-import { readCheckoutEvent } from './verify.js';
+import { GATEWAY_METADATA_KEY, readCheckoutEvent } from './verify.js';
 import { ensureWebhookEndpoint } from './webhook.js';
 
 const stripeConfig = z.object({
@@ -78,7 +78,8 @@ export function createStripeGateway(endpoints: Pick<GatewayEndpoints, 'stripeApi
           success_url: order.returnUrl,
           cancel_url: order.returnUrl,
           client_reference_id: order.tradeNo,
-          metadata: { user_id: String(order.user.id) },
+          // Stripe sends every event of the account to every endpoint: the tag tells this gateway's apart.
+          metadata: { user_id: String(order.user.id), [GATEWAY_METADATA_KEY]: order.gatewayUuid },
           customer_email: usableEmail(order.user.email),
           expires_at: Math.floor(Date.now() / 1000) + CHECKOUT_LIFETIME_SECONDS,
         });
@@ -90,8 +91,8 @@ export function createStripeGateway(endpoints: Pick<GatewayEndpoints, 'stripeApi
       return { type: 1, url, method: 'GET' };
     },
 
-    async verify(config, callback) {
-      return readCheckoutEvent(callback, config.webhook_secret);
+    async verify(config, callback, context) {
+      return readCheckoutEvent(callback, config.webhook_secret, context.uuid);
     },
 
     answer(outcome) {

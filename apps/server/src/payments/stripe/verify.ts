@@ -14,6 +14,14 @@ const checkoutSession = z.object({
   payment_intent: z.union([z.string(), z.object({ id: z.string() }), z.null()]).optional(),
 });
 
+/** The Checkout Session `metadata` key naming the gateway (its uuid) that created the session. */
+export const GATEWAY_METADATA_KEY = 'one_hub_gateway';
+
+/** Reads the gateway tag before anything else: a session of another gateway or app is not ours to judge. */
+const taggedSession = z.object({
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+
 const eventEnvelope = z.object({
   id: z.string(),
   type: z.string(),
@@ -32,8 +40,17 @@ const firstLine = (error: unknown): string =>
  * `checkout.session.async_payment_succeeded` that follows a session completed `unpaid` (a delayed
  * method such as a bank debit); `checkout.session.async_payment_failed` fails the order. Every
  * other genuine event, the `unpaid` completion included, is acknowledged and changes nothing.
+ *
+ * Stripe sends every event of the account to every webhook endpoint on it, so a session is only
+ * read when its `metadata.one_hub_gateway` is `gatewayUuid`: a session of another gateway on the
+ * same account, or of another app (no tag), is acknowledged as `ignored`, so Stripe neither
+ * retries it nor disables this endpoint.
  */
-export function readCheckoutEvent(callback: GatewayCallback, webhookSecret: string): GatewayCallbackResult {
+export function readCheckoutEvent(
+  callback: GatewayCallback,
+  webhookSecret: string,
+  gatewayUuid: string,
+): GatewayCallbackResult {
   if (!webhookSecret)
     return { kind: 'rejected', reason: 'webhook_secret is empty: save the gateway again to register the webhook' };
   const signature = callback.headers['stripe-signature'];
@@ -49,6 +66,16 @@ export function readCheckoutEvent(callback: GatewayCallback, webhookSecret: stri
   const { type } = envelope.data;
   if (type !== CHECKOUT_COMPLETED && type !== ASYNC_PAYMENT_SUCCEEDED && type !== ASYNC_PAYMENT_FAILED) {
     return { kind: 'ignored', reason: `event type ${type}` };
+  }
+
+  const tag = taggedSession.safeParse(envelope.data.data.object);
+  const owner = tag.success ? tag.data.metadata?.[GATEWAY_METADATA_KEY] : undefined;
+  if (owner !== gatewayUuid) {
+    return {
+      kind: 'ignored',
+      reason:
+        typeof owner === 'string' ? `${type} for another gateway (${owner})` : `${type} not made by a One Hub gateway`,
+    };
   }
 
   const session = checkoutSession.safeParse(envelope.data.data.object);

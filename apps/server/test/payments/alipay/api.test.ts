@@ -112,6 +112,37 @@ describe.each(availableDialects)('paying through Alipay on %s', (dialect) => {
     expect((await t.order(tradeNo)).status).toBe('pending');
   });
 
+  it("refuses a genuine notice delivered to another gateway's notify URL with `failure`", async () => {
+    const other = await t.createGateway({
+      type: 'alipay',
+      name: 'Alipay two',
+      currency: 'CNY',
+      config: JSON.stringify(alipay.config()),
+    });
+    const user = await t.createUser('ali-crossed');
+    const { tradeNo } = await order(user.cookie, 2);
+    const crossed = await alipay.sendPaid(tradeNo, { url: `${t.base}/api/payment/notify/${other.uuid}` });
+    expect(crossed).toMatchObject({ status: 200, answer: 'failure' });
+    expect(await t.quotaOf(user.id)).toBe(0);
+    expect((await t.order(tradeNo)).status).toBe('pending');
+  });
+
+  it('closes an order pending for over 3 hours and refuses its notice', async () => {
+    const user = await t.createUser('ali-late');
+    const { tradeNo } = await order(user.cookie, 4);
+    const fourHoursAgo = Math.floor(Date.now() / 1000) - 4 * 3600;
+    await t.database.db
+      .updateTable('orders')
+      .set({ created_at: fourHoursAgo })
+      .where('trade_no', '=', tradeNo)
+      .execute();
+    await order(user.cookie, 1);
+    expect((await t.order(tradeNo)).status).toBe('closed');
+    expect((await alipay.sendPaid(tradeNo)).answer).toBe('failure');
+    expect(await t.quotaOf(user.id)).toBe(0);
+    expect((await t.order(tradeNo)).status).toBe('closed');
+  });
+
   it('page pay sends the browser to a signed GET URL whose pay page credits the order', async () => {
     const pagepay = await t.createGateway({
       type: 'alipay',

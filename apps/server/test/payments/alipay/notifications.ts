@@ -22,6 +22,8 @@ export interface NotifyOptions {
   tamper?: (body: string) => string;
   /** Alipay posts a form; some set-ups receive the same parameters as a GET query. */
   httpMethod?: 'POST' | 'GET';
+  /** Deliver to this URL instead of the order's notify URL (e.g. another gateway's). */
+  url?: string;
 }
 
 export interface Delivery {

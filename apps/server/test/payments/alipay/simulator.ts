@@ -127,7 +127,13 @@ export async function startAlipaySimulator() {
     const order = orders.get(outTradeNo);
     if (!order) throw new Error(`the simulator has no order ${outTradeNo}`);
     const body = new URLSearchParams(notificationParams(order, keys, options)).toString();
-    return record(deliver(options.httpMethod ?? 'POST', order.notifyUrl, options.tamper ? options.tamper(body) : body));
+    return record(
+      deliver(
+        options.httpMethod ?? 'POST',
+        options.url ?? order.notifyUrl,
+        options.tamper ? options.tamper(body) : body,
+      ),
+    );
   }
 
   async function record(sending: Promise<Delivery>): Promise<Delivery> {

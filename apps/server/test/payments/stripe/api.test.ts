@@ -13,8 +13,12 @@ describe.each(availableDialects)('paying through Stripe on %s', (dialect) => {
   let gateway: { id: number; uuid: string; config: string };
 
   /** Creates an order as the user; answers its trade number and its Checkout Session id. */
-  async function checkout(cookie: string, amount: number): Promise<{ tradeNo: string; sessionId: string }> {
-    const response = await t.call('POST', '/api/user/order', cookie, { uuid: gateway.uuid, amount });
+  async function checkout(
+    cookie: string,
+    amount: number,
+    uuid = gateway.uuid,
+  ): Promise<{ tradeNo: string; sessionId: string }> {
+    const response = await t.call('POST', '/api/user/order', cookie, { uuid, amount });
     expect(response.statusCode, response.body).toBe(200);
     const { trade_no: tradeNo, type, data } = response.json().data;
     expect(type).toBe(1);
@@ -152,5 +156,102 @@ describe.each(availableDialects)('paying through Stripe on %s', (dialect) => {
     expect((await t.order(tradeNo)).status).toBe('pending');
     expect(only(await stripe.pay(sessionId)).status).toBe(200);
     expect(await t.quotaOf(user.id)).toBe(2 * QUOTA_PER_UNIT);
+  });
+
+  it('credits once when 10 deliveries of the paid event arrive at the same moment', async () => {
+    const user = await t.createUser('st-racer2');
+    const { tradeNo, sessionId } = await checkout(user.cookie, 2);
+    const session = stripe.sessions.get(sessionId);
+    if (!session) throw new Error('the session is gone');
+    session.status = 'complete';
+    session.payment_status = 'paid';
+    session.payment_intent = 'pi_race_0123456789';
+    const event = sessionView(session);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => stripe.sendEvent('checkout.session.completed', event)),
+    );
+    expect(answers.flat().map((delivery) => delivery.status)).toEqual(Array(10).fill(200));
+    expect(await t.quotaOf(user.id)).toBe(2 * QUOTA_PER_UNIT);
+    expect(await t.topUpLogs(user.id)).toHaveLength(1);
+    expect(await t.order(tradeNo)).toMatchObject({ status: 'success', gateway_no: 'pi_race_0123456789' });
+  });
+
+  it('records an under-payment as failed, credits nothing and tells the payer why', async () => {
+    const user = await t.createUser('st-short');
+    const { tradeNo, sessionId } = await checkout(user.cookie, 2);
+    expect(only(await stripe.pay(sessionId, { amountTotal: 100 })).status).toBe(200);
+    expect((await t.order(tradeNo)).status).toBe('failed');
+    expect(await t.quotaOf(user.id)).toBe(0);
+    expect(await t.topUpLogs(user.id)).toHaveLength(0);
+    expect((await systemLogs(user.id)).map((row) => row.content)).toEqual([
+      expect.stringContaining(`${tradeNo} 未入账：paid 1.00 USD, the order is 2.00`),
+    ]);
+  });
+
+  it('closes an order pending for over 3 hours and credits nothing when it is paid', async () => {
+    const user = await t.createUser('st-late');
+    const { tradeNo, sessionId } = await checkout(user.cookie, 4);
+    const fourHoursAgo = Math.floor(Date.now() / 1000) - 4 * 3600;
+    await t.database.db
+      .updateTable('orders')
+      .set({ created_at: fourHoursAgo })
+      .where('trade_no', '=', tradeNo)
+      .execute();
+    await checkout(user.cookie, 1);
+    expect((await t.order(tradeNo)).status).toBe('closed');
+    expect(only(await stripe.pay(sessionId)).status).toBe(400);
+    expect(await t.quotaOf(user.id)).toBe(0);
+    expect((await t.order(tradeNo)).status).toBe('closed');
+    expect((await systemLogs(user.id)).map((row) => row.content)).toEqual([
+      expect.stringContaining(`${tradeNo} 未入账：a payment pi_`),
+    ]);
+  });
+
+  // Last: from here on the account has two endpoints, so every event is delivered twice.
+  it('with two gateways on one account, credits each payment once and answers every delivery 2xx', async () => {
+    const second = await t.createGateway({
+      type: 'stripe',
+      name: 'Stripe two',
+      currency: 'USD',
+      config: JSON.stringify({ secret_key: stripe.secretKey }),
+    });
+    expect(stripe.webhookEndpoints.size).toBe(2);
+    const user = await t.createUser('st-twin');
+
+    for (const [uuid, amount] of [
+      [gateway.uuid, 1],
+      [second.uuid, 2],
+    ] as const) {
+      const { tradeNo, sessionId } = await checkout(user.cookie, amount, uuid);
+      const deliveries = await stripe.pay(sessionId);
+      expect(deliveries.map((delivery) => delivery.url).sort()).toEqual(
+        [gateway.uuid, second.uuid].map((id) => `${t.base}/api/payment/notify/${id}`).sort(),
+      );
+      expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200]);
+      expect((await t.order(tradeNo)).status).toBe('success');
+      const [replay] = deliveries;
+      if (!replay) throw new Error('no delivery');
+      expect((await stripe.resend(replay.eventId)).map((delivery) => delivery.status)).toEqual([200, 200]);
+    }
+    expect(await t.quotaOf(user.id)).toBe(3 * QUOTA_PER_UNIT);
+    expect(await t.topUpLogs(user.id)).toHaveLength(2);
+
+    // A Checkout Session of another app on the account (no gateway tag) is acknowledged by both.
+    const foreign = await stripe.sendEvent('checkout.session.completed', {
+      id: 'cs_test_foreign',
+      object: 'checkout.session',
+      amount_total: 500,
+      currency: 'usd',
+      client_reference_id: 'another-app-42',
+      payment_intent: 'pi_foreign',
+      payment_status: 'paid',
+      status: 'complete',
+      metadata: {},
+    });
+    expect(foreign.map((delivery) => delivery.status)).toEqual([200, 200]);
+    expect(
+      stripe.deliveries.filter((delivery) => delivery.url.includes(second.uuid)).map((d) => d.status),
+    ).not.toContain(400);
+    expect([...stripe.webhookEndpoints.values()].map((endpoint) => endpoint.status)).toEqual(['enabled', 'enabled']);
   });
 });

@@ -11,6 +11,7 @@ const order = (overrides: Partial<GatewayOrder> = {}): GatewayOrder => ({
   currency: 'USD',
   subject: 'One Hub-Token充值:10',
   notifyUrl: 'unused: Stripe calls the registered webhook',
+  gatewayUuid: 'a'.repeat(32),
   returnUrl: 'https://console.example.com/panel/topup?show_history=true',
   user: { id: 7, username: 'alice', email: 'alice@example.com' },
   clientIp: '203.0.113.9',
@@ -57,7 +58,7 @@ describe('Stripe gateway: pay and the webhook it leads to', () => {
       success_url: order().returnUrl,
       cancel_url: order().returnUrl,
       client_reference_id: 'USR7NO1732780000123456',
-      metadata: { user_id: '7' },
+      metadata: { user_id: '7', one_hub_gateway: 'a'.repeat(32) },
       customer_email: 'alice@example.com',
     });
     const expiresAt = Number(request?.form.expires_at);

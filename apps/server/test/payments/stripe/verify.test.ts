@@ -9,6 +9,9 @@ import { only, type StripeSimulator, startStripeSimulator } from './simulator.js
 const SECRET = 'whsec_test_0123456789abcdefghijklmnop';
 const gateway = createStripeGateway({ stripeApiBase: 'http://127.0.0.1:9' });
 const config: StripeConfig = { secret_key: 'sk_test_verify', webhook_secret: SECRET };
+const GATEWAY = 'b'.repeat(32);
+/** As the notify route calls it for the gateway `GATEWAY`. */
+const verify = (stored: StripeConfig, input: GatewayCallback) => gateway.verify(stored, input, { uuid: GATEWAY });
 
 const session = (overrides: Record<string, unknown> = {}) => ({
   id: 'cs_test_abc',
@@ -19,6 +22,7 @@ const session = (overrides: Record<string, unknown> = {}) => ({
   payment_intent: 'pi_123',
   payment_status: 'paid',
   status: 'complete',
+  metadata: { user_id: '7', one_hub_gateway: GATEWAY },
   ...overrides,
 });
 const event = (object: unknown, type = 'checkout.session.completed') =>
@@ -44,39 +48,37 @@ describe('Stripe gateway: verify', () => {
   });
 
   it('reads a paid checkout.session.completed in minor units with the currency upper-cased', async () => {
-    expect(await gateway.verify(config, callback(event(session())))).toEqual({
+    expect(await verify(config, callback(event(session())))).toEqual({
       kind: 'paid',
       tradeNo: 'USR1NO42',
       gatewayNo: 'pi_123',
       paidCents: 1050,
       currency: 'USD',
     });
-    expect(
-      await gateway.verify(config, callback(event(session({ currency: 'cny', amount_total: 73_00 })))),
-    ).toMatchObject({
+    expect(await verify(config, callback(event(session({ currency: 'cny', amount_total: 73_00 }))))).toMatchObject({
       paidCents: 7300,
       currency: 'CNY',
     });
   });
 
   it('takes the PaymentIntent id when expanded, and the session id when there is none', async () => {
-    expect(
-      await gateway.verify(config, callback(event(session({ payment_intent: { id: 'pi_expanded' } })))),
-    ).toMatchObject({ gatewayNo: 'pi_expanded' });
-    expect(await gateway.verify(config, callback(event(session({ payment_intent: null }))))).toMatchObject({
+    expect(await verify(config, callback(event(session({ payment_intent: { id: 'pi_expanded' } }))))).toMatchObject({
+      gatewayNo: 'pi_expanded',
+    });
+    expect(await verify(config, callback(event(session({ payment_intent: null }))))).toMatchObject({
       gatewayNo: 'cs_test_abc',
     });
   });
 
   it('ignores other genuine events and sessions not yet paid, instead of failing on them', async () => {
     expect(
-      await gateway.verify(config, callback(event({ id: 'pi_1', object: 'payment_intent' }, 'payment_intent.created'))),
+      await verify(config, callback(event({ id: 'pi_1', object: 'payment_intent' }, 'payment_intent.created'))),
     ).toEqual({
       kind: 'ignored',
       reason: 'event type payment_intent.created',
     });
     // A delayed method (bank debit) completes the session unpaid: its async_payment_* event decides.
-    expect(await gateway.verify(config, callback(event(session({ payment_status: 'unpaid' }))))).toEqual({
+    expect(await verify(config, callback(event(session({ payment_status: 'unpaid' }))))).toEqual({
       kind: 'ignored',
       reason: 'checkout.session.completed with payment_status unpaid',
     });
@@ -84,7 +86,7 @@ describe('Stripe gateway: verify', () => {
 
   it('reads async_payment_succeeded as the payment and async_payment_failed as a failed order', async () => {
     const succeeded = event(session(), 'checkout.session.async_payment_succeeded');
-    expect(await gateway.verify(config, callback(succeeded))).toEqual({
+    expect(await verify(config, callback(succeeded))).toEqual({
       kind: 'paid',
       tradeNo: 'USR1NO42',
       gatewayNo: 'pi_123',
@@ -92,7 +94,7 @@ describe('Stripe gateway: verify', () => {
       currency: 'USD',
     });
     const failed = event(session({ payment_status: 'unpaid' }), 'checkout.session.async_payment_failed');
-    expect(await gateway.verify(config, callback(failed))).toEqual({
+    expect(await verify(config, callback(failed))).toEqual({
       kind: 'failed',
       tradeNo: 'USR1NO42',
       gatewayNo: 'pi_123',
@@ -100,12 +102,12 @@ describe('Stripe gateway: verify', () => {
     });
     // Never a payment without Stripe saying paid, whatever the event is called.
     const unpaidSuccess = event(session({ payment_status: 'unpaid' }), 'checkout.session.async_payment_succeeded');
-    expect(await gateway.verify(config, callback(unpaidSuccess))).toMatchObject({ kind: 'ignored' });
+    expect(await verify(config, callback(unpaidSuccess))).toMatchObject({ kind: 'ignored' });
     // A failure must be genuine too: signed with another secret it changes nothing.
     const forged = callback(failed, stripeSignatureHeader(failed, 'whsec_other'));
-    expect(await gateway.verify(config, forged)).toMatchObject({ kind: 'rejected' });
+    expect(await verify(config, forged)).toMatchObject({ kind: 'rejected' });
     const noReference = event(session({ client_reference_id: null }), 'checkout.session.async_payment_failed');
-    expect(await gateway.verify(config, callback(noReference))).toMatchObject({ kind: 'rejected' });
+    expect(await verify(config, callback(noReference))).toMatchObject({ kind: 'rejected' });
   });
 
   it.each([
@@ -138,13 +140,32 @@ describe('Stripe gateway: verify', () => {
     ['a fractional amount', callback(event(session({ amount_total: 10.5 }))), /amount_total/],
     ['a currency it never charges in', callback(event(session({ currency: 'eur' }))), /currency EUR/],
   ])('rejects %s without throwing', async (_name, input, reason) => {
-    const result = await gateway.verify(config, input);
+    const result = await verify(config, input);
     expect(result.kind).toBe('rejected');
     expect(result.kind === 'rejected' && result.reason).toMatch(reason);
   });
 
+  it('acknowledges, crediting nothing, a session tagged for another gateway or made by another app', async () => {
+    const other = session({ metadata: { user_id: '7', one_hub_gateway: 'c'.repeat(32) } });
+    expect(await verify(config, callback(event(other)))).toEqual({
+      kind: 'ignored',
+      reason: `checkout.session.completed for another gateway (${'c'.repeat(32)})`,
+    });
+    for (const metadata of [{}, null, undefined]) {
+      const failed = event(session({ metadata }), 'checkout.session.async_payment_failed');
+      expect(await verify(config, callback(failed))).toEqual({
+        kind: 'ignored',
+        reason: 'checkout.session.async_payment_failed not made by a One Hub gateway',
+      });
+    }
+    // The tag is signed like the rest: a forged one is still refused.
+    expect(await verify(config, callback(event(other), stripeSignatureHeader(event(other), 'whsec_x')))).toMatchObject({
+      kind: 'rejected',
+    });
+  });
+
   it('rejects everything while no webhook secret is stored', async () => {
-    expect(await gateway.verify({ ...config, webhook_secret: '' }, callback(event(session())))).toEqual({
+    expect(await verify({ ...config, webhook_secret: '' }, callback(event(session())))).toEqual({
       kind: 'rejected',
       reason: expect.stringMatching(/webhook_secret is empty/),
     });
@@ -169,6 +190,7 @@ describe('Stripe gateway: verify over the wire from the simulator', () => {
       currency: 'USD',
       subject: 'top-up',
       notifyUrl: receiver.url,
+      gatewayUuid: 'a'.repeat(32),
       returnUrl: 'https://console.example.com/',
       user: { id: 1, username: 'a', email: '' },
       clientIp: '127.0.0.1',

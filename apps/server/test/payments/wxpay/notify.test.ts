@@ -177,7 +177,11 @@ describe('WeChat Pay notifications that are not even well formed', () => {
   const signed = (body: string) =>
     wechatpayHeaders(body, keys().wechatpayPrivateKey, keys().wechatpayPublicKeyId, Math.floor(Date.now() / 1000));
   const verify = (body: string, headers: Record<string, string>, method = 'POST') =>
-    bench.gateway.verify(bench.config, { method, query: {}, headers, rawBody: Buffer.from(body, 'utf8') });
+    bench.gateway.verify(
+      bench.config,
+      { method, query: {}, headers, rawBody: Buffer.from(body, 'utf8') },
+      { uuid: 'a'.repeat(32) },
+    );
 
   it.each([
     ['not JSON', 'not json', /not a WeChat Pay notification/],
