@@ -78,6 +78,53 @@ describe.each(availableDialects)('the raw pass-through of OpenAI stateful APIs o
     expect(raw.mock.received.at(-1)?.query.get('limit')).toBe('2');
   });
 
+  it('creates and lists vector stores on the OpenAI channel with its key, at quota 0', async () => {
+    const client = raw.client(raw.channels.openai);
+    const store = await client.vectorStores.create({ name: 'handbook' });
+    expect(store).toMatchObject({ object: 'vector_store', name: 'handbook' });
+    const sent = raw.mock.received.at(-1);
+    expect(sent).toMatchObject({ layout: 'openai', method: 'POST', path: '/vector_stores' });
+    expect(sent?.headers.authorization).toBe(`Bearer ${raw.mock.behaviour.apiKey}`);
+    expect(JSON.stringify(sent?.headers)).not.toContain(raw.rootKey.slice(3));
+
+    const listed = await client.vectorStores.list({ limit: 5 });
+    expect(listed.data.map((each) => each.id)).toContain(store.id);
+    expect(raw.mock.received.at(-1)).toMatchObject({ method: 'GET', path: '/vector_stores' });
+    expect(raw.mock.received.at(-1)?.query.get('limit')).toBe('5');
+
+    const rows = (await consumeRows(raw.r, raw.rootUserId)).slice(-2);
+    expect(rows.map((row) => row.content)).toEqual([
+      `${RAW_LOG_PREFIX}/v1/vector_stores`,
+      `${RAW_LOG_PREFIX}/v1/vector_stores`,
+    ]);
+    for (const row of rows) expect(row).toMatchObject({ quota: 0, channel_id: raw.channels.openai });
+  });
+
+  it('creates and lists assistants on the OpenAI channel with its key, OpenAI-Beta passed on, at quota 0', async () => {
+    const client = raw.client(raw.channels.openai);
+    const assistant = await client.beta.assistants.create({
+      model: 'gpt-4o',
+      name: 'Tutor',
+      instructions: 'Be brief.',
+    });
+    expect(assistant).toMatchObject({ object: 'assistant', model: 'gpt-4o', name: 'Tutor' });
+    const sent = raw.mock.received.at(-1);
+    expect(sent).toMatchObject({ layout: 'openai', method: 'POST', path: '/assistants' });
+    expect(sent?.headers.authorization).toBe(`Bearer ${raw.mock.behaviour.apiKey}`);
+    expect(sent?.headers['openai-beta']).toBe('assistants=v2');
+
+    const listed = await client.beta.assistants.list();
+    expect(listed.data.map((each) => each.id)).toContain(assistant.id);
+    expect(raw.mock.received.at(-1)).toMatchObject({ method: 'GET', path: '/assistants' });
+
+    const rows = (await consumeRows(raw.r, raw.rootUserId)).slice(-2);
+    expect(rows.map((row) => row.content)).toEqual([
+      `${RAW_LOG_PREFIX}/v1/assistants`,
+      `${RAW_LOG_PREFIX}/v1/assistants`,
+    ]);
+    for (const row of rows) expect(row).toMatchObject({ quota: 0, channel_id: raw.channels.openai });
+  });
+
   it('addresses Azure OpenAI under /openai with its api-version and api-key, not per deployment', async () => {
     const store = await raw.client(raw.channels.azure).vectorStores.create({ name: 'manuals' });
     expect(store).toMatchObject({ object: 'vector_store', name: 'manuals' });

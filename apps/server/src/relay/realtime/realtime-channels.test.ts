@@ -24,6 +24,7 @@ describe('realtime sessions across channels', () => {
   let good: RealtimeMock;
   let busy: RealtimeMock;
   let azure: RealtimeMock;
+  let azureV1: RealtimeMock;
   let dead: string;
   const ids: Record<string, number> = {};
 
@@ -42,6 +43,7 @@ describe('realtime sessions across channels', () => {
       refuse: { status: 503, code: 'server_error', message: 'The server is overloaded.' },
     });
     azure = await startRealtimeMock({ flavour: 'azure', apiKey: 'azure-resource-key-0123456789' });
+    azureV1 = await startRealtimeMock({ flavour: 'azure-v1', apiKey: 'azure-v1-resource-key-0123456789' });
     dead = await closedPort();
     const channels = [
       // One model, three channels by priority: unreachable, then refusing, then serving.
@@ -59,17 +61,28 @@ describe('realtime sessions across channels', () => {
           model_mapping: JSON.stringify({ 'rt-azure': 'my-realtime-deployment' }),
         },
       ],
+      [
+        'azureV1',
+        {
+          type: 55,
+          key: azureV1.behaviour.apiKey,
+          base_url: azureV1.url,
+          models: 'rt-azure-v1',
+          model_mapping: JSON.stringify({ 'rt-azure-v1': 'my-v1-realtime-deployment' }),
+        },
+      ],
       // Anthropic has no realtime API: a channel of it listing the model is never called.
       ['claude', { type: 14, key: 'sk-ant-x', base_url: good.url, models: 'rt-claude' }],
     ] as const;
     for (const [name, fields] of channels) ids[name] = await r.addChannel({ name, ...fields });
-    for (const model of ['rt-retry', 'rt-busy', 'rt-idle', 'rt-azure', 'my-realtime-deployment', 'rt-claude']) {
+    const models = ['rt-retry', 'rt-busy', 'rt-idle', 'rt-azure', 'my-realtime-deployment', 'rt-claude'];
+    for (const model of [...models, 'rt-azure-v1', 'my-v1-realtime-deployment']) {
       await r.setPrice(model, 1, 1);
     }
   });
   afterAll(async () => {
     await r?.close();
-    for (const mock of [good, busy, azure]) await mock?.close();
+    for (const mock of [good, busy, azure, azureV1]) await mock?.close();
   });
 
   it('moves on to the next channel while upstreams refuse or cannot be reached, and bills the one that served', async () => {
@@ -122,6 +135,30 @@ describe('realtime sessions across channels', () => {
       .where('channel_id', '=', ids.azure as number)
       .executeTakeFirstOrThrow();
     expect(row.model_name).toBe('my-realtime-deployment');
+  });
+
+  it('addresses Azure’s v1 realtime endpoint under /openai/v1 by model with the api-key header', async () => {
+    const session = accepted(await open('rt-azure-v1'));
+    await session.next('session.created');
+    const connection = azureV1.connections.at(-1);
+    expect(connection?.path).toBe('/openai/v1/realtime');
+    expect(connection?.query.get('model')).toBe('my-v1-realtime-deployment');
+    expect(connection?.query.get('deployment')).toBeNull();
+    expect(connection?.headers['api-key']).toBe(azureV1.behaviour.apiKey);
+    expect(connection?.headers.authorization).toBeUndefined();
+    session.send({ type: 'response.create' });
+    await session.next('response.done');
+    session.socket.close();
+    await session.closed;
+    await r.t.app.relay.flush();
+    const row = await r.t.database.db
+      .selectFrom('logs')
+      .selectAll()
+      .where('type', '=', 2)
+      .where('channel_id', '=', ids.azureV1 as number)
+      .executeTakeFirstOrThrow();
+    expect(row.model_name).toBe('my-v1-realtime-deployment');
+    expect(row.quota).toBeGreaterThan(0);
   });
 
   it('does not offer a session on a channel type without a realtime API', async () => {

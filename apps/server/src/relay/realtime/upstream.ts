@@ -10,7 +10,10 @@ import type { RouterChannel } from '../routing/router.js';
  * Where a realtime session goes upstream and how it authenticates. OpenAI and the vendors that
  * copy its addresses with a bearer key take `wss://<base>/v1/realtime?model=<model>`; Azure takes
  * `wss://<resource>/openai/realtime?api-version=<other>&deployment=<model>` with an `api-key`
- * header. Other channel types have no realtime API and are passed over.
+ * header; Azure's v1 API (as its chat) keeps OpenAI's path under `/openai`:
+ * `wss://<resource>/openai/v1/realtime?model=<deployment>` with the `api-key` header, and an
+ * `api-version` only when the channel names one. Other channel types have no realtime API and are
+ * passed over.
  */
 export interface RealtimeTarget {
   url: string;
@@ -19,7 +22,7 @@ export interface RealtimeTarget {
 
 /** The reference's relay-mode number of realtime in a custom channel's `plugin.customize`. */
 const REALTIME_MODE = '14';
-const SERVED_LAYOUTS = new Set(['bearer', 'custom', 'azure']);
+const SERVED_LAYOUTS = new Set(['bearer', 'custom', 'azure', 'azure-v1']);
 
 const toWebSocketScheme = (url: string) => url.replace(/^http(s?):\/\//i, (_match, secure: string) => `ws${secure}://`);
 const withQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;
@@ -52,6 +55,10 @@ export function realtimeTarget(
   if (layout === 'azure') {
     const version = encodeURIComponent(channel.other.trim() || AZURE_DEFAULT_API_VERSION);
     url = `${base}/openai/realtime?api-version=${version}&deployment=${model}`;
+    auth = { 'api-key': channel.key };
+  } else if (layout === 'azure-v1') {
+    const version = channel.other.trim();
+    url = `${base}/openai/v1/realtime?model=${model}${version ? `&api-version=${encodeURIComponent(version)}` : ''}`;
     auth = { 'api-key': channel.key };
   } else {
     const custom = layout === 'custom' ? customRealtimePath(channel) : undefined;

@@ -12,7 +12,8 @@ import { type ListeningMock, listenMock, sendJson } from '../../mocks/mock-serve
  *
  * A wrong credential gets 401 in OpenAI's error envelope. It serves the Files API (multipart
  * upload with `purpose` and `file`, list, retrieve, content, delete), the Batch API (create,
- * retrieve, list), vector stores (create), assistant runs streamed as server-sent events
+ * retrieve, list), vector stores (create, list), assistants (create, list; `OpenAI-Beta:
+ * assistants=v2` required), assistant runs streamed as server-sent events
  * (`POST /threads/{id}/runs` with `stream: true`, which needs `OpenAI-Beta: assistants=v2`) and
  * model deletion. Every body is read as it arrives: its bytes counted and hashed, kept only up to
  * KEPT_BYTES; an upload whose file is larger is measured from the form's head and tail, so a
@@ -223,6 +224,8 @@ async function streamRun(
 export async function startStatefulMock(): Promise<StatefulMock> {
   const state = { behaviour: defaults(), received: [] as StatefulRequest[] };
   const files = new Map<string, StoredFile>();
+  const vectorStores: Array<Record<string, unknown>> = [];
+  const assistants: Array<Record<string, unknown>> = [];
   let sequence = 0;
   let broken = 0;
 
@@ -271,7 +274,7 @@ export async function startStatefulMock(): Promise<StatefulMock> {
     }
     if (parts[0] === 'vector_stores' && method === 'POST' && parts.length === 1) {
       const fields = json();
-      return sendJson(response, 200, {
+      const store = {
         id: `vs_${++sequence}`,
         object: 'vector_store',
         name: fields.name,
@@ -279,7 +282,33 @@ export async function startStatefulMock(): Promise<StatefulMock> {
         status: 'completed',
         file_counts: { in_progress: 0, completed: 0, failed: 0, cancelled: 0, total: 0 },
         usage_bytes: 0,
-      });
+      };
+      vectorStores.push(store);
+      return sendJson(response, 200, store);
+    }
+    if (parts[0] === 'vector_stores' && method === 'GET' && parts.length === 1) {
+      return sendJson(response, 200, { object: 'list', data: vectorStores, has_more: false });
+    }
+    if (parts[0] === 'assistants' && parts.length === 1) {
+      if (request.headers['openai-beta'] !== 'assistants=v2') return error(response, 400, 'OpenAI-Beta is required');
+      if (method === 'POST') {
+        const fields = json();
+        if (typeof fields.model !== 'string') return error(response, 400, "'model' is required");
+        const assistant = {
+          id: `asst_${++sequence}`,
+          object: 'assistant',
+          created_at: 1_714_000_000,
+          name: fields.name ?? null,
+          description: null,
+          model: fields.model,
+          instructions: fields.instructions ?? null,
+          tools: fields.tools ?? [],
+          metadata: fields.metadata ?? {},
+        };
+        assistants.push(assistant);
+        return sendJson(response, 200, assistant);
+      }
+      if (method === 'GET') return sendJson(response, 200, { object: 'list', data: assistants, has_more: false });
     }
     if (parts[0] === 'threads' && parts[2] === 'runs' && method === 'POST' && parts.length === 3) {
       if (request.headers['openai-beta'] !== 'assistants=v2') return error(response, 400, 'OpenAI-Beta is required');

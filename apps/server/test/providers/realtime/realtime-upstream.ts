@@ -24,7 +24,7 @@ export interface RealtimeUsageFixture {
 }
 
 export interface RealtimeMockBehaviour {
-  flavour: 'openai' | 'azure';
+  flavour: 'openai' | 'azure' | 'azure-v1';
   apiKey: string;
   /** The usage every `response.done` reports. */
   usage: RealtimeUsageFixture;
@@ -81,6 +81,10 @@ function problem(
     return undefined;
   }
   if (headers['api-key'] !== behaviour.apiKey) return [401, '401', 'Access denied due to invalid subscription key.'];
+  if (behaviour.flavour === 'azure-v1') {
+    if (path !== '/openai/v1/realtime' || !query.get('model')) return [404, 'DeploymentNotFound', 'no deployment'];
+    return undefined;
+  }
   if (path !== '/openai/realtime' || !query.get('deployment')) return [404, 'DeploymentNotFound', 'no deployment'];
   if (!query.get('api-version')) return [400, 'missing_api_version', 'api-version is required'];
   return undefined;
