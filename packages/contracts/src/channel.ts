@@ -363,4 +363,6 @@ export interface ProviderView {
    * offers only these for new channels. Others are listed so stored channels of them still show.
    */
   supported: boolean;
+  /** Set when the vendor shut this API down: why, and which type replaces it. */
+  retired?: string;
 }

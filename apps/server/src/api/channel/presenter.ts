@@ -68,5 +68,6 @@ export function toProviderView(provider: ProviderDefinition): ProviderView {
     extra_fields: provider.extraFields.map((field) => ({ ...field, required: field.required ?? false })),
     balance: provider.balance !== undefined,
     supported: isRelayable(provider),
+    ...(provider.retired === undefined ? {} : { retired: provider.retired }),
   };
 }

@@ -126,11 +126,16 @@ describe.each(availableDialects)('provider and model lists on %s', (dialect) => 
       REFERENCE_TYPE_IDS.filter((type) => chatAdapterFor(type) !== undefined || type in TASK_TYPES),
     );
     expect(offered).toEqual(REFERENCE_TYPE_IDS.filter((type) => type !== 11 && type !== 23));
+    // Retired types say so, and why; supported ones carry no `retired` field.
+    const retired = providers.filter((provider: { retired?: string }) => provider.retired !== undefined);
+    expect(retired.map((provider: { type: number }) => provider.type)).toEqual([11, 23]);
+    expect(retired.every((provider: { supported: boolean }) => !provider.supported)).toBe(true);
+    expect(retired[0].retired).toMatch(/Gemini/);
     for (const [type, relay] of Object.entries(TASK_TYPES)) expect(providerByType(Number(type))?.tasks).toBe(relay);
     const balanceTypes = providers
       .filter((provider: { balance: boolean }) => provider.balance)
       .map((provider: { type: number }) => provider.type);
-    expect(balanceTypes).toEqual([1, 8, 28, 29, 45, 51]);
+    expect(balanceTypes).toEqual([1, 8, 28, 29, 37, 45, 51]);
   });
 
   it('lists priced models in OpenAI model-list shape, not enveloped', async () => {

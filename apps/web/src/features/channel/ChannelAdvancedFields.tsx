@@ -19,7 +19,7 @@ export function AdvancedSection({
   ...props
 }: SectionProps & { expanded: boolean; onExpand(open: boolean): void }) {
   const { t } = useTranslation('channel');
-  const { values, change, disabled, mode } = props;
+  const { values, change, disabled } = props;
   return (
     <Accordion
       expanded={expanded}
@@ -112,16 +112,6 @@ export function AdvancedSection({
             disabled={disabled}
             testId="channel-form-compatible-response"
           />
-          {mode !== 'tag' && (
-            <SwitchField
-              label={t('form.allowExtraBody')}
-              hint={t('form.allowExtraBodyHint')}
-              checked={values.allow_extra_body}
-              onChange={(checked) => change('allow_extra_body', checked)}
-              disabled={disabled}
-              testId="channel-form-allow-extra-body"
-            />
-          )}
         </Stack>
       </AccordionDetails>
     </Accordion>

@@ -34,6 +34,17 @@ export function TypeName({ type }: { type: number }) {
   return (
     <Typography variant="body2" noWrap sx={{ color: provider ? 'text.primary' : 'warning.main' }}>
       {provider?.name ?? t('unknownType', { type })}
+      {provider && !provider.supported && (
+        <Tooltip title={provider.retired ?? ''}>
+          <Box
+            component="span"
+            sx={{ ml: 0.75, color: 'warning.main', fontSize: '0.75rem' }}
+            data-testid={`channel-type-unsupported-${type}`}
+          >
+            {t('unsupportedType')}
+          </Box>
+        </Tooltip>
+      )}
     </Typography>
   );
 }
