@@ -21,6 +21,8 @@ export interface PaymentTestApp extends TestApp {
   quotaOf(userId: number): Promise<number>;
   order(tradeNo: string): Promise<{ status: string; gateway_no: string; order_amount: number | string }>;
   topUpLogs(userId: number): Promise<unknown[]>;
+  /** Moves an order's creation `hours` into the past (past 3 h, the next order or status poll closes it). */
+  ageOrder(tradeNo: string, hours: number): Promise<void>;
 }
 
 export async function startPaymentApp(dialect: DialectName, env: Record<string, string> = {}): Promise<PaymentTestApp> {
@@ -62,6 +64,14 @@ export async function startPaymentApp(dialect: DialectName, env: Record<string, 
         .select(['status', 'gateway_no', 'order_amount'])
         .where('trade_no', '=', tradeNo)
         .executeTakeFirstOrThrow();
+    },
+    async ageOrder(tradeNo, hours) {
+      const createdAt = Math.floor(Date.now() / 1000) - hours * 3600;
+      await t.database.db
+        .updateTable('orders')
+        .set({ created_at: createdAt })
+        .where('trade_no', '=', tradeNo)
+        .execute();
     },
     topUpLogs(userId) {
       return t.database.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 1).execute();

@@ -177,18 +177,9 @@ describe.each(availableDialects)('paying through Epay and its callbacks on %s', 
   it('closes orders pending for over 3 hours and refuses their callbacks', async () => {
     const user = await t.createUser('epay-late');
     const tradeNo = await payableOrder(user.cookie, 4);
-    const fourHoursAgo = Math.floor(Date.now() / 1000) - 4 * 3600;
-    await t.database.db
-      .updateTable('orders')
-      .set({ created_at: fourHoursAgo })
-      .where('trade_no', '=', tradeNo)
-      .execute();
+    await t.ageOrder(tradeNo, 4);
     const expired = await payableOrder(user.cookie, 3);
-    await t.database.db
-      .updateTable('orders')
-      .set({ created_at: fourHoursAgo })
-      .where('trade_no', '=', expired)
-      .execute();
+    await t.ageOrder(expired, 4);
     // Polling the status of an expired order closes it.
     expect((await t.call('GET', `/api/user/order/status?trade_no=${expired}`, user.cookie)).statusCode).toBe(409);
     expect((await t.order(tradeNo)).status).toBe('closed');

@@ -130,12 +130,7 @@ describe.each(availableDialects)('paying through Alipay on %s', (dialect) => {
   it('closes an order pending for over 3 hours and refuses its notice', async () => {
     const user = await t.createUser('ali-late');
     const { tradeNo } = await order(user.cookie, 4);
-    const fourHoursAgo = Math.floor(Date.now() / 1000) - 4 * 3600;
-    await t.database.db
-      .updateTable('orders')
-      .set({ created_at: fourHoursAgo })
-      .where('trade_no', '=', tradeNo)
-      .execute();
+    await t.ageOrder(tradeNo, 4);
     await order(user.cookie, 1);
     expect((await t.order(tradeNo)).status).toBe('closed');
     expect((await alipay.sendPaid(tradeNo)).answer).toBe('failure');

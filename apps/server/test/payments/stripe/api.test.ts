@@ -191,12 +191,7 @@ describe.each(availableDialects)('paying through Stripe on %s', (dialect) => {
   it('closes an order pending for over 3 hours and credits nothing when it is paid', async () => {
     const user = await t.createUser('st-late');
     const { tradeNo, sessionId } = await checkout(user.cookie, 4);
-    const fourHoursAgo = Math.floor(Date.now() / 1000) - 4 * 3600;
-    await t.database.db
-      .updateTable('orders')
-      .set({ created_at: fourHoursAgo })
-      .where('trade_no', '=', tradeNo)
-      .execute();
+    await t.ageOrder(tradeNo, 4);
     await checkout(user.cookie, 1);
     expect((await t.order(tradeNo)).status).toBe('closed');
     expect(only(await stripe.pay(sessionId)).status).toBe(400);

@@ -120,12 +120,7 @@ describe.each(availableDialects)('paying through WeChat Pay on %s', (dialect) =>
   it('closes an order pending for over 3 hours and refuses its notification', async () => {
     const user = await t.createUser('wx-late');
     const { tradeNo } = await payableOrder(user.cookie, 4);
-    const fourHoursAgo = Math.floor(Date.now() / 1000) - 4 * 3600;
-    await t.database.db
-      .updateTable('orders')
-      .set({ created_at: fourHoursAgo })
-      .where('trade_no', '=', tradeNo)
-      .execute();
+    await t.ageOrder(tradeNo, 4);
     await payableOrder(user.cookie, 1);
     expect((await t.order(tradeNo)).status).toBe('closed');
     expect((await wxpay.sendPaid(tradeNo)).status).toBe(400);
