@@ -9,7 +9,7 @@ import type { DatabaseHandle, DialectName } from '../src/platform/db/index.js';
 import { createLogger } from '../src/platform/logger.js';
 import type { HeartbeatTiming } from '../src/relay/exchange/heartbeat.js';
 import type { Services } from '../src/services.js';
-import { createTestDatabase } from './databases.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
 
 export const ROOT_PASSWORD = 'root-password-123';
 export const ROOT_TOKEN = 'root-access-token-for-tests-0123456789';
@@ -18,6 +18,8 @@ export interface TestApp {
   app: FastifyInstance;
   services: Services;
   database: DatabaseHandle;
+  /** The database's server-side handle (to start another node on it). */
+  testDatabase: TestDatabase;
   /** Signs in and returns the `session` cookie header value. */
   login(username: string, password: string): Promise<string>;
   /** Registers a common user (password `password-123`) and returns its session cookie and id. */
@@ -30,12 +32,14 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   consoleDirectory?: string;
   heartbeat?: HeartbeatTiming;
-  /** The shared cache; a fresh memory cache by default. */
-  cache?: Cache;
+  /** The shared cache; a fresh memory cache by default; 'configured': REDIS_CONN_STRING's, as in production. */
+  cache?: Cache | 'configured';
+  /** Another node's database, for a second node on it; it is left for its owner to drop. */
+  database?: TestDatabase;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const testDatabase = await createTestDatabase(options.dialect ?? 'sqlite');
+  const testDatabase = options.database ?? (await createTestDatabase(options.dialect ?? 'sqlite'));
   const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-data-'));
   const config = loadConfig({
     SQLITE_PATH: testDatabase.target.sqlitePath || join(dataDirectory, 'unused.db'),
@@ -55,7 +59,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const server = await assembleServer(config, createLogger('silent'), {
-    cache: options.cache ?? createMemoryCache(),
+    ...(options.cache === 'configured' ? {} : { cache: options.cache ?? createMemoryCache() }),
     consoleDirectory: options.consoleDirectory ?? join(dataDirectory, 'no-console'),
     ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),
   });
@@ -72,6 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     services,
     database,
+    testDatabase,
     login,
     async createUser(username, extra = {}) {
       const response = await app.inject({
@@ -87,7 +92,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     async close() {
       await server.close();
-      await testDatabase.drop();
+      if (!options.database) await testDatabase.drop();
     },
   };
 }

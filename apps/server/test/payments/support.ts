@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { DialectName } from '../../src/platform/db/index.js';
-import { ROOT_PASSWORD, startTestApp, type TestApp } from '../app.js';
+import { ROOT_PASSWORD, startTestApp, type TestApp, type TestAppOptions } from '../app.js';
 
 /**
  * A test app listening on loopback, so a simulated vendor can call its notify URL over HTTP the
@@ -25,8 +25,12 @@ export interface PaymentTestApp extends TestApp {
   ageOrder(tradeNo: string, hours: number): Promise<void>;
 }
 
-export async function startPaymentApp(dialect: DialectName, env: Record<string, string> = {}): Promise<PaymentTestApp> {
-  const t = await startTestApp({ dialect, env });
+export async function startPaymentApp(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+  node: Pick<TestAppOptions, 'cache' | 'database'> = {},
+): Promise<PaymentTestApp> {
+  const t = await startTestApp({ dialect, env, ...node });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('the test app is not listening');
