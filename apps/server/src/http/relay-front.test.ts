@@ -175,6 +175,18 @@ describe('the relay front', () => {
     const missing = await send(base, '/v1/models/no%20such', json, undefined, 'whole', 'GET');
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.body).error.message).toContain("'no such'");
+    // A Gemini model named with slashes spans segments, sent as they are or encoded.
+    const gemini = { 'content-type': 'application/json', 'x-goog-api-key': r.apiKey };
+    const contents = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+    for (const path of [
+      '/gemini/v1beta/models/@cf/team/no-such:generateContent',
+      '/gemini/v1beta/models/%40cf%2Fteam%2Fno-such:streamGenerateContent',
+    ]) {
+      const answer = await send(base, path, gemini, contents);
+      // The model's own refusal, not the router's.
+      expect(answer.status, path).toBe(404);
+      expect(JSON.parse(answer.body).error.message, path).toMatch(/^model @cf\/team\/no-such does not exist/);
+    }
   });
 
   it('refuses other content types, empty and oversized bodies, whole or chunked', async () => {

@@ -74,7 +74,7 @@ export interface RelayRefusal {
 export type RelayMethod = 'GET' | 'POST' | 'DELETE' | '*';
 
 export interface RelayFront {
-  /** A last path segment `*` matches one or more segments. */
+  /** A last path segment `*` matches one or more segments, given as the parameter `*` (joined by `/`). */
   route(method: RelayMethod, path: string, options: RelayRouteOptions, handler: RelayHandler): void;
   /**
    * Claims a path prefix for the relay: requests under it that match no route get a 404 (and a
@@ -150,7 +150,10 @@ function matchRoute(route: Route, method: string, segments: string[]): Match | u
   for (let index = 0; index < segments.length; index++) {
     const pattern = route.segments[index] as string;
     const segment = segments[index] as string;
-    if (rest && index === route.segments.length - 1) break;
+    if (rest && index === route.segments.length - 1) {
+      params['*'] = segments.slice(index).join('/');
+      break;
+    }
     if (pattern.startsWith(':')) {
       if (segment === '' || segment.length > MAX_PARAM_LENGTH) return undefined;
       params[pattern.slice(1)] = segment;

@@ -35,7 +35,7 @@ export function billingOf(provider: ProviderEntry, counts: TokenCounts): Billing
   const audio = has(provider.usage.audio);
   const cacheRead = provider.cacheReadKind ?? 'cached_tokens';
   const kinds: Record<string, number> = {
-    [cacheRead]: counts.cacheRead,
+    [cacheRead]: has(provider.usage.cacheRead ?? true) ? counts.cacheRead : 0,
     cached_write_tokens: has(provider.usage.cacheWrite) ? counts.cacheWrite : 0,
     input_audio_tokens: audio ? counts.audioIn : 0,
     reasoning_tokens: has(provider.usage.reasoning) ? counts.reasoning : 0,

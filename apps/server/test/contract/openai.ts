@@ -98,7 +98,10 @@ export function readOpenAiBody(body: Json | undefined, api: 'chat' | 'responses'
   };
 }
 
-export function openAiCompletion(answer: Answer): Json {
+/** How a format writes its usage: OpenAI's own, with every detail, unless a vendor says otherwise. */
+export type UsageWriter = (counts: TokenCounts) => Json;
+
+export function openAiCompletion(answer: Answer, usageOf: UsageWriter = openAiUsage): Json {
   const { tool } = answer;
   return {
     id: 'chatcmpl-contract01',
@@ -129,7 +132,7 @@ export function openAiCompletion(answer: Answer): Json {
         finish_reason: tool ? 'tool_calls' : 'stop',
       },
     ],
-    usage: openAiUsage(answer.usage),
+    usage: usageOf(answer.usage),
     service_tier: 'default',
     system_fingerprint: 'fp_contract',
   };
@@ -140,6 +143,7 @@ export function openAiChunks(
   answer: Answer,
   includeUsage: boolean,
   extra: Json = {},
+  usageOf: UsageWriter = openAiUsage,
 ): Omit<StreamFrames, 'contentType'> {
   const chunk = (delta: Json, finish: string | null = null, more: Json = {}) =>
     sse({
@@ -171,7 +175,7 @@ export function openAiChunks(
         model: answer.model,
         system_fingerprint: 'fp_contract',
         choices: [],
-        usage: openAiUsage(answer.usage),
+        usage: usageOf(answer.usage),
       }),
     );
   }

@@ -5,6 +5,7 @@ import { cohereProvider } from './cohere.js';
 import { geminiProvider } from './gemini.js';
 import { openaiProvider } from './openai.js';
 import type { ProviderEntry } from './scenario-mock.js';
+import { openAiCompatibleProviders } from './vendors/openai-compatible.js';
 import { vertexClaudeProvider, vertexGeminiProvider } from './vertex.js';
 
 /** Every upstream the contract suite runs against: one line per provider (or per API of one). */
@@ -18,4 +19,5 @@ export const providers: ProviderEntry[] = [
   vertexGeminiProvider,
   vertexClaudeProvider,
   cohereProvider,
+  ...openAiCompatibleProviders,
 ];

@@ -140,8 +140,11 @@ export type ErrorKind = 'auth' | 'rate' | 'server';
 export interface Responder {
   /** Requests that are not model calls (a token endpoint): their answer, else undefined. */
   side?(request: Received): Reply | undefined;
-  /** Checks URL, credentials and body as the provider does: its refusal, or what the call asks. */
-  read(request: Received): Call | Reply;
+  /**
+   * Checks URL, credentials and body as the provider does: its refusal, or what the call asks
+   * (a promise when checking takes one, e.g. verifying a signed token).
+   */
+  read(request: Received): Call | Reply | Promise<Call | Reply>;
   whole(answer: Answer, call: Call): Json;
   stream(answer: Answer, call: Call): StreamFrames;
   /** The provider's own error answer. */
@@ -327,11 +330,11 @@ export async function startScenarioMock(responder: Responder, reply = REPLY): Pr
   };
   const server = createServer((request, response) => {
     receive(request)
-      .then((received) => {
+      .then(async (received) => {
         mock.received.push(received);
         const side = responder.side?.(received);
         if (side) return send(response, side);
-        const call = responder.read(received);
+        const call = await responder.read(received);
         if (isReply(call)) {
           mock.refused.push({ request: received, reply: call });
           return send(response, call);
@@ -391,8 +394,11 @@ export interface ProviderEntry {
   setup(): ProviderSetup | Promise<ProviderSetup>;
   /** The status a client sees when the provider refuses the channel's credentials. */
   authStatus: number;
-  /** Counts the format reports besides cache reads; a string says why it has none. */
-  usage: { cacheWrite: true | string; reasoning: true | string; audio: true | string };
+  /**
+   * Counts the format reports; a string says why it has none. Cache reads are counted unless
+   * `cacheRead` says why not: such a format's prompt count includes them as plain prompt tokens.
+   */
+  usage: { cacheRead?: true | string; cacheWrite: true | string; reasoning: true | string; audio: true | string };
   /**
    * The kind cache reads bill as: `cached_tokens` (OpenAI's, default ratio 1) unless the format
    * reports them Anthropic's way, as reads apart from writes (`cached_read_tokens`, default 0.1).

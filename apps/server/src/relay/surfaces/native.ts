@@ -157,15 +157,19 @@ function anthropicEndpoint(path: string): Endpoint {
   };
 }
 
-/** `models/gemini-2.5-flash:streamGenerateContent` → the model and whether it streams. */
+/**
+ * `models/gemini-2.5-flash:streamGenerateContent` → the model and whether it streams. The rest of
+ * the path, already decoded: a model named with slashes (`@cf/meta/…`, `owner/name`) is sent by
+ * the SDKs as it is, in several segments.
+ */
 function geminiTarget(request: RelayHttpRequest): { model: string; stream: boolean } {
-  const { modelAction = '' } = request.params as { modelAction?: string };
+  const { '*': modelAction = '' } = request.params as { '*'?: string };
   const at = modelAction.lastIndexOf(':');
   const action = at >= 0 ? modelAction.slice(at + 1) : '';
   if (action !== 'generateContent' && action !== 'streamGenerateContent') {
     throw fieldError('model', `unknown method '${action}'; use generateContent or streamGenerateContent`);
   }
-  return { model: decodeURIComponent(modelAction.slice(0, at)), stream: action === 'streamGenerateContent' };
+  return { model: modelAction.slice(0, at), stream: action === 'streamGenerateContent' };
 }
 
 /** `x-goog-api-key`, else `?key=`, else a bearer token: whatever the client's SDK sends. */
@@ -180,7 +184,7 @@ export const geminiKey = (request: RelayHttpRequest): string | undefined => {
 };
 
 export const geminiEndpoint: Endpoint = {
-  path: '/gemini/:version/models/:modelAction',
+  path: '/gemini/:version/models/*',
   body: 'json',
   output: 'json',
   surface: geminiBinding,

@@ -1,4 +1,4 @@
-import { startVendorMock, type VendorMock } from '../openai-vendor/mock-upstream.js';
+import { startVendorMock, type VendorMock, type VendorMockOptions } from '../openai-vendor/mock-upstream.js';
 
 /**
  * Alibaba DashScope's OpenAI-compatible mode (`/compatible-mode/v1/chat/completions` and
@@ -7,19 +7,20 @@ import { startVendorMock, type VendorMock } from '../openai-vendor/mock-upstream
  */
 export const DASHSCOPE_KEY = 'sk-dashscope-4b7e1f0a';
 
-export function startDashScopeMock(): Promise<VendorMock> {
-  return startVendorMock({
-    chatPaths: ['/compatible-mode/v1/chat/completions'],
-    embeddingsPath: '/compatible-mode/v1/embeddings',
-    errorBody: (status, message) => ({
-      error: {
-        message,
-        type: 'invalid_request_error',
-        param: null,
-        code: status === 401 ? 'invalid_api_key' : 'invalid_parameter_error',
-      },
-    }),
-    authorize: ({ headers }) =>
-      headers.authorization === `Bearer ${DASHSCOPE_KEY}` ? undefined : 'Incorrect API key provided.',
-  });
-}
+/** Where and how the vendor answers, for its mock here and the contract suite's (test/contract). */
+export const DASHSCOPE_API: VendorMockOptions = {
+  chatPaths: ['/compatible-mode/v1/chat/completions'],
+  embeddingsPath: '/compatible-mode/v1/embeddings',
+  errorBody: (status, message) => ({
+    error: {
+      message,
+      type: 'invalid_request_error',
+      param: null,
+      code: status === 401 ? 'invalid_api_key' : 'invalid_parameter_error',
+    },
+  }),
+  authorize: ({ headers }) =>
+    headers.authorization === `Bearer ${DASHSCOPE_KEY}` ? undefined : 'Incorrect API key provided.',
+};
+
+export const startDashScopeMock = (): Promise<VendorMock> => startVendorMock(DASHSCOPE_API);

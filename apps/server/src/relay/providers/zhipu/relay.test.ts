@@ -1,13 +1,13 @@
 import { jwtVerify } from 'jose';
 import { expect, it } from 'vitest';
 import { describeVendorRelay } from '../../../../test/providers/openai-vendor/suite.js';
-import { startZhipuMock, ZHIPU_KEY } from '../../../../test/providers/zhipu/mock-upstream.js';
+import { cogViewUrl, IMAGES_PATH, startZhipuMock, ZHIPU_KEY } from '../../../../test/providers/zhipu/mock-upstream.js';
 import { providerType } from '../registry.js';
 
 /**
  * Zhipu BigModel end to end: a type-16 channel with an `id.secret` key reaches the v4 API with a
  * signed token (verified by the mock with the secret), never the key; the channel's plugin
- * settings add the knowledge-base and web-search tools to chats.
+ * settings add the knowledge-base and web-search tools to chats; CogView makes images.
  */
 const KEY = `${ZHIPU_KEY.id}.${ZHIPU_KEY.secret}`;
 const plugin = {
@@ -53,6 +53,29 @@ describeVendorRelay(
         { type: 'web_search', web_search: plugin.web_search },
       ]);
       expect(id).toBeGreaterThan(0);
+    });
+
+    it('makes CogView images at the v4 images path with a signed token, billed per image', async () => {
+      const id = await relay.addChannel(
+        'zhipu-cogview',
+        { type: providerType('zhipu'), key: KEY, models: 'cogview-4' },
+        [2, 3],
+      );
+      const before = await relay.storedQuota();
+      const prompt = 'a lighthouse at dusk';
+      const answer = await relay.openai.images.generate({ model: 'cogview-4', prompt, size: '1024x1024' });
+      expect(answer.data?.map((image) => image.url)).toEqual([cogViewUrl('cogview-4', prompt)]);
+      const sent = relay.sent();
+      expect(sent.path).toBe(IMAGES_PATH);
+      expect(sent.body).toMatchObject({ model: 'cogview-4', prompt, size: '1024x1024' });
+      const { payload } = await jwtVerify(
+        String(sent.headers.authorization).replace(/^Bearer /, ''),
+        new TextEncoder().encode(ZHIPU_KEY.secret),
+      );
+      expect(payload.api_key).toBe(ZHIPU_KEY.id);
+      const log = await relay.lastConsumeLog();
+      expect(log).toMatchObject({ channel_id: id, model_name: 'cogview-4', prompt_tokens: 1000, quota: 2000 });
+      expect(before - (await relay.storedQuota())).toBe(2000);
     });
   },
 );
