@@ -1,4 +1,5 @@
 import { DASHSCOPE_API, DASHSCOPE_KEY } from '../../providers/ali/mock-upstream.js';
+import { QIANFAN_API_KEY } from '../../providers/baidu/mock-upstream.js';
 import {
   ACCOUNT as CLOUDFLARE_ACCOUNT,
   CHAT_MODEL as CLOUDFLARE_MODEL,
@@ -21,7 +22,8 @@ import {
 /**
  * The vendors whose chat is OpenAI's format at addresses and with credentials of their own:
  * DashScope's compatible mode, Zhipu BigModel v4 (a signed JWT), Spark's HTTP API, Databricks
- * serving endpoints, MiniMax, and Workers AI's OpenAI-compatible endpoints. Each one checks its
+ * serving endpoints, MiniMax, Workers AI's OpenAI-compatible endpoints, and the OpenAI-format APIs
+ * of Baidu Qianfan v2 and Tencent Hunyuan (their native APIs have entries of their own). Each one checks its
  * path and credentials as its mock in test/providers does (the same checks, imported), answers
  * OpenAI's bodies and chunks with the usage fields that vendor documents, and refuses in its own
  * documented error format: the relay must read each of those failures the same way.
@@ -289,7 +291,69 @@ export const cloudflareProvider = entry({
   },
 });
 
+const QIANFAN_USAGE = "Qianfan v2's usage is prompt, completion and total tokens";
+
+export const qianfanV2Provider = entry({
+  name: 'Baidu Qianfan v2 (console API key)',
+  type: 15,
+  model: 'ernie-4.5-turbo-vl-32k',
+  channel: (url) => ({ key: QIANFAN_API_KEY, base_url: url }),
+  api: {
+    chatPaths: ['/v2/chat/completions'],
+    authorize: ({ headers }) => (headers.authorization === `Bearer ${QIANFAN_API_KEY}` ? undefined : 'unauthorized'),
+  },
+  errors: {
+    auth: json(401, {
+      error: { code: 'invalid_iam_token', message: 'IAM Certification failed', type: 'invalid_request_error' },
+      id: 'as-contract01',
+    }),
+    rate: json(429, {
+      error: { code: 'rpm_rate_limit_exceeded', message: 'Rate limit reached for RPM', type: 'rate_limit_exceeded' },
+      id: 'as-contract02',
+    }),
+    server: json(500, {
+      error: { code: 'internal_error', message: 'Internal error', type: 'server_error' },
+      id: 'as-contract03',
+    }),
+  },
+  usage: {
+    cacheRead: QIANFAN_USAGE,
+    cacheWrite: QIANFAN_USAGE,
+    reasoning: QIANFAN_USAGE,
+    audio: `${QIANFAN_USAGE}, and ERNIE chat takes no audio`,
+  },
+});
+
+const HUNYUAN_API_KEY = 'sk-hunyuan-contract-61d0';
+const hunyuanError = (status: number, type: string, code: string, message: string) =>
+  json(status, { error: { message, type, param: null, code } });
+const HUNYUAN_USAGE = "Hunyuan's usage is prompt, completion and total tokens";
+
+export const hunyuanCompatibleProvider = entry({
+  name: 'Tencent Hunyuan (API key, OpenAI-compatible API)',
+  type: 40,
+  model: 'hunyuan-vision',
+  channel: (url) => ({ key: HUNYUAN_API_KEY, base_url: url }),
+  api: {
+    chatPaths: ['/v1/chat/completions'],
+    authorize: ({ headers }) => (headers.authorization === `Bearer ${HUNYUAN_API_KEY}` ? undefined : 'bad key'),
+  },
+  errors: {
+    auth: hunyuanError(401, 'invalid_request_error', 'invalid_api_key', 'Incorrect API key provided.'),
+    rate: hunyuanError(429, 'rate_limit_error', 'rate_limit_exceeded', 'Requests rate limit exceeded.'),
+    server: hunyuanError(500, 'server_error', 'internal_error', 'Internal error.'),
+  },
+  usage: {
+    cacheRead: HUNYUAN_USAGE,
+    cacheWrite: HUNYUAN_USAGE,
+    reasoning: HUNYUAN_USAGE,
+    audio: `${HUNYUAN_USAGE}, and its chat takes no audio`,
+  },
+});
+
 export const openAiCompatibleProviders: ProviderEntry[] = [
+  qianfanV2Provider,
+  hunyuanCompatibleProvider,
   dashScopeProvider,
   zhipuProvider,
   sparkProvider,
