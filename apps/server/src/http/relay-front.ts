@@ -61,6 +61,7 @@ export interface RelayRouteOptions {
    * `stream`: left unread, for the handler to read from `reply.raw.req` (a raw pass-through).
    */
   body?: 'json' | 'multipart' | 'stream';
+  /** Checks the caller from the headers (any method, GET too) before a body is read or the handler runs. */
   admit?: RelayAdmission;
 }
 
@@ -376,13 +377,9 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
       request.params = params;
       const query = url.indexOf('?');
       request.query = query < 0 ? {} : parseQuery(url.slice(query + 1));
-      if (route.method === 'GET') {
-        run(request, reply, route.handler);
-        return;
-      }
-      // A pass-through's body is read by its handler, once the caller is admitted.
+      // A GET has no body; a pass-through's body is read by its handler, once the caller is admitted.
       const next =
-        route.options.body === 'stream'
+        route.method === 'GET' || route.options.body === 'stream'
           ? () => run(request, reply, route.handler)
           : () => readBody(raw, request, reply, route);
       let admitted: void | Promise<void>;

@@ -103,6 +103,8 @@ describe.each(availableDialects)('Kling relay on %s', (dialect) => {
     expect(await g.quota()).toBe(before);
     const unknown = await g.call('/kling/v1/videos/text2video', { prompt: 'x' }, { key: 'sk-nobody' });
     expect(unknown.status).toBe(401);
+    const read = await g.call('/kling/v1/videos/text2video/task-1', undefined, { key: 'sk-nobody' });
+    expect(read.status).toBe(401);
   });
 
   it('charges nothing when Kling refuses the task', async () => {

@@ -1,6 +1,7 @@
 import type { RelayFront, RelayRouteOptions } from '../../../http/relay-front.js';
 import type { TaskPlatformPoller } from '../../../jobs/task-poll-job.js';
 import { AppError } from '../../../platform/errors.js';
+import type { RelayCaller } from '../../access/keys.js';
 import type { InFlightRequests } from '../../in-flight.js';
 import { renderTaskError, taskNotFound } from '../suno/errors.js';
 import { sunoCaller } from '../suno/routes.js';
@@ -35,7 +36,7 @@ export function installKling(
       inFlight.track(submitKling(deps, request, reply, action), () => reply.raw.destroy()),
     );
     front.route('GET', `/kling/v1/videos/${action}/:id`, authed, async (request) => {
-      const caller = request.relayCaller ?? (await sunoCaller(deps, request)); // GET routes are not admitted before the handler runs: the key is checked here.
+      const caller = request.relayCaller as RelayCaller;
       const id = String((request.params as { id: string }).id);
       let row = await deps.repo.findOwned(caller.user.id, 'kling', id);
       if (!row || row.action !== action) throw taskNotFound(id);

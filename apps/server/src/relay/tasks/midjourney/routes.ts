@@ -74,7 +74,7 @@ export function installMidjourney(
   const withCaller =
     (read: (caller: RelayCaller, request: RelayHttpRequest) => Promise<unknown>): RelayHandler =>
     async (request) =>
-      read(request.relayCaller ?? (await callerOf(deps, request)), request);
+      read(request.relayCaller as RelayCaller, request);
 
   for (const [prefix, mode] of MODES) {
     const base = `${prefix}/mj`;
@@ -96,13 +96,13 @@ export function installMidjourney(
     front.route(
       'GET',
       `${base}/task/:id/fetch`,
-      open,
+      authed,
       withCaller((caller, request) => fetchTask(deps, caller, request)),
     );
     front.route(
       'GET',
       `${base}/task/:id/image-seed`,
-      open,
+      authed,
       withCaller((caller, request) => imageSeed(deps, caller, request)),
     );
     front.route('GET', `${base}/image/:id`, open, (request, reply) => streamImage(deps, request, reply));

@@ -132,6 +132,9 @@ describe.each(availableDialects)('Midjourney submissions on %s', (dialect) => {
     expect(badKey.status).toBe(401);
     expect(badKey.body).toMatchObject({ type: 'one_hub_error', code: 4 });
     expect(typeof badKey.body.description).toBe('string');
+    const badRead = await g.mj('/mj/task/nope/fetch', undefined, { 'mj-api-secret': `sk-${'x'.repeat(48)}` });
+    expect(badRead.status).toBe(401);
+    expect(badRead.body).toMatchObject({ type: 'one_hub_error', code: 4 });
     const bearer = await g.mj('/mj/task/nope/fetch', undefined, {
       'mj-api-secret': '',
       authorization: `Bearer ${g.key}`,

@@ -58,7 +58,7 @@ export function installSuno(
     throw AppError.badRequest(`unknown Suno action ${action}: use music or lyrics`);
   });
   front.route('GET', '/suno/fetch/:id', authed, async (request) => {
-    const caller = request.relayCaller ?? (await sunoCaller(deps, request)); // GET routes are not admitted before the handler runs: the key is checked here.
+    const caller = request.relayCaller as RelayCaller;
     const id = String((request.params as { id: string }).id);
     const row = await deps.repo.findOwned(caller.user.id, 'suno', id);
     if (!row) throw taskNotFound(id);

@@ -169,6 +169,10 @@ describe.each(availableDialects)('Suno relay on %s', (dialect) => {
     expect(unknown.status).toBe(401);
     expect(typeof unknown.body.code).toBe('string');
     expect(typeof unknown.body.message).toBe('string');
+    // A read is admitted before its handler runs, like a submission.
+    const read = await g.call('/suno/fetch/task-1', undefined, { key: 'sk-unknown-key' });
+    expect(read.status).toBe(401);
+    expect(typeof read.body.message).toBe('string');
     const action = await g.call('/suno/submit/video', { prompt: 'x' });
     expect(action.status).toBe(400);
     expect(action.body.message).toContain('music or lyrics');
