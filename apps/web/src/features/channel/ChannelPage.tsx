@@ -19,6 +19,7 @@ import { ListPanel } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { RefreshButton } from '../../components/RefreshButton.js';
+import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { notify } from '../../lib/notify.js';
 import { BatchBar, BulkMenu, TestAllProgressBanner } from './ChannelBulk.js';
 import { ChannelConfirmDialog, type PendingAction } from './ChannelConfirm.js';
@@ -40,7 +41,6 @@ import {
 } from './channel.api.js';
 import {
   activeChannelFilterCount,
-  CHANNEL_PAGE_SIZES,
   emptyChannelFilters,
   isTagView,
   useChannelListParams,
@@ -166,7 +166,7 @@ export function ChannelPage() {
         query={channels}
         params={params}
         onChange={update}
-        sizes={CHANNEL_PAGE_SIZES}
+        sizes={PAGE_SIZES}
         compact={compact}
         paginationTestId="channel-pagination"
         toolbar={

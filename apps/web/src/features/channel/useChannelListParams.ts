@@ -1,7 +1,6 @@
-import { ChannelTagFolding, DEFAULT_PAGE_SIZE } from '@one-hub/contracts';
+import { ChannelTagFolding } from '@one-hub/contracts';
+import { parsePaging, writePaging } from '../../hooks/listParams.js';
 import { useUrlListParams } from '../../hooks/useUrlListParams.js';
-
-export const CHANNEL_PAGE_SIZES = [10, 20, 50, 100] as const;
 
 /** Columns the server lets the list be ordered by (reference §1.8). */
 export const CHANNEL_SORT_FIELDS = [
@@ -50,11 +49,6 @@ export const emptyChannelFilters: ChannelFilters = {
 
 const FOLDINGS: readonly number[] = Object.values(ChannelTagFolding);
 
-function positiveInteger(text: string | null, fallback: number): number {
-  const value = Number(text);
-  return Number.isInteger(value) && value >= 1 ? value : fallback;
-}
-
 function nonNegativeInteger(text: string | null): number {
   const value = Number(text);
   return Number.isInteger(value) && value >= 0 ? value : 0;
@@ -67,9 +61,6 @@ export function isTagView(folding: number): boolean {
 
 /** Reads the list state from the query string, ignoring values the server would refuse. */
 export function parseChannelListParams(search: URLSearchParams): ChannelListParams {
-  const size = positiveInteger(search.get('size'), DEFAULT_PAGE_SIZE);
-  const order = search.get('order') ?? '';
-  const orderField = order.replace(/^-/, '');
   const folding = Number(search.get('filter_tag') ?? ChannelTagFolding.unfolded);
   const text = Object.fromEntries(
     CHANNEL_TEXT_FILTERS.map((field) => [field, (search.get(field) ?? '').trim()]),
@@ -79,9 +70,7 @@ export function parseChannelListParams(search: URLSearchParams): ChannelListPara
     type: nonNegativeInteger(search.get('type')),
     status: [1, 2, 3].includes(Number(search.get('status'))) ? Number(search.get('status')) : 0,
     filter_tag: (FOLDINGS.includes(folding) ? folding : ChannelTagFolding.unfolded) as ChannelTagFolding,
-    order: (CHANNEL_SORT_FIELDS as readonly string[]).includes(orderField) ? order : '',
-    page: positiveInteger(search.get('page'), 1),
-    size: (CHANNEL_PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
+    ...parsePaging(search, CHANNEL_SORT_FIELDS),
   };
 }
 
@@ -92,10 +81,7 @@ export function channelListSearch(params: ChannelListParams): URLSearchParams {
   if (params.type) search.set('type', String(params.type));
   if (params.status) search.set('status', String(params.status));
   if (params.filter_tag !== ChannelTagFolding.unfolded) search.set('filter_tag', String(params.filter_tag));
-  if (params.order) search.set('order', params.order);
-  if (params.page > 1) search.set('page', String(params.page));
-  if (params.size !== DEFAULT_PAGE_SIZE) search.set('size', String(params.size));
-  return search;
+  return writePaging(search, params);
 }
 
 /** How many filters (besides the name search) are set, for the filter button's badge. */

@@ -10,8 +10,9 @@ import TextField from '@mui/material/TextField';
 import { formatTimestamp } from '@one-hub/contracts';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { activeFilterCount } from '../../hooks/listParams.js';
 import type { LogFilters } from './log.api.js';
-import { activeFilterCount, emptyLogFilters, LOG_TYPES } from './useLogListParams.js';
+import { emptyLogFilters, LOG_TYPES } from './useLogListParams.js';
 
 type TextFilter = 'model_name' | 'token_name' | 'request_id' | 'username' | 'channel_id' | 'source_ip';
 

@@ -16,6 +16,7 @@ import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { ListPagination } from '../../components/ListPagination.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { activeFilterCount, PAGE_SIZES } from '../../hooks/listParams.js';
 import { useSession } from '../../hooks/useSession.js';
 import { useLastPage } from '../../hooks/useUrlListParams.js';
 import { CleanupDialog } from './CleanupDialog.js';
@@ -23,7 +24,7 @@ import { LogFilterBar } from './LogFilterBar.js';
 import { LogStats } from './LogStats.js';
 import { LogsTable } from './LogsTable.js';
 import { useLogStat, useLogs } from './log.api.js';
-import { activeFilterCount, filtersOf, LOG_PAGE_SIZES, useLogListParams } from './useLogListParams.js';
+import { filtersOf, useLogListParams } from './useLogListParams.js';
 
 export function LogPage() {
   const { t } = useTranslation('log');
@@ -115,7 +116,7 @@ export function LogPage() {
           page={params.page}
           lastPage={lastPage}
           size={params.size}
-          sizes={LOG_PAGE_SIZES}
+          sizes={PAGE_SIZES}
           compact={compact}
           onPage={goToPage}
           onSize={(size) => update({ size })}

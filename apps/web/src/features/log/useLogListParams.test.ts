@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activeFilterCount, filtersOf, logListSearch, parseLogListParams } from './useLogListParams.js';
+import { activeFilterCount, listSearch } from '../../hooks/listParams.js';
+import { filtersOf, parseLogListParams } from './useLogListParams.js';
 
 describe('log list URL state', () => {
   it('reads every filter and drops values the server would refuse', () => {
@@ -28,6 +29,6 @@ describe('log list URL state', () => {
 
   it('writes only what is set', () => {
     const params = parseLogListParams(new URLSearchParams('model_name=gpt-4o&page=1'));
-    expect(logListSearch(params).toString()).toBe('model_name=gpt-4o');
+    expect(listSearch(params).toString()).toBe('model_name=gpt-4o');
   });
 });

@@ -12,9 +12,9 @@ import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { ListPanel } from '../../components/ListPanel.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { RefreshButton } from '../../components/RefreshButton.js';
+import { activeFilterCount, PAGE_SIZES } from '../../hooks/listParams.js';
 import { useSession } from '../../hooks/useSession.js';
 import { FilterBar, type FilterField } from '../task/FilterBar.js';
-import { activeFilterCount, TASK_PAGE_SIZES } from '../task/listState.js';
 import { ImagePreviewDialog } from './ImagePreviewDialog.js';
 import { MidjourneyTable } from './MidjourneyTable.js';
 import { useMidjourneyTasks } from './midjourney.api.js';
@@ -54,7 +54,7 @@ export function MidjourneyPage() {
         query={tasks}
         params={params}
         onChange={update}
-        sizes={TASK_PAGE_SIZES}
+        sizes={PAGE_SIZES}
         compact={compact}
         paginationTestId="mj-pagination"
         toolbar={

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fromDateInput, listSearch } from '../task/listState.js';
+import { listSearch } from '../../hooks/listParams.js';
+import { fromDateInput } from '../task/listState.js';
 import { midjourneyDraft, midjourneyFromDraft } from './midjourneyDraft.js';
 import { imageProxyUrl, midjourneyQuery } from './midjourneyQuery.js';
 import { emptyMidjourneyFilters, parseMidjourneyListParams } from './useMidjourneyListParams.js';

@@ -1,6 +1,6 @@
 import { MIDJOURNEY_SORT_FIELDS } from '@one-hub/contracts';
+import { listSearch, parsePaging, wholeNumber } from '../../hooks/listParams.js';
 import { useUrlListParams } from '../../hooks/useUrlListParams.js';
-import { listSearch, parsePaging, wholeNumber } from '../task/listState.js';
 import type { MidjourneyFilters, MidjourneyListParams } from './midjourney.api.js';
 
 export const emptyMidjourneyFilters: MidjourneyFilters = {

@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
 import { ListNoRows } from '../../components/ListStates.js';
+import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { notify } from '../../lib/notify.js';
 import { GatewaysTable } from './GatewaysTable.js';
 import { FilterSelect, ListLoadFailed } from './ListParts.js';
 import { useDeletePaymentGateway, usePaymentGatewayList } from './payment.api.js';
-import { PAYMENT_PAGE_SIZES, useGatewayListParams } from './paymentListParams.js';
+import { useGatewayListParams } from './paymentListParams.js';
 
 interface GatewaysTabProps {
   compact: boolean;
@@ -57,7 +58,7 @@ export function GatewaysTab({ compact, onCreate, onEdit }: GatewaysTabProps) {
         query={gateways}
         params={params}
         onChange={update}
-        sizes={PAYMENT_PAGE_SIZES}
+        sizes={PAGE_SIZES}
         compact={compact}
         paginationTestId="payment-pagination"
         toolbar={

@@ -8,11 +8,12 @@ import { ListPanel } from '../../components/ListPanel.js';
 import { ListNoRows } from '../../components/ListStates.js';
 import { RefreshButton } from '../../components/RefreshButton.js';
 import { SearchField } from '../../components/SearchField.js';
+import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { FilterSelect, ListLoadFailed } from './ListParts.js';
 import { OrdersTable } from './OrdersTable.js';
 import { usePaymentOrders } from './payment.api.js';
 import { dateInputToSeconds, secondsToDateInput } from './paymentDates.js';
-import { PAYMENT_PAGE_SIZES, useOrderListParams } from './paymentListParams.js';
+import { useOrderListParams } from './paymentListParams.js';
 
 /** The order list with its filters; a trade number pasted by a user finds their order. */
 export function OrdersTab({ compact }: { compact: boolean }) {
@@ -100,7 +101,7 @@ export function OrdersTab({ compact }: { compact: boolean }) {
       query={orders}
       params={params}
       onChange={update}
-      sizes={PAYMENT_PAGE_SIZES}
+      sizes={PAGE_SIZES}
       compact={compact}
       paginationTestId="payment-order-pagination"
       toolbar={toolbar}

@@ -1,12 +1,12 @@
 import type { PaymentGatewayType } from '@one-hub/contracts';
-import { DEFAULT_PAGE_SIZE, ORDER_STATUSES, type OrderStatus, PAYMENT_GATEWAY_TYPES } from '@one-hub/contracts';
+import { ORDER_STATUSES, type OrderStatus, PAYMENT_GATEWAY_TYPES } from '@one-hub/contracts';
+import { parsePaging, wholeNumber, writePaging } from '../../hooks/listParams.js';
 import { useUrlListParams } from '../../hooks/useUrlListParams.js';
 
 /**
  * The Payment screen's state in the URL: which tab, and each tab's filters and page, so a link to
  * "the order with trade number X" can be shared between administrators.
  */
-export const PAYMENT_PAGE_SIZES = [10, 20, 50, 100] as const;
 export const PAYMENT_TABS = ['gateways', 'orders'] as const;
 export type PaymentTab = (typeof PAYMENT_TABS)[number];
 
@@ -32,25 +32,8 @@ export interface OrderListParams {
   size: number;
 }
 
-function positiveInteger(text: string | null, fallback: number): number {
-  const value = Number(text);
-  return text !== null && Number.isInteger(value) && value >= 1 ? value : fallback;
-}
-
-function paging(search: URLSearchParams) {
-  const size = positiveInteger(search.get('size'), DEFAULT_PAGE_SIZE);
-  return {
-    order: search.get('order')?.trim() ?? '',
-    page: positiveInteger(search.get('page'), 1),
-    size: (PAYMENT_PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
-  };
-}
-
-function writePaging(search: URLSearchParams, params: { order: string; page: number; size: number }) {
-  if (params.order) search.set('order', params.order);
-  if (params.page > 1) search.set('page', String(params.page));
-  if (params.size !== DEFAULT_PAGE_SIZE) search.set('size', String(params.size));
-}
+/** A positive whole number from the URL; 0 (no filter) otherwise. */
+const positiveOrNone = (text: string | null) => wholeNumber(text, 1) ?? 0;
 
 export function parseTab(search: URLSearchParams): PaymentTab {
   return search.get('tab') === 'orders' ? 'orders' : 'gateways';
@@ -61,7 +44,7 @@ export function parseGatewayListParams(search: URLSearchParams): GatewayListPara
   return {
     type: (PAYMENT_GATEWAY_TYPES as readonly string[]).includes(type) ? (type as PaymentGatewayType) : '',
     name: search.get('name')?.trim() ?? '',
-    ...paging(search),
+    ...parsePaging(search),
   };
 }
 
@@ -78,11 +61,11 @@ export function parseOrderListParams(search: URLSearchParams): OrderListParams {
   return {
     trade_no: search.get('trade_no')?.trim() ?? '',
     gateway_no: search.get('gateway_no')?.trim() ?? '',
-    user_id: positiveInteger(search.get('user_id'), 0),
+    user_id: positiveOrNone(search.get('user_id')),
     status: (ORDER_STATUSES as readonly string[]).includes(status) ? (status as OrderStatus) : '',
-    start_timestamp: positiveInteger(search.get('start_timestamp'), 0),
-    end_timestamp: positiveInteger(search.get('end_timestamp'), 0),
-    ...paging(search),
+    start_timestamp: positiveOrNone(search.get('start_timestamp')),
+    end_timestamp: positiveOrNone(search.get('end_timestamp')),
+    ...parsePaging(search),
   };
 }
 

@@ -12,6 +12,7 @@ import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { ListPanel } from '../../components/ListPanel.js';
 import { ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import type { CreatedBatch } from './codesExport.js';
 import { CodesCreatedDialog, DeleteRedemptionDialog } from './RedemptionDialogs.js';
@@ -19,7 +20,7 @@ import { RedemptionFormDialog } from './RedemptionFormDialog.js';
 import { RedemptionsTable } from './RedemptionsTable.js';
 import { RedemptionToolbar } from './RedemptionToolbar.js';
 import { useRedemptions } from './redemption.api.js';
-import { REDEMPTION_PAGE_SIZES, useRedemptionListParams } from './useRedemptionListParams.js';
+import { useRedemptionListParams } from './useRedemptionListParams.js';
 
 /** Administrators create redemption codes in batches, hand them out, and switch them off or delete them. */
 export function RedemptionPage() {
@@ -63,7 +64,7 @@ export function RedemptionPage() {
         query={codes}
         params={params}
         onChange={update}
-        sizes={REDEMPTION_PAGE_SIZES}
+        sizes={PAGE_SIZES}
         compact={compact}
         paginationTestId="redemption-pagination"
         toolbar={

@@ -12,9 +12,9 @@ import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { ListPanel } from '../../components/ListPanel.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { RefreshButton } from '../../components/RefreshButton.js';
+import { activeFilterCount, PAGE_SIZES } from '../../hooks/listParams.js';
 import { useSession } from '../../hooks/useSession.js';
 import { FilterBar, type FilterField } from './FilterBar.js';
-import { activeFilterCount, TASK_PAGE_SIZES } from './listState.js';
 import { TextDialog } from './TaskDialogs.js';
 import { TasksTable } from './TasksTable.js';
 import { useTasks } from './task.api.js';
@@ -99,7 +99,7 @@ export function TaskPage() {
         query={tasks}
         params={params}
         onChange={update}
-        sizes={TASK_PAGE_SIZES}
+        sizes={PAGE_SIZES}
         compact={compact}
         paginationTestId="task-pagination"
         toolbar={

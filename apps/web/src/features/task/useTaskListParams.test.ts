@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activeFilterCount, fromDateInput, listSearch, toDateInput } from './listState.js';
+import { activeFilterCount, listSearch } from '../../hooks/listParams.js';
+import { fromDateInput, toDateInput } from './listState.js';
 import { taskDraft, taskFromDraft } from './taskDraft.js';
 import { emptyTaskFilters, parseTaskListParams, taskQuery } from './useTaskListParams.js';
 

@@ -1,6 +1,6 @@
 import { TASK_PLATFORMS, TASK_SORT_FIELDS, TASK_STATUSES } from '@one-hub/contracts';
+import { listSearch, parsePaging, wholeNumber } from '../../hooks/listParams.js';
 import { useUrlListParams } from '../../hooks/useUrlListParams.js';
-import { listSearch, parsePaging, wholeNumber } from './listState.js';
 import type { TaskFilters, TaskListParams } from './taskParams.js';
 
 export const emptyTaskFilters: TaskFilters = {

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { notify } from '../../lib/notify.js';
 import { DeleteTelegramMenuDialog } from './DeleteTelegramMenuDialog.js';
@@ -17,7 +18,7 @@ import { TelegramMenuFormDialog } from './TelegramMenuFormDialog.js';
 import { TelegramMenusTable } from './TelegramMenusTable.js';
 import { TelegramStatusCard } from './TelegramStatusCard.js';
 import { useTelegramMenus } from './telegram.api.js';
-import { TELEGRAM_PAGE_SIZES, useTelegramListParams } from './useTelegramListParams.js';
+import { useTelegramListParams } from './useTelegramListParams.js';
 
 /** The Telegram screen (admin): the bot's state and its custom commands, which are data even while it is off. */
 export function TelegramPage() {
@@ -52,7 +53,7 @@ export function TelegramPage() {
         query={menus}
         params={params}
         onChange={update}
-        sizes={TELEGRAM_PAGE_SIZES}
+        sizes={PAGE_SIZES}
         compact={compact}
         paginationTestId="telegram-pagination"
         toolbar={

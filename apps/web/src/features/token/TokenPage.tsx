@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
 import { ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { useSession } from '../../hooks/useSession.js';
 import { notify } from '../../lib/notify.js';
@@ -18,7 +19,7 @@ import { DeleteTokenDialog, KeyCreatedDialog } from './TokenDialogs.js';
 import { TokenFormDialog } from './TokenFormDialog.js';
 import { TokensTable } from './TokensTable.js';
 import { type TokenRow, useTokens } from './token.api.js';
-import { TOKEN_PAGE_SIZES, useTokenListParams } from './useTokenListParams.js';
+import { useTokenListParams } from './useTokenListParams.js';
 
 export function TokenPage() {
   const { t } = useTranslation('token');
@@ -68,7 +69,7 @@ export function TokenPage() {
         query={tokens}
         params={params}
         onChange={update}
-        sizes={TOKEN_PAGE_SIZES}
+        sizes={PAGE_SIZES}
         compact={compact}
         paginationTestId="token-pagination"
         toolbar={

@@ -1,8 +1,6 @@
-import { DEFAULT_PAGE_SIZE } from '@one-hub/contracts';
+import { parsePaging, writePaging } from '../../hooks/listParams.js';
 import { useUrlListParams } from '../../hooks/useUrlListParams.js';
 import type { TokenListParams } from './token.api.js';
-
-export const TOKEN_PAGE_SIZES = [10, 20, 50, 100] as const;
 
 /** Columns the server lets the list be ordered by (reference §1.7). */
 export const TOKEN_SORT_FIELDS = [
@@ -15,11 +13,6 @@ export const TOKEN_SORT_FIELDS = [
 ] as const;
 export type TokenSortField = (typeof TOKEN_SORT_FIELDS)[number];
 
-function positiveInteger(text: string | null, fallback: number): number {
-  const value = Number(text);
-  return Number.isInteger(value) && value >= 1 ? value : fallback;
-}
-
 /** A positive whole number as typed, or '' (an id filter left empty or mistyped is no filter). */
 function idText(text: string | null): string {
   const trimmed = (text ?? '').trim();
@@ -28,14 +21,9 @@ function idText(text: string | null): string {
 
 /** Reads the list state from the query string, ignoring values the server would refuse. */
 export function parseTokenListParams(search: URLSearchParams): TokenListParams {
-  const size = positiveInteger(search.get('size'), DEFAULT_PAGE_SIZE);
-  const order = search.get('order') ?? '';
-  const orderField = order.replace(/^-/, '');
   return {
     keyword: search.get('keyword') ?? '',
-    order: (TOKEN_SORT_FIELDS as readonly string[]).includes(orderField) ? order : '',
-    page: positiveInteger(search.get('page'), 1),
-    size: (TOKEN_PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
+    ...parsePaging(search, TOKEN_SORT_FIELDS),
     scope: search.get('scope') === 'all' ? 'all' : 'own',
     user_id: idText(search.get('user_id')),
     token_id: idText(search.get('token_id')),
@@ -46,9 +34,7 @@ export function parseTokenListParams(search: URLSearchParams): TokenListParams {
 export function tokenListSearch(params: TokenListParams): URLSearchParams {
   const search = new URLSearchParams();
   if (params.keyword) search.set('keyword', params.keyword);
-  if (params.order) search.set('order', params.order);
-  if (params.page > 1) search.set('page', String(params.page));
-  if (params.size !== DEFAULT_PAGE_SIZE) search.set('size', String(params.size));
+  writePaging(search, params);
   // The id filters only mean something in the administrators' list of every user's keys.
   if (params.scope === 'all') {
     search.set('scope', 'all');

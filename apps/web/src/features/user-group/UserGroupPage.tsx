@@ -12,13 +12,14 @@ import { useTranslation } from 'react-i18next';
 import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { notify } from '../../lib/notify.js';
 import { DeleteUserGroupDialog } from './DeleteUserGroupDialog.js';
 import { UserGroupFormDialog } from './UserGroupFormDialog.js';
 import { UserGroupsTable } from './UserGroupsTable.js';
 import { type UserGroupListParams, useUserGroups } from './userGroup.api.js';
-import { USER_GROUP_PAGE_SIZES, useUserGroupListParams } from './useUserGroupListParams.js';
+import { useUserGroupListParams } from './useUserGroupListParams.js';
 
 export function UserGroupPage() {
   const { t } = useTranslation('userGroup');
@@ -55,7 +56,7 @@ export function UserGroupPage() {
         query={groups}
         params={params}
         onChange={update}
-        sizes={USER_GROUP_PAGE_SIZES}
+        sizes={PAGE_SIZES}
         compact={compact}
         paginationTestId="user-group-pagination"
         toolbar={

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSession } from '../../hooks/useSession.js';
@@ -21,7 +22,7 @@ import { UsersTable } from './UsersTable.js';
 import { useGroupDirectory } from './useGroupDirectory.js';
 import { useManageUser, useUsers } from './user.api.js';
 import { permissionsFor } from './userPermissions.js';
-import { USER_PAGE_SIZES, useUserListParams } from './useUserListParams.js';
+import { useUserListParams } from './useUserListParams.js';
 
 export function UserPage() {
   const { t } = useTranslation('user');
@@ -78,7 +79,7 @@ export function UserPage() {
         query={users}
         params={params}
         onChange={update}
-        sizes={USER_PAGE_SIZES}
+        sizes={PAGE_SIZES}
         compact={compact}
         paginationTestId="user-pagination"
         toolbar={
