@@ -5,6 +5,8 @@ import { cohereProvider } from './cohere.js';
 import { geminiProvider } from './gemini.js';
 import { openaiProvider } from './openai.js';
 import type { ProviderEntry } from './scenario-mock.js';
+import { baiduV1Provider } from './vendors/baidu-v1.js';
+import { hunyuanProvider } from './vendors/hunyuan.js';
 import { openAiCompatibleProviders } from './vendors/openai-compatible.js';
 import { vertexClaudeProvider, vertexGeminiProvider } from './vertex.js';
 
@@ -20,4 +22,6 @@ export const providers: ProviderEntry[] = [
   vertexClaudeProvider,
   cohereProvider,
   ...openAiCompatibleProviders,
+  baiduV1Provider,
+  hunyuanProvider,
 ];

@@ -1,3 +1,4 @@
+import { fieldError } from '../exchange/endpoint.js';
 import type { ChatFilePart, ChatMessage, ChatRequest, Json } from './types.js';
 import { isRecord } from './values.js';
 
@@ -40,10 +41,10 @@ export interface MessageReaders {
 
 /** Hands each message to the handler of its role, in order; other roles are refused. */
 export function readMessages(messages: ChatMessage[], read: MessageReaders): void {
-  if (!Array.isArray(messages)) throw new Error('messages: a list of messages is required');
+  if (!Array.isArray(messages)) throw fieldError('messages', 'a list of messages is required');
   messages.forEach((message, index) => {
     const path = `messages[${index}]`;
-    if (!isRecord(message)) throw new Error(`${path}: a message object is required`);
+    if (!isRecord(message)) throw fieldError(path, 'a message object is required');
     switch (message.role) {
       case 'system':
       case 'developer':
@@ -59,7 +60,7 @@ export function readMessages(messages: ChatMessage[], read: MessageReaders): voi
         read.tool(message, path);
         break;
       default:
-        throw new Error(`${path}.role: unsupported role "${String(message.role)}"`);
+        throw fieldError(`${path}.role`, `unsupported role "${String(message.role)}"`);
     }
   });
 }
@@ -82,15 +83,15 @@ export interface PartBuilders {
 
 /** A list of user (or tool-result) content parts → blocks; empty text is left out. */
 export function partBlocks(content: unknown, path: string, build: PartBuilders): Json[] {
-  if (!Array.isArray(content)) throw new Error(`${path}: a string or a list of parts is required`);
+  if (!Array.isArray(content)) throw fieldError(path, 'a string or a list of parts is required');
   const blocks: Json[] = [];
   content.forEach((item, index) => {
     const at = `${path}[${index}]`;
     const part: unknown = item;
-    if (!isRecord(part)) throw new Error(`${at}: a content part object is required`);
+    if (!isRecord(part)) throw fieldError(at, 'a content part object is required');
     switch (part.type) {
       case 'text':
-        if (typeof part.text !== 'string') throw new Error(`${at}.text: a string is required`);
+        if (typeof part.text !== 'string') throw fieldError(`${at}.text`, 'a string is required');
         if (part.text) blocks.push(build.text(part.text, part));
         break;
       case 'image_url': {

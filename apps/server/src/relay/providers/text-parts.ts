@@ -1,3 +1,4 @@
+import { fieldError } from '../exchange/endpoint.js';
 import type { ChatContentPart, ChatMessage } from './types.js';
 import { isRecord } from './values.js';
 
@@ -10,11 +11,11 @@ import { isRecord } from './values.js';
 export function textOnly(content: ChatMessage['content'], path: string): string {
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw new Error(`${path}: a string or a list of parts is required`);
+  if (!Array.isArray(content)) throw fieldError(path, 'a string or a list of parts is required');
   return content
     .map((part, index) => {
       if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') return part.text;
-      throw new Error(`${path}[${index}]: only text is allowed in this message`);
+      throw fieldError(`${path}[${index}]`, 'only text is allowed in this message');
     })
     .join('');
 }
@@ -36,11 +37,11 @@ export interface TextImageBuilders<T> {
 export function textImageParts<T>(parts: ChatContentPart[], path: string, build: TextImageBuilders<T>): T[] {
   return parts.map((part, index): T => {
     const at = `${path}[${index}]`;
-    if (!isRecord(part)) throw new Error(`${at}: a content part object is required`);
+    if (!isRecord(part)) throw fieldError(at, 'a content part object is required');
     if (part.type === 'text' && typeof part.text === 'string') return build.text(part.text);
     if (part.type === 'image_url' && isRecord(part.image_url) && typeof part.image_url.url === 'string') {
       return build.image(part.image_url.url, at);
     }
-    throw new Error(`${at}: ${build.vendor} takes text and image_url parts only, not "${String(part.type)}"`);
+    throw fieldError(at, `${build.vendor} takes text and image_url parts only, not "${String(part.type)}"`);
   });
 }

@@ -46,7 +46,7 @@ export interface HunyuanRequest {
 
 export type HunyuanMock = ListeningMock<HunyuanBehaviour, HunyuanRequest>;
 
-const defaults = (): HunyuanBehaviour => ({
+export const hunyuanDefaults = (): HunyuanBehaviour => ({
   secretId: 'AKIDmockHunyuan0123456789abcdefEXAMPLE',
   secretKey: 'mockSecretKey0123456789abcdefEXAMPLE',
   apiKey: 'sk-hunyuan-mock-5f0e1d2c3b4a',
@@ -60,7 +60,7 @@ export const vector = (index: number): number[] => [0.25, -0.5, index + 0.125, 0
 const hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Tencent's check of a TC3 signature, from its documentation; the refusal code, or undefined. */
-function signatureProblem(behaviour: HunyuanBehaviour, request: HunyuanRequest): string | undefined {
+export function signatureProblem(behaviour: HunyuanBehaviour, request: HunyuanRequest): string | undefined {
   const header = String(request.headers.authorization ?? '');
   const match =
     /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/([^/]+)\/tc3_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(
@@ -124,7 +124,7 @@ const CHAT_FIELDS = new Set([
 ]);
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
-function chatProblem(body: Json): string | undefined {
+export function chatProblem(body: Json): string | undefined {
   const unknown = Object.keys(body).find((field) => !CHAT_FIELDS.has(field));
   if (unknown) return `UnknownParameter: ${unknown}`;
   if (typeof body.Model !== 'string' || !body.Model) return 'MissingParameter: Model';
@@ -268,7 +268,7 @@ function compatible(behaviour: HunyuanBehaviour, request: HunyuanRequest, respon
 }
 
 export async function startHunyuanMock(): Promise<HunyuanMock> {
-  const state = { behaviour: defaults(), received: [] as HunyuanRequest[] };
+  const state = { behaviour: hunyuanDefaults(), received: [] as HunyuanRequest[] };
   const server = createServer((incoming, response) => {
     const parts: Buffer[] = [];
     incoming.on('data', (part: Buffer) => parts.push(part));
@@ -292,5 +292,5 @@ export async function startHunyuanMock(): Promise<HunyuanMock> {
       sendJson(response, 404, { message: 'not found' });
     });
   });
-  return listenMock(server, state, defaults);
+  return listenMock(server, state, hunyuanDefaults);
 }

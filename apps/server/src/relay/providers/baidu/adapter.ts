@@ -1,3 +1,4 @@
+import { fieldError } from '../../exchange/endpoint.js';
 import { openAiAdapter, parseOpenAiError } from '../openai/adapter.js';
 import { resolveOpenAiTarget } from '../openai/request.js';
 import { providerByType } from '../registry.js';
@@ -41,7 +42,7 @@ function encodingOf(body: Json): 'float' | 'base64' {
   const format = body.encoding_format;
   if (format === undefined || format === null || format === 'float') return 'float';
   if (format === 'base64') return 'base64';
-  throw new Error('encoding_format: "float" or "base64" is required');
+  throw fieldError('encoding_format', '"float" or "base64" is required');
 }
 
 /** What `build` saw that `parse` needs, per exchange (the relay passes one context to both). */

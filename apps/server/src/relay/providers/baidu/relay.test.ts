@@ -148,6 +148,19 @@ describeVendorRelay(
       );
       expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
       relay.mock.behaviour.failWith = undefined;
+      // v1 takes text only: an image is the request's fault, a 400 naming the field, and not sent.
+      const calls = relay.mock.received.length;
+      const image = await failureOf(
+        relay.openai.chat.completions.create({
+          model: ERNIE,
+          messages: [
+            { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
+          ],
+        }),
+      );
+      expect(image).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(String((image as Error).message)).toContain("messages: Baidu's v1 API takes text only");
+      expect(relay.mock.received.length).toBe(calls);
       await addAppChannel('ernie-bad-app', `${BAIDU_APP.apiKey}|not-the-secret`, ['ERNIE-Speed-8K']);
       const error = await failureOf(
         relay.openai.chat.completions.create({ model: 'ERNIE-Speed-8K', messages: [{ role: 'user', content: 'Hi' }] }),

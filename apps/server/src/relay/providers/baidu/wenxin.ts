@@ -1,3 +1,4 @@
+import { fieldError } from '../../exchange/endpoint.js';
 import { eventData, SseSplitter } from '../../transport/sse.js';
 import { float32Base64 } from '../cohere/embed.js';
 import type {
@@ -51,7 +52,7 @@ function textOf(content: ChatMessage['content']): string {
   if (!content) return '';
   const parts = content.filter((part) => part.type === 'text').map((part) => part.text);
   if (parts.length !== content.length) {
-    throw new Error("messages: Baidu's v1 API takes text only; use a bce-v3 API key (v2 API) for images");
+    throw fieldError('messages', "Baidu's v1 API takes text only; use a bce-v3 API key (v2 API) for images");
   }
   return parts.join('\n');
 }

@@ -126,8 +126,20 @@ describe('Coze channels through the relay', () => {
           ],
         }),
       );
-      expect(refused).toBeInstanceOf(OpenAI.APIError);
-      expect(String((refused as Error).message)).toContain('Coze takes images by http(s) URL only');
+      // The request's own fault: a 400 naming the field, and Coze is not called.
+      expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(String((refused as Error).message)).toContain(
+        'messages[0].content[0].image_url.url: Coze takes images by http(s) URL only',
+      );
+      const withTools = await failureOf(
+        relay.openai.chat.completions.create({
+          model: MODEL,
+          messages: [{ role: 'user', content: 'Weather?' }],
+          tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
+        }),
+      );
+      expect(withTools).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(String((withTools as Error).message)).toContain('tools: Coze bots take no function tools');
       expect(relay.mock.received.length).toBe(calls);
     });
   });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { fieldError } from '../../exchange/endpoint.js';
 import { readMessages } from '../block-messages.js';
 import { hasNonTextParts, type TextImageBuilders, textImageParts, textOnly } from '../text-parts.js';
 import type { AdapterContext, ChatMessage, ChatRequest, Json, UpstreamCall } from '../types.js';
@@ -43,7 +44,7 @@ const cozeParts: TextImageBuilders<CozeObject> = {
   text: (text) => ({ type: 'text', text }),
   image: (url, at) => {
     if (!/^https?:\/\//i.test(url)) {
-      throw new Error(`${at}.image_url.url: Coze takes images by http(s) URL only, not inline data`);
+      throw fieldError(`${at}.image_url.url`, 'Coze takes images by http(s) URL only, not inline data');
     }
     return { type: 'image', file_url: url };
   },
@@ -62,7 +63,7 @@ function question(content: ChatMessage['content'], preface: string, path: string
 
 export function cozeMessages(messages: ChatMessage[]): Json[] {
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new Error('messages: a non-empty list of messages is required');
+    throw fieldError('messages', 'a non-empty list of messages is required');
   }
   const system: string[] = [];
   const out: Json[] = [];
@@ -76,7 +77,7 @@ export function cozeMessages(messages: ChatMessage[]): Json[] {
       prefaced = true;
     },
     assistant(message, path) {
-      if (message.tool_calls?.length) throw new Error(`${path}.tool_calls: Coze bots take no function tools`);
+      if (message.tool_calls?.length) throw fieldError(`${path}.tool_calls`, 'Coze bots take no function tools');
       out.push({
         role: 'assistant',
         type: 'answer',
@@ -85,11 +86,11 @@ export function cozeMessages(messages: ChatMessage[]): Json[] {
       });
     },
     tool(_message, path) {
-      throw new Error(`${path}.role: Coze bots take no tool results (their tools are their own plugins)`);
+      throw fieldError(`${path}.role`, 'Coze bots take no tool results (their tools are their own plugins)');
     },
   });
   if (!prefaced) {
-    if (system.length === 0) throw new Error('messages: a user message is required');
+    if (system.length === 0) throw fieldError('messages', 'a user message is required');
     out.push({ role: 'user', type: 'question', content_type: 'text', content: system.join('\n\n') });
   }
   return out;
@@ -97,7 +98,7 @@ export function cozeMessages(messages: ChatMessage[]): Json[] {
 
 export function cozeChatCall(request: ChatRequest, context: AdapterContext): UpstreamCall {
   if (Array.isArray(request.tools) && request.tools.length > 0) {
-    throw new Error("tools: Coze bots take no function tools; a bot's tools are its own plugins");
+    throw fieldError('tools', "Coze bots take no function tools; a bot's tools are its own plugins");
   }
   const body = {
     bot_id: botIdOf(context.upstreamModel),

@@ -1,3 +1,4 @@
+import { fieldError } from '../../exchange/endpoint.js';
 import { readMessages } from '../block-messages.js';
 import { hasNonTextParts, type TextImageBuilders, textImageParts, textOnly } from '../text-parts.js';
 import type { ChatMessage, ChatRequest, ChatTool, Json } from '../types.js';
@@ -47,7 +48,7 @@ function assistantMessage(message: ChatMessage, path: string): Json {
 
 export function hunyuanMessages(messages: ChatMessage[]): Json[] {
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new Error('messages: a non-empty list of messages is required');
+    throw fieldError('messages', 'a non-empty list of messages is required');
   }
   const system: string[] = [];
   const turns: Json[] = [];
@@ -62,7 +63,7 @@ export function hunyuanMessages(messages: ChatMessage[]): Json[] {
       turns.push(assistantMessage(message, path));
     },
     tool(message, path) {
-      if (typeof message.tool_call_id !== 'string') throw new Error(`${path}.tool_call_id: a string is required`);
+      if (typeof message.tool_call_id !== 'string') throw fieldError(`${path}.tool_call_id`, 'a string is required');
       turns.push({
         Role: 'tool',
         Content: textOnly(message.content, `${path}.content`),
@@ -92,7 +93,7 @@ function toolChoice(request: ChatRequest, tools: Json[]): Json {
   if (choice === 'none' || choice === 'auto') return { ToolChoice: choice };
   const named = (name: string) => {
     const tool = tools.find((entry) => isRecord(entry.Function) && entry.Function.Name === name);
-    if (!tool) throw new Error(`tool_choice.function.name: no tool is named "${name}"`);
+    if (!tool) throw fieldError('tool_choice.function.name', `no tool is named "${name}"`);
     return { ToolChoice: 'custom', CustomTool: tool };
   };
   if (choice === 'required') {
@@ -102,7 +103,7 @@ function toolChoice(request: ChatRequest, tools: Json[]): Json {
   if (isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === 'string') {
     return named(choice.function.name);
   }
-  throw new Error('tool_choice: "none", "auto", "required" or {type:"function", function:{name}} is required');
+  throw fieldError('tool_choice', '"none", "auto", "required" or {type:"function", function:{name}} is required');
 }
 
 /** Hunyuan switches a client may send in the OpenAI-compatible API's spelling, by their native names. */

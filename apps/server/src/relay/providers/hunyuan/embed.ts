@@ -1,3 +1,4 @@
+import { fieldError } from '../../exchange/endpoint.js';
 import type { AdapterContext, Json, WholeBodyAdapter } from '../types.js';
 import { isRecord, num, upstreamObject } from '../values.js';
 import { hunyuanErrorStatus, tencentError } from './errors.js';
@@ -22,7 +23,7 @@ function encodingOf(body: Json): Encoding {
   const format = body.encoding_format;
   if (format === undefined || format === null || format === 'float') return 'float';
   if (format === 'base64') return 'base64';
-  throw new Error('encoding_format: "float" or "base64" is required');
+  throw fieldError('encoding_format', '"float" or "base64" is required');
 }
 
 function float32Base64(vector: number[]): string {
@@ -36,10 +37,10 @@ function float32Base64(vector: number[]): string {
 function nativeInput(input: unknown): Json {
   if (typeof input === 'string') return { Input: input };
   if (Array.isArray(input) && input.length > 0 && input.every((text) => typeof text === 'string')) {
-    if (input.length > MAX_TEXTS) throw new Error(`input: Hunyuan embeds at most ${MAX_TEXTS} texts per request`);
+    if (input.length > MAX_TEXTS) throw fieldError('input', `Hunyuan embeds at most ${MAX_TEXTS} texts per request`);
     return { InputList: input };
   }
-  throw new Error('input: a string or a non-empty list of strings is required (Hunyuan takes no token arrays)');
+  throw fieldError('input', 'a string or a non-empty list of strings is required (Hunyuan takes no token arrays)');
 }
 
 function parseNative(body: Buffer, context: AdapterContext, encoding: Encoding): Json {

@@ -268,6 +268,21 @@ describe('Tencent Hunyuan channels through the relay', () => {
       expect(String((refused as Error).message)).toContain('model does not exist (InvalidParameterValue.Model)');
     });
 
+    it('refuses a tool choice naming no declared tool as 400, without calling Tencent', async () => {
+      const calls = relay.mock.received.length;
+      const refused = await failureOf(
+        relay.openai.chat.completions.create({
+          model: CHAT,
+          messages: [user('Hi')],
+          tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
+          tool_choice: { type: 'function', function: { name: 'get_time' } },
+        }),
+      );
+      expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(String((refused as Error).message)).toContain('tool_choice.function.name: no tool is named "get_time"');
+      expect(relay.mock.received.length).toBe(calls);
+    });
+
     it('reports a refusal of a stream to the streaming client', async () => {
       relay.mock.behaviour.failWith = { code: 'FailedOperation.EngineServerError', message: 'engine busy' };
       const failure = await failureOf(relay.streamChat({ model: CHAT, messages: [user('Hi')] }));
