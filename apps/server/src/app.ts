@@ -121,7 +121,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const critical = await installRateLimit(app, { ...config.criticalRateLimit, redis: options.redis, namespace });
   installGlobalRateLimits(app, config.globalRateLimit);
 
-  siteRoutes(app, { options: services.options, version: config.version, startTime: Math.floor(Date.now() / 1000) });
+  const telegram = { config: config.telegramBot, nodeType: config.nodeType, services, logger: options.logger };
+  app.decorate('telegramBot', createTelegramBot(telegram));
+  siteRoutes(app, {
+    options: services.options,
+    server: {
+      version: config.version,
+      startTime: Math.floor(Date.now() / 1000),
+      telegramBot: () => app.telegramBot.username(),
+    },
+  });
   optionRoutes(app, { auth, options: services.options });
   systemLogRoutes(app, { auth, systemLog: createSystemLogService(systemLogOf(options.logger)) });
   const signInLimit = createAccountSignInLimit(services.cache, config.signInFailureLimit);
@@ -141,8 +150,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   midjourneyRoutes(app, { auth, database: services.database });
   taskRoutes(app, { auth, database: services.database });
   redemptionRoutes(app, { auth, redemptions: services.redemptions });
-  const telegram = { config: config.telegramBot, nodeType: config.nodeType, services, logger: options.logger };
-  app.decorate('telegramBot', createTelegramBot(telegram));
   telegramRoutes(app, { auth, database: services.database, bot: app.telegramBot });
   await paymentRoutes(app, { auth, ...services.payments });
   // Off (no registry, nothing observed on the relay's path) unless METRICS_USER and METRICS_PASSWORD are set.

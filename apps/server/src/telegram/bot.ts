@@ -3,7 +3,6 @@ import { TELEGRAM_BUILTIN_COMMANDS } from '@one-hub/contracts';
 import { Bot, GrammyError, HttpError } from 'grammy';
 import type { Update } from 'grammy/types';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import type { OptionService } from '../api/option/service.js';
 import { TelegramMenuRepository } from '../api/telegram/repo.js';
 import type { TelegramBotConfig } from '../config.js';
 import { AppError } from '../platform/errors.js';
@@ -35,14 +34,6 @@ export interface TelegramBotDeps {
   nodeType: 'master' | 'slave';
   services: Services;
   logger: Logger;
-}
-
-// /api/status is built by the site module, which knows the options but not the bot: it asks here.
-const usernames = new WeakMap<OptionService, () => string>();
-
-/** The bot's username for this installation's `/api/status`; '' when the bot is off. */
-export function telegramBotUsername(options: OptionService): string {
-  return usernames.get(options)?.() ?? '';
 }
 
 export function createTelegramBot(deps: TelegramBotDeps): TelegramBot {
@@ -85,8 +76,6 @@ function enabledBot(config: TelegramBotConfig, deps: TelegramBotDeps): TelegramB
     ];
     await bot.api.setMyCommands(commands.slice(0, 100));
   }
-
-  usernames.set(deps.services.options, () => (bot.isInited() ? bot.botInfo.username : ''));
 
   return {
     enabled: true,

@@ -2,15 +2,12 @@ import type { OptionKey } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../http/reply.js';
 import type { OptionService } from '../option/service.js';
-import { siteInfo } from './service.js';
+import { type ServerFacts, siteInfo } from './service.js';
 
-export function siteRoutes(
-  app: FastifyInstance,
-  deps: { options: OptionService; version: string; startTime: number },
-): void {
+export function siteRoutes(app: FastifyInstance, deps: { options: OptionService; server: ServerFacts }): void {
   const { options } = deps;
 
-  app.get('/api/status', async () => ok(siteInfo(options, { version: deps.version, startTime: deps.startTime })));
+  app.get('/api/status', async () => ok(siteInfo(options, deps.server)));
 
   const publicText: Array<[string, OptionKey]> = [
     ['/api/notice', 'Notice'],

@@ -1,9 +1,15 @@
 import type { SiteInfo } from '@one-hub/contracts';
-import { telegramBotUsername } from '../../telegram/bot.js';
 import type { OptionService } from '../option/service.js';
 
+/** This server's own facts: its version, when it started, and its Telegram bot's username ('' when off). */
+export interface ServerFacts {
+  version: string;
+  startTime: number;
+  telegramBot: () => string;
+}
+
 /** What `/api/status` tells anyone, signed in or not, about this installation. */
-export function siteInfo(options: OptionService, server: { version: string; startTime: number }): SiteInfo {
+export function siteInfo(options: OptionService, server: ServerFacts): SiteInfo {
   const flag = options.getBoolean.bind(options);
   const text = options.get.bind(options);
   return {
@@ -30,7 +36,7 @@ export function siteInfo(options: OptionService, server: { version: string; star
     wechat_qrcode: text('WeChatAccountQRCodeImageURL'),
     turnstile_check: flag('TurnstileCheckEnabled'),
     turnstile_site_key: text('TurnstileSiteKey'),
-    telegram_bot: telegramBotUsername(options),
+    telegram_bot: server.telegramBot(),
     mj_notify_enabled: flag('MjNotifyEnabled'),
     password_login: flag('PasswordLoginEnabled'),
     password_register: flag('RegisterEnabled') && flag('PasswordRegisterEnabled'),
