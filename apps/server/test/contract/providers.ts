@@ -6,8 +6,10 @@ import { geminiProvider } from './gemini.js';
 import { openaiProvider } from './openai.js';
 import type { ProviderEntry } from './scenario-mock.js';
 import { baiduV1Provider } from './vendors/baidu-v1.js';
+import { cozeProvider } from './vendors/coze.js';
 import { hunyuanProvider } from './vendors/hunyuan.js';
 import { openAiCompatibleProviders } from './vendors/openai-compatible.js';
+import { replicateProvider } from './vendors/replicate.js';
 import { vertexClaudeProvider, vertexGeminiProvider } from './vertex.js';
 
 /** Every upstream the contract suite runs against: one line per provider (or per API of one). */
@@ -24,4 +26,6 @@ export const providers: ProviderEntry[] = [
   ...openAiCompatibleProviders,
   baiduV1Provider,
   hunyuanProvider,
+  cozeProvider,
+  replicateProvider,
 ];

@@ -404,6 +404,11 @@ export interface ProviderEntry {
    * reports them Anthropic's way, as reads apart from writes (`cached_read_tokens`, default 0.1).
    */
   cacheReadKind?: 'cached_read_tokens';
+  /**
+   * Why a whole answer is asked for as a stream and gathered (the vendor's non-streamed mode does
+   * not answer); absent when a whole answer is asked for whole.
+   */
+  wholeAnswersStreamed?: string;
   /** Cases that cannot apply to this provider, and why. */
   skip?: Partial<Record<CaseName, string>>;
   /** Cases that fail because of a known relay or adapter bug, with the evidence: kept as `it.fails`. */

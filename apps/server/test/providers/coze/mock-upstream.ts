@@ -37,7 +37,7 @@ export interface CozeRequest {
 
 export type CozeMock = ListeningMock<CozeBehaviour, CozeRequest>;
 
-const defaults = (): CozeBehaviour => ({
+export const cozeDefaults = (): CozeBehaviour => ({
   token: 'pat_mockCoze0123456789abcdef',
   botId: '7379462189365198898',
   reply: 'Coze bot here — 你好 ✅',
@@ -81,7 +81,8 @@ function objectStringProblem(content: string): string | undefined {
   return undefined;
 }
 
-function bodyProblem(body: Json): string | undefined {
+/** Why Coze refuses a chat body (its documented fields and message shapes), or undefined. */
+export function bodyProblem(body: Json): string | undefined {
   const unknown = Object.keys(body).find((field) => !FIELDS.has(field));
   if (unknown) return `unknown field ${unknown}`;
   if (typeof body.user_id !== 'string' || !body.user_id) return 'user_id is required';
@@ -151,7 +152,7 @@ function chatStream(behaviour: CozeBehaviour, body: Json, response: ServerRespon
 }
 
 export async function startCozeMock(): Promise<CozeMock> {
-  const state = { behaviour: defaults(), received: [] as CozeRequest[] };
+  const state = { behaviour: cozeDefaults(), received: [] as CozeRequest[] };
   const server = createServer((incoming, response) => {
     const parts: Buffer[] = [];
     incoming.on('data', (part: Buffer) => parts.push(part));
@@ -195,5 +196,5 @@ export async function startCozeMock(): Promise<CozeMock> {
       chatStream(behaviour, body, response);
     });
   });
-  return listenMock(server, state, defaults);
+  return listenMock(server, state, cozeDefaults);
 }

@@ -64,7 +64,10 @@ export function chatInput(request: ChatRequest): Json {
   set('frequency_penalty', request.frequency_penalty);
   set('seed', request.seed);
   set('stop_sequences', stopSequences(request.stop));
-  // Vision models (llava, …) take one image by URL or data URL.
+  // Vision models (llava, …) take one image by URL or data URL: more would be dropped unseen.
+  if (images.length > 1) {
+    throw requestError('messages', `Replicate vision models take one image, not ${images.length}`);
+  }
   set('image', images[0]);
   return input;
 }

@@ -140,6 +140,21 @@ describe('Replicate channels through the relay', () => {
     expect(log.quota).toBe(Math.ceil(log.prompt_tokens * CHAT_RATIOS[0] + log.completion_tokens * CHAT_RATIOS[1]));
   });
 
+  it('gives a vision model one image as its `image` input, and refuses two with a 400', async () => {
+    const image = 'data:image/png;base64,iVBORw0KGgo=';
+    const asked = (count: number): OpenAI.ChatCompletionContentPart[] => [
+      { type: 'text', text: 'What is in the picture?' },
+      ...Array.from({ length: count }, () => ({ type: 'image_url' as const, image_url: { url: image } })),
+    ];
+    const completion = await chat({ messages: [{ role: 'user', content: asked(1) }] });
+    expect(completion.choices[0]?.message.content).toBe(REPLY);
+    expect(creates()[0]?.body.input).toEqual({ prompt: 'What is in the picture?', image });
+    const refused = await failureOf(chat({ messages: [{ role: 'user', content: asked(2) }] }));
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(String((refused as Error).message)).toContain('messages: Replicate vision models take one image, not 2');
+    expect(creates()).toHaveLength(1);
+  });
+
   it('serves Anthropic clients by translation, and versioned models at /v1/predictions', async () => {
     const message = await relay.claude.messages.create({
       model: VERSIONED,
