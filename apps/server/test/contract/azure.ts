@@ -7,7 +7,8 @@ import { type ErrorKind, type Json, json, type ProviderEntry, type Reply, type R
  * bearer key alone is refused), OpenAI's body and answers plus content-filter results (a stream
  * opens with a chunk holding only `prompt_filter_results`). The Responses API has no deployment in
  * its path: `/openai/responses?api-version=…` or the v1 `/openai/v1/responses`, the deployment
- * named by the body's `model`. Errors are `{"error": {"code", "message"}}`.
+ * named by the body's `model`; the v1 API's chat is `/openai/v1/chat/completions` likewise (type 55).
+ * Errors are `{"error": {"code", "message"}}`.
  */
 
 const KEY = 'azure-contract-resource-key-0123';
@@ -56,6 +57,8 @@ function azureResponder(): Responder {
   return {
     read(request) {
       if (request.headers['api-key'] !== KEY) return azureError('auth');
+      // The v1 API (`/openai/v1/…`) takes no api-version; it names the deployment in the body's model.
+      if (request.path === '/openai/v1/chat/completions') return readOpenAiBody(request.body, 'chat');
       if (!request.query.get('api-version') && request.path !== '/openai/v1/responses') {
         return json(404, { error: { code: '404', message: 'Resource not found' } });
       }
@@ -98,6 +101,12 @@ function azureResponder(): Responder {
   };
 }
 
+const AZURE_USAGE = {
+  cacheWrite: 'Azure OpenAI reports usage as OpenAI does: cache reads only, no cache writes',
+  reasoning: true,
+  audio: true,
+} as const;
+
 export const azureProvider: ProviderEntry = {
   name: 'Azure OpenAI',
   type: 3,
@@ -107,9 +116,15 @@ export const azureProvider: ProviderEntry = {
     channel: (url) => ({ key: KEY, base_url: url, other: API_VERSION }),
   }),
   authStatus: 502,
-  usage: {
-    cacheWrite: 'Azure OpenAI reports usage as OpenAI does: cache reads only, no cache writes',
-    reasoning: true,
-    audio: true,
-  },
+  usage: AZURE_USAGE,
+};
+
+/** Azure OpenAI's v1 API (channel type 55): `/openai/v1/chat/completions`, the deployment in `model`. */
+export const azureV1Provider: ProviderEntry = {
+  name: 'Azure OpenAI (v1 API)',
+  type: 55,
+  model: 'gpt-4.1',
+  setup: () => ({ responder: azureResponder(), channel: (url) => ({ key: KEY, base_url: url }) }),
+  authStatus: 502,
+  usage: AZURE_USAGE,
 };

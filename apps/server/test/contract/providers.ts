@@ -1,5 +1,5 @@
 import { anthropicProvider } from './anthropic.js';
-import { azureProvider } from './azure.js';
+import { azureProvider, azureV1Provider } from './azure.js';
 import { bedrockClaudeProvider, bedrockConverseProvider } from './bedrock.js';
 import { cohereProvider } from './cohere.js';
 import { geminiProvider } from './gemini.js';
@@ -16,6 +16,7 @@ import { vertexClaudeProvider, vertexGeminiProvider } from './vertex.js';
 export const providers: ProviderEntry[] = [
   openaiProvider,
   azureProvider,
+  azureV1Provider,
   anthropicProvider,
   geminiProvider,
   bedrockClaudeProvider,
