@@ -70,7 +70,7 @@ export const PRODUCT_TERMS = [
 /**
  * The English words (4+ Latin letters) left in `text` once the data shown on the screen is taken
  * out, each with the line it is on. Anything with a digit or inner punctuation is an id, a model
- * name, a URL or an amount; `{placeholder}` names are ids too.
+ * name, a URL, an amount or a masked key; `{placeholder}` names are ids too.
  */
 export function englishWords(text: string, data: string[], allowed: ReadonlySet<string>): string[] {
   const values = [...data].filter(Boolean).sort((left, right) => right.length - left.length);
@@ -78,8 +78,9 @@ export function englishWords(text: string, data: string[], allowed: ReadonlySet<
   for (const line of text.split('\n')) {
     let rest = line.replace(/\{[^}]*\}/g, ' ');
     for (const value of values) rest = rest.split(value).join(' ');
-    for (const run of rest.match(/[A-Za-z0-9_\-./:@#%+=?&$,]+/g) ?? []) {
-      const word = run.replace(/^[-_./:@#%+=?&$,]+|[-_./:@#%+=?&$,]+$/g, '');
+    // An ellipsis inside a run is a masked secret (`5bd53e…effb`); at its end, a text cut short.
+    for (const run of rest.match(/[A-Za-z0-9_\-./:@#%+=?&$,…]+/g) ?? []) {
+      const word = run.replace(/^[-_./:@#%+=?&$,…]+|[-_./:@#%+=?&$,…]+$/g, '');
       if (/[^A-Za-z]/.test(word) || word.length < 4) continue;
       if (!allowed.has(word.toLowerCase())) found.add(`${word} — «${line.trim().slice(0, 120)}»`);
     }

@@ -1,7 +1,8 @@
-import { LLAMA } from '../../providers/replicate/mock-upstream.js';
+import { LLAMA, problem as problemDetails, replicateDefaults } from '../../providers/replicate/mock-upstream.js';
 import {
   type Answer,
   type ErrorKind,
+  imageMatches,
   isRecord,
   type Json,
   json,
@@ -18,15 +19,24 @@ import {
  * `processing` is read again at `GET /v1/predictions/<id>` until it has `succeeded`. A language
  * model's output is a list of text pieces; its token counts are in `metrics`
  * (`input_token_count`, `output_token_count`). Errors are problem details `{title, detail, status}`.
- * Here every run answers `processing` first, so each answer is polled once.
+ * Here every run answers `processing` first, so each answer is polled once; the failure scenarios
+ * (errors, malformed bodies) answer the create call, and the poll (`side`) finds the finished run.
  */
 
-const TOKEN = 'r8_contract_replicate_token_5e1a';
+const { apiKey: TOKEN } = replicateDefaults();
 const CREATE_PATH = `/v1/models/${LLAMA}/predictions`;
 const POLL = /^\/v1\/predictions\/([\w-]+)$/;
 
 const problem = (status: number, title: string, detail: string, headers: Record<string, string> = {}): Reply =>
-  json(status, { title, detail, status }, headers);
+  json(status, problemDetails(status, title, detail), headers);
+
+/** The `image` input of a vision model: an http(s) URL, or a data URL whose bytes are the type it claims. */
+function imageCount(image: unknown): number {
+  if (typeof image !== 'string') return 0;
+  if (/^https?:\/\//.test(image)) return 1;
+  const inline = /^data:([^;,]+);base64,(.*)$/.exec(image);
+  return inline && imageMatches(inline[1], inline[2]) ? 1 : 0;
+}
 
 function replicateError(kind: ErrorKind): Reply {
   if (kind === 'auth') return problem(401, 'Unauthenticated', 'You did not pass a valid authentication token');
@@ -44,6 +54,8 @@ function replicateResponder(): Responder {
   /** Finished runs by id, read by the poll that follows each create answer. */
   const finished = new Map<string, Json>();
   let sequence = 0;
+  /** The input of the last run created, echoed in its answers as Replicate does. */
+  let lastInput: Json = {};
   const prediction = (id: string, input: Json, status: string, answer?: Answer): Json => {
     // Replicate counts input and output tokens only: cached prompt tokens are plain ones there.
     const usage = answer?.usage;
@@ -85,18 +97,18 @@ function replicateResponder(): Responder {
         return problem(404, 'Not found', 'The requested resource could not be found.');
       }
       if (!authorized(request)) return replicateError('auth');
-      const input = isRecord(request.body?.input) ? request.body.input : undefined;
-      if (!input || typeof input.prompt !== 'string' || !input.prompt) {
+      const given = isRecord(request.body?.input) ? request.body.input : undefined;
+      if (!given || typeof given.prompt !== 'string' || !given.prompt) {
         return problem(422, 'Input validation failed', '- input: prompt is required');
       }
-      return { model: LLAMA, stream: false, tools: [], images: input.image === undefined ? 0 : 1, api: 'chat' };
+      lastInput = given;
+      return { model: LLAMA, stream: false, tools: [], images: imageCount(given.image), api: 'chat' };
     },
     whole(answer) {
       sequence += 1;
       const id = `c0ntract${sequence}rep`;
-      const input = { prompt: 'Hello?' };
-      finished.set(id, prediction(id, input, 'succeeded', answer));
-      return prediction(id, input, 'processing');
+      finished.set(id, prediction(id, lastInput, 'succeeded', answer));
+      return prediction(id, lastInput, 'processing');
     },
     stream: () => {
       throw new Error('Replicate chats are answered whole here');

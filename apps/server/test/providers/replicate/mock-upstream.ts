@@ -60,7 +60,7 @@ export type ReplicateMock = ListeningMock<ReplicateBehaviour, ReplicateRequest> 
   fileBytes(name: string): Buffer;
 };
 
-const defaults = (): ReplicateBehaviour => ({
+export const replicateDefaults = (): ReplicateBehaviour => ({
   apiKey: 'r8_mock_replicate_token_0b9c',
   steps: [],
   end: 'succeeded',
@@ -69,7 +69,8 @@ const defaults = (): ReplicateBehaviour => ({
   reportTokens: true,
 });
 
-const problem = (status: number, title: string, detail: string) => ({ title, detail, status });
+/** Replicate's error body: problem details. */
+export const problem = (status: number, title: string, detail: string) => ({ title, detail, status });
 
 export function mockFileBytes(name: string): Buffer {
   return Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBP', 'latin1'), createHash('sha256').update(name).digest()]);
@@ -84,7 +85,7 @@ function outputOf(prediction: Prediction, baseUrl: string): unknown {
 }
 
 export async function startReplicateMock(): Promise<ReplicateMock> {
-  const state = { behaviour: defaults(), received: [] as ReplicateRequest[] };
+  const state = { behaviour: replicateDefaults(), received: [] as ReplicateRequest[] };
   const predictions = new Map<string, Prediction>();
   let baseUrl = '';
   let sequence = 0;
@@ -184,7 +185,7 @@ export async function startReplicateMock(): Promise<ReplicateMock> {
     }
     return sendJson(response, 404, problem(404, 'Not found', `${method} ${path}`));
   });
-  const mock = await listenMock(server, state, defaults);
+  const mock = await listenMock(server, state, replicateDefaults);
   baseUrl = mock.url;
   return Object.assign(mock, { fileBytes: mockFileBytes });
 }
