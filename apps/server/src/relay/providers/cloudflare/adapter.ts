@@ -1,10 +1,10 @@
+import { fieldError } from '../../exchange/endpoint.js';
 import { openAiAdapter, parseOpenAiError } from '../openai/adapter.js';
 import {
   type GeneratedImage,
   imageCountOf,
   imagesAnswer,
   imageTypeOf,
-  requestError,
   responseFormatOf,
   seedOf,
   sizeOf,
@@ -65,7 +65,7 @@ const WITHOUT_SIZE = /flux-1-schnell/;
 
 /** The input of the `index`-th image: OpenAI's fields translated, the client's other fields as they are. */
 function imageInput(request: Json, model: string, index: number): Json {
-  if (typeof request.prompt !== 'string' || !request.prompt) throw requestError('prompt', 'a text prompt is required');
+  if (typeof request.prompt !== 'string' || !request.prompt) throw fieldError('prompt', 'a text prompt is required');
   const input: Json = {};
   for (const [field, value] of Object.entries(request)) {
     if (!OPENAI_IMAGE_FIELDS.has(field) && value !== undefined && value !== null) input[field] = value;
@@ -79,8 +79,7 @@ function imageInput(request: Json, model: string, index: number): Json {
 
 function runCall(request: Json, context: AdapterContext, index: number): UpstreamCall {
   const model = context.upstreamModel.trim();
-  if (!model)
-    throw requestError('model', 'a Workers AI model such as @cf/black-forest-labs/flux-1-schnell is required');
+  if (!model) throw fieldError('model', 'a Workers AI model such as @cf/black-forest-labs/flux-1-schnell is required');
   return jsonCall(context, `${aiRoot(context)}/run/${model}`, imageInput(request, model, index));
 }
 

@@ -1,5 +1,5 @@
+import { fieldError } from '../../exchange/endpoint.js';
 import type { MultipartForm } from '../../transport/multipart.js';
-import { requestError } from '../stability/images.js';
 import type { AdapterContext, BinaryAnswer, Json, UpstreamCall, WholeBodyAdapter } from '../types.js';
 import { isRecord, upstreamObject } from '../values.js';
 
@@ -19,14 +19,14 @@ function formatOf(request: Json): TranscriptFormat {
   const format = request.response_format;
   if (format === undefined || format === null || format === '') return 'json';
   if (!(FORMATS as readonly unknown[]).includes(format)) {
-    throw requestError('response_format', `Workers AI gives ${FORMATS.join(', ')}, not ${JSON.stringify(format)}`);
+    throw fieldError('response_format', `Workers AI gives ${FORMATS.join(', ')}, not ${JSON.stringify(format)}`);
   }
   return format as TranscriptFormat;
 }
 
 function audioOf(form: MultipartForm | undefined): Buffer {
   const part = form?.parts.find((candidate) => candidate.name === 'file' && candidate.filename !== undefined);
-  if (!form || !part) throw requestError('file', 'an audio file is required');
+  if (!form || !part) throw fieldError('file', 'an audio file is required');
   return form.raw.subarray(part.start, part.end);
 }
 

@@ -1,4 +1,4 @@
-import { requestError } from '../stability/images.js';
+import { fieldError } from '../../exchange/endpoint.js';
 import type { ChatAdapter } from '../types.js';
 import { upstreamObject } from '../values.js';
 import { chatInput, completionOf } from './chat.js';
@@ -27,7 +27,7 @@ export function createReplicateAdapter(timing: PollTiming = DEFAULT_POLL_TIMING)
     endpoints: { '/v1/images/generations': imageGenerations(timing) },
     buildChat(request, context) {
       if (context.stream) {
-        throw requestError('stream', 'Replicate channels answer chats whole; send the request without stream: true');
+        throw fieldError('stream', 'Replicate channels answer chats whole; send the request without stream: true');
       }
       return createPredictionCall(context, chatInput(request));
     },

@@ -1,4 +1,4 @@
-import { requestError } from '../stability/images.js';
+import { fieldError } from '../../exchange/endpoint.js';
 import type { AdapterContext, ChatCompletion, ChatMessage, ChatRequest, ChatUsage, Json } from '../types.js';
 import { isRecord, num } from '../values.js';
 
@@ -20,7 +20,7 @@ function textOf(message: ChatMessage): { text: string; images: string[] } {
   for (const part of content ?? []) {
     if (part.type === 'text') texts.push(part.text);
     else if (part.type === 'image_url') images.push(part.image_url.url);
-    else throw requestError('messages', `Replicate chat takes text and images, not ${part.type} parts`);
+    else throw fieldError('messages', `Replicate chat takes text and images, not ${part.type} parts`);
   }
   return { text: texts.join('\n'), images };
 }
@@ -34,7 +34,7 @@ function stopSequences(stop: ChatRequest['stop']): string | undefined {
 /** The prediction input of a chat request. */
 export function chatInput(request: ChatRequest): Json {
   if (request.tools && request.tools.length > 0) {
-    throw requestError('tools', 'Replicate models are given a prompt: tools are not supported');
+    throw fieldError('tools', 'Replicate models are given a prompt: tools are not supported');
   }
   const system: string[] = [];
   const turns: Array<{ role: string; text: string }> = [];
@@ -50,7 +50,7 @@ export function chatInput(request: ChatRequest): Json {
     only?.role === 'user'
       ? only.text
       : turns.map((turn) => `${ROLE_LABELS[turn.role] ?? turn.role}: ${turn.text}`).join('\n\n');
-  if (!prompt.trim()) throw requestError('messages', 'there is no text to send as the prompt');
+  if (!prompt.trim()) throw fieldError('messages', 'there is no text to send as the prompt');
   const input: Json = { prompt };
   const set = (name: string, value: unknown) => {
     if (value !== undefined && value !== null) input[name] = value;
@@ -66,7 +66,7 @@ export function chatInput(request: ChatRequest): Json {
   set('stop_sequences', stopSequences(request.stop));
   // Vision models (llava, …) take one image by URL or data URL: more would be dropped unseen.
   if (images.length > 1) {
-    throw requestError('messages', `Replicate vision models take one image, not ${images.length}`);
+    throw fieldError('messages', `Replicate vision models take one image, not ${images.length}`);
   }
   set('image', images[0]);
   return input;

@@ -1,4 +1,5 @@
-import { imageCountOf, nearestAspectRatio, requestError, responseFormatOf, seedOf } from '../stability/images.js';
+import { fieldError } from '../../exchange/endpoint.js';
+import { imageCountOf, nearestAspectRatio, responseFormatOf, seedOf } from '../stability/images.js';
 import type { AdapterContext, FollowUp, Json, WholeBodyAdapter } from '../types.js';
 import { createPredictionCall, finishedPrediction, type PollTiming, replicateAuth } from './prediction.js';
 
@@ -16,7 +17,7 @@ const OPENAI_FIELDS = new Set(['model', 'prompt', 'n', 'size', 'response_format'
 
 function imageInput(request: Json): Json {
   const prompt = request.prompt;
-  if (typeof prompt !== 'string' || !prompt) throw requestError('prompt', 'a text prompt is required');
+  if (typeof prompt !== 'string' || !prompt) throw fieldError('prompt', 'a text prompt is required');
   const input: Json = {};
   for (const [field, value] of Object.entries(request)) {
     if (!OPENAI_FIELDS.has(field) && value !== undefined && value !== null) input[field] = value;

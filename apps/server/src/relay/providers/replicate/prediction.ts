@@ -1,6 +1,6 @@
 import { AppError } from '../../../platform/errors.js';
+import { fieldError } from '../../exchange/endpoint.js';
 import { parseOpenAiError } from '../openai/adapter.js';
-import { requestError } from '../stability/images.js';
 import type { AdapterContext, FollowUp, Json, UpstreamCall, UpstreamErrorInfo } from '../types.js';
 import { isRecord, upstreamObject } from '../values.js';
 
@@ -44,7 +44,7 @@ export const replicateAuth = (context: AdapterContext): Record<string, string> =
 export function createPredictionCall(context: AdapterContext, input: Json): UpstreamCall {
   const [name = '', version] = context.upstreamModel.trim().split(':');
   if (!/^[\w.-]+\/[\w.-]+$/.test(name) || version === '') {
-    throw requestError(
+    throw fieldError(
       'model',
       `Replicate models are named owner/name or owner/name:version, not ${context.upstreamModel}`,
     );

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../platform/errors.js';
+import { fieldError } from '../../exchange/endpoint.js';
 import { parseOpenAiError } from '../openai/adapter.js';
 import type {
   AdapterContext,
@@ -16,7 +17,6 @@ import {
   imageCountOf,
   imagesAnswer,
   nearestAspectRatio,
-  requestError,
   responseFormatOf,
   seedOf,
   textField,
@@ -47,7 +47,7 @@ export function stabilityService(model: string): { service: 'ultra' | 'core' | '
   // `sd3` alone leaves the choice to Stability's default; sd3.5-large, sd3-medium… are sent as they are.
   if (name === 'sd3') return { service: 'sd3' };
   if (name.startsWith('sd3')) return { service: 'sd3', model: model.trim() };
-  throw requestError(
+  throw fieldError(
     'model',
     `Stability channels generate stable-image-ultra, stable-image-core and sd3… models, not ${model}`,
   );
@@ -57,7 +57,7 @@ function aspectRatioOf(request: Json): string | undefined {
   const asked = textField(request, 'aspect_ratio');
   if (asked === undefined) return nearestAspectRatio(request, ASPECT_RATIOS);
   if (!(ASPECT_RATIOS as readonly string[]).includes(asked)) {
-    throw requestError('aspect_ratio', `must be one of ${ASPECT_RATIOS.join(', ')}`);
+    throw fieldError('aspect_ratio', `must be one of ${ASPECT_RATIOS.join(', ')}`);
   }
   return asked;
 }
@@ -65,7 +65,7 @@ function aspectRatioOf(request: Json): string | undefined {
 function outputFormatOf(request: Json): string {
   const format = textField(request, 'output_format') ?? 'png';
   if (!OUTPUT_TYPES[format])
-    throw requestError('output_format', `must be one of ${Object.keys(OUTPUT_TYPES).join(', ')}`);
+    throw fieldError('output_format', `must be one of ${Object.keys(OUTPUT_TYPES).join(', ')}`);
   return format;
 }
 
@@ -84,7 +84,7 @@ export function formData(fields: ReadonlyArray<[string, string]>): { contentType
 function generateCall(request: Json, context: AdapterContext, index: number): UpstreamCall {
   const { service, model } = stabilityService(context.upstreamModel);
   const prompt = textField(request, 'prompt');
-  if (prompt === undefined) throw requestError('prompt', 'a text prompt is required');
+  if (prompt === undefined) throw fieldError('prompt', 'a text prompt is required');
   const fields: Array<[string, string]> = [['prompt', prompt]];
   const add = (name: string, value: string | number | undefined) => {
     if (value !== undefined) fields.push([name, String(value)]);
@@ -92,7 +92,7 @@ function generateCall(request: Json, context: AdapterContext, index: number): Up
   add('negative_prompt', textField(request, 'negative_prompt'));
   add('aspect_ratio', aspectRatioOf(request));
   const seed = seedOf(request);
-  if (seed !== undefined && seed > MAX_SEED) throw requestError('seed', `must be at most ${MAX_SEED}`);
+  if (seed !== undefined && seed > MAX_SEED) throw fieldError('seed', `must be at most ${MAX_SEED}`);
   add('seed', seed === undefined ? undefined : (seed + index) % (MAX_SEED + 1));
   add('output_format', outputFormatOf(request));
   add('style_preset', textField(request, 'style_preset'));

@@ -1,4 +1,4 @@
-import { AppError } from '../../../platform/errors.js';
+import { fieldError } from '../../exchange/endpoint.js';
 import type { Json } from '../types.js';
 
 /**
@@ -10,17 +10,13 @@ import type { Json } from '../types.js';
 
 export type ImageResponseFormat = 'url' | 'b64_json';
 
-/** A 400 naming the field, the request's own fault: another channel may still serve it. */
-export const requestError = (field: string, message: string): AppError =>
-  new AppError('bad_request', `${field}: ${message}`, { details: { param: field } });
-
 const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
 
 export function responseFormatOf(request: Json | undefined): ImageResponseFormat {
   const format = request?.response_format;
   if (!given(format) || format === 'url') return 'url';
   if (format === 'b64_json') return 'b64_json';
-  throw requestError('response_format', `must be url or b64_json, not ${JSON.stringify(format)}`);
+  throw fieldError('response_format', `must be url or b64_json, not ${JSON.stringify(format)}`);
 }
 
 /** `n` as the endpoint checked it (1–10; multipart forms send text), 1 when absent. */
@@ -36,7 +32,7 @@ export function sizeOf(request: Json): { width: number; height: number } | undef
   const match = typeof size === 'string' ? /^\s*(\d{1,5})\s*[xX×*]\s*(\d{1,5})\s*$/.exec(size) : null;
   const width = Number(match?.[1]);
   const height = Number(match?.[2]);
-  if (!match || width <= 0 || height <= 0) throw requestError('size', 'must be WIDTHxHEIGHT, such as 1024x1024');
+  if (!match || width <= 0 || height <= 0) throw fieldError('size', 'must be WIDTHxHEIGHT, such as 1024x1024');
   return { width, height };
 }
 
@@ -64,7 +60,7 @@ export function seedOf(request: Json): number | undefined {
   if (!given(seed)) return undefined;
   const value = typeof seed === 'string' && /^\d+$/.test(seed.trim()) ? Number(seed) : seed;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw requestError('seed', 'must be a whole number from 0');
+    throw fieldError('seed', 'must be a whole number from 0');
   }
   return value;
 }
@@ -73,7 +69,7 @@ export function seedOf(request: Json): number | undefined {
 export function textField(request: Json, field: string): string | undefined {
   const value = request[field];
   if (!given(value)) return undefined;
-  if (typeof value !== 'string') throw requestError(field, 'must be text');
+  if (typeof value !== 'string') throw fieldError(field, 'must be text');
   return value;
 }
 
