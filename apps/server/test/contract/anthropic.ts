@@ -7,6 +7,7 @@ import {
   type Json,
   json,
   list,
+  namesOf,
   type ProviderEntry,
   type Reply,
   type Responder,
@@ -58,9 +59,7 @@ export function readAnthropicBody(body: Json | undefined, api: string, model?: s
   if (typeof named !== 'string' || !named) return invalidRequest('model: Field required');
   if (typeof body.max_tokens !== 'number') return invalidRequest('max_tokens: Field required');
   if (!Array.isArray(body.messages) || body.messages.length === 0) return invalidRequest('messages: Field required');
-  const tools = list(body.tools)
-    .map((tool) => (isRecord(tool) ? tool.name : undefined))
-    .filter((name): name is string => typeof name === 'string');
+  const tools = namesOf(body.tools, (tool) => tool.name);
   return {
     model: named,
     stream: stream ?? body.stream === true,

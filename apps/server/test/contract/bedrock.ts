@@ -9,6 +9,7 @@ import {
   type Json,
   json,
   list,
+  namesOf,
   type ProviderEntry,
   type Reply,
   type Responder,
@@ -95,9 +96,7 @@ function readConverse(body: Json | undefined, model: string, stream: boolean): C
     );
   }
   const config = isRecord(body.toolConfig) ? body.toolConfig : {};
-  const tools = list(config.tools)
-    .map((tool) => (isRecord(tool) && isRecord(tool.toolSpec) ? tool.toolSpec.name : undefined))
-    .filter((name): name is string => typeof name === 'string');
+  const tools = namesOf(config.tools, (tool) => (isRecord(tool.toolSpec) ? tool.toolSpec.name : undefined));
   let images = 0;
   for (const message of body.messages) {
     for (const block of list(isRecord(message) ? message.content : undefined)) {

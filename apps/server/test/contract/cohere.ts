@@ -1,11 +1,12 @@
 import {
   type Answer,
   type ErrorKind,
-  imageMatches,
+  imageArrives,
   isRecord,
   type Json,
   json,
   list,
+  namesOf,
   type ProviderEntry,
   type Reply,
   type Responder,
@@ -40,8 +41,7 @@ function countImages(messages: unknown): number {
     for (const part of list(isRecord(message) ? message.content : undefined)) {
       const url =
         isRecord(part) && part.type === 'image_url' && isRecord(part.image_url) ? part.image_url.url : undefined;
-      const data = typeof url === 'string' ? /^data:([^;,]+);base64,(.*)$/.exec(url) : null;
-      if (data ? imageMatches(data[1], data[2]) : typeof url === 'string' && url.startsWith('https://')) count++;
+      if (imageArrives(url)) count++;
     }
   }
   return count;
@@ -135,9 +135,7 @@ function cohereResponder(): Responder {
       if (!body || typeof body.model !== 'string' || !Array.isArray(body.messages) || body.messages.length === 0) {
         return json(400, { message: 'invalid request: model and a non-empty messages list are required' });
       }
-      const tools = list(body.tools)
-        .map((tool) => (isRecord(tool) && isRecord(tool.function) ? tool.function.name : undefined))
-        .filter((name): name is string => typeof name === 'string');
+      const tools = namesOf(body.tools, (tool) => (isRecord(tool.function) ? tool.function.name : undefined));
       return {
         model: body.model,
         stream: body.stream === true,

@@ -7,6 +7,7 @@ import {
   type Json,
   json,
   list,
+  namesOf,
   type ProviderEntry,
   type Reply,
   type Responder,
@@ -88,10 +89,10 @@ export function readGeminiBody(body: Json | undefined, model: string, stream: bo
   if (!body || !Array.isArray(body.contents) || body.contents.length === 0) {
     return googleError(400, 'INVALID_ARGUMENT', '* GenerateContentRequest.contents: contents is not specified\n');
   }
-  const tools = list(body.tools)
-    .flatMap((tool) => (isRecord(tool) ? list(tool.functionDeclarations ?? tool.function_declarations) : []))
-    .map((declaration) => (isRecord(declaration) ? declaration.name : undefined))
-    .filter((name): name is string => typeof name === 'string');
+  const declarations = list(body.tools).flatMap((tool) =>
+    isRecord(tool) ? list(tool.functionDeclarations ?? tool.function_declarations) : [],
+  );
+  const tools = namesOf(declarations, (declaration) => declaration.name);
   return { model, stream, tools, images: countImages(body.contents), api };
 }
 

@@ -2,11 +2,12 @@ import {
   type Answer,
   type Call,
   type ErrorKind,
-  imageMatches,
+  imageArrives,
   isRecord,
   type Json,
   json,
   list,
+  namesOf,
   type ProviderEntry,
   type Reply,
   type Responder,
@@ -61,8 +62,7 @@ function countImages(body: Json, api: 'chat' | 'responses'): number {
             ? part.image_url
             : undefined;
       if (typeof url !== 'string') continue;
-      const data = /^data:([^;,]+);base64,(.*)$/.exec(url);
-      if (data ? imageMatches(data[1], data[2]) : /^https:\/\//.test(url)) count++;
+      if (imageArrives(url)) count++;
     }
   }
   return count;
@@ -82,11 +82,9 @@ export function readOpenAiBody(body: Json | undefined, api: 'chat' | 'responses'
   }
   const named = model ?? body.model;
   if (typeof named !== 'string' || !named) return bad('you must provide a model parameter', 'model');
-  const tools = list(body.tools)
-    .map((tool) =>
-      isRecord(tool) ? (api === 'chat' && isRecord(tool.function) ? tool.function.name : tool.name) : undefined,
-    )
-    .filter((name): name is string => typeof name === 'string');
+  const tools = namesOf(body.tools, (tool) =>
+    api === 'chat' ? (isRecord(tool.function) ? tool.function.name : undefined) : tool.name,
+  );
   const options = isRecord(body.stream_options) ? body.stream_options : {};
   return {
     model: named,

@@ -198,6 +198,30 @@ export function imageKind(base64: string): 'png' | 'jpeg' | undefined {
 export const imageMatches = (mime: unknown, base64: unknown): boolean =>
   typeof mime === 'string' && typeof base64 === 'string' && `image/${imageKind(base64) ?? '?'}` === mime;
 
+/** The names `nameOf` reads from each item of `items` (tool declarations in a provider's shape). */
+export const namesOf = (items: unknown, nameOf: (item: Json) => unknown): string[] =>
+  list(items)
+    .map((item) => (isRecord(item) ? nameOf(item) : undefined))
+    .filter((name): name is string => typeof name === 'string');
+
+/** An image reference that would reach the model: a data URL of the type it claims, or an https address. */
+export function imageArrives(url: unknown): boolean {
+  if (typeof url !== 'string') return false;
+  const data = /^data:([^;,]+);base64,(.*)$/.exec(url);
+  return data ? imageMatches(data[1], data[2]) : url.startsWith('https://');
+}
+
+/**
+ * The usage flags of a format that reports prompt, completion and total tokens and nothing else:
+ * `why` for every count it lacks (`audio` when its reason differs).
+ */
+export const tokensOnly = (why: string, audio = why): ProviderEntry['usage'] => ({
+  cacheRead: why,
+  cacheWrite: why,
+  reasoning: why,
+  audio,
+});
+
 /** One server-sent event. */
 export const sse = (data: unknown, event?: string): Buffer =>
   Buffer.from(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);

@@ -6,11 +6,13 @@ import {
   type Json,
   json,
   list,
+  namesOf,
   type ProviderEntry,
   type Reply,
   type Responder,
   sse,
   type TokenCounts,
+  tokensOnly,
 } from '../scenario-mock.js';
 
 /**
@@ -108,9 +110,7 @@ function wenxinResponder(): Responder {
       if (!body || messages.length === 0 || messages.some((m) => !isRecord(m) || !ROLES.has(String(m.role)))) {
         return failure(336003, 'the messages parameter is invalid');
       }
-      const functions = list(body.functions)
-        .map((fn) => (isRecord(fn) ? fn.name : undefined))
-        .filter((name): name is string => typeof name === 'string');
+      const functions = namesOf(body.functions, (fn) => fn.name);
       // v1 takes text only: a message's content is a string, so no image can arrive.
       return { model: 'ERNIE-4.0-8K', stream: body.stream === true, tools: functions, images: 0, api: 'chat' };
     },
@@ -131,7 +131,7 @@ export const baiduV1Provider: ProviderEntry = {
     channel: (url) => ({ key: `${BAIDU_APP.apiKey}|${BAIDU_APP.secretKey}`, base_url: url }),
   }),
   authStatus: 502,
-  usage: { cacheRead: ONLY_TOKENS, cacheWrite: ONLY_TOKENS, reasoning: ONLY_TOKENS, audio: ONLY_TOKENS },
+  usage: tokensOnly(ONLY_TOKENS),
   skip: {
     image_echo:
       "the v1 API takes text messages only (the gateway refuses images for it and the README lists vision for v2 keys); Qianfan v2's entry runs this case",

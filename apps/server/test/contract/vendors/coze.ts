@@ -10,6 +10,7 @@ import {
   type Reply,
   type Responder,
   type TokenCounts,
+  tokensOnly,
 } from '../scenario-mock.js';
 
 /**
@@ -136,7 +137,7 @@ export const cozeProvider: ProviderEntry = {
   model: `coze-${BOT_ID}`,
   setup: () => ({ responder: cozeResponder(), channel: (url) => ({ key: TOKEN, base_url: url }) }),
   authStatus: 502,
-  usage: { cacheRead: ONLY_COUNTS, cacheWrite: ONLY_COUNTS, reasoning: ONLY_COUNTS, audio: ONLY_COUNTS },
+  usage: tokensOnly(ONLY_COUNTS),
   wholeAnswersStreamed: "Coze's non-streamed mode only starts a chat to be polled; the gateway gathers a stream",
   skip: {
     tool_call:

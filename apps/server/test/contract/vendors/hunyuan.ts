@@ -2,17 +2,19 @@ import { chatProblem, hunyuanDefaults, signatureProblem } from '../../providers/
 import {
   type Answer,
   type ErrorKind,
-  imageMatches,
+  imageArrives,
   isRecord,
   type Json,
   json,
   list,
+  namesOf,
   type ProviderEntry,
   type Received,
   type Reply,
   type Responder,
   sse,
   type TokenCounts,
+  tokensOnly,
 } from '../scenario-mock.js';
 
 /**
@@ -67,8 +69,7 @@ function countImages(messages: unknown): number {
     for (const part of list(isRecord(message) ? message.Contents : undefined)) {
       const url =
         isRecord(part) && part.Type === 'image_url' && isRecord(part.ImageUrl) ? part.ImageUrl.Url : undefined;
-      const data = typeof url === 'string' ? /^data:([^;,]+);base64,(.*)$/.exec(url) : null;
-      if (data ? imageMatches(data[1], data[2]) : typeof url === 'string' && url.startsWith('https://')) count++;
+      if (imageArrives(url)) count++;
     }
   }
   return count;
@@ -136,9 +137,7 @@ function hunyuanResponder(): Responder {
       const { body } = request;
       const problem = body ? chatProblem(body) : 'MissingParameter: a JSON body is required';
       if (!body || problem) return failure(problem?.split(':')[0] ?? 'InvalidParameter', problem ?? 'invalid body');
-      const tools = list(body.Tools)
-        .map((tool) => (isRecord(tool) && isRecord(tool.Function) ? tool.Function.Name : undefined))
-        .filter((name): name is string => typeof name === 'string');
+      const tools = namesOf(body.Tools, (tool) => (isRecord(tool.Function) ? tool.Function.Name : undefined));
       return {
         model: String(body.Model),
         stream: body.Stream === true,
@@ -164,10 +163,5 @@ export const hunyuanProvider: ProviderEntry = {
     channel: (url) => ({ key: `${CREDENTIALS.secretId}|${CREDENTIALS.secretKey}`, base_url: url }),
   }),
   authStatus: 502,
-  usage: {
-    cacheRead: `${ONLY_TOKENS}: no cache-read count`,
-    cacheWrite: `${ONLY_TOKENS}: no cache-write count`,
-    reasoning: `${ONLY_TOKENS}: no reasoning count (ReasoningContent's tokens are completion tokens)`,
-    audio: `${ONLY_TOKENS}, and ChatCompletions takes no audio`,
-  },
+  usage: tokensOnly(ONLY_TOKENS, `${ONLY_TOKENS}, and ChatCompletions takes no audio`),
 };

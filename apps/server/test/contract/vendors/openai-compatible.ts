@@ -17,6 +17,7 @@ import {
   type Reply,
   type Responder,
   type TokenCounts,
+  tokensOnly,
 } from '../scenario-mock.js';
 
 /**
@@ -192,12 +193,7 @@ export const sparkProvider = entry({
       error: { message: 'EngineInternalError: 服务内部错误', type: 'api_error', param: null, code: '10012' },
     }),
   },
-  usage: {
-    cacheRead: "Spark's usage is prompt, completion and total tokens only",
-    cacheWrite: "Spark's usage is prompt, completion and total tokens only",
-    reasoning: "Spark's usage is prompt, completion and total tokens only",
-    audio: `Spark: ${NO_AUDIO_CHAT}`,
-  },
+  usage: tokensOnly("Spark's usage is prompt, completion and total tokens only", `Spark: ${NO_AUDIO_CHAT}`),
   skip: {
     image_echo:
       "Spark's chat HTTP API takes text messages only (image understanding is a separate WebSocket API); the README lists no vision for it",
@@ -223,12 +219,7 @@ export const databricksProvider = entry({
     }),
     server: json(500, { error_code: 'INTERNAL_ERROR', message: 'The server encountered an internal error.' }),
   },
-  usage: {
-    cacheRead: DATABRICKS_USAGE,
-    cacheWrite: DATABRICKS_USAGE,
-    reasoning: DATABRICKS_USAGE,
-    audio: DATABRICKS_USAGE,
-  },
+  usage: tokensOnly(DATABRICKS_USAGE),
 });
 
 const MINIMAX_KEY = 'minimax-contract-key-0c8e';
@@ -254,12 +245,7 @@ export const minimaxProvider = entry({
     rate: minimaxError(429, 'rate_limit_error', 'rate limit exceeded(RPM) (1002)'),
     server: minimaxError(500, 'api_error', 'unknown error (1000)'),
   },
-  usage: {
-    cacheRead: MINIMAX_USAGE,
-    cacheWrite: MINIMAX_USAGE,
-    reasoning: MINIMAX_USAGE,
-    audio: `${MINIMAX_USAGE}; speech is its own T2A API`,
-  },
+  usage: tokensOnly(MINIMAX_USAGE, `${MINIMAX_USAGE}; speech is its own T2A API`),
 });
 
 const CLOUDFLARE_TOKEN = 'cf-contract-api-token-5d2e';
@@ -283,12 +269,7 @@ export const cloudflareProvider = entry({
     rate: cloudflareError(429, 3040, 'Capacity temporarily exceeded, please try again.'),
     server: cloudflareError(500, 3043, 'Internal server error'),
   },
-  usage: {
-    cacheRead: WORKERS_AI_USAGE,
-    cacheWrite: WORKERS_AI_USAGE,
-    reasoning: WORKERS_AI_USAGE,
-    audio: `${WORKERS_AI_USAGE}; transcription is its own endpoint`,
-  },
+  usage: tokensOnly(WORKERS_AI_USAGE, `${WORKERS_AI_USAGE}; transcription is its own endpoint`),
 });
 
 const QIANFAN_USAGE = "Qianfan v2's usage is prompt, completion and total tokens";
@@ -316,12 +297,7 @@ export const qianfanV2Provider = entry({
       id: 'as-contract03',
     }),
   },
-  usage: {
-    cacheRead: QIANFAN_USAGE,
-    cacheWrite: QIANFAN_USAGE,
-    reasoning: QIANFAN_USAGE,
-    audio: `${QIANFAN_USAGE}, and ERNIE chat takes no audio`,
-  },
+  usage: tokensOnly(QIANFAN_USAGE, `${QIANFAN_USAGE}, and ERNIE chat takes no audio`),
 });
 
 const HUNYUAN_API_KEY = 'sk-hunyuan-contract-61d0';
@@ -343,12 +319,7 @@ export const hunyuanCompatibleProvider = entry({
     rate: hunyuanError(429, 'rate_limit_error', 'rate_limit_exceeded', 'Requests rate limit exceeded.'),
     server: hunyuanError(500, 'server_error', 'internal_error', 'Internal error.'),
   },
-  usage: {
-    cacheRead: HUNYUAN_USAGE,
-    cacheWrite: HUNYUAN_USAGE,
-    reasoning: HUNYUAN_USAGE,
-    audio: `${HUNYUAN_USAGE}, and its chat takes no audio`,
-  },
+  usage: tokensOnly(HUNYUAN_USAGE, `${HUNYUAN_USAGE}, and its chat takes no audio`),
 });
 
 export const openAiCompatibleProviders: ProviderEntry[] = [

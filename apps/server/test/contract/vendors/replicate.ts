@@ -2,7 +2,7 @@ import { LLAMA, problem as problemDetails, replicateDefaults } from '../../provi
 import {
   type Answer,
   type ErrorKind,
-  imageMatches,
+  imageArrives,
   isRecord,
   type Json,
   json,
@@ -10,6 +10,7 @@ import {
   type Received,
   type Reply,
   type Responder,
+  tokensOnly,
 } from '../scenario-mock.js';
 
 /**
@@ -29,14 +30,6 @@ const POLL = /^\/v1\/predictions\/([\w-]+)$/;
 
 const problem = (status: number, title: string, detail: string, headers: Record<string, string> = {}): Reply =>
   json(status, problemDetails(status, title, detail), headers);
-
-/** The `image` input of a vision model: an http(s) URL, or a data URL whose bytes are the type it claims. */
-function imageCount(image: unknown): number {
-  if (typeof image !== 'string') return 0;
-  if (/^https?:\/\//.test(image)) return 1;
-  const inline = /^data:([^;,]+);base64,(.*)$/.exec(image);
-  return inline && imageMatches(inline[1], inline[2]) ? 1 : 0;
-}
 
 function replicateError(kind: ErrorKind): Reply {
   if (kind === 'auth') return problem(401, 'Unauthenticated', 'You did not pass a valid authentication token');
@@ -102,7 +95,7 @@ function replicateResponder(): Responder {
         return problem(422, 'Input validation failed', '- input: prompt is required');
       }
       lastInput = given;
-      return { model: LLAMA, stream: false, tools: [], images: imageCount(given.image), api: 'chat' };
+      return { model: LLAMA, stream: false, tools: [], images: imageArrives(given.image) ? 1 : 0, api: 'chat' };
     },
     whole(answer) {
       sequence += 1;
@@ -126,7 +119,7 @@ export const replicateProvider: ProviderEntry = {
   model: LLAMA,
   setup: () => ({ responder: replicateResponder(), channel: (url) => ({ key: TOKEN, base_url: url }) }),
   authStatus: 502,
-  usage: { cacheRead: METRICS, cacheWrite: METRICS, reasoning: METRICS, audio: METRICS },
+  usage: tokensOnly(METRICS),
   skip: {
     'text stream': NO_STREAM,
     'usage_rich stream': NO_STREAM,
