@@ -1,14 +1,7 @@
-import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type AssembledServer, assembleServer } from '../src/assemble.js';
-import { loadConfig } from '../src/config.js';
 import type { TaskPlatformPoller } from '../src/jobs/task-poll-job.js';
-import { createMemoryCache } from '../src/platform/cache/index.js';
 import type { DialectName } from '../src/platform/db/index.js';
-import { createLogger } from '../src/platform/logger.js';
-import { ROOT_PASSWORD, ROOT_TOKEN, sessionCookie } from './app.js';
+import { ROOT_TOKEN, startTestApp, type TestApp } from './app.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 /**
@@ -57,7 +50,7 @@ export interface GatewaySetup {
 
 export interface TaskGatewayBase {
   readonly url: string;
-  readonly server: AssembledServer;
+  readonly server: TestApp;
   /** The channels' ids, in the order of the setup's channels. */
   channelIds: number[];
   users: GatewayUser[];
@@ -72,26 +65,9 @@ export interface TaskGatewayBase {
   close(): Promise<void>;
 }
 
+/** A server on a loopback port, on `database` (left for the gateway to drop). */
 async function boot(database: TestDatabase, env: Record<string, string>) {
-  const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-tasks-'));
-  const config = loadConfig({
-    SQLITE_PATH: database.target.sqlitePath || join(dataDirectory, 'unused.db'),
-    SQL_DSN: database.target.sqlDsn,
-    SESSION_SECRET: 'test-session-secret-0123456789',
-    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
-    INITIAL_ROOT_QUOTA: '0',
-    INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
-    LOG_LEVEL: 'silent',
-    CRITICAL_RATE_LIMIT: '100000',
-    GLOBAL_API_RATE_LIMIT: '0',
-    GLOBAL_WEB_RATE_LIMIT: '0',
-    NODE_TYPE: 'slave',
-    ...env,
-  });
-  const server = await assembleServer(config, createLogger('silent'), {
-    cache: createMemoryCache(),
-    consoleDirectory: join(dataDirectory, 'no-console'),
-  });
+  const server = await startTestApp({ database, env: { NODE_TYPE: 'slave', ...env } });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   return { server, url: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}` };
 }
@@ -144,11 +120,8 @@ export async function startTaskGatewayBase(setup: GatewaySetup): Promise<TaskGat
   }
   const users: GatewayUser[] = [];
   for (const username of setup.usernames) {
-    const account = { username, password: 'password-123' };
-    const id = must({ ...(await send('POST', '/api/user/register', account)), what: `user ${username}` }).body.data
-      .id as number;
+    const { id, cookie } = await booted.server.createUser(username);
     await admin('POST', `/api/user/quota/${id}`, { quota: 1_000_000 });
-    const cookie = sessionCookie((await send('POST', '/api/user/login', account)).response);
     const key = { name: setup.keyName, expired_time: -1, remain_quota: 0, unlimited_quota: true };
     const token = await send('POST', '/api/token/', key, { cookie });
     users.push({ id, key: token.body.data.key as string, cookie });

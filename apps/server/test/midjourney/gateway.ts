@@ -1,6 +1,6 @@
-import type { AssembledServer } from '../../src/assemble.js';
 import type { TaskPlatformPoller } from '../../src/jobs/task-poll-job.js';
 import type { DialectName } from '../../src/platform/db/index.js';
+import type { TestApp } from '../app.js';
 import { type Answer, type Method, startTaskGatewayBase } from '../task-gateway.js';
 import { type MidjourneyProxyStandIn, startMidjourneyProxy } from './proxy-stand-in.js';
 
@@ -13,7 +13,7 @@ export type { JsonBody } from '../task-gateway.js';
  */
 export interface MjGateway {
   url: string;
-  server: AssembledServer;
+  server: TestApp;
   proxy: MidjourneyProxyStandIn;
   channelId: number;
   userId: number;

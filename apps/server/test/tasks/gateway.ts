@@ -1,6 +1,6 @@
-import type { AssembledServer } from '../../src/assemble.js';
 import type { TaskPlatformPoller } from '../../src/jobs/task-poll-job.js';
 import type { DialectName } from '../../src/platform/db/index.js';
+import type { TestApp } from '../app.js';
 import { type Answer, type GatewayUser, type Method, startTaskGatewayBase } from '../task-gateway.js';
 import { type KlingApiStandIn, startKlingApi } from './kling-stand-in.js';
 import { type SunoApiStandIn, startSunoApi } from './suno-stand-in.js';
@@ -14,7 +14,7 @@ export type { Answer, JsonBody } from '../task-gateway.js';
  */
 export interface TaskGateway {
   url: string;
-  server: AssembledServer;
+  server: TestApp;
   suno: SunoApiStandIn;
   kling: KlingApiStandIn;
   users: GatewayUser[];
