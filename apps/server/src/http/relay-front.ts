@@ -63,6 +63,8 @@ export interface RelayRouteOptions {
   body?: 'json' | 'multipart' | 'stream';
   /** Checks the caller from the headers (any method, GET too) before a body is read or the handler runs. */
   admit?: RelayAdmission;
+  /** This route's own body limit in bytes, below the front's (a hook or callback that expects a small body). */
+  bodyLimit?: number;
 }
 
 /** An answer written as it is, in no surface's error format (the reference's own shapes). */
@@ -182,7 +184,7 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
   const surfaceOf = (url: string) =>
     surfaces.find(({ prefix }) => url.startsWith(prefix) || url === prefix.slice(0, -1));
 
-  function fail(error: unknown, request: RelayHttpRequest, response: ServerResponse): void {
+  function fail(error: unknown, request: RelayHttpRequest, response: ServerResponse, limit = options.bodyLimit): void {
     if (response.headersSent) {
       // The answer is under way, so only the log learns.
       options.logger.error({ err: error, reqId: request.id }, 'relay request failed after its answer began');
@@ -192,7 +194,7 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
     if (appError.code === 'payload_too_large') {
       appError = new AppError(
         'payload_too_large',
-        `request body is larger than the server accepts (at most ${options.bodyLimit} bytes here)`,
+        `request body is larger than the server accepts (at most ${limit} bytes here)`,
       );
     }
     if (appError.status >= 500) options.logger.error({ err: error, reqId: request.id }, 'request failed');
@@ -229,6 +231,9 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
     const hasBody = headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
     const type = mediaType(headers['content-type']);
     const form = route.options.body === 'multipart' && type === 'multipart/form-data';
+    const limit = Math.min(route.options.bodyLimit ?? options.bodyLimit, options.bodyLimit);
+    const tooLarge = () =>
+      fail(new AppError('payload_too_large', 'request body is larger than the server accepts'), request, reply.raw, limit);
     if (!hasBody) {
       if (type === 'application/json' || declared === '0') {
         fail(AppError.badRequest('request body is empty; send a JSON object'), request, reply.raw);
@@ -243,21 +248,21 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
       );
       return;
     }
-    if (Number(declared) > options.bodyLimit) {
-      fail(new AppError('payload_too_large', 'request body is larger than the server accepts'), request, reply.raw);
+    if (Number(declared) > limit) {
+      tooLarge();
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= options.bodyLimit) {
+      if (size <= limit) {
         chunks.push(chunk);
         return;
       }
       raw.off('data', onData);
       raw.off('end', onEnd);
-      fail(new AppError('payload_too_large', 'request body is larger than the server accepts'), request, reply.raw);
+      tooLarge();
     };
     const onEnd = () => {
       raw.off('data', onData);
