@@ -233,7 +233,12 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
     const form = route.options.body === 'multipart' && type === 'multipart/form-data';
     const limit = Math.min(route.options.bodyLimit ?? options.bodyLimit, options.bodyLimit);
     const tooLarge = () =>
-      fail(new AppError('payload_too_large', 'request body is larger than the server accepts'), request, reply.raw, limit);
+      fail(
+        new AppError('payload_too_large', 'request body is larger than the server accepts'),
+        request,
+        reply.raw,
+        limit,
+      );
     if (!hasBody) {
       if (type === 'application/json' || declared === '0') {
         fail(AppError.badRequest('request body is empty; send a JSON object'), request, reply.raw);
