@@ -23,8 +23,8 @@ export class UnknownSigningKeyError extends IdTokenError {}
 export interface IdTokenExpectations {
   issuer: string;
   clientId: string;
-  /** The nonce sent with the authorization request, when one was sent. */
-  nonce?: string | undefined;
+  /** The nonce of this sign-in: every sign-in has one, and a token without it is refused. */
+  nonce: string;
   nowSeconds: number;
 }
 
@@ -120,7 +120,7 @@ export async function verifyIdToken(
   if (claims.azp !== undefined && claims.azp !== expected.clientId) {
     throw new IdTokenError('the ID token was issued to another client');
   }
-  if (expected.nonce !== undefined && claims.nonce !== expected.nonce) {
+  if (!expected.nonce || claims.nonce !== expected.nonce) {
     throw new IdTokenError('the ID token does not carry the nonce of this sign-in');
   }
   if (typeof claims.sub !== 'string' || !claims.sub) throw new IdTokenError(claimFailures.sub);

@@ -4,6 +4,7 @@ import { AppError } from '../../../platform/errors.js';
 import type { OptionService } from '../../option/service.js';
 import type { ExternalIdentity } from './external-accounts.js';
 import { type IdTokenClaims, IdTokenError, UnknownSigningKeyError, verifyIdToken } from './id-token.js';
+import { codeChallenge, type StatePayload } from './state.js';
 import { callJson, textField } from './upstream.js';
 
 interface ProviderMetadata {
@@ -29,7 +30,7 @@ export class OidcSignIn {
   constructor(private readonly options: OptionService) {}
 
   /** Where the browser goes to sign in; the provider sends it back to the console's `/oauth/oidc`. */
-  async authorizationUrl(state: string, nonce: string): Promise<string> {
+  async authorizationUrl({ state, nonce, verifier }: StatePayload): Promise<string> {
     const metadata = await this.discover();
     const url = new URL(metadata.authorizationEndpoint);
     url.searchParams.set('response_type', 'code');
@@ -38,15 +39,21 @@ export class OidcSignIn {
     url.searchParams.set('scope', this.scopes());
     url.searchParams.set('state', state);
     url.searchParams.set('nonce', nonce);
+    // PKCE binds the code to this browser's cookie; providers without PKCE ignore both fields.
+    if (verifier) {
+      url.searchParams.set('code_challenge', codeChallenge(verifier));
+      url.searchParams.set('code_challenge_method', 'S256');
+    }
     return url.toString();
   }
 
-  async identify(code: string, nonce: string | undefined): Promise<ExternalIdentity> {
+  /** The identity behind `code`; the ID token must carry the nonce of `started`, the checked state. */
+  async identify(code: string, started: StatePayload): Promise<ExternalIdentity> {
     const metadata = await this.discover();
-    const tokens = await this.exchange(metadata, code);
+    const tokens = await this.exchange(metadata, code, started.verifier);
     let claims: IdTokenClaims;
     try {
-      claims = await this.verify(metadata, tokens.idToken, nonce);
+      claims = await this.verify(metadata, tokens.idToken, started.nonce);
     } catch (error) {
       if (error instanceof IdTokenError) throw AppError.badRequest(`OIDC sign-in failed: ${error.message}`);
       throw error;
@@ -114,10 +121,11 @@ export class OidcSignIn {
     return value;
   }
 
-  private async exchange(metadata: ProviderMetadata, code: string) {
+  private async exchange(metadata: ProviderMetadata, code: string, verifier: string | undefined) {
     const clientId = this.options.get('OIDCClientId');
     const clientSecret = this.options.get('OIDCClientSecret');
     const form: Record<string, string> = { grant_type: 'authorization_code', code, redirect_uri: this.redirectUri() };
+    if (verifier) form.code_verifier = verifier;
     const headers: Record<string, string> = {};
     if (metadata.secretInBody) Object.assign(form, { client_id: clientId, client_secret: clientSecret });
     else {
@@ -133,7 +141,7 @@ export class OidcSignIn {
     return { idToken, accessToken: textField(answer.body, 'access_token') };
   }
 
-  private async verify(metadata: ProviderMetadata, idToken: string, nonce: string | undefined) {
+  private async verify(metadata: ProviderMetadata, idToken: string, nonce: string) {
     const expected = {
       issuer: metadata.issuer,
       clientId: this.options.get('OIDCClientId'),

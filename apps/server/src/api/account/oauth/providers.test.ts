@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookiesFrom, findLeaks, type SignInTestApp, startSignInTestApp } from '../../../../test/api/account/app.js';
 import { type ProviderMocks, startProviderMocks } from '../../../../test/api/account/mocks.js';
@@ -115,6 +116,35 @@ describe.each(availableDialects)('OIDC, Lark and WeChat sign-in on %s', (dialect
     expect(response.json().message).toContain(message);
     expect(response.cookies.find((cookie) => cookie.name === 'session')).toBeUndefined();
     expect(await t.services.userRepository.count()).toBe(before);
+  });
+
+  it('checks the nonce of an OIDC sign-in started at /api/oauth/state, as the console-built URL must carry it', async () => {
+    async function fromState(claims: (nonce: string) => Record<string, unknown>) {
+      const issued = await t.get('/api/oauth/state');
+      const nonce = String(issued.json().nonce ?? '');
+      const code = mocks.oidc.codeFor(claims(nonce));
+      return t.get(`/api/oauth/oidc?code=${code}&state=${issued.json().data}`, cookiesFrom(issued));
+    }
+    const before = await t.services.userRepository.count();
+    const missing = await fromState(() => mocks.oidc.claims('sub-state-1'));
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toContain('nonce');
+    const wrong = await fromState(() => mocks.oidc.claims('sub-state-1', { nonce: 'replayed' }));
+    expect(wrong.statusCode).toBe(400);
+    expect(await t.services.userRepository.count()).toBe(before);
+    const right = await fromState((nonce) => mocks.oidc.claims('sub-state-1', { nonce }));
+    expect(right.statusCode).toBe(200);
+  });
+
+  it('sends a PKCE S256 challenge with the login URL and its verifier with the code exchange', async () => {
+    const { url, cookie, state, nonce } = await startOidc();
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    const code = mocks.oidc.codeFor(mocks.oidc.claims('sub-pkce', { nonce }));
+    expect((await t.get(`/api/oauth/oidc?code=${code}&state=${state}`, cookie)).statusCode).toBe(200);
+    const exchange = mocks.server.received.filter((call) => call.path === '/oidc/token').at(-1);
+    const verifier = String(((exchange?.body ?? {}) as Record<string, unknown>).code_verifier ?? '');
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
+    expect(createHash('sha256').update(verifier).digest('base64url')).toBe(url.searchParams.get('code_challenge'));
   });
 
   it('answers 400 for a code the provider rejects and 403 for a foreign state', async () => {

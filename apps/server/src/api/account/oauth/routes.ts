@@ -42,7 +42,12 @@ export function oauthRoutes(
     return { stored, query: parseInput(oauthCallbackQuery, request.query, 'query') };
   };
 
-  app.get('/api/oauth/state', { config: critical }, async (_request, reply) => ok(oauthState.issue(reply).state));
+  // `data` stays the bare state (the reference console hands it to GitHub and Feishu); `nonce` is
+  // for a console that builds an OIDC URL itself: the callback refuses an ID token without it.
+  app.get('/api/oauth/state', { config: critical }, async (_request, reply) => {
+    const { state, nonce } = oauthState.issue(reply);
+    return { ...ok(state), nonce };
+  });
 
   app.get('/api/oauth/github', callback, async (request, reply) => {
     const { query } = checkedQuery(request);
@@ -55,13 +60,12 @@ export function oauthRoutes(
   });
 
   app.get('/api/oauth/endpoint', { config: critical }, async (_request, reply) => {
-    const { state, nonce } = oauthState.issue(reply, { nonce: true });
-    return ok(await signIn.oidc.authorizationUrl(state, nonce ?? ''));
+    return ok(await signIn.oidc.authorizationUrl(oauthState.issue(reply, { pkce: true })));
   });
 
   app.get('/api/oauth/oidc', callback, async (request, reply) => {
     const { stored, query } = checkedQuery(request);
-    return signInOrBind(request, reply, await signIn.oidc.identify(query.code, stored.nonce));
+    return signInOrBind(request, reply, await signIn.oidc.identify(query.code, stored));
   });
 
   app.get('/api/oauth/wechat', { config: critical }, async (request, reply) => {
