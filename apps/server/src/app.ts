@@ -36,6 +36,7 @@ import { installSecurityHeaders } from './http/security-headers.js';
 import { frontServerFactory } from './http/server.js';
 import { createSessionCodec, SESSION_COOKIE } from './http/session.js';
 import { installWriteOriginCheck } from './http/write-origin.js';
+import { createMetricsAuthFailures } from './metrics/auth-failures.js';
 import { createMetrics } from './metrics/relay-metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { type Logger, systemLogOf } from './platform/logger.js';
@@ -154,7 +155,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await paymentRoutes(app, { auth, ...services.payments });
   // Off (no registry, nothing observed on the relay's path) unless METRICS_USER and METRICS_PASSWORD are set.
   const metrics = config.metrics ? createMetrics() : undefined;
-  metricsRoutes(app, { credentials: config.metrics, metrics, clustered: config.workers > 1 });
+  const failures = createMetricsAuthFailures(services.cache, config.signInFailureLimit);
+  metricsRoutes(app, { credentials: config.metrics, metrics, clustered: config.workers > 1, failures });
   app.decorate(
     'relay',
     await installRelay(app, services, options.logger, options.redis, namespace, {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../test/app.js';
 import { parsePrometheusText, sampleValue } from '../../test/prometheus-text.js';
 import { type RelayTestContext, startRelayTest } from '../../test/relay-setup.js';
+import { createMemoryCache } from '../platform/cache/index.js';
 import type { Attempt } from '../relay/exchange/types.js';
 import { createMetrics, MAX_MODEL_LABELS, OTHER_MODEL, UNROUTED } from './relay-metrics.js';
 
@@ -92,6 +93,41 @@ describe('GET /api/metrics', () => {
     expect(sampleValue(samples, 'onehub_worker_processes')).toBe(1);
     expect(sampleValue(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(sampleValue(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+  });
+});
+
+describe('GET /api/metrics failed Basic auth per address', () => {
+  it('answers 429 after SIGN_IN_FAILURE_LIMIT failures from one address, even to the right password, until the window passes', async () => {
+    let now = Date.UTC(2025, 0, 1);
+    const t = await startTestApp({
+      env: { METRICS_USER: USER, METRICS_PASSWORD: PASSWORD, SIGN_IN_FAILURE_LIMIT: '3' },
+      cache: createMemoryCache(() => now),
+    });
+    const scrapeFrom = (remoteAddress: string, password: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/metrics',
+        remoteAddress,
+        headers: { authorization: basic(USER, password) },
+      });
+    try {
+      for (let guess = 0; guess < 3; guess += 1) {
+        expect((await scrapeFrom('127.0.0.7', `guess-${guess}`)).statusCode).toBe(401);
+      }
+      expect((await scrapeFrom('127.0.0.7', 'guess-3')).statusCode).toBe(429);
+      const locked = await scrapeFrom('127.0.0.7', PASSWORD);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.body).not.toContain('# TYPE');
+      // Another address is counted on its own, and its success unlocks nobody else.
+      expect((await scrapeFrom('127.0.0.8', 'wrong')).statusCode).toBe(401);
+      expect((await scrapeFrom('127.0.0.8', PASSWORD)).statusCode).toBe(200);
+      expect((await scrapeFrom('127.0.0.7', PASSWORD)).statusCode).toBe(429);
+      // SIGN_IN_FAILURE_WINDOW_SECONDS (900) after the first failure, the address may try again.
+      now += 900_000;
+      expect((await scrapeFrom('127.0.0.7', PASSWORD)).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../platform/errors.js';
+import type { MetricsAuthFailures } from './auth-failures.js';
 import { scrapeCluster } from './cluster.js';
 import type { Metrics } from './relay-metrics.js';
 
@@ -11,6 +12,8 @@ export interface MetricsRouteDeps {
   metrics: Metrics | undefined;
   /** Several workers: the scrape gathers all of them through the cluster's primary. */
   clustered: boolean;
+  /** Failed Basic-auth attempts per address: past the limit every attempt answers 429. */
+  failures: MetricsAuthFailures;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -42,7 +45,9 @@ export function metricsRoutes(app: FastifyInstance, deps: MetricsRouteDeps): voi
     // Both compared every time: a wrong user takes as long as a wrong password.
     const userMatches = sameSecret(given?.user ?? '', expected.user);
     const passwordMatches = sameSecret(given?.password ?? '', expected.password);
-    if (!given || !userMatches || !passwordMatches) {
+    const credentialsMatch = given !== undefined && userMatches && passwordMatches;
+    await deps.failures.check(request.ip, credentialsMatch);
+    if (!credentialsMatch) {
       reply.header('www-authenticate', 'Basic realm="One Hub metrics", charset="UTF-8"');
       throw AppError.unauthorized(
         given ? 'wrong metrics user or password' : 'metrics need HTTP Basic auth (METRICS_USER)',
