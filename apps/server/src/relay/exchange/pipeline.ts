@@ -168,7 +168,7 @@ async function relayToChannels(
       attempt.channelsTried.push(channel.id);
       const tried = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
       if (!tried) return;
-      const failure = withoutChannelKey(tried, channel.key);
+      const failure = withoutChannelKey(tried, channel);
       handleChannelFailure(deps, channel, input.model, failure, request.id);
       // RetryTimeOut stops retries on an upstream that is saturated; a channel that did not answer
       // in time took most of that time itself, and another channel is what the client needs.

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { adminMessage, classifyUpstreamError, networkFailure } from './upstream-errors.js';
+import { AppError } from '../../platform/errors.js';
+import {
+  adminMessage,
+  classifyUpstreamError,
+  maskAddress,
+  networkFailure,
+  withoutChannelKey,
+} from './upstream-errors.js';
 
 const body = (error: Record<string, unknown>) => JSON.stringify({ error });
 const classify = (status: number, error: Record<string, unknown> = { message: 'failed' }, keywords: string[] = []) =>
@@ -24,10 +31,10 @@ describe('classifyUpstreamError', () => {
     expect(classify(503).coolDown).toBe(false);
   });
 
-  it('disables on 401, a vendor 403, account codes and types, and PERMISSIONDENIED', () => {
+  it('disables on 401, account codes and types (a 403 included), and PERMISSIONDENIED', () => {
     expect(classify(401).disable).toBe(true);
-    expect(classify(403, { message: 'x' }).disable).toBe(true);
     expect(classify(403, { message: 'x', code: 'account_deactivated' }).disable).toBe(true);
+    expect(classify(403, { message: 'x', type: 'permission_error' }).disable).toBe(true);
     expect(classify(429, { message: 'x', type: 'insufficient_quota' }).disable).toBe(true);
     expect(classify(429, { message: 'x', code: 'billing_hard_limit_reached' }).disable).toBe(true);
     expect(classify(400, { message: 'x', type: 'authentication_error' }).disable).toBe(true);
@@ -52,6 +59,18 @@ describe('classifyUpstreamError', () => {
     for (const status of [400, 404, 422, 429, 500]) expect(classify(status, echoed).disable, `${status}`).toBe(false);
     // A block page from a firewall or proxy in front of the vendor can be provoked by the request's content.
     expect(classifyUpstreamError(403, '<html>Request blocked</html>').disable).toBe(false);
+  });
+
+  it('does not disable on a JSON 403 without an account-level code or type (another gateway, a firewall)', () => {
+    const echoes = [
+      { message: 'invalid api key, account deactivated: <the client input>', type: 'invalid_request_error' },
+      { message: 'blocked: <the client input>', type: 'new_api_error', code: 'content_blocked' },
+      { message: 'forbidden word in <the client input>' },
+    ];
+    for (const error of echoes) {
+      expect(classify(403, error), JSON.stringify(error)).toMatchObject({ disable: false, retry: true });
+    }
+    expect(classifyUpstreamError(403, JSON.stringify({ message: 'echo' })).disable).toBe(false);
   });
 
   it('searches the configured keywords only when the caller passes them (channel tests)', () => {
@@ -82,5 +101,34 @@ describe('networkFailure', () => {
     const failure = networkFailure(timeout);
     expect(failure.error.status).toBe(504);
     expect(failure).toMatchObject({ retry: true, disable: false, coolDown: true, timedOut: true });
+  });
+});
+
+describe("masking a channel's secrets out of what the client reads", () => {
+  const channel = { key: 'sk-channel-secret-1234', base_url: 'https://Relay.Internal.example:8443/v1/' };
+  const failing = (message: string, detail?: string) => ({
+    error: new AppError('upstream_error', message, { status: 502 }),
+    retry: true,
+    disable: false,
+    coolDown: false,
+    ...(detail ? { detail } : {}),
+  });
+
+  it('masks the base URL, its host with and without port, and the host name, in any case', () => {
+    const message =
+      'POST https://relay.internal.example:8443/v1/chat/completions failed; ' +
+      'host relay.internal.example:8443 (RELAY.INTERNAL.EXAMPLE) refused key sk-channel-secret-1234';
+    const masked = withoutChannelKey(failing(message), channel).error.message;
+    expect(masked.toLowerCase()).not.toContain('relay.internal.example');
+    expect(masked).not.toContain('sk-channel-secret-1234');
+    expect(masked).toBe('POST [upstream]/chat/completions failed; host [upstream] ([upstream]) refused key [key]');
+  });
+
+  it('keeps the address in the detail for administrators, and leaves messages without it alone', () => {
+    const failure = withoutChannelKey(failing('bad gateway', 'could not reach relay.internal.example:8443'), channel);
+    expect(failure.error.message).toBe('bad gateway');
+    expect(failure.detail).toBe('could not reach relay.internal.example:8443');
+    expect(maskAddress('model gpt-4o is overloaded', '')).toBe('model gpt-4o is overloaded');
+    expect(maskAddress('at http://10.0.0.5:8000/v1', 'http://10.0.0.5:8000')).toBe('at [upstream]/v1');
   });
 });

@@ -21,14 +21,52 @@ export function maskKey(message: string, key: string): string {
   return key.length >= 4 ? message.replaceAll(key, '[key]') : message;
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * The failure with the channel's key masked out of its message: the message reaches the caller
- * (any user), the logs and the disable notice, and a channel key is for administrators only.
+ * The spellings of a channel's base URL an upstream may quote (whole, without its scheme, host
+ * with port, host name), longest first; none for an empty or unreadable address.
  */
-export function withoutChannelKey(failure: UpstreamFailure, key: string): UpstreamFailure {
+function addressForms(baseUrl: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return [];
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  const whole = `${url.protocol}//${url.host}${path}`;
+  const forms = [baseUrl.trim().replace(/\/+$/, ''), whole, `${url.host}${path}`, url.host, url.hostname];
+  // A host of a few letters would mask ordinary words.
+  return [...new Set(forms)].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Masks a channel's own base URL and host name (case-insensitively, as hosts are) out of a
+ * message: where a channel's upstream lives is for administrators, and upstreams quote it in errors.
+ */
+export function maskAddress(message: string, baseUrl: string): string {
+  const forms = baseUrl ? addressForms(baseUrl) : [];
+  if (forms.length === 0) return message;
+  return message.replace(new RegExp(forms.map(escapeRegExp).join('|'), 'gi'), '[upstream]');
+}
+
+/** What of a channel must not reach a client: its key, and its address. */
+export interface ChannelSecrets {
+  key: string;
+  base_url: string;
+}
+
+/**
+ * The failure with the channel's key masked out of its message and detail, and its address out of
+ * its message: the message reaches the caller (any user), the logs and the disable notice, and a
+ * channel's key and address are for administrators only. The detail (logs, channel tests) keeps
+ * the address, which is what it is for.
+ */
+export function withoutChannelKey(failure: UpstreamFailure, channel: ChannelSecrets): UpstreamFailure {
   const { error } = failure;
-  const message = maskKey(error.message, key);
-  const detail = failure.detail === undefined ? {} : { detail: maskKey(failure.detail, key) };
+  const message = maskAddress(maskKey(error.message, channel.key), channel.base_url);
+  const detail = failure.detail === undefined ? {} : { detail: maskKey(failure.detail, channel.key) };
   if (message === error.message) return { ...failure, ...detail };
   const masked = new AppError(error.code, message, {
     status: error.status,
@@ -109,14 +147,14 @@ function parseErrorBody(bodyText: string): ParsedError {
 
 /**
  * Whether the failure says the channel's credentials or account are unusable (reference §4.5,
- * keeping its structural rules): a 401; a 403 the vendor itself answered (a proxy's or firewall's
- * block page can be provoked by the request's content); account-level codes and types in the
- * vendor's error object; `param: PERMISSIONDENIED`. `keywords` are searched in the message only
- * when the request was the gateway's own (channel tests), never a client's.
+ * keeping its structural rules): a 401; account-level codes and types in the vendor's error
+ * object, for a 403 as for any 4xx; `param: PERMISSIONDENIED`. A 403 alone does not: another
+ * gateway or a firewall in front of the vendor answers 403 with JSON of its own, and its verdict
+ * can be provoked by the request's content. `keywords` are searched in the message only when the
+ * request was the gateway's own (channel tests), never a client's.
  */
 function disables(status: number, parsed: ParsedError, keywords: readonly string[]): boolean {
   if (status === 401) return true;
-  if (status === 403 && parsed.structured) return true;
   if (parsed.type === 'rate_limit_error') return false;
   if (status >= 400 && status < 500) {
     if (parsed.code !== undefined && DISABLING_CODES.has(parsed.code)) return true;

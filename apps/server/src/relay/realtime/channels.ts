@@ -57,7 +57,7 @@ export async function openChannel(
       attempt.channelsTried.push(channel.id);
       const opened = await openOn(deps, channel, input.model, beta, options);
       if (!isFailure(opened)) return { ...opened, reservation };
-      const failure = withoutChannelKey(opened, channel.key);
+      const failure = withoutChannelKey(opened, channel);
       handleChannelFailure(deps, channel, input.model, failure);
       const late = !failure.timedOut && Date.now() > retryDeadline;
       if (tries >= retries || !failure.retry || late || abandoned()) throw failure.error;

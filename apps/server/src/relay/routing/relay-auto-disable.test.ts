@@ -24,17 +24,21 @@ describe('auto-disable', () => {
   let r: RelayTestContext;
   let echoing: MockUpstream;
   let broke: MockUpstream;
+  let gateway: MockUpstream;
   let echoingId: number;
   let brokeId: number;
+  let gatewayId: number;
   const notices: Notification[] = [];
 
   beforeAll(async () => {
     r = await startRelayTest();
     echoing = await startMockUpstream();
     broke = await startMockUpstream();
+    gateway = await startMockUpstream();
     echoingId = await r.addChannel({ name: 'echoing', base_url: echoing.url, models: 'echo-model' });
     brokeId = await r.addChannel({ name: 'broke', base_url: broke.url, models: 'broke-model' });
-    for (const model of ['echo-model', 'broke-model']) await r.setPrice(model, 1, 2);
+    gatewayId = await r.addChannel({ name: 'gateway', base_url: gateway.url, models: 'gateway-model' });
+    for (const model of ['echo-model', 'broke-model', 'gateway-model']) await r.setPrice(model, 1, 2);
     await r.t.services.options.update('AutomaticDisableChannelEnabled', 'true');
     const keywords = ['Your credit balance is too low', 'invalid api key', 'account deactivated'].join('\n');
     await r.t.services.options.update('DisableChannelKeywords', keywords);
@@ -44,6 +48,7 @@ describe('auto-disable', () => {
     await r?.close();
     await echoing?.close();
     await broke?.close();
+    await gateway?.close();
   });
 
   it('does not disable a channel whose 400 repeats disable words the client sent', async () => {
@@ -74,5 +79,30 @@ describe('auto-disable', () => {
     expect((await ask(r, 'broke-model')).status).toBe(429);
     await expect.poll(() => channelStatus(r, brokeId)).toBe(3);
     expect(await channelStatus(r, 1)).toBe(1);
+  });
+
+  it('does not disable on a JSON 403 from another gateway or firewall that echoes the input; an account code does', async () => {
+    const input = 'invalid api key; account deactivated; Permission denied';
+    gateway.behaviour.failWith = {
+      status: 403,
+      message: `request blocked by policy: '${input}'`,
+      type: 'new_api_error',
+    };
+    const blocked = await ask(r, 'gateway-model', input);
+    expect(blocked.status).toBe(502);
+    expect(await channelStatus(r, gatewayId)).toBe(1);
+    // Then the vendor's own word that the account is gone: that one switches the channel off.
+    const noticesBefore = notices.length;
+    gateway.behaviour.failWith = {
+      status: 403,
+      message: 'Your organization has been deactivated.',
+      type: 'invalid_request_error',
+      code: 'account_deactivated',
+    };
+    expect((await ask(r, 'gateway-model')).status).toBe(502);
+    await expect.poll(() => channelStatus(r, gatewayId)).toBe(3);
+    await expect.poll(() => notices.length).toBe(noticesBefore + 1);
+    expect(notices.at(-1)?.markdown).toContain('has been deactivated');
+    expect(notices.some((notice) => notice.markdown.includes('request blocked by policy'))).toBe(false);
   });
 });

@@ -82,6 +82,10 @@ function errorType(status: number): string | undefined {
       return 'overloaded_error';
     case 504:
       return 'timeout_error';
+    case 403:
+      // Cohere's body has no code to read, and a proxy or firewall in front answers 403 too (maybe
+      // provoked by the request's content): typed, it would switch the channel off.
+      return undefined;
     default:
       return commonErrorType(status) ?? (status >= 500 ? 'api_error' : undefined);
   }

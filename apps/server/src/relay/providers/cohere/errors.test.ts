@@ -26,11 +26,14 @@ describe('cohereAdapter.parseError', () => {
       message: expect.stringContaining('502 Bad Gateway'),
     });
     expect(cohereAdapter.parseError(500, Buffer.alloc(0)).message).toBe('HTTP 500');
+    // Untyped: a 403 from whatever is in front of Cohere must not disable the channel.
     expect(cohereAdapter.parseError(403, Buffer.from('{"error":{"message":"blocked"}}'))).toEqual({
       status: 403,
-      type: 'permission_error',
       message: 'blocked',
     });
+    expect(classifyAdapterError(cohereAdapter, 403, Buffer.from('{"message":"blocked: echo"}'), []).disable).toBe(
+      false,
+    );
     expect(cohereAdapter.parseError(498, Buffer.from('{"data":"blocked token"}')).message).toBe('blocked token');
   });
 
