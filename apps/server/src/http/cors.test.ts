@@ -26,7 +26,7 @@ describe('cross-origin access for browser clients', () => {
     '/gemini/v1beta/models/gemini-2.0-flash:generateContent',
     '/recraftAI/v1/images/vectorize',
   ])(
-    'answers a preflight for the relay surface %s with the origin, credentials and the asked headers',
+    'answers a preflight for the relay surface %s with the origin and the asked headers, without credentials',
     async (path) => {
       const preflight = await request(`${base}${path}`, {
         method: 'OPTIONS',
@@ -40,12 +40,25 @@ describe('cross-origin access for browser clients', () => {
       expect(preflight.statusCode).toBe(204);
       expect(preflight.headers).toMatchObject({
         'access-control-allow-origin': ORIGIN,
-        'access-control-allow-credentials': 'true',
         'access-control-allow-headers': 'authorization, content-type, x-stainless-os',
       });
+      // The relay is called with a bearer key: a browser need not send cookies along.
+      expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
       expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST');
     },
   );
+
+  it('keeps credentials allowed on the public lists under /api, as the reference does', async () => {
+    for (const path of ['/api/prices', '/api/available_model']) {
+      const preflight = await request(`${base}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+      });
+      await preflight.body.dump();
+      expect(preflight.statusCode, path).toBe(204);
+      expect(preflight.headers['access-control-allow-credentials'], path).toBe('true');
+    }
+  });
 
   it('marks whole and streamed answers, and errors, as readable by the calling origin', async () => {
     for (const answer of [
@@ -55,6 +68,7 @@ describe('cross-origin access for browser clients', () => {
     ]) {
       await answer.body.dump();
       expect(answer.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(answer.headers['access-control-allow-credentials']).toBeUndefined();
       expect(String(answer.headers['access-control-expose-headers'])).toContain('X-Request-Id');
     }
     // A route Fastify serves.
