@@ -29,7 +29,7 @@ async function run(args: string[], environment: Record<string, string | undefine
 }
 
 describe.each(availableDialects)('npm run reset-root-password on %s', (dialect) => {
-  it('sets and prints a new root password, ends its sessions and asks for a change; refuses others by name', async () => {
+  it('sets and prints a new root password, ends its sessions, revokes its access token and asks for a change; refuses others by name', async () => {
     const database = await createTestDatabase(dialect);
     // The CLI reads the same variables as the server; the data folder stays in the scratch space.
     const environment = {
@@ -49,7 +49,7 @@ describe.each(availableDialects)('npm run reset-root-password on %s', (dialect) 
       await ensureRootUser(
         {
           initialRootPassword: 'old-root-password',
-          initialRootAccessToken: undefined,
+          initialRootAccessToken: 'cli-root-access-token-0123456789',
           initialRootQuota: 0,
           port: 3000,
           basePath: '',
@@ -72,6 +72,9 @@ describe.each(availableDialects)('npm run reset-root-password on %s', (dialect) 
       expect(await verifyPassword('old-root-password', after?.password ?? '')).toBe(false);
       expect(after?.password_change_required).toBe(1);
       expect(Number(after?.session_generation)).toBe(Number(before?.session_generation) + 1);
+      // A lost password may be a stolen one: the access token goes with it (issue 29).
+      expect(before?.access_token_hash).toBeTruthy();
+      expect(after?.access_token_hash).toBeNull();
 
       const notRoot = await run(['--username', 'alice'], environment);
       expect(notRoot).toMatchObject({ code: 1, out: '' });

@@ -92,9 +92,7 @@ export class EmailAccounts {
     const user = await this.bindings.findByEmail(email);
     if (!user) throw wrong();
     const password = randomString(NEW_PASSWORD_LENGTH);
-    await this.users.revokeSessions(user.id, {
-      password: await hashPassword(password),
-      access_token_hash: null,
+    await this.users.setPassword(user.id, await hashPassword(password), {
       // The new password was made up here and travels by e-mail: the console asks for one of the user's own.
       password_change_required: 1,
     });

@@ -8,8 +8,8 @@ import { GENERATED_PASSWORD_LENGTH } from './bootstrap.js';
 
 /**
  * Sets a new generated password on a root account (the named one, or the first root), to be
- * changed at the next sign-in, and ends its sessions. The access token is kept: scripts using it
- * keep working, and it is not what was lost.
+ * changed at the next sign-in. Like every password change it ends the sessions and revokes the
+ * access token: a lost password may be a stolen one, and whoever took it may have made a token.
  */
 export async function resetRootPassword(
   handle: DatabaseHandle,
@@ -32,6 +32,6 @@ export async function resetRootPassword(
   }
   if (root.role !== Role.root) throw AppError.badRequest(`'${root.username}' is not a root user`);
   const password = randomString(GENERATED_PASSWORD_LENGTH);
-  await users.revokeSessions(root.id, { password: await hashPassword(password), password_change_required: 1 });
+  await users.setPassword(root.id, await hashPassword(password), { password_change_required: 1 });
   return { username: root.username, password };
 }

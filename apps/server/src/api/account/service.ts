@@ -72,10 +72,8 @@ export class AccountService {
     const patch: UserUpdate = {};
     if (body.display_name !== undefined) patch.display_name = body.display_name;
     if (body.password) {
-      await this.users.revokeSessions(user.id, {
+      await this.users.setPassword(user.id, await hashPassword(body.password), {
         ...patch,
-        password: await hashPassword(body.password),
-        access_token_hash: null,
         password_change_required: 0,
       });
       this.userService.userChanged(user.id);

@@ -1,4 +1,5 @@
 import {
+  isRootRole,
   type KeywordPageQuery,
   keywordAsRowId,
   MAX_QUOTA,
@@ -167,6 +168,30 @@ export class UserRepository {
       .execute();
   }
 
+  /**
+   * Sets a new password hash: like every password change it also revokes the access token and
+   * ends every session, so whoever held either before holds nothing now.
+   */
+  setPassword(id: number, passwordHash: string, patch: UserUpdate = {}): Promise<void> {
+    return this.revokeSessions(id, { ...patch, password: passwordHash, access_token_hash: null });
+  }
+
+  /**
+   * Ids of the accounts `viewer` does not outrank, itself excepted: whose rows, codes and logs it
+   * may not see. Deleted accounts count too (their records stay). None for root. Staff are few, so
+   * the list is short and a query can carry it as a plain `not in`.
+   */
+  async idsNotOutrankedBy(viewer: Pick<UserRow, 'id' | 'role'>): Promise<number[]> {
+    if (isRootRole(viewer.role)) return [];
+    const rows = await this.handle.db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '>=', viewer.role)
+      .where('id', '!=', viewer.id)
+      .execute();
+    return rows.map((row) => Number(row.id));
+  }
+
   async recordLogin(id: number, ip: string): Promise<void> {
     await this.update(id, { last_login_time: nowSeconds(), last_login_ip: ip.slice(0, 128) });
   }
@@ -185,8 +210,12 @@ export class UserRepository {
       .execute();
   }
 
-  async list(paging: KeywordPageQuery): Promise<Paged<UserRow>> {
+  /** Live users `viewer` may see: itself and those it outranks (everyone, for root). */
+  async list(viewer: Pick<UserRow, 'id' | 'role'>, paging: KeywordPageQuery): Promise<Paged<UserRow>> {
     let query = this.live();
+    if (!isRootRole(viewer.role)) {
+      query = query.where((where) => where.or([where('role', '<', viewer.role), where('id', '=', viewer.id)]));
+    }
     const keyword = paging.keyword;
     if (keyword) {
       const id = keywordAsRowId(keyword);

@@ -18,7 +18,7 @@ export function userRoutes(app: FastifyInstance, deps: { auth: Auth; users: User
   const admin = { onRequest: auth.requireAdmin };
 
   app.get('/api/user/', admin, async (request) =>
-    ok(await users.list(parseInput(keywordPageQuery, request.query, 'query'))),
+    ok(await users.list(currentUser(request), parseInput(keywordPageQuery, request.query, 'query'))),
   );
 
   app.get('/api/user/:id(^\\d+$)', admin, async (request) => {
@@ -31,7 +31,7 @@ export function userRoutes(app: FastifyInstance, deps: { auth: Auth; users: User
   );
 
   app.put('/api/user/', admin, async (request) =>
-    ok(await users.adminUpdate(currentUser(request), parseInput(adminUpdateUserBody, request.body))),
+    ok(await users.adminUpdate(currentUser(request), parseInput(adminUpdateUserBody, request.body), request.body)),
   );
 
   app.delete('/api/user/:id(^\\d+$)', admin, async (request) => {

@@ -7,7 +7,6 @@ import {
   LogType,
   MAX_QUOTA,
   type ManageUserBody,
-  outranks,
   type Paged,
   type QuotaChangeBody,
   Role,
@@ -25,6 +24,7 @@ import type { OptionService } from '../option/service.js';
 import type { UserGroupService } from '../user-group/service.js';
 import { InviteRewards, type PaidReward } from './invite-reward.js';
 import { toUserView } from './presenter.js';
+import { assertOutranks, refuseOwnAccessChange } from './rank.js';
 import type { UserRepository } from './repo.js';
 
 export interface NewAccount {
@@ -41,13 +41,6 @@ export interface NewAccount {
   sourceIp?: string | undefined;
   /** The first administrator's starting balance (INITIAL_ROOT_QUOTA), instead of `QuotaForNewUser`. */
   initialQuota?: number | undefined;
-}
-
-/** Nobody manages a user of equal or higher role, except root. */
-function assertOutranks(caller: UserRow, target: UserRow): void {
-  if (!outranks(caller.role, target.role)) {
-    throw AppError.forbidden('permission denied: you cannot manage a user whose role is equal to or higher than yours');
-  }
 }
 
 export class UserService {
@@ -155,8 +148,9 @@ export class UserService {
     }
   }
 
-  async list(paging: KeywordPageQuery): Promise<Paged<UserView>> {
-    const page = await this.users.list(paging);
+  /** The users `caller` may manage, and itself: an admin does not see root's or another admin's row. */
+  async list(caller: UserRow, paging: KeywordPageQuery): Promise<Paged<UserView>> {
+    const page = await this.users.list(caller, paging);
     return { ...page, data: page.data.map(toUserView) };
   }
 
@@ -182,9 +176,30 @@ export class UserService {
     return toUserView(user);
   }
 
-  async adminUpdate(caller: UserRow, body: AdminUpdateUserBody): Promise<UserView> {
+  /**
+   * An administrator's edit of a user it outranks, or of itself. `sent` is the body as it came,
+   * to see fields the schema does not take (role, quota) that a caller tried to set on itself.
+   */
+  async adminUpdate(caller: UserRow, body: AdminUpdateUserBody, sent: unknown = {}): Promise<UserView> {
     const target = await this.requireUser(body.id);
-    if (caller.id !== target.id) assertOutranks(caller, target);
+    if (caller.id === target.id) refuseOwnAccessChange(target, body, sent);
+    else assertOutranks(caller, target);
+    const patch = await this.editPatch(target, body);
+    if (Object.keys(patch).length > 0) {
+      try {
+        const { password, ...rest } = patch;
+        if (password) await this.users.setPassword(target.id, password, rest);
+        else await this.users.update(target.id, patch);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw AppError.conflict('username: this username is already taken');
+        throw error;
+      }
+      this.userChanged(target.id);
+    }
+    return toUserView(await this.requireUser(target.id));
+  }
+
+  private async editPatch(target: UserRow, body: AdminUpdateUserBody): Promise<UserUpdate> {
     const patch: UserUpdate = {};
     if (body.username !== undefined && body.username !== target.username) {
       if (await this.users.isUsernameTaken(body.username, target.id)) {
@@ -206,16 +221,7 @@ export class UserService {
       patch.group = body.group;
     }
     if (body.password) patch.password = await hashPassword(body.password);
-    if (Object.keys(patch).length > 0) {
-      try {
-        await this.users.update(target.id, patch);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw AppError.conflict('username: this username is already taken');
-        throw error;
-      }
-      this.userChanged(target.id);
-    }
-    return toUserView(await this.requireUser(target.id));
+    return patch;
   }
 
   async manage(caller: UserRow, body: ManageUserBody): Promise<{ role: number; status: number }> {
