@@ -58,6 +58,21 @@ export class GatewayConfigs {
     return config;
   }
 
+  /**
+   * The config fields (`config.<name>`) whose value `next` would change: a secret sent back masked or
+   * empty keeps the stored one, so it counts as unchanged. Both sides go through the schema so that
+   * the same settings written two ways (a trailing slash, a default left out) compare equal.
+   */
+  changedFields(gateway: PaymentGateway, next: Record<string, unknown>, stored: string): string[] {
+    const current = this.open(gateway, stored);
+    const normalised = gateway.configSchema.safeParse(current);
+    const before: Record<string, unknown> = normalised.success ? (normalised.data as Record<string, unknown>) : current;
+    const names = new Set([...Object.keys(before), ...Object.keys(next)]);
+    return [...names]
+      .filter((name) => JSON.stringify(before[name] ?? '') !== JSON.stringify(next[name] ?? ''))
+      .map((name) => `config.${name}`);
+  }
+
   /** The column's text as an administrator may see it: every secret masked. */
   masked(gateway: PaymentGateway | undefined, text: string): string {
     let config: Record<string, unknown>;
@@ -75,10 +90,13 @@ export class GatewayConfigs {
   }
 }
 
-/** `sk_live_abcdef123456` → `sk_••••3456`: enough to recognise, too little to use. Short values are all mask. */
+/**
+ * `sk_live_abcdef123456` → `••••3456`: the last four characters, enough to tell two keys apart and
+ * too few to use. A secret under 12 characters shows nothing, since four would be a third of it.
+ */
 export function maskSecret(value: string): string {
   if (value.length < 12) return `${MASK}${MASK}`;
-  return `${value.slice(0, 3)}${MASK}${value.slice(-4)}`;
+  return `${MASK}${value.slice(-4)}`;
 }
 
 function parseObject(text: string, name: string): Record<string, unknown> {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  isRootRole,
+  LogType,
   type Paged,
   type PaymentGatewayBody,
   type PaymentGatewayListQuery,
@@ -13,8 +15,9 @@ import type { PaymentGateway } from '../../payments/gateway.js';
 import { centsOf, centsText } from '../../payments/money.js';
 import type { GatewayRegistry } from '../../payments/registry.js';
 import { nowSeconds } from '../../platform/clock.js';
-import type { NewPaymentRow, PaymentRow } from '../../platform/db/index.js';
+import type { Executor, NewPaymentRow, PaymentRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
 import type { GatewayConfigs } from './gateway-config.js';
 import { toGatewayView, toUserPaymentView } from './presenter.js';
@@ -32,11 +35,25 @@ export interface GatewayServiceDeps {
   registry: GatewayRegistry;
   configs: GatewayConfigs;
   options: OptionService;
+  /** Where the audit rows go; the log repository holds no state, so one of its own by default. */
+  logs?: LogRepository;
+}
+
+/** Who asks for a change, and from where: the audit row names them. */
+export interface GatewayActor {
+  id: number;
+  username: string;
+  role: number;
+  ip: string;
 }
 
 /** Administrators' gateway settings (`/api/payment/`), and the gateways users may pay with. */
 export class GatewayService {
-  constructor(private readonly deps: GatewayServiceDeps) {}
+  private readonly logs: LogRepository;
+
+  constructor(private readonly deps: GatewayServiceDeps) {
+    this.logs = deps.logs ?? new LogRepository();
+  }
 
   async list(query: PaymentGatewayListQuery): Promise<Paged<PaymentGatewayView>> {
     const page = await this.deps.repo.listGateways(query);
@@ -53,22 +70,62 @@ export class GatewayService {
     return rows.filter((row) => this.deps.registry.has(row.type as never)).map(toUserPaymentView);
   }
 
-  async create(body: PaymentGatewayBody): Promise<PaymentGatewayView> {
+  /** Root only (the route says so): the new gateway's keys decide which callbacks credit balances. */
+  async create(body: PaymentGatewayBody, actor: GatewayActor): Promise<PaymentGatewayView> {
     const uuid = randomUUID().replaceAll('-', '');
     const now = nowSeconds();
     const columns = await this.columns(body, uuid);
-    const id = await this.deps.repo.insertGateway({ ...columns, uuid, created_at: now, updated_at: now });
+    const id = await this.deps.repo.db.transaction().execute(async (transaction) => {
+      const inserted = await this.deps.repo.insertGateway(
+        { ...columns, uuid, created_at: now, updated_at: now },
+        transaction,
+      );
+      const fields = [...this.configFields(body), ...(body.notify_domain ? ['notify_domain'] : [])];
+      await this.audit(transaction, actor, { id: inserted, ...body }, `created with ${fields.join(', ')}`);
+      return inserted;
+    });
     return this.get(id);
   }
 
-  /** With `uuid` every column is replaced (the edit dialog); without it only the fields sent change. */
-  async update(body: UpdatePaymentGatewayBody): Promise<PaymentGatewayView> {
+  /**
+   * With `uuid` every column is replaced (the edit dialog); without it only the fields sent change.
+   * The vendor settings (type, config, notify_domain) decide which callbacks are believed, so only
+   * root may change them, and each change leaves an audit row; an admin keeps the rest.
+   */
+  async update(body: UpdatePaymentGatewayBody, actor: GatewayActor): Promise<PaymentGatewayView> {
     const stored = await this.require(body.id);
-    if (body.uuid !== undefined) {
-      const full = parseInput(paymentGatewayBody, body);
-      await this.deps.repo.updateGateway(stored.id, await this.columns(full, stored.uuid, stored));
-      return this.get(stored.id);
+    const full = body.uuid !== undefined ? parseInput(paymentGatewayBody, body) : undefined;
+    const vendor = full ?? (touchesVendor(body) ? this.mergedBody(stored, body) : undefined);
+    const changed = vendor ? this.vendorChanges(stored, vendor) : [];
+    if (changed.length > 0 && !isRootRole(actor.role)) {
+      throw AppError.forbidden(
+        `${changed.join(', ')}: only root may change a payment gateway's type, config or notify_domain`,
+      );
     }
+    const patch = full ? await this.columns(full, stored.uuid, stored) : await this.patchOf(stored, body, vendor);
+    await this.deps.repo.db.transaction().execute(async (transaction) => {
+      await this.deps.repo.updateGateway(stored.id, patch, transaction);
+      if (changed.length > 0) await this.audit(transaction, actor, stored, `changed ${changed.join(', ')}`);
+    });
+    return this.get(stored.id);
+  }
+
+  /** Root only: an admin could not create it again (its keys, and the notify URL the vendor knows). */
+  async delete(id: number, actor: GatewayActor): Promise<void> {
+    const stored = await this.require(id);
+    await this.deps.repo.db.transaction().execute(async (transaction) => {
+      if (!(await this.deps.repo.deleteGateway(id, transaction))) {
+        throw AppError.notFound(`payment gateway ${id} not found`);
+      }
+      await this.audit(transaction, actor, stored, 'deleted');
+    });
+  }
+
+  private async patchOf(
+    stored: PaymentRow,
+    body: UpdatePaymentGatewayBody,
+    vendor: PaymentGatewayBody | undefined,
+  ): Promise<Partial<NewPaymentRow>> {
     const patch: Partial<NewPaymentRow> = {};
     if (body.name !== undefined) patch.name = body.name;
     if (body.icon !== undefined) patch.icon = body.icon;
@@ -77,17 +134,48 @@ export class GatewayService {
     if (body.fixed_fee !== undefined) patch.fixed_fee = centsText(centsOf(body.fixed_fee));
     if (body.percent_fee !== undefined) patch.percent_fee = centsText(centsOf(body.percent_fee));
     if (body.currency !== undefined) patch.currency = body.currency;
-    const touchesVendor = body.type !== undefined || body.config !== undefined || body.notify_domain !== undefined;
-    if (touchesVendor) {
-      const merged = { ...this.bodyOf(stored), ...definedFields(body) };
-      Object.assign(patch, await this.columns(parseInput(paymentGatewayBody, merged), stored.uuid, stored));
-    }
-    await this.deps.repo.updateGateway(stored.id, patch);
-    return this.get(stored.id);
+    if (vendor) Object.assign(patch, await this.columns(vendor, stored.uuid, stored));
+    return patch;
   }
 
-  async delete(id: number): Promise<void> {
-    if (!(await this.deps.repo.deleteGateway(id))) throw AppError.notFound(`payment gateway ${id} not found`);
+  /** The fields of a gateway's vendor settings `next` would change; masked secrets sent back are no change. */
+  private vendorChanges(stored: PaymentRow, next: PaymentGatewayBody): string[] {
+    if (next.type !== stored.type) return ['type'];
+    const changed = next.notify_domain !== stored.notify_domain ? ['notify_domain'] : [];
+    const gateway = this.deps.registry.get(next.type);
+    // A type this server does not handle: `columns` refuses it with a 400 naming `type`.
+    if (!gateway) return changed;
+    const config = this.deps.configs.parse(gateway, next.config, stored.config);
+    return [...this.deps.configs.changedFields(gateway, config, stored.config), ...changed];
+  }
+
+  /** The config field names a new gateway is given (never their values). */
+  private configFields(body: PaymentGatewayBody): string[] {
+    const gateway = this.deps.registry.get(body.type);
+    if (!gateway) return [];
+    const config = this.deps.configs.parse(gateway, body.config);
+    return Object.keys(config)
+      .filter((name) => config[name] !== '' && config[name] !== undefined)
+      .map((name) => `config.${name}`);
+  }
+
+  /**
+   * A system row in the actor's own log, so it is root's to read: who did what to which gateway,
+   * naming the fields and never their values.
+   */
+  private audit(
+    executor: Executor,
+    actor: GatewayActor,
+    gateway: { id: number; name: string; type: string },
+    what: string,
+  ): Promise<void> {
+    return this.logs.insert(executor, {
+      userId: actor.id,
+      username: actor.username,
+      type: LogType.system,
+      sourceIp: actor.ip,
+      content: `支付网关 #${gateway.id} ${gateway.name} (${gateway.type}) ${what} by ${actor.username}`,
+    });
   }
 
   /** The enabled gateway a user pays with or a vendor calls back for; undefined when unknown, disabled or unhandled. */
@@ -139,6 +227,11 @@ export class GatewayService {
     };
   }
 
+  /** A partial edit of vendor settings as a full body: the stored row with the fields sent. */
+  private mergedBody(stored: PaymentRow, body: UpdatePaymentGatewayBody): PaymentGatewayBody {
+    return parseInput(paymentGatewayBody, { ...this.bodyOf(stored), ...definedFields(body) });
+  }
+
   /** A stored row as a full body, secrets left masked so `parse` keeps the stored ones. */
   private bodyOf(row: PaymentRow): Record<string, unknown> {
     const view = this.view(row);
@@ -155,6 +248,10 @@ export class GatewayService {
     const gateway = this.deps.registry.get(row.type as never);
     return toGatewayView(row, this.deps.configs.masked(gateway, row.config));
   }
+}
+
+function touchesVendor(body: UpdatePaymentGatewayBody): boolean {
+  return body.type !== undefined || body.config !== undefined || body.notify_domain !== undefined;
 }
 
 function definedFields(body: object): Record<string, unknown> {

@@ -54,12 +54,16 @@ export class PaymentRepository {
     return ('id' in key ? select.where('id', '=', key.id) : select.where('uuid', '=', key.uuid)).executeTakeFirst();
   }
 
-  insertGateway(row: NewPaymentRow): Promise<number> {
-    return insertReturningId(this.handle, this.handle.db.insertInto('payments').values(row));
+  insertGateway(row: NewPaymentRow, executor: Executor = this.handle.db): Promise<number> {
+    return insertReturningId(this.handle, executor.insertInto('payments').values(row));
   }
 
-  async updateGateway(id: number, patch: Partial<NewPaymentRow>): Promise<boolean> {
-    const result = await this.handle.db
+  async updateGateway(
+    id: number,
+    patch: Partial<NewPaymentRow>,
+    executor: Executor = this.handle.db,
+  ): Promise<boolean> {
+    const result = await executor
       .updateTable('payments')
       .set({ ...patch, updated_at: nowSeconds() })
       .where('id', '=', id)
@@ -68,9 +72,9 @@ export class PaymentRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async deleteGateway(id: number): Promise<boolean> {
+  async deleteGateway(id: number, executor: Executor = this.handle.db): Promise<boolean> {
     const now = nowSeconds();
-    const result = await this.handle.db
+    const result = await executor
       .updateTable('payments')
       .set({ deleted_at: now, updated_at: now })
       .where('id', '=', id)

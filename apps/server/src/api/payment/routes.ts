@@ -14,7 +14,7 @@ import { type Auth, currentUser } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import type { GatewayCallback } from '../../payments/gateway.js';
-import type { GatewayService } from './gateway-service.js';
+import type { GatewayActor, GatewayService } from './gateway-service.js';
 import type { NotifyService } from './notify-service.js';
 import type { OrderService } from './order-service.js';
 
@@ -34,6 +34,8 @@ const uuidParam = z.object({ uuid: z.string().max(64, 'uuid is too long') });
 export async function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): Promise<void> {
   const { auth, gateways, orders } = deps;
   const admin = { onRequest: auth.requireAdmin };
+  // Creating or deleting a gateway is root's: its keys decide which payment callbacks credit balances.
+  const root = { onRequest: auth.requireRoot };
   const user = { onRequest: auth.requireUser };
 
   app.get('/api/payment/', admin, async (request) =>
@@ -45,15 +47,15 @@ export async function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps
   app.get('/api/payment/:id', admin, async (request) =>
     ok(await gateways.get(parseInput(idParam, request.params, 'path').id)),
   );
-  app.post('/api/payment/', admin, async (request, reply) => {
-    const created = await gateways.create(parseInput(paymentGatewayBody, request.body));
+  app.post('/api/payment/', root, async (request, reply) => {
+    const created = await gateways.create(parseInput(paymentGatewayBody, request.body), actorOf(request));
     return reply.code(201).send(ok(created));
   });
   app.put('/api/payment/', admin, async (request) =>
-    ok(await gateways.update(parseInput(updatePaymentGatewayBody, request.body))),
+    ok(await gateways.update(parseInput(updatePaymentGatewayBody, request.body), actorOf(request))),
   );
-  app.delete('/api/payment/:id', admin, async (request) => {
-    await gateways.delete(parseInput(idParam, request.params, 'path').id);
+  app.delete('/api/payment/:id', root, async (request) => {
+    await gateways.delete(parseInput(idParam, request.params, 'path').id, actorOf(request));
     return ok();
   });
 
@@ -90,6 +92,11 @@ function notifyRoute(scope: FastifyInstance, notify: NotifyService): void {
     if (!answer) return reply.code(404).send({ success: false, message: 'payment not found' });
     return reply.code(answer.status).type(answer.contentType).send(answer.body);
   });
+}
+
+function actorOf(request: FastifyRequest): GatewayActor {
+  const { id, username, role } = currentUser(request);
+  return { id, username, role, ip: request.ip };
 }
 
 function callbackOf(request: FastifyRequest): GatewayCallback {
