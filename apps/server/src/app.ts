@@ -8,6 +8,7 @@ import { logRoutes } from './api/log/routes.js';
 import { midjourneyRoutes } from './api/midjourney/routes.js';
 import { modelMetadataRoutes } from './api/model-info/routes.js';
 import { optionRoutes } from './api/option/routes.js';
+import { PasskeysOnPasswordChange } from './api/passkey/password-change.js';
 import { passkeyRoutes } from './api/passkey/routes.js';
 import { paymentRoutes } from './api/payment/routes.js';
 import { serviceSources } from './api/price/available-models.js';
@@ -76,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     logger: options.logger,
     logRequests: requestLogging,
+    openRequestTimeoutMs: config.httpTimeouts.apiRequestMs,
   });
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
@@ -120,7 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const auth = createAuth(sessions, services.userRepository);
   const namespace = options.redisNamespace ?? `onehub:${await services.options.instanceId()}:`;
   const critical = await installRateLimit(app, { ...config.criticalRateLimit, redis: options.redis, namespace });
-  installGlobalRateLimits(app, config.globalRateLimit);
+  const addressLimit = installGlobalRateLimits(app, config.globalRateLimit);
+  if (addressLimit) relayFront.limitOpenRoutes(addressLimit);
 
   const telegram = { config: config.telegramBot, nodeType: config.nodeType, services, logger: options.logger };
   app.decorate('telegramBot', createTelegramBot(telegram));
@@ -135,8 +138,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   optionRoutes(app, { auth, options: services.options });
   systemLogRoutes(app, { auth, systemLog: createSystemLogService(systemLogOf(options.logger)) });
   const signInLimit = createAccountSignInLimit(services.cache, config.signInFailureLimit);
-  accountRoutes(app, { auth, accounts: services.accounts, signIn: services.signIn, sessions, critical, signInLimit });
-  passkeyRoutes(app, { auth, services, sessions, critical, secret: config.sessionSecret });
+  const passkeys = new PasskeysOnPasswordChange(services.database);
+  accountRoutes(app, {
+    auth,
+    accounts: services.accounts,
+    signIn: services.signIn,
+    sessions,
+    critical,
+    signInLimit,
+    passkeys,
+  });
+  passkeyRoutes(app, { auth, services, sessions, critical, signInLimit, secret: config.sessionSecret });
   userRoutes(app, { auth, users: services.users });
   userGroupRoutes(app, { auth, groups: services.groups });
   tokenRoutes(app, { auth, tokens: services.tokens });

@@ -33,6 +33,21 @@ export interface Auth {
   optionalUser: preHandlerAsyncHookHandler;
 }
 
+/** onRequest hooks that refuse a caller without a session or access token (bodies.ts reads this). */
+const authenticatingHooks = new WeakSet<object>();
+
+/** Marks a route guard that authenticates the caller from the headers before the body is read. */
+export function markAuthenticating<T extends object>(hook: T): T {
+  authenticatingHooks.add(hook);
+  return hook;
+}
+
+/** Whether any of a route's onRequest hooks authenticates its caller. */
+export function authenticatesCaller(hooks: unknown): boolean {
+  const list = Array.isArray(hooks) ? hooks : [hooks];
+  return list.some((hook) => typeof hook === 'function' && authenticatingHooks.has(hook));
+}
+
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization?.trim();
   if (!header) return undefined;
@@ -59,7 +74,7 @@ export function createAuth(sessions: SessionCodec, users: UserLookup): Auth {
   }
 
   function guard(minimumRole: number): onRequestAsyncHookHandler {
-    return async (request) => {
+    return markAuthenticating(async (request: FastifyRequest) => {
       const user = await resolve(request);
       if (!user)
         throw AppError.unauthorized('not signed in: sign in or send an access token in the Authorization header');
@@ -70,7 +85,7 @@ export function createAuth(sessions: SessionCodec, users: UserLookup): Auth {
         );
       }
       request.user = user;
-    };
+    });
   }
 
   return {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parse as secureJsonParse } from 'secure-json-parse';
 import { AppError } from '../platform/errors.js';
+import { authenticatesCaller } from './auth.js';
 import { bodyUnread } from './errors.js';
 import { assertJsonDepth } from './json-depth.js';
 
@@ -12,6 +13,13 @@ export interface BodyRules {
 }
 
 const isApi = (url: string) => url.startsWith('/api/');
+
+/**
+ * What an /api route that authenticates nobody before its body (sign-in, registration, password
+ * reset, passkey sign-in, the Telegram webhook) reads at most: its callers send a small JSON
+ * object. A route may set its own limit (the payment vendors' callbacks, api/payment/routes.ts).
+ */
+export const OPEN_API_BODY_LIMIT_BYTES = 16 * 1024;
 
 /**
  * How Fastify reads bodies: JSON within the nesting limit (json-depth.ts), parsed with the same
@@ -33,8 +41,12 @@ export function installBodyRules(app: FastifyInstance, rules: BodyRules): void {
     }
   });
 
+  // A guard that authenticates from the headers runs before the body is read; without one, the
+  // body comes from a stranger and stays small.
   app.addHook('onRoute', (route) => {
-    if (isApi(route.url) && route.bodyLimit === undefined) route.bodyLimit = rules.apiBodyLimit;
+    if (!isApi(route.url) || route.bodyLimit !== undefined) return;
+    const guarded = authenticatesCaller(route.onRequest);
+    route.bodyLimit = guarded ? rules.apiBodyLimit : Math.min(OPEN_API_BODY_LIMIT_BYTES, rules.apiBodyLimit);
   });
 
   // The server's own request timeout (REQUEST_TIMEOUT_MS) is sized for uploads to the relay; an

@@ -1,9 +1,10 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Cache } from '../platform/cache/index.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { AppError } from '../platform/errors.js';
+import type { AddressLimit } from './relay-front.js';
 
 /** Route-level `config` that turns on the limiter for sign-in, registration and password routes. */
 export interface RouteRateLimit {
@@ -37,12 +38,13 @@ const UNLIMITED_API_PATHS = [/^\/api\/metrics(\/|$)/, /^\/api\/telegram\//];
  * The reference's global limits per client address: `api` requests to `/api/*` and `web` requests
  * for the console (pages and their files) per window, each counted on its own, shared by every node
  * through Redis when configured. 0 turns one off. Sign-in routes keep their own stricter limit on
- * top. The relay is not here: its limit is per user (its group's RPM).
+ * top. The relay's limit is per user (its group's RPM); its routes that authenticate nobody count
+ * against the `api` limit of their address too, through the returned check (relay-front.ts).
  */
 export function installGlobalRateLimits(
   app: FastifyInstance,
   settings: { api: number; web: number; windowSeconds: number },
-): void {
+): AddressLimit | undefined {
   const limiter = (max: number, prefix: string) =>
     max > 0
       ? app.createRateLimit({
@@ -53,7 +55,7 @@ export function installGlobalRateLimits(
       : undefined;
   const api = limiter(settings.api, 'GA');
   const web = limiter(settings.web, 'GW');
-  if (!api && !web) return;
+  if (!api && !web) return undefined;
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
     const isApi = path === '/api' || path.startsWith('/api/');
@@ -67,6 +69,12 @@ export function installGlobalRateLimits(
       `too many requests from this address; try again in ${result.ttlInSeconds} seconds`,
     );
   });
+  if (!api) return undefined;
+  return async (address) => {
+    // The limiter reads only these of a request (the address and a route's own group).
+    const result = await api({ ip: address, routeOptions: { config: {} } } as unknown as FastifyRequest);
+    return result.isAllowed || !result.isExceeded ? undefined : result.ttlInSeconds;
+  };
 }
 
 /** Counts password sign-ins per account name, whatever address they come from. */

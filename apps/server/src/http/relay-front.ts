@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import proxyAddr from '@fastify/proxy-addr';
-import { parse as secureJsonParse } from 'secure-json-parse';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { RelayCaller } from '../relay/access/keys.js';
+import { BodyBudget, bodyBudgetLimits } from './body-budget.js';
 import { bodyUnread, type ErrorRenderer, toAppError } from './errors.js';
-import { assertJsonDepth } from './json-depth.js';
+import { type BodyCap, readRelayBody } from './relay-body.js';
 
 /**
  * The relay's HTTP front: every route of the relay surfaces (/v1, /claude, /gemini, /dashboard)
@@ -19,7 +19,14 @@ import { assertJsonDepth } from './json-depth.js';
  * surface's error format. The caller may be admitted from the headers before the body is read, so
  * an unknown key is refused without reading what it sent. Bodies follow the same rules as /api's:
  * the same JSON parser and prototype-poisoning rule, the same nesting limit, the same messages.
+ *
+ * A route that checks no caller from the headers (no `admit`: a vendor's callback, an image proxy)
+ * is held to what /api gives strangers: a small body (OPEN_ROUTE_BODY_LIMIT_BYTES unless it sets a
+ * smaller one), /api's time to send it, and the per-address request limit.
  */
+
+/** What a route that authenticates nobody reads at most: its callers send a small JSON object. */
+export const OPEN_ROUTE_BODY_LIMIT_BYTES = 16 * 1024;
 
 /** What the relay reads of a request. */
 export interface RelayHttpRequest {
@@ -32,6 +39,8 @@ export interface RelayHttpRequest {
   query?: unknown;
   /** The key's caller, authenticated from the headers before the body was read (relay/exchange/pipeline.ts). */
   relayCaller?: RelayCaller | undefined;
+  /** Set by admission: this caller's body is refused past these bytes (a caller who cannot pay). */
+  bodyCap?: BodyCap | undefined;
   /** The route's error format (its surface's). */
   errorRenderer: ErrorRenderer;
 }
@@ -63,9 +72,27 @@ export interface RelayRouteOptions {
   body?: 'json' | 'multipart' | 'stream';
   /** Checks the caller from the headers (any method, GET too) before a body is read or the handler runs. */
   admit?: RelayAdmission;
-  /** This route's own body limit in bytes, below the front's (a hook or callback that expects a small body). */
+  /**
+   * This route's own body limit in bytes, below the front's (a hook or callback that expects a small
+   * body); a route without `admit` never reads more than OPEN_ROUTE_BODY_LIMIT_BYTES.
+   */
   bodyLimit?: number;
 }
+
+/** One declared route, as `routes()` lists it. */
+export interface RelayRouteInfo {
+  method: RelayMethod;
+  path: string;
+  /** Whether the caller is checked from the headers before the body is read. */
+  admits: boolean;
+  /** `json`, `multipart` or `stream` (read by the handler). */
+  body: 'json' | 'multipart' | 'stream';
+  /** The most this route reads of a body before it knows its caller. */
+  unauthenticatedBodyLimit: number;
+}
+
+/** The per-address limit: resolves with the seconds to wait when the address is over it, else undefined. */
+export type AddressLimit = (address: string) => Promise<number | undefined>;
 
 /** An answer written as it is, in no surface's error format (the reference's own shapes). */
 export interface RelayRefusal {
@@ -91,6 +118,10 @@ export interface RelayFront {
   gate(prefix: string, refusal: () => RelayRefusal | undefined): void;
   /** Whether this front serves the request (the rest goes to Fastify). */
   serves(url: string): boolean;
+  /** Every declared route (a test walks them all without credentials). */
+  routes(): RelayRouteInfo[];
+  /** The per-address request limit for routes that authenticate nobody (/api's, http/rate-limit.ts). */
+  limitOpenRoutes(limit: AddressLimit): void;
   handle(raw: IncomingMessage, response: ServerResponse, id: string): void;
   /** From now on new requests are answered 503, as Fastify answers them while closing. */
   close(): void;
@@ -102,6 +133,8 @@ export interface RelayFrontOptions {
   logger: Logger;
   /** One log line per request and answer (debug level), as Fastify writes them. */
   logRequests: boolean;
+  /** How long a route that authenticates nobody waits for its body (API_REQUEST_TIMEOUT_MS). */
+  openRequestTimeoutMs?: number | undefined;
 }
 
 interface Route {
@@ -129,6 +162,14 @@ class FrontReply implements RelayHttpReply {
     return this;
   }
   hijack(): void {}
+}
+
+/** Refuses the request (429) when its address has used up the per-address limit. */
+async function limitAddress(limit: AddressLimit, request: RelayHttpRequest, response: ServerResponse): Promise<void> {
+  const waitSeconds = await limit(request.ip);
+  if (waitSeconds === undefined) return;
+  response.setHeader('retry-after', String(waitSeconds));
+  throw new AppError('rate_limited', `too many requests from this address; try again in ${waitSeconds} seconds`);
 }
 
 /** The path without its query and a trailing slash, split into decoded segments. */
@@ -171,6 +212,15 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
   const surfaces: Array<{ prefix: string; render: ErrorRenderer }> = [];
   const gates: Array<{ prefix: string; refusal: () => RelayRefusal | undefined }> = [];
   let closing = false;
+  let addressLimit: AddressLimit | undefined;
+  const declared: Array<{ method: RelayMethod; path: string; route: Route }> = [];
+  const budget = new BodyBudget(bodyBudgetLimits(options.bodyLimit));
+  const openTimeoutMs = options.openRequestTimeoutMs;
+  /** The route's limit; one that authenticates nobody never reads more than a few KiB. */
+  const bodyLimitOf = (route: Route) => {
+    const own = Math.min(route.options.bodyLimit ?? options.bodyLimit, options.bodyLimit);
+    return route.options.admit ? own : Math.min(own, OPEN_ROUTE_BODY_LIMIT_BYTES);
+  };
 
   // The same rule as Fastify's trustProxy: every peer, none, or the listed proxies.
   const trust = Array.isArray(options.trustProxy)
@@ -224,21 +274,13 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
     );
   }
 
-  /** Reads the body within the limit; a client that leaves before its end gets nothing. */
+  /** Reads the body within the route's limits, then runs the handler. */
   function readBody(raw: IncomingMessage, request: RelayHttpRequest, reply: FrontReply, route: Route): void {
     const { headers } = raw;
     const declared = headers['content-length'];
     const hasBody = headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
     const type = mediaType(headers['content-type']);
     const form = route.options.body === 'multipart' && type === 'multipart/form-data';
-    const limit = Math.min(route.options.bodyLimit ?? options.bodyLimit, options.bodyLimit);
-    const tooLarge = () =>
-      fail(
-        new AppError('payload_too_large', 'request body is larger than the server accepts'),
-        request,
-        reply.raw,
-        limit,
-      );
     if (!hasBody) {
       if (type === 'application/json' || declared === '0') {
         fail(AppError.badRequest('request body is empty; send a JSON object'), request, reply.raw);
@@ -253,40 +295,22 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
       );
       return;
     }
-    if (Number(declared) > limit) {
-      tooLarge();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      raw.off('data', onData);
-      raw.off('end', onEnd);
-      tooLarge();
+    const open = route.options.admit === undefined;
+    const limit = bodyLimitOf(route);
+    const plan = {
+      form,
+      limit,
+      cap: request.bodyCap,
+      timeoutMs: open ? openTimeoutMs : undefined,
+      budget,
+      address: request.ip,
+      user: request.relayCaller?.user.id,
     };
-    const onEnd = () => {
-      raw.off('data', onData);
-      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-      if (form) request.body = bytes;
-      else {
-        const text = bytes.toString('utf8');
-        try {
-          assertJsonDepth(text);
-          request.body = secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' });
-        } catch (error) {
-          fail(error, request, reply.raw);
-          return;
-        }
-      }
+    readRelayBody(raw, reply.raw, plan, (error, body) => {
+      if (error) return fail(error, request, reply.raw, limit);
+      request.body = body;
       run(request, reply, route.handler);
-    };
-    raw.on('data', onData);
-    raw.once('end', onEnd);
+    });
   }
 
   /** The first gate under whose prefix the URL falls that refuses it now. */
@@ -327,6 +351,7 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
   return {
     route(method, path, routeOptions, handler) {
       const route: Route = { method, segments: path.split('/'), options: routeOptions, handler };
+      declared.push({ method, path, route });
       if (path.includes('/:') || path.endsWith('/*')) patterns.push(route);
       else exact.set(`${method} ${path}`, route);
     },
@@ -339,6 +364,18 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
     },
     serves(url) {
       return surfaceOf(url) !== undefined;
+    },
+    routes() {
+      return declared.map(({ method, path, route }) => ({
+        method,
+        path,
+        admits: route.options.admit !== undefined,
+        body: route.options.body ?? 'json',
+        unauthenticatedBodyLimit: route.options.admit ? 0 : bodyLimitOf(route),
+      }));
+    },
+    limitOpenRoutes(limit) {
+      addressLimit = limit;
     },
     handle(raw, response, id) {
       const url = raw.url ?? '/';
@@ -394,7 +431,8 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
           : () => readBody(raw, request, reply, route);
       let admitted: void | Promise<void>;
       try {
-        admitted = route.options.admit?.(request);
+        const { admit } = route.options;
+        admitted = admit ? admit(request) : addressLimit && limitAddress(addressLimit, request, response);
       } catch (error) {
         fail(error, request, response);
         return;
