@@ -4,6 +4,7 @@ import {
   type PageQuery,
   REDEMPTION_SORT_FIELDS,
   RedemptionStatus,
+  Role,
 } from '@one-hub/contracts';
 import {
   type DatabaseHandle,
@@ -21,13 +22,17 @@ export class RedemptionRepository {
     return this.handle.db;
   }
 
-  /** `keyword`: an id exactly, or the start of a name (case-insensitive); `status` 0 or absent: any. */
+  /**
+   * `keyword`: an id exactly, or the start of a name (case-insensitive); `status` 0 or absent: any;
+   * codes created by `hiddenCreators` are left out.
+   */
   list(
-    filter: { keyword?: string | undefined; status?: number | undefined },
+    filter: { keyword?: string | undefined; status?: number | undefined; hiddenCreators: readonly number[] },
     paging: PageQuery,
   ): Promise<Paged<RedemptionRow>> {
-    const { keyword, status } = filter;
+    const { keyword, status, hiddenCreators } = filter;
     let query = this.handle.db.selectFrom('redemptions').selectAll();
+    if (hiddenCreators.length > 0) query = query.where('user_id', 'not in', [...hiddenCreators]);
     if (status) query = query.where('status', '=', status);
     if (keyword) {
       const id = keywordAsRowId(keyword);
@@ -104,16 +109,29 @@ export class RedemptionRepository {
   /**
    * Marks an enabled code redeemed by `userId`. The status condition makes this the one place a
    * code is spent: of any number of concurrent attempts exactly one updates the row. Nobody
-   * redeems a code they created, so an administrator cannot mint quota for themselves.
+   * redeems a code they created, so an administrator cannot mint quota for themselves; and with
+   * `staffRedeemer` (the redeemer is an admin or root) no code an admin or root created either,
+   * so administrators cannot mint quota for each other.
    */
-  async claim(executor: Executor, keyHash: string, userId: number, now: number): Promise<boolean> {
-    const result = await executor
+  async claim(
+    executor: Executor,
+    keyHash: string,
+    redeemer: { userId: number; staffRedeemer: boolean },
+    now: number,
+  ): Promise<boolean> {
+    const { userId, staffRedeemer } = redeemer;
+    let update = executor
       .updateTable('redemptions')
       .set({ status: RedemptionStatus.redeemed, redeemed_time: now, redeemed_user_id: userId })
       .where('key_hash', '=', keyHash)
       .where('status', '=', RedemptionStatus.enabled)
-      .where('user_id', '!=', userId)
-      .executeTakeFirst();
+      .where('user_id', '!=', userId);
+    if (staffRedeemer) {
+      update = update.where('user_id', 'not in', (expression) =>
+        expression.selectFrom('users').select('id').where('role', '>=', Role.admin),
+      );
+    }
+    const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 }

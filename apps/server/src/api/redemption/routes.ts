@@ -20,12 +20,12 @@ export function redemptionRoutes(app: FastifyInstance, deps: { auth: Auth; redem
   const user = { onRequest: auth.requireUser };
 
   app.get('/api/redemption/', admin, async (request) =>
-    ok(await redemptions.list(parseInput(redemptionListQuery, request.query, 'query'))),
+    ok(await redemptions.list(currentUser(request), parseInput(redemptionListQuery, request.query, 'query'))),
   );
 
   app.get('/api/redemption/:id', admin, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
-    return ok(await redemptions.get(id));
+    return ok(await redemptions.get(currentUser(request), id));
   });
 
   app.post('/api/redemption/', admin, async (request) =>
@@ -34,13 +34,14 @@ export function redemptionRoutes(app: FastifyInstance, deps: { auth: Auth; redem
 
   app.put('/api/redemption/', admin, async (request) => {
     const { status_only: statusOnly } = parseInput(redemptionUpdateQuery, request.query, 'query');
-    if (statusOnly) return ok(await redemptions.setStatus(parseInput(redemptionStatusBody, request.body)));
-    return ok(await redemptions.update(parseInput(updateRedemptionBody, request.body)));
+    const caller = currentUser(request);
+    if (statusOnly) return ok(await redemptions.setStatus(caller, parseInput(redemptionStatusBody, request.body)));
+    return ok(await redemptions.update(caller, parseInput(updateRedemptionBody, request.body)));
   });
 
   app.delete('/api/redemption/:id', admin, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
-    await redemptions.delete(id);
+    await redemptions.delete(currentUser(request), id);
     return ok();
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CreateRedemptionBody,
+  isAdminRole,
   type Paged,
   type RedemptionListQuery,
   RedemptionStatus,
@@ -48,14 +49,16 @@ export interface RedemptionDeps {
 export class RedemptionService {
   constructor(private readonly deps: RedemptionDeps) {}
 
-  async list(query: RedemptionListQuery): Promise<Paged<RedemptionView>> {
-    const page = await this.deps.repo.list(query, query);
+  /** The codes `caller` may manage: its own and those of users it outranks (every code, for root). */
+  async list(caller: UserRow, query: RedemptionListQuery): Promise<Paged<RedemptionView>> {
+    const hiddenCreators = await this.deps.users.idsNotOutrankedBy(caller);
+    const page = await this.deps.repo.list({ ...query, hiddenCreators }, query);
     const names = await this.deps.repo.usernames(page.data.map((row) => row.redeemed_user_id));
     return { ...page, data: page.data.map((row) => this.view(row, names)) };
   }
 
-  async get(id: number): Promise<RedemptionView> {
-    const row = await this.require(id);
+  async get(caller: UserRow, id: number): Promise<RedemptionView> {
+    const row = await this.require(caller, id);
     return this.view(row, await this.deps.repo.usernames([row.redeemed_user_id]));
   }
 
@@ -80,26 +83,28 @@ export class RedemptionService {
   }
 
   /** A redeemed code may still be renamed; its quota is history and stays. */
-  async update(body: UpdateRedemptionBody): Promise<RedemptionView> {
-    const code = await this.require(body.id);
+  async update(caller: UserRow, body: UpdateRedemptionBody): Promise<RedemptionView> {
+    const code = await this.require(caller, body.id);
     if (body.quota !== undefined && body.quota !== Number(code.quota)) {
       const patch = { quota: body.quota, ...(body.name === undefined ? {} : { name: body.name }) };
-      if (!(await this.deps.repo.updateUnredeemed(code.id, patch))) await this.refuseIfRedeemed(code.id, 'quota');
+      if (!(await this.deps.repo.updateUnredeemed(code.id, patch)))
+        await this.refuseIfRedeemed(caller, code.id, 'quota');
     } else if (body.name !== undefined) {
       await this.deps.repo.rename(code.id, body.name);
     }
-    return this.get(code.id);
+    return this.get(caller, code.id);
   }
 
-  async setStatus(body: RedemptionStatusBody): Promise<RedemptionView> {
-    const code = await this.require(body.id);
+  async setStatus(caller: UserRow, body: RedemptionStatusBody): Promise<RedemptionView> {
+    const code = await this.require(caller, body.id);
     if (!(await this.deps.repo.setStatusUnlessRedeemed(code.id, body.status))) {
-      await this.refuseIfRedeemed(code.id, 'status');
+      await this.refuseIfRedeemed(caller, code.id, 'status');
     }
-    return this.get(code.id);
+    return this.get(caller, code.id);
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(caller: UserRow, id: number): Promise<void> {
+    await this.require(caller, id);
     if (!(await this.deps.repo.delete(id))) throw AppError.notFound(`redemption code ${id} not found`);
   }
 
@@ -110,7 +115,8 @@ export class RedemptionService {
     const groups = await this.deps.groups.all();
     let reward: PaidReward | undefined;
     const quota = await this.deps.repo.db.transaction().execute(async (transaction) => {
-      if (!(await this.deps.repo.claim(transaction, hash, caller.id, nowSeconds()))) {
+      const redeemer = { userId: caller.id, staffRedeemer: isAdminRole(caller.role) };
+      if (!(await this.deps.repo.claim(transaction, hash, redeemer, nowSeconds()))) {
         throw await this.refusal(transaction, hash, caller.id);
       }
       const code = await this.deps.repo.findByKeyHash(hash, transaction);
@@ -140,20 +146,32 @@ export class RedemptionService {
     if (code.status === RedemptionStatus.redeemed) {
       return AppError.conflict('key: this redemption code has already been used');
     }
+    if (code.status === RedemptionStatus.enabled) {
+      // Enabled, not the caller's, not claimed: the caller is staff and so was its creator.
+      return AppError.forbidden(
+        'key: a redemption code an administrator created cannot be redeemed by an administrator',
+      );
+    }
     return AppError.conflict('key: this redemption code is disabled');
   }
 
   /** After a conditional update changed nothing: a 409 if the code was redeemed meanwhile, else fine. */
-  private async refuseIfRedeemed(id: number, field: string): Promise<void> {
-    const code = await this.require(id);
+  private async refuseIfRedeemed(caller: UserRow, id: number, field: string): Promise<void> {
+    const code = await this.require(caller, id);
     if (code.status === RedemptionStatus.redeemed) {
       throw AppError.conflict(`${field}: redemption code ${id} has already been redeemed`);
     }
   }
 
-  private async require(id: number): Promise<RedemptionRow> {
+  /** A code `caller` may manage: like a user, one created by an equal or higher role is refused with a 403. */
+  private async require(caller: UserRow, id: number): Promise<RedemptionRow> {
     const code = await this.deps.repo.findById(id);
     if (!code) throw AppError.notFound(`redemption code ${id} not found`);
+    if (code.user_id !== caller.id && (await this.deps.users.idsNotOutrankedBy(caller)).includes(code.user_id)) {
+      throw AppError.forbidden(
+        'permission denied: this redemption code was created by a user whose role is equal to or higher than yours',
+      );
+    }
     return code;
   }
 
