@@ -72,44 +72,57 @@ const stringList = (field: string, item: z.ZodType<string, string>) =>
     .transform((values) => values.filter((value) => value !== ''))
     .pipe(z.array(item));
 
-const heartbeatSetting = z
-  .object({
-    enabled: flag('enabled'),
-    timeout_seconds: z.number('timeout_seconds must be a number').int('timeout_seconds must be an integer').default(30),
-  })
-  .superRefine((heartbeat, context) => {
-    const { enabled, timeout_seconds: seconds } = heartbeat;
-    if (enabled && (seconds < HEARTBEAT_MIN_SECONDS || seconds > HEARTBEAT_MAX_SECONDS)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['timeout_seconds'],
-        message: `must be between ${HEARTBEAT_MIN_SECONDS} and ${HEARTBEAT_MAX_SECONDS} seconds when the heartbeat is enabled`,
-      });
-    }
-  });
+/**
+ * A key the setting does not know is refused on every write, naming it: a misspelt `models` would
+ * otherwise be dropped and leave the key unrestricted. Settings already stored are read leniently.
+ */
+const unknownFields: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const names = issue.keys.map((key) => [...(issue.path ?? []), key].join('.'));
+  return names.length === 1 ? `${names[0]} is not a known field` : `${names.join(', ')} are not known fields`;
+};
+const settingObject = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
+  z.strictObject(shape, { error: unknownFields });
+
+const heartbeatSetting = settingObject({
+  enabled: flag('enabled'),
+  timeout_seconds: z.number('timeout_seconds must be a number').int('timeout_seconds must be an integer').default(30),
+}).superRefine((heartbeat, context) => {
+  const { enabled, timeout_seconds: seconds } = heartbeat;
+  if (enabled && (seconds < HEARTBEAT_MIN_SECONDS || seconds > HEARTBEAT_MAX_SECONDS)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['timeout_seconds'],
+      message: `must be between ${HEARTBEAT_MIN_SECONDS} and ${HEARTBEAT_MAX_SECONDS} seconds when the heartbeat is enabled`,
+    });
+  }
+});
 
 const modelName = z.string().max(200, 'a model name must be at most 200 characters');
 const ipEntry = z
   .string()
   .refine(isIpOrCidr, { error: (issue) => `'${issue.input}' is not an IP address or CIDR range` });
 
-export const tokenSettingSchema = z.object({
+export const tokenSettingSchema = settingObject({
   heartbeat: heartbeatSetting.prefault({}),
   /** With the site's chat cache on (ChatCacheEnabled), whether this key's requests may be answered from it. */
   chat_cache: z.boolean('chat_cache must be true or false').default(true),
-  limits: z
-    .object({
-      limit_model_setting: z.object({ enabled: flag('enabled'), models: stringList('models', modelName) }).prefault({}),
-      limits_ip_setting: z
-        .object({ enabled: flag('enabled'), whitelist: stringList('whitelist', ipEntry) })
-        .prefault({}),
-      /** Requests per minute for this key; 0 = no per-key limit. */
-      rpm: wholeNumber('rpm'),
-      /** Requests in flight for this key; 0 = no limit. */
-      concurrency: wholeNumber('concurrency'),
-    })
-    .prefault({}),
-});
+  limits: settingObject({
+    limit_model_setting: settingObject({ enabled: flag('enabled'), models: stringList('models', modelName) }).prefault(
+      {},
+    ),
+    limits_ip_setting: settingObject({
+      enabled: flag('enabled'),
+      whitelist: stringList('whitelist', ipEntry),
+    }).prefault({}),
+    /** Requests per minute for this key; 0 = no per-key limit. */
+    rpm: wholeNumber('rpm'),
+    /** Requests in flight for this key; 0 = no limit. */
+    concurrency: wholeNumber('concurrency'),
+  }).prefault({}),
+  /** The reference console sends its billing tag back with every key; One Hub has none, and drops it. */
+  billing_tag: z.string('billing_tag must be a string').nullish(),
+}).transform(({ billing_tag: _dropped, ...setting }) => setting);
 export type TokenSetting = z.output<typeof tokenSettingSchema>;
 export type TokenSettingInput = z.input<typeof tokenSettingSchema>;
 

@@ -49,7 +49,11 @@ const lenientSetting = z
   })
   .catch(() => defaultTokenSetting());
 
-/** The stored JSON text of `tokens.setting` as a complete setting with defaults filled in. */
+/**
+ * The stored JSON text of `tokens.setting` as a complete setting with defaults filled in. Writes
+ * refuse keys the schema does not know; a setting stored with some (an older version, a hand edit)
+ * is read by the lenient schema, which drops them and keeps the rest.
+ */
 export function readTokenSetting(json: string): TokenSetting {
   const value = parseJson(json) ?? {};
   const strict = tokenSettingSchema.safeParse(value);

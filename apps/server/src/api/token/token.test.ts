@@ -161,6 +161,48 @@ describe.each(availableDialects)('API keys on %s', (dialect) => {
     expect(updated.key).toMatch(/^[A-Za-z0-9]{48}$/);
   });
 
+  it('refuses a setting key it does not know, naming it, on create and update; a stored one still loads', async () => {
+    const misspelt = { limits: { limit_model_setting: { enabled: true, modles: ['gpt-4o'] } } };
+    const before = await countTokens(bob.id);
+    const created = await call('POST', '/api/token/', bob.cookie, { name: 'typo', setting: misspelt });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().message).toBe('setting.limits.limit_model_setting.modles is not a known field');
+    expect(await countTokens(bob.id)).toBe(before);
+
+    const token = await create(bob.cookie, { name: 'strict' });
+    for (const setting of [misspelt, { heartbeat: { enabled: false, timeout: 30 } }, { limit: {} }]) {
+      const updated = await call('PUT', '/api/token/', bob.cookie, { id: token.id, setting });
+      expect(updated.statusCode, JSON.stringify(setting)).toBe(400);
+      expect(updated.json().message, JSON.stringify(setting)).toMatch(/^setting\.\S+ is not a known field$/);
+    }
+    expect(JSON.parse((await storedRow(token.id)).setting).limits.limit_model_setting.enabled).toBe(false);
+
+    // What the reference console sends back with a key: its billing tag is accepted and dropped.
+    const reference = {
+      heartbeat: { enabled: false, timeout_seconds: 30 },
+      limits: {
+        limit_model_setting: { enabled: true, models: ['gpt-4o'] },
+        limits_ip_setting: { enabled: false, whitelist: [] },
+      },
+      billing_tag: '',
+    };
+    const accepted = await call('PUT', '/api/token/', bob.cookie, { id: token.id, setting: reference });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().data.setting.limits.limit_model_setting).toEqual({ enabled: true, models: ['gpt-4o'] });
+    expect(accepted.json().data.setting).not.toHaveProperty('billing_tag');
+
+    // Written by an older version: reads are not strict, and the limits it holds still apply.
+    const legacy = { ...reference, billing_tag: 'vip', retired_field: 1 };
+    await t.database.db
+      .updateTable('tokens')
+      .set({ setting: JSON.stringify(legacy) })
+      .where('id', '=', token.id)
+      .execute();
+    const loaded = await call('GET', `/api/token/${token.id}`, bob.cookie);
+    expect(loaded.statusCode).toBe(200);
+    expect(loaded.json().data.setting.limits.limit_model_setting).toEqual({ enabled: true, models: ['gpt-4o'] });
+  });
+
   it('updates own tokens; status_only changes the status and nothing else', async () => {
     const token = await create(alice.cookie, { name: 'editable', remain_quota: 5 });
     await t.database.db.updateTable('tokens').set({ used_quota: 7 }).where('id', '=', token.id).execute();
