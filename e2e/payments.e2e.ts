@@ -79,6 +79,32 @@ describe('online payments', () => {
     await settledScreenshot(page, 'payments-gateways');
   });
 
+  it('an admin (not root) is offered only what it may change: no add or delete, the vendor settings read-only', async () => {
+    const admin = { username: 'payadmin', password: 'payadmin-password-1', display_name: 'Pay admin' };
+    await call('POST', '/api/user/', root, admin);
+    await call('POST', '/api/user/manage', root, { username: admin.username, action: 'promote' });
+    const [gateway] = await gateways();
+    const id = gateway?.id ?? 0;
+    const page = await openPage();
+    await signIn(page, admin.username, admin.password);
+    await openPaymentScreen(page);
+    await page.getByTestId(`payment-name-${id}`).waitFor();
+    expect(await page.getByTestId('payment-create').count()).toBe(0);
+    expect(await page.getByTestId(`payment-delete-${id}`).count()).toBe(0);
+
+    await page.getByTestId(`payment-edit-${id}`).click();
+    for (const field of ['notify_domain', 'config-pay_domain', 'config-partner_id', 'config-key']) {
+      expect(await page.getByTestId(`payment-form-${field}`).isDisabled(), field).toBe(true);
+    }
+    // What it may change saves: the untouched settings travel back as they came and are no change.
+    await page.getByTestId('payment-form-name').fill(`${GATEWAY_NAME} (admin)`);
+    await page.getByTestId('payment-form-submit').click();
+    await page.getByTestId('payment-form').waitFor({ state: 'detached' });
+    await expect.poll(async () => (await gateways())[0]?.name).toBe(`${GATEWAY_NAME} (admin)`);
+    expect((await gateways())[0]?.config).toBe(gateway?.config);
+    await call('PUT', '/api/payment/', root, { id, name: GATEWAY_NAME });
+  });
+
   it('a user tops up through the Epay cashier: the console shows success and the balance grows', async () => {
     const [gateway] = await gateways();
     const payer = await payerAuth();

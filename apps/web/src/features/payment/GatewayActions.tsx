@@ -1,4 +1,5 @@
 import ContentCopy from '@mui/icons-material/ContentCopy';
+import EditOutlined from '@mui/icons-material/EditOutlined';
 import Box from '@mui/material/Box';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
@@ -16,7 +17,8 @@ import { useUpdatePaymentGateway } from './payment.api.js';
 
 export interface GatewayRowHandlers {
   onEdit(gateway: PaymentGatewayView): void;
-  onDelete(gateway: PaymentGatewayView): void;
+  /** Root's only (the server refuses anyone else): without it the row offers no delete. */
+  onDelete?: ((gateway: PaymentGatewayView) => void) | undefined;
 }
 
 /**
@@ -115,6 +117,20 @@ export function GatewaySortField({ gateway }: { gateway: PaymentGatewayView }) {
 
 export function GatewayActions({ gateway, onEdit, onDelete }: { gateway: PaymentGatewayView } & GatewayRowHandlers) {
   const { t } = useTranslation('payment');
+  if (!onDelete) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+        <RowIconButton
+          label={t('actions.editNamed', { name: gateway.name })}
+          tooltip={t('actions.edit')}
+          onClick={() => onEdit(gateway)}
+          testId={`payment-edit-${gateway.id}`}
+        >
+          <EditOutlined fontSize="small" />
+        </RowIconButton>
+      </Box>
+    );
+  }
   return (
     <EditDeleteActions
       editLabel={t('actions.edit')}

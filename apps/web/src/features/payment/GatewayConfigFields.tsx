@@ -12,6 +12,8 @@ interface ConfigFieldsProps {
   stored: Record<string, string>;
   errors: GatewayFormErrors;
   disabled: boolean;
+  /** Shown, not editable: only root may change a gateway's settings. */
+  locked: boolean;
   onChange(name: string, value: string): void;
 }
 
@@ -25,14 +27,14 @@ function inputType(field: ConfigField, value: string, stored: string | undefined
 }
 
 /** The settings of one gateway type (reference §4.10), each with where to find it in the vendor's console. */
-export function GatewayConfigFields({ type, values, stored, errors, disabled, onChange }: ConfigFieldsProps) {
+export function GatewayConfigFields({ type, values, stored, errors, disabled, locked, onChange }: ConfigFieldsProps) {
   const { t } = useTranslation('payment');
   return (
     <FormSection title={t('form.configSection', { type: t(`types.${type}`) })}>
       {GATEWAY_CONFIG_FIELDS[type].map((field) => {
         const value = values[field.name] ?? '';
         const keeping = field.secret && stored[field.name] !== undefined && value === stored[field.name];
-        const help = keeping ? t('form.secretKept') : t(`help.${type}.${field.name}`);
+        const help = locked ? t('form.rootOnly') : keeping ? t('form.secretKept') : t(`help.${type}.${field.name}`);
         return (
           <TextField
             key={field.name}
@@ -41,14 +43,14 @@ export function GatewayConfigFields({ type, values, stored, errors, disabled, on
             value={value}
             onChange={(event) => onChange(field.name, event.target.value)}
             // Selecting the mask on focus lets the admin type a new secret straight over it.
-            onFocus={(event) => keeping && event.target.select()}
+            onFocus={(event) => keeping && !locked && event.target.select()}
             select={field.options !== undefined}
             type={inputType(field, value, stored[field.name])}
             multiline={field.multiline && !keeping}
             minRows={field.multiline && !keeping ? 3 : undefined}
             maxRows={field.multiline ? 8 : undefined}
             required={isRequired(field, values)}
-            disabled={disabled}
+            disabled={disabled || locked}
             error={Boolean(errors[`config.${field.name}`])}
             helperText={errors[`config.${field.name}`] ?? help}
             autoComplete="off"

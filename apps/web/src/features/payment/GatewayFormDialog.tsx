@@ -30,6 +30,7 @@ import {
   validateGatewayForm,
 } from './gatewayForm.js';
 import { useCreatePaymentGateway, useUpdatePaymentGateway } from './payment.api.js';
+import { useIsRoot } from './paymentRole.js';
 
 interface GatewayFormProps {
   /** The gateway to edit; null to create one. */
@@ -48,6 +49,8 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
   const update = useUpdatePaymentGateway({ silent: true });
   const saving = create.isPending || update.isPending;
   const bind = bindTextFields({ ...form, disabled: saving });
+  // An admin edits names, fees, order and on/off; the vendor settings are shown, read-only.
+  const locked = !useIsRoot();
   // Another type's stored settings mean nothing to the chosen one, so they are not carried over.
   const stored = gateway && values.type === gateway.type ? parseConfig(gateway.config) : {};
 
@@ -109,7 +112,8 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
           <TextField label={t('fields.icon')} {...bind('icon', t('form.iconHint'))} slotProps={testIds('icon')} />
           <TextField
             label={t('fields.notify_domain')}
-            {...bind('notify_domain', t('form.notifyDomainHint'))}
+            {...bind('notify_domain', locked ? t('form.rootOnly') : t('form.notifyDomainHint'))}
+            disabled={saving || locked}
             slotProps={testIds('notify_domain')}
           />
         </FormSection>
@@ -119,6 +123,7 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
           stored={stored}
           errors={form.errors}
           disabled={saving}
+          locked={locked}
           onChange={setConfig}
         />
         <FormSection title={t('form.moneySection')}>

@@ -11,6 +11,7 @@ import { GatewaysTable } from './GatewaysTable.js';
 import { FilterSelect, ListLoadFailed } from './ListParts.js';
 import { useDeletePaymentGateway, usePaymentGatewayList } from './payment.api.js';
 import { useGatewayListParams } from './paymentListParams.js';
+import { useIsRoot } from './paymentRole.js';
 
 interface GatewaysTabProps {
   compact: boolean;
@@ -51,6 +52,7 @@ export function GatewaysTab({ compact, onCreate, onEdit }: GatewaysTabProps) {
   const [params, update] = useGatewayListParams();
   const gateways = usePaymentGatewayList(params);
   const [deleting, setDeleting] = useState<PaymentGatewayView | null>(null);
+  const root = useIsRoot();
 
   return (
     <>
@@ -101,7 +103,7 @@ export function GatewaysTab({ compact, onCreate, onEdit }: GatewaysTabProps) {
             clearLabel={t('clearFilters')}
             onClear={() => update({ name: '', type: '' })}
             clearTestId="payment-clear-filters"
-            create={{ label: t('create'), onClick: onCreate }}
+            create={root ? { label: t('create'), onClick: onCreate } : undefined}
           />
         }
       >
@@ -112,7 +114,7 @@ export function GatewaysTab({ compact, onCreate, onEdit }: GatewaysTabProps) {
           onSort={(order) => update({ order })}
           compact={compact}
           onEdit={onEdit}
-          onDelete={setDeleting}
+          onDelete={root ? setDeleting : undefined}
         />
       </ListPanel>
       <DeleteGatewayDialog gateway={deleting} onClose={() => setDeleting(null)} />

@@ -14,6 +14,7 @@ import { GatewayFormDialog } from './GatewayFormDialog.js';
 import { GatewaysTab } from './GatewaysTab.js';
 import { OrdersTab } from './OrdersTab.js';
 import { type PaymentTab, parseTab } from './paymentListParams.js';
+import { useIsRoot } from './paymentRole.js';
 
 /** Administrators set up payment gateways and look up the orders paid through them (spec §9). */
 export function PaymentPage() {
@@ -23,6 +24,7 @@ export function PaymentPage() {
   const [search, setSearch] = useSearchParams();
   const tab = parseTab(search);
   const formDialog = useDialogSubject<PaymentGatewayView>();
+  const root = useIsRoot();
   // Each tab keeps its own filters in the URL; switching tab starts the other one clean.
   const showTab = (next: PaymentTab) => setSearch(next === 'orders' ? { tab: 'orders' } : {});
 
@@ -32,7 +34,8 @@ export function PaymentPage() {
         title={t('title')}
         subtitle={t('subtitle')}
         action={
-          tab === 'gateways' && (
+          tab === 'gateways' &&
+          root && (
             <Button
               variant="contained"
               startIcon={<Add />}
