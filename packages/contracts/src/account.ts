@@ -20,7 +20,12 @@ export const emailCodeQuery = z.object({ email: requiredEmail });
 export type EmailCodeQuery = z.infer<typeof emailCodeQuery>;
 
 /** `POST /api/user/reset`. */
-export const passwordResetBody = z.object({ email: requiredEmail, token: requiredText('token', 64) });
+export const passwordResetBody = z.object({
+  email: requiredEmail,
+  token: requiredText('token', 64),
+  /** Also remove every passkey of the account (the answer lists the passkeys left). */
+  remove_passkeys: z.boolean('remove_passkeys must be true or false').optional(),
+});
 export type PasswordResetBody = z.infer<typeof passwordResetBody>;
 
 /** `GET /api/oauth/email/bind`. */

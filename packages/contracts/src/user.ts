@@ -76,6 +76,16 @@ export const selfUpdateBody = z.object({
   password: optionalPassword,
   /** The current password; required when `password` sets a new one. */
   original_password: z.string('original_password must be a string').max(128).optional(),
+  /** With a new password: passkeys to remove in the same step, `true` for all of them. */
+  remove_passkeys: z
+    .union(
+      [
+        z.literal(true),
+        z.array(z.number().int().positive(), 'remove_passkeys: true or a list of passkey ids').max(100),
+      ],
+      'remove_passkeys: true or a list of passkey ids',
+    )
+    .optional(),
 });
 export type SelfUpdateBody = z.infer<typeof selfUpdateBody>;
 

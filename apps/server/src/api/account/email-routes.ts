@@ -4,12 +4,13 @@ import { type Auth, currentUser } from '../../http/auth.js';
 import type { RouteRateLimit } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
+import type { PasskeysOnPasswordChange } from '../passkey/password-change.js';
 import type { SignInServices } from './sign-in.js';
 
 /** E-mail verification codes, password reset and e-mail binding; all behind the critical limiter. */
 export function emailRoutes(
   app: FastifyInstance,
-  deps: { auth: Auth; signIn: SignInServices; critical: RouteRateLimit },
+  deps: { auth: Auth; signIn: SignInServices; critical: RouteRateLimit; passkeys: PasskeysOnPasswordChange },
 ): void {
   const { auth, signIn, critical } = deps;
   const humanOnly = { config: critical, preHandler: signIn.turnstile.guard };
@@ -28,7 +29,10 @@ export function emailRoutes(
 
   app.post('/api/user/reset', { config: critical }, async (request) => {
     const body = parseInput(passwordResetBody, request.body);
-    return ok(await signIn.email.resetPassword(body.email, body.token));
+    const password = await signIn.email.resetPassword(body.email, body.token);
+    // Passkeys outlive the password: the answer lists those left, and the reset can remove them all.
+    const passkeys = await deps.passkeys.removeAfterReset(body.email, body.remove_passkeys === true);
+    return { ...ok(password), passkeys };
   });
 
   app.get('/api/oauth/email/bind', { config: critical, onRequest: auth.requireUser }, async (request) => {

@@ -6,6 +6,7 @@ import { ok } from '../../http/reply.js';
 import { assertSameOriginGet } from '../../http/same-origin.js';
 import type { SessionCodec } from '../../http/session.js';
 import { parseInput } from '../../http/validate.js';
+import type { PasskeysOnPasswordChange } from '../passkey/password-change.js';
 import { toLoginUserView, toUserView } from '../user/presenter.js';
 import { emailRoutes } from './email-routes.js';
 import { oauthRoutes } from './oauth/routes.js';
@@ -21,6 +22,7 @@ export function accountRoutes(
     sessions: SessionCodec;
     critical: RouteRateLimit;
     signInLimit: AccountSignInLimit;
+    passkeys: PasskeysOnPasswordChange;
   },
 ): void {
   const { auth, accounts, signIn, sessions, critical, signInLimit } = deps;
@@ -60,9 +62,14 @@ export function accountRoutes(
 
   app.put('/api/user/self', { ...signedIn, config: critical }, async (request, reply) => {
     const before = currentUser(request);
-    const updated = await accounts.updateSelf(before, parseInput(selfUpdateBody, request.body));
-    // A new password ends every session; keep this one signed in with a cookie of the new generation.
-    if (updated.password !== before.password) sessions.issue(reply, updated);
+    const body = parseInput(selfUpdateBody, request.body);
+    await deps.passkeys.check(before.id, body.remove_passkeys, Boolean(body.password));
+    const updated = await accounts.updateSelf(before, body);
+    if (updated.password !== before.password) {
+      // A new password ends every session; keep this one signed in with a cookie of the new generation.
+      sessions.issue(reply, updated);
+      await deps.passkeys.removeAfterChange(updated.id, body.remove_passkeys);
+    }
     return ok(toUserView(updated));
   });
 

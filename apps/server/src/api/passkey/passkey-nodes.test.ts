@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCookie } from '../../../test/app.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { twoNodeCaches } from '../../../test/node-caches.js';
+import { withPasswordCheck } from '../../../test/passkey/password-check.js';
 import {
   type CreationOptions,
   type RequestOptions,
@@ -61,7 +62,8 @@ describe.each(twoNodeCaches())('passkeys across two nodes sharing a %s cache', (
       url: '/api/user/login',
       payload: { username: 'root', password: 'root-password-123' },
     });
-    const cookie = sessionCookie(login);
+    // The password is confirmed on the first node; the check holds on the second as well.
+    const cookie = await withPasswordCheck(first.app, sessionCookie(login), 'root-password-123');
     const authenticator = new SoftwareAuthenticator('http://localhost:3000');
     const call = (node: AssembledServer, url: string, payload: object, headers: Record<string, string> = {}) =>
       node.app.inject({ method: 'POST', url, headers, payload });

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_TOKEN, sessionCookie, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { withPasswordCheck } from '../../../test/passkey/password-check.js';
 import {
   type CreationOptions,
   type RequestOptions,
@@ -37,8 +38,9 @@ describe.each(availableDialects)('passkeys (/api/webauthn/*) on %s', (dialect) =
     return `passkey_login=${cookie.value}`;
   };
 
-  /** Registers a new passkey for the user through the real routes. */
-  async function register(cookie: string, alias?: string) {
+  /** Registers a new passkey for the user through the real routes, the password confirmed first. */
+  async function register(session: string, alias?: string) {
+    const cookie = await withPasswordCheck(t.app, session);
     const authenticator = new SoftwareAuthenticator(ORIGIN);
     const begin = await call('POST', '/api/webauthn/registration/begin', cookie, alias ? { alias } : {});
     expect(begin.statusCode).toBe(200);
@@ -132,10 +134,11 @@ describe.each(availableDialects)('passkeys (/api/webauthn/*) on %s', (dialect) =
     ).toBe(400);
 
     const fresh = new SoftwareAuthenticator(ORIGIN);
-    const begin = await call('POST', '/api/webauthn/registration/begin', cookie, {});
+    const enrolling = await withPasswordCheck(t.app, cookie);
+    const begin = await call('POST', '/api/webauthn/registration/begin', enrolling, {});
     const attestation = fresh.register(begin.json().data);
-    expect((await call('POST', '/api/webauthn/registration/finish', cookie, attestation)).statusCode).toBe(200);
-    expect((await call('POST', '/api/webauthn/registration/finish', cookie, attestation)).statusCode).toBe(400);
+    expect((await call('POST', '/api/webauthn/registration/finish', enrolling, attestation)).statusCode).toBe(200);
+    expect((await call('POST', '/api/webauthn/registration/finish', enrolling, attestation)).statusCode).toBe(400);
   });
 
   it('a sign-in started for a username accepts only that user’s passkeys', async () => {
@@ -180,7 +183,8 @@ describe.each(availableDialects)('passkeys (/api/webauthn/*) on %s', (dialect) =
 
   it('answers malformed input and anonymous callers with a 4xx', async () => {
     const { cookie } = await t.createUser('pk_jack');
-    const bad = await call('POST', '/api/webauthn/registration/finish', cookie, { id: 'x', response: {} });
+    const enrolling = await withPasswordCheck(t.app, cookie);
+    const bad = await call('POST', '/api/webauthn/registration/finish', enrolling, { id: 'x', response: {} });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('rawId');
     expect((await call('POST', '/api/webauthn/login/finish', undefined, { id: 'x' })).statusCode).toBe(400);
@@ -199,7 +203,10 @@ describe.each(availableDialects)('passkeys (/api/webauthn/*) on %s', (dialect) =
       expect((await call('POST', '/api/webauthn/login/begin', undefined, {})).statusCode).toBe(403);
       const finish = await call('POST', '/api/webauthn/login/finish', flow, authenticator.assert(options));
       expect(finish.statusCode).toBe(403);
-      expect((await call('POST', '/api/webauthn/registration/begin', cookie, {})).statusCode).toBe(403);
+      const enrolling = await withPasswordCheck(t.app, cookie);
+      const refused = await call('POST', '/api/webauthn/registration/begin', enrolling, {});
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toContain('PasskeyLoginEnabled');
     } finally {
       await setOption('PasskeyLoginEnabled', 'true');
     }

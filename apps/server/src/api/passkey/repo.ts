@@ -49,4 +49,12 @@ export class PasskeyRepository {
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+
+  /** Deletes the user's passkeys, all of them or those ids; ids of other users are left alone. */
+  async deleteManyOwned(userId: number, ids: 'all' | readonly number[]): Promise<void> {
+    if (ids !== 'all' && ids.length === 0) return;
+    let query = this.handle.db.deleteFrom('webauthn_credentials').where('user_id', '=', userId);
+    if (ids !== 'all') query = query.where('id', 'in', [...ids]);
+    await query.execute();
+  }
 }

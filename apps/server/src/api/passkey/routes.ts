@@ -1,17 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { type Auth, currentUser } from '../../http/auth.js';
-import type { RouteRateLimit } from '../../http/rate-limit.js';
+import type { AccountSignInLimit, RouteRateLimit } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
 import type { SessionCodec } from '../../http/session.js';
 import { SignedCookie } from '../../http/signed-cookie.js';
 import { parseInput } from '../../http/validate.js';
 import { AppError } from '../../platform/errors.js';
+import { verifyPassword } from '../../platform/password.js';
 import type { Services } from '../../services.js';
 import { toLoginUserView } from '../user/presenter.js';
 import { CHALLENGE_TTL_SECONDS, PasskeyChallenges } from './challenges.js';
+import { PasskeyEnrolmentGuard } from './enrolment-guard.js';
+import { mailPasskeyAdded } from './notices.js';
 import { PasskeyRepository } from './repo.js';
 import { PasskeyService } from './service.js';
-import { authenticationResponse, loginBeginBody, registrationBeginBody, registrationResponse } from './wire.js';
+import {
+  authenticationResponse,
+  loginBeginBody,
+  passwordCheckBody,
+  registrationBeginBody,
+  registrationResponse,
+} from './wire.js';
 
 /** Names the sign-in in progress in this browser; its challenge waits in the shared cache. */
 const FLOW_COOKIE = 'passkey_login';
@@ -24,6 +33,8 @@ export function passkeyRoutes(
     services: Pick<Services, 'database' | 'cache' | 'options' | 'userRepository' | 'signIn'>;
     sessions: SessionCodec;
     critical: RouteRateLimit;
+    /** The password sign-in's per-account limit, which the password check shares. */
+    signInLimit: AccountSignInLimit;
     /** Signs the sign-in flow cookie. */
     secret: string;
   },
@@ -40,15 +51,35 @@ export function passkeyRoutes(
     label: 'passkey-login',
   });
   const signedIn = { onRequest: auth.requireUser };
+  const guard = new PasskeyEnrolmentGuard(deps.secret, auth);
+  const enrolling = { onRequest: [guard.sessionOnly, guard.recentPassword] };
 
-  app.post('/api/webauthn/registration/begin', signedIn, async (request) => {
+  // The password again, from the signed-in browser: it opens ten minutes in which passkeys may be added.
+  app.post(
+    '/api/webauthn/password_check',
+    { config: critical, onRequest: guard.sessionOnly },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { password } = parseInput(passwordCheckBody, request.body);
+      await deps.signInLimit.attempt(user.username);
+      if (!(await verifyPassword(password, user.password))) throw AppError.forbidden('password: the password is wrong');
+      await deps.signInLimit.succeeded(user.username);
+      guard.stamp(reply, user);
+      return ok();
+    },
+  );
+
+  app.post('/api/webauthn/registration/begin', enrolling, async (request) => {
     const { alias } = parseInput(registrationBeginBody, request.body ?? {});
     return ok(await passkeys.beginRegistration(currentUser(request), alias || undefined));
   });
 
-  app.post('/api/webauthn/registration/finish', signedIn, async (request) => {
-    const response = parseInput(registrationResponse, request.body);
-    return ok(await passkeys.finishRegistration(currentUser(request), response), 'passkey registered');
+  app.post('/api/webauthn/registration/finish', enrolling, async (request) => {
+    const user = currentUser(request);
+    const added = await passkeys.finishRegistration(user, parseInput(registrationResponse, request.body));
+    const mail = { mailer: services.signIn.mailer, options: services.options, log: request.log };
+    mailPasskeyAdded(mail, user, added, request.ip);
+    return ok(added, 'passkey registered');
   });
 
   app.post('/api/webauthn/login/begin', { config: critical }, async (request, reply) => {

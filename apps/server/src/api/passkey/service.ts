@@ -17,8 +17,8 @@ import type { OptionService } from '../option/service.js';
 import type { UserRepository } from '../user/repo.js';
 import { CHALLENGE_TTL_SECONDS, type PasskeyChallenges } from './challenges.js';
 import { relyingPartyOf } from './relying-party.js';
-import type { PasskeyRepository, PasskeyRow } from './repo.js';
-import type { PasskeyView } from './wire.js';
+import type { PasskeyRepository } from './repo.js';
+import { type PasskeyView, toPasskeyView } from './wire.js';
 
 const EXPIRED = 'the passkey ceremony has expired or was already used; start again';
 const NOT_VERIFIED = 'the passkey could not be verified';
@@ -100,7 +100,7 @@ export class PasskeyService {
     };
     try {
       const id = await this.repo.insert(row);
-      return toView({ ...row, id });
+      return toPasskeyView({ ...row, id });
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.conflict('this passkey is already registered');
       throw error;
@@ -171,19 +171,10 @@ export class PasskeyService {
   }
 
   async list(user: UserRow): Promise<PasskeyView[]> {
-    return (await this.repo.listByUser(user.id)).map(toView);
+    return (await this.repo.listByUser(user.id)).map(toPasskeyView);
   }
 
   async remove(user: UserRow, id: number): Promise<void> {
     if (!(await this.repo.deleteOwned(user.id, id))) throw AppError.notFound(`passkey ${id} not found`);
   }
-}
-
-function toView(row: Pick<PasskeyRow, 'id' | 'credential_id' | 'alias' | 'created_time'>): PasskeyView {
-  return {
-    id: row.id,
-    credential_id: Buffer.from(row.credential_id, 'base64url').toString('base64'),
-    alias: row.alias,
-    created_time: Number(row.created_time),
-  };
 }

@@ -1,5 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
+import type { PasskeyRow } from './repo.js';
 
 /**
  * The bodies of the `/api/webauthn/*` routes. The browser's answers are checked for shape here, so
@@ -13,6 +14,14 @@ const base64url = z
 export const registrationBeginBody = z
   .object({ alias: z.string().trim().max(255, 'alias: at most 255 characters').optional() })
   .default({});
+
+/** `POST /api/webauthn/password_check`: the current password, before adding a passkey. */
+export const passwordCheckBody = z.object({
+  password: z
+    .string('password is required')
+    .min(1, 'password is required')
+    .max(128, 'password: at most 128 characters'),
+});
 
 export const loginBeginBody = z.object({ username: z.string().trim().max(191).optional() }).default({});
 
@@ -58,4 +67,12 @@ export interface PasskeyView {
   credential_id: string;
   alias: string;
   created_time: number;
+}
+export function toPasskeyView(row: Pick<PasskeyRow, 'id' | 'credential_id' | 'alias' | 'created_time'>): PasskeyView {
+  return {
+    id: row.id,
+    credential_id: Buffer.from(row.credential_id, 'base64url').toString('base64'),
+    alias: row.alias,
+    created_time: Number(row.created_time),
+  };
 }
