@@ -40,7 +40,7 @@ export interface PaymentGatewayView {
   fixed_fee: number;
   percent_fee: number;
   currency: PaymentCurrency;
-  /** JSON text of the gateway's settings, secret fields replaced by a mask such as `sk_l••••••9f2c`. */
+  /** JSON text of the gateway's settings, secret fields replaced by a mask such as `••••9f2c` (at most the last 4 characters, none of a short secret). */
   config: string;
   sort: number;
   enable: boolean;
