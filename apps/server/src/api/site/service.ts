@@ -47,10 +47,9 @@ export function siteInfo(options: OptionService, server: ServerFacts): SiteInfo 
     RechargeDiscount: text('RechargeDiscount'),
     EnableSafe: flag('EnableSafe'),
     SafeToolName: text('SafeToolName'),
-    SafeKeyWords: text('SafeKeyWords')
-      .split('\n')
-      .map((word) => word.trim())
-      .filter(Boolean),
+    // Kept for consoles that read the field, but always empty: the list tells anyone what to spell
+    // differently to pass the filter. Root reads it through the options API.
+    SafeKeyWords: [],
     UserInvoiceMonth: flag('UserInvoiceMonth'),
     UptimeEnabled: flag('UptimeEnabled'),
     UptimeDomain: text('UptimeDomain'),

@@ -7,6 +7,7 @@ import { availableDialects } from '../../../test/databases.js';
  * `GET /api/status` as the reference documents it (§1.2) and its console reads it: the console
  * caches the object as its site information and reads these fields all over its screens.
  * `chat_links` and `RechargeDiscount` are JSON text the console parses itself.
+ * `SafeKeyWords` is there but empty, unlike the reference: the list is root's (options API).
  */
 const statusShape: Shape = {
   version: 'string',
@@ -39,7 +40,8 @@ const statusShape: Shape = {
   RechargeDiscount: 'string',
   EnableSafe: 'boolean',
   SafeToolName: 'string',
-  SafeKeyWords: ['string'],
+  // Always empty (the keyword list is private): the field stays for consoles that read it.
+  SafeKeyWords: 'array',
   UserInvoiceMonth: 'boolean',
   UptimeDomain: 'string',
   UptimePageName: 'string',
@@ -51,7 +53,7 @@ describe.each(availableDialects)('site routes have the reference console’s sha
 
   beforeAll(async () => {
     t = await startTestApp({ dialect });
-    // A keyword list, so the array's elements are checked too.
+    // A keyword list, which /api/status must not tell.
     const response = await t.app.inject({
       method: 'PUT',
       url: '/api/option/',
@@ -74,6 +76,15 @@ describe.each(availableDialects)('site routes have the reference console’s sha
 
   it('GET /api/status carries every field the console reads, with the reference’s types', async () => {
     expectShape(await data('/api/status'), statusShape);
+  });
+
+  it('GET /api/status keeps the content-safety keyword list private; root still reads it from the options', async () => {
+    const status = (await data('/api/status')) as { SafeKeyWords: string[] };
+    expect(status.SafeKeyWords).toEqual([]);
+    const response = await t.app.inject({ method: 'GET', url: '/api/option/', headers: { authorization: ROOT_TOKEN } });
+    expect(response.statusCode).toBe(200);
+    const options = response.json().data as Array<{ key: string; value: string }>;
+    expect(options.find((option) => option.key === 'SafeKeyWords')?.value).toBe('alpha\nbeta');
   });
 
   it('GET /api/notice, /api/about and /api/home_page_content answer the option text', async () => {

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE, GEMINI, type NativeRelay, startNativeRelay } from '../../../test/native-relay.js';
 import { storedQuota } from '../../../test/relay-setup.js';
-import { requestTexts } from './content-safety.js';
+import { matchingForm, requestTexts } from './content-safety.js';
 
 describe('the texts content safety reads', () => {
   it('finds the text of every surface and leaves media and metadata out', () => {
@@ -35,6 +35,7 @@ describe('the texts content safety reads', () => {
     });
     expect(texts.sort()).toEqual(
       [
+        'alice',
         'be brief',
         'chat part',
         'claude system',
@@ -48,6 +49,59 @@ describe('the texts content safety reads', () => {
         'rerank doc',
       ].sort(),
     );
+  });
+
+  it('reads names, tool descriptions and schemas, and tool-call arguments of every surface', () => {
+    const texts = requestTexts({
+      messages: [
+        {
+          role: 'assistant',
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"q":"\\u0073ecret openai arg"}' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_use', id: 't1', name: 'claude_tool', input: { city: 'claude arg' } }] },
+      ],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'lookup',
+            description: 'openai tool description',
+            parameters: { type: 'object', properties: { q: { type: 'string', description: 'param description' } } },
+          },
+        },
+        { name: 'claude_tool', description: 'claude tool description', input_schema: { type: 'object' } },
+      ],
+      contents: [
+        {
+          parts: [
+            { functionCall: { name: 'gemini_call', args: { where: 'gemini arg', image_url: 'hidden in args' } } },
+            { functionResponse: { name: 'gemini_call', response: { result: 'gemini result' } } },
+          ],
+        },
+      ],
+    });
+    for (const text of [
+      'secret openai arg',
+      'claude arg',
+      'openai tool description',
+      'param description',
+      'claude tool description',
+      'gemini arg',
+      'hidden in args',
+      'gemini result',
+      'claude_tool',
+      'gemini_call',
+    ]) {
+      expect(texts, text).toContain(text);
+    }
+  });
+
+  it('compares full-width letters as plain ones and ignores invisible characters', () => {
+    expect(matchingForm('ＳＥＣＲＥＴ　ＰＬＡＮ')).toBe('secret plan');
+    expect(matchingForm('se\u200Bcr\u200Cet\u200D p\u2060l\uFEFFa\u00ADn')).toBe('secret plan');
+    expect(matchingForm('Plain ASCII')).toBe('plain ascii');
   });
 });
 
@@ -68,7 +122,7 @@ describe('content safety through the relay', () => {
   beforeAll(async () => {
     relay = await startNativeRelay({ claude: { input: 1, output: 1 }, gemini: { input: 1, output: 1 } });
     openai = relay.r.client;
-    await setOption('SafeKeyWords', 'Forbidden Thing\nsecret plan');
+    await setOption('SafeKeyWords', 'Forbidden Thing\nsecret plan\nBlackbird');
   }, 60_000);
   afterAll(async () => {
     await relay?.close();
@@ -137,6 +191,71 @@ describe('content safety through the relay', () => {
     expect((image as InstanceType<typeof OpenAI.APIError>).code).toBe('content_security_policy_blocking');
     expect(relay.native.received).toHaveLength(0);
     expect(relay.r.upstream.received).toHaveLength(0);
+  });
+
+  it('refuses a listed word spelt in full-width letters or split by zero-width characters', async () => {
+    for (const content of [
+      'the ＦＯＲＢＩＤＤＥＮ ＴＨＩＮＧ',
+      'the for\u200Bbid\u00ADden th\u2060ing',
+      'se\uFEFFcret\u200C plan',
+    ]) {
+      const error = await refusal(
+        openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] }),
+      );
+      expect((error as InstanceType<typeof OpenAI.APIError>).status, content).toBe(400);
+      expect((error as InstanceType<typeof OpenAI.APIError>).code, content).toBe('content_security_policy_blocking');
+    }
+    expect(relay.r.upstream.received).toHaveLength(0);
+  });
+
+  it('refuses a listed word in a tool description, tool-call arguments or a message name', async () => {
+    const tool = (description: string) => ({
+      type: 'function' as const,
+      function: { name: 'lookup', description, parameters: { type: 'object', properties: {} } },
+    });
+    const requests: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming[] = [
+      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], tools: [tool('reveal the secret plan')] },
+      {
+        model: 'gpt-4o-mini',
+        messages: [
+          { role: 'user', content: 'hi' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"\\u0073ecret plan"}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: 'ok' },
+        ],
+      },
+      { model: 'gpt-4o-mini', messages: [{ role: 'user', name: 'blackbird_7', content: 'hi' }] },
+    ];
+    for (const body of requests) {
+      const error = await refusal(openai.chat.completions.create(body));
+      expect((error as InstanceType<typeof OpenAI.APIError>).status, JSON.stringify(body)).toBe(400);
+    }
+    const claude = await refusal(
+      relay.claude.messages.create({
+        model: CLAUDE,
+        max_tokens: 16,
+        tools: [{ name: 'lookup', description: 'the Secret Plan tool', input_schema: { type: 'object' } }],
+        messages: [{ role: 'user', content: 'hello' }],
+      }),
+    );
+    expect((claude as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
+    const gemini = await refusal(
+      relay.gemini.models.generateContent({
+        model: GEMINI,
+        contents: [
+          { role: 'user', parts: [{ text: 'hello' }] },
+          { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'forbidden thing' } } }] },
+        ],
+      }),
+    );
+    expect((gemini as ApiError).status).toBe(400);
+    expect(relay.r.upstream.received).toHaveLength(0);
+    expect(relay.native.received).toHaveLength(0);
   });
 
   it('lets clean text through, and everything through once EnableSafe is off', async () => {

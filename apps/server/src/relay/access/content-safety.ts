@@ -15,18 +15,32 @@ export interface SafetyTool {
 
 type SafetyOptions = Pick<OptionService, 'getBoolean' | 'get'>;
 
-/** Keyword: a case-insensitive substring match against SafeKeyWords, one word or phrase a line. */
+/** Characters that show as nothing (zero-width spaces and joiners, word joiner, BOM, soft hyphen…). */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * The form keywords and texts are compared in: NFKC (full-width and other compatibility letters
+ * become plain ones), invisible characters removed (they would split a word), lower case. Plain
+ * ASCII, most requests' text, only needs the lower case.
+ */
+export function matchingForm(text: string): string {
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  return text.normalize('NFKC').replace(INVISIBLE, '').toLowerCase();
+}
+
+/** Keyword: a substring match against SafeKeyWords, one word or phrase a line, in matchingForm. */
 function keywordTool(keywordsText: string): SafetyTool {
   const keywords = keywordsText
     .split(/\r?\n/)
-    .map((line) => line.trim().toLowerCase())
+    .map((line) => matchingForm(line.trim()))
     .filter((line) => line !== '');
   return {
     blocks: (texts) =>
       keywords.length > 0 &&
       texts.some((text) => {
-        const lower = text.toLowerCase();
-        return keywords.some((keyword) => lower.includes(keyword));
+        const comparable = matchingForm(text);
+        return keywords.some((keyword) => comparable.includes(keyword));
       }),
   };
 }
@@ -37,16 +51,23 @@ const tools: Record<SafeToolName, (options: SafetyOptions) => SafetyTool> = {
   Keyword: (options) => keywordTool(options.get('SafeKeyWords')),
 };
 
-/** The tool for the current settings, rebuilt only when they change. */
-let cached: { signature: string; tool: SafetyTool } | undefined;
+/** The tool for the current settings, rebuilt (keywords normalised once) only when they change. */
+let cached: { name: string; keywords: string; tool: SafetyTool } | undefined;
 function toolFor(options: SafetyOptions): SafetyTool {
   const name = options.get('SafeToolName') as SafeToolName;
-  const signature = `${name}\n${options.get('SafeKeyWords')}`;
-  if (cached?.signature !== signature) cached = { signature, tool: (tools[name] ?? tools.Keyword)(options) };
+  const keywords = options.get('SafeKeyWords');
+  if (cached?.name !== name || cached.keywords !== keywords) {
+    cached = { name, keywords, tool: (tools[name] ?? tools.Keyword)(options) };
+  }
   return cached.tool;
 }
 
-/** Keys whose string values (or strings in their arrays) are text a person wrote. */
+/**
+ * Keys whose string values (or strings in their arrays) are text a person or a model wrote and the
+ * upstream model reads: messages, prompts, system prompts, and the names and descriptions of
+ * messages, tools and their parameters. An object under one of them (Claude's tool_use `input`) is
+ * read whole.
+ */
 const TEXT_KEYS = new Set([
   'content',
   'text',
@@ -57,7 +78,14 @@ const TEXT_KEYS = new Set([
   'query',
   'documents',
   'negative_prompt',
+  'name',
+  'description',
 ]);
+/**
+ * Keys under which every string is read, whatever its key: tool-call arguments (OpenAI's JSON
+ * text, Gemini's `args`), Gemini's function results, and tools' parameter schemas.
+ */
+const WHOLE_KEYS = new Set(['arguments', 'args', 'response', 'parameters', 'input_schema']);
 /** Keys holding media or metadata, never read: image data and URLs, audio, files. */
 const SKIPPED_KEYS = new Set([
   'image_url',
@@ -71,24 +99,53 @@ const SKIPPED_KEYS = new Set([
   'audio',
 ]);
 
-/** Every text of a request body, whatever its surface: chat messages, parts, prompts, inputs, system prompts. */
+type Reading = 'skip' | 'text' | 'whole';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function readingOf(key: string, child: unknown): Reading {
+  if (SKIPPED_KEYS.has(key)) return 'skip';
+  if (WHOLE_KEYS.has(key)) return 'whole';
+  if (TEXT_KEYS.has(key)) return isObject(child) ? 'whole' : 'text';
+  return 'skip';
+}
+
+/** Tool-call arguments as OpenAI sends them, JSON text: its strings too, as `\u` escapes would hide a word. */
+function argumentStrings(text: string, visit: (value: unknown, reading: Reading) => void): void {
+  const start = text.trimStart()[0];
+  if (start !== '{' && start !== '[') return;
+  try {
+    visit(JSON.parse(text) as unknown, 'whole');
+  } catch {
+    // Not JSON: its text was read as it is.
+  }
+}
+
+/**
+ * Every text of a request body, whatever its surface: chat messages, parts, prompts, inputs, system
+ * prompts, names, tool descriptions and schemas, tool-call arguments and function results.
+ */
 export function requestTexts(fields: Json): string[] {
   const texts: string[] = [];
-  const visit = (value: unknown, underText: boolean): void => {
+  const visit = (value: unknown, reading: Reading): void => {
     if (typeof value === 'string') {
-      if (underText) texts.push(value);
+      if (reading !== 'skip') texts.push(value);
       return;
     }
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, underText);
+      for (const item of value) visit(item, reading);
       return;
     }
-    if (value === null || typeof value !== 'object') return;
+    if (!isObject(value)) return;
     for (const [key, child] of Object.entries(value)) {
-      if (!SKIPPED_KEYS.has(key)) visit(child, TEXT_KEYS.has(key));
+      // Inside tool-call arguments every key is the client's own, `image_url` included.
+      const childReading = reading === 'whole' ? 'whole' : readingOf(key, child);
+      visit(child, childReading);
+      if (key === 'arguments' && typeof child === 'string') argumentStrings(child, visit);
     }
   };
-  visit(fields, false);
+  visit(fields, 'skip');
   return texts;
 }
 
