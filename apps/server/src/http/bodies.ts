@@ -5,6 +5,21 @@ import { authenticatesCaller } from './auth.js';
 import { bodyUnread } from './errors.js';
 import { assertJsonDepth } from './json-depth.js';
 
+/** An /api route as declared: its methods, path, body limit and whether it authenticates first. */
+export interface ApiRouteInfo {
+  methods: string[];
+  url: string;
+  bodyLimit: number;
+  authenticates: boolean;
+}
+
+const declaredRoutes = new WeakMap<FastifyInstance, ApiRouteInfo[]>();
+
+/** Every /api route declared on the app (a test walks them all without credentials). */
+export function apiRoutesOf(app: FastifyInstance): ApiRouteInfo[] {
+  return declaredRoutes.get(app) ?? [];
+}
+
 export interface BodyRules {
   /** Body limit of /api routes; the relay keeps the server's larger one for images and audio. */
   apiBodyLimit: number;
@@ -43,15 +58,25 @@ export function installBodyRules(app: FastifyInstance, rules: BodyRules): void {
 
   // A guard that authenticates from the headers runs before the body is read; without one, the
   // body comes from a stranger and stays small.
+  const declared: ApiRouteInfo[] = [];
+  declaredRoutes.set(app, declared);
   app.addHook('onRoute', (route) => {
-    if (!isApi(route.url) || route.bodyLimit !== undefined) return;
+    if (!isApi(route.url)) return;
     const guarded = authenticatesCaller(route.onRequest);
-    route.bodyLimit = guarded ? rules.apiBodyLimit : Math.min(OPEN_API_BODY_LIMIT_BYTES, rules.apiBodyLimit);
+    route.bodyLimit ??= guarded ? rules.apiBodyLimit : Math.min(OPEN_API_BODY_LIMIT_BYTES, rules.apiBodyLimit);
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    declared.push({ methods, url: route.url, bodyLimit: route.bodyLimit, authenticates: guarded });
   });
 
   // The server's own request timeout (REQUEST_TIMEOUT_MS) is sized for uploads to the relay; an
   // /api body is small and gets a much shorter time.
   app.addHook('preParsing', (request, reply, payload, done) => {
+    // No route: Fastify would read the body (within the server's large limit) before answering 404.
+    if (request.is404 && bodyUnread(request.raw)) {
+      const path = request.url.split('?')[0];
+      done(AppError.notFound(`${isApi(request.url) ? 'no such API path' : 'not found'}: ${request.method} ${path}`));
+      return;
+    }
     if (!isApi(request.url) || !bodyUnread(request.raw)) {
       done(null, payload);
       return;
