@@ -40,6 +40,7 @@ import type { DatabaseHandle } from './platform/db/index.js';
 import type { Logger } from './platform/logger.js';
 import { createNotifier, type Notifier, type NotifyConfig } from './platform/notify.js';
 import { createSecretBox } from './platform/secret-box.js';
+import { createLinkSigner, type LinkSigner } from './platform/signed-links.js';
 
 /** The composition root: every repository and service, built once per process. */
 export interface Services {
@@ -67,6 +68,8 @@ export interface Services {
   invoices: InvoiceService;
   /** Online top-up: gateway settings, orders, vendor callbacks. */
   payments: { gateways: GatewayService; orders: OrderService; notify: NotifyService };
+  /** Signs the links handed out for keyless callers (a Midjourney proxy's callback, task images). */
+  links: LinkSigner;
 }
 
 export function createServices(
@@ -154,6 +157,7 @@ export function createServices(
     invoices: new InvoiceService(new InvoiceRepository(database), options),
     notifier,
     payments,
+    links: createLinkSigner(settings.serverSecret),
   };
 }
 

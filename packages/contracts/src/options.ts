@@ -165,6 +165,8 @@ export const optionDefinitions = {
   /** What a cached answer costs, as a share of what the call it repeats cost (1: the same, 0: free). */
   ChatCacheRatio: num(1, { min: 0, max: 1 }),
   MjNotifyEnabled: bool(false),
+  /** Whether the gateway may post to users' Midjourney notifyHooks at loopback, private and link-local addresses. */
+  MjNotifyAllowPrivate: bool(false),
   /** Proxy for fetching image URLs of chat messages for upstreams that take images only inline. */
   ChatImageRequestProxy: str('', { format: 'proxyUrl' }),
   /** Whether those fetches may reach loopback, private and link-local addresses (off: refused). */

@@ -29,6 +29,7 @@ import { ChannelRouter } from './routing/router.js';
 import { shareCooldowns } from './routing/shared-cooldowns.js';
 import { dashboardRoutes } from './surfaces/dashboard.js';
 import { installTaskRelays } from './tasks/index.js';
+import { createAddressGuard } from './transport/address-guard.js';
 import { createUpstreamClient, type UpstreamTimeouts } from './transport/executor.js';
 import { createImageFetcher } from './transport/image-fetch.js';
 
@@ -122,6 +123,10 @@ export async function installRelay(
 
   const upstream = createUpstreamClient(timing.upstreamTimeouts);
   const images = createImageFetcher(services.options);
+  const taskGuards = {
+    hooks: createAddressGuard(() => services.options.getBoolean('MjNotifyAllowPrivate')),
+    images: createAddressGuard(() => services.options.getBoolean('ChatImageAllowPrivate')),
+  };
   const inFlight = new InFlightRequests();
   const limiter = redis ? createRedisRateLimiter(redis, `${namespace}rpm:`) : createMemoryRateLimiter();
   const relayDeps: RelayDeps = {
@@ -180,6 +185,8 @@ export async function installRelay(
     {
       ...relayDeps,
       timeoutMs: timing.taskTimeoutMs,
+      links: services.links,
+      guards: taskGuards,
       refunds: {
         database: services.database,
         users: services.userRepository,
@@ -211,6 +218,7 @@ export async function installRelay(
     await logWriter.close();
     await upstream.close();
     await images.close();
+    await Promise.allSettled([taskGuards.hooks.close(), taskGuards.images.close()]);
   });
   return {
     async flush() {

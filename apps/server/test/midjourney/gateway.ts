@@ -24,6 +24,10 @@ export interface MjGateway {
   /** A call to the gateway's `/mj…` routes with the user's key in `mj-api-secret`. */
   mj(path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
   quota(): Promise<number>;
+  /** The path and query of the callback address the proxy was last given (signed for its channel). */
+  notifyPath(): string;
+  /** The path and query of a task's image link, as the task's view hands it out (signed). */
+  imagePath(mjId: string): Promise<string>;
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -67,6 +71,17 @@ export async function startMjGateway(
     admin: base.admin,
     mj: (path, body, headers = {}) => base.call(path, body, { 'mj-api-secret': user.key, ...headers }),
     quota: () => base.quota(user.id),
+    notifyPath() {
+      const hook = proxy.received.findLast((call) => typeof call.body?.notifyHook === 'string')?.body?.notifyHook;
+      if (typeof hook !== 'string') throw new Error('the proxy was given no notifyHook');
+      const url = new URL(hook);
+      return `${url.pathname}${url.search}`;
+    },
+    async imagePath(mjId) {
+      const task = await base.call(`/mj/task/${mjId}/fetch`, undefined, { 'mj-api-secret': user.key });
+      const url = new URL(String(task.body.imageUrl));
+      return `${url.pathname}${url.search}`;
+    },
     restart: base.restart,
     close: base.close,
   };

@@ -1,3 +1,5 @@
+import type { LinkSigner } from '../../platform/signed-links.js';
+import type { AddressGuard } from '../transport/address-guard.js';
 import type { RefundDeps } from './refund.js';
 import type { TaskDeps } from './submission.js';
 
@@ -6,4 +8,11 @@ export interface TaskRelayDeps extends TaskDeps {
   refunds: RefundDeps;
   /** TASK_TIMEOUT_MINUTES: an unfinished task older than this is failed and refunded. */
   timeoutMs: number;
+  /** Signs the links keyless callers use: the proxy's callback, task images (platform/signed-links.ts). */
+  links: LinkSigner;
+  /**
+   * The private-address guards for addresses users or upstreams chose: clients' notifyHooks
+   * (MjNotifyAllowPrivate) and task images (ChatImageAllowPrivate).
+   */
+  guards: { hooks: AddressGuard; images: AddressGuard };
 }

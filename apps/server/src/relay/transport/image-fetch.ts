@@ -1,17 +1,15 @@
-import { type LookupAddress, lookup } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import { lookup } from 'node:dns';
+import type { Dispatcher } from 'undici';
 import type { OptionService } from '../../api/option/service.js';
 import { AppError } from '../../platform/errors.js';
-import { isPrivateAddress } from '../../platform/private-address.js';
+import { createAddressGuard, isPrivateAddressRefusal } from './address-guard.js';
 import { readBody } from './executor.js';
 
 /**
  * Fetches an image a chat message names by URL, for upstreams that take images only inline
  * (base64): through ChatImageRequestProxy when set, at most MAX_BYTES and TIMEOUT_MS, and never
- * to a loopback, private or link-local address unless ChatImageAllowPrivate says so. Without a
- * proxy every address a name resolves to is checked when the connection is made, so a name that
- * changes its answer between a check and the connection cannot slip through.
+ * to a loopback, private or link-local address unless ChatImageAllowPrivate says so (the address
+ * guard, address-guard.ts, which Midjourney's images and notifyHooks go through too).
  */
 export interface ImageFetcher {
   /** The image as a `data:` URL; an AppError (400) naming the problem when it cannot be had. */
@@ -38,46 +36,12 @@ function refused(url: string, reason: string): AppError {
   return AppError.badRequest(`image_url: the image at ${url.slice(0, 200)} could not be fetched: ${reason}`);
 }
 
-type Resolver = typeof lookup;
-
-/** DNS that refuses names resolving to private addresses (used for direct connections). */
-function guardedLookup(allowPrivate: () => boolean, resolve: Resolver): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const list = addresses as unknown as LookupAddress[];
-      if (!allowPrivate() && list.some((entry) => isPrivateAddress(entry.address))) {
-        const privateName = Object.assign(new Error('the address is private'), { code: 'EPRIVATEADDRESS' });
-        return callback(privateName, '', 0);
-      }
-      if ((options as { all?: boolean }).all)
-        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      const first = list[0];
-      if (!first) return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), '', 0);
-      return callback(null, first.address, first.family);
-    });
-  };
-}
-
 export function createImageFetcher(
   options: Pick<OptionService, 'get' | 'getBoolean'>,
   /** The system's DNS; tests give names of their own. */
-  resolve: Resolver = lookup,
+  resolve: typeof lookup = lookup,
 ): ImageFetcher & { close(): Promise<void> } {
-  const allowPrivate = () => options.getBoolean('ChatImageAllowPrivate');
-  const direct = new Agent({ connect: { lookup: guardedLookup(allowPrivate, resolve) } });
-  const proxies = new Map<string, ProxyAgent>();
-  const dispatcherFor = (): Dispatcher => {
-    const proxy = options.get('ChatImageRequestProxy').trim();
-    if (!proxy) return direct;
-    let agent = proxies.get(proxy);
-    if (!agent) {
-      agent = new ProxyAgent({ uri: proxy });
-      proxies.set(proxy, agent);
-    }
-    return agent;
-  };
-
+  const guard = createAddressGuard(() => options.getBoolean('ChatImageAllowPrivate'), resolve);
   return {
     async dataUrl(url) {
       let parsed: URL;
@@ -88,22 +52,18 @@ export function createImageFetcher(
       }
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
         throw refused(url, 'only http(s) URLs are fetched');
-      const host = parsed.hostname.replace(/^\[|\]$/g, '');
-      const literalPrivate = (isIP(host) !== 0 && isPrivateAddress(host)) || /^localhost\.?$/i.test(host);
-      if (literalPrivate && !allowPrivate()) throw refused(url, 'it points to a private or loopback address');
       let answer: Dispatcher.ResponseData;
       try {
-        answer = await request(parsed, {
-          dispatcher: dispatcherFor(),
-          headersTimeout: TIMEOUT_MS,
-          bodyTimeout: TIMEOUT_MS,
+        answer = await guard.request(parsed, {
           headers: { accept: 'image/*', 'user-agent': 'one-hub' },
+          timeoutMs: TIMEOUT_MS,
+          proxy: options.get('ChatImageRequestProxy'),
         });
       } catch (error) {
         const code = (error as { code?: string }).code;
         throw refused(
           url,
-          code === 'EPRIVATEADDRESS' ? 'it points to a private or loopback address' : (code ?? 'network error'),
+          isPrivateAddressRefusal(error) ? 'it points to a private or loopback address' : (code ?? 'network error'),
         );
       }
       if (answer.statusCode !== 200) {
@@ -123,8 +83,6 @@ export function createImageFetcher(
       if (!mime) throw refused(url, 'it is not an image');
       return `data:${mime};base64,${bytes.toString('base64')}`;
     },
-    async close() {
-      await Promise.allSettled([direct.close(), ...[...proxies.values()].map((agent) => agent.close())]);
-    },
+    close: () => guard.close(),
   };
 }

@@ -178,7 +178,14 @@ export const SECTIONS: SectionSpec[] = [
   {
     id: 'extras',
     tab: 'other',
-    fields: keys('UptimeDomain', 'UptimePageName', 'UptimeEnabled', 'MjNotifyEnabled', 'UserInvoiceMonth'),
+    fields: keys(
+      'UptimeDomain',
+      'UptimePageName',
+      'UptimeEnabled',
+      'MjNotifyEnabled',
+      'MjNotifyAllowPrivate',
+      'UserInvoiceMonth',
+    ),
   },
 ];
 

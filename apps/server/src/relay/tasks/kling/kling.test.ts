@@ -116,6 +116,19 @@ describe.each(availableDialects)('Kling relay on %s', (dialect) => {
     expect(await g.quota()).toBe(before);
   });
 
+  it('asks the channel about a task at most once per window, however often the client fetches it', async () => {
+    const taskId = (await g.call('/kling/v1/videos/text2video', { prompt: 'x' })).body.data.task_id as string;
+    const fetches = await Promise.all(Array.from({ length: 5 }, () => g.call(`/kling/v1/videos/text2video/${taskId}`)));
+    expect(fetches.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    g.kling.settle(taskId, 'SUCCESS');
+    expect((await g.call(`/kling/v1/videos/text2video/${taskId}`)).body.data.task_status).toBe('processing');
+    const asked = g.kling.received.filter((call) => call.path === `/v1/videos/text2video/${taskId}`);
+    expect(asked).toHaveLength(1);
+    // The poller is not throttled: it brings the task up to date.
+    await g.poller('kling').poll();
+    expect((await g.call(`/kling/v1/videos/text2video/${taskId}`)).body.data.task_status).toBe('succeed');
+  });
+
   it('refunds a failed video exactly once, with fetches racing the poller', async () => {
     const before = await g.quota();
     const taskId = (await g.call('/kling/v1/videos/text2video', { prompt: 'x' })).body.data.task_id as string;

@@ -3,6 +3,7 @@ import type { TaskPlatformPoller } from '../../../jobs/task-poll-job.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RelayCaller } from '../../access/keys.js';
 import type { InFlightRequests } from '../../in-flight.js';
+import { RefreshThrottle } from '../refresh-throttle.js';
 import { renderTaskError, taskNotFound } from '../suno/errors.js';
 import { sunoCaller } from '../suno/routes.js';
 import { FINAL_TASK_STATUSES, TaskRepository } from '../task-repo.js';
@@ -15,7 +16,9 @@ import { toKlingAnswer } from './view.js';
  * Kling's official API under `/kling` (reference §2.1, made to work: One Hub registers no Kling
  * provider). Submit text2video or image2video; fetch a task the caller owns. A fetch of an
  * unfinished task asks the channel first (so a client polling faster than the poller sees fresh
- * states); if the channel cannot answer, the stored state is answered.
+ * states), at most once per task every few seconds (RefreshThrottle: fetches in between answer
+ * the stored state, so no client can turn its fetches into as many upstream calls); if the
+ * channel cannot answer, the stored state is answered.
  */
 
 export function installKling(
@@ -25,6 +28,7 @@ export function installKling(
 ): TaskPlatformPoller {
   const deps: KlingDeps = { ...taskDeps, repo: new TaskRepository(taskDeps.refunds.database) };
   const render = renderTaskError;
+  const refreshes = new RefreshThrottle();
   const authed: RelayRouteOptions = {
     render,
     admit: async (request) => {
@@ -40,7 +44,7 @@ export function installKling(
       const id = String((request.params as { id: string }).id);
       let row = await deps.repo.findOwned(caller.user.id, 'kling', id);
       if (!row || row.action !== action) throw taskNotFound(id);
-      if (!(FINAL_TASK_STATUSES as readonly string[]).includes(row.status)) {
+      if (!(FINAL_TASK_STATUSES as readonly string[]).includes(row.status) && refreshes.take(`kling:${row.id}`)) {
         try {
           await refreshKlingTask(deps, row);
           row = (await deps.repo.findOwned(caller.user.id, 'kling', id)) ?? row;

@@ -39,8 +39,9 @@ describe.each(availableDialects)('Midjourney polling on %s', (dialect) => {
     expect(done).toMatchObject({
       status: 'SUCCESS',
       progress: '100%',
-      imageUrl: `http://localhost:3000/mj/image/${mjId}`,
+      imageUrl: `http://localhost:3000${await g.imagePath(mjId)}`,
     });
+    expect(done.imageUrl).toContain(`/mj/image/${mjId}?sig=`);
     const stored = await g.server.database.db
       .selectFrom('midjourneys')
       .select('image_url')
@@ -59,7 +60,7 @@ describe.each(availableDialects)('Midjourney polling on %s', (dialect) => {
     const [, , notified] = await Promise.all([
       g.poller().poll(),
       g.poller().poll(),
-      fetch(`${g.url}/mj/notify`, {
+      fetch(`${g.url}${g.notifyPath()}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ id: mjId, status: 'FAILURE' }),
@@ -93,18 +94,21 @@ describe.each(availableDialects)('Midjourney polling on %s', (dialect) => {
 
   it('takes from a notify only what the channel confirms, and refuses unknown tasks', async () => {
     const mjId = await imagine(g, 'forged');
+    const notifyPath = g.notifyPath();
     const post = (body: unknown) =>
-      fetch(`${g.url}/mj/notify`, {
+      fetch(`${g.url}${notifyPath}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
+    g.proxy.progress(mjId, '70%');
     const forged = await post({ id: mjId, status: 'SUCCESS', imageUrl: 'http://evil.example/x.png' });
     expect(forged.status).toBe(200);
-    expect((await g.mj(`/mj/task/${mjId}/fetch`)).body).toMatchObject({ status: 'SUBMITTED', imageUrl: '' });
-    g.proxy.progress(mjId, '70%');
-    await post({ id: mjId });
-    expect((await g.mj(`/mj/task/${mjId}/fetch`)).body).toMatchObject({ status: 'IN_PROGRESS', progress: '70%' });
+    expect((await g.mj(`/mj/task/${mjId}/fetch`)).body).toMatchObject({
+      status: 'IN_PROGRESS',
+      progress: '70%',
+      imageUrl: '',
+    });
     const unknown = await post({ id: 'no-such-task' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: 4 });
@@ -127,6 +131,8 @@ describe.each(availableDialects)('Midjourney polling on %s', (dialect) => {
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
     const enabled = await g.admin('PUT', '/api/option/', { key: 'MjNotifyEnabled', value: 'true' });
     expect(enabled.status).toBe(200);
+    // The hook listens on loopback: only the explicit setting lets the gateway post there.
+    expect((await g.admin('PUT', '/api/option/', { key: 'MjNotifyAllowPrivate', value: 'true' })).status).toBe(200);
     try {
       const notifyHook = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
       const answer = await g.mj('/mj/submit/imagine', { prompt: 'tell me', notifyHook });
@@ -141,6 +147,7 @@ describe.each(availableDialects)('Midjourney polling on %s', (dialect) => {
       expect(posted.at(-1)?.properties).not.toHaveProperty('oneHubClientNotifyHook');
     } finally {
       await g.admin('PUT', '/api/option/', { key: 'MjNotifyEnabled', value: 'false' });
+      await g.admin('PUT', '/api/option/', { key: 'MjNotifyAllowPrivate', value: 'false' });
       await new Promise<void>((resolve) => hook.close(() => resolve()));
     }
   });

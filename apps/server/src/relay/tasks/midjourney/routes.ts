@@ -3,13 +3,16 @@ import type { TaskPlatformPoller } from '../../../jobs/task-poll-job.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RelayCaller } from '../../access/keys.js';
 import type { InFlightRequests } from '../../in-flight.js';
+import { RefreshThrottle } from '../refresh-throttle.js';
 import { authenticateTaskCaller } from '../submission.js';
 import type { TaskRelayDeps } from '../types.js';
 import type { MjMode } from './actions.js';
 import type { MidjourneyDeps } from './deps.js';
 import { renderMidjourneyError } from './errors.js';
+import { streamImage } from './image.js';
+import { checkImageSignature, signedNotifyChannel } from './links.js';
 import { midjourneyPoller } from './poller.js';
-import { fetchTask, imageSeed, listByCondition, notifyTask, streamImage } from './queries.js';
+import { fetchTask, imageSeed, listByCondition, notifyTask } from './queries.js';
 import { MidjourneyRepository } from './repo.js';
 import { submitTask } from './submit.js';
 import { MidjourneyTracker } from './tracker.js';
@@ -18,7 +21,12 @@ import { MidjourneyTracker } from './tracker.js';
  * The midjourney-proxy compatible surface (reference §2.1): every route under `/mj`, and the same
  * under `/mj-fast/mj`, `/mj-turbo/mj` and `/mj-relax/mj`; any other mode is refused. The key comes
  * in `mj-api-secret` (or `Authorization`) and is checked from the headers before a body is read.
+ * The two routes without a key, the proxy's callback and a task's image, need a link this server
+ * signed (links.ts), checked from the query before a body is read.
  */
+
+/** The proxy's callback names a task (`{"id": …}`, with the task's fields at most): a few KiB. */
+const NOTIFY_BODY_LIMIT = 16 * 1024;
 
 const MODES: ReadonlyArray<readonly [prefix: string, mode: MjMode]> = [
   ['', 'fast'],
@@ -62,9 +70,16 @@ export function installMidjourney(
 ): TaskPlatformPoller {
   const repo = new MidjourneyRepository(taskDeps.refunds.database);
   const tracker = new MidjourneyTracker({ ...taskDeps, repo });
-  const deps: MidjourneyDeps = { ...taskDeps, repo, tracker };
+  const deps: MidjourneyDeps = { ...taskDeps, repo, tracker, refreshes: new RefreshThrottle() };
   const render = renderMidjourneyError;
-  const open: RelayRouteOptions = { render };
+  const image: RelayRouteOptions = { render, admit: (request) => checkImageSignature(deps.links, request) };
+  const notify: RelayRouteOptions = {
+    render,
+    bodyLimit: NOTIFY_BODY_LIMIT,
+    admit: (request) => {
+      signedNotifyChannel(deps.links, request);
+    },
+  };
   const authed: RelayRouteOptions = {
     render,
     admit: async (request) => {
@@ -105,8 +120,10 @@ export function installMidjourney(
       authed,
       withCaller((caller, request) => imageSeed(deps, caller, request)),
     );
-    front.route('GET', `${base}/image/:id`, open, (request, reply) => streamImage(deps, request, reply));
-    front.route('POST', `${base}/notify`, open, (request) => notifyTask(deps, request));
+    front.route('GET', `${base}/image/:id`, image, (request, reply) => streamImage(deps, request, reply));
+    front.route('POST', `${base}/notify`, notify, (request) =>
+      notifyTask(deps, request, signedNotifyChannel(deps.links, request)),
+    );
   }
   // Any other `/:mode/mj/…`; a known mode's unknown path is a plain 404.
   front.route('*', '/:mode/mj/*', { render, body: 'stream' }, async (request) => {

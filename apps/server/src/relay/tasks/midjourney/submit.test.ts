@@ -43,7 +43,9 @@ describe.each(availableDialects)('Midjourney submissions on %s', (dialect) => {
     // The proxy got the channel key and the gateway's callback, not the client's hook.
     const sent = g.proxy.received.at(-1);
     expect(sent?.headers['mj-api-secret']).toBe(g.proxy.secret);
-    expect(sent?.body?.notifyHook).toBe('http://localhost:3000/mj/notify');
+    expect(sent?.body?.notifyHook).toMatch(
+      new RegExp(`^http://localhost:3000/mj/notify\\?channel=${g.channelId}&sig=[\\w-]{22}$`),
+    );
 
     const fetched = await g.mj(`/mj/task/${mjId}/fetch`);
     expect(fetched.status).toBe(200);
@@ -147,16 +149,17 @@ describe.each(availableDialects)('Midjourney submissions on %s', (dialect) => {
     expect(await g.quota()).toBe(before);
   });
 
-  it('streams a finished task image without a key, and 404s a task without one', async () => {
+  it('streams a finished task image at its signed link without a key, and 404s a task without one', async () => {
     const answer = await g.mj('/mj/submit/imagine', { prompt: 'picture' });
     const mjId = answer.body.result as string;
-    expect((await fetch(`${g.url}/mj/image/${mjId}`)).status).toBe(404);
+    const signature = g.server.services.links.sign('mj-image', mjId);
+    expect((await fetch(`${g.url}/mj/image/${mjId}?sig=${signature}`)).status).toBe(404);
     g.proxy.settle(mjId, 'SUCCESS');
     await g.poller().poll();
     // Clients are given the image through the gateway (ServerAddress), not the proxy's address.
     const fetched = await g.mj(`/mj/task/${mjId}/fetch`);
-    expect(fetched.body.imageUrl).toBe(`http://localhost:3000/mj/image/${mjId}`);
-    const image = await fetch(`${g.url}/mj/image/${mjId}`);
+    expect(fetched.body.imageUrl).toBe(`http://localhost:3000/mj/image/${mjId}?sig=${signature}`);
+    const image = await fetch(`${g.url}${await g.imagePath(mjId)}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await image.arrayBuffer())).toEqual(STAND_IN_PNG);

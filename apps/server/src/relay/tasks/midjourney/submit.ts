@@ -5,9 +5,10 @@ import { cancelSubmission, confirmSubmission, openSubmission, type TaskSubmissio
 import { billedModel, FREE_ACTIONS, type MjMode, resolveAction } from './actions.js';
 import type { MidjourneyDeps } from './deps.js';
 import { MJ_CODE_NO_ACCOUNT, MJ_CODE_UNKNOWN, proxyRefusal, proxyUnreachable } from './errors.js';
+import { notifyHookFor } from './links.js';
 import { callProxy } from './proxy-client.js';
 import type { MidjourneyRow } from './repo.js';
-import { CLIENT_HOOK_KEY, serverAddressOf } from './view.js';
+import { CLIENT_HOOK_KEY } from './view.js';
 
 /**
  * Submitting a task (reference §4.15): the action decides the billed model
@@ -53,12 +54,13 @@ function bodyObject(body: unknown): Record<string, unknown> {
 
 /**
  * The client's notifyHook stays here (the proxy must not call arbitrary addresses, and the row must
- * be updated before the client hears of it); the proxy is told to call this server instead.
+ * be updated before the client hears of it); the proxy is told to call this server instead, at an
+ * address signed for the channel that takes the task (links.ts).
  */
-function forProxy(deps: MidjourneyDeps, body: Record<string, unknown>): Record<string, unknown> {
+function forProxy(deps: MidjourneyDeps, body: Record<string, unknown>, channelId: number): Record<string, unknown> {
   const { notifyHook: _clientHook, ...rest } = body;
-  const serverAddress = serverAddressOf(deps.options);
-  return serverAddress ? { ...rest, notifyHook: `${serverAddress}/mj/notify` } : rest;
+  const hook = notifyHookFor(deps, channelId);
+  return hook ? { ...rest, notifyHook: hook } : rest;
 }
 
 /** The client's account filter with the mode it asked for (or the relax retry's). */
@@ -73,6 +75,25 @@ function clientHook(body: Record<string, unknown>): string | undefined {
   return typeof hook === 'string' && /^https?:\/\//i.test(hook) && hook.length <= 2048 ? hook : undefined;
 }
 
+/**
+ * A notifyHook naming a private, loopback or link-local address outright is refused before anything
+ * is charged (unless MjNotifyAllowPrivate): the gateway would post the task there. A name that
+ * resolves to such an address is refused by the same guard when the post connects (tracker.ts).
+ */
+function refusePrivateHook(deps: MidjourneyDeps, body: Record<string, unknown>): void {
+  const hook = clientHook(body);
+  if (hook === undefined) return;
+  let url: URL;
+  try {
+    url = new URL(hook);
+  } catch {
+    throw AppError.badRequest('notifyHook is not a valid URL');
+  }
+  if (deps.guards.hooks.refusesLiteral(url)) {
+    throw AppError.badRequest('notifyHook points to a private or loopback address, which the gateway does not call');
+  }
+}
+
 export async function submitTask(
   deps: MidjourneyDeps,
   request: RelayHttpRequest,
@@ -81,6 +102,7 @@ export async function submitTask(
 ): Promise<unknown> {
   const caller = request.relayCaller as RelayCaller;
   const body = bodyObject(request.body);
+  refusePrivateHook(deps, body);
   const { action, taskId } = resolveAction(target.endpoint, body);
   let bound: MidjourneyRow | undefined;
   if (taskId !== undefined) {
@@ -91,8 +113,7 @@ export async function submitTask(
       throw AppError.badRequest(`task ${taskId} has not succeeded (status ${bound.status || 'unknown'})`);
     }
   }
-  const sent = forProxy(deps, body);
-  const context = { caller, action, bound, sent, body };
+  const context = { caller, action, bound, body };
   const first = await attempt(deps, request, reply, target, context);
   if (first !== 'retry-relax') return first;
   return attempt(deps, request, reply, { ...target, mode: 'relax', explicitMode: true }, context);
@@ -102,7 +123,6 @@ interface AttemptContext {
   caller: RelayCaller;
   action: string;
   bound: MidjourneyRow | undefined;
-  sent: Record<string, unknown>;
   body: Record<string, unknown>;
 }
 
@@ -128,7 +148,7 @@ async function attempt(
       deps,
       submission.channel,
       proxySubmitPath(target.endpoint),
-      withMode(context.sent, target),
+      withMode(forProxy(deps, context.body, submission.channel.id), target),
     );
     answer = (proxied.body && typeof proxied.body === 'object' ? proxied.body : {}) as ProxySubmitAnswer;
     code = typeof answer.code === 'number' ? answer.code : MJ_CODE_UNKNOWN;

@@ -1,25 +1,32 @@
 import type { Logger } from '../../../platform/logger.js';
-import type { UpstreamClient } from '../../transport/executor.js';
+import type { LinkSigner } from '../../../platform/signed-links.js';
+import type { AddressGuard } from '../../transport/address-guard.js';
 import { type RefundDeps, refundTask } from '../refund.js';
+import { imageLinkOf } from './links.js';
 import type { MidjourneyRepository, MidjourneyRow } from './repo.js';
-import { changesRow, clientHookOf, type ProxyTask, serverAddressOf, toProxyTask, updateFromProxy } from './view.js';
+import { changesRow, clientHookOf, type ProxyTask, toProxyTask, updateFromProxy } from './view.js';
 
 /**
  * Applies what the proxy reports about a task (a poll or its callback) to the task's row. A task
  * that ends in FAILURE, or outlives the task timeout, is failed and refunded exactly once
  * (refund.ts); a final task is never changed again. When MjNotifyEnabled is on, every visible
- * change is posted to the client's own notifyHook, as the proxy would have done.
+ * change is posted to the client's own notifyHook, as the proxy would have done — through the
+ * private-address guard (transport/address-guard.ts), so a hook cannot reach loopback, private or link-local
+ * addresses unless MjNotifyAllowPrivate allows it.
  */
 export interface TrackerDeps {
   repo: MidjourneyRepository;
   refunds: RefundDeps;
   options: { getBoolean(key: 'MjNotifyEnabled'): boolean; get(key: 'ServerAddress'): string };
-  upstream: Pick<UpstreamClient, 'fetchWhole'>;
+  links: LinkSigner;
+  guards: { hooks: AddressGuard };
   logger: Pick<Logger, 'warn'>;
 }
 
 /** A client's callback answer is read only to free the connection. */
 const HOOK_ANSWER_LIMIT = 64 * 1024;
+/** A client's hook gets this long for its headers, and between two chunks of its answer. */
+const HOOK_TIMEOUT_MS = 15_000;
 
 export function refundText(mjId: string, quota: number): string {
   return `构图失败 ${mjId}，补偿 ${quota}`;
@@ -69,18 +76,19 @@ export class MidjourneyTracker {
   private notifyClient(row: MidjourneyRow): void {
     const hook = clientHookOf(row);
     if (!hook || !this.deps.options.getBoolean('MjNotifyEnabled')) return;
-    this.deps.upstream
-      .fetchWhole(
-        {
-          url: hook,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(toProxyTask(row, serverAddressOf(this.deps.options))),
-        },
-        HOOK_ANSWER_LIMIT,
-      )
-      .catch((error: unknown) =>
-        this.deps.logger.warn({ task: row.mj_id, detail: String(error) }, 'posting to a client notifyHook failed'),
-      );
+    this.postToHook(hook, JSON.stringify(toProxyTask(row, imageLinkOf(this.deps)))).catch((error: unknown) =>
+      this.deps.logger.warn({ task: row.mj_id, detail: String(error) }, 'posting to a client notifyHook failed'),
+    );
+  }
+
+  private async postToHook(hook: string, body: string): Promise<void> {
+    // Hooks stored before private ones were refused at submit meet the same guard here.
+    const answer = await this.deps.guards.hooks.request(new URL(hook), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'one-hub' },
+      body,
+      timeoutMs: HOOK_TIMEOUT_MS,
+    });
+    await answer.body.dump({ limit: HOOK_ANSWER_LIMIT });
   }
 }

@@ -50,11 +50,11 @@ export function clientHookOf(row: Pick<MidjourneyRow, 'properties'>): string | u
 }
 
 /**
- * The row as the proxy's task object, as clients of the proxy read it. With `serverAddress`, the
- * image is offered through this gateway (`/mj/image/:id`), as the reference does, rather than at
- * the proxy's (or Discord's) address.
+ * The row as the proxy's task object, as clients of the proxy read it. With `imageLink` (set when
+ * ServerAddress is), the image is offered through this gateway (`/mj/image/:id`, signed: links.ts),
+ * as the reference does, rather than at the proxy's (or Discord's) address.
  */
-export function toProxyTask(row: MidjourneyRow, serverAddress = '') {
+export function toProxyTask(row: MidjourneyRow, imageLink?: (mjId: string) => string) {
   const { [CLIENT_HOOK_KEY]: _hook, ...properties } = parseObject(row.properties);
   return {
     id: row.mj_id,
@@ -68,7 +68,7 @@ export function toProxyTask(row: MidjourneyRow, serverAddress = '') {
     submitTime: Number(row.submit_time),
     startTime: Number(row.start_time),
     finishTime: Number(row.finish_time),
-    imageUrl: row.image_url && serverAddress ? `${serverAddress}/mj/image/${row.mj_id}` : row.image_url,
+    imageUrl: row.image_url && imageLink ? imageLink(row.mj_id) : row.image_url,
     failReason: row.fail_reason,
     buttons: parseArray(row.buttons),
     properties,
