@@ -63,6 +63,10 @@ const FILTERS: Array<[string, (ids: number[]) => LogFilter]> = [
   ['channel', () => ({ channelId: 2 })],
   ['user and model', (ids) => ({ userId: ids[0], modelName: 'gpt-4o' })],
   ['token (summed from the logs)', () => ({ tokenName: 'key-1' })],
+  // An admin's view: the users it does not outrank are left out (issue 29).
+  ['all but one user', (ids) => ({ hiddenUserIds: [ids[0] ?? 0] })],
+  ['a model, all but two users', (ids) => ({ modelName: 'claude', hiddenUserIds: [ids[0] ?? 0, ids[2] ?? 0] })],
+  ['a username, all but another user', (ids) => ({ username: 'cat', hiddenUserIds: [ids[0] ?? 0] })],
 ];
 
 const RANGES: Array<[string, number | undefined, number | undefined]> = [
@@ -130,6 +134,13 @@ describe.each(availableDialects)('log statistics from the daily roll-up on %s', 
 
   it('gives exactly what summing the logs gives, for every filter and range', async () => {
     await compareWithScan();
+  });
+
+  it('answers 0 for a hidden user, whether named by id or by username', async () => {
+    const hiddenUserIds = [userIds[1] ?? 0];
+    expect(await reader.quota({ userId: userIds[1], hiddenUserIds }, NOW)).toBe(0);
+    expect(await reader.quota({ username: 'ben', hiddenUserIds, startTimestamp: localTime(1, 0) }, NOW)).toBe(0);
+    expect(await reader.quota({ username: 'ben' }, NOW)).toBeGreaterThan(0);
   });
 
   it('reads whole days from the roll-up and only partial days from the logs', async () => {

@@ -14,6 +14,7 @@ import type { LogFilter, LogQueryRepository } from './query-repo.js';
  * that name (its usage, whatever name each row recorded); a name no account has, and the token,
  * source IP and request id filters, which the roll-up cannot tell apart, are summed from the logs
  * (by token from an index that holds type and quota, migration 0014, so no row is read).
+ * `hiddenUserIds` (an admin's view) leaves those users' usage out on either path.
  */
 export class ConsumeQuotaReader {
   private readonly statistics: StatisticsRepository;
@@ -28,13 +29,20 @@ export class ConsumeQuotaReader {
   async quota(filter: LogFilter, now: number): Promise<number> {
     const rolled = await this.rollUpFilter(filter);
     if (!rolled) return this.logs.consumeQuota(filter);
+    const hidden = filter.hiddenUserIds ?? [];
+    if (rolled.userId !== undefined && hidden.includes(rolled.userId)) return 0;
     const oldest = await this.logs.oldestConsumeLogTime();
     if (oldest === undefined) return 0;
     const lower = Math.max(filter.startTimestamp || 0, oldest);
     // No log is made after now, so a range reaching now holds all of today's logs, as its roll-up does.
     const upper = filter.endTimestamp && filter.endTimestamp < now ? filter.endTimestamp : undefined;
     if (upper !== undefined && upper < lower) return 0;
-    return this.quotaBetween(rolled, lower, upper);
+    let quota = await this.quotaBetween(rolled, lower, upper);
+    if (rolled.userId !== undefined) return quota;
+    // The roll-up cannot sum "everyone but these": each hidden user's share (a few staff, each an
+    // indexed sum) is taken off the total instead.
+    for (const userId of hidden) quota -= await this.quotaBetween({ ...rolled, userId }, lower, upper);
+    return quota;
   }
 
   /** The filter the roll-up can answer, or undefined when only the logs can. */

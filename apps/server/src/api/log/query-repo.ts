@@ -15,6 +15,8 @@ export interface LogFilter {
   channelId?: number | undefined;
   sourceIp?: string | undefined;
   requestId?: string | undefined;
+  /** Users whose logs the caller may not see (an admin: root and the other admins); a short list. */
+  hiddenUserIds?: readonly number[] | undefined;
 }
 
 export interface ConsumeTotals {
@@ -56,6 +58,8 @@ export class LogQueryRepository {
     let query = this.handle.db.selectFrom('logs');
     // user_id is checked first and unconditionally when present: it is what keeps one user out of another's logs.
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    // A row filter on top of whichever index the other filters choose: the list is a handful of staff ids.
+    if (filter.hiddenUserIds?.length) query = query.where('user_id', 'not in', [...filter.hiddenUserIds]);
     if (filter.type) query = query.where('type', '=', filter.type);
     if (filter.startTimestamp) query = query.where('created_at', '>=', filter.startTimestamp);
     if (filter.endTimestamp) query = query.where('created_at', '<=', filter.endTimestamp);

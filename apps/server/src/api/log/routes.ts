@@ -5,20 +5,22 @@ import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import type { LogService } from './service.js';
 
-/** Log lists and statistics: administrators see everything, every signed-in user sees their own. */
+/** Log lists and statistics: root sees everything, an admin the logs of the users it outranks, everyone their own. */
 export function logRoutes(app: FastifyInstance, deps: { auth: Auth; logs: LogService }): void {
   const { auth, logs } = deps;
   const admin = { onRequest: auth.requireAdmin };
   const signedIn = { onRequest: auth.requireUser };
 
-  app.get('/api/log/', admin, async (request) => ok(await logs.list(parseInput(logListQuery, request.query, 'query'))));
+  app.get('/api/log/', admin, async (request) =>
+    ok(await logs.list(currentUser(request), parseInput(logListQuery, request.query, 'query'))),
+  );
 
   app.get('/api/log/self', signedIn, async (request) =>
     ok(await logs.listOwn(currentUser(request), parseInput(ownLogListQuery, request.query, 'query'))),
   );
 
   app.get('/api/log/stat', admin, async (request) =>
-    ok(await logs.stat(parseInput(logStatQuery, request.query, 'query'))),
+    ok(await logs.stat(currentUser(request), parseInput(logStatQuery, request.query, 'query'))),
   );
 
   app.get('/api/log/self/stat', signedIn, async (request) =>

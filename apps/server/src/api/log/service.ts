@@ -10,6 +10,7 @@ import type {
 import { nowSeconds } from '../../platform/clock.js';
 import type { DatabaseHandle, UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { UserRepository } from '../user/repo.js';
 import { ConsumeQuotaReader } from './consume-quota.js';
 import { toLogView } from './presenter.js';
 import { type LogFilter, LogQueryRepository } from './query-repo.js';
@@ -44,15 +45,21 @@ function adminFilter(query: Omit<LogStatQuery, 'channel'>): LogFilter {
 export class LogService {
   private readonly repo: LogQueryRepository;
   private readonly consumeQuota: ConsumeQuotaReader;
+  private readonly users: UserRepository;
 
   constructor(readonly handle: DatabaseHandle) {
     this.repo = new LogQueryRepository(handle);
+    this.users = new UserRepository(handle);
     this.consumeQuota = new ConsumeQuotaReader(handle, this.repo);
   }
 
-  /** Administrators' view of every log, each row with its channel's id and name. */
-  async list(query: LogListQuery): Promise<Paged<LogView>> {
-    const page = await this.repo.list({ ...adminFilter(query), type: query.log_type }, query);
+  /**
+   * Administrators' view of the logs, each row with its channel's id and name: root sees every
+   * log, an admin its own and those of the users it outranks.
+   */
+  async list(caller: UserRow, query: LogListQuery): Promise<Paged<LogView>> {
+    const hiddenUserIds = await this.users.idsNotOutrankedBy(caller);
+    const page = await this.repo.list({ ...adminFilter(query), type: query.log_type, hiddenUserIds }, query);
     const names = await this.repo.channelNames(page.data.map((row) => Number(row.channel_id)));
     return {
       ...page,
@@ -70,9 +77,11 @@ export class LogService {
     return { ...page, data: page.data.map((row) => toLogView(row, null)) };
   }
 
-  stat(query: LogStatQuery): Promise<LogStat> {
+  /** Sums over the logs `list` would show the caller. */
+  async stat(caller: UserRow, query: LogStatQuery): Promise<LogStat> {
     const { channel, ...rest } = query;
-    return this.statFor({ ...adminFilter(rest), channelId: rest.channel_id || channel });
+    const hiddenUserIds = await this.users.idsNotOutrankedBy(caller);
+    return this.statFor({ ...adminFilter(rest), channelId: rest.channel_id || channel, hiddenUserIds });
   }
 
   ownStat(user: UserRow, query: OwnLogStatQuery): Promise<LogStat> {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { logRow } from '../../../test/log-rows.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
+import { LogQueryRepository } from './query-repo.js';
 import { LogService } from './service.js';
 
 /** Keeps every query the repository runs, so the test can ask the planner about the same SQL. */
@@ -42,9 +43,10 @@ describe('plans of the user-scoped log filters on sqlite', () => {
     await testDatabase?.drop();
   });
 
-  async function plansOf(run: (service: LogService) => Promise<unknown>): Promise<string[]> {
+  async function plansOf(run: (service: LogService, recorded: DatabaseHandle) => Promise<unknown>): Promise<string[]> {
     const { plugin, queries } = recorder();
-    await run(new LogService({ ...handle, db: handle.db.withPlugin(plugin) }));
+    const recorded = { ...handle, db: handle.db.withPlugin(plugin) };
+    await run(new LogService(recorded), recorded);
     const plans: string[] = [];
     for (const node of queries) {
       const compiled = handle.db.getExecutor().compileQuery(node, { queryId: 'plan' });
@@ -57,6 +59,7 @@ describe('plans of the user-scoped log filters on sqlite', () => {
   }
 
   const user = { id: 150 } as Parameters<LogService['listOwn']>[0];
+  const root = { id: 1, role: 100 } as Parameters<LogService['list']>[0];
   const page = { page: 1, size: 10 };
 
   it('lists and counts a user own logs by model through (user_id, model_name, created_at, id)', async () => {
@@ -77,11 +80,22 @@ describe('plans of the user-scoped log filters on sqlite', () => {
   });
 
   it('sums the quota of any user token for administrators from (token_name, …) alone', async () => {
-    const stat = await plansOf((service) => service.stat({ token_name: 'user150-key2' }));
+    const stat = await plansOf((service) => service.stat(root, { token_name: 'user150-key2' }));
     expect(stat[0]).toContain('COVERING INDEX idx_logs_token_time_quota (token_name=?)');
-    const list = await plansOf((service) => service.list({ ...page, token_name: 'user150-key2' }));
+    const list = await plansOf((service) => service.list(root, { ...page, token_name: 'user150-key2' }));
     expect(list[0]).toContain('idx_logs_token_time_quota (token_name=?)');
     expect(list[0]).not.toContain('TEMP B-TREE');
+  });
+
+  it("walks the same index for an admin, whose view leaves root's and other admins' logs out", async () => {
+    const hiddenUserIds = [1, 2, 3];
+    const list = await plansOf((_, recorded) =>
+      new LogQueryRepository(recorded).list({ tokenName: 'user150-key2', hiddenUserIds }, page),
+    );
+    expect(list[0]).toContain('idx_logs_token_time_quota (token_name=?)');
+    expect(list[0]).not.toContain('TEMP B-TREE');
+    const newest = await plansOf((_, recorded) => new LogQueryRepository(recorded).list({ hiddenUserIds }, page));
+    expect(newest[0]).not.toContain('TEMP B-TREE');
   });
 
   it('keeps the other types out of the sums the covering indexes answer', async () => {
@@ -97,7 +111,7 @@ describe('plans of the user-scoped log filters on sqlite', () => {
       .execute();
     const service = new LogService(handle);
     expect((await service.ownStat(user, { token_name: 'user150-key2' })).quota).toBe(42);
-    expect((await service.stat({ token_name: 'user150-key2' })).quota).toBe(49);
+    expect((await service.stat(root, { token_name: 'user150-key2' })).quota).toBe(49);
     const own = await service.listOwn(user, { ...page, model_name: 'gpt-4o' });
     // Newest first, then the higher id of two made in the same second.
     expect(own.data.map((log) => log.quota)).toEqual([12, 5_000, 30]);
