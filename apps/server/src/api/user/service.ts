@@ -276,7 +276,10 @@ export class UserService {
     this.userChanged(target.id);
   }
 
-  /** Adds or subtracts quota atomically and records who did it, in one transaction. */
+  /**
+   * Adds or subtracts quota atomically and records it, with the operator's id and address, in a
+   * manage log of the target, in one transaction.
+   */
   async changeQuota(caller: UserRow, id: number, body: QuotaChangeBody, sourceIp: string): Promise<UserView> {
     const target = await this.requireUser(id);
     assertOutranks(caller, target);
@@ -289,13 +292,14 @@ export class UserService {
         );
       }
       const remark = body.remark ? `, 备注: ${body.remark}` : '';
+      // The row is the target's; the operator's id (not its name, the target reads this row too) says who.
       await this.logs.insert(transaction, {
         userId: target.id,
         username: target.username,
         type: LogType.manage,
         quota: body.quota,
         sourceIp,
-        content: `管理员增减用户额度 ${logQuota(body.quota, this.options)}${remark}`,
+        content: `管理员增减用户额度 ${logQuota(body.quota, this.options)}, 操作者 #${caller.id}${remark}`,
       });
     });
     this.quotaChanged(id, body.quota);

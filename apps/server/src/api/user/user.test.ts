@@ -193,6 +193,9 @@ describe.each(availableDialects)('user administration on %s', (dialect) => {
       [3, -400],
     ]);
     expect(logs[0]?.content).toContain('welcome');
+    // Who did it: the operator's id, and its address (issue 29).
+    expect(logs[0]?.content).toContain(`#${adminId}`);
+    expect(logs[0]?.source_ip).not.toBe('');
     // Admins cannot raise their own (equal-role) balance; root can.
     expect((await call('POST', `/api/user/quota/${adminId}`, admin, { quota: 5 })).statusCode).toBe(403);
     expect((await call('POST', `/api/user/quota/${adminId}`, root, { quota: 5 })).statusCode).toBe(200);
