@@ -79,6 +79,7 @@ describe('passkeys', () => {
     await page.goto(`${origin}/panel/profile`);
     await page.getByTestId('passkey-empty').waitFor();
     await page.getByTestId('passkey-alias').fill('E2E laptop');
+    await page.getByTestId('passkey-password').fill(USER.password);
     await page.getByTestId('passkey-add').click();
     await expect
       .poll(() => page.getByTestId('passkey-item').allTextContents())

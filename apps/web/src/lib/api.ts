@@ -45,6 +45,8 @@ async function readBody(response: Response): Promise<unknown> {
 export interface ApiAnswer<T> {
   data: T;
   message: string;
+  /** The whole envelope, for the few answers that carry more beside `data` (a reset's passkeys). */
+  envelope: Record<string, unknown>;
 }
 
 async function request<T>(method: Method, path: string, body?: unknown): Promise<ApiAnswer<T>> {
@@ -72,7 +74,8 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
     const message = serverMessage || response.statusText || i18n.t('common:error.unexpectedResponse');
     throw new ApiError(response.status, message);
   }
-  return { data: envelope.data as T, message: typeof envelope.message === 'string' ? envelope.message : '' };
+  const message = typeof envelope.message === 'string' ? envelope.message : '';
+  return { data: envelope.data as T, message, envelope: isRecord(payload) ? payload : {} };
 }
 
 const dataOf = <T>(answer: Promise<ApiAnswer<T>>) => answer.then((answered) => answered.data);
@@ -86,6 +89,8 @@ export const api = {
   /** Like `get`, for the few calls whose success message carries meaning. */
   getAnswer: <T>(path: string) => request<T>('GET', path),
   post: <T>(path: string, body?: unknown) => dataOf(request<T>('POST', path, body ?? {})),
+  /** Like `post`, with the whole answer. */
+  postAnswer: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
   put: <T>(path: string, body?: unknown) => dataOf(request<T>('PUT', path, body ?? {})),
   patch: <T>(path: string, body?: unknown) => dataOf(request<T>('PATCH', path, body ?? {})),
   delete: <T>(path: string) => dataOf(request<T>('DELETE', path)),

@@ -121,10 +121,24 @@ export function useSendPasswordReset() {
   });
 }
 
-/** `POST /api/user/reset {email, token}`: the answer is the new, random password. */
+/** A passkey as a reset's answer lists it. */
+export interface ResetPasskey {
+  id: number;
+  alias: string;
+  created_time: number;
+}
+
+/**
+ * `POST /api/user/reset {email, token, remove_passkeys?}`: the answer is the new, random password,
+ * and beside it the passkeys the account still has (they sign in without the password).
+ */
 export function useResetPassword() {
   return useMutation({
-    mutationFn: (body: PasswordResetBody) => api.post<string>('/api/user/reset', body),
+    mutationFn: async (body: PasswordResetBody) => {
+      const answer = await api.postAnswer<string>('/api/user/reset', body);
+      const passkeys = Array.isArray(answer.envelope.passkeys) ? (answer.envelope.passkeys as ResetPasskey[]) : [];
+      return { password: answer.data, passkeys };
+    },
     meta: { silentError: true },
   });
 }

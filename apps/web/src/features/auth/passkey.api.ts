@@ -48,11 +48,15 @@ export function usePasskeys(enabled: boolean) {
   });
 }
 
-/** Creates a passkey on this device under the given name and saves it on the server. */
+/**
+ * Creates a passkey on this device under the given name and saves it on the server. The server
+ * adds one only for a session whose password was just confirmed, so the password goes first.
+ */
 export function useAddPasskey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (alias: string) => {
+    mutationFn: async ({ alias, password }: { alias: string; password: string }) => {
+      await api.post<unknown>('/api/webauthn/password_check', { password });
       const optionsJSON = await api.post<PublicKeyCredentialCreationOptionsJSON>(
         '/api/webauthn/registration/begin',
         alias ? { alias } : {},

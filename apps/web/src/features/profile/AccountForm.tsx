@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { SectionCard } from '../../components/SectionCard.js';
 import { notify } from '../../lib/notify.js';
 import { type AccountFormErrors, type AccountFormValues, checkAccountForm } from './accountForm.js';
+import { PasskeyRemovalChoice } from './PasskeyRemovalChoice.js';
 import { useUpdateSelf } from './profile.api.js';
 
 const emptyPasswords = { currentPassword: '', password: '', confirmPassword: '' };
@@ -26,6 +27,7 @@ export function AccountForm({ user }: { user: UserView | undefined }) {
   const [values, setValues] = useState<AccountFormValues>({ displayName: '', ...emptyPasswords });
   const [errors, setErrors] = useState<AccountFormErrors>({});
   const [showPassword, setShowPassword] = useState(false);
+  const [removePasskeys, setRemovePasskeys] = useState<number[]>([]);
   const loadedName = user?.display_name ?? '';
 
   // Fill the form when the user arrives or changes elsewhere.
@@ -45,7 +47,7 @@ export function AccountForm({ user }: { user: UserView | undefined }) {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = checkAccountForm(values);
+    const result = checkAccountForm(values, removePasskeys);
     if (result.errors) {
       setErrors(result.errors);
       return;
@@ -54,6 +56,7 @@ export function AccountForm({ user }: { user: UserView | undefined }) {
       onSuccess: () => {
         notify.success(result.body.password ? t('account.passwordChanged') : t('account.saved'));
         setValues((current) => ({ ...current, ...emptyPasswords }));
+        setRemovePasskeys([]);
       },
     });
   };
@@ -137,6 +140,9 @@ export function AccountForm({ user }: { user: UserView | undefined }) {
             slotProps={{ htmlInput: { 'data-testid': 'profile-password-confirm' } }}
           />
         </Box>
+        {values.password !== '' && (
+          <PasskeyRemovalChoice selected={removePasskeys} onChange={setRemovePasskeys} disabled={update.isPending} />
+        )}
         <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
           <Button
             type="submit"

@@ -38,6 +38,7 @@ export function PasskeysCard() {
   const add = useAddPasskey();
   const remove = useDeletePasskey();
   const [alias, setAlias] = useState('');
+  const [password, setPassword] = useState('');
   const pending = usePendingDelete<PasskeyItem>((item, done) =>
     remove.mutate(item.id, {
       onSuccess: () => {
@@ -51,12 +52,16 @@ export function PasskeysCard() {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    add.mutate(alias.trim(), {
-      onSuccess: () => {
-        notify.success(t('passkeys.added'));
-        setAlias('');
+    add.mutate(
+      { alias: alias.trim(), password },
+      {
+        onSuccess: () => {
+          notify.success(t('passkeys.added'));
+          setAlias('');
+        },
+        onSettled: () => setPassword(''),
       },
-    });
+    );
   };
 
   return (
@@ -81,10 +86,23 @@ export function PasskeysCard() {
             sx={{ flex: '1 1 240px' }}
             slotProps={{ htmlInput: { 'data-testid': 'passkey-alias', maxLength: ALIAS_MAX } }}
           />
+          {/* The server adds a passkey only right after the password is confirmed. */}
+          <TextField
+            size="small"
+            type="password"
+            name="password"
+            label={t('passkeys.password')}
+            helperText={t('passkeys.passwordHelp')}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            autoComplete="current-password"
+            sx={{ flex: '1 1 200px' }}
+            slotProps={{ htmlInput: { 'data-testid': 'passkey-password' } }}
+          />
           <Button
             type="submit"
             variant="contained"
-            disabled={!supported}
+            disabled={!supported || !password}
             loading={add.isPending}
             data-testid="passkey-add"
             sx={{ alignSelf: 'flex-start', mt: 0.25 }}

@@ -8,6 +8,7 @@ import { useSelf } from '../../hooks/useSelf.js';
 import { notify } from '../../lib/notify.js';
 import { useLogout } from '../auth/auth.api.js';
 import { type AccountFormErrors, type AccountFormValues, checkAccountForm } from './accountForm.js';
+import { PasskeyRemovalChoice } from './PasskeyRemovalChoice.js';
 import { useUpdateSelf } from './profile.api.js';
 
 const empty = { currentPassword: '', password: '', confirmPassword: '' };
@@ -24,6 +25,7 @@ export function PasswordChangeDialog() {
   const logout = useLogout();
   const [values, setValues] = useState<Omit<AccountFormValues, 'displayName'>>(empty);
   const [errors, setErrors] = useState<AccountFormErrors>({});
+  const [removePasskeys, setRemovePasskeys] = useState<number[]>([]);
   const user = self.data;
   if (!user?.password_change_required) return null;
 
@@ -33,7 +35,7 @@ export function PasswordChangeDialog() {
   };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = checkAccountForm({ displayName: user.display_name, ...values });
+    const result = checkAccountForm({ displayName: user.display_name, ...values }, removePasskeys);
     // An empty new password means "keep it" on the profile form; here one is required.
     const missing: AccountFormErrors = values.password ? {} : { password: 'account.errors.passwordTooShort' };
     if (result.errors || !values.password) {
@@ -84,6 +86,7 @@ export function PasswordChangeDialog() {
             t('account.passwordHint'),
           )}
           {field('confirmPassword', t('account.confirmPassword'), 'new-password', 'password-change-confirm')}
+          <PasskeyRemovalChoice selected={removePasskeys} onChange={setRemovePasskeys} disabled={update.isPending} />
         </Stack>
       </DialogForm>
     </FormDialog>

@@ -21,13 +21,16 @@ export type AccountFormResult = { body: SelfUpdateBody; errors?: never } | { bod
 /**
  * Checks the profile form with the server's own schema (display name ≤ 20, password 8–64 or empty
  * to keep it, the current password to set a new one), plus the confirmation, which only the form knows about.
+ * `removePasskeys`: ids of passkeys to remove with the new password.
  */
-export function checkAccountForm(values: AccountFormValues): AccountFormResult {
+export function checkAccountForm(values: AccountFormValues, removePasskeys: number[] = []): AccountFormResult {
   const errors: AccountFormErrors = {};
   const parsed = selfUpdateBody.safeParse({
     display_name: values.displayName,
     password: values.password,
     ...(values.password ? { original_password: values.currentPassword } : {}),
+    // Passkeys are removed only together with a new password.
+    ...(values.password && removePasskeys.length > 0 ? { remove_passkeys: removePasskeys } : {}),
   });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

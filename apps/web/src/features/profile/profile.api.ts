@@ -9,6 +9,7 @@ import type {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { selfQueryKey } from '../../hooks/useSelf.js';
 import { api, withQuery } from '../../lib/api.js';
+import { passkeyKeys } from '../auth/passkey.api.js';
 
 /** `['user', 'self']` is shared with the session guard: a new display name reaches the drawer and avatar too. */
 export const profileKeys = {
@@ -22,15 +23,16 @@ function useRefreshSelf() {
 }
 
 /**
- * `PUT /api/user/self {display_name, password?, original_password?}`; a new password ends the other
+ * `PUT /api/user/self {display_name, password?, original_password?, remove_passkeys?}`; a new password ends the other
  * sessions and revokes the access token, and the server keeps this session signed in.
  */
 export function useUpdateSelf() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: SelfUpdateBody) => api.put<UserView>('/api/user/self', body),
-    onSuccess: (user) => {
+    onSuccess: (user, body) => {
       queryClient.setQueryData(profileKeys.self, user);
+      if (body.remove_passkeys) void queryClient.invalidateQueries({ queryKey: passkeyKeys.list });
       return queryClient.invalidateQueries({ queryKey: profileKeys.self });
     },
   });

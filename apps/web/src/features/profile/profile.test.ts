@@ -39,6 +39,18 @@ describe('profile form', () => {
     });
   });
 
+  it('removes the ticked passkeys only together with a new password', () => {
+    expect(checkAccountForm(values, [3]).body).toEqual({ display_name: 'Alice' });
+    const changing = {
+      ...values,
+      currentPassword: 'old-password',
+      password: 'long-enough',
+      confirmPassword: 'long-enough',
+    };
+    expect(checkAccountForm(changing, [3, 5]).body).toMatchObject({ password: 'long-enough', remove_passkeys: [3, 5] });
+    expect(checkAccountForm(changing, []).body).not.toHaveProperty('remove_passkeys');
+  });
+
   it('limits the display name to 20 characters', () => {
     expect(checkAccountForm({ ...values, displayName: 'n'.repeat(21) }).errors).toEqual({
       displayName: 'account.errors.displayNameTooLong',
