@@ -219,7 +219,10 @@ describe('Midjourney screen', () => {
     expect(await page.getByTestId(`mj-fail-${failed}`).textContent()).toContain('banned prompt detected');
     expect(await page.getByTestId(`mj-user-${done}`).textContent()).toBe(`#${userId}`);
     await page.getByTestId(`mj-channel-${done}`).waitFor();
-    expect(await page.getByTestId(`mj-image-${done}`).getAttribute('src')).toBe(`/mj/image/${ids.mjDone}`);
+    // Through the gateway, at the link signed for the task (an unsigned /mj/image is refused).
+    expect(await page.getByTestId(`mj-image-${done}`).getAttribute('src')).toMatch(
+      new RegExp(`^/mj/image/${ids.mjDone}\\?sig=[\\w-]{22}$`),
+    );
     await expect.poll(() => naturalWidth(page, `mj-image-${done}`)).toBeGreaterThan(0);
     await screenshot(page, 'tasks-mj-admin-light');
 

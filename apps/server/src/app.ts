@@ -160,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   modelMetadataRoutes(app, { auth, metadata: services.modelMetadata });
   logRoutes(app, { auth, logs: services.logs });
-  midjourneyRoutes(app, { auth, database: services.database });
+  midjourneyRoutes(app, { auth, database: services.database, links: services.links });
   taskRoutes(app, { auth, database: services.database });
   redemptionRoutes(app, { auth, redemptions: services.redemptions });
   telegramRoutes(app, { auth, database: services.database, bot: app.telegramBot });

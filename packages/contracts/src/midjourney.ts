@@ -73,6 +73,11 @@ export interface MidjourneyTaskView {
   start_time: number;
   finish_time: number;
   image_url: string;
+  /**
+   * The result picture through the gateway (`/mj/image/<id>?sig=…`, signed for this task, loadable
+   * without a key); '' while the task has none.
+   */
+  image_src: string;
   /** NOT_START, SUBMITTED, MODAL, IN_PROGRESS, FAILURE, SUCCESS (as reported by the proxy). */
   status: string;
   /** e.g. "0%", "100%". */

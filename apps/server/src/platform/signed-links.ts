@@ -37,3 +37,8 @@ export function createLinkSigner(serverSecret: string): LinkSigner {
     },
   };
 }
+
+/** `/mj/image/<id>?sig=…`: where a Midjourney task's image is served, signed for that task. */
+export function signedMjImagePath(links: LinkSigner, mjId: string): string {
+  return `/mj/image/${encodeURIComponent(mjId)}?sig=${links.sign('mj-image', mjId)}`;
+}

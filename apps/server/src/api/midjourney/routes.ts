@@ -4,10 +4,11 @@ import { type Auth, currentUser } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import type { DatabaseHandle } from '../../platform/db/index.js';
+import { type LinkSigner, signedMjImagePath } from '../../platform/signed-links.js';
 import { listMidjourneys, type MidjourneyListRow } from './repo.js';
 
 /** A row as the console reads it; the own list leaves out which channel ran the task. */
-export function presentMidjourney(row: MidjourneyListRow, withChannel: boolean): MidjourneyTaskView {
+export function presentMidjourney(row: MidjourneyListRow, withChannel: boolean, links: LinkSigner): MidjourneyTaskView {
   const view: MidjourneyTaskView = {
     id: Number(row.id),
     code: Number(row.code),
@@ -22,6 +23,7 @@ export function presentMidjourney(row: MidjourneyListRow, withChannel: boolean):
     start_time: Number(row.start_time),
     finish_time: Number(row.finish_time),
     image_url: row.image_url,
+    image_src: row.image_url ? signedMjImagePath(links, row.mj_id) : '',
     status: row.status,
     progress: row.progress,
     fail_reason: row.fail_reason,
@@ -34,20 +36,23 @@ export function presentMidjourney(row: MidjourneyListRow, withChannel: boolean):
   return withChannel ? { ...view, channel_id: Number(row.channel_id) } : view;
 }
 
-function present(page: Paged<MidjourneyListRow>, withChannel: boolean): Paged<MidjourneyTaskView> {
-  return { ...page, data: page.data.map((row) => presentMidjourney(row, withChannel)) };
+function present(page: Paged<MidjourneyListRow>, withChannel: boolean, links: LinkSigner): Paged<MidjourneyTaskView> {
+  return { ...page, data: page.data.map((row) => presentMidjourney(row, withChannel, links)) };
 }
 
 /** `GET /api/mj/` (administrators, every task) and `GET /api/mj/self` (the user's own tasks). */
-export function midjourneyRoutes(app: FastifyInstance, deps: { auth: Auth; database: DatabaseHandle }): void {
-  const { auth, database } = deps;
+export function midjourneyRoutes(
+  app: FastifyInstance,
+  deps: { auth: Auth; database: DatabaseHandle; links: LinkSigner },
+): void {
+  const { auth, database, links } = deps;
   app.get('/api/mj/', { onRequest: auth.requireAdmin }, async (request) => {
     const query = parseInput(midjourneyListQuery, request.query, 'query');
-    return ok(present(await listMidjourneys(database, { admin: true }, query), true));
+    return ok(present(await listMidjourneys(database, { admin: true }, query), true, links));
   });
   app.get('/api/mj/self', { onRequest: auth.requireUser }, async (request) => {
     const query = parseInput(midjourneyListQuery, request.query, 'query');
     const userId = currentUser(request).id;
-    return ok(present(await listMidjourneys(database, { admin: false, userId }, query), false));
+    return ok(present(await listMidjourneys(database, { admin: false, userId }, query), false, links));
   });
 }

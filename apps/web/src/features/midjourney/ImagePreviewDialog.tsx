@@ -10,7 +10,6 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { MidjourneyTaskView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
-import { imageProxyUrl } from './midjourneyQuery.js';
 
 interface ImagePreviewDialogProps {
   open: boolean;
@@ -24,7 +23,7 @@ export function ImagePreviewDialog({ open, task, onClose }: ImagePreviewDialogPr
   const { t } = useTranslation('midjourney');
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
-  const source = task ? imageProxyUrl(task.mj_id) : '';
+  const source = task?.image_src ?? '';
   return (
     <Dialog open={open} onClose={onClose} maxWidth="lg" fullScreen={fullScreen} data-testid="mj-preview">
       <DialogTitle sx={{ overflowWrap: 'anywhere' }}>{t('image.title', { id: task?.mj_id ?? '' })}</DialogTitle>

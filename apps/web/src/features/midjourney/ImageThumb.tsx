@@ -4,21 +4,23 @@ import ButtonBase from '@mui/material/ButtonBase';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Muted } from '../task/TaskCells.js';
-import { imageProxyUrl } from './midjourneyQuery.js';
 
 interface ImageThumbProps {
   mjId: string;
-  /** The task has a result picture (the proxy reported an image URL). */
-  hasImage: boolean;
+  /**
+   * The result picture through the gateway (the task's signed `image_src`), '' when there is none.
+   * The console never loads `image_url` itself: the proxy's host is often unreachable from browsers.
+   */
+  src: string;
   onOpen(): void;
   testId: string;
 }
 
 /** The result picture, small, loaded through the gateway; a click opens the preview. */
-export function ImageThumb({ mjId, hasImage, onOpen, testId }: ImageThumbProps) {
+export function ImageThumb({ mjId, src, onOpen, testId }: ImageThumbProps) {
   const { t } = useTranslation('midjourney');
   const [broken, setBroken] = useState(false);
-  if (!hasImage) return <Muted />;
+  if (!src) return <Muted />;
   if (broken) {
     return (
       <Box
@@ -39,7 +41,7 @@ export function ImageThumb({ mjId, hasImage, onOpen, testId }: ImageThumbProps) 
     >
       <Box
         component="img"
-        src={imageProxyUrl(mjId)}
+        src={src}
         alt={t('image.alt', { id: mjId })}
         loading="lazy"
         onError={() => setBroken(true)}

@@ -109,7 +109,7 @@ export function MidjourneyTable({ tasks, loading, admin, compact, order, onSort,
       render: (task) => (
         <ImageThumb
           mjId={task.mj_id}
-          hasImage={task.image_url !== ''}
+          src={task.image_src}
           onOpen={() => onPreview(task)}
           testId={`mj-image-${task.id}`}
         />

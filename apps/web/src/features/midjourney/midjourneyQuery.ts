@@ -10,11 +10,3 @@ export function midjourneyQuery(params: MidjourneyListParams, admin: boolean) {
     ...(admin ? { channel_id } : {}),
   };
 }
-
-/**
- * The gateway's image proxy for a task's result. The console never loads `image_url` itself: the
- * proxy's host is often unreachable from browsers, and the gateway streams the picture for it.
- */
-export function imageProxyUrl(mjId: string): string {
-  return `/mj/image/${encodeURIComponent(mjId)}`;
-}

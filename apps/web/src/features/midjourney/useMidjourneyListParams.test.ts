@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { listSearch } from '../../hooks/listParams.js';
 import { fromDateInput } from '../task/listState.js';
 import { midjourneyDraft, midjourneyFromDraft } from './midjourneyDraft.js';
-import { imageProxyUrl, midjourneyQuery } from './midjourneyQuery.js';
+import { midjourneyQuery } from './midjourneyQuery.js';
 import { emptyMidjourneyFilters, parseMidjourneyListParams } from './useMidjourneyListParams.js';
 
 describe('Midjourney list state', () => {
@@ -41,10 +41,5 @@ describe('Midjourney list state', () => {
     const params = parseMidjourneyListParams(new URLSearchParams('channel_id=2'));
     expect(midjourneyQuery(params, true).channel_id).toBe('2');
     expect(midjourneyQuery(params, false)).not.toHaveProperty('channel_id');
-  });
-
-  it('loads result images through the gateway, never from image_url', () => {
-    expect(imageProxyUrl('1712345678901234')).toBe('/mj/image/1712345678901234');
-    expect(imageProxyUrl('a/b?c')).toBe('/mj/image/a%2Fb%3Fc');
   });
 });

@@ -181,6 +181,23 @@ describe.each(availableDialects)('Midjourney keyless routes on %s', (dialect) =>
     expect(Buffer.from(await signed.arrayBuffer())).toEqual(STAND_IN_PNG);
   });
 
+  it("gives the console the task's signed image link, which loads without a key", async () => {
+    const mjId = (await imagine(g)).body.result as string;
+    g.proxy.settle(mjId, 'SUCCESS');
+    await g.poller().poll();
+    const listed = await g.server.app.inject({
+      method: 'GET',
+      url: `/api/mj/self?mj_id=${mjId}`,
+      headers: { cookie: g.cookie },
+    });
+    const src = listed.json().data.data[0].image_src as string;
+    expect(src).toBe(await g.imagePath(mjId));
+    expect((await fetch(`${g.url}${src}`)).status).toBe(200);
+    const unfinished = (await imagine(g)).body.result as string;
+    const pending = await g.admin('GET', `/api/mj/?mj_id=${unfinished}`);
+    expect(pending.body.data.data[0].image_src).toBe('');
+  });
+
   it("refuses to fetch an image the proxy reported at a private address other than the proxy's own", async () => {
     const mjId = (await imagine(g)).body.result as string;
     g.proxy.settle(mjId, 'SUCCESS');

@@ -1,6 +1,6 @@
 import type { RelayHttpRequest } from '../../../http/relay-front.js';
 import { AppError } from '../../../platform/errors.js';
-import type { LinkSigner } from '../../../platform/signed-links.js';
+import { type LinkSigner, signedMjImagePath } from '../../../platform/signed-links.js';
 import { serverAddressOf } from './view.js';
 
 /**
@@ -28,12 +28,7 @@ export function notifyHookFor(deps: LinkDeps, channelId: number): string | undef
 export function imageLinkOf(deps: LinkDeps): ((mjId: string) => string) | undefined {
   const serverAddress = serverAddressOf(deps.options);
   if (!serverAddress) return undefined;
-  return (mjId) => `${serverAddress}${signedImagePath(deps.links, mjId)}`;
-}
-
-/** `/mj/image/<id>?sig=…`: the path of a task's image, signed (the console uses it as it is). */
-export function signedImagePath(links: LinkSigner, mjId: string): string {
-  return `/mj/image/${encodeURIComponent(mjId)}?sig=${links.sign('mj-image', mjId)}`;
+  return (mjId) => `${serverAddress}${signedMjImagePath(deps.links, mjId)}`;
 }
 
 function queryText(request: RelayHttpRequest, name: string): string | undefined {
