@@ -88,7 +88,11 @@ describe.each(availableDialects)('Midjourney keyless routes on %s', (dialect) =>
     g.proxy.progress(mjId, '40%');
     const accepted = await post(g, path, { id: mjId });
     expect(accepted.status).toBe(200);
-    expect((await g.mj(`/mj/task/${mjId}/fetch`)).body).toMatchObject({ status: 'IN_PROGRESS', progress: '40%' });
+    const view = await g.mj(`/mj/task/${mjId}/fetch`);
+    expect(view.body).toMatchObject({ status: 'IN_PROGRESS', progress: '40%' });
+    // The proxy echoes its notifyHook in the task's properties: a client never learns the signed callback.
+    expect(g.proxy.tasks.get(mjId)?.properties.notifyHook).toContain('sig=');
+    expect(JSON.stringify(view.body)).not.toContain('sig=');
     // A task of another channel under this channel's signature is not found.
     await g.server.database.db
       .updateTable('midjourneys')

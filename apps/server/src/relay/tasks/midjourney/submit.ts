@@ -8,7 +8,7 @@ import { MJ_CODE_NO_ACCOUNT, MJ_CODE_UNKNOWN, proxyRefusal, proxyUnreachable } f
 import { notifyHookFor } from './links.js';
 import { callProxy } from './proxy-client.js';
 import type { MidjourneyRow } from './repo.js';
-import { CLIENT_HOOK_KEY } from './view.js';
+import { keptProperties } from './view.js';
 
 /**
  * Submitting a task (reference §4.15): the action decides the billed model
@@ -168,7 +168,15 @@ async function attempt(
     throw error;
   }
   await accept(deps, request, submission, target, context, answer);
-  return { ...answer, code: code === 21 && !FREE_ACTIONS.has(context.action) ? 1 : code };
+  return clientAnswer(answer, code === 21 && !FREE_ACTIONS.has(context.action) ? 1 : code);
+}
+
+/** The proxy's answer for the client, without the gateway's signed callback address should the proxy echo it. */
+function clientAnswer(answer: ProxySubmitAnswer, code: number): ProxySubmitAnswer {
+  const properties = answer.properties;
+  if (!properties || typeof properties !== 'object' || !('notifyHook' in properties)) return { ...answer, code };
+  const { notifyHook: _callback, ...rest } = properties as Record<string, unknown>;
+  return { ...answer, code, properties: rest };
 }
 
 function taskIdOf(answer: ProxySubmitAnswer): string {
@@ -221,7 +229,7 @@ async function accept(
     channel_id: submission.channel.id,
     quota: charged,
     buttons: '[]',
-    properties: JSON.stringify({ ...properties, ...(hook ? { [CLIENT_HOOK_KEY]: hook } : {}) }),
+    properties: keptProperties(properties, hook),
     mode: target.mode,
     token_id: context.caller.token.id,
   });

@@ -44,6 +44,15 @@ function parseArray(text: string): unknown[] {
   }
 }
 
+/**
+ * The proxy's task properties as kept: its `notifyHook` (this gateway's signed callback address,
+ * which a client must not learn) is dropped, and the client's own hook kept under our key.
+ */
+export function keptProperties(reported: Record<string, unknown>, clientHook: string | undefined): string {
+  const { notifyHook: _callback, ...rest } = reported;
+  return JSON.stringify({ ...rest, ...(clientHook ? { [CLIENT_HOOK_KEY]: clientHook } : {}) });
+}
+
 export function clientHookOf(row: Pick<MidjourneyRow, 'properties'>): string | undefined {
   const hook = parseObject(row.properties)[CLIENT_HOOK_KEY];
   return typeof hook === 'string' && hook !== '' ? hook : undefined;
@@ -55,7 +64,8 @@ export function clientHookOf(row: Pick<MidjourneyRow, 'properties'>): string | u
  * as the reference does, rather than at the proxy's (or Discord's) address.
  */
 export function toProxyTask(row: MidjourneyRow, imageLink?: (mjId: string) => string) {
-  const { [CLIENT_HOOK_KEY]: _hook, ...properties } = parseObject(row.properties);
+  // notifyHook: rows kept before keptProperties dropped the gateway's callback address.
+  const { [CLIENT_HOOK_KEY]: _hook, notifyHook: _callback, ...properties } = parseObject(row.properties);
   return {
     id: row.mj_id,
     action: row.action,
@@ -106,8 +116,7 @@ export function updateFromProxy(row: MidjourneyRow, task: ProxyTask, now = Date.
   else if ((status === 'SUCCESS' || status === 'FAILURE') && !Number(row.finish_time)) update.finish_time = now;
   if (Array.isArray(task.buttons)) update.buttons = JSON.stringify(task.buttons);
   if (task.properties && typeof task.properties === 'object' && !Array.isArray(task.properties)) {
-    const hook = clientHookOf(row);
-    update.properties = JSON.stringify({ ...task.properties, ...(hook ? { [CLIENT_HOOK_KEY]: hook } : {}) });
+    update.properties = keptProperties(task.properties as Record<string, unknown>, clientHookOf(row));
   }
   return update;
 }
