@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEpayGateway } from '../../payments/epay/index.js';
+import type { PaymentGateway } from '../../payments/gateway.js';
 import { createSecretBox } from '../../platform/secret-box.js';
 import { GatewayConfigs, maskSecret } from './gateway-config.js';
 
@@ -19,7 +20,7 @@ describe('masking payment gateway secrets (issue 29 item 16)', () => {
 
   it('masks the secret fields of a stored config and nothing else', () => {
     const configs = new GatewayConfigs(createSecretBox('a-server-secret-for-tests-0123456789', 'payments'));
-    const epay = createEpayGateway();
+    const epay = createEpayGateway() as unknown as PaymentGateway;
     const config = {
       pay_domain: 'https://pay.example.com',
       partner_id: '1001',
