@@ -16,7 +16,7 @@ import { screenshot, signInWithForm } from './support/browser.js';
 useAdminUsersSite();
 
 describe('as an admin who is not root', () => {
-  it('shows root and admin rows locked, hides root-only actions, and the API refuses them', async () => {
+  it("lists only itself and the users below it (its own row locked), hides root-only actions, and the API refuses root's and a peer's", async () => {
     const [root, ops, peer, dora] = await Promise.all(
       ['root', OPS.username, PEER.username, DORA.username].map(findUser),
     );
@@ -25,13 +25,21 @@ describe('as an admin who is not root', () => {
     await page.goto(`${server.origin}/panel/user?size=50`);
     await page.getByTestId(`user-row-${dora?.id}`).waitFor();
 
-    for (const locked of [root, peer, ops]) {
-      const id = locked?.id ?? 0;
-      expect(await page.getByTestId(`user-locked-${id}`).count(), `locked ${locked?.username}`).toBe(1);
-      expect(await page.getByTestId(`user-edit-${id}`).count()).toBe(0);
-      expect(await page.getByTestId(`user-quota-action-${id}`).count()).toBe(0);
-      expect(await page.getByTestId(`user-more-${id}`).count()).toBe(0);
+    // Root and the other admin are not listed at all (issue 29); its own row is, with nothing to do:
+    // an admin edits itself on the profile screen.
+    for (const hidden of [root, peer]) {
+      expect(await page.getByTestId(`user-row-${hidden?.id}`).count(), `row of ${hidden?.username}`).toBe(0);
     }
+    const opsId = ops?.id ?? 0;
+    expect(await page.getByTestId(`user-locked-${opsId}`).count()).toBe(1);
+    expect(await page.getByTestId(`user-edit-${opsId}`).count()).toBe(0);
+    expect(await page.getByTestId(`user-quota-action-${opsId}`).count()).toBe(0);
+    expect(await page.getByTestId(`user-more-${opsId}`).count()).toBe(0);
+    // Before Dora's menu: once closed, the focus it gives back shows a tooltip over the next row.
+    await page.getByTestId(`user-locked-${opsId}`).hover();
+    await page.getByRole('tooltip').last().waitFor();
+    await settle(page);
+    await screenshot(page, 'admin-users-as-admin');
     const doraId = dora?.id ?? 0;
     expect(await page.getByTestId(`user-edit-${doraId}`).count()).toBe(1);
     await page.getByTestId(`user-more-${doraId}`).click();
@@ -39,10 +47,6 @@ describe('as an admin who is not root', () => {
     expect(await page.getByTestId(`user-promote-${doraId}`).count()).toBe(0);
     expect(await page.getByTestId(`user-delete-${doraId}`).count()).toBe(1);
     await page.keyboard.press('Escape');
-    await page.getByTestId(`user-locked-${root?.id}`).hover();
-    await page.getByRole('tooltip').last().waitFor();
-    await settle(page);
-    await screenshot(page, 'admin-users-as-admin');
 
     const session = await sessionCookie(server.origin, OPS.username, OPS.password);
     for (const target of [root, peer]) {
