@@ -5,7 +5,7 @@
 // and the dashboards issue, through the services the API routes call. Prints the median of 5 runs.
 // Not part of `npm run bench` or CI: filling 10M rows takes minutes per database.
 //   node --import tsx bench/log-scale.ts 1000000 --dialects sqlite,postgres
-import { LogType } from '@one-hub/contracts';
+import { LogType, Role } from '@one-hub/contracts';
 import { sql } from 'kysely';
 import { LogService } from '../apps/server/src/api/log/service.js';
 import { localDateDaysBefore } from '../apps/server/src/api/statistics/dates.js';
@@ -178,44 +178,46 @@ async function median(run: () => Promise<unknown>): Promise<number> {
 function consoleQueries(handle: DatabaseHandle, now: number): [string, () => Promise<unknown>][] {
   const logs = new LogService(handle);
   const statistics = new StatisticsRepository(handle);
+  // Root's view: every log, as the Logs screen shows it to root.
+  const root = { id: 0, role: Role.root } as UserRow;
   const heavy = { id: 1 } as UserRow;
   const typical = { id: 150 } as UserRow;
   const page = { page: 1, size: 10 };
   const dayAgo = (days: number) => now - days * 86_400;
   const today = new Date(now * 1000);
   return [
-    ['admin list, unfiltered', () => logs.list({ ...page })],
-    ['admin list, unfiltered, page 500', () => logs.list({ page: 500, size: 10 })],
-    ['admin list, by model (common)', () => logs.list({ ...page, model_name: modelName(0) })],
-    ['admin list, by model (rare)', () => logs.list({ ...page, model_name: modelName(MODELS - 1) })],
-    ['admin list, by username (heavy user)', () => logs.list({ ...page, username: username(0) })],
-    ['admin list, by username (typical user)', () => logs.list({ ...page, username: username(149) })],
-    ['admin list, by token', () => logs.list({ ...page, token_name: tokenName(149, 149 % 3) })],
-    ['admin list, by channel', () => logs.list({ ...page, channel_id: 5 })],
-    ['admin list, by type (top-up)', () => logs.list({ ...page, log_type: LogType.topup })],
-    ['admin list, by request id', () => logs.list({ ...page, request_id: 'req-0000000abc' })],
-    ['admin list, by source IP', () => logs.list({ ...page, source_ip: '198.51.100.149' })],
+    ['admin list, unfiltered', () => logs.list(root, { ...page })],
+    ['admin list, unfiltered, page 500', () => logs.list(root, { page: 500, size: 10 })],
+    ['admin list, by model (common)', () => logs.list(root, { ...page, model_name: modelName(0) })],
+    ['admin list, by model (rare)', () => logs.list(root, { ...page, model_name: modelName(MODELS - 1) })],
+    ['admin list, by username (heavy user)', () => logs.list(root, { ...page, username: username(0) })],
+    ['admin list, by username (typical user)', () => logs.list(root, { ...page, username: username(149) })],
+    ['admin list, by token', () => logs.list(root, { ...page, token_name: tokenName(149, 149 % 3) })],
+    ['admin list, by channel', () => logs.list(root, { ...page, channel_id: 5 })],
+    ['admin list, by type (top-up)', () => logs.list(root, { ...page, log_type: LogType.topup })],
+    ['admin list, by request id', () => logs.list(root, { ...page, request_id: 'req-0000000abc' })],
+    ['admin list, by source IP', () => logs.list(root, { ...page, source_ip: '198.51.100.149' })],
     [
       'admin list, one day a month ago',
-      () => logs.list({ ...page, start_timestamp: dayAgo(31), end_timestamp: dayAgo(30) }),
+      () => logs.list(root, { ...page, start_timestamp: dayAgo(31), end_timestamp: dayAgo(30) }),
     ],
     [
       'admin list, model + one week',
-      () => logs.list({ ...page, model_name: modelName(3), start_timestamp: dayAgo(14), end_timestamp: dayAgo(7) }),
+      () => logs.list(root, { ...page, model_name: modelName(3), start_timestamp: dayAgo(14), end_timestamp: dayAgo(7) }),
     ],
-    ['admin list, sorted by quota', () => logs.list({ ...page, order: '-quota' })],
+    ['admin list, sorted by quota', () => logs.list(root, { ...page, order: '-quota' })],
     ['own list (heavy user)', () => logs.listOwn(heavy, { ...page })],
     ['own list (typical user)', () => logs.listOwn(typical, { ...page })],
     ['own list, by model (typical user)', () => logs.listOwn(typical, { ...page, model_name: modelName(3) })],
     ['own list, by token (typical user)', () => logs.listOwn(typical, { ...page, token_name: tokenName(149, 2) })],
-    ['admin stat, all time', () => logs.stat({})],
-    ['admin stat, by model', () => logs.stat({ model_name: modelName(0) })],
-    ['admin stat, by channel', () => logs.stat({ channel: 5 })],
-    ['admin stat, last 7 days to now', () => logs.stat({ start_timestamp: dayAgo(7), end_timestamp: now })],
-    ['admin stat, one day a month ago', () => logs.stat({ start_timestamp: dayAgo(31), end_timestamp: dayAgo(30) })],
-    ['admin stat, by username (heavy user)', () => logs.stat({ username: username(0) })],
-    ['admin stat, by username (typical user)', () => logs.stat({ username: username(149) })],
-    ['admin stat, by token', () => logs.stat({ token_name: tokenName(149, 149 % 3) })],
+    ['admin stat, all time', () => logs.stat(root, {})],
+    ['admin stat, by model', () => logs.stat(root, { model_name: modelName(0) })],
+    ['admin stat, by channel', () => logs.stat(root, { channel: 5 })],
+    ['admin stat, last 7 days to now', () => logs.stat(root, { start_timestamp: dayAgo(7), end_timestamp: now })],
+    ['admin stat, one day a month ago', () => logs.stat(root, { start_timestamp: dayAgo(31), end_timestamp: dayAgo(30) })],
+    ['admin stat, by username (heavy user)', () => logs.stat(root, { username: username(0) })],
+    ['admin stat, by username (typical user)', () => logs.stat(root, { username: username(149) })],
+    ['admin stat, by token', () => logs.stat(root, { token_name: tokenName(149, 149 % 3) })],
     ['own stat (heavy user)', () => logs.ownStat(heavy, {})],
     ['own stat (typical user)', () => logs.ownStat(typical, {})],
     ['own stat, last 7 days (heavy user)', () => logs.ownStat(heavy, { start_timestamp: dayAgo(7) })],
