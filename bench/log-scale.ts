@@ -203,7 +203,8 @@ function consoleQueries(handle: DatabaseHandle, now: number): [string, () => Pro
     ],
     [
       'admin list, model + one week',
-      () => logs.list(root, { ...page, model_name: modelName(3), start_timestamp: dayAgo(14), end_timestamp: dayAgo(7) }),
+      () =>
+        logs.list(root, { ...page, model_name: modelName(3), start_timestamp: dayAgo(14), end_timestamp: dayAgo(7) }),
     ],
     ['admin list, sorted by quota', () => logs.list(root, { ...page, order: '-quota' })],
     ['own list (heavy user)', () => logs.listOwn(heavy, { ...page })],
@@ -214,7 +215,10 @@ function consoleQueries(handle: DatabaseHandle, now: number): [string, () => Pro
     ['admin stat, by model', () => logs.stat(root, { model_name: modelName(0) })],
     ['admin stat, by channel', () => logs.stat(root, { channel: 5 })],
     ['admin stat, last 7 days to now', () => logs.stat(root, { start_timestamp: dayAgo(7), end_timestamp: now })],
-    ['admin stat, one day a month ago', () => logs.stat(root, { start_timestamp: dayAgo(31), end_timestamp: dayAgo(30) })],
+    [
+      'admin stat, one day a month ago',
+      () => logs.stat(root, { start_timestamp: dayAgo(31), end_timestamp: dayAgo(30) }),
+    ],
     ['admin stat, by username (heavy user)', () => logs.stat(root, { username: username(0) })],
     ['admin stat, by username (typical user)', () => logs.stat(root, { username: username(149) })],
     ['admin stat, by token', () => logs.stat(root, { token_name: tokenName(149, 149 % 3) })],
