@@ -41,6 +41,10 @@ export interface RelayHttpRequest {
   relayCaller?: RelayCaller | undefined;
   /** Set by admission: this caller's body is refused past these bytes (a caller who cannot pay). */
   bodyCap?: BodyCap | undefined;
+  /** Set by admission when it took the caller's rate and concurrency limits (released when the answer ends). */
+  limitsEntered?: boolean | undefined;
+  /** The answer being written: admission may set headers on a refusal and hook the answer's end. */
+  response?: ServerResponse | undefined;
   /** The route's error format (its surface's). */
   errorRenderer: ErrorRenderer;
 }
@@ -122,6 +126,8 @@ export interface RelayFront {
   routes(): RelayRouteInfo[];
   /** The per-address request limit for routes that authenticate nobody (/api's, http/rate-limit.ts). */
   limitOpenRoutes(limit: AddressLimit): void;
+  /** Bytes of bodies being received now from an address, or for a user (body-budget.ts). */
+  bodyBytesInFlight(address: string, user?: number): number;
   handle(raw: IncomingMessage, response: ServerResponse, id: string): void;
   /** From now on new requests are answered 503, as Fastify answers them while closing. */
   close(): void;
@@ -377,6 +383,9 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
     limitOpenRoutes(limit) {
       addressLimit = limit;
     },
+    bodyBytesInFlight(address, user) {
+      return budget.held(address, user);
+    },
     handle(raw, response, id) {
       const url = raw.url ?? '/';
       const request: RelayHttpRequest = {
@@ -388,6 +397,7 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
         params: undefined,
         query: undefined,
         relayCaller: undefined,
+        response,
         errorRenderer: (surfaceOf(url) as { render: ErrorRenderer }).render,
       };
       const reply = new FrontReply(response);

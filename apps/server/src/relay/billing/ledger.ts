@@ -52,6 +52,8 @@ export interface QuotaLedger {
   /** May answer at once (no promise) when the balances are at hand. */
   reserve(userId: number, key: KeyRef | null, amount: number): Reservation | Promise<Reservation>;
   settle(reservation: Reservation, cost: number, channelId?: number): Promise<SettleResult>;
+  /** The user's balance less open reservations when this node holds it now, without a read; else undefined. */
+  knownAvailable?(userId: number): number | undefined;
   /** An administrator changed the stored balance by `delta`. */
   invalidateUser(userId: number, delta?: number): void;
   invalidateToken(tokenId: number): void;
@@ -147,6 +149,11 @@ export class MemoryQuotaLedger implements QuotaLedger {
     }
     if (channelId > 0 && charged > 0) addTo(this.pending.channels, channelId, charged);
     return { charged, shortfall: cost - charged, ...(user ? { balance: user.stored - user.spent } : {}) };
+  }
+
+  knownAvailable(userId: number): number | undefined {
+    const account = this.current(this.users, userId);
+    return account ? available(account) : undefined;
   }
 
   /** Read the balance again on next use (after a top-up or an edit); open reservations are kept. */

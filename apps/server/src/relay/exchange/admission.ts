@@ -1,6 +1,9 @@
+import type { RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
 import type { RelayCaller } from '../access/keys.js';
+import { checkModelName } from '../routing/model-name.js';
 import type { RouterChannel } from '../routing/router.js';
+import { capUnfundedBody, type FundingDeps } from './funding.js';
 import type { Attempt, RelayDeps } from './types.js';
 import { adminMessage, type UpstreamFailure } from './upstream-errors.js';
 
@@ -63,6 +66,33 @@ export async function enterLimits(
   const release = await deps.concurrency.enter(`key:${caller.token.id}`, concurrency);
   if (!release) throw tooMany(setHeader, 1, `this API key allows ${concurrency} requests at a time`);
   return release;
+}
+
+/**
+ * Everything the headers decide about a known caller, before its body is read: the model when the
+ * path names it (Gemini) against the key's allow-list, whether it can pay for any request
+ * (funding.ts), and the group's and the key's rate and concurrency. The concurrency slot is held
+ * until the answer ends, whether or not the body was ever read. No promise unless a limit is set.
+ */
+export function admitCaller(
+  deps: FundingDeps & Pick<RelayDeps, 'limiter' | 'concurrency'>,
+  caller: RelayCaller,
+  request: RelayHttpRequest,
+  modelInPath?: string,
+): undefined | Promise<void> {
+  request.relayCaller = caller;
+  if (modelInPath !== undefined) {
+    checkModelName(modelInPath);
+    checkModelAllowed(caller, modelInPath);
+  }
+  capUnfundedBody(deps, caller, request);
+  if (!hasLimits(deps, caller)) return undefined;
+  const response = request.response;
+  return enterLimits(deps, caller, (name, value) => response?.setHeader(name, value)).then((release) => {
+    request.limitsEntered = true;
+    if (response) response.once('close', release);
+    else release();
+  });
 }
 
 /** The key's backup group when it may stand in: set, another group, and not disabled by an administrator. */

@@ -11,6 +11,7 @@ import { checkModelName } from '../routing/model-name.js';
 import type { RouterChannel } from '../routing/router.js';
 import { sendWhole } from '../transport/respond.js';
 import {
+  admitCaller,
   backupGroupOf,
   checkModelAllowed,
   enterLimits,
@@ -45,12 +46,9 @@ export function admitRelayRequest(
   const credential = endpoint.credential ? endpoint.credential(request) : request.headers.authorization;
   const authenticated = deps.keys.authenticate(credential, request.ip);
   if (authenticated instanceof Promise) {
-    return authenticated.then((caller) => {
-      request.relayCaller = caller;
-    });
+    return authenticated.then((caller) => admitCaller(deps, caller, request, endpoint.modelOf?.(request)));
   }
-  request.relayCaller = authenticated;
-  return undefined;
+  return admitCaller(deps, authenticated, request, endpoint.modelOf?.(request));
 }
 
 export async function relayRequest(
@@ -87,9 +85,11 @@ async function relayAdmitted(
     if (admitting) await admitting;
   }
   const caller = request.relayCaller as RelayCaller;
-  const release = hasLimits(deps, caller)
-    ? await enterLimits(deps, caller, (name, value) => reply.header(name, value))
-    : noRelease;
+  // Admission entered the limits before the body was read, and releases them when the answer ends.
+  const release =
+    !request.limitsEntered && hasLimits(deps, caller)
+      ? await enterLimits(deps, caller, (name, value) => reply.header(name, value))
+      : noRelease;
   try {
     await relayAuthorised(deps, endpoint, caller, request, reply, record);
   } finally {

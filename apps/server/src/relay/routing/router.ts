@@ -96,6 +96,17 @@ export class ChannelRouter {
     return [...(this.groups.get(group)?.exact.keys() ?? [])].sort();
   }
 
+  /**
+   * Each model the group lists by name with the channels serving it, and whether it also serves
+   * models by a wildcard (which no list can enumerate); undefined for a group with no channel.
+   */
+  offersOf(group: string): { models: Array<[string, RouterChannel[]]>; wildcards: boolean } | undefined {
+    const index = this.groups.get(group);
+    if (!index) return undefined;
+    const models = [...index.exact].map(([model, tiers]): [string, RouterChannel[]] => [model, tiers.flat()]);
+    return { models, wildcards: index.wildcards.length > 0 };
+  }
+
   hasGroup(group: string): boolean {
     return this.groups.has(group);
   }

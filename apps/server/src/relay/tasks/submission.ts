@@ -7,6 +7,7 @@ import type { Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota, settledQuota } from '../billing/quota.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
 import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../exchange/admission.js';
+import { capUnfundedBody, type FundingDeps } from '../exchange/funding.js';
 import { pickChannel } from '../exchange/pipeline.js';
 import type { Attempt, RelayDeps } from '../exchange/types.js';
 import type { RouterChannel } from '../routing/router.js';
@@ -67,14 +68,26 @@ export interface OpenSubmission {
   setHeader(name: string, value: string): void;
 }
 
-/** Authenticates a task route's key from a header value (`mj-api-secret`, `Authorization`). */
+/**
+ * Authenticates a task route's key from a header value (`mj-api-secret`, `Authorization`); a caller
+ * who cannot pay for any request gets no more than a stranger's body (exchange/funding.ts).
+ */
 export function authenticateTaskCaller(
-  deps: Pick<TaskDeps, 'keys'>,
+  deps: Pick<TaskDeps, 'keys'> & Partial<FundingDeps>,
   request: RelayHttpRequest,
   credential: string | undefined,
 ): RelayCaller | Promise<RelayCaller> {
   if (request.relayCaller) return request.relayCaller;
-  return deps.keys.authenticate(credential, request.ip);
+  // Every route passes the relay's whole deps; a type that names only `keys` still gets the check.
+  const { ledger, options, router, prices, groups } = deps;
+  const funding =
+    ledger && options && router && prices && groups ? { ledger, options, router, prices, groups } : undefined;
+  const admitted = (caller: RelayCaller) => {
+    if (funding) capUnfundedBody(funding, caller, request);
+    return caller;
+  };
+  const authenticated = deps.keys.authenticate(credential, request.ip);
+  return authenticated instanceof Promise ? authenticated.then(admitted) : admitted(authenticated);
 }
 
 /** Admits, picks the channel and reserves the price; the caller must confirm or cancel it. */
