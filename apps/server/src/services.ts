@@ -134,6 +134,7 @@ export function createServices(
     (model) =>
       // Custom owners included: the analytics screen groups usage by maker.
       prices.ownerName(prices.lookup(model).channel_type) ?? 'Unknown',
+    (caller) => userRepository.idsNotOutrankedBy(caller),
     new OrderStatistics(new PaymentRepository(database)),
   );
   return {

@@ -38,11 +38,15 @@ export interface UserName {
   display_name: string;
 }
 
-/** Aggregates over users, channels and redemption codes for the analytics page; never reads logs. */
+/**
+ * Aggregates over users, channels and redemption codes for the analytics page; never reads logs.
+ * `hidden` (an admin's view: root and the other admins, a short list) leaves those users, and the
+ * codes they created, out of the figures, as the admin's user and code lists leave them out.
+ */
 export class AnalyticsRepository {
   constructor(private readonly handle: DatabaseHandle) {}
 
-  async userTotals(): Promise<UserTotals> {
+  async userTotals(hidden: readonly number[]): Promise<UserTotals> {
     const row = await this.handle.db
       .selectFrom('users')
       .select([
@@ -52,6 +56,7 @@ export class AnalyticsRepository {
         sql<number | string | null>`sum(case when inviter_id <> 0 then 1 else 0 end)`.as('total_inviter_user'),
       ])
       .where('deleted_at', 'is', null)
+      .$if(hidden.length > 0, (query) => query.where('id', 'not in', [...hidden]))
       .executeTakeFirst();
     return {
       total_quota: Number(row?.total_quota ?? 0),
@@ -73,11 +78,14 @@ export class AnalyticsRepository {
   }
 
   /** Codes per status, disabled ones left out as in the reference. */
-  async redemptionsByStatus(): Promise<Array<{ count: number; quota: number; status: number }>> {
+  async redemptionsByStatus(
+    hidden: readonly number[],
+  ): Promise<Array<{ count: number; quota: number; status: number }>> {
     const rows = await this.handle.db
       .selectFrom('redemptions')
       .select(['status', sql<number | string>`count(*)`.as('count'), sql<number | string>`sum(quota)`.as('quota')])
       .where('status', '!=', RedemptionStatus.disabled)
+      .$if(hidden.length > 0, (query) => query.where('user_id', 'not in', [...hidden]))
       .groupBy('status')
       .orderBy('status')
       .execute();
@@ -85,7 +93,7 @@ export class AnalyticsRepository {
   }
 
   /** Registrations of users still present, per quarter hour of `created_time` in [from, to]. */
-  async registrationsByQuarter(from: number, to: number): Promise<QuarterRegistrations[]> {
+  async registrationsByQuarter(from: number, to: number, hidden: readonly number[]): Promise<QuarterRegistrations[]> {
     const rows = await this.handle.db
       .selectFrom('users')
       .select([
@@ -96,6 +104,7 @@ export class AnalyticsRepository {
       .where('deleted_at', 'is', null)
       .where('created_time', '>=', from)
       .where('created_time', '<=', to)
+      .$if(hidden.length > 0, (query) => query.where('id', 'not in', [...hidden]))
       .groupBy(quarterOf('created_time'))
       .execute();
     return rows.map((row) => ({
@@ -106,7 +115,7 @@ export class AnalyticsRepository {
   }
 
   /** Redeemed quota per quarter hour of `redeemed_time` in [from, to] and per redeeming user. */
-  async redemptionsByQuarter(from: number, to: number): Promise<QuarterRedemptions[]> {
+  async redemptionsByQuarter(from: number, to: number, hidden: readonly number[]): Promise<QuarterRedemptions[]> {
     const rows = await this.handle.db
       .selectFrom('redemptions')
       .select([
@@ -117,6 +126,7 @@ export class AnalyticsRepository {
       .where('status', '=', RedemptionStatus.redeemed)
       .where('redeemed_time', '>=', from)
       .where('redeemed_time', '<=', to)
+      .$if(hidden.length > 0, (query) => query.where('user_id', 'not in', [...hidden]))
       .groupBy([quarterOf('redeemed_time'), 'redeemed_user_id'])
       .execute();
     return rows.map((row) => ({

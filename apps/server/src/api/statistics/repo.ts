@@ -67,9 +67,11 @@ export interface UserModelRequests {
 /** What ranks users: their summed quota or their summed requests. */
 export type UserRanking = 'quota' | 'request_count';
 
-interface DayRange {
+export interface DayRange {
   fromDate: string;
   toDate: string;
+  /** These users' rows are left out (an admin's view: root and the other admins). */
+  hiddenUserIds?: readonly number[] | undefined;
 }
 
 /** Whole days of the roll-up (no `toDate`: every day from `fromDate` on), narrowed like the log statistics. */
@@ -119,6 +121,24 @@ export class StatisticsRepository {
       .where('date', '<=', range.toDate);
     if (range.userId) query = query.where('user_id', '=', range.userId);
     const rows = await query.groupBy(['date', keyColumn]).execute();
+    return rows.map(toDatedUsage);
+  }
+
+  /**
+   * What the listed users (a few staff) add to `usageByDay` without a user: their rows, through
+   * the (user_id, date) index, summed per day and key, ready to be taken off those totals.
+   */
+  async usageByDayOfUsers(range: DayRange, by: 'model' | 'channel', userIds: readonly number[]): Promise<DatedUsage[]> {
+    if (userIds.length === 0) return [];
+    const keyColumn = by === 'model' ? 'model_name' : 'channel_id';
+    const rows = await this.handle.db
+      .selectFrom('statistics')
+      .select(['date', sql<string | number>`${sql.ref(keyColumn)}`.as('key'), ...sums])
+      .where('user_id', 'in', [...userIds])
+      .where('date', '>=', range.fromDate)
+      .where('date', '<=', range.toDate)
+      .groupBy(['date', keyColumn])
+      .execute();
     return rows.map(toDatedUsage);
   }
 
@@ -196,11 +216,14 @@ export class StatisticsRepository {
     };
   }
 
+  /** The range's rows, the hidden users' left out: they are in the same scan by date, so it costs nothing more. */
   private inRange(range: DayRange) {
-    return this.handle.db
+    const query = this.handle.db
       .selectFrom('statistics')
       .where('date', '>=', range.fromDate)
       .where('date', '<=', range.toDate);
+    const hidden = range.hiddenUserIds ?? [];
+    return hidden.length === 0 ? query : query.where('user_id', 'not in', [...hidden]);
   }
 
   /** Names of channels by id, deleted ones included: their usage still happened. */

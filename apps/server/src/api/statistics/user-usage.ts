@@ -30,10 +30,12 @@ export class UserUsageReport {
 
   /**
    * Each named user that exists, in the order asked, with zeros when they used nothing; unknown
-   * names are left out. Days are the roll-up's local days, both ends included.
+   * names, and the hidden users' (those the caller does not outrank), are left out alike. Days
+   * are the roll-up's local days, both ends included.
    */
-  async compare(query: MultiUserStatsQuery): Promise<MultiUserStats> {
-    const users = await this.repo.usersNamed(query.usernames);
+  async compare(query: MultiUserStatsQuery, hiddenUserIds: readonly number[]): Promise<MultiUserStats> {
+    const hidden = new Set(hiddenUserIds);
+    const users = (await this.repo.usersNamed(query.usernames)).filter((user) => !hidden.has(user.id));
     const order = new Map(query.usernames.map((name, index) => [name, index]));
     users.sort((left, right) => (order.get(left.username) ?? 0) - (order.get(right.username) ?? 0));
     const range = { fromDate: query.start_time, toDate: query.end_time };
@@ -64,9 +66,16 @@ export class UserUsageReport {
     return { data, model_usage };
   }
 
-  /** The heaviest users of a period, with the period's totals over everyone. */
-  async top(query: TopUsersQuery): Promise<TopUsers> {
-    const range = { fromDate: localDateOf(query.start_timestamp), toDate: localDateOf(query.end_timestamp) };
+  /**
+   * The heaviest users of a period, with the period's totals over the same users: everyone but
+   * the hidden ones, so the totals never tell what root and the other admins used.
+   */
+  async top(query: TopUsersQuery, hiddenUserIds: readonly number[]): Promise<TopUsers> {
+    const range = {
+      fromDate: localDateOf(query.start_timestamp),
+      toDate: localDateOf(query.end_timestamp),
+      hiddenUserIds,
+    };
     const [rows, totals] = await Promise.all([
       this.statistics.topUsers(range, query.order, query.limit),
       this.statistics.userTotals(range),
