@@ -1,10 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parse as secureJsonParse } from 'secure-json-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partialPost, statusOf } from '../../../test/partial-request.js';
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
-import { assertJsonDepth } from '../../http/json-depth.js';
 
 /**
  * What the headers can decide is decided before the body is read: a key whose owner cannot pay for
@@ -107,31 +104,22 @@ describe('admission before the body', () => {
     await expect.poll(() => r.t.app.relayFront.bodyBytesInFlight('127.0.0.1')).toBe(0);
   });
 
-  it('parses a large body as it arrives: no step holds the loop as long as parsing it at once', async () => {
+  it('parses a large body as it arrives, reading the model named after 8 MB of messages', async () => {
     const messages = Array.from({ length: 3600 }, (_, index) => ({
       role: 'user',
       content: [{ type: 'text', text: `part ${index} ${'word '.repeat(500)}` }],
     }));
-    // A model no channel serves: after the body is parsed the request ends at once, so the loop's
-    // longest step is the parser's.
-    const body = JSON.stringify({ model: 'no-such-model', messages });
+    // A model no channel serves, named last: the answer names it only if the whole body was parsed.
+    // That each slice lets the loop turn is counted in http/relay-body.test.ts.
+    const body = JSON.stringify({ messages, model: 'no-such-model' });
     expect(body.length).toBeGreaterThan(EIGHT_MB);
-    // Encoded before the watch starts, and written on a plain socket: the client costs the loop nothing.
     const request = Buffer.from(
       `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${r.apiKey}\r\n` +
         `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
-    const delay = monitorEventLoopDelay({ resolution: 1 });
-    delay.enable();
     const answer = await exchange(port, request);
-    delay.disable();
     expect(statusOf(answer)).toBe(404);
-    // What one step took before: the depth check and the parse of the whole body, measured here.
-    const started = performance.now();
-    assertJsonDepth(body);
-    secureJsonParse(body, { protoAction: 'error', constructorAction: 'error' });
-    const wholeParseMs = performance.now() - started;
-    expect(delay.max / 1e6).toBeLessThan(wholeParseMs);
+    expect(answer).toContain('no-such-model');
   });
 });
 
