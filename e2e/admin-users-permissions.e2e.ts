@@ -16,7 +16,7 @@ import { screenshot, signInWithForm } from './support/browser.js';
 useAdminUsersSite();
 
 describe('as an admin who is not root', () => {
-  it("lists only itself and the users below it (its own row locked), hides root-only actions, and the API refuses root's and a peer's", async () => {
+  it("lists only itself and the users below it (its own row: the display name only), hides root-only actions, and the API refuses root's and a peer's", async () => {
     const [root, ops, peer, dora] = await Promise.all(
       ['root', OPS.username, PEER.username, DORA.username].map(findUser),
     );
@@ -25,21 +25,26 @@ describe('as an admin who is not root', () => {
     await page.goto(`${server.origin}/panel/user?size=50`);
     await page.getByTestId(`user-row-${dora?.id}`).waitFor();
 
-    // Root and the other admin are not listed at all (issue 29); its own row is, with nothing to do:
-    // an admin edits itself on the profile screen.
+    // Root and the other admin are not listed at all (issue 29). Its own row is not locked: it
+    // edits its display name there; its password, group and balance are not offered (the server
+    // refuses them on the admin route), the dialog points to the profile page instead.
     for (const hidden of [root, peer]) {
       expect(await page.getByTestId(`user-row-${hidden?.id}`).count(), `row of ${hidden?.username}`).toBe(0);
     }
     const opsId = ops?.id ?? 0;
-    expect(await page.getByTestId(`user-locked-${opsId}`).count()).toBe(1);
-    expect(await page.getByTestId(`user-edit-${opsId}`).count()).toBe(0);
+    expect(await page.getByTestId(`user-locked-${opsId}`).count()).toBe(0);
     expect(await page.getByTestId(`user-quota-action-${opsId}`).count()).toBe(0);
-    expect(await page.getByTestId(`user-more-${opsId}`).count()).toBe(0);
-    // Before Dora's menu: once closed, the focus it gives back shows a tooltip over the next row.
-    await page.getByTestId(`user-locked-${opsId}`).hover();
-    await page.getByRole('tooltip').last().waitFor();
+    await page.getByTestId(`user-edit-${opsId}`).click();
+    await page.getByTestId('user-form-own-hint').waitFor();
+    expect(await page.getByTestId('user-form-password').count()).toBe(0);
+    expect(await page.getByTestId('user-form-group-value').isDisabled()).toBe(true);
+    expect(await page.getByTestId('user-form-profile-link').getAttribute('href')).toBe('/panel/profile');
     await settle(page);
     await screenshot(page, 'admin-users-as-admin');
+    await page.getByTestId('user-form-display-name').fill('Ops Renamed');
+    await page.getByTestId('user-form-submit').click();
+    await expect.poll(async () => (await findUser(OPS.username))?.display_name).toBe('Ops Renamed');
+    expect((await findUser(OPS.username))?.group).toBe(ops?.group);
     const doraId = dora?.id ?? 0;
     expect(await page.getByTestId(`user-edit-${doraId}`).count()).toBe(1);
     await page.getByTestId(`user-more-${doraId}`).click();

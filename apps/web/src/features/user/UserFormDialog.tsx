@@ -2,10 +2,12 @@ import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import {
   DISPLAY_NAME_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
@@ -16,12 +18,14 @@ import {
 } from '@one-hub/contracts';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { DialogForm } from '../../components/FormDialog.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useFormState } from '../../hooks/useFormState.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
+import { useSession } from '../../hooks/useSession.js';
 import { describeError } from '../../lib/notify.js';
 import { useSaveUser } from './user.api.js';
 import {
@@ -29,6 +33,7 @@ import {
   fieldOfServerMessage,
   type UserFormField,
   type UserFormValues,
+  userFormFields,
   userToForm,
   validateUserForm,
 } from './userForm.js';
@@ -99,9 +104,24 @@ function PasswordField({
   );
 }
 
+/** Where the caller's own row points for what the admin route refuses it. */
+function OwnAccountHint() {
+  const { t } = useTranslation('user');
+  return (
+    <Typography variant="body2" color="text.secondary" data-testid="user-form-own-hint">
+      {t('form.ownPasswordHint')}{' '}
+      <Link component={RouterLink} to="/panel/profile" data-testid="user-form-profile-link">
+        {t('form.ownPasswordLink')}
+      </Link>
+    </Typography>
+  );
+}
+
 function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
   const { t } = useTranslation('user');
   const groupName = useGroupName();
+  const fields = userFormFields(user, useSession().user?.id);
+  const own = fields.password === 'profile';
   const form = useFormState<UserFormValues, UserFormField>(() => (user ? userToForm(user) : emptyUserForm()));
   const { values, errors, change } = form;
   const save = useSaveUser();
@@ -111,7 +131,7 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const body = form.accept(validateUserForm(values, user?.id ?? null, (key, options) => t(key, options)));
+    const body = form.accept(validateUserForm(values, user?.id ?? null, (key, options) => t(key, options), own));
     if (!body) return;
     save.mutate(body, {
       onSuccess: (saved) => onSaved(saved, creating),
@@ -154,7 +174,7 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
           autoComplete="off"
           slotProps={{ htmlInput: { 'data-testid': 'user-form-username' } }}
         />
-        {creating && (
+        {fields.password === 'create' && (
           <PasswordField
             label={t('form.password')}
             value={values.password}
@@ -175,7 +195,8 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
           select
           name="group"
           label={t('form.group')}
-          {...bind('group', t('form.groupHint'))}
+          {...bind('group', own ? t('form.ownGroupHint') : t('form.groupHint'))}
+          disabled={saving || !fields.groupEditable}
           required
           slotProps={{
             select: {
@@ -207,7 +228,8 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
             </MenuItem>
           ))}
         </TextField>
-        {!creating && (
+        {fields.password === 'profile' && <OwnAccountHint />}
+        {fields.password === 'change' && (
           <PasswordField
             label={t('form.newPassword')}
             value={values.password}
@@ -224,6 +246,7 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
 
 /**
  * Create a user (username, password, display name, group) or edit one (display name, group and
- * optionally a new password). `session` changes on every opening, so the form starts afresh.
+ * optionally a new password; on the caller's own row the display name only). `session` changes
+ * on every opening, so the form starts afresh.
  */
 export const UserFormDialog = sessionFormDialog(UserForm, { testId: 'user-dialog', maxWidth: 'xs' });

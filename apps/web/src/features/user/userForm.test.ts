@@ -1,6 +1,6 @@
 import type { UserView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
-import { emptyUserForm, fieldOfServerMessage, userToForm, validateUserForm } from './userForm.js';
+import { emptyUserForm, fieldOfServerMessage, userFormFields, userToForm, validateUserForm } from './userForm.js';
 
 const t = (key: string, values?: Record<string, unknown>) => (values ? `${key}:${JSON.stringify(values)}` : key);
 
@@ -71,5 +71,20 @@ describe('fieldOfServerMessage', () => {
     expect(fieldOfServerMessage("group: user group 'x' is disabled")).toBe('group');
     expect(fieldOfServerMessage('display_name must be at most 20 characters')).toBe('displayName');
     expect(fieldOfServerMessage('permission denied')).toBeNull();
+  });
+});
+
+describe("the dialog on the caller's own row", () => {
+  it('offers no password and a fixed group there, every field on another row or a new user', () => {
+    expect(userFormFields({ id: 7 }, 7)).toEqual({ password: 'profile', groupEditable: false });
+    expect(userFormFields({ id: 8 }, 7)).toEqual({ password: 'change', groupEditable: true });
+    expect(userFormFields(null, 7)).toEqual({ password: 'create', groupEditable: true });
+  });
+
+  it('sends only the display name, never a password or group the server would refuse', () => {
+    const values = { username: 'ops', displayName: ' Ops ', password: 'new-password-1', group: 'vip' };
+    expect(validateUserForm(values, 7, t, true)).toEqual({ ok: true, body: { id: 7, display_name: 'Ops' } });
+    const other = validateUserForm(values, 8, t);
+    expect(other.ok && other.body).toEqual({ id: 8, display_name: 'Ops', password: 'new-password-1', group: 'vip' });
   });
 });

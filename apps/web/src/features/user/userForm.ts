@@ -57,6 +57,23 @@ function issueText(field: UserFormField, code: string, values: UserFormValues, t
   }
 }
 
+/**
+ * What the dialog offers on the caller's own row: the server refuses a caller's own password,
+ * group, role and quota on the admin route (root included), so the password field gives way to a
+ * pointer to the profile screen (which asks for the current password) and the group is shown,
+ * not changed. Another user's row, or a new user, keeps every field.
+ */
+export interface UserFormFields {
+  password: 'create' | 'change' | 'profile';
+  groupEditable: boolean;
+}
+
+export function userFormFields(user: Pick<UserView, 'id'> | null, callerId: number | undefined): UserFormFields {
+  if (user === null) return { password: 'create', groupEditable: true };
+  const own = user.id === callerId;
+  return { password: own ? 'profile' : 'change', groupEditable: !own };
+}
+
 export type UserFormResult =
   | { ok: true; body: AdminCreateUserBody | AdminUpdateUserBody }
   | { ok: false; errors: UserFormErrors; unplaced: string[] };
@@ -64,9 +81,10 @@ export type UserFormResult =
 /**
  * Checks the values with the server's own schema (spec §5: username at least 3 characters,
  * password at least 8, group required) and turns its issues into translated field messages.
- * `id` null means a new user; with an id only display name, group and (if typed) password are sent.
+ * `id` null means a new user; with an id only display name, group and (if typed) password are
+ * sent; on the caller's own row (`own`) the display name alone.
  */
-export function validateUserForm(values: UserFormValues, id: number | null, t: Translate): UserFormResult {
+export function validateUserForm(values: UserFormValues, id: number | null, t: Translate, own = false): UserFormResult {
   const displayName = values.displayName.trim();
   const parsed =
     id === null
@@ -76,12 +94,11 @@ export function validateUserForm(values: UserFormValues, id: number | null, t: T
           display_name: displayName || undefined,
           group: values.group,
         })
-      : adminUpdateUserBody.safeParse({
-          id,
-          display_name: displayName,
-          password: values.password,
-          group: values.group,
-        });
+      : adminUpdateUserBody.safeParse(
+          own
+            ? { id, display_name: displayName }
+            : { id, display_name: displayName, password: values.password, group: values.group },
+        );
   if (parsed.success) return { ok: true, body: parsed.data };
   const errors: UserFormErrors = {};
   const unplaced: string[] = [];

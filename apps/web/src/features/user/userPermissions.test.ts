@@ -60,9 +60,21 @@ describe('permissionsFor', () => {
     });
   });
 
-  it('gives an admin nothing on another admin, on root, or on their own row', () => {
-    for (const target of [otherAdmin, root, admin]) {
+  it('gives an admin nothing on another admin or on root', () => {
+    for (const target of [otherAdmin, root]) {
       expect(canDoAnything(permissionsFor(admin, target))).toBe(false);
     }
+  });
+
+  it('lets an admin edit its own row (the display name), nothing else: its row is not locked', () => {
+    expect(permissionsFor(admin, admin)).toEqual({
+      edit: true,
+      quota: false,
+      status: false,
+      delete: false,
+      promote: false,
+      demote: false,
+      setReliable: false,
+    });
   });
 });
