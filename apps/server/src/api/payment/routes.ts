@@ -25,7 +25,12 @@ export interface PaymentRouteDeps {
   notify: NotifyService;
 }
 
-/** Vendors' callbacks are small; this is far above any of them and far below the relay's limit. */
+/**
+ * Vendors' callbacks come from callers not yet known (the signature is checked once the body is
+ * read), so they get the smallest limit that fits them all: Epay's and Alipay's forms and WeChat
+ * Pay's encrypted resource are 1-3 KiB, but a Stripe event carries the whole checkout session and
+ * its metadata (several KiB, more with line items), and Stripe signs the exact bytes.
+ */
 const NOTIFY_BODY_LIMIT = 64 * 1024;
 
 const uuidParam = z.object({ uuid: z.string().max(64, 'uuid is too long') });

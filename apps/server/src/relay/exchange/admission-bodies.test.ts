@@ -69,7 +69,7 @@ describe('admission before the body', () => {
     expect(brokeUserId).toBeGreaterThan(0);
   });
 
-  it('refuses a large body from a key past its requests per minute with 429, unread', async () => {
+  it('refuses a large body from a key past its requests per minute with 429, unread, task submissions too', async () => {
     const { cookie } = await r.t.createUser('hasty');
     await r.admin('POST', `/api/user/quota/${(await r.t.services.userRepository.findByUsername('hasty'))?.id}`, {
       quota: 1_000_000,
@@ -81,11 +81,19 @@ describe('admission before the body', () => {
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(first.status).toBe(200);
-    const second = await partialPost(base, '/v1/chat/completions', { authorization: `Bearer ${key}` }, EIGHT_MB, CHAT);
-    expect(second.status).toBe(429);
-    expect(second.body).toContain('requests per minute');
-    expect(second.headers.connection).toBe('close');
-    expect(second.headers['retry-after']).toBeDefined();
+    // The relay's routes and the task submissions alike.
+    for (const [path, headers] of [
+      ['/v1/chat/completions', { authorization: `Bearer ${key}` }],
+      ['/mj/submit/imagine', { 'mj-api-secret': key }],
+      ['/suno/submit/music', { authorization: `Bearer ${key}` }],
+      ['/kling/v1/videos/text2video', { authorization: `Bearer ${key}` }],
+    ] as const) {
+      const second = await partialPost(base, path, headers, EIGHT_MB, CHAT);
+      expect(second.status, path).toBe(429);
+      expect(second.body, path).toContain('requests per minute');
+      expect(second.headers.connection, path).toBe('close');
+      expect(second.headers['retry-after'], path).toBeDefined();
+    }
   });
 
   it("refuses a body past the key's share of bytes in flight with 429, before reading it", async () => {

@@ -6,8 +6,8 @@ import { consumeLogRow } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota, settledQuota } from '../billing/quota.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
-import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../exchange/admission.js';
-import { capUnfundedBody, type FundingDeps } from '../exchange/funding.js';
+import { admitCaller, checkModelAllowed, enterLimits, hasLimits, noRelease } from '../exchange/admission.js';
+import { capUnfundedBody } from '../exchange/funding.js';
 import { pickChannel } from '../exchange/pipeline.js';
 import type { Attempt, RelayDeps } from '../exchange/types.js';
 import type { RouterChannel } from '../routing/router.js';
@@ -66,25 +66,31 @@ export interface OpenSubmission {
   channelTypes: readonly number[];
   /** Sets a header on a refusal (Retry-After). */
   setHeader(name: string, value: string): void;
+  /** The rate and concurrency were taken when the caller was admitted (`authenticateTaskCaller`). */
+  limitsEntered?: boolean | undefined;
 }
 
 /**
- * Authenticates a task route's key from a header value (`mj-api-secret`, `Authorization`); a caller
- * who cannot pay for any request gets no more than a stranger's body (exchange/funding.ts).
+ * Authenticates a task route's key from a header value (`mj-api-secret`, `Authorization`), before
+ * the body is read: a caller who cannot pay for any request gets no more than a stranger's body
+ * (exchange/funding.ts), and a submission takes the group's and the key's rate and concurrency here,
+ * held until its answer ends (`openSubmission` then takes them no second time).
  */
 export function authenticateTaskCaller(
-  deps: Pick<TaskDeps, 'keys'> & Partial<FundingDeps>,
+  deps: TaskDeps,
   request: RelayHttpRequest,
   credential: string | undefined,
+  submitting = false,
 ): RelayCaller | Promise<RelayCaller> {
   if (request.relayCaller) return request.relayCaller;
-  // Every route passes the relay's whole deps; a type that names only `keys` still gets the check.
-  const { ledger, options, router, prices, groups } = deps;
-  const funding =
-    ledger && options && router && prices && groups ? { ledger, options, router, prices, groups } : undefined;
-  const admitted = (caller: RelayCaller) => {
-    if (funding) capUnfundedBody(funding, caller, request);
-    return caller;
+  const admitted = (caller: RelayCaller): RelayCaller | Promise<RelayCaller> => {
+    if (!submitting) {
+      request.relayCaller = caller;
+      capUnfundedBody(deps, caller, request);
+      return caller;
+    }
+    const limits = admitCaller(deps, caller, request);
+    return limits ? limits.then(() => caller) : caller;
   };
   const authenticated = deps.keys.authenticate(credential, request.ip);
   return authenticated instanceof Promise ? authenticated.then(admitted) : admitted(authenticated);
@@ -114,7 +120,8 @@ export async function openSubmission(deps: TaskDeps, open: OpenSubmission): Prom
   const price = deps.prices.lookup(model);
   refuseUnpricedModel(deps.options, price, model);
   const quota = reservationQuota({ price, groupRatio: attempt.groupRatio, promptTokens: 0, preConsumedQuota: 0 });
-  const release = hasLimits(deps, caller) ? await enterLimits(deps, caller, open.setHeader) : noRelease;
+  const release =
+    !open.limitsEntered && hasLimits(deps, caller) ? await enterLimits(deps, caller, open.setHeader) : noRelease;
   try {
     const reserving = deps.ledger.reserve(caller.user.id, { id: caller.token.id, limited: !caller.unlimited }, quota);
     const reservation = reserving instanceof Promise ? await reserving : reserving;

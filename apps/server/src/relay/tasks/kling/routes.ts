@@ -35,8 +35,14 @@ export function installKling(
       await sunoCaller(deps, request);
     },
   };
+  const submitting: RelayRouteOptions = {
+    render,
+    admit: async (request) => {
+      await sunoCaller(deps, request, true);
+    },
+  };
   for (const action of KLING_ACTIONS) {
-    front.route('POST', `/kling/v1/videos/${action}`, authed, (request, reply) =>
+    front.route('POST', `/kling/v1/videos/${action}`, submitting, (request, reply) =>
       inFlight.track(submitKling(deps, request, reply, action), () => reply.raw.destroy()),
     );
     front.route('GET', `/kling/v1/videos/${action}/:id`, authed, async (request) => {

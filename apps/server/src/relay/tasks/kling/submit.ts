@@ -57,6 +57,7 @@ export async function submitKling(
     model,
     channelTypes: [KLING_CHANNEL_TYPE],
     setHeader: (name, value) => reply.header(name, value),
+    limitsEntered: request.limitsEntered,
   });
   let data: Record<string, unknown>;
   let taskId: string;

@@ -57,8 +57,8 @@ function credentialOf(request: RelayHttpRequest): string | undefined {
   return request.headers.authorization;
 }
 
-async function callerOf(deps: MidjourneyDeps, request: RelayHttpRequest): Promise<RelayCaller> {
-  const caller = await authenticateTaskCaller(deps, request, credentialOf(request));
+async function callerOf(deps: MidjourneyDeps, request: RelayHttpRequest, submitting = false): Promise<RelayCaller> {
+  const caller = await authenticateTaskCaller(deps, request, credentialOf(request), submitting);
   request.relayCaller = caller;
   return caller;
 }
@@ -86,6 +86,13 @@ export function installMidjourney(
       await callerOf(deps, request);
     },
   };
+  // A submission's rate and concurrency are taken from the headers too, before its body is read.
+  const submitting: RelayRouteOptions = {
+    render,
+    admit: async (request) => {
+      await callerOf(deps, request, true);
+    },
+  };
   const withCaller =
     (read: (caller: RelayCaller, request: RelayHttpRequest) => Promise<unknown>): RelayHandler =>
     async (request) =>
@@ -100,8 +107,8 @@ export function installMidjourney(
           reply.raw.destroy(),
         );
     for (const endpoint of SUBMIT_ENDPOINTS)
-      front.route('POST', `${base}/submit/${endpoint}`, authed, submit(endpoint));
-    front.route('POST', `${base}/insight-face/swap`, authed, submit('swap'));
+      front.route('POST', `${base}/submit/${endpoint}`, submitting, submit(endpoint));
+    front.route('POST', `${base}/insight-face/swap`, submitting, submit('swap'));
     front.route(
       'POST',
       `${base}/task/list-by-condition`,

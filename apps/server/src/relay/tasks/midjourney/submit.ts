@@ -139,6 +139,7 @@ async function attempt(
     ...(context.bound ? { channelId: context.bound.channel_id } : {}),
     channelTypes: [MIDJOURNEY_CHANNEL_TYPE],
     setHeader: (name, value) => reply.header(name, value),
+    limitsEntered: request.limitsEntered,
   });
   let answer: ProxySubmitAnswer;
   let code: number;

@@ -20,8 +20,13 @@ import { toSunoDto } from './view.js';
 /** At most this many ids in one `POST /suno/fetch`. */
 const FETCH_LIMIT = 500;
 
-export async function sunoCaller(deps: Pick<TaskRelayDeps, 'keys'>, request: RelayHttpRequest): Promise<RelayCaller> {
-  const caller = await authenticateTaskCaller(deps, request, request.headers.authorization);
+/** The caller of a Suno or Kling route; a submission also takes its rate and concurrency here. */
+export async function sunoCaller(
+  deps: TaskRelayDeps,
+  request: RelayHttpRequest,
+  submitting = false,
+): Promise<RelayCaller> {
+  const caller = await authenticateTaskCaller(deps, request, request.headers.authorization, submitting);
   request.relayCaller = caller;
   return caller;
 }
@@ -48,8 +53,14 @@ export function installSuno(
       await sunoCaller(deps, request);
     },
   };
+  const submitting: RelayRouteOptions = {
+    render,
+    admit: async (request) => {
+      await sunoCaller(deps, request, true);
+    },
+  };
   for (const endpoint of Object.keys(SUNO_ACTIONS) as SunoEndpoint[]) {
-    front.route('POST', `/suno/submit/${endpoint}`, authed, (request, reply) =>
+    front.route('POST', `/suno/submit/${endpoint}`, submitting, (request, reply) =>
       inFlight.track(submitSuno(deps, request, reply, endpoint), () => reply.raw.destroy()),
     );
   }

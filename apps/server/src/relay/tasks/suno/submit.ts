@@ -47,6 +47,7 @@ export async function submitSuno(
     model,
     channelTypes: [SUNO_CHANNEL_TYPE],
     setHeader: (name, value) => reply.header(name, value),
+    limitsEntered: request.limitsEntered,
   });
   let taskId: string;
   let answer: Record<string, unknown>;
