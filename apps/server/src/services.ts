@@ -175,7 +175,7 @@ function createPaymentServices(
     configs: new GatewayConfigs(createSecretBox(settings.serverSecret, 'payments')),
     options: shared.options,
   });
-  const orders = new OrderService({ repo, gateways, options: shared.options, logger });
+  const orders = new OrderService({ repo, gateways, options: shared.options, logger, users: shared.userRepository });
   const notify = new NotifyService({
     repo,
     gateways,

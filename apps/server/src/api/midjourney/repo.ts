@@ -4,8 +4,11 @@ import { type DatabaseHandle, fetchPage, type MidjourneysTable } from '../../pla
 
 export type MidjourneyListRow = Selectable<MidjourneysTable>;
 
-/** Who is listing: an administrator sees every task, a user only their own. */
-export type MidjourneyListScope = { admin: true } | { admin: false; userId: number };
+/**
+ * Who is listing: an administrator sees every task but those of the users it does not outrank
+ * (`hiddenUserIds`: root and the other admins; none for root), a user only their own.
+ */
+export type MidjourneyListScope = { admin: true; hiddenUserIds: readonly number[] } | { admin: false; userId: number };
 
 /** Pages of `midjourneys` for the console (reference §1.17); times filter `submit_time` in ms. */
 export function listMidjourneys(
@@ -15,6 +18,7 @@ export function listMidjourneys(
 ): Promise<Paged<MidjourneyListRow>> {
   let select = handle.db.selectFrom('midjourneys').selectAll();
   if (scope.admin) {
+    if (scope.hiddenUserIds.length > 0) select = select.where('user_id', 'not in', [...scope.hiddenUserIds]);
     if (query.channel_id) select = select.where('channel_id', '=', query.channel_id);
   } else {
     select = select.where('user_id', '=', scope.userId);

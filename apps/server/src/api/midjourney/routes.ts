@@ -5,6 +5,7 @@ import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import type { DatabaseHandle } from '../../platform/db/index.js';
 import { type LinkSigner, signedMjImagePath } from '../../platform/signed-links.js';
+import { UserRepository } from '../user/repo.js';
 import { listMidjourneys, type MidjourneyListRow } from './repo.js';
 
 /** A row as the console reads it; the own list leaves out which channel ran the task. */
@@ -40,15 +41,17 @@ function present(page: Paged<MidjourneyListRow>, withChannel: boolean, links: Li
   return { ...page, data: page.data.map((row) => presentMidjourney(row, withChannel, links)) };
 }
 
-/** `GET /api/mj/` (administrators, every task) and `GET /api/mj/self` (the user's own tasks). */
+/** `GET /api/mj/` (administrators: every task of theirs and of the users they outrank) and `GET /api/mj/self` (the user's own tasks). */
 export function midjourneyRoutes(
   app: FastifyInstance,
   deps: { auth: Auth; database: DatabaseHandle; links: LinkSigner },
 ): void {
   const { auth, database, links } = deps;
+  const users = new UserRepository(database);
   app.get('/api/mj/', { onRequest: auth.requireAdmin }, async (request) => {
     const query = parseInput(midjourneyListQuery, request.query, 'query');
-    return ok(present(await listMidjourneys(database, { admin: true }, query), true, links));
+    const hiddenUserIds = await users.idsNotOutrankedBy(currentUser(request));
+    return ok(present(await listMidjourneys(database, { admin: true, hiddenUserIds }, query), true, links));
   });
   app.get('/api/mj/self', { onRequest: auth.requireUser }, async (request) => {
     const query = parseInput(midjourneyListQuery, request.query, 'query');

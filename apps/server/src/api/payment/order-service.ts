@@ -16,6 +16,7 @@ import type { UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { OptionService } from '../option/service.js';
+import type { UserRepository } from '../user/repo.js';
 import type { GatewayService, UsableGateway } from './gateway-service.js';
 import { toOrderView } from './presenter.js';
 import type { PaymentRepository } from './repo.js';
@@ -25,6 +26,8 @@ export interface OrderServiceDeps {
   gateways: GatewayService;
   options: OptionService;
   logger: Logger;
+  /** Whose orders an admin may not list (root's and other admins'). */
+  users: Pick<UserRepository, 'idsNotOutrankedBy'>;
 }
 
 /** What `GET /api/user/order/status` found: paid, still waiting, or over without a payment. */
@@ -108,8 +111,9 @@ export class OrderService {
     throw AppError.conflict(`trade_no: order ${tradeNo} failed and was not credited; contact the administrator`);
   }
 
-  async list(query: OrderListQuery): Promise<Paged<OrderView>> {
-    const page = await this.deps.repo.listOrders(query);
+  /** The orders of `caller` and of the users it outranks (every order, for root). */
+  async list(caller: UserRow, query: OrderListQuery): Promise<Paged<OrderView>> {
+    const page = await this.deps.repo.listOrders(query, await this.deps.users.idsNotOutrankedBy(caller));
     return { ...page, data: page.data.map(toOrderView) };
   }
 

@@ -11,8 +11,9 @@ import type { PaymentRepository } from './repo.js';
 export class OrderStatistics {
   constructor(private readonly repo: PaymentRepository) {}
 
-  async totals(): Promise<AnalyticsSummary['order_statistics']> {
-    const rows = await this.repo.successTotals();
+  /** `hidden`: users whose orders are left out (an admin's view: root and the other admins). */
+  async totals(hidden: readonly number[] = []): Promise<AnalyticsSummary['order_statistics']> {
+    const rows = await this.repo.successTotals(hidden);
     return rows.map((row) => ({
       quota: row.quota,
       money: centsToNumber(centsOf(row.money)),
@@ -20,9 +21,13 @@ export class OrderStatistics {
     }));
   }
 
-  async perDay(start: number, end: number): Promise<AnalyticsPeriod['order_statistics']> {
+  async perDay(
+    start: number,
+    end: number,
+    hidden: readonly number[] = [],
+  ): Promise<AnalyticsPeriod['order_statistics']> {
     const days = new Map<string, number>();
-    for (const order of await this.repo.successfulOrdersBetween(start, end)) {
+    for (const order of await this.repo.successfulOrdersBetween(start, end, hidden)) {
       const date = localDateOf(Number(order.created_at));
       days.set(date, (days.get(date) ?? 0) + centsOf(order.order_amount));
     }

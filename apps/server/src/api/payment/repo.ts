@@ -83,8 +83,10 @@ export class PaymentRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  listOrders(query: OrderListQuery): Promise<Paged<OrderRow>> {
+  /** `hidden`: users whose orders are left out (an admin's view: root and the other admins). */
+  listOrders(query: OrderListQuery, hidden: readonly number[] = []): Promise<Paged<OrderRow>> {
     let select = this.handle.db.selectFrom('orders').selectAll().where('deleted_at', 'is', null);
+    if (hidden.length > 0) select = select.where('user_id', 'not in', [...hidden]);
     if (query.user_id) select = select.where('user_id', '=', query.user_id);
     if (query.gateway_id) select = select.where('gateway_id', '=', query.gateway_id);
     if (query.trade_no) select = select.where('trade_no', '=', query.trade_no);
@@ -141,7 +143,9 @@ export class PaymentRepository {
   }
 
   /** Successful orders summed per currency (analytics `order_statistics`). */
-  async successTotals(): Promise<{ quota: number; money: number | string; order_currency: string }[]> {
+  async successTotals(
+    hidden: readonly number[] = [],
+  ): Promise<{ quota: number; money: number | string; order_currency: string }[]> {
     const rows = await this.handle.db
       .selectFrom('orders')
       .select([
@@ -151,6 +155,7 @@ export class PaymentRepository {
       ])
       .where('status', '=', OrderStatus.success)
       .where('deleted_at', 'is', null)
+      .$if(hidden.length > 0, (query) => query.where('user_id', 'not in', [...hidden]))
       .groupBy('order_currency')
       .orderBy('order_currency')
       .execute();
@@ -161,6 +166,7 @@ export class PaymentRepository {
   successfulOrdersBetween(
     start: number,
     end: number,
+    hidden: readonly number[] = [],
   ): Promise<{ created_at: number; order_amount: number | string }[]> {
     return this.handle.db
       .selectFrom('orders')
@@ -169,6 +175,7 @@ export class PaymentRepository {
       .where('deleted_at', 'is', null)
       .where('created_at', '>=', start)
       .where('created_at', '<=', end)
+      .$if(hidden.length > 0, (query) => query.where('user_id', 'not in', [...hidden]))
       .execute();
   }
 }

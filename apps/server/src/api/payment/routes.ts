@@ -47,7 +47,7 @@ export async function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps
     ok(await gateways.list(parseInput(paymentGatewayListQuery, request.query, 'query'))),
   );
   app.get('/api/payment/order', admin, async (request) =>
-    ok(await orders.list(parseInput(orderListQuery, request.query, 'query'))),
+    ok(await orders.list(currentUser(request), parseInput(orderListQuery, request.query, 'query'))),
   );
   app.get('/api/payment/:id', admin, async (request) =>
     ok(await gateways.get(parseInput(idParam, request.params, 'path').id)),

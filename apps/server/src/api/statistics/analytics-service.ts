@@ -16,8 +16,8 @@ import { type MultiUserStats, multiUserCsv, UserUsageReport } from './user-usage
 
 /** Successful orders (api/payment/order-statistics.ts); absent, the order lists stay empty. */
 export interface OrderFigures {
-  totals(): Promise<AnalyticsSummary['order_statistics']>;
-  perDay(start: number, end: number): Promise<AnalyticsPeriod['order_statistics']>;
+  totals(hidden: readonly number[]): Promise<AnalyticsSummary['order_statistics']>;
+  perDay(start: number, end: number, hidden: readonly number[]): Promise<AnalyticsPeriod['order_statistics']>;
 }
 
 /** Who makes a model, from the price table (a price's channel type names its owner). */
@@ -120,7 +120,7 @@ export class AnalyticsService {
       this.repo.userTotals(hidden),
       this.repo.channelsByStatus(),
       this.repo.redemptionsByStatus(hidden),
-      this.orders?.totals() ?? [],
+      this.orders?.totals(hidden) ?? [],
     ]);
     return {
       user_statistics: users,
@@ -136,7 +136,7 @@ export class AnalyticsService {
       this.registrationsPerDay(query.start_timestamp, query.end_timestamp, hidden),
       this.redemptionsPerDay(query.start_timestamp, query.end_timestamp, hidden),
       this.usagePerDay(query, hidden),
-      this.orders?.perDay(query.start_timestamp, query.end_timestamp) ?? [],
+      this.orders?.perDay(query.start_timestamp, query.end_timestamp, hidden) ?? [],
     ]);
     return {
       user_statistics: registrations,

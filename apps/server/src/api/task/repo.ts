@@ -4,8 +4,11 @@ import { type DatabaseHandle, fetchPage, type TasksTable } from '../../platform/
 
 export type TaskListRow = Selectable<TasksTable>;
 
-/** Who is listing: an administrator sees every task, a user only their own. */
-export type TaskListScope = { admin: true } | { admin: false; userId: number };
+/**
+ * Who is listing: an administrator sees every task but those of the users it does not outrank
+ * (`hiddenUserIds`: root and the other admins; none for root), a user only their own.
+ */
+export type TaskListScope = { admin: true; hiddenUserIds: readonly number[] } | { admin: false; userId: number };
 
 /** Pages of `tasks` (Suno, Kling) for the console (reference §1.17); times filter `submit_time` in seconds. */
 export function listTasks(
@@ -15,6 +18,7 @@ export function listTasks(
 ): Promise<Paged<TaskListRow>> {
   let select = handle.db.selectFrom('tasks').selectAll();
   if (scope.admin) {
+    if (scope.hiddenUserIds.length > 0) select = select.where('user_id', 'not in', [...scope.hiddenUserIds]);
     if (query.channel_id) select = select.where('channel_id', '=', query.channel_id);
     if (query.user_id) select = select.where('user_id', '=', query.user_id);
     if (query.user_ids?.length) select = select.where('user_id', 'in', query.user_ids);

@@ -4,6 +4,7 @@ import { type Auth, currentUser } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import type { DatabaseHandle } from '../../platform/db/index.js';
+import { UserRepository } from '../user/repo.js';
 import { listTasks, type TaskListRow } from './repo.js';
 
 /** The JSON columns as One Hub serialises them: parsed, null when empty or unreadable. */
@@ -57,12 +58,14 @@ function present(page: Paged<TaskListRow>, withChannel: boolean): Paged<AsyncTas
   return { ...page, data: page.data.map((row) => presentTask(row, withChannel)) };
 }
 
-/** `GET /api/task/` (administrators, every task) and `GET /api/task/self` (the user's own tasks). */
+/** `GET /api/task/` (administrators: every task of theirs and of the users they outrank) and `GET /api/task/self` (the user's own tasks). */
 export function taskRoutes(app: FastifyInstance, deps: { auth: Auth; database: DatabaseHandle }): void {
   const { auth, database } = deps;
+  const users = new UserRepository(database);
   app.get('/api/task/', { onRequest: auth.requireAdmin }, async (request) => {
     const query = parseInput(taskListQuery, request.query, 'query');
-    return ok(present(await listTasks(database, { admin: true }, query), true));
+    const hiddenUserIds = await users.idsNotOutrankedBy(currentUser(request));
+    return ok(present(await listTasks(database, { admin: true, hiddenUserIds }, query), true));
   });
   // The router ignores trailing slashes, so `/api/task/self/` lands here too.
   app.get('/api/task/self', { onRequest: auth.requireUser }, async (request) => {
