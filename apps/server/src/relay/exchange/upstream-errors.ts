@@ -57,6 +57,11 @@ export interface ChannelSecrets {
   base_url: string;
 }
 
+/** A message with the channel's key and address masked out: what of an upstream's words a client may read. */
+export function maskChannel(message: string, channel: ChannelSecrets): string {
+  return maskAddress(maskKey(message, channel.key), channel.base_url);
+}
+
 /**
  * The failure with the channel's key masked out of its message and detail, and its address out of
  * its message: the message reaches the caller (any user), the logs and the disable notice, and a
@@ -65,7 +70,7 @@ export interface ChannelSecrets {
  */
 export function withoutChannelKey(failure: UpstreamFailure, channel: ChannelSecrets): UpstreamFailure {
   const { error } = failure;
-  const message = maskAddress(maskKey(error.message, channel.key), channel.base_url);
+  const message = maskChannel(error.message, channel);
   const detail = failure.detail === undefined ? {} : { detail: maskKey(failure.detail, channel.key) };
   if (message === error.message) return { ...failure, ...detail };
   const masked = new AppError(error.code, message, {

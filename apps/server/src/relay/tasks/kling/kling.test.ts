@@ -107,6 +107,14 @@ describe.each(availableDialects)('Kling relay on %s', (dialect) => {
     expect(read.status).toBe(401);
   });
 
+  it("masks the channel's address and host out of a refusal that quotes them", async () => {
+    const host = new URL(g.kling.baseUrl).hostname;
+    g.kling.answerNext({ status: 400, body: { code: 1201, message: `${g.kling.baseUrl} says no; ask ${host}` } });
+    const refused = await g.call('/kling/v1/videos/text2video', { prompt: 'x' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('[upstream] says no; ask [upstream]');
+  });
+
   it('charges nothing when Kling refuses the task', async () => {
     const before = await g.quota();
     g.kling.answerNext({ status: 400, body: { code: 1201, message: 'invalid prompt', request_id: 'r' } });

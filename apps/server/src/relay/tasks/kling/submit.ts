@@ -72,7 +72,7 @@ export async function submitKling(
     taskId = textOf(data.task_id);
     if (result.status !== 200 || answer.code !== 0) {
       if (answer.code === undefined) throw upstreamUnreachable(submission.channel.id, `answered HTTP ${result.status}`);
-      throw upstreamRefusal(result.status, textOf(answer.code), textOf(answer.message));
+      throw upstreamRefusal(result.status, textOf(answer.code), textOf(answer.message), submission.channel);
     }
     if (taskId === '' || taskId.length > 50) {
       throw upstreamUnreachable(submission.channel.id, 'accepted the task without a usable task id');

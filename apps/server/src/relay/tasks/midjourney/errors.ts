@@ -1,5 +1,6 @@
 import type { ErrorRenderer } from '../../../http/errors.js';
 import { AppError } from '../../../platform/errors.js';
+import { type ChannelSecrets, maskChannel } from '../../exchange/upstream-errors.js';
 
 /**
  * Midjourney's error format (reference §2.3): `{"description", "type", "code"}` where `code` is a
@@ -30,10 +31,14 @@ export const renderMidjourneyError: ErrorRenderer = (error) => {
   };
 };
 
-/** The proxy refused the task: HTTP 400 (429 when its queue is full) with its code and words. */
-export function proxyRefusal(code: number, description: string, result: unknown): AppError {
+/**
+ * The proxy refused the task: HTTP 400 (429 when its queue is full) with its code and words, without
+ * the channel's key and address.
+ */
+export function proxyRefusal(code: number, description: string, result: unknown, channel: ChannelSecrets): AppError {
   const detail = result === undefined || result === null || result === '' ? '' : ` ${String(result)}`;
-  return new AppError(code === MJ_CODE_QUEUE_FULL ? 'rate_limited' : 'bad_request', `${description}${detail}`.trim(), {
+  const message = maskChannel(`${description}${detail}`.trim(), channel);
+  return new AppError(code === MJ_CODE_QUEUE_FULL ? 'rate_limited' : 'bad_request', message, {
     status: code === MJ_CODE_QUEUE_FULL ? 429 : 400,
     details: { type: 'upstream_error', code: String(code) },
   });

@@ -53,7 +53,7 @@ export async function imageSeed(deps: MidjourneyDeps, caller: RelayCaller, reque
   const body = (answer.body ?? {}) as { code?: unknown; description?: unknown; result?: unknown };
   if (answer.status !== 200) throw proxyUnreachable(channel.id, `answered HTTP ${answer.status}`);
   if (typeof body.code === 'number' && body.code !== 1)
-    throw proxyRefusal(body.code, String(body.description ?? ''), body.result);
+    throw proxyRefusal(body.code, String(body.description ?? ''), body.result, channel);
   return body;
 }
 

@@ -63,6 +63,17 @@ describe.each(availableDialects)('Midjourney submissions on %s', (dialect) => {
     expect(row).toMatchObject({ quota: 2000, mode: 'fast', channel_id: g.channelId, user_id: g.userId });
   });
 
+  it("masks the channel's key and address out of the proxy's refusal", async () => {
+    g.proxy.answerNext({
+      body: { code: 4, description: `secret ${g.proxy.secret} refused`, result: `see ${g.proxy.baseUrl}/mj` },
+    });
+    const refused = await g.mj('/mj/submit/imagine', { prompt: 'x' });
+    expect(refused).toEqual({
+      status: 400,
+      body: { description: 'secret [key] refused see [upstream]/mj', type: 'upstream_error', code: 4 },
+    });
+  });
+
   it('charges nothing when the proxy refuses, and renders its refusal in the Midjourney format', async () => {
     const before = await g.quota();
     const rows = (await taskRows(g)).length;

@@ -158,7 +158,7 @@ async function attempt(
       await cancelSubmission(deps, submission);
       if (code === MJ_CODE_NO_ACCOUNT && target.mode === 'fast') return 'retry-relax';
       if (answer.code === undefined) throw proxyUnreachable(submission.channel.id, `answered HTTP ${proxied.status}`);
-      throw proxyRefusal(code, String(answer.description ?? ''), answer.result);
+      throw proxyRefusal(code, String(answer.description ?? ''), answer.result, submission.channel);
     }
     // Without a task id the task could be neither followed nor refunded: it is not charged.
     if (context.action !== 'UPLOAD' && taskIdOf(answer) === '') {

@@ -1,5 +1,6 @@
 import type { ErrorRenderer } from '../../../http/errors.js';
 import { AppError } from '../../../platform/errors.js';
+import { type ChannelSecrets, maskChannel } from '../../exchange/upstream-errors.js';
 
 /**
  * The Suno and Kling error format (reference §2.3): `{"code": <string>, "message", "data"}` with
@@ -19,12 +20,15 @@ export function upstreamUnreachable(channelId: number, what: string): AppError {
   });
 }
 
-/** The upstream refused the task: its words, with a 4xx for a refusal of the request, else 502. */
-export function upstreamRefusal(status: number, code: string, message: string): AppError {
+/**
+ * The upstream refused the task: its words (without the channel's key and address), with a 4xx for
+ * a refusal of the request, else 502.
+ */
+export function upstreamRefusal(status: number, code: string, message: string, channel: ChannelSecrets): AppError {
   const clientError = status >= 400 && status < 500 && status !== 401 && status !== 403;
   return new AppError(
     clientError || status === 200 ? 'bad_request' : 'upstream_error',
-    message || 'the upstream refused the task',
+    maskChannel(message, channel) || 'the upstream refused the task',
     {
       status: status === 429 ? 429 : clientError || status === 200 ? 400 : 502,
       details: { code: code || 'upstream_error' },

@@ -61,7 +61,7 @@ export async function submitSuno(
     taskId = textOf(answer.data);
     if (result.status !== 200 || answer.code !== 'success') {
       if (answer.code === undefined) throw upstreamUnreachable(submission.channel.id, `answered HTTP ${result.status}`);
-      throw upstreamRefusal(result.status, textOf(answer.code), textOf(answer.message));
+      throw upstreamRefusal(result.status, textOf(answer.code), textOf(answer.message), submission.channel);
     }
     // Without a task id the task could be neither followed nor refunded: it is not charged.
     if (taskId === '' || taskId.length > 50) {

@@ -98,6 +98,17 @@ describe.each(availableDialects)('Suno relay on %s', (dialect) => {
     expect((await taskRow(g, lyrics.body.data))?.action).toBe('LYRICS');
   });
 
+  it("masks the channel's key, address and host out of a refusal that quotes them", async () => {
+    const host = new URL(g.suno.baseUrl).host;
+    g.suno.answerNext({
+      status: 400,
+      body: { code: 'bad', message: `key ${g.suno.key} refused at ${g.suno.baseUrl}/suno (${host})`, data: null },
+    });
+    const refused = await g.call('/suno/submit/music', { prompt: 'x' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('key [key] refused at [upstream]/suno ([upstream])');
+  });
+
   it('charges nothing when the Suno-API refuses or fails', async () => {
     const before = await g.quota();
     const rowsBefore = await g.server.database.db.selectFrom('tasks').select('id').execute();
