@@ -14,3 +14,10 @@ export function formatTime(unixSeconds: number | null | undefined): string {
 }
 
 export { formatQuota, formatTimestamp, shortenNumber };
+
+/** "$12.50" or "¥90.00": the server's amounts carry two decimals at most. */
+export function formatPaymentAmount(value: number, currency: string): string {
+  const symbol = currency === 'CNY' ? '¥' : currency === 'USD' ? '$' : '';
+  const text = value.toFixed(2);
+  return symbol ? `${symbol}${text}` : `${text} ${currency}`;
+}

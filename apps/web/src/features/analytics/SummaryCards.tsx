@@ -12,8 +12,8 @@ import { type AnalyticsSummary, ChannelStatus, RedemptionStatus } from '@one-hub
 import { useTranslation } from 'react-i18next';
 import { StatCard } from '../../components/cards/StatCard.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
+import { formatPaymentAmount } from '../../lib/format.js';
 import { describeError } from '../../lib/notify.js';
-import { formatMoney } from '../topup/payment.js';
 import { useAnalyticsSummary } from './analytics.api.js';
 
 const channelStatusColors: Record<number, string> = {
@@ -165,7 +165,7 @@ export function SummaryCards() {
             // Money per currency: dollars and yuan are never added together.
             caption={
               <Box component="span" data-testid="analytics-card-topups-money">
-                {orders.map((entry) => formatMoney(entry.money, entry.order_currency)).join(' · ')}
+                {orders.map((entry) => formatPaymentAmount(entry.money, entry.order_currency)).join(' · ')}
               </Box>
             }
             loading={loading}

@@ -2,9 +2,9 @@ import FingerprintRounded from '@mui/icons-material/FingerprintRounded';
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { passkeysSupported, usePasskeyLogin } from '../../hooks/usePasskeys.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { notify } from '../../lib/notify.js';
-import { passkeysSupported, usePasskeyLogin } from './passkey.api.js';
 
 /** "Sign in with a passkey", shown while the site turns passkey sign-in on (`passkey_login`). */
 export function PasskeySignIn() {

@@ -7,7 +7,7 @@ import type { PaymentGatewayView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
-import { formatMoney } from '../topup/payment.js';
+import { formatPaymentAmount } from '../../lib/format.js';
 import {
   GatewayActions,
   GatewayEnableSwitch,
@@ -32,7 +32,7 @@ function useFeeText() {
   // Only one applies: the percentage wins when both are set, as the server charges it.
   return (gateway: PaymentGatewayView) => {
     if (gateway.percent_fee > 0) return `${Number((gateway.percent_fee * 100).toFixed(4))}%`;
-    if (gateway.fixed_fee > 0) return formatMoney(gateway.fixed_fee, 'USD');
+    if (gateway.fixed_fee > 0) return formatPaymentAmount(gateway.fixed_fee, 'USD');
     return t('noFee');
   };
 }

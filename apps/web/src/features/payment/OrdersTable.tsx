@@ -8,7 +8,7 @@ import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../comp
 import { Quota } from '../../components/Quota.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { Timestamp } from '../../components/Timestamp.js';
-import { formatMoney } from '../topup/payment.js';
+import { formatPaymentAmount } from '../../lib/format.js';
 import { OrderStatusChip } from './OrderStatusChip.js';
 
 type OrderSortField = 'id' | 'user_id' | 'status' | 'created_at';
@@ -19,10 +19,10 @@ function Numbers({ order }: { order: OrderView }) {
   return (
     <Box>
       <Typography variant="body2" sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 600 }}>
-        {formatMoney(order.order_amount, order.order_currency)}
+        {formatPaymentAmount(order.order_amount, order.order_currency)}
       </Typography>
       <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-        {formatMoney(order.amount, 'USD')}
+        {formatPaymentAmount(order.amount, 'USD')}
       </Typography>
     </Box>
   );
@@ -51,8 +51,8 @@ function OrderCard({ order }: { order: OrderView }) {
   const facts: CardFact[] = [
     [t('orders.columns.paid'), <Numbers key="paid" order={order} />],
     [t('orders.columns.quota'), <Quota key="quota" value={order.quota} />],
-    [t('orders.columns.fee'), formatMoney(order.fee, order.order_currency)],
-    [t('orders.columns.discount'), formatMoney(order.discount, order.order_currency)],
+    [t('orders.columns.fee'), formatPaymentAmount(order.fee, order.order_currency)],
+    [t('orders.columns.discount'), formatPaymentAmount(order.discount, order.order_currency)],
     [t('orders.columns.user'), `#${order.user_id}`],
   ];
   return (
@@ -120,8 +120,8 @@ export function OrdersTable({ orders, loading, order, onSort, compact }: OrdersT
           <TableCell align="right">
             <Numbers order={row} />
           </TableCell>
-          <TableCell align="right">{formatMoney(row.fee, row.order_currency)}</TableCell>
-          <TableCell align="right">{formatMoney(row.discount, row.order_currency)}</TableCell>
+          <TableCell align="right">{formatPaymentAmount(row.fee, row.order_currency)}</TableCell>
+          <TableCell align="right">{formatPaymentAmount(row.discount, row.order_currency)}</TableCell>
           <TableCell align="right">
             <Quota value={row.quota} />
           </TableCell>

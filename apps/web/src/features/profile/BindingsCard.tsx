@@ -18,9 +18,9 @@ import { useHref } from 'react-router';
 import { SectionCard } from '../../components/SectionCard.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { notify, showError } from '../../lib/notify.js';
+import { githubAuthorizeUrl, larkAuthorizeUrl, telegramBotUrl } from '../../lib/oauthLinks.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { EmailBindDialog } from './EmailBindDialog.js';
-import { githubAuthorizeUrl, larkAuthorizeUrl, telegramBotUrl } from './oauth.js';
 import { fetchOAuthState, fetchOidcEndpoint, useUnbind } from './profile.api.js';
 import { WeChatBindDialog } from './WeChatBindDialog.js';
 

@@ -3,9 +3,9 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { usePasskeys } from '../../hooks/usePasskeys.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { formatTime } from '../../lib/format.js';
-import { usePasskeys } from '../auth/passkey.api.js';
 
 /**
  * With a new password: the account's passkeys, each with a box to remove it in the same step.

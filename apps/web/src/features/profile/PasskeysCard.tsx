@@ -15,17 +15,17 @@ import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SectionCard } from '../../components/SectionCard.js';
-import { usePendingDelete } from '../../hooks/usePendingDelete.js';
-import { useSiteInfo } from '../../hooks/useSiteInfo.js';
-import { formatTime } from '../../lib/format.js';
-import { notify } from '../../lib/notify.js';
 import {
   type PasskeyItem,
   passkeysSupported,
   useAddPasskey,
   useDeletePasskey,
   usePasskeys,
-} from '../auth/passkey.api.js';
+} from '../../hooks/usePasskeys.js';
+import { usePendingDelete } from '../../hooks/usePendingDelete.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { formatTime } from '../../lib/format.js';
+import { notify } from '../../lib/notify.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 
 const ALIAS_MAX = 255;

@@ -7,9 +7,9 @@ import type {
   WeChatCodeQuery,
 } from '@one-hub/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { passkeyKeys } from '../../hooks/usePasskeys.js';
 import { selfQueryKey } from '../../hooks/useSelf.js';
 import { api, withQuery } from '../../lib/api.js';
-import { passkeyKeys } from '../auth/passkey.api.js';
 
 /** `['user', 'self']` is shared with the session guard: a new display name reaches the drawer and avatar too. */
 export const profileKeys = {

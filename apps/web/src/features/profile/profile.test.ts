@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { githubAuthorizeUrl, larkAuthorizeUrl, telegramBotUrl } from '../../lib/oauthLinks.js';
 import { checkAccountForm } from './accountForm.js';
-import { githubAuthorizeUrl, larkAuthorizeUrl, telegramBotUrl } from './oauth.js';
 
 describe('profile form', () => {
   const values = { displayName: 'Alice', currentPassword: '', password: '', confirmPassword: '' };

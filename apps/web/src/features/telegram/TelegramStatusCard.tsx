@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { StateChip } from '../../components/StateChip.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { notify } from '../../lib/notify.js';
-import { telegramBotUrl } from '../profile/oauth.js';
+import { telegramBotUrl } from '../../lib/oauthLinks.js';
 import { useReloadTelegram, useTelegramStatus } from './telegram.api.js';
 
 function StatusChips({ status }: { status: TelegramBotStatus }) {

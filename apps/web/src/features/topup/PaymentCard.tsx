@@ -14,9 +14,10 @@ import { useTranslation } from 'react-i18next';
 import { SectionCard } from '../../components/SectionCard.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { formatPaymentAmount } from '../../lib/format.js';
 import { describeError } from '../../lib/notify.js';
 import { PayDialog } from './PayDialog.js';
-import { checkAmount, formatMoney, parseDiscounts, presetAmounts } from './payment.js';
+import { checkAmount, parseDiscounts, presetAmounts } from './payment.js';
 import { openPaymentPage, releasePaymentTab, reservePaymentTab } from './paymentTab.js';
 import { useCreateOrder, useOrderQuote } from './topup.api.js';
 
@@ -173,20 +174,20 @@ export function PaymentCard({ gateways }: { gateways: UserPaymentView[] }) {
             {shown.discount > 0 && (
               <SummaryLine
                 label={t('pay.discount')}
-                value={`-${formatMoney(shown.discount, shown.currency)}`}
+                value={`-${formatPaymentAmount(shown.discount, shown.currency)}`}
                 testId="topup-quote-discount"
               />
             )}
             {shown.fee > 0 && (
               <SummaryLine
                 label={t('pay.fee')}
-                value={formatMoney(shown.fee, shown.currency)}
+                value={formatPaymentAmount(shown.fee, shown.currency)}
                 testId="topup-quote-fee"
               />
             )}
             <SummaryLine
               label={t('pay.total')}
-              value={formatMoney(shown.order_amount, shown.currency)}
+              value={formatPaymentAmount(shown.order_amount, shown.currency)}
               strong
               testId="topup-quote-total"
             />

@@ -53,13 +53,6 @@ export function presetAmounts(discounts: Record<string, number>, minimum: number
     .sort((left, right) => left - right);
 }
 
-/** "$12.50" or "¥90.00": the server's amounts carry two decimals at most. */
-export function formatMoney(value: number, currency: string): string {
-  const symbol = currency === 'CNY' ? '¥' : currency === 'USD' ? '$' : '';
-  const text = value.toFixed(2);
-  return symbol ? `${symbol}${text}` : `${text} ${currency}`;
-}
-
 /** Where an order stands as far as the waiting dialog can tell. */
 export type OrderState = { state: 'pending' } | { state: 'success' } | { state: 'failed'; message: string };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { formatPaymentAmount } from '../../lib/format.js';
 import { inviteLink } from './invite.js';
-import { checkAmount, formatMoney, orderStateOfFailure, parseDiscounts, presetAmounts } from './payment.js';
+import { checkAmount, orderStateOfFailure, parseDiscounts, presetAmounts } from './payment.js';
 
 describe('top-up amount', () => {
   it('needs a positive whole number between the minimum and 1 000 000', () => {
@@ -30,9 +31,9 @@ describe('amount presets', () => {
   });
 
   it('writes money with its currency sign and two decimals', () => {
-    expect(formatMoney(79.2, 'CNY')).toBe('¥79.20');
-    expect(formatMoney(12.5, 'USD')).toBe('$12.50');
-    expect(formatMoney(3, 'EUR')).toBe('3.00 EUR');
+    expect(formatPaymentAmount(79.2, 'CNY')).toBe('¥79.20');
+    expect(formatPaymentAmount(12.5, 'USD')).toBe('$12.50');
+    expect(formatPaymentAmount(3, 'EUR')).toBe('3.00 EUR');
   });
 });
 

@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { UserAvatar } from '../../../components/UserAvatar.js';
-import { useLogout } from '../../../features/auth/auth.api.js';
+import { useLogout } from '../../../hooks/useLogout.js';
 import { useSession } from '../../../hooks/useSession.js';
 import { notify } from '../../../lib/notify.js';
 

@@ -7,8 +7,8 @@ import {
   startRegistration,
 } from '@simplewebauthn/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSession } from '../../hooks/useSession.js';
-import { api } from '../../lib/api.js';
+import { api } from '../lib/api.js';
+import { useSession } from './useSession.js';
 
 /** `GET /api/webauthn/credentials` items; `credential_id` is standard base64, as in the reference. */
 export interface PasskeyItem {
