@@ -47,7 +47,7 @@ export async function backup({ argv = [], env = process.env, now = new Date(), p
   const { to } = options(argv);
   if (env.SQL_DSN?.trim()) {
     throw new BackupError(
-      'SQL_DSN is set, so the data is in PostgreSQL or MySQL, not SQLite: back it up with pg_dump or mysqldump (see the README, "Backups")',
+      'SQL_DSN is set, so the data is in PostgreSQL or MySQL, not SQLite: back it up with pg_dump or mysqldump (see docs/operations.md, "Backups")',
       2,
     );
   }

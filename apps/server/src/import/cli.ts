@@ -12,7 +12,7 @@ Imports a One Hub, one-api or new-api database into the database this server is 
 (SQL_DSN, or SQLITE_PATH; the same environment as the server). The source is only read.
 
   --from <source>  a SQLite file (path or sqlite:path), postgres://user:pass@host/db or mysql://user:pass@host/db
-  --merge          add to a target that already has users (see "Moving from One Hub" in the README)
+  --merge          add to a target that already has users (see docs/migration.md)
   --batch N        rows per batch and transaction (default 1000, 1-10000)
 `;
 

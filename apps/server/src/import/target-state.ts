@@ -45,6 +45,6 @@ export async function chooseMode(target: DatabaseHandle, merge: boolean): Promis
   }
   throw new ImportRefused(
     `the target database already has ${occupied.join(', ')}: import into an empty database, ` +
-      'or add --merge to add the source to it (see the merge rule in the README)',
+      'or add --merge to add the source to it (see the merge rule in docs/migration.md)',
   );
 }

@@ -23,7 +23,7 @@ export class RedemptionRepository {
   }
 
   /**
-   * `keyword`: an id exactly, or the start of a name (case-insensitive); `status` 0 or absent: any;
+   * `keyword`: an id exactly, or the start of a name (case-insensitive); `status` 0 or absent: every status;
    * codes created by `hiddenCreators` are left out.
    */
   list(

@@ -71,7 +71,7 @@ export interface ProviderDefinition {
    * tasks, not the OpenAI surfaces.
    */
   tasks?: 'midjourney' | 'suno' | 'kling';
-  /** The vendor shut this API down: stored channels load, none is created, and the README says what replaces it. */
+  /** The vendor shut this API down: stored channels load, none is created, and docs/gateway.md says what replaces it. */
   retired?: string;
   /** OpenAI-format types (adapter `openai`): where requests go and how they authenticate. */
   openAiLayout?: OpenAiLayout;

@@ -10,7 +10,7 @@ import { idParam } from './queries.js';
  * `GET /mj/image/:id`: streams a task's image to the client as it arrives (bounded memory, nothing
  * buffered). Reached through the signed link task views hand out (links.ts, checked before this
  * runs), so image tags can point at it without a key. The address is the one the proxy reported:
- * at the proxy's own origin it is fetched as any call to the channel is (the address root chose);
+ * at the proxy's own origin it is fetched like every other call to the channel (the address root chose);
  * anywhere else it goes through the private-address guard (ChatImageAllowPrivate), so a proxy
  * cannot make the gateway fetch from loopback, private or link-local addresses.
  */
