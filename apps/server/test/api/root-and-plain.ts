@@ -46,3 +46,21 @@ export async function createAdmin(
   if (promoted.statusCode !== 200) throw new Error(`promoting ${username} failed: ${promoted.body}`);
   return { cookie: await t.login(username, 'password-123'), id };
 }
+
+/** The ranks a list-by-rank test reads from: root, an admin, another admin (its peer) and a plain user. */
+export interface RankLadder {
+  rootId: number;
+  admin: { cookie: string; id: number };
+  peerId: number;
+  userId: number;
+  userCookie: string;
+}
+
+/** Creates the admin, its peer and the user of a list-by-rank test, named after `prefix`. */
+export async function createRankLadder(t: TestApp, rootCookie: string, prefix: string): Promise<RankLadder> {
+  const admin = await createAdmin(t, rootCookie, `${prefix}_adm`);
+  const { id: peerId } = await createAdmin(t, rootCookie, `${prefix}_peer`);
+  const { id: userId, cookie: userCookie } = await t.createUser(`${prefix}_user`);
+  const rootId = (await t.services.userRepository.findByUsername('root'))?.id ?? 0;
+  return { rootId, admin, peerId, userId, userCookie };
+}

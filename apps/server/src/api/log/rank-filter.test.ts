@@ -1,6 +1,6 @@
 import { LogType } from '@one-hub/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin, useRootAndPlain } from '../../../test/api/root-and-plain.js';
+import { createRankLadder, useRootAndPlain } from '../../../test/api/root-and-plain.js';
 import { availableDialects } from '../../../test/databases.js';
 import { logRow } from '../../../test/log-rows.js';
 import { nowSeconds } from '../../platform/clock.js';
@@ -19,10 +19,7 @@ describe.each(availableDialects)('user and log lists by rank on %s', (dialect) =
   let userId: number;
 
   beforeAll(async () => {
-    admin = await createAdmin(s.t, s.root, 'list_adm');
-    ({ id: peerId } = await createAdmin(s.t, s.root, 'list_peer'));
-    ({ id: userId } = await s.t.createUser('list_user'));
-    rootId = (await s.t.services.userRepository.findByUsername('root'))?.id ?? 0;
+    ({ admin, peerId, userId, rootId } = await createRankLadder(s.t, s.root, 'list'));
     // Off a day's first second, so the sums read these rows rather than the (empty) daily roll-up.
     const now = nowSeconds();
     const at = localDayOf(now - 10).start === now - 10 ? now - 9 : now - 10;

@@ -1,7 +1,7 @@
 import { LogType } from '@one-hub/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { daysAgo } from '../../../test/api/days.js';
-import { createAdmin, useRootAndPlain } from '../../../test/api/root-and-plain.js';
+import { createRankLadder, useRootAndPlain } from '../../../test/api/root-and-plain.js';
 import { availableDialects } from '../../../test/databases.js';
 import { logRow } from '../../../test/log-rows.js';
 import { LogWriter } from '../log/writer.js';
@@ -22,10 +22,10 @@ describe.each(availableDialects)('analytics by rank on %s', (dialect) => {
   let rootId: number;
 
   beforeAll(async () => {
-    admin = await createAdmin(s.t, s.root, 'stat_adm');
-    const { id: peerId } = await createAdmin(s.t, s.root, 'stat_peer');
-    const user = await s.t.createUser('stat_user');
-    rootId = (await s.t.services.userRepository.findByUsername('root'))?.id ?? 0;
+    const ladder = await createRankLadder(s.t, s.root, 'stat');
+    ({ admin, rootId } = ladder);
+    const { peerId } = ladder;
+    const user = { id: ladder.userId, cookie: ladder.userCookie };
     // Through the writer, so the daily roll-up (what analytics reads) holds them.
     const writer = new LogWriter(s.t.database, { flushIntervalMs: 60_000 });
     const usage = (user_id: number, quota: number, model_name = 'gpt-4o') =>

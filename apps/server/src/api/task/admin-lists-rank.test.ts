@@ -1,6 +1,6 @@
 import { OrderStatus } from '@one-hub/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin, useRootAndPlain } from '../../../test/api/root-and-plain.js';
+import { createRankLadder, useRootAndPlain } from '../../../test/api/root-and-plain.js';
 import { availableDialects } from '../../../test/databases.js';
 import { nowSeconds } from '../../platform/clock.js';
 
@@ -23,10 +23,7 @@ describe.each(availableDialects)('task and order lists by rank on %s', (dialect)
   let userId: number;
 
   beforeAll(async () => {
-    admin = await createAdmin(s.t, s.root, 'lists_adm');
-    ({ id: peerId } = await createAdmin(s.t, s.root, 'lists_peer'));
-    ({ id: userId } = await s.t.createUser('lists_user'));
-    rootId = (await s.t.services.userRepository.findByUsername('root'))?.id ?? 0;
+    ({ admin, peerId, userId, rootId } = await createRankLadder(s.t, s.root, 'lists'));
     const db = s.t.database.db;
     const now = nowSeconds();
     const owners = [rootId, peerId, admin.id, userId];
