@@ -2,8 +2,8 @@ import Alert from '@mui/material/Alert';
 import { FALLBACK_MODEL_PRICE, isRootRole, priceToUsd, refusesUnpricedModels } from '@one-hub/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useOptions } from '../../hooks/useOptions.js';
 import { useSession } from '../../hooks/useSession.js';
-import { useOptions } from '../setting/setting.api.js';
 import { unpricedModels } from './unpricedModels.js';
 
 /** Past this many names the note counts the rest, so a long list does not fill the dialog. */

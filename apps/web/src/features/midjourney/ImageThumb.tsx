@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Muted } from '../task/TaskCells.js';
+import { Muted } from '../../components/tasks/TaskCells.js';
 
 interface ImageThumbProps {
   mjId: string;

@@ -4,9 +4,16 @@ import Typography from '@mui/material/Typography';
 import type { MidjourneyTaskView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { Timestamp } from '../../components/Timestamp.js';
-import { type RowColumn, RowsView } from '../task/RowsView.js';
-import { ClampedText, Muted, PlainChip, ProgressCell, TaskIdCell, TaskStatusChip } from '../task/TaskCells.js';
-import { progressPercent, statusKey } from '../task/taskStatus.js';
+import { type RowColumn, RowsView } from '../../components/tasks/RowsView.js';
+import {
+  ClampedText,
+  Muted,
+  PlainChip,
+  ProgressCell,
+  TaskIdCell,
+  TaskStatusChip,
+} from '../../components/tasks/TaskCells.js';
+import { progressPercent, statusKey } from '../../lib/taskStatus.js';
 import { ImageThumb } from './ImageThumb.js';
 
 interface MidjourneyTableProps {

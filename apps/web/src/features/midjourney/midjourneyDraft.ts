@@ -1,4 +1,4 @@
-import { fromDateInput, toDateInput } from '../task/listState.js';
+import { fromDateInput, toDateInput } from '../../lib/listState.js';
 import type { MidjourneyFilters } from './midjourney.api.js';
 
 /** The filter inputs' text. Task times are milliseconds; the inputs hold whole seconds. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listSearch } from '../../hooks/listParams.js';
-import { fromDateInput } from '../task/listState.js';
+import { fromDateInput } from '../../lib/listState.js';
 import { midjourneyDraft, midjourneyFromDraft } from './midjourneyDraft.js';
 import { midjourneyQuery } from './midjourneyQuery.js';
 import { emptyMidjourneyFilters, parseMidjourneyListParams } from './useMidjourneyListParams.js';

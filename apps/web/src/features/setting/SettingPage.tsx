@@ -13,14 +13,15 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { FetchingBar } from '../../components/FetchingBar.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StatusScreen } from '../../components/StatusScreen.js';
+import { useOptions } from '../../hooks/useOptions.js';
 import { useSession } from '../../hooks/useSession.js';
 import { isApiError } from '../../lib/api.js';
 import { describeError } from '../../lib/notify.js';
+import type { OptionsSnapshot } from '../../lib/optionsSnapshot.js';
 import { SettingsFormProvider, useSettingsForm } from './SettingsForm.js';
 import { SettingsSection } from './SettingsSection.js';
 import { parseTab, SETTING_TABS, type SettingTab, sectionKeys, sectionsOf } from './sections.js';
-import { useOptions } from './setting.api.js';
-import { changedKeys, type OptionsSnapshot } from './settingsForm.js';
+import { changedKeys } from './settingsForm.js';
 
 function TabLabel({ tab, snapshot }: { tab: SettingTab; snapshot: OptionsSnapshot | undefined }) {
   const { t } = useTranslation('setting');

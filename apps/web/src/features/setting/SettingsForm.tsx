@@ -2,6 +2,7 @@ import type { OptionKey } from '@one-hub/contracts';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.js';
+import type { OptionsSnapshot } from '../../lib/optionsSnapshot.js';
 import { useSaveOptions } from './setting.api.js';
 import {
   applyEdit,
@@ -9,7 +10,6 @@ import {
   changedKeys,
   checkEdits,
   type FieldError,
-  type OptionsSnapshot,
   saveOrder,
   withoutKeys,
 } from './settingsForm.js';

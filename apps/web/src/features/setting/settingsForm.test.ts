@@ -1,18 +1,10 @@
 import { type OptionKey, optionDefinitions } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
 import english from '../../i18n/locales/en_US/setting.json' with { type: 'json' };
+import { type OptionsSnapshot, toSnapshot } from '../../lib/optionsSnapshot.js';
 import { parseChatLinkRows, splitDomains } from './fieldValues.js';
 import { fieldKind, parseTab, SECTIONS, sectionKeys, UNLISTED_OPTIONS } from './sections.js';
-import {
-  applyEdit,
-  changedKeys,
-  checkEdits,
-  isChanged,
-  type OptionsSnapshot,
-  saveOrder,
-  shownValue,
-  toSnapshot,
-} from './settingsForm.js';
+import { applyEdit, changedKeys, checkEdits, isChanged, saveOrder, shownValue } from './settingsForm.js';
 
 const snapshot: OptionsSnapshot = toSnapshot(
   [

@@ -1,18 +1,11 @@
 import {
   isSecretOptionKey,
   normaliseOptionValue,
-  type OptionEntry,
   type OptionIssue,
   type OptionKey,
   optionDefinitions,
-  type SecretOptionStatus,
 } from '@one-hub/contracts';
-
-/** What the server holds: every readable value, and for write-only options only whether they are set. */
-export interface OptionsSnapshot {
-  values: Partial<Record<OptionKey, string>>;
-  secretsSet: Partial<Record<OptionKey, boolean>>;
-}
+import type { OptionsSnapshot } from '../../lib/optionsSnapshot.js';
 
 /**
  * Edits not saved yet, by key. For a secret, a key present means "write this", and an empty
@@ -22,14 +15,6 @@ export type Changes = Partial<Record<OptionKey, string>>;
 
 /** A field's problem: a rule of the contract broken in the browser, or the server's refusal. */
 export type FieldError = { issue: OptionIssue } | { server: string };
-
-export function toSnapshot(entries: OptionEntry[], secrets: SecretOptionStatus[]): OptionsSnapshot {
-  const values: OptionsSnapshot['values'] = {};
-  for (const { key, value } of entries) if (key in optionDefinitions) values[key as OptionKey] = value;
-  const secretsSet: OptionsSnapshot['secretsSet'] = {};
-  for (const { key, set } of secrets) if (key in optionDefinitions) secretsSet[key as OptionKey] = set;
-  return { values, secretsSet };
-}
 
 /** The stored value of a readable option (its default when the server did not list it). */
 export function storedValue(snapshot: OptionsSnapshot, key: OptionKey): string {

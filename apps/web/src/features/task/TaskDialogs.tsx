@@ -9,8 +9,8 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { monospace } from '../../components/tasks/TaskCells.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
-import { monospace } from './TaskCells.js';
 
 interface TextDialogProps {
   open: boolean;

@@ -12,15 +12,15 @@ import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { ListPanel } from '../../components/ListPanel.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { RefreshButton } from '../../components/RefreshButton.js';
+import { FilterBar, type FilterField } from '../../components/tasks/FilterBar.js';
 import { activeFilterCount, PAGE_SIZES } from '../../hooks/listParams.js';
 import { useSession } from '../../hooks/useSession.js';
-import { FilterBar, type FilterField } from './FilterBar.js';
+import { statusKey } from '../../lib/taskStatus.js';
 import { TextDialog } from './TaskDialogs.js';
 import { TasksTable } from './TasksTable.js';
 import { useTasks } from './task.api.js';
 import { formatData, sunoLyrics } from './taskData.js';
 import { taskDraft, taskFromDraft } from './taskDraft.js';
-import { statusKey } from './taskStatus.js';
 import { emptyTaskFilters, taskFiltersOf, useTaskListParams } from './useTaskListParams.js';
 
 const emptyDraft = taskDraft(emptyTaskFilters);

@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import type { AsyncTaskView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Muted } from './TaskCells.js';
+import { Muted } from '../../components/tasks/TaskCells.js';
 import { type KlingVideo, klingVideos, type SunoClip, sunoClips, sunoLyrics } from './taskData.js';
 
 /** The song's cover, or a music note where there is none or it does not load. */

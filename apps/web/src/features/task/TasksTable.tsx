@@ -5,10 +5,17 @@ import Typography from '@mui/material/Typography';
 import type { AsyncTaskView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { Timestamp } from '../../components/Timestamp.js';
-import { type RowColumn, RowsView } from './RowsView.js';
-import { ClampedText, Muted, PlainChip, ProgressCell, TaskIdCell, TaskStatusChip } from './TaskCells.js';
+import { type RowColumn, RowsView } from '../../components/tasks/RowsView.js';
+import {
+  ClampedText,
+  Muted,
+  PlainChip,
+  ProgressCell,
+  TaskIdCell,
+  TaskStatusChip,
+} from '../../components/tasks/TaskCells.js';
+import { durationParts, elapsedSeconds, statusKey } from '../../lib/taskStatus.js';
 import { TaskResult } from './TaskResult.js';
-import { durationParts, elapsedSeconds, statusKey } from './taskStatus.js';
 
 interface TasksTableProps {
   tasks: AsyncTaskView[];

@@ -1,4 +1,4 @@
-import { fromDateInput, toDateInput } from './listState.js';
+import { fromDateInput, toDateInput } from '../../lib/listState.js';
 import type { TaskFilters } from './task.api.js';
 
 /** The filter inputs' text; the time bounds as `datetime-local` values. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeFilterCount, listSearch } from '../../hooks/listParams.js';
-import { fromDateInput, toDateInput } from './listState.js';
+import { fromDateInput, toDateInput } from '../../lib/listState.js';
 import { taskDraft, taskFromDraft } from './taskDraft.js';
 import { emptyTaskFilters, parseTaskListParams, taskQuery } from './useTaskListParams.js';
 

@@ -1,4 +1,4 @@
-import type { StateColor } from '../../components/StateChip.js';
+import type { StateColor } from '../components/StateChip.js';
 
 /** Statuses of both task tables (midjourney-proxy's and the async tasks'); others show as "unknown". */
 export const KNOWN_STATUSES = [

@@ -9,8 +9,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { CardList, SkeletonRows } from '../../components/ListSkeletons.js';
-import { SortableHead } from '../../components/SortableHead.js';
+import { CardList, SkeletonRows } from '../ListSkeletons.js';
+import { SortableHead } from '../SortableHead.js';
 
 /** One column of a task list; `wide` cells take a whole line of a card on narrow screens. */
 export interface RowColumn<Row> {

@@ -6,9 +6,9 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { StateChip } from '../../components/StateChip.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
-import { statusColor } from './taskStatus.js';
+import { statusColor } from '../../lib/taskStatus.js';
+import { StateChip } from '../StateChip.js';
 
 export const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
