@@ -173,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'relay',
     await installRelay(app, services, options.logger, options.redis, namespace, {
       shutdownGraceMs: config.shutdownGraceMs,
+      journal: config.journal,
       upstreamTimeouts: config.upstreamTimeouts,
       heartbeat: options.heartbeat ?? HEARTBEAT_TIMING,
       observer: metrics?.relay,

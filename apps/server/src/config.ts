@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { MAX_QUOTA } from '@one-hub/contracts';
 import { z } from 'zod';
 import type { PriceUpdateSettings } from './api/price/update-service.js';
@@ -192,6 +192,13 @@ const environmentSchema = z.object({
     .min(0)
     .max(3600, 'must be at most 3600 seconds')
     .default(10),
+  /** How often the crash journal is forced to disk; 0 = at every write (see docs/operations.md). */
+  JOURNAL_FSYNC_MS: z.coerce
+    .number('must be a number')
+    .int('must be a whole number of milliseconds')
+    .min(0)
+    .max(60_000, 'must be at most 60000 milliseconds')
+    .default(1000),
   UPSTREAM_CONNECT_TIMEOUT_MS: upstreamTimeout(10_000),
   UPSTREAM_FIRST_BYTE_TIMEOUT_MS: upstreamTimeout(120_000),
   UPSTREAM_ANSWER_TIMEOUT_MS: upstreamTimeout(300_000),
@@ -288,6 +295,8 @@ export interface Config {
   pollingIntervalMs: number;
   /** At shutdown, how long relay requests in flight may run on before they are cut and billed. */
   shutdownGraceMs: number;
+  /** The crash journal of settlements and log rows: its folder, and how often it is forced to disk. */
+  journal: { directory: string; fsyncIntervalMs: number };
   /** How long an upstream may keep a relay request waiting, by phase (UPSTREAM_*_TIMEOUT_MS). */
   upstreamTimeouts: { connectMs: number; firstByteMs: number; answerMs: number; idleMs: number };
   notify: NotifyConfig;
@@ -455,6 +464,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     pollingIntervalMs: env.POLLING_INTERVAL * 1000,
     shutdownGraceMs: env.SHUTDOWN_GRACE_SECONDS * 1000,
+    journal: { directory: join(dataDir, 'journal'), fsyncIntervalMs: env.JOURNAL_FSYNC_MS },
     upstreamTimeouts: {
       connectMs: env.UPSTREAM_CONNECT_TIMEOUT_MS,
       firstByteMs: env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,

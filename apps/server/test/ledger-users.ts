@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '../src/platform/db/index.js';
+import { type DatabaseHandle, insertReturningId } from '../src/platform/db/index.js';
 
 /** A bare user row with `quota`, for the ledger tests (no service, no hashing). */
 export async function insertUser(handle: DatabaseHandle, id: number, quota: number): Promise<number> {
@@ -48,27 +48,23 @@ export async function insertToken(
   user: number,
   key: { remainQuota: number; unlimited: boolean },
 ): Promise<number> {
-  const row = await handle.db
-    .insertInto('tokens')
-    .values({
-      user_id: user,
-      name: 'k',
-      key_hash: `hash-${user}-${Math.random()}`,
-      key_cipher: 'x',
-      status: 1,
-      created_time: 0,
-      accessed_time: 0,
-      expired_time: -1,
-      remain_quota: key.remainQuota,
-      unlimited_quota: key.unlimited,
-      used_quota: 0,
-      group: '',
-      backup_group: '',
-      setting: '{}',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const query = handle.db.insertInto('tokens').values({
+    user_id: user,
+    name: 'k',
+    key_hash: `hash-${user}-${Math.random()}`,
+    key_cipher: 'x',
+    status: 1,
+    created_time: 0,
+    accessed_time: 0,
+    expired_time: -1,
+    remain_quota: key.remainQuota,
+    unlimited_quota: key.unlimited,
+    used_quota: 0,
+    group: '',
+    backup_group: '',
+    setting: '{}',
+  });
+  return insertReturningId(handle, query);
 }
 
 /** What the database holds of a key's quota. */

@@ -13,6 +13,7 @@ import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './acces
 import { GroupDirectory } from './access/groups.js';
 import { KeyAuthenticator } from './access/keys.js';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './access/limits.js';
+import { openJournal } from './billing/journal-replay.js';
 import { MemoryQuotaLedger, type QuotaLedger } from './billing/ledger.js';
 import { createLowBalanceReminder } from './billing/low-balance.js';
 import { countApproximatelyWhen } from './billing/metering.js';
@@ -56,6 +57,8 @@ export async function installRelay(
   timing: {
     /** How long requests in flight may run on at shutdown before they are cut and billed. */
     shutdownGraceMs: number;
+    /** The crash journal's folder and how often it is forced to disk. */
+    journal: { directory: string; fsyncIntervalMs: number };
     /** How long upstreams may keep relay requests waiting (UPSTREAM_*_TIMEOUT_MS). */
     upstreamTimeouts?: UpstreamTimeouts;
     heartbeat: HeartbeatTiming;
@@ -89,13 +92,24 @@ export async function installRelay(
   countApproximatelyWhen(() => services.options.getBoolean('ApproximateTokenEnabled'));
   const onLedgerError = (error: unknown) => logger.error({ err: error }, 'writing settled quota failed; will retry');
   // With Redis every node shares one ledger; alone, the process holds balances itself.
-  const ledger: QuotaLedger = redis
-    ? new RedisQuotaLedger(services.database, redis, {
-        prefix: `${namespace}ledger:`,
-        onError: onLedgerError,
-      })
-    : new MemoryQuotaLedger(services.database, { onFlushError: onLedgerError });
+  const shared = redis
+    ? new RedisQuotaLedger(services.database, redis, { prefix: `${namespace}ledger:`, onError: onLedgerError })
+    : undefined;
+  // What a killed process had settled and logged is written before this one serves anything.
+  const opened = await openJournal(services.database, timing.journal.directory, {
+    fsyncIntervalMs: timing.journal.fsyncIntervalMs,
+    onError: (error) => logger.error({ err: error }, 'writing the crash journal failed'),
+    ...(shared ? { flushShared: () => shared.flushAll() } : {}),
+  });
+  const { journal, replayed } = opened;
+  if (replayed.settlements + replayed.logRows + replayed.unreadable > 0) {
+    logger.warn(replayed, 'wrote what the journal of a stopped process held: settled requests and log rows');
+  }
+  shared?.useJournal(journal);
+  const ledger: QuotaLedger =
+    shared ?? new MemoryQuotaLedger(services.database, { onFlushError: onLedgerError, journal });
   const logWriter = new LogWriter(services.database, {
+    journal,
     onError: (error, lostRows) => logger.error({ err: error, lostRows }, 'writing consume logs failed'),
   });
   timing.observer?.watchLogBacklog(() => logWriter.pending);
@@ -145,6 +159,7 @@ export async function installRelay(
     prices: services.prices,
     baseUrlOf: (channel) => channel.base_url || providerByType(channel.type)?.defaultBaseUrl || '',
     writeLog: (row) => logWriter.push(row),
+    commitJournal: () => journal.commit(),
     remindLowBalance: createLowBalanceReminder({
       options: services.options,
       findUser: (userId) => services.userRepository.findById(userId),
@@ -216,6 +231,8 @@ export async function installRelay(
   app.addHook('onClose', async () => {
     await ledger.close();
     await logWriter.close();
+    // What the database could not take stays in the journal for the next start.
+    opened.close();
     await upstream.close();
     await images.close();
     await Promise.allSettled([taskGuards.hooks.close(), taskGuards.images.close()]);

@@ -1,4 +1,7 @@
-import type { DatabaseHandle, NewLogRow } from '../../platform/db/index.js';
+import { randomString } from '../../platform/crypto.js';
+import type { DatabaseHandle, DialectName, Executor, NewLogRow } from '../../platform/db/index.js';
+import { claimBatch } from '../../platform/journal/batches.js';
+import type { Journal } from '../../platform/journal/journal.js';
 import { addToStatistics, consumeTotalsByDay } from '../statistics/rollup.js';
 
 export interface LogWriterOptions {
@@ -10,6 +13,14 @@ export interface LogWriterOptions {
   onError?: (error: unknown, lostRows: number) => void;
   /** Rows kept in memory while the database refuses writes (default 50 000); the oldest go first. */
   maxPendingRows?: number;
+  /** Where rows are made durable before the answers they describe end (journal.ts). */
+  journal?: Journal;
+}
+
+/** Rows waiting together, with their journal records (none without a journal). */
+interface Chunk {
+  rows: NewLogRow[];
+  seqs: number[];
 }
 
 const DEFAULT_BATCH_SIZE = 200;
@@ -91,7 +102,10 @@ export class LogWriter {
   private readonly maxPendingRows: number;
   private readonly onError: (error: unknown, lostRows: number) => void;
   private readonly timer: NodeJS.Timeout;
-  private chunks: NewLogRow[][] = [];
+  private chunks: Chunk[] = [];
+  private readonly journal: Journal | undefined;
+  private readonly batchPrefix: string;
+  private batches = 0;
   private pendingRows = 0;
   private draining: Promise<void> | null = null;
   /** Set while the database is unreachable: only the timer and flush() retry, so a full batch does not hammer it. */
@@ -106,6 +120,8 @@ export class LogWriter {
     this.batchSize = Math.min(MAX_BATCH_SIZE, Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE)));
     this.maxPendingRows = Math.max(1, options.maxPendingRows ?? DEFAULT_MAX_PENDING_ROWS);
     this.onError = options.onError ?? defaultOnError;
+    this.journal = options.journal;
+    this.batchPrefix = `l-${options.journal?.id ?? randomString(12)}`;
     this.timer = setInterval(() => this.onTick(), Math.max(1, options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS));
     // Pending rows must not keep the process alive; shutdown calls close() to write them.
     this.timer.unref();
@@ -122,9 +138,14 @@ export class LogWriter {
       this.report(new Error('the log writer is closed'), 1);
       return;
     }
-    const last = this.chunks.at(-1);
-    if (last && last.length < this.batchSize) last.push(row);
-    else this.chunks.push([row]);
+    const seq = this.journal?.logRow(row);
+    let last = this.chunks.at(-1);
+    if (!last || last.rows.length >= this.batchSize) {
+      last = { rows: [], seqs: [] };
+      this.chunks.push(last);
+    }
+    last.rows.push(row);
+    if (seq !== undefined) last.seqs.push(seq);
     this.pendingRows++;
     this.dropOverflow();
     if (!this.stalled && this.hasFullBatch()) void this.startDrain(false);
@@ -152,6 +173,7 @@ export class LogWriter {
     while (this.pendingRows > 0 && !this.stalled);
     this.closed = true;
     if (this.pendingRows > 0) {
+      // Still in the journal (when there is one): the next start writes them.
       const lost = this.pendingRows;
       this.chunks = [];
       this.pendingRows = 0;
@@ -165,7 +187,7 @@ export class LogWriter {
 
   private hasFullBatch(): boolean {
     const first = this.chunks[0];
-    return first !== undefined && first.length >= this.batchSize;
+    return first !== undefined && first.rows.length >= this.batchSize;
   }
 
   private startDrain(includePartial: boolean): Promise<void> {
@@ -184,18 +206,19 @@ export class LogWriter {
     let budget = this.chunks.length;
     while (budget-- > 0) {
       const first = this.chunks[0];
-      if (!first || (!includePartial && first.length < this.batchSize)) return;
+      if (!first || (!includePartial && first.rows.length < this.batchSize)) return;
       this.chunks.shift();
-      this.pendingRows -= first.length;
-      let heldBack: NewLogRow[];
+      this.pendingRows -= first.rows.length;
+      let heldBack: Chunk;
       try {
         heldBack = await this.insertRows(first);
       } catch (error) {
         // insertRows handles database errors; this only catches a bug, and the rows are gone with it.
-        this.report(error, first.length);
-        heldBack = [];
+        this.report(error, first.rows.length);
+        this.journal?.settled(first.seqs, true);
+        heldBack = { rows: [], seqs: [] };
       }
-      this.stalled = heldBack.length > 0;
+      this.stalled = heldBack.rows.length > 0;
       if (this.stalled) {
         this.requeue(heldBack);
         return;
@@ -204,48 +227,45 @@ export class LogWriter {
   }
 
   /** Inserts rows, halving a failed batch until the refused rows are isolated; returns the rows to retry later. */
-  private async insertRows(rows: NewLogRow[]): Promise<NewLogRow[]> {
+  private async insertRows(chunk: Chunk): Promise<Chunk> {
+    const batchId = this.journal ? `${this.batchPrefix}-${(this.batches++).toString(36)}` : undefined;
+    if (batchId) this.journal?.batch(batchId, chunk.seqs);
     try {
-      await this.writeBatch(rows);
-      return [];
+      await this.handle.db.transaction().execute(async (transaction) => {
+        if (batchId && !(await claimBatch(transaction, batchId))) return;
+        await insertLogRows(transaction, this.handle.dialect, chunk.rows);
+      });
+      this.journal?.settled(chunk.seqs);
+      return { rows: [], seqs: [] };
     } catch (error) {
-      if (isConnectionError(error)) return rows;
-      if (rows.length === 1) {
+      if (isConnectionError(error)) return chunk;
+      if (chunk.rows.length === 1) {
         this.report(error, 1);
-        return [];
+        this.journal?.settled(chunk.seqs, true);
+        return { rows: [], seqs: [] };
       }
-      const middle = Math.ceil(rows.length / 2);
-      const firstHalf = await this.insertRows(rows.slice(0, middle));
-      const secondHalf = await this.insertRows(rows.slice(middle));
-      return firstHalf.concat(secondHalf);
+      const middle = Math.ceil(chunk.rows.length / 2);
+      const halves = [0, 1].map((half) => ({
+        rows: half === 0 ? chunk.rows.slice(0, middle) : chunk.rows.slice(middle),
+        seqs: half === 0 ? chunk.seqs.slice(0, middle) : chunk.seqs.slice(middle),
+      })) as [Chunk, Chunk];
+      const first = await this.insertRows(halves[0]);
+      const second = await this.insertRows(halves[1]);
+      return { rows: first.rows.concat(second.rows), seqs: first.seqs.concat(second.seqs) };
     }
-  }
-
-  /**
-   * The rows, and their consume totals added into `statistics`, in one transaction: the daily
-   * figures never count a log that was not written, nor miss one that was.
-   */
-  private async writeBatch(rows: NewLogRow[]): Promise<void> {
-    const insertLogs = this.handle.db.insertInto('logs').values(rows);
-    const totals = consumeTotalsByDay(rows);
-    if (totals.length === 0) {
-      await insertLogs.execute();
-      return;
-    }
-    await this.handle.db.transaction().execute(async (transaction) => {
-      await transaction.executeQuery(insertLogs);
-      await addToStatistics(transaction, this.handle.dialect, totals);
-    });
   }
 
   /** Puts rows the database could not take back at the front, in their original order. */
-  private requeue(rows: NewLogRow[]): void {
-    const chunks: NewLogRow[][] = [];
-    for (let start = 0; start < rows.length; start += this.batchSize) {
-      chunks.push(rows.slice(start, start + this.batchSize));
+  private requeue(held: Chunk): void {
+    const chunks: Chunk[] = [];
+    for (let start = 0; start < held.rows.length; start += this.batchSize) {
+      chunks.push({
+        rows: held.rows.slice(start, start + this.batchSize),
+        seqs: held.seqs.slice(start, start + this.batchSize),
+      });
     }
     this.chunks = chunks.concat(this.chunks);
-    this.pendingRows += rows.length;
+    this.pendingRows += held.rows.length;
     this.dropOverflow();
   }
 
@@ -255,8 +275,9 @@ export class LogWriter {
     while (this.pendingRows > this.maxPendingRows) {
       const oldest = this.chunks.shift();
       if (!oldest) break;
-      this.pendingRows -= oldest.length;
-      dropped += oldest.length;
+      this.pendingRows -= oldest.rows.length;
+      dropped += oldest.rows.length;
+      this.journal?.settled(oldest.seqs, true);
     }
     if (dropped > 0) {
       this.report(
@@ -273,4 +294,14 @@ export class LogWriter {
       // The callback is the last place to tell anyone; if it fails there is nowhere left to report to.
     }
   }
+}
+
+/**
+ * The rows, and their consume totals added into `statistics`, in the caller's transaction: the
+ * daily figures never count a log that was not written, nor miss one that was.
+ */
+export async function insertLogRows(transaction: Executor, dialect: DialectName, rows: NewLogRow[]): Promise<void> {
+  await transaction.insertInto('logs').values(rows).execute();
+  const totals = consumeTotalsByDay(rows);
+  if (totals.length > 0) await addToStatistics(transaction, dialect, totals);
 }

@@ -162,6 +162,13 @@ export interface LedgerFlushesTable {
   created_at: number;
 }
 
+/** The highest settlement of each node's crash journal that reached the database through Redis. */
+export interface JournalMarksTable {
+  journal_id: string;
+  seq: number;
+  updated_at: number;
+}
+
 /** Daily usage per (date, user, channel, model), added to by the log writer with each batch of consume logs. */
 export interface StatisticsTable {
   /** YYYY-MM-DD in the server's time zone; text, so no driver shifts it by a time zone. */
@@ -397,6 +404,7 @@ export interface Database {
   channels: ChannelsTable;
   prices: PricesTable;
   ledger_flushes: LedgerFlushesTable;
+  journal_marks: JournalMarksTable;
   statistics: StatisticsTable;
   statistics_days: StatisticsDaysTable;
   statistics_channel_days: StatisticsChannelDaysTable;

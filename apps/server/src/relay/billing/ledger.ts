@@ -1,6 +1,8 @@
+import { randomString } from '../../platform/crypto.js';
 import type { DatabaseHandle } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
-import { addTo, createLedgerWriter, isEmpty, type LedgerDeltas, mergeDeltas, newDeltas } from './ledger-writer.js';
+import type { Journal, SettlementRecord } from '../../platform/journal/journal.js';
+import { addSettlement, createLedgerWriter, isEmpty, type LedgerDeltas, newDeltas } from './ledger-writer.js';
 
 /**
  * Quota held in memory on this node, so a relay request does no database round trip in steady
@@ -74,11 +76,17 @@ export class MemoryQuotaLedger implements QuotaLedger {
   private readonly users = new Map<number, Account>();
   private readonly tokens = new Map<number, Account>();
   private pending: LedgerDeltas = newDeltas();
-  private inFlight: LedgerDeltas | null = null;
+  /** The journal records of the pending amounts. */
+  private pendingSeqs: number[] = [];
+  /** A batch taken for the database and not known to be written yet. */
+  private unwritten: { id: string; deltas: LedgerDeltas; seqs: number[] } | null = null;
+  private batches = 0;
+  private readonly batchPrefix: string;
+  private readonly journal: Journal | undefined;
   private flushing: Promise<void> | null = null;
   private flushGeneration = 0;
   private readonly timer: NodeJS.Timeout;
-  private readonly writeDeltas: (deltas: LedgerDeltas) => Promise<void>;
+  private readonly writeDeltas: (deltas: LedgerDeltas, batchId?: string) => Promise<void>;
 
   constructor(
     handle: DatabaseHandle,
@@ -86,8 +94,12 @@ export class MemoryQuotaLedger implements QuotaLedger {
       flushIntervalMs?: number;
       refreshAfterMs?: number;
       onFlushError?: (error: unknown) => void;
+      /** Where settlements are made durable before they are answered (journal.ts). */
+      journal?: Journal;
     } = {},
   ) {
+    this.journal = options.journal;
+    this.batchPrefix = `s-${options.journal?.id ?? randomString(12)}`;
     this.writeDeltas = createLedgerWriter(handle);
     this.loadUser = async (id) => {
       const row = await handle.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirst();
@@ -139,15 +151,10 @@ export class MemoryQuotaLedger implements QuotaLedger {
     if (token) token.reserved -= reservation.amount;
     if (user) user.spent += charged;
     if (token) token.spent += charged;
-    const userDelta = this.pending.users.get(reservation.userId) ?? { spent: 0, requests: 0 };
-    userDelta.spent += charged;
-    userDelta.requests += 1;
-    this.pending.users.set(reservation.userId, userDelta);
-    if (reservation.tokenId !== null) addTo(this.pending.tokens, reservation.tokenId, charged);
-    else if (reservation.unlimitedKeyId !== undefined) {
-      addTo(this.pending.unlimitedTokens, reservation.unlimitedKeyId, charged);
-    }
-    if (channelId > 0 && charged > 0) addTo(this.pending.channels, channelId, charged);
+    const record = settlementRecord(reservation, charged, channelId);
+    addSettlement(this.pending, record);
+    // Journaled in the same turn as it is counted: a crash after this line loses nothing.
+    if (this.journal) this.pendingSeqs.push(this.journal.settlement(record));
     return { charged, shortfall: cost - charged, ...(user ? { balance: user.stored - user.spent } : {}) };
   }
 
@@ -167,26 +174,41 @@ export class MemoryQuotaLedger implements QuotaLedger {
     if (account) account.loadedAt = 0;
   }
 
-  /** Writes settled amounts to the database; one flush at a time; failures are retried next time. */
+  /**
+   * Writes settled amounts to the database, one batch at a time. A batch that fails is retried
+   * as it was, under the same id, so a failure after the commit (a lost connection) cannot apply
+   * it twice; what settles meanwhile waits for the next batch.
+   */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
-    const deltas = this.pending;
-    if (isEmpty(deltas)) return;
-    this.pending = newDeltas();
-    this.inFlight = deltas;
-    this.flushing = this.writeDeltas(deltas)
+    const retry = this.unwritten !== null;
+    let batch = this.unwritten;
+    if (!batch) {
+      if (isEmpty(this.pending)) return;
+      batch = {
+        id: `${this.batchPrefix}-${(this.batches++).toString(36)}`,
+        deltas: this.pending,
+        seqs: this.pendingSeqs,
+      };
+      this.pending = newDeltas();
+      this.pendingSeqs = [];
+      this.unwritten = batch;
+      this.journal?.batch(batch.id, batch.seqs);
+    }
+    const written = batch;
+    this.flushing = this.writeDeltas(written.deltas, this.journal ? written.id : undefined)
       .then(() => {
+        this.unwritten = null;
         this.flushGeneration++;
+        this.journal?.settled(written.seqs);
       })
-      .catch((error: unknown) => {
-        mergeDeltas(this.pending, deltas);
-        this.options.onFlushError?.(error);
-      })
+      .catch((error: unknown) => this.options.onFlushError?.(error))
       .finally(() => {
-        this.inFlight = null;
         this.flushing = null;
       });
     await this.flushing;
+    // The pending amounts of a retried batch go out now, not a second later.
+    if (retry && !this.unwritten && !isEmpty(this.pending)) await this.flush();
   }
 
   async close(): Promise<void> {
@@ -215,7 +237,8 @@ export class MemoryQuotaLedger implements QuotaLedger {
       const generation = this.flushGeneration;
       const stored = await load(id);
       if ((generation !== this.flushGeneration || this.flushing) && attempt < 5) continue;
-      const unflushed = (unflushedIn(this.pending) ?? 0) + (this.inFlight ? (unflushedIn(this.inFlight) ?? 0) : 0);
+      const unflushed =
+        (unflushedIn(this.pending) ?? 0) + (this.unwritten ? (unflushedIn(this.unwritten.deltas) ?? 0) : 0);
       const current = cache.get(id);
       const account: Account = { stored, spent: unflushed, reserved: current?.reserved ?? 0, loadedAt: Date.now() };
       if (current) Object.assign(current, account);
@@ -226,6 +249,17 @@ export class MemoryQuotaLedger implements QuotaLedger {
 }
 
 type ReservationRequest = Omit<Reservation, 'settled' | 'id'>;
+
+/** What a settlement adds to the database, as the journal keeps it. */
+export function settlementRecord(reservation: Reservation, charged: number, channelId: number): SettlementRecord {
+  return {
+    userId: reservation.userId,
+    tokenId: reservation.tokenId ?? 0,
+    unlimitedKeyId: reservation.tokenId === null ? (reservation.unlimitedKeyId ?? 0) : 0,
+    channelId,
+    charged,
+  };
+}
 
 export function reservationRequest(userId: number, key: KeyRef | null, amount: number): ReservationRequest {
   if (key === null) return { userId, tokenId: null, amount };

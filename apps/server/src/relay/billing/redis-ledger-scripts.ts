@@ -4,7 +4,8 @@
  *   uh:<id>          the user's open reservations, summed (balance after settled work = u + uh)
  *   res              hash reservation id → "userId|tokenId|amount|expiresAtMs"
  *   pending          hash of settled amounts not yet in the database (u:<id>:spent, u:<id>:req, t:<id>,
- *                    k:<id> for an unlimited key, c:<id>)
+ *                    k:<id> for an unlimited key, c:<id>), and n:<journal id> → the highest
+ *                    settlement of that node's crash journal among them
  *   inflight         set of flush ids whose batch is being (or was being) written to the database
  *   gen              incremented after every batch written, so a balance read can tell it raced one
  */
@@ -32,7 +33,7 @@ return 1`;
 
 /**
  * KEYS: user, token, res, pending, user held. ARGV: id, amount, cost, hasToken, userId, tokenId, channelId,
- * unlimited key id (0 = none).
+ * unlimited key id (0 = none), journal id ('' = none), journal sequence number.
  * Charges at most the reservation plus what is left (never below zero) and records the charge as
  * pending in the same step, so a node that dies afterwards loses nothing. → the amount charged and
  * the user's balance after it (other open reservations not deducted), when that balance is loaded.
@@ -57,6 +58,10 @@ redis.call('HINCRBY', KEYS[4], 'u:' .. ARGV[5] .. ':req', 1)
 if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[4], 't:' .. ARGV[6], charged)
 elseif ARGV[8] ~= '0' then redis.call('HINCRBY', KEYS[4], 'k:' .. ARGV[8], charged) end
 if tonumber(ARGV[7]) > 0 and charged > 0 then redis.call('HINCRBY', KEYS[4], 'c:' .. ARGV[7], charged) end
+if ARGV[9] ~= '' then
+  local mark = 'n:' .. ARGV[9]
+  if tonumber(ARGV[10]) > tonumber(redis.call('HGET', KEYS[4], mark) or '0') then redis.call('HSET', KEYS[4], mark, ARGV[10]) end
+end
 local balance = redis.call('GET', KEYS[1])
 local open = redis.call('GET', KEYS[5])
 if balance and open then return {charged, tonumber(balance) + tonumber(open)} end

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { randomString } from '../../platform/crypto.js';
 import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/index.js';
+import { journalMarks } from '../../platform/journal/batches.js';
+import type { Journal } from '../../platform/journal/journal.js';
 import {
   insufficientQuota,
   KEY_SHORT,
@@ -9,9 +11,10 @@ import {
   type Reservation,
   reservationRequest,
   type SettleResult,
+  settlementRecord,
   USER_SHORT,
 } from './ledger.js';
-import { createLedgerWriter, deltasFromFields } from './ledger-writer.js';
+import { createLedgerWriter, deltasFromFields, marksFromFields } from './ledger-writer.js';
 import * as scripts from './redis-ledger-scripts.js';
 
 /**
@@ -25,6 +28,8 @@ export interface RedisLedgerOptions {
   flushIntervalMs?: number;
   reservationTtlMs?: number;
   onError?: (error: unknown) => void;
+  /** This node's crash journal: every settlement is recorded there too (journal.ts). */
+  journal?: Journal;
 }
 
 const MAX_INIT_ATTEMPTS = 20;
@@ -40,7 +45,7 @@ export class RedisQuotaLedger implements QuotaLedger {
   constructor(
     private readonly handle: DatabaseHandle,
     private readonly redis: Redis,
-    private readonly options: RedisLedgerOptions = {},
+    private options: RedisLedgerOptions = {},
   ) {
     this.prefix = options.prefix ?? 'onehub:ledger:';
     this.writeBatch = createLedgerWriter(handle);
@@ -87,6 +92,8 @@ export class RedisQuotaLedger implements QuotaLedger {
     if (reservation.settled) return { charged: 0, shortfall: 0 };
     reservation.settled = true;
     const { userId, tokenId } = reservation;
+    const { journal } = this.options;
+    const seq = journal?.nextSeq() ?? 0;
     const [charged = 0, balance] = (
       (await this.redis.eval(
         scripts.SETTLE,
@@ -104,9 +111,19 @@ export class RedisQuotaLedger implements QuotaLedger {
         tokenId ?? 0,
         channelId,
         reservation.unlimitedKeyId ?? 0,
+        journal?.id ?? '',
+        seq,
       )) as number[]
     ).map(Number);
+    // Redis keeps the amount until a batch carries it to the database; the journal keeps it should
+    // Redis lose it (a restart without persistence) before then.
+    journal?.sharedSettlement(seq, settlementRecord(reservation, charged, channelId));
     return { charged, shortfall: Math.max(0, cost - charged), ...(balance === undefined ? {} : { balance }) };
+  }
+
+  /** From now on every settlement is recorded in `journal` too (set once it has been replayed). */
+  useJournal(journal: Journal): void {
+    this.options.journal = journal;
   }
 
   /** A top-up changed the stored balance by `delta`; a loaded balance moves with it. */
@@ -169,17 +186,54 @@ export class RedisQuotaLedger implements QuotaLedger {
 
   /** Writes settled amounts to the database: stranded batches first, then the pending ones. */
   async flush(): Promise<void> {
-    while (this.running) await this.running;
-    this.running = this.flushOnce().finally(() => {
-      this.running = null;
-    });
-    await this.running;
+    await this.flushRound();
   }
 
-  private async flushOnce(): Promise<void> {
+  /**
+   * Waits until a flush of this node's has run from start to end (another node's flush holds the
+   * lock meanwhile): then every settlement Redis made before the call is in the database. The
+   * journal's replay needs that before it can tell what Redis lost.
+   */
+  async flushAll(): Promise<void> {
+    for (let attempt = 0; attempt < 600; attempt++) {
+      if (await this.flushRound()) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the shared quota ledger could not take its flush lock for 30 seconds');
+  }
+
+  private async flushRound(): Promise<boolean> {
+    while (this.running) await this.running;
+    const round = this.flushOnce();
+    this.running = round.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      return await round;
+    } finally {
+      this.running = null;
+      await this.noteJournalMark();
+    }
+  }
+
+  /** Lets the journal drop what Redis's batches (this node's or another's) carried to the database. */
+  private async noteJournalMark(): Promise<void> {
+    const { journal } = this.options;
+    if (!journal || journal.sharedOpen === 0) return;
+    try {
+      const marks = await journalMarks(this.handle, [journal.id]);
+      journal.sharedThrough(marks.get(journal.id) ?? 0);
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+  }
+
+  /** Answers false when another node's flush held the lock, so none ran here. */
+  private async flushOnce(): Promise<boolean> {
     const lock = this.key('flush-lock');
     const owner = `${this.node}-${Date.now()}`;
-    if ((await this.redis.set(lock, owner, 'PX', 30_000, 'NX')) !== 'OK') return;
+    if ((await this.redis.set(lock, owner, 'PX', 30_000, 'NX')) !== 'OK') return false;
     try {
       for (const batchId of await this.redis.smembers(this.key('inflight'))) await this.writeStored(batchId);
       const batchId = `${this.node}-${Date.now()}-${randomString(6)}`;
@@ -195,6 +249,7 @@ export class RedisQuotaLedger implements QuotaLedger {
       );
       if (taken === 1) await this.writeStored(batchId);
       await this.refundExpired();
+      return true;
     } finally {
       if ((await this.redis.get(lock)) === owner) await this.redis.del(lock);
     }
@@ -203,7 +258,7 @@ export class RedisQuotaLedger implements QuotaLedger {
   private async writeStored(batchId: string): Promise<void> {
     const fields = await this.redis.hgetall(this.key(`batch:${batchId}`));
     try {
-      await this.writeBatch(deltasFromFields(fields), batchId);
+      await this.writeBatch(deltasFromFields(fields), batchId, marksFromFields(fields));
     } catch (error) {
       // Another writer recorded the same batch id first: it is in the database already.
       if (!isUniqueViolation(error)) throw error;

@@ -9,7 +9,7 @@ import { mapModel } from '../providers/openai/request.js';
 import type { RouterChannel } from '../routing/router.js';
 import { pumpToClient, sendWhole, type TransferOutcome } from '../transport/respond.js';
 import { exchangeFor } from './exchange.js';
-import type { Answer, Attempt, Endpoint, RelayDeps, WholeAnswer } from './types.js';
+import type { Attempt, Endpoint, RelayDeps, WholeAnswer } from './types.js';
 import { isFailure, type UpstreamFailure } from './upstream-errors.js';
 
 /**
@@ -46,12 +46,22 @@ export async function tryChannel(
     request,
   });
   if (isFailure(answer)) return answer;
-  const delivering = deliver(answer, reply, attempt.startedAt);
-  const transfer = delivering instanceof Promise ? await delivering : delivering;
-  if (attempt.cacheKey && answer.kind === 'whole') keepInChatCache(deps, attempt.cacheKey, answer);
-  // Bill what was produced, also when the client left or the upstream broke off mid-way.
-  const usage = answer.kind === 'whole' ? answer.usage : answer.relay.usage();
-  await settle(deps, { attempt, channel, reservation, request, billedModel, price }, usage, transfer);
+  const billed: Billed = { attempt, channel, reservation, request, billedModel, price };
+  let transfer: TransferOutcome;
+  if (answer.kind === 'whole') {
+    // Settled, logged and journaled before the answer is sent: a process killed after the client
+    // saw it has billed and logged it.
+    transfer = { firstByteMs: Date.now() - attempt.startedAt, clientGone: false };
+    await settle(deps, billed, answer.usage, transfer);
+    sendWhole(reply, answer.status, answer.contentType, answer.body);
+    if (attempt.cacheKey) keepInChatCache(deps, attempt.cacheKey, answer);
+  } else {
+    // Bill what was produced, also when the client left or the upstream broke off mid-way; before
+    // the stream's last event, for the same reason as above.
+    transfer = await pumpToClient(answer.upstream, reply, answer, answer.relay, attempt.startedAt, (outcome) =>
+      settle(deps, billed, answer.relay.usage(), outcome),
+    );
+  }
   if (transfer.failure) deps.logger.warn({ err: transfer.failure }, 'upstream stream broke off');
   return undefined;
 }
@@ -61,15 +71,6 @@ function keepInChatCache(deps: RelayDeps, key: string, answer: WholeAnswer): voi
   deps.chatCache?.write(key, answer).catch((error: unknown) => {
     deps.logger.warn({ err: error }, 'keeping an answer in the chat cache failed');
   });
-}
-
-/** Writes the answer to the client: a whole body in one write, a stream through the pump. */
-function deliver(answer: Answer, reply: RelayHttpReply, startedAt: number): TransferOutcome | Promise<TransferOutcome> {
-  if (answer.kind === 'stream') return pumpToClient(answer.upstream, reply, answer, answer.relay, startedAt);
-  // Answer first: settling may take a round trip to the shared ledger.
-  const firstByteMs = Date.now() - startedAt;
-  sendWhole(reply, answer.status, answer.contentType, answer.body);
-  return { firstByteMs, clientGone: false };
 }
 
 export interface Billed {
@@ -100,26 +101,29 @@ export async function settle(
   const { charged, shortfall, balance } = await deps.ledger.settle(reservation, settled.quota, channelId);
   attempt.charged = charged;
   if (balance !== undefined && charged > 0) deps.remindLowBalance(reservation.userId, balance + charged, balance);
-  if (!deps.options.getBoolean('LogConsumeEnabled')) return;
-  deps.writeLog(
-    consumeLogRow({
-      caller: attempt.caller,
-      requestId: request.id,
-      sourceIp: request.ip,
-      model: billed.billedModel,
-      channelId,
-      group: attempt.group,
-      groupRatio: attempt.groupRatio,
-      price,
-      settled,
-      usage,
-      charged,
-      shortfall,
-      startedAt: attempt.startedAt,
-      firstByteMs: transfer.firstByteMs,
-      stream: attempt.input.stream,
-      clientGone: transfer.clientGone,
-      cached: cacheRatio !== undefined,
-    }),
-  );
+  if (deps.options.getBoolean('LogConsumeEnabled')) {
+    deps.writeLog(
+      consumeLogRow({
+        caller: attempt.caller,
+        requestId: request.id,
+        sourceIp: request.ip,
+        model: billed.billedModel,
+        channelId,
+        group: attempt.group,
+        groupRatio: attempt.groupRatio,
+        price,
+        settled,
+        usage,
+        charged,
+        shortfall,
+        startedAt: attempt.startedAt,
+        firstByteMs: transfer.firstByteMs,
+        stream: attempt.input.stream,
+        clientGone: transfer.clientGone,
+        cached: cacheRatio !== undefined,
+      }),
+    );
+  }
+  // The settlement and its row reach the journal before the answer's end is written.
+  deps.commitJournal?.();
 }

@@ -36,6 +36,7 @@ function upstreamOf(chunks: Buffer[], after?: () => void): StreamedResponse {
 
 let next: { chunks: Buffer[]; input: RelayInput; after?: (response: ServerResponse) => void } | undefined;
 let relayed: MeteredStream | undefined;
+let writtenAtSettlement: string | undefined;
 /** The prompt count the relay falls back on when no usage came. */
 const COUNTED_PROMPT = 7;
 const server = createServer((request, response) => {
@@ -45,12 +46,22 @@ const server = createServer((request, response) => {
   const after = job.after && (() => job.after?.(response));
   const relay = eventStreamRelay(format, job.input, () => COUNTED_PROMPT);
   relayed = relay;
+  // What the client had been sent when the relay settles (the pump's `beforeEnd`).
+  let written = '';
+  const write = response.write.bind(response);
+  response.write = ((chunk: string | Buffer, ...rest: never[]) => {
+    written += chunk.toString();
+    return write(chunk, ...rest);
+  }) as typeof response.write;
   void pumpToClient(
     upstreamOf(job.chunks, after),
     reply,
     { status: 200, headers: { 'content-type': 'text/event-stream' } },
     relay,
     Date.now(),
+    async () => {
+      writtenAtSettlement = written;
+    },
   );
   request.resume();
 });
@@ -85,6 +96,19 @@ describe('the event-stream relay', () => {
     const received = await relay(sent, true);
     expect(received).toBe(sent.join(''));
     expect(relayed?.usage()).toMatchObject({ prompt_tokens: 3, completion_tokens: 2 });
+  });
+
+  it('holds the upstream [DONE] back until the request is settled, and sends it then', async () => {
+    const sent = [content('Hel'), usage() + done];
+    const received = await relay(sent, true);
+    expect(received).toBe(sent.join(''));
+    expect(writtenAtSettlement).toBe(content('Hel') + usage());
+  });
+
+  it('ends a stream the vendor ended without [DONE] with one, after the settlement', async () => {
+    const received = await relay([content('Hel'), usage()], true);
+    expect(received).toBe(`${content('Hel')}${usage()}${done}`);
+    expect(writtenAtSettlement).not.toContain('[DONE]');
   });
 
   it('takes out the usage the client did not ask for, also when its event is split across chunks', async () => {

@@ -22,12 +22,15 @@ export function eventStreamRelay(
   const splitter = new SseSplitter();
   const tally = new TextTally();
   let reported: Usage | undefined;
-  let sawEndMarker = false;
+  const { endMarker } = format;
+  // The end marker (`[DONE]`) is held back and written by end(), after the relay has settled and
+  // journaled the request (respond.ts): a client that saw it was billed. It is a short event.
+  const isEndMarker = (event: string) =>
+    endMarker !== undefined && event.length <= endMarker.length + 16 && eventData(event) === endMarker;
 
   /** Notes the usage and the text of one event; answers its JSON, if it is JSON. */
   const readEvent = (event: string): unknown => {
     const data = eventData(event);
-    if (data !== undefined && data === format.endMarker) sawEndMarker = true;
     if (data === undefined || data === '[DONE]') return undefined;
     let parsed: unknown;
     try {
@@ -45,6 +48,7 @@ export function eventStreamRelay(
   const forwarded = (events: string[]): string => {
     let text = '';
     for (const event of events) {
+      if (isEndMarker(event)) continue;
       const parsed = readEvent(event);
       const replacement = isRecord(parsed) ? format.rewrite?.(parsed, input) : undefined;
       if (replacement === null) continue;
@@ -60,7 +64,13 @@ export function eventStreamRelay(
       const events = splitter.push(bytes);
       // A chunk of whole events that all go out unchanged is sent as it came, then read: the
       // client does not wait for the parsing. Ending on a line feed, it holds no partial character.
-      if (startsEvent && splitter.isEmpty() && bytes[bytes.length - 1] === LINE_FEED && events.every(kept)) {
+      if (
+        startsEvent &&
+        splitter.isEmpty() &&
+        bytes[bytes.length - 1] === LINE_FEED &&
+        events.every(kept) &&
+        !events.some(isEndMarker)
+      ) {
         const held = client.write(bytes);
         for (const event of events) readEvent(event);
         return held;
@@ -70,9 +80,9 @@ export function eventStreamRelay(
     },
     end() {
       const rest = forwarded(splitter.finish());
-      // OpenAI's clients are promised a final `data: [DONE]`; a vendor that ends without one
-      // still ended normally (a broken-off stream gets the error event instead).
-      return format.endMarker && !sawEndMarker ? `${rest}data: ${format.endMarker}\n\n` : rest;
+      // OpenAI's clients are promised a final `data: [DONE]`: the upstream's, held back, or ours
+      // for a vendor that ends without one (a broken-off stream gets the error event instead).
+      return endMarker ? `${rest}data: ${endMarker}\n\n` : rest;
     },
     fail: openAiStreamError,
     usage: () => reported ?? { prompt_tokens: countPrompt(), completion_tokens: tally.total() },

@@ -208,7 +208,7 @@ async function answeredFromCache(
     return false;
   }
   const firstByteMs = Date.now() - attempt.startedAt;
-  sendWhole(reply, 200, hit.contentType, hit.body);
+  // Settled and journaled before the answer is sent, as every answer (attempt.ts).
   await settle(
     deps,
     { ...billed, attempt, request },
@@ -216,6 +216,7 @@ async function answeredFromCache(
     { firstByteMs, clientGone: false },
     deps.chatCache.ratio(),
   );
+  sendWhole(reply, 200, hit.contentType, hit.body);
   return true;
 }
 

@@ -165,6 +165,12 @@ export interface RelayDeps {
   prices: { lookup(model: string): Price };
   baseUrlOf(channel: RouterChannel): string;
   writeLog(row: ReturnType<typeof consumeLogRow>): void;
+  /**
+   * Writes the settlements and log rows recorded so far to the crash journal, synchronously: called
+   * before an answer ends, so a process killed after the client saw it loses neither. Without a
+   * journal (tests that build the relay by hand) there is nothing to write.
+   */
+  commitJournal?(): void;
   /** The low-balance e-mail, if a charge crossed the reminder threshold (low-balance.ts). */
   remindLowBalance: LowBalanceReminder;
   disableChannel(channel: RouterChannel, reason: string): void;

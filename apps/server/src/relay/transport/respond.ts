@@ -96,6 +96,9 @@ export class ClientLink {
  * The one pump: forwards an upstream body to the client as it arrives, one write per upstream
  * chunk through `relay`, holding the upstream while the client drains and stopping it when the
  * client leaves. A break mid-way reaches the client as the relay tells it, or cuts the connection.
+ * `beforeEnd` runs when the upstream is done and before what closes the body (the relay's last
+ * event) is written: the relay settles and journals there, so a client that saw the end was billed.
+ * If it fails the connection is cut, and the client never sees a complete answer.
  */
 export async function pumpToClient(
   upstream: StreamedResponse,
@@ -103,26 +106,35 @@ export async function pumpToClient(
   head: { status: number; headers: Record<string, string> },
   relay: StreamRelay,
   startedAt: number,
+  beforeEnd?: (outcome: TransferOutcome) => Promise<void>,
 ): Promise<TransferOutcome> {
   reply.hijack();
   reply.raw.writeHead(head.status, head.headers);
   const outcome: TransferOutcome = { firstByteMs: undefined, clientGone: false };
   const client = new ClientLink(reply.raw, upstream);
   let cut = false;
+  /** What closes the body: the relay's end, or what tells of a break. */
+  let last: string | undefined;
   try {
     await upstream.pump((bytes) => {
       outcome.firstByteMs ??= Date.now() - startedAt;
       return relay.chunk(bytes, client);
     });
-    const closing = relay.end();
-    if (closing) await client.write(closing);
+    last = relay.end();
   } catch (error) {
     if (!client.gone) {
       outcome.failure = error;
-      const told = relay.fail(streamBreakMessage(error));
-      if (told === undefined) cut = true;
-      else await client.write(told);
+      last = relay.fail(streamBreakMessage(error));
+      if (last === undefined) cut = true;
     }
+  }
+  try {
+    outcome.clientGone = client.gone;
+    if (beforeEnd) await beforeEnd(outcome);
+    if (last) await client.write(last);
+  } catch (error) {
+    reply.raw.destroy();
+    throw error;
   } finally {
     client.release();
   }

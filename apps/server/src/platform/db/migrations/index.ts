@@ -18,6 +18,7 @@ import * as statisticsKeyDays from './0015_statistics_channel_days.js';
 import * as tasks from './0016_tasks.js';
 import * as webauthnCredentials from './0017_webauthn_credentials.js';
 import * as statisticsMonths from './0018_statistics_months.js';
+import * as journalMarks from './0019_journal_marks.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -45,6 +46,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0016_tasks': tasks,
   '0017_webauthn_credentials': webauthnCredentials,
   '0018_statistics_months': statisticsMonths,
+  '0019_journal_marks': journalMarks,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,0 +1,242 @@
+import { closeSync, fdatasync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomString } from '../crypto.js';
+import type { NewLogRow } from '../db/index.js';
+
+/**
+ * The crash journal: an append-only file in the data folder holding every settled amount and
+ * every log row from the moment it exists in memory until the batch that carries it to the
+ * database has committed. The relay writes it before it answers, so a process that is killed
+ * loses nothing (written data belongs to the kernel); `fsyncIntervalMs` bounds what a power cut
+ * can lose. The next start replays what the database does not have yet (replay.ts).
+ *
+ * One JSON object per line:
+ * - `{"j":id,"v":1}` opens a segment: the id of the journal that wrote it;
+ * - `{"s":seq,"u":user,"t":key,"k":unlimitedKey,"c":channel,"q":charged}` a settlement; with `"r":1`
+ *   one the shared (Redis) ledger made, which reaches the database through Redis's batches and
+ *   is written at replay only beyond the journal's mark in `journal_marks`;
+ * - `{"l":seq,"r":row}` a log row;
+ * - `{"b":batchId,"i":[seq…]}` a batch about to be written, recorded in `ledger_flushes` with it;
+ * - `{"x":[seq…]}` records given up (a row the database refused, reported then).
+ */
+
+export interface SettlementRecord {
+  userId: number;
+  /** The limited key whose balance was charged, else 0. */
+  tokenId: number;
+  /** The unlimited key whose used quota grows, else 0. */
+  unlimitedKeyId: number;
+  channelId: number;
+  charged: number;
+}
+
+export interface JournalOptions {
+  directory: string;
+  /** How often written lines are forced to the disk: 0 = at every commit. */
+  fsyncIntervalMs: number;
+  /** A segment this large is closed and a new one begun (default 8 MiB). */
+  segmentBytes?: number;
+  onError?: (error: unknown) => void;
+}
+
+interface Segment {
+  name: string;
+  fd: number;
+  firstSeq: number;
+  /** Records in it whose batch has not committed yet. */
+  open: number;
+  bytes: number;
+}
+
+const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
+
+export class Journal {
+  /** Distinguishes this journal's batches from every other's, before and after restarts. */
+  readonly id = randomString(12);
+  private seq = 0;
+  private segmentCount = 0;
+  private readonly segments: Segment[] = [];
+  /** Settlements of the shared ledger not yet known to be in the database, oldest first. */
+  private readonly shared: Array<{ seq: number; segment: Segment }> = [];
+  private buffer = '';
+  private scheduled = false;
+  private unsynced = false;
+  private readonly timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: JournalOptions) {
+    this.startSegment();
+    if (options.fsyncIntervalMs > 0) {
+      this.timer = setInterval(() => this.syncSoon(), options.fsyncIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Records a settlement; answers its sequence number. Written at the next commit. */
+  settlement(record: SettlementRecord): number {
+    const seq = this.nextRecord();
+    this.append(
+      `{"s":${seq},"u":${record.userId},"t":${record.tokenId},"k":${record.unlimitedKeyId},"c":${record.channelId},"q":${record.charged}}\n`,
+    );
+    return seq;
+  }
+
+  /** A sequence number for a settlement of the shared ledger, taken before Redis makes it. */
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  /** Records a settlement the shared ledger made under `seq` (from nextSeq). Written at the next commit. */
+  sharedSettlement(seq: number, record: SettlementRecord): void {
+    const segment = this.active();
+    segment.open++;
+    this.shared.push({ seq, segment });
+    this.append(
+      `{"s":${seq},"u":${record.userId},"t":${record.tokenId},"k":${record.unlimitedKeyId},"c":${record.channelId},"q":${record.charged},"r":1}\n`,
+    );
+  }
+
+  /** Shared settlements not yet known to be in the database. */
+  get sharedOpen(): number {
+    return this.shared.length;
+  }
+
+  /** The database holds every shared settlement up to `mark` (Redis's batches carried them). */
+  sharedThrough(mark: number): void {
+    let count = 0;
+    while (count < this.shared.length && (this.shared[count] as { seq: number }).seq <= mark) {
+      (this.shared[count] as { segment: Segment }).segment.open--;
+      count++;
+    }
+    if (count === 0) return;
+    this.shared.splice(0, count);
+    this.dropSettledSegments();
+  }
+
+  /** Records a log row; answers its sequence number. Written at the next commit. */
+  logRow(row: NewLogRow): number {
+    const seq = this.nextRecord();
+    this.append(`{"l":${seq},"r":${JSON.stringify(row)}}\n`);
+    return seq;
+  }
+
+  /**
+   * Names the batch about to carry `seqs` to the database, and writes it (with everything before
+   * it) now: replay asks the database whether that batch id committed.
+   */
+  batch(batchId: string, seqs: readonly number[]): void {
+    this.append(`{"b":${JSON.stringify(batchId)},"i":[${seqs.join(',')}]}\n`);
+    this.commit();
+  }
+
+  /** The batch carrying `seqs` committed (or they were given up, `abandoned`): they need no replay. */
+  settled(seqs: readonly number[], abandoned = false): void {
+    if (seqs.length === 0) return;
+    if (abandoned) this.append(`{"x":[${seqs.join(',')}]}\n`);
+    for (const seq of seqs) {
+      const segment = this.segmentOf(seq);
+      if (segment) segment.open--;
+    }
+    this.dropSettledSegments();
+  }
+
+  /** Writes what is buffered, synchronously: after this returns, a killed process loses none of it. */
+  commit(): void {
+    if (this.buffer === '' || this.closed) return;
+    const text = this.buffer;
+    this.buffer = '';
+    const segment = this.active();
+    try {
+      const bytes = Buffer.from(text);
+      let written = 0;
+      while (written < bytes.length) written += writeSync(segment.fd, bytes, written);
+      segment.bytes += bytes.length;
+      if (this.options.fsyncIntervalMs === 0) fdatasyncSync(segment.fd);
+      else this.unsynced = true;
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+    if (segment.bytes >= (this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES)) this.startSegment();
+  }
+
+  /** Writes and syncs what is pending and closes the files; a journal with nothing open is deleted. */
+  close(): void {
+    if (this.closed) return;
+    this.commit();
+    if (this.timer) clearInterval(this.timer);
+    this.closed = true;
+    for (const segment of this.segments) {
+      try {
+        fdatasyncSync(segment.fd);
+        closeSync(segment.fd);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+      if (segment.open === 0) rmSync(join(this.options.directory, segment.name), { force: true });
+    }
+    this.segments.length = 0;
+  }
+
+  private nextRecord(): number {
+    const seq = ++this.seq;
+    this.active().open++;
+    return seq;
+  }
+
+  /** Buffers a line; an explicit commit writes it, or the end of this event-loop turn does. */
+  private append(line: string): void {
+    this.buffer += line;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.commit();
+      });
+    }
+  }
+
+  private syncSoon(): void {
+    if (!this.unsynced) return;
+    this.unsynced = false;
+    const segment = this.active();
+    fdatasync(segment.fd, (error) => {
+      if (error && !this.closed) this.options.onError?.(error);
+    });
+  }
+
+  private active(): Segment {
+    return this.segments[this.segments.length - 1] as Segment;
+  }
+
+  private startSegment(): void {
+    const previous = this.segments[this.segments.length - 1];
+    if (previous) fdatasync(previous.fd, () => {});
+    const name = `${String(++this.segmentCount).padStart(8, '0')}.jnl`;
+    const fd = openSync(join(this.options.directory, name), 'a');
+    const header = `{"j":${JSON.stringify(this.id)},"v":1}\n`;
+    writeSync(fd, header);
+    this.segments.push({ name, fd, firstSeq: this.seq + 1, open: 0, bytes: header.length });
+    this.dropSettledSegments();
+  }
+
+  private segmentOf(seq: number): Segment | undefined {
+    for (let index = this.segments.length - 1; index >= 0; index--) {
+      const segment = this.segments[index] as Segment;
+      if (segment.firstSeq <= seq) return segment;
+    }
+    return undefined;
+  }
+
+  /** Segments other than the one being written whose every record reached the database. */
+  private dropSettledSegments(): void {
+    while (this.segments.length > 1 && (this.segments[0] as Segment).open <= 0) {
+      const segment = this.segments.shift() as Segment;
+      try {
+        closeSync(segment.fd);
+      } catch {
+        // Already closed: nothing to release.
+      }
+      rmSync(join(this.options.directory, segment.name), { force: true });
+    }
+  }
+}

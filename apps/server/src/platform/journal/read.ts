@@ -1,0 +1,110 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { NewLogRow } from '../db/index.js';
+import type { SettlementRecord } from './journal.js';
+
+/** What a slot's segments hold, in the order written (see journal.ts for the lines). */
+export interface JournalContents {
+  /** The ids of the journals that wrote the segments, in order. */
+  journalIds: string[];
+  settlements: Map<number, SettlementRecord>;
+  /** Settlements of the shared ledger: written at replay only beyond their journal's mark. */
+  shared: Array<{ journal: string; seq: number; record: SettlementRecord }>;
+  logRows: Map<number, NewLogRow>;
+  /** Batch id → the records it carried. */
+  batches: Map<string, number[]>;
+  abandoned: Set<number>;
+  /** Lines that could not be read (a half-written tail, a damaged file), skipped. */
+  unreadable: number;
+  files: string[];
+}
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
+
+/** Reads every segment of a slot; a damaged line is counted and skipped, never fatal. */
+export function readJournal(directory: string): JournalContents {
+  const contents: JournalContents = {
+    journalIds: [],
+    settlements: new Map(),
+    shared: [],
+    logRows: new Map(),
+    batches: new Map(),
+    abandoned: new Set(),
+    unreadable: 0,
+    files: [],
+  };
+  let names: string[];
+  try {
+    names = readdirSync(directory)
+      .filter((name) => name.endsWith('.jnl'))
+      .sort();
+  } catch {
+    return contents;
+  }
+  for (const name of names) {
+    const file = join(directory, name);
+    contents.files.push(file);
+    // Sequence numbers restart with each journal; the journal id keeps records of two apart.
+    let journal = '';
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    // The text after the last line feed is a line the process did not finish writing.
+    const tail = lines.pop();
+    if (tail) contents.unreadable++;
+    for (const line of lines) {
+      if (line === '') continue;
+      let value: Record<string, unknown>;
+      try {
+        value = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        contents.unreadable++;
+        continue;
+      }
+      if (!readLine(contents, value, journal)) contents.unreadable++;
+      if (typeof value.j === 'string') {
+        journal = value.j;
+        if (!contents.journalIds.includes(journal)) contents.journalIds.push(journal);
+      }
+    }
+  }
+  return contents;
+}
+
+/** Files one line into `contents`; false when it is none of the known shapes. */
+function readLine(contents: JournalContents, value: Record<string, unknown>, journal: string): boolean {
+  // Records of two journals in one slot (a replay that stopped half-way) get keys of their own.
+  const key = (seq: number) => (journal === '' ? seq : seq + journalOffset(contents, journal));
+  if (typeof value.j === 'string') return true;
+  if (isCount(value.s)) {
+    const { u, t, k, c, q } = value;
+    if (!isCount(u) || !isCount(t) || !isCount(k) || !isCount(c) || !isCount(q)) return false;
+    const record = { userId: u, tokenId: t, unlimitedKeyId: k, channelId: c, charged: q };
+    if (value.r === 1) contents.shared.push({ journal, seq: value.s, record });
+    else contents.settlements.set(key(value.s), record);
+    return true;
+  }
+  if (isCount(value.l)) {
+    if (!value.r || typeof value.r !== 'object') return false;
+    contents.logRows.set(key(value.l), value.r as NewLogRow);
+    return true;
+  }
+  if (typeof value.b === 'string' && Array.isArray(value.i) && value.i.every(isCount)) {
+    contents.batches.set(value.b, (value.i as number[]).map(key));
+    return true;
+  }
+  if (Array.isArray(value.x) && value.x.every(isCount)) {
+    for (const seq of value.x as number[]) contents.abandoned.add(key(seq));
+    return true;
+  }
+  return false;
+}
+
+/** Each journal's sequence numbers get a range of their own (2^40 records apart). */
+function journalOffset(contents: JournalContents, journal: string): number {
+  const index = contents.journalIds.indexOf(journal);
+  return (index < 0 ? contents.journalIds.length : index) * 2 ** 40;
+}
+
+export function removeJournalFiles(contents: JournalContents): void {
+  for (const file of contents.files) rmSync(file, { force: true });
+}

@@ -1,0 +1,171 @@
+import { rmSync } from 'node:fs';
+import { basename } from 'node:path';
+import { insertLogRows, isConnectionError } from '../../api/log/writer.js';
+import { sha256Hex } from '../../platform/crypto.js';
+import type { DatabaseHandle, NewLogRow } from '../../platform/db/index.js';
+import { appliedBatches, claimBatch, journalMarks } from '../../platform/journal/batches.js';
+import { Journal } from '../../platform/journal/journal.js';
+import { type JournalContents, readJournal, removeJournalFiles } from '../../platform/journal/read.js';
+import { claimAbandonedSlots, claimSlot } from '../../platform/journal/slots.js';
+import { addSettlement, applyDeltas, isEmpty, type LedgerDeltas, newDeltas } from './ledger-writer.js';
+
+/**
+ * Start-up half of the crash journal (platform/journal/journal.ts): what a process that was
+ * killed had settled and logged, and the database does not have, is written now — once: the
+ * replay is one transaction recorded under an id derived from the journal itself, so a replay
+ * that is itself interrupted, and run again, cannot apply anything twice.
+ */
+
+export interface ReplayReport {
+  settlements: number;
+  logRows: number;
+  /** Rows the database refused (reported, then dropped, as the log writer does). */
+  refusedRows: number;
+  /** Damaged or half-written lines skipped. */
+  unreadable: number;
+}
+
+const ROWS_PER_INSERT = 500;
+
+export interface ReplayOptions {
+  /**
+   * Writes every settlement Redis holds to the database (the shared ledger's flushAll): after it,
+   * a journal's shared settlement beyond its mark is one Redis lost.
+   */
+  flushShared?: () => Promise<void>;
+}
+
+export async function replayJournal(
+  handle: DatabaseHandle,
+  directory: string,
+  options: ReplayOptions = {},
+): Promise<ReplayReport> {
+  const contents = readJournal(directory);
+  const report: ReplayReport = { settlements: 0, logRows: 0, refusedRows: 0, unreadable: contents.unreadable };
+  if (contents.files.length === 0) return report;
+  const { deltas, rows } = await unwritten(handle, contents, options);
+  report.settlements = countSettlements(deltas);
+  report.logRows = rows.length;
+  if (!isEmpty(deltas) || rows.length > 0) {
+    const replayId = `r-${sha256Hex([...contents.journalIds, ...contents.files.map((file) => basename(file))].join('|')).slice(0, 40)}`;
+    try {
+      await handle.db.transaction().execute(async (transaction) => {
+        if (!(await claimBatch(transaction, replayId))) return;
+        await applyDeltas(transaction, deltas);
+        for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+          await insertLogRows(transaction, handle.dialect, rows.slice(start, start + ROWS_PER_INSERT));
+        }
+      });
+    } catch (error) {
+      if (isConnectionError(error)) throw error;
+      // A row the database refuses must not hold back the money: the settlements first, then
+      // each row on its own.
+      report.refusedRows = await replayApart(handle, replayId, deltas, rows);
+    }
+  }
+  removeJournalFiles(contents);
+  return report;
+}
+
+/** The settlements and rows no committed batch carried, rows in the order they were written. */
+async function unwritten(
+  handle: DatabaseHandle,
+  contents: JournalContents,
+  options: ReplayOptions,
+): Promise<{ deltas: LedgerDeltas; rows: NewLogRow[] }> {
+  const done = new Set(contents.abandoned);
+  const applied = await appliedBatches(handle, [...contents.batches.keys()]);
+  for (const [batchId, seqs] of contents.batches) {
+    if (applied.has(batchId)) for (const seq of seqs) done.add(seq);
+  }
+  const deltas = newDeltas();
+  for (const [seq, record] of contents.settlements) if (!done.has(seq)) addSettlement(deltas, record);
+  if (contents.shared.length > 0) {
+    await options.flushShared?.();
+    const marks = await journalMarks(handle, [...new Set(contents.shared.map((entry) => entry.journal))]);
+    for (const { journal, seq, record } of contents.shared) {
+      if (seq > (marks.get(journal) ?? 0)) addSettlement(deltas, record);
+    }
+  }
+  const rows: NewLogRow[] = [];
+  for (const [seq, row] of [...contents.logRows].sort(([left], [right]) => left - right)) {
+    if (!done.has(seq)) rows.push(row);
+  }
+  return { deltas, rows };
+}
+
+async function replayApart(
+  handle: DatabaseHandle,
+  replayId: string,
+  deltas: LedgerDeltas,
+  rows: NewLogRow[],
+): Promise<number> {
+  await handle.db.transaction().execute(async (transaction) => {
+    if (await claimBatch(transaction, `${replayId}-s`)) await applyDeltas(transaction, deltas);
+  });
+  let refused = 0;
+  for (const [index, row] of rows.entries()) {
+    try {
+      await handle.db.transaction().execute(async (transaction) => {
+        if (await claimBatch(transaction, `${replayId}-${index}`))
+          await insertLogRows(transaction, handle.dialect, [row]);
+      });
+    } catch (error) {
+      if (isConnectionError(error)) throw error;
+      refused++;
+    }
+  }
+  return refused;
+}
+
+function countSettlements(deltas: LedgerDeltas): number {
+  let count = 0;
+  for (const { requests } of deltas.users.values()) count += requests;
+  return count;
+}
+
+export interface OpenedJournal {
+  journal: Journal;
+  /** What the slots left by earlier processes held, replayed before this one writes. */
+  replayed: ReplayReport;
+  close(): void;
+}
+
+/**
+ * Takes this process's slot of the journal folder, replays it and every slot left by a process
+ * that is gone, then opens a fresh journal in it.
+ */
+export async function openJournal(
+  handle: DatabaseHandle,
+  root: string,
+  options: { fsyncIntervalMs: number; onError?: (error: unknown) => void } & ReplayOptions,
+): Promise<OpenedJournal> {
+  const { flushShared, ...journalOptions } = options;
+  const own = claimSlot(root);
+  const replayed: ReplayReport = { settlements: 0, logRows: 0, refusedRows: 0, unreadable: 0 };
+  try {
+    for (const slot of [own, ...claimAbandonedSlots(root, own)]) {
+      const report = await replayJournal(handle, slot.directory, flushShared ? { flushShared } : {});
+      replayed.settlements += report.settlements;
+      replayed.logRows += report.logRows;
+      replayed.refusedRows += report.refusedRows;
+      replayed.unreadable += report.unreadable;
+      if (slot !== own) {
+        rmSync(slot.directory, { recursive: true, force: true });
+        slot.release();
+      }
+    }
+  } catch (error) {
+    own.release();
+    throw error;
+  }
+  const journal = new Journal({ directory: own.directory, ...journalOptions });
+  return {
+    journal,
+    replayed,
+    close() {
+      journal.close();
+      own.release();
+    },
+  };
+}
