@@ -6,6 +6,7 @@ import { LogWriter } from '../api/log/writer.js';
 import { TokenRepository } from '../api/token/repo.js';
 import { UserGroupRepository } from '../api/user-group/repo.js';
 import type { TaskPlatformPoller } from '../jobs/task-poll-job.js';
+import { pruneBatchRecords } from '../platform/journal/batches.js';
 import type { Logger } from '../platform/logger.js';
 import { channelDisabledNotice } from '../platform/notify.js';
 import type { Services } from '../services.js';
@@ -106,6 +107,14 @@ export async function installRelay(
     logger.warn(replayed, 'wrote what the journal of a stopped process held: settled requests and log rows');
   }
   shared?.useJournal(journal);
+  // Batch ids only matter to a journal not yet replayed; a month covers any node's downtime.
+  const pruneBatches = () =>
+    pruneBatchRecords(services.database).catch((error: unknown) =>
+      logger.error({ err: error }, 'pruning old ledger batch ids failed'),
+    );
+  void pruneBatches();
+  const pruning = setInterval(pruneBatches, 6 * 3_600_000);
+  pruning.unref();
   const ledger: QuotaLedger =
     shared ?? new MemoryQuotaLedger(services.database, { onFlushError: onLedgerError, journal });
   const logWriter = new LogWriter(services.database, {
@@ -233,6 +242,7 @@ export async function installRelay(
     await logWriter.close();
     // What the database could not take stays in the journal for the next start.
     opened.close();
+    clearInterval(pruning);
     await upstream.close();
     await images.close();
     await Promise.allSettled([taskGuards.hooks.close(), taskGuards.images.close()]);

@@ -235,7 +235,7 @@ export class LogWriter {
         if (batchId && !(await claimBatch(transaction, batchId))) return;
         await insertLogRows(transaction, this.handle.dialect, chunk.rows);
       });
-      this.journal?.settled(chunk.seqs);
+      if (batchId) this.journal?.batchWritten(batchId, chunk.seqs);
       return { rows: [], seqs: [] };
     } catch (error) {
       if (isConnectionError(error)) return chunk;

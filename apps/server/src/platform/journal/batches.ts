@@ -69,3 +69,13 @@ export async function journalMarks(
   for (const row of rows) marks.set(row.journal_id, Number(row.seq));
   return marks;
 }
+
+/** How long batch ids and journal marks are kept: a node restarted later than this may replay twice. */
+export const BATCH_RECORD_DAYS = 30;
+
+/** Deletes batch ids and journal marks older than BATCH_RECORD_DAYS. */
+export async function pruneBatchRecords(handle: DatabaseHandle, now = Date.now()): Promise<void> {
+  const cutoff = Math.floor(now / 1000) - BATCH_RECORD_DAYS * 86_400;
+  await handle.db.deleteFrom('ledger_flushes').where('created_at', '<', cutoff).execute();
+  await handle.db.deleteFrom('journal_marks').where('updated_at', '<', cutoff).execute();
+}

@@ -17,6 +17,7 @@ import type { NewLogRow } from '../db/index.js';
  *   is written at replay only beyond the journal's mark in `journal_marks`;
  * - `{"l":seq,"r":row}` a log row;
  * - `{"b":batchId,"i":[seq…]}` a batch about to be written, recorded in `ledger_flushes` with it;
+ * - `{"d":batchId}` that batch committed (replay asks the database only about batches without one);
  * - `{"x":[seq…]}` records given up (a row the database refused, reported then).
  */
 
@@ -129,7 +130,13 @@ export class Journal {
     this.commit();
   }
 
-  /** The batch carrying `seqs` committed (or they were given up, `abandoned`): they need no replay. */
+  /** The batch `batchId` carrying `seqs` committed: they need no replay. */
+  batchWritten(batchId: string, seqs: readonly number[]): void {
+    this.append(`{"d":${JSON.stringify(batchId)}}\n`);
+    this.settled(seqs);
+  }
+
+  /** Records that need no replay: written by a batch, or given up (`abandoned`, reported then). */
   settled(seqs: readonly number[], abandoned = false): void {
     if (seqs.length === 0) return;
     if (abandoned) this.append(`{"x":[${seqs.join(',')}]}\n`);

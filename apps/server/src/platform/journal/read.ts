@@ -13,6 +13,8 @@ export interface JournalContents {
   logRows: Map<number, NewLogRow>;
   /** Batch id → the records it carried. */
   batches: Map<string, number[]>;
+  /** Batches known to have committed. */
+  written: Set<string>;
   abandoned: Set<number>;
   /** Lines that could not be read (a half-written tail, a damaged file), skipped. */
   unreadable: number;
@@ -29,6 +31,7 @@ export function readJournal(directory: string): JournalContents {
     shared: [],
     logRows: new Map(),
     batches: new Map(),
+    written: new Set(),
     abandoned: new Set(),
     unreadable: 0,
     files: [],
@@ -90,6 +93,10 @@ function readLine(contents: JournalContents, value: Record<string, unknown>, jou
   }
   if (typeof value.b === 'string' && Array.isArray(value.i) && value.i.every(isCount)) {
     contents.batches.set(value.b, (value.i as number[]).map(key));
+    return true;
+  }
+  if (typeof value.d === 'string') {
+    contents.written.add(value.d);
     return true;
   }
   if (Array.isArray(value.x) && value.x.every(isCount)) {

@@ -8,6 +8,7 @@ import { insertToken, insertUser, storedQuotaOf, storedTokenOf } from '../../../
 import { logRow } from '../../../test/log-rows.js';
 import { LogWriter } from '../../api/log/writer.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
+import { appliedBatches, journalMarks, pruneBatchRecords } from '../../platform/journal/batches.js';
 import { Journal } from '../../platform/journal/journal.js';
 import { readJournal } from '../../platform/journal/read.js';
 import { claimAbandonedSlots, claimSlot } from '../../platform/journal/slots.js';
@@ -188,6 +189,26 @@ describe.each(availableDialects)('replaying the journal on %s', (dialect) => {
     expect([left.settlements.size, left.batches.size]).toEqual([1, 1]);
     await replayJournal(handle, directory);
     expect(await storedQuotaOf(handle, user)).toBe(900);
+  });
+
+  it('keeps batch ids and journal marks for 30 days', async () => {
+    const now = Date.now();
+    const day = 86_400;
+    const at = (days: number) => Math.floor(now / 1000) - days * day;
+    await handle.db
+      .insertInto('ledger_flushes')
+      .values([
+        { id: 'prune-old', created_at: at(31) },
+        { id: 'prune-recent', created_at: at(29) },
+      ])
+      .execute();
+    await handle.db
+      .insertInto('journal_marks')
+      .values({ journal_id: 'prune-old', seq: 5, updated_at: at(31) })
+      .execute();
+    await pruneBatchRecords(handle, now);
+    expect([...(await appliedBatches(handle, ['prune-old', 'prune-recent']))]).toEqual(['prune-recent']);
+    expect((await journalMarks(handle, ['prune-old'])).size).toBe(0);
   });
 
   it('skips a damaged line, reports it, and starts anyway', async () => {

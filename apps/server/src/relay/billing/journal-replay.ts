@@ -74,7 +74,9 @@ async function unwritten(
   options: ReplayOptions,
 ): Promise<{ deltas: LedgerDeltas; rows: NewLogRow[] }> {
   const done = new Set(contents.abandoned);
-  const applied = await appliedBatches(handle, [...contents.batches.keys()]);
+  const unknown = [...contents.batches.keys()].filter((batchId) => !contents.written.has(batchId));
+  const applied = await appliedBatches(handle, unknown);
+  for (const batchId of contents.written) applied.add(batchId);
   for (const [batchId, seqs] of contents.batches) {
     if (applied.has(batchId)) for (const seq of seqs) done.add(seq);
   }

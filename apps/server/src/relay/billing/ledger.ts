@@ -200,7 +200,7 @@ export class MemoryQuotaLedger implements QuotaLedger {
       .then(() => {
         this.unwritten = null;
         this.flushGeneration++;
-        this.journal?.settled(written.seqs);
+        this.journal?.batchWritten(written.id, written.seqs);
       })
       .catch((error: unknown) => this.options.onFlushError?.(error))
       .finally(() => {

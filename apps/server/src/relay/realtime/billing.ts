@@ -26,7 +26,7 @@ export interface SessionAccount {
   startedAt: number;
 }
 
-type BillingDeps = Pick<RelayDeps, 'ledger' | 'options' | 'writeLog' | 'remindLowBalance' | 'logger'>;
+type BillingDeps = Pick<RelayDeps, 'ledger' | 'options' | 'writeLog' | 'commitJournal' | 'remindLowBalance' | 'logger'>;
 
 interface RealtimeUsage {
   input_tokens?: number;
@@ -144,6 +144,9 @@ export class SessionBilling {
         }),
       );
     }
+    // Journaled now (journal.ts). A session forwards `response.done` as it reads it, so here the
+    // client may see the event a moment before its charge is on disk; HTTP answers wait for it.
+    deps.commitJournal?.();
     if (!this.closed) this.held = await this.reserve();
   }
 

@@ -34,6 +34,7 @@ export type TaskDeps = Pick<
   | 'options'
   | 'prices'
   | 'writeLog'
+  | 'commitJournal'
   | 'logger'
   | 'upstream'
   | 'baseUrlOf'
@@ -198,6 +199,8 @@ export async function confirmSubmission(
     });
     deps.writeLog({ ...row, content: confirmation.content });
   }
+  // Durable before the submission is answered (journal.ts).
+  deps.commitJournal?.();
   if (result.balance !== undefined && result.charged > 0) {
     deps.remindLowBalance(submission.caller.user.id, result.balance + result.charged, result.balance);
   }
