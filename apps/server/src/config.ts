@@ -192,6 +192,8 @@ const environmentSchema = z.object({
     .min(0)
     .max(3600, 'must be at most 3600 seconds')
     .default(10),
+  /** `off` runs without the crash journal: a killed process loses the last second's charges and logs. */
+  JOURNAL: z.enum(['on', 'off'], 'must be on or off').default('on'),
   /** How often the crash journal is forced to disk; 0 = at every write (see docs/operations.md). */
   JOURNAL_FSYNC_MS: z.coerce
     .number('must be a number')
@@ -295,8 +297,8 @@ export interface Config {
   pollingIntervalMs: number;
   /** At shutdown, how long relay requests in flight may run on before they are cut and billed. */
   shutdownGraceMs: number;
-  /** The crash journal of settlements and log rows: its folder, and how often it is forced to disk. */
-  journal: { directory: string; fsyncIntervalMs: number };
+  /** The crash journal of settlements and log rows: its folder, and how often it is forced to disk (JOURNAL=off: none). */
+  journal: { directory: string; fsyncIntervalMs: number } | undefined;
   /** How long an upstream may keep a relay request waiting, by phase (UPSTREAM_*_TIMEOUT_MS). */
   upstreamTimeouts: { connectMs: number; firstByteMs: number; answerMs: number; idleMs: number };
   notify: NotifyConfig;
@@ -464,7 +466,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     pollingIntervalMs: env.POLLING_INTERVAL * 1000,
     shutdownGraceMs: env.SHUTDOWN_GRACE_SECONDS * 1000,
-    journal: { directory: join(dataDir, 'journal'), fsyncIntervalMs: env.JOURNAL_FSYNC_MS },
+    journal:
+      env.JOURNAL === 'off'
+        ? undefined
+        : { directory: join(dataDir, 'journal'), fsyncIntervalMs: env.JOURNAL_FSYNC_MS },
     upstreamTimeouts: {
       connectMs: env.UPSTREAM_CONNECT_TIMEOUT_MS,
       firstByteMs: env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,

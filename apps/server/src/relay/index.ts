@@ -58,8 +58,8 @@ export async function installRelay(
   timing: {
     /** How long requests in flight may run on at shutdown before they are cut and billed. */
     shutdownGraceMs: number;
-    /** The crash journal's folder and how often it is forced to disk. */
-    journal: { directory: string; fsyncIntervalMs: number };
+    /** The crash journal's folder and how often it is forced to disk; none with JOURNAL=off. */
+    journal: { directory: string; fsyncIntervalMs: number } | undefined;
     /** How long upstreams may keep relay requests waiting (UPSTREAM_*_TIMEOUT_MS). */
     upstreamTimeouts?: UpstreamTimeouts;
     heartbeat: HeartbeatTiming;
@@ -97,16 +97,19 @@ export async function installRelay(
     ? new RedisQuotaLedger(services.database, redis, { prefix: `${namespace}ledger:`, onError: onLedgerError })
     : undefined;
   // What a killed process had settled and logged is written before this one serves anything.
-  const opened = await openJournal(services.database, timing.journal.directory, {
-    fsyncIntervalMs: timing.journal.fsyncIntervalMs,
-    onError: (error) => logger.error({ err: error }, 'writing the crash journal failed'),
-    ...(shared ? { flushShared: () => shared.flushAll() } : {}),
-  });
-  const { journal, replayed } = opened;
-  if (replayed.settlements + replayed.logRows + replayed.unreadable > 0) {
+  const opened = timing.journal
+    ? await openJournal(services.database, timing.journal.directory, {
+        fsyncIntervalMs: timing.journal.fsyncIntervalMs,
+        onError: (error) => logger.error({ err: error }, 'writing the crash journal failed'),
+        ...(shared ? { flushShared: () => shared.flushAll() } : {}),
+      })
+    : undefined;
+  const journal = opened?.journal;
+  const replayed = opened?.replayed;
+  if (replayed && replayed.settlements + replayed.logRows + replayed.unreadable > 0) {
     logger.warn(replayed, 'wrote what the journal of a stopped process held: settled requests and log rows');
   }
-  shared?.useJournal(journal);
+  if (journal) shared?.useJournal(journal);
   // Batch ids only matter to a journal not yet replayed; a month covers any node's downtime.
   const pruneBatches = () =>
     pruneBatchRecords(services.database).catch((error: unknown) =>
@@ -168,7 +171,7 @@ export async function installRelay(
     prices: services.prices,
     baseUrlOf: (channel) => channel.base_url || providerByType(channel.type)?.defaultBaseUrl || '',
     writeLog: (row) => logWriter.push(row),
-    commitJournal: () => journal.commit(),
+    ...(journal ? { commitJournal: () => journal.commit() } : {}),
     remindLowBalance: createLowBalanceReminder({
       options: services.options,
       findUser: (userId) => services.userRepository.findById(userId),
@@ -241,7 +244,7 @@ export async function installRelay(
     await ledger.close();
     await logWriter.close();
     // What the database could not take stays in the journal for the next start.
-    opened.close();
+    opened?.close();
     clearInterval(pruning);
     await upstream.close();
     await images.close();
