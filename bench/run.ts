@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { journalSection } from './journal.js';
 import {
   closeClient,
   cpuPerEvent,
@@ -28,7 +29,7 @@ const passthrough = await startChild(process.execPath, [...tsx, 'passthrough', u
 const ROOT_TOKEN = 'bench-root-access-token-0123456789';
 
 /** A One Hub process as `npm start` runs it, on a fresh SQLite file. */
-async function startOneHub(environment: Record<string, string> = {}) {
+async function startOneHub() {
   const port = 30_000 + Math.floor(Math.random() * 20_000);
   const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
   return startChild(
@@ -42,15 +43,12 @@ async function startOneHub(environment: Record<string, string> = {}) {
       INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
       // The load and the slow-stream phase open more connections from one address than the default cap.
       MAX_CONNECTIONS_PER_ADDRESS: '4096',
-      ...environment,
     },
     `http://127.0.0.1:${port}`,
   );
 }
 
 const oneHub = await startOneHub();
-// The same without the crash journal, to show what it costs in the same run.
-const unjournaled = await startOneHub({ JOURNAL: 'off' });
 
 /**
  * The throughput load on a process that has served nothing else: V8 sizes its heap after the
@@ -99,13 +97,6 @@ try {
     headers: { authorization: `Bearer ${apiKey}` },
     child: oneHub,
   };
-  const unjournaledKey = await prepareOneHub(unjournaled.url, ROOT_TOKEN, upstream.url);
-  const hubWithoutJournal: Target = {
-    name: 'One Hub (JOURNAL=off)',
-    base: unjournaled.url,
-    headers: { authorization: `Bearer ${unjournaledKey}` },
-    child: unjournaled,
-  };
   // Memory first, on the fresh process: a few requests to load the code paths, then the baseline.
   await latencies(hub, 200);
   const slowStreams = await rssWithOpenStreams(hub, 1000);
@@ -115,18 +106,14 @@ try {
   oneHub.resetPeakRss();
   await throughput(hub, 16, 2); // warm-up
   await throughput(base, 16, 2);
-  await throughput(hubWithoutJournal, 16, 2);
   // Each comparison alternates between the targets in slices (see `interleaved`).
   const baseRuns: Awaited<ReturnType<typeof throughput>>[] = [];
   const hubRuns: typeof baseRuns = [];
-  const unjournaledRuns: typeof baseRuns = [];
   for (let run = 0; run < 2; run++) {
     baseRuns.push(await throughput(base, 64, seconds / 2));
     hubRuns.push(await throughput(hub, 64, seconds / 2));
-    unjournaledRuns.push(await throughput(hubWithoutJournal, 64, seconds / 2));
   }
   const [baseThroughput, hubThroughput] = [combined(baseRuns), combined(hubRuns)];
-  const unjournaledThroughput = combined(unjournaledRuns);
   const latency = await interleaved({ direct, hub, base }, 10, (target) => latencies(target, 200));
   const firstByte = await interleaved({ direct, hub, base }, 10, (target) => firstByteTimes(target, 150));
   const [directLatency, hubLatency, baseLatency] = [latency.direct, latency.hub, latency.base];
@@ -157,24 +144,7 @@ try {
       `${(hubThroughput.cpuMicrosPerRequest - baseThroughput.cpuMicrosPerRequest).toFixed(0)} µs`,
       '≤ 100 µs',
     ],
-    [
-      'CPU per request above the pass-through without the crash journal (JOURNAL=off)',
-      '',
-      `${(unjournaledThroughput.cpuMicrosPerRequest - baseThroughput.cpuMicrosPerRequest).toFixed(0)} µs`,
-      '',
-    ],
-    [
-      "The crash journal's cost per request (on − off)",
-      '',
-      `${(hubThroughput.cpuMicrosPerRequest - unjournaledThroughput.cpuMicrosPerRequest).toFixed(0)} µs`,
-      '',
-    ],
-    [
-      'Errors during the load run',
-      String(baseThroughput.errors),
-      String(hubThroughput.errors + unjournaledThroughput.errors),
-      '0',
-    ],
+    ['Errors during the load run', String(baseThroughput.errors), String(hubThroughput.errors), '0'],
     [
       `p50 latency at 1 concurrent (upstream alone: ${ms(percentile(directLatency, 0.5))})`,
       ms(percentile(baseLatency, 0.5)),
@@ -216,8 +186,9 @@ try {
     '|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
+  const journal = await journalSection(root, upstream.url, base, seconds);
   const scaling = await scalingSection(root, upstream.url, seconds);
-  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs as \`npm start\` runs it (\`node ${startFlags(root).join(' ')}\`) with key auth, channel routing, quota reservation and settlement, consume logs and the crash journal on, on SQLite; a second One Hub with JOURNAL=off shows what the journal itself costs. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n\n${scaling}`;
+  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs as \`npm start\` runs it (\`node ${startFlags(root).join(' ')}\`) with key auth, channel routing, quota reservation and settlement, consume logs and the crash journal on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n\n${journal}\n${scaling}`;
   process.stdout.write(`${report}\n`);
   if (process.env.BENCH_WRITE !== '0') {
     // The notes written by hand below the table (decisions, profiles) are kept.
@@ -228,5 +199,5 @@ try {
   }
 } finally {
   await closeClient();
-  await Promise.allSettled([oneHub.stop(), unjournaled.stop(), passthrough.stop(), upstream.stop()]);
+  await Promise.allSettled([oneHub.stop(), passthrough.stop(), upstream.stop()]);
 }

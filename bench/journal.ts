@@ -1,0 +1,75 @@
+// Part of `npm run bench`: what the crash journal costs. Fresh One Hub processes with the journal
+// off, on (the default) and on with a disk flush per write, alternating with the pass-through.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Target, throughput } from './measure.js';
+import { type Child, startChild, startFlags } from './processes.js';
+import { prepareOneHub } from './setup.js';
+
+const ROOT_TOKEN = 'bench-root-access-token-0123456789';
+const ROUNDS = 3;
+
+const VARIANTS: Array<{ name: string; environment: Record<string, string> }> = [
+  { name: 'JOURNAL=off', environment: { JOURNAL: 'off' } },
+  { name: 'journal on (default, JOURNAL_FSYNC_MS=1000)', environment: {} },
+  { name: 'journal on, JOURNAL_FSYNC_MS=0', environment: { JOURNAL_FSYNC_MS: '0' } },
+];
+
+async function startVariant(root: string, environment: Record<string, string>): Promise<Child> {
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-bench-journal-'));
+  return startChild(
+    process.execPath,
+    [...startFlags(root), join(root, 'apps/server/dist/main.js')],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SQLITE_PATH: join(dataDirectory, 'one-hub.db'),
+      LOG_LEVEL: 'warn',
+      INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
+      MAX_CONNECTIONS_PER_ADDRESS: '4096',
+      ...environment,
+    },
+    `http://127.0.0.1:${port}`,
+  );
+}
+
+/** The journal section of BENCHMARKS.md (markdown). */
+export async function journalSection(
+  root: string,
+  upstreamUrl: string,
+  passthrough: Target,
+  seconds: number,
+): Promise<string> {
+  const children: Child[] = [];
+  try {
+    const targets: Target[] = [passthrough];
+    for (const variant of VARIANTS) {
+      const child = await startVariant(root, variant.environment);
+      children.push(child);
+      const key = await prepareOneHub(child.url, ROOT_TOKEN, upstreamUrl);
+      targets.push({ name: variant.name, base: child.url, headers: { authorization: `Bearer ${key}` }, child });
+    }
+    for (const target of targets) await throughput(target, 16, 2); // warm-up
+    // Alternating slices, so every variant and the pass-through get the machine's good and bad moments.
+    const runs = targets.map(() => [] as Awaited<ReturnType<typeof throughput>>[]);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [index, target] of targets.entries()) runs[index]?.push(await throughput(target, 64, seconds / 2));
+    }
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const cpu = runs.map((measured) => mean(measured.map((run) => run.cpuMicrosPerRequest)));
+    const [base = 0, off = 0] = cpu;
+    const rows = targets.slice(1).map((target, offset) => {
+      const index = offset + 1;
+      const measured = runs[index] ?? [];
+      const own = cpu[index] ?? 0;
+      const errors = measured.reduce((sum, run) => sum + run.errors, 0);
+      const cost = index === 1 ? '' : `${(own - off).toFixed(0)} µs`;
+      return `| ${target.name} | ${mean(measured.map((run) => run.rps)).toFixed(0)} | ${own.toFixed(0)} µs | ${(own - base).toFixed(0)} µs | ${cost} | ${errors} |`;
+    });
+    return `## The crash journal\n\nThree fresh One Hub processes on SQLite, 64 concurrent non-stream chats, ${ROUNDS} runs of ${seconds / 2} s each, alternating with the pass-through (${base.toFixed(0)} µs of CPU per request in the same slices). The journal's cost is the difference to JOURNAL=off; with JOURNAL_FSYNC_MS=0 every write waits for the disk, which shows in latency more than in CPU.\n\n| Variant | Requests/s | CPU per request | Above the pass-through | The journal's cost | Errors |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`;
+  } finally {
+    await Promise.allSettled(children.map((child) => child.stop()));
+  }
+}
