@@ -177,7 +177,8 @@ export class LogWriter {
       const lost = this.pendingRows;
       this.chunks = [];
       this.pendingRows = 0;
-      this.report(new Error('the database was unreachable when the log writer closed'), lost);
+      const kept = this.journal ? '; they stay in the journal, and the next start writes them' : '';
+      this.report(new Error(`the database was unreachable when the log writer closed${kept}`), lost);
     }
   }
 
