@@ -1,13 +1,9 @@
 // Part of `npm run bench`: what the crash journal costs. Fresh One Hub processes with the journal
 // off, on (the default) and on with a disk flush per write, alternating with the pass-through.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Target, throughput } from './measure.js';
-import { type Child, startChild, startFlags } from './processes.js';
+import { BENCH_ROOT_TOKEN, type Child, startOneHub } from './processes.js';
 import { prepareOneHub } from './setup.js';
 
-const ROOT_TOKEN = 'bench-root-access-token-0123456789';
 const ROUNDS = 3;
 
 const VARIANTS: Array<{ name: string; environment: Record<string, string> }> = [
@@ -15,25 +11,6 @@ const VARIANTS: Array<{ name: string; environment: Record<string, string> }> = [
   { name: 'journal on (default, JOURNAL_FSYNC_MS=1000)', environment: {} },
   { name: 'journal on, JOURNAL_FSYNC_MS=0', environment: { JOURNAL_FSYNC_MS: '0' } },
 ];
-
-async function startVariant(root: string, environment: Record<string, string>): Promise<Child> {
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
-  const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-bench-journal-'));
-  return startChild(
-    process.execPath,
-    [...startFlags(root), join(root, 'apps/server/dist/main.js')],
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SQLITE_PATH: join(dataDirectory, 'one-hub.db'),
-      LOG_LEVEL: 'warn',
-      INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
-      MAX_CONNECTIONS_PER_ADDRESS: '4096',
-      ...environment,
-    },
-    `http://127.0.0.1:${port}`,
-  );
-}
 
 /** The journal section of BENCHMARKS.md (markdown). */
 export async function journalSection(
@@ -46,9 +23,9 @@ export async function journalSection(
   try {
     const targets: Target[] = [passthrough];
     for (const variant of VARIANTS) {
-      const child = await startVariant(root, variant.environment);
+      const child = await startOneHub(root, variant.environment);
       children.push(child);
-      const key = await prepareOneHub(child.url, ROOT_TOKEN, upstreamUrl);
+      const key = await prepareOneHub(child.url, BENCH_ROOT_TOKEN, upstreamUrl);
       targets.push({ name: variant.name, base: child.url, headers: { authorization: `Bearer ${key}` }, child });
     }
     for (const target of targets) await throughput(target, 16, 2); // warm-up

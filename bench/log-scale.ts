@@ -19,6 +19,7 @@ import {
   openDatabase,
   type UserRow,
 } from '../apps/server/src/platform/db/index.js';
+import { seededRandom } from '../apps/server/test/crash-load.js';
 import { availableDialects, createTestDatabase } from '../apps/server/test/databases.js';
 
 const MAX_ROWS = 50_000_000;
@@ -47,17 +48,6 @@ function parseArguments(): { rows: number; dialects: DialectName[] } {
     }
   }
   return { rows, dialects: dialects as DialectName[] };
-}
-
-/** A small deterministic generator, so every dialect gets the same rows. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** Skewed pick from 0..count-1: a few users and models carry most of the traffic, as in real installations. */
@@ -127,7 +117,7 @@ async function fill(handle: DatabaseHandle, rows: number, now: number): Promise<
   }
   // SQLite's default 2 MB page cache makes a fill of millions of rows crawl; queries are timed with the default back.
   if (handle.dialect === 'sqlite') await sql.raw('pragma cache_size = -1000000').execute(handle.db);
-  const random = generator(20_261_128);
+  const random = seededRandom(20_261_128);
   const start = now - DAYS * 86_400;
   let index = 0;
   while (index < rows) {

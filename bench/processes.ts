@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** A child process of the benchmark, with its CPU time and memory read from /proc. */
@@ -73,4 +74,28 @@ export async function startChild(
       await exited;
     },
   };
+}
+
+/** The root access token every One Hub of the benchmark starts with. */
+export const BENCH_ROOT_TOKEN = 'bench-root-access-token-0123456789';
+
+/** A One Hub process as `npm start` runs it, on a fresh SQLite file, with `environment` added. */
+export function startOneHub(root: string, environment: Record<string, string> = {}): Promise<Child> {
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
+  return startChild(
+    process.execPath,
+    [...startFlags(root), join(root, 'apps/server/dist/main.js')],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SQLITE_PATH: join(dataDirectory, 'one-hub.db'),
+      LOG_LEVEL: 'warn',
+      INITIAL_ROOT_ACCESS_TOKEN: BENCH_ROOT_TOKEN,
+      // The load and the slow-stream phase open more connections from one address than the default cap.
+      MAX_CONNECTIONS_PER_ADDRESS: '4096',
+      ...environment,
+    },
+    `http://127.0.0.1:${port}`,
+  );
 }

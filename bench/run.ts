@@ -1,7 +1,6 @@
 // `npm run bench`: One Hub (auth, routing, billing and logs on) against a minimal pass-through
 // proxy, both in front of the same loopback upstream, measured side by side in one run.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { journalSection } from './journal.js';
@@ -16,7 +15,7 @@ import {
   type Target,
   throughput,
 } from './measure.js';
-import { startChild, startFlags } from './processes.js';
+import { BENCH_ROOT_TOKEN, startChild, startFlags, startOneHub } from './processes.js';
 import { scalingSection } from './scaling.js';
 import { prepareOneHub } from './setup.js';
 
@@ -26,36 +25,16 @@ const tsx = ['--import', 'tsx', join(root, 'bench/serve.ts')];
 
 const upstream = await startChild(process.execPath, [...tsx, 'upstream'], {});
 const passthrough = await startChild(process.execPath, [...tsx, 'passthrough', upstream.url], {});
-const ROOT_TOKEN = 'bench-root-access-token-0123456789';
+const ROOT_TOKEN = BENCH_ROOT_TOKEN;
 
-/** A One Hub process as `npm start` runs it, on a fresh SQLite file. */
-async function startOneHub() {
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
-  const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
-  return startChild(
-    process.execPath,
-    [...startFlags(root), join(root, 'apps/server/dist/main.js')],
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SQLITE_PATH: join(dataDirectory, 'one-hub.db'),
-      LOG_LEVEL: 'warn',
-      INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
-      // The load and the slow-stream phase open more connections from one address than the default cap.
-      MAX_CONNECTIONS_PER_ADDRESS: '4096',
-    },
-    `http://127.0.0.1:${port}`,
-  );
-}
-
-const oneHub = await startOneHub();
+const oneHub = await startOneHub(root);
 
 /**
  * The throughput load on a process that has served nothing else: V8 sizes its heap after the
  * largest live set it has seen, so after 1000 open streams the same load peaks higher.
  */
 async function freshProcessLoadPeak(): Promise<number> {
-  const fresh = await startOneHub();
+  const fresh = await startOneHub(root);
   try {
     const key = await prepareOneHub(fresh.url, ROOT_TOKEN, upstream.url);
     const target: Target = {

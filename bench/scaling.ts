@@ -1,14 +1,12 @@
 // Part of `npm run bench`: One Hub with one worker and with two (WORKERS=2), and the cost of the
 // Prometheus metrics, measured side by side. Several workers need Redis, so all three runs use it.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Redis } from 'ioredis';
 import { type Target, throughput } from './measure.js';
-import { type Child, cpuMicrosOf, startChild, startFlags } from './processes.js';
+import { BENCH_ROOT_TOKEN, type Child, cpuMicrosOf, startOneHub } from './processes.js';
 import { prepareOneHub } from './setup.js';
 
-const ROOT_TOKEN = 'bench-root-access-token-0123456789';
 const METRICS_USER = 'bench';
 const METRICS_PASSWORD = 'bench-metrics-password';
 
@@ -49,24 +47,11 @@ const VARIANTS: Variant[] = [
 ];
 
 async function startVariant(root: string, variant: Variant, redisUrl: string): Promise<Child> {
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
-  const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-bench-scaling-'));
-  const child = await startChild(
-    process.execPath,
-    [...startFlags(root), join(root, 'apps/server/dist/main.js')],
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SQLITE_PATH: join(dataDirectory, 'one-hub.db'),
-      LOG_LEVEL: 'warn',
-      INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
-      MAX_CONNECTIONS_PER_ADDRESS: '4096',
-      REDIS_CONN_STRING: redisUrl,
-      WORKERS: String(variant.workers),
-      ...(variant.metrics ? { METRICS_USER, METRICS_PASSWORD } : {}),
-    },
-    `http://127.0.0.1:${port}`,
-  );
+  const child = await startOneHub(root, {
+    REDIS_CONN_STRING: redisUrl,
+    WORKERS: String(variant.workers),
+    ...(variant.metrics ? { METRICS_USER, METRICS_PASSWORD } : {}),
+  });
   const pid = child.process.pid ?? 0;
   // The primary answers /api/status through its first worker; the second starts just after.
   for (
@@ -104,7 +89,7 @@ export async function scalingSection(root: string, upstreamUrl: string, seconds:
     for (const variant of VARIANTS) {
       const child = await startVariant(root, variant, redisUrl);
       children.push(child);
-      const key = await prepareOneHub(child.url, ROOT_TOKEN, upstreamUrl);
+      const key = await prepareOneHub(child.url, BENCH_ROOT_TOKEN, upstreamUrl);
       targets.push({ name: variant.name, base: child.url, headers: { authorization: `Bearer ${key}` }, child });
     }
     for (const target of targets) await throughput(target, 16, 2); // warm-up
