@@ -11,7 +11,8 @@ import type { RelayDeps } from './types.js';
  * a stranger: the relay reads no more of its body than of an unauthenticated one, and answers a
  * larger body with the 429 `insufficient_quota` it would get after reading it. Decided from the
  * headers alone: the balance is the key's owner's as cached with the key (a top-up refreshes it at
- * once; spending only lowers it, so it errs towards reading) or this node's ledger when lower. The
+ * once; spending only lowers it, so it errs towards reading) or this node's ledger when lower; what
+ * the caller's running requests hold still counts, as a request may wait for it. The
  * check costs one comparison for a funded caller; the cheapest price is looked up only for the
  * others. A caller that can reach a free model is never capped.
  */
@@ -20,7 +21,7 @@ export type FundingDeps = Pick<RelayDeps, 'ledger' | 'options' | 'router' | 'pri
 /** Sets `request.bodyCap` when the caller cannot pay for any request; see the file comment. */
 export function capUnfundedBody(deps: FundingDeps, caller: RelayCaller, request: RelayHttpRequest): void {
   const preConsumed = deps.options.getNumber('PreConsumedQuota');
-  const userBalance = Math.min(Number(caller.user.quota), deps.ledger.knownAvailable?.(caller.user.id) ?? Infinity);
+  const userBalance = Math.min(Number(caller.user.quota), deps.ledger.knownBalance?.(caller.user.id) ?? Infinity);
   const keyBalance = caller.unlimited ? Infinity : Number(caller.token.remain_quota);
   const balance = Math.min(userBalance, keyBalance);
   if (balance > 0 && balance >= preConsumed) return;
