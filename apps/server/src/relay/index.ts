@@ -13,6 +13,7 @@ import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './acces
 import { GroupDirectory } from './access/groups.js';
 import { KeyAuthenticator } from './access/keys.js';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './access/limits.js';
+import { CompletionEstimates } from './billing/completion-estimates.js';
 import { MemoryQuotaLedger, type QuotaLedger } from './billing/ledger.js';
 import { createLowBalanceReminder } from './billing/low-balance.js';
 import { countApproximatelyWhen } from './billing/metering.js';
@@ -167,6 +168,7 @@ export async function installRelay(
     observer: timing.observer,
     chatCache: createChatCache(services.cache, services.options),
     images,
+    completions: new CompletionEstimates(),
   };
   relayRoutes(
     app.relayFront,
