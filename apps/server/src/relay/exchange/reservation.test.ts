@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { APIError } from 'openai';
@@ -6,11 +7,14 @@ import { createTestDatabase, type TestDatabase } from '../../../test/databases.j
 import { insertUser } from '../../../test/ledger-users.js';
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
 import type { OptionService } from '../../api/option/service.js';
+import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
-import { MINIMUM_ANSWERS } from '../billing/completion-estimates.js';
-import { MemoryQuotaLedger } from '../billing/ledger.js';
-import { RESERVED_COMPLETION_TOKENS_CAP } from '../billing/quota.js';
-import { clientTimeoutMs, quotaWait } from './reservation.js';
+import { CompletionEstimates, MINIMUM_ANSWERS } from '../billing/completion-estimates.js';
+import { MemoryQuotaLedger, type QuotaLedger, type Reservation, type WaitFor } from '../billing/ledger.js';
+import { type Price, RESERVED_COMPLETION_TOKENS_CAP } from '../billing/quota.js';
+import type { RouterChannel } from '../routing/router.js';
+import { clientTimeoutMs, quotaWait, reserveForRequest } from './reservation.js';
+import type { Attempt, Endpoint } from './types.js';
 
 const options = (waitSeconds: number) => ({ getNumber: () => waitSeconds }) as unknown as OptionService;
 
@@ -50,6 +54,56 @@ describe('how long a request may wait for quota', () => {
     for (const unreadable of [undefined, '', ' ', 'None', '0', '-4', 'Infinity']) {
       expect(clientTimeoutMs(unreadable)).toBeUndefined();
     }
+  });
+});
+
+describe('what the relay hands the ledger', () => {
+  it('the request’s size, and a wait that watches its own response and resizes as the node learns', () => {
+    const asked: Array<{ amount: number; waitFor: WaitFor | undefined }> = [];
+    const ledger = {
+      reserve: (_user: number, _key: unknown, amount: number, waitFor?: WaitFor) => {
+        asked.push({ amount, waitFor });
+        return {} as Reservation;
+      },
+    } as unknown as QuotaLedger;
+    const completions = new CompletionEstimates();
+    const settings = {
+      getNumber: (key: string) => (key === 'QuotaWaitSeconds' ? 5 : 500),
+    } as unknown as OptionService;
+    const price: Price = {
+      model: 'm',
+      type: 'tokens',
+      channel_type: 1,
+      input: 1,
+      output: 2,
+      locked: false,
+      extra_ratios: {},
+    };
+    const endpoint = { estimatePrompt: () => 8 } as unknown as Endpoint;
+    const attempt = {
+      caller: { user: { id: 1 }, token: { id: 2 }, unlimited: true },
+      input: { model: 'm', stream: false, fields: { model: 'm' } },
+      groupRatio: 1,
+      startedAt: Date.now(),
+    } as unknown as Attempt;
+    const response = Object.assign(new EventEmitter(), { destroyed: false, writableFinished: false });
+    reserveForRequest(
+      { ledger, options: settings, completions },
+      endpoint,
+      attempt,
+      { channel: {} as RouterChannel, price, billedModel: 'm' },
+      { headers: {} } as RelayHttpRequest,
+      { raw: response } as unknown as RelayHttpReply,
+    );
+    // Nothing learned yet and no max_tokens: the prompt and the pre-consumed 500.
+    expect(asked[0]?.amount).toBe(8 + 500);
+    const wait = asked[0]?.waitFor?.();
+    let gone = 0;
+    wait?.watchClient?.(() => gone++);
+    response.emit('close');
+    expect(gone).toBe(1);
+    for (let index = 0; index < MINIMUM_ANSWERS; index++) completions.record('m', 7);
+    expect(wait?.resize?.()).toBe(8 + 7 * 2);
   });
 });
 
