@@ -146,7 +146,16 @@ export const optionDefinitions = {
   QuotaForInvitee: int(0, quotaAmount),
   InviterRewardCondition: str('first_topup', { choices: INVITER_REWARD_CONDITIONS }),
   QuotaRemindThreshold: int(1000, atLeastZero),
+  /**
+   * Held for the answer of a request that sets no output limit, while this node has seen fewer
+   * than ten answers of its model (after that, what most of them used); at most 4,096 tokens' worth.
+   */
   PreConsumedQuota: int(500, atLeastZero),
+  /**
+   * Seconds a request waits for the user's (or its key's) other running requests to settle when
+   * only they keep its reservation from fitting, before 429 insufficient_quota (0: refused at once).
+   */
+  QuotaWaitSeconds: int(5, { min: 0, max: 600 }),
   UnpricedModelPolicy: str('fallback', { choices: UNPRICED_MODEL_POLICIES }),
   LogConsumeEnabled: bool(true),
   /** Days consume and error logs are kept (0: forever); older ones are deleted by the master node, hourly. */

@@ -14,6 +14,7 @@ import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './acces
 import { GroupDirectory } from './access/groups.js';
 import { KeyAuthenticator } from './access/keys.js';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './access/limits.js';
+import { CompletionEstimates } from './billing/completion-estimates.js';
 import { openJournal } from './billing/journal-replay.js';
 import { MemoryQuotaLedger, type QuotaLedger } from './billing/ledger.js';
 import { createLowBalanceReminder } from './billing/low-balance.js';
@@ -194,6 +195,7 @@ export async function installRelay(
     observer: timing.observer,
     chatCache: createChatCache(services.cache, services.options),
     images,
+    completions: new CompletionEstimates(),
   };
   relayRoutes(
     app.relayFront,

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../../test/relay-setup.js';
+import { countChatPromptTokens } from './billing/metering.js';
 
 // gpt-4o-mini is priced 1 / 2 in these tests and the mock reports 12 prompt + 7 completion tokens.
 const COST = 12 * 1 + 7 * 2;
@@ -243,6 +244,11 @@ describe('relay through the official openai SDK', () => {
 
 describe('quota that is short or contended', () => {
   let r: RelayTestContext;
+  // A reservation holds the counted prompt and the answer length learned from earlier answers, so
+  // here the upstream counts the prompt as a tokenizer does (the mock's usual 12 is more than "hi"
+  // can be): then each reservation covers its request, and no request is served on credit.
+  const PROMPT = countChatPromptTokens({ messages: [{ role: 'user', content: 'hi' }] });
+  const COST = PROMPT * 1 + 7 * 2;
 
   /**
    * 200 chats at once, each paid from a balance that covers at most 50: answers how many were
@@ -268,6 +274,7 @@ describe('quota that is short or contended', () => {
   beforeAll(async () => {
     // Quota for exactly 50 requests at full price, held back by reservations that cover each one.
     r = await startRelayTest({ quota: 0 });
+    r.upstream.behaviour.usage = { prompt_tokens: PROMPT, completion_tokens: 7 };
   });
   afterAll(() => r?.close());
 

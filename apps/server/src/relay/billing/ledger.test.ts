@@ -2,6 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { letsFreeModelsThrough, writesWhatEachKeyUsed } from '../../../test/ledger-cases.js';
 import { insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
+import {
+  holdsBackOnlyTheShortKey,
+  holdsTheSizeOfTheMomentItFits,
+  refusesAtOnceWhenWaitingCannotHelp,
+  refusesAtTheBound,
+  servesWaitersInOrder,
+  stopsWaitingWhenTheClientLeaves,
+  waitsForTheRunningRequest,
+} from '../../../test/ledger-waiting-cases.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { MemoryQuotaLedger } from './ledger.js';
 
@@ -57,4 +66,19 @@ describe('the in-process quota ledger', () => {
 
   it('lets a free model through at a zero balance, and still refuses what costs anything', () =>
     letsFreeModelsThrough({ ledger: ledger, handle, newUser }));
+
+  describe('waiting for quota the user’s running requests hold', () => {
+    it('waits for the running request and takes what it gave back', () =>
+      waitsForTheRunningRequest({ ledger: ledger, handle, newUser }));
+    it('refuses with insufficient_quota when the bound is reached', () =>
+      refusesAtTheBound({ ledger: ledger, handle, newUser }));
+    it('refuses at once when nothing runs or it would not fit anyway', () =>
+      refusesAtOnceWhenWaitingCannotHelp({ ledger: ledger, handle, newUser }));
+    it('stops waiting when the client leaves, holding nothing', () =>
+      stopsWaitingWhenTheClientLeaves({ ledger: ledger, handle, newUser }));
+    it('serves waiters first come, first served', () => servesWaitersInOrder({ ledger: ledger, handle, newUser }));
+    it('holds back only the key that is short', () => holdsBackOnlyTheShortKey({ ledger: ledger, handle, newUser }));
+    it('holds the size of the moment it fits', () =>
+      holdsTheSizeOfTheMomentItFits({ ledger: ledger, handle, newUser }));
+  });
 });

@@ -1,8 +1,11 @@
-import { randomString } from '../../platform/crypto.js';
 import type { DatabaseHandle } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Journal, SettlementRecord } from '../../platform/journal/journal.js';
-import { addSettlement, createLedgerWriter, isEmpty, type LedgerDeltas, newDeltas } from './ledger-writer.js';
+import type { LedgerDeltas } from './ledger-writer.js';
+import { type Short, type TryOutcome, type WaitFor, WaitQueue } from './quota-waiters.js';
+import { SettledBatches } from './settled-batches.js';
+
+export type { QuotaWait, WaitFor } from './quota-waiters.js';
 
 /**
  * Quota held in memory on this node, so a relay request does no database round trip in steady
@@ -19,6 +22,8 @@ interface Account {
   /** Reserved by requests still running. */
   reserved: number;
   loadedAt: number;
+  /** A user's requests waiting for what its running requests hold (quota-waiters.ts). */
+  waiters?: WaitQueue<Reservation> | undefined;
 }
 
 const available = (account: Account) => account.stored - account.spent - account.reserved;
@@ -51,11 +56,18 @@ export interface SettleResult {
 
 /** Reserve before the upstream call, settle exactly once after it; balances never go below zero. */
 export interface QuotaLedger {
-  /** May answer at once (no promise) when the balances are at hand. */
-  reserve(userId: number, key: KeyRef | null, amount: number): Reservation | Promise<Reservation>;
+  /**
+   * May answer at once (no promise) when the balances are at hand. When `amount` does not fit only
+   * because the payer's other requests hold the balance, waits as `waitFor` allows for them to
+   * settle (quota-waiters.ts); without it, or when nothing of the payer is running, refuses at once.
+   */
+  reserve(userId: number, key: KeyRef | null, amount: number, waitFor?: WaitFor): Reservation | Promise<Reservation>;
   settle(reservation: Reservation, cost: number, channelId?: number): Promise<SettleResult>;
-  /** The user's balance less open reservations when this node holds it now, without a read; else undefined. */
-  knownAvailable?(userId: number): number | undefined;
+  /**
+   * The user's balance after settled work when this node holds it now, without a read; else
+   * undefined. Open reservations are not deducted: a request may wait for them to come back.
+   */
+  knownBalance?(userId: number): number | undefined;
   /** An administrator changed the stored balance by `delta`. */
   invalidateUser(userId: number, delta?: number): void;
   invalidateToken(tokenId: number): void;
@@ -75,18 +87,8 @@ export const KEY_SHORT = 'this API key has not enough quota left for this reques
 export class MemoryQuotaLedger implements QuotaLedger {
   private readonly users = new Map<number, Account>();
   private readonly tokens = new Map<number, Account>();
-  private pending: LedgerDeltas = newDeltas();
-  /** The journal records of the pending amounts. */
-  private pendingSeqs: number[] = [];
-  /** A batch taken for the database and not known to be written yet. */
-  private unwritten: { id: string; deltas: LedgerDeltas; seqs: number[] } | null = null;
-  private batches = 0;
-  private readonly batchPrefix: string;
-  private readonly journal: Journal | undefined;
-  private flushing: Promise<void> | null = null;
-  private flushGeneration = 0;
+  private readonly batches: SettledBatches;
   private readonly timer: NodeJS.Timeout;
-  private readonly writeDeltas: (deltas: LedgerDeltas, batchId?: string) => Promise<void>;
 
   constructor(
     handle: DatabaseHandle,
@@ -98,9 +100,7 @@ export class MemoryQuotaLedger implements QuotaLedger {
       journal?: Journal;
     } = {},
   ) {
-    this.journal = options.journal;
-    this.batchPrefix = `s-${options.journal?.id ?? randomString(12)}`;
-    this.writeDeltas = createLedgerWriter(handle);
+    this.batches = new SettledBatches(handle, options.journal, options.onFlushError);
     this.loadUser = async (id) => {
       const row = await handle.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirst();
       return Number(row?.quota ?? 0);
@@ -116,25 +116,71 @@ export class MemoryQuotaLedger implements QuotaLedger {
   private readonly loadUser: (id: number) => Promise<number>;
   private readonly loadToken: (id: number) => Promise<number>;
 
-  /** Takes `amount` from the user's balance and, for a limited key, the key's; refuses when either is short. */
-  reserve(userId: number, key: KeyRef | null, amount: number): Reservation | Promise<Reservation> {
+  /** Takes `amount` from the user's balance and, for a limited key, the key's; waits or refuses when either is short. */
+  reserve(userId: number, key: KeyRef | null, amount: number, waitFor?: WaitFor): Reservation | Promise<Reservation> {
     const request = reservationRequest(userId, key, amount);
     const { tokenId } = request;
     // Steady traffic finds both balances in memory and is answered without a promise.
     const user = this.current(this.users, userId);
     const token = tokenId === null ? undefined : this.current(this.tokens, tokenId);
-    if (user && (tokenId === null || token)) return take(user, token, request);
-    return this.reserveAfterLoading(request);
+    if (user && (tokenId === null || token)) return this.reserveFrom(user, token, request, waitFor);
+    return this.reserveAfterLoading(request, waitFor);
   }
 
-  private async reserveAfterLoading(request: ReservationRequest): Promise<Reservation> {
+  private async reserveAfterLoading(request: ReservationRequest, waitFor: WaitFor | undefined): Promise<Reservation> {
     const { userId, tokenId } = request;
     const user = await this.account(this.users, userId, this.loadUser, (deltas) => deltas.users.get(userId)?.spent);
     const token =
       tokenId === null
         ? undefined
         : await this.account(this.tokens, tokenId, this.loadToken, (deltas) => deltas.tokens.get(tokenId));
-    return take(user, token, request);
+    // A balance read again (a top-up) may let waiters through.
+    user.waiters?.wake();
+    return this.reserveFrom(user, token, request, waitFor);
+  }
+
+  /**
+   * Holds the amount at once when it fits and nobody of this user waits (no promise); otherwise
+   * queues behind the user's waiters, or waits, or refuses (quota-waiters.ts).
+   */
+  private reserveFrom(
+    user: Account,
+    token: Account | undefined,
+    request: ReservationRequest,
+    waitFor: WaitFor | undefined,
+  ): Reservation | Promise<Reservation> {
+    const short = shortOf(user, token, request.amount);
+    const queued = user.waiters;
+    if (waitFor === undefined || (short === undefined && queued === undefined)) {
+      if (short === undefined) return hold(user, token, request);
+      throw shortRefusal(short);
+    }
+    // Refused at once when it would not fit even if every running request of the payer gave back its hold.
+    if (short !== undefined && !fitsOnceSettled(short === 'user' ? user : token, request.amount)) {
+      throw shortRefusal(short);
+    }
+    const wait = waitFor();
+    if (wait === undefined || wait.until <= Date.now()) return take(user, token, request);
+    const tryOnce = (): TryOutcome<Reservation> => {
+      if (wait.resize) request.amount = wait.resize();
+      return tryTake(user, token, request);
+    };
+    // A newcomer behind waiters is tried in its turn, so it cannot take what they wait for; a
+    // first waiter was just found short and waits for the next settlement.
+    const queue = queued ?? this.queueOf(user);
+    return queue.add(request.tokenId, short ?? 'user', wait, tryOnce, queued !== undefined);
+  }
+
+  private queueOf(user: Account): WaitQueue<Reservation> {
+    const queue = new WaitQueue<Reservation>({
+      refusal: shortRefusal,
+      release: (held) => void this.settle(held, 0),
+      onEmpty: () => {
+        if (user.waiters === queue) user.waiters = undefined;
+      },
+    });
+    user.waiters = queue;
+    return queue;
   }
 
   /** Replaces the reservation by the real cost (0 = full refund). Only the first call counts. */
@@ -151,16 +197,14 @@ export class MemoryQuotaLedger implements QuotaLedger {
     if (token) token.reserved -= reservation.amount;
     if (user) user.spent += charged;
     if (token) token.spent += charged;
-    const record = settlementRecord(reservation, charged, channelId);
-    addSettlement(this.pending, record);
-    // Journaled in the same turn as it is counted: a crash after this line loses nothing.
-    if (this.journal) this.pendingSeqs.push(this.journal.settlement(record));
+    this.batches.add(settlementRecord(reservation, charged, channelId));
+    user?.waiters?.wake();
     return { charged, shortfall: cost - charged, ...(user ? { balance: user.stored - user.spent } : {}) };
   }
 
-  knownAvailable(userId: number): number | undefined {
+  knownBalance(userId: number): number | undefined {
     const account = this.current(this.users, userId);
-    return account ? available(account) : undefined;
+    return account ? account.stored - account.spent : undefined;
   }
 
   /** Read the balance again on next use (after a top-up or an edit); open reservations are kept. */
@@ -174,41 +218,9 @@ export class MemoryQuotaLedger implements QuotaLedger {
     if (account) account.loadedAt = 0;
   }
 
-  /**
-   * Writes settled amounts to the database, one batch at a time. A batch that fails is retried
-   * as it was, under the same id, so a failure after the commit (a lost connection) cannot apply
-   * it twice; what settles meanwhile waits for the next batch.
-   */
-  async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
-    const retry = this.unwritten !== null;
-    let batch = this.unwritten;
-    if (!batch) {
-      if (isEmpty(this.pending)) return;
-      batch = {
-        id: `${this.batchPrefix}-${(this.batches++).toString(36)}`,
-        deltas: this.pending,
-        seqs: this.pendingSeqs,
-      };
-      this.pending = newDeltas();
-      this.pendingSeqs = [];
-      this.unwritten = batch;
-      this.journal?.batch(batch.id, batch.seqs);
-    }
-    const written = batch;
-    this.flushing = this.writeDeltas(written.deltas, this.journal ? written.id : undefined)
-      .then(() => {
-        this.unwritten = null;
-        this.flushGeneration++;
-        this.journal?.batchWritten(written.id, written.seqs);
-      })
-      .catch((error: unknown) => this.options.onFlushError?.(error))
-      .finally(() => {
-        this.flushing = null;
-      });
-    await this.flushing;
-    // The pending amounts of a retried batch go out now, not a second later.
-    if (retry && !this.unwritten && !isEmpty(this.pending)) await this.flush();
+  /** Writes settled amounts to the database (settled-batches.ts). */
+  flush(): Promise<void> {
+    return this.batches.flush();
   }
 
   async close(): Promise<void> {
@@ -233,12 +245,11 @@ export class MemoryQuotaLedger implements QuotaLedger {
     // Read when no flush is running, and read again if one completed meanwhile, so the stored value
     // and the list of unflushed amounts describe the same moment.
     for (let attempt = 0; ; attempt++) {
-      while (this.flushing) await this.flushing;
-      const generation = this.flushGeneration;
+      while (this.batches.running) await this.batches.running;
+      const generation = this.batches.generation;
       const stored = await load(id);
-      if ((generation !== this.flushGeneration || this.flushing) && attempt < 5) continue;
-      const unflushed =
-        (unflushedIn(this.pending) ?? 0) + (this.unwritten ? (unflushedIn(this.unwritten.deltas) ?? 0) : 0);
+      if ((generation !== this.batches.generation || this.batches.running) && attempt < 5) continue;
+      const unflushed = this.batches.unflushed(unflushedIn);
       const current = cache.get(id);
       const account: Account = { stored, spent: unflushed, reserved: current?.reserved ?? 0, loadedAt: Date.now() };
       if (current) Object.assign(current, account);
@@ -266,18 +277,41 @@ export function reservationRequest(userId: number, key: KeyRef | null, amount: n
   return key.limited ? { userId, tokenId: key.id, amount } : { userId, tokenId: null, unlimitedKeyId: key.id, amount };
 }
 
-/**
- * Checks both balances and takes `amount` from them, with no await in between: no other request
- * can interleave here.
- */
-function take(user: Account, token: Account | undefined, request: ReservationRequest): Reservation {
-  const { amount } = request;
-  // A free model (nothing to reserve) is served whatever the balances.
-  if (amount > 0) {
-    if (available(user) <= 0 || available(user) < amount) throw insufficientQuota(USER_SHORT);
-    if (token && (available(token) <= 0 || available(token) < amount)) throw insufficientQuota(KEY_SHORT);
-  }
-  user.reserved += amount;
-  if (token) token.reserved += amount;
+/** Which balance cannot hold `amount` now; undefined when both can. A free model (0) always fits. */
+function shortOf(user: Account, token: Account | undefined, amount: number): Short | undefined {
+  if (amount <= 0) return undefined;
+  if (available(user) <= 0 || available(user) < amount) return 'user';
+  if (token && (available(token) <= 0 || available(token) < amount)) return 'key';
+  return undefined;
+}
+
+/** Whether `amount` would fit once the requests holding this balance settled (some must be running). */
+function fitsOnceSettled(account: Account | undefined, amount: number): boolean {
+  return account !== undefined && account.reserved > 0 && available(account) + account.reserved >= amount;
+}
+
+function shortRefusal(short: Short): AppError {
+  return insufficientQuota(short === 'user' ? USER_SHORT : KEY_SHORT);
+}
+
+/** Takes `amount` from both balances, with no await in between: no other request can interleave here. */
+function hold(user: Account, token: Account | undefined, request: ReservationRequest): Reservation {
+  user.reserved += request.amount;
+  if (token) token.reserved += request.amount;
   return { ...request, settled: false };
+}
+
+/** Holds the amount when both balances can, else refuses (today's way, without waiting). */
+function take(user: Account, token: Account | undefined, request: ReservationRequest): Reservation {
+  const short = shortOf(user, token, request.amount);
+  if (short !== undefined) throw shortRefusal(short);
+  return hold(user, token, request);
+}
+
+/** One try of a waiting reservation: held, still blocked by running requests, or refused for good. */
+function tryTake(user: Account, token: Account | undefined, request: ReservationRequest): TryOutcome<Reservation> {
+  const short = shortOf(user, token, request.amount);
+  if (short === undefined) return { held: hold(user, token, request) };
+  if (fitsOnceSettled(short === 'user' ? user : token, request.amount)) return { blocked: short };
+  return { refused: shortRefusal(short) };
 }

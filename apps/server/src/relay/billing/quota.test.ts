@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type Price, priceToUsd, ratios, reservationQuota, settledQuota } from './quota.js';
+import {
+  type Price,
+  priceToUsd,
+  RESERVED_COMPLETION_TOKENS_CAP,
+  ratios,
+  reservationQuota,
+  settledQuota,
+} from './quota.js';
 
 function price(fields: Partial<Price> & Pick<Price, 'input' | 'output'>): Price {
   return { model: 'test-model', type: 'tokens', channel_type: 1, locked: false, extra_ratios: {}, ...fields };
@@ -20,15 +27,51 @@ describe('ratios', () => {
 });
 
 describe('reservationQuota', () => {
-  it('reserves the prompt at the input ratio plus the pre-consumed amount', () => {
-    // int(1000 × 2.5 × 0.8) + 500 = 2000 + 500.
+  it('holds the prompt at the input ratio plus the pre-consumed amount when the answer length is unknown', () => {
+    // 1000 × 2.5 × 0.8 = 2000, + 500.
     expect(reservationQuota({ price: gpt4o, groupRatio: 0.8, promptTokens: 1000, preConsumedQuota: 500 })).toBe(2500);
   });
 
-  it('truncates the prompt part', () => {
-    // 333 × 0.075 = 24.975 → 24, + 500.
+  it('prices the prompt as settlement will, rounded up', () => {
+    // 333 × 0.075 = 24.975 → 25 (a charge of 24.975 is 25), + 500.
     const mini = price({ input: 0.075, output: 0.3 });
-    expect(reservationQuota({ price: mini, groupRatio: 1, promptTokens: 333, preConsumedQuota: 500 })).toBe(524);
+    expect(reservationQuota({ price: mini, groupRatio: 1, promptTokens: 333, preConsumedQuota: 500 })).toBe(525);
+  });
+
+  it('holds exactly what a request will be charged when its counts come true', () => {
+    // The client's max_tokens (or the learned estimate) instead of the pre-consumed amount.
+    const held = reservationQuota({
+      price: gpt4o,
+      groupRatio: 0.8,
+      promptTokens: 1000,
+      completionTokens: 500,
+      preConsumedQuota: 500,
+    });
+    const charged = settledQuota({
+      price: gpt4o,
+      groupRatio: 0.8,
+      usage: { prompt_tokens: 1000, completion_tokens: 500 },
+    });
+    // 1000 × 2 + 500 × 6.
+    expect(held).toBe(5000);
+    expect(held).toBe(charged.quota);
+  });
+
+  it(`holds at most ${RESERVED_COMPLETION_TOKENS_CAP} completion tokens, whatever the client asks for`, () => {
+    const asked = { price: gpt4o, groupRatio: 1, promptTokens: 10, preConsumedQuota: 500 };
+    const capped = 10 * 2.5 + RESERVED_COMPLETION_TOKENS_CAP * 7.5;
+    expect(reservationQuota({ ...asked, completionTokens: 100_000 })).toBe(capped);
+    expect(reservationQuota({ ...asked, completionTokens: RESERVED_COMPLETION_TOKENS_CAP })).toBe(capped);
+    expect(reservationQuota({ ...asked, completionTokens: 100 })).toBe(10 * 2.5 + 100 * 7.5);
+  });
+
+  it('holds the pre-consumed amount only up to the capped completion’s worth', () => {
+    // 4096 tokens at 0.1 are worth 410 (409.6 rounded up): less than the 500 pre-consumed.
+    const cheap = price({ input: 0.1, output: 0.1 });
+    expect(reservationQuota({ price: cheap, groupRatio: 1, promptTokens: 10, preConsumedQuota: 500 })).toBe(1 + 410);
+    // A model whose answers cost nothing (embeddings) holds only its prompt.
+    const embedding = price({ input: 0.5, output: 0 });
+    expect(reservationQuota({ price: embedding, groupRatio: 1, promptTokens: 100, preConsumedQuota: 500 })).toBe(50);
   });
 
   it('reserves the whole call for a per-call price, whatever the prompt', () => {

@@ -108,20 +108,41 @@ function perCallQuota(inputRatio: number): number {
 }
 
 /**
- * The quota held before calling upstream. Always reserved in full: there is no skip for users
- * with a large balance, so concurrent requests cannot overdraw an account.
+ * The most completion tokens a reservation holds for, whatever the client's `max_tokens` or the
+ * learned estimate says: a client asking for 100K tokens is not refused for a balance that pays
+ * for the answer it will most likely get. An answer longer than its hold is still charged in full
+ * from what the balance has left (settlement never takes more than there is).
+ */
+export const RESERVED_COMPLETION_TOKENS_CAP = 4096;
+
+/**
+ * The quota held before calling upstream: the counted prompt plus the completion the request may
+ * produce, priced as settlement will price them, so a request whose counts come true is held
+ * exactly what it will be charged. The completion is `completionTokens` (the client's limit or
+ * the learned estimate, completion-estimates.ts) when known, else `preConsumedQuota`; either
+ * capped at RESERVED_COMPLETION_TOKENS_CAP tokens' worth. Always reserved in full: there is no
+ * skip for users with a large balance, so concurrent requests cannot overdraw an account.
  */
 export function reservationQuota(input: {
   price: Price;
   groupRatio: number;
   promptTokens: number;
+  /** Completion tokens to hold for; undefined when neither the client nor this node's answers tell. */
+  completionTokens?: number | undefined;
+  /** What is held for the completion when `completionTokens` is unknown (PreConsumedQuota). */
   preConsumedQuota: number;
 }): number {
   const { price, groupRatio } = input;
-  const { inputRatio } = ratios(price, groupRatio);
+  const { inputRatio, outputRatio } = ratios(price, groupRatio);
   if (price.type === 'times') return perCallQuota(inputRatio);
   if (price.input === 0 && price.output === 0) return 0;
-  return truncate(tokenCount(input.promptTokens) * inputRatio) + Math.max(0, Math.trunc(input.preConsumedQuota));
+  const cap = RESERVED_COMPLETION_TOKENS_CAP;
+  const completionTokens = input.completionTokens === undefined ? 0 : Math.min(tokenCount(input.completionTokens), cap);
+  // No token is re-priced by an extra ratio here: the counts are totals, as settlement bills them.
+  const held = tokensQuota(price, tokenCount(input.promptTokens), completionTokens, inputRatio, outputRatio);
+  if (input.completionTokens !== undefined) return held;
+  const fallback = Math.max(0, Math.trunc(input.preConsumedQuota));
+  return held + Math.min(fallback, Math.ceil(withoutBinaryNoise(cap * outputRatio)));
 }
 
 export interface ExtraTokenCharge {
@@ -175,11 +196,17 @@ export function settledQuota(input: { price: Price; groupRatio: number; usage: U
   }
 
   let quota =
-    price.type === 'times'
-      ? perCallQuota(inputRatio)
-      : Math.ceil(withoutBinaryNoise(prompt * inputRatio + completion * outputRatio));
-  if (inputRatio !== 0 && quota <= 0) quota = 1;
-  if (price.type === 'tokens' && prompt + completion === 0) quota = 0;
+    price.type === 'times' ? perCallQuota(inputRatio) : tokensQuota(price, prompt, completion, inputRatio, outputRatio);
+  // A priced call costs at least 1 (tokensQuota applies the same rule to token prices).
+  if (price.type === 'times' && inputRatio !== 0 && quota <= 0) quota = 1;
   // Discounts larger than the tokens they apply to must never turn a charge into a refund.
   return { quota: Math.max(quota, 0), promptTokens, completionTokens, extraTokens };
+}
+
+/** Token counts (after re-pricing) at a token price: rounded up, at least 1 when the input is priced. */
+function tokensQuota(price: Price, prompt: number, completion: number, inputRatio: number, outputRatio: number) {
+  let quota = Math.ceil(withoutBinaryNoise(prompt * inputRatio + completion * outputRatio));
+  if (inputRatio !== 0 && quota <= 0) quota = 1;
+  if (price.type === 'tokens' && prompt + completion === 0) quota = 0;
+  return quota;
 }

@@ -2,6 +2,7 @@
  * The shared ledger's atomic steps, as Redis Lua scripts. Keys (under a prefix):
  *   u:<id>, t:<id>   spendable balance = stored − settled-not-yet-stored − open reservations
  *   uh:<id>          the user's open reservations, summed (balance after settled work = u + uh)
+ *   th:<id>          a limited key's open reservations, summed (likewise t + th)
  *   res              hash reservation id → "userId|tokenId|amount|expiresAtMs"
  *   pending          hash of settled amounts not yet in the database (u:<id>:spent, u:<id>:req, t:<id>,
  *                    k:<id> for an unlimited key, c:<id>), and n:<journal id> → the highest
@@ -11,8 +12,9 @@
  */
 
 /**
- * KEYS: user, token, res, user held. ARGV: amount, id, record, hasToken. → 1 ok, 0 user short, -3 key
- * short, -1/-2 not loaded. Nothing to reserve (a free model) passes whatever the balances.
+ * KEYS: user, token, res, user held, token held. ARGV: amount, id, record, hasToken. → 1 ok; 0 user
+ * short, -3 key short; 2 user short and 3 key short but enough once that payer's open reservations
+ * settle (some are open); -1/-2 not loaded. Nothing to reserve (a free model) passes whatever the balances.
  */
 export const RESERVE = `
 local user = redis.call('GET', KEYS[1])
@@ -21,13 +23,24 @@ local amount = tonumber(ARGV[1])
 local token = nil
 if ARGV[4] == '1' then
   token = redis.call('GET', KEYS[2])
-  if not token then return -2 end
+  if not token or redis.call('EXISTS', KEYS[5]) == 0 then return -2 end
 end
-if amount > 0 and (tonumber(user) <= 0 or tonumber(user) < amount) then return 0 end
-if amount > 0 and token and (tonumber(token) <= 0 or tonumber(token) < amount) then return -3 end
+if amount > 0 and (tonumber(user) <= 0 or tonumber(user) < amount) then
+  local held = tonumber(redis.call('GET', KEYS[4]))
+  if held > 0 and tonumber(user) + held >= amount then return 2 end
+  return 0
+end
+if amount > 0 and token and (tonumber(token) <= 0 or tonumber(token) < amount) then
+  local held = tonumber(redis.call('GET', KEYS[5]))
+  if held > 0 and tonumber(token) + held >= amount then return 3 end
+  return -3
+end
 redis.call('DECRBY', KEYS[1], amount)
 redis.call('INCRBY', KEYS[4], amount)
-if token then redis.call('DECRBY', KEYS[2], amount) end
+if token then
+  redis.call('DECRBY', KEYS[2], amount)
+  redis.call('INCRBY', KEYS[5], amount)
+end
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
 return 1`;
 
@@ -43,6 +56,9 @@ local held = 0
 if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then
   held = tonumber(ARGV[2])
   if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('DECRBY', KEYS[5], held) end
+  -- The key's held sum lives beside its balance (t:<id> → th:<id>).
+  local keyHeld = string.gsub(KEYS[2], 't:(%d+)$', 'th:%1')
+  if ARGV[4] == '1' and redis.call('EXISTS', keyHeld) == 1 then redis.call('DECRBY', keyHeld, held) end
 end
 local cost = tonumber(ARGV[3])
 local left = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -68,12 +84,13 @@ if balance and open then return {charged, tonumber(balance) + tonumber(open)} en
 return {charged}`;
 
 /**
- * KEYS: balance, res, pending, gen, inflight, user held. ARGV: stored value, pending field, 'u'|'t', id,
- * gen seen before reading the stored value. → 1 ready, -1 a batch is being written, -2 a batch was
- * written meanwhile. A user balance without its held sum (kept by an older version) is computed anew.
+ * KEYS: balance, res, pending, gen, inflight, held (uh:<id> or th:<id>). ARGV: stored value, pending
+ * field, 'u'|'t', id, gen seen before reading the stored value. → 1 ready, -1 a batch is being
+ * written, -2 a batch was written meanwhile. A balance without its held sum (kept by an older
+ * version) is computed anew.
  */
 export const INIT = `
-if redis.call('EXISTS', KEYS[1]) == 1 and (ARGV[3] ~= 'u' or redis.call('EXISTS', KEYS[6]) == 1) then return 1 end
+if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('EXISTS', KEYS[6]) == 1 then return 1 end
 if redis.call('SCARD', KEYS[5]) > 0 then return -1 end
 if (redis.call('GET', KEYS[4]) or '0') ~= ARGV[5] then return -2 end
 local value = tonumber(ARGV[1]) - tonumber(redis.call('HGET', KEYS[3], ARGV[2]) or '0')
@@ -83,7 +100,7 @@ for _, record in ipairs(redis.call('HVALS', KEYS[2])) do
   if (ARGV[3] == 'u' and user == ARGV[4]) or (ARGV[3] == 't' and token == ARGV[4]) then held = held + tonumber(amount) end
 end
 redis.call('SET', KEYS[1], value - held)
-if ARGV[3] == 'u' then redis.call('SET', KEYS[6], held) end
+redis.call('SET', KEYS[6], held)
 return 1`;
 
 /** KEYS: res. ARGV: id, key prefix, now (ms). Gives back a reservation nobody settled in time. */
@@ -96,6 +113,7 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 if redis.call('EXISTS', ARGV[2] .. 'u:' .. user) == 1 then redis.call('INCRBY', ARGV[2] .. 'u:' .. user, amount) end
 if redis.call('EXISTS', ARGV[2] .. 'uh:' .. user) == 1 then redis.call('DECRBY', ARGV[2] .. 'uh:' .. user, amount) end
 if token ~= '0' and redis.call('EXISTS', ARGV[2] .. 't:' .. token) == 1 then redis.call('INCRBY', ARGV[2] .. 't:' .. token, amount) end
+if token ~= '0' and redis.call('EXISTS', ARGV[2] .. 'th:' .. token) == 1 then redis.call('DECRBY', ARGV[2] .. 'th:' .. token, amount) end
 return 1`;
 
 /** KEYS: pending, inflight. ARGV: flush id, batch key. Moves the pending amounts aside for writing. */

@@ -3,6 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { letsFreeModelsThrough, writesWhatEachKeyUsed } from '../../../test/ledger-cases.js';
 import { insertToken, insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
+import {
+  allowWait,
+  holdsBackOnlyTheShortKey,
+  holdsTheSizeOfTheMomentItFits,
+  refusesAtOnceWhenWaitingCannotHelp,
+  refusesAtTheBound,
+  servesWaitersInOrder,
+  stopsWaitingWhenTheClientLeaves,
+  waitsForTheRunningRequest,
+} from '../../../test/ledger-waiting-cases.js';
 import { randomString } from '../../platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
@@ -162,9 +172,54 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
     await ledger.settle(open, 0);
   });
 
+  it('wakes a waiter on one node when the other node settles (by its poll)', async () => {
+    const [first, second] = [node(), node()];
+    const user = await newUser(100);
+    const running = await second.reserve(user, null, 70);
+    const waiting = first.reserve(user, null, 60, allowWait(60_000).waitFor);
+    // Only the other node settles: the waiting node learns of it by trying again.
+    expect(await second.settle(running, 30)).toMatchObject({ charged: 30 });
+    const held = await waiting;
+    expect(held.amount).toBe(60);
+    expect(await first.settle(held, 60)).toMatchObject({ charged: 60, balance: 10 });
+  });
+
+  it('computes the held sum of a key balance loaded by an older version that kept none', async () => {
+    const ledger = node();
+    const user = await newUser(1000);
+    const key = { id: await insertToken(handle, user, { remainQuota: 100, unlimited: false }), limited: true };
+    const open = await ledger.reserve(user, key, 60);
+    // An older node loaded this key's balance: it has no held sum.
+    await (clients[0] as Redis).del(`${prefix}th:${key.id}`);
+    // 40 free, 60 held: waiting helps for 90 (refused only at the bound), not for 101 (refused at once).
+    const { waitFor, state } = allowWait(60_000);
+    await expect(ledger.reserve(user, key, 101, waitFor)).rejects.toMatchObject({
+      message: expect.stringContaining('API key'),
+    });
+    expect(state.asked).toBe(0);
+    const waiting = ledger.reserve(user, key, 90, waitFor);
+    await ledger.settle(open, 10);
+    expect((await waiting).amount).toBe(90);
+  });
+
   it('writes what each key used: a limited key’s balance and use, an unlimited key’s use only', () =>
     writesWhatEachKeyUsed({ ledger: node(), handle, newUser }));
 
   it('lets a free model through at a zero balance, and still refuses what costs anything', () =>
     letsFreeModelsThrough({ ledger: node(), handle, newUser }));
+
+  describe('waiting for quota the user’s running requests hold', () => {
+    it('waits for the running request and takes what it gave back', () =>
+      waitsForTheRunningRequest({ ledger: node(), handle, newUser }));
+    it('refuses with insufficient_quota when the bound is reached', () =>
+      refusesAtTheBound({ ledger: node(), handle, newUser }));
+    it('refuses at once when nothing runs or it would not fit anyway', () =>
+      refusesAtOnceWhenWaitingCannotHelp({ ledger: node(), handle, newUser }));
+    it('stops waiting when the client leaves, holding nothing', () =>
+      stopsWaitingWhenTheClientLeaves({ ledger: node(), handle, newUser }));
+    it('serves waiters first come, first served', () => servesWaitersInOrder({ ledger: node(), handle, newUser }));
+    it('holds back only the key that is short', () => holdsBackOnlyTheShortKey({ ledger: node(), handle, newUser }));
+    it('holds the size of the moment it fits', () =>
+      holdsTheSizeOfTheMomentItFits({ ledger: node(), handle, newUser }));
+  });
 });

@@ -15,6 +15,7 @@ import {
   USER_SHORT,
 } from './ledger.js';
 import { createLedgerWriter, deltasFromFields, marksFromFields } from './ledger-writer.js';
+import { type QuotaWait, type Short, type TryOutcome, type WaitFor, WaitQueue } from './quota-waiters.js';
 import * as scripts from './redis-ledger-scripts.js';
 
 /**
@@ -34,6 +35,21 @@ export interface RedisLedgerOptions {
 
 const MAX_INIT_ATTEMPTS = 20;
 
+/**
+ * How often a waiting reservation tries again for settlements made on other nodes (this node's own
+ * wake it at once): every 10 ms at first, doubling to 200 ms while nothing moves. Polling rather
+ * than pub/sub: a settlement then costs nothing extra on any node (a message per settlement would
+ * reach every node, waiters or not), a lost message cannot strand a waiter, and the load is one
+ * script call per waiting user and node per interval, only while someone waits.
+ */
+const WAIT_POLL = { minMs: 10, maxMs: 200 };
+
+type ReservationRequest = ReturnType<typeof reservationRequest>;
+
+function shortRefusal(short: Short): Error {
+  return insufficientQuota(short === 'user' ? USER_SHORT : KEY_SHORT);
+}
+
 export class RedisQuotaLedger implements QuotaLedger {
   private readonly prefix: string;
   private readonly node = randomString(8);
@@ -41,6 +57,8 @@ export class RedisQuotaLedger implements QuotaLedger {
   private readonly timer: NodeJS.Timeout;
   private readonly writeBatch: ReturnType<typeof createLedgerWriter>;
   private running: Promise<void> | null = null;
+  /** This node's requests waiting for quota, by user (quota-waiters.ts). */
+  private readonly waiting = new Map<number, WaitQueue<Reservation>>();
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -59,29 +77,70 @@ export class RedisQuotaLedger implements QuotaLedger {
     return `${this.prefix}${name}`;
   }
 
-  async reserve(userId: number, key: KeyRef | null, amount: number): Promise<Reservation> {
+  async reserve(userId: number, key: KeyRef | null, amount: number, waitFor?: WaitFor): Promise<Reservation> {
     const request = reservationRequest(userId, key, amount);
-    const { tokenId } = request;
+    // Requests of this user wait on this node already: a newcomer queues behind them.
+    const queued = waitFor ? this.waiting.get(userId) : undefined;
+    const newcomerWait = queued ? waitFor?.() : undefined;
+    if (queued && newcomerWait && newcomerWait.until > Date.now()) {
+      return queued.add(request.tokenId, 'user', newcomerWait, this.retry(request, newcomerWait), true);
+    }
+    const outcome = await this.tryReserve(request);
+    if ('held' in outcome) return outcome.held;
+    if ('refused' in outcome) throw outcome.refused;
+    const wait = queued ? newcomerWait : waitFor?.();
+    if (wait === undefined || wait.until <= Date.now()) throw shortRefusal(outcome.blocked);
+    let queue = this.waiting.get(userId);
+    if (!queue) {
+      const created = new WaitQueue<Reservation>({
+        refusal: shortRefusal,
+        release: (held) => {
+          this.settle(held, 0).catch((error: unknown) => this.options.onError?.(error));
+        },
+        onEmpty: () => {
+          if (this.waiting.get(userId) === created) this.waiting.delete(userId);
+        },
+        poll: WAIT_POLL,
+      });
+      this.waiting.set(userId, created);
+      queue = created;
+    }
+    return queue.add(request.tokenId, outcome.blocked, wait, this.retry(request, wait), false);
+  }
+
+  private retry(request: ReservationRequest, wait: QuotaWait): () => Promise<TryOutcome<Reservation>> {
+    return () => {
+      if (wait.resize) request.amount = wait.resize();
+      return this.tryReserve(request);
+    };
+  }
+
+  /** One atomic try: held, refused, or blocked by open reservations of the same payer (on any node). */
+  private async tryReserve(request: ReservationRequest): Promise<TryOutcome<Reservation>> {
+    const { userId, tokenId, amount } = request;
     const id = `${this.node}-${(this.counter++).toString(36)}`;
     const record = `${userId}|${tokenId ?? 0}|${amount}|${Date.now() + (this.options.reservationTtlMs ?? 2 * 3600_000)}`;
     for (let attempt = 0; attempt < 3; attempt++) {
       const result = Number(
         await this.redis.eval(
           scripts.RESERVE,
-          4,
+          5,
           this.key(`u:${userId}`),
           this.key(`t:${tokenId ?? 0}`),
           this.key('res'),
           this.key(`uh:${userId}`),
+          this.key(`th:${tokenId ?? 0}`),
           amount,
           id,
           record,
           tokenId === null ? '0' : '1',
         ),
       );
-      if (result === 1) return { ...request, settled: false, id };
-      if (result === 0) throw insufficientQuota(USER_SHORT);
-      if (result === -3) throw insufficientQuota(KEY_SHORT);
+      if (result === 1) return { held: { ...request, settled: false, id } };
+      if (result === 0) return { refused: insufficientQuota(USER_SHORT) };
+      if (result === -3) return { refused: insufficientQuota(KEY_SHORT) };
+      if (result === 2) return { blocked: 'user' };
+      if (result === 3) return { blocked: 'key' };
       if (result === -1) await this.load('u', userId);
       if (result === -2 && tokenId !== null) await this.load('t', tokenId);
     }
@@ -118,6 +177,7 @@ export class RedisQuotaLedger implements QuotaLedger {
     // Redis keeps the amount until a batch carries it to the database; the journal keeps it should
     // Redis lose it (a restart without persistence) before then.
     journal?.sharedSettlement(seq, settlementRecord(reservation, charged, channelId));
+    this.waiting.get(userId)?.wake();
     return { charged, shortfall: Math.max(0, cost - charged), ...(balance === undefined ? {} : { balance }) };
   }
 
@@ -153,8 +213,8 @@ export class RedisQuotaLedger implements QuotaLedger {
           this.key('pending'),
           this.key('gen'),
           this.key('inflight'),
-          // A user's sum of open reservations; a key has none (the script leaves this key alone).
-          this.key(kind === 'u' ? `uh:${id}` : 'uh:none'),
+          // The balance's sum of open reservations.
+          this.key(`${kind}h:${id}`),
           stored,
           field,
           kind,

@@ -95,6 +95,10 @@ export async function settle(
 ): Promise<void> {
   const { attempt, channel, reservation, request, price } = billed;
   const full = settledQuota({ price, groupRatio: attempt.groupRatio, usage });
+  // A whole answer tells this node how long the model's answers run (sizing later reservations).
+  if (cacheRatio === undefined && !transfer.clientGone && !transfer.failure) {
+    deps.completions?.record(billed.billedModel, full.completionTokens);
+  }
   const settled = cacheRatio === undefined ? full : { ...full, quota: Math.round(full.quota * cacheRatio) };
   // A cache hit called no channel: none is credited with its cost or named in its log.
   const channelId = cacheRatio === undefined ? channel.id : 0;

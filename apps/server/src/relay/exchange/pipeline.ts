@@ -4,7 +4,6 @@ import { AppError } from '../../platform/errors.js';
 import { checkContentSafety } from '../access/content-safety.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { recordFailure } from '../billing/error-log.js';
-import { reservationQuota } from '../billing/quota.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
 import { mapModel } from '../providers/openai/request.js';
 import { checkModelName } from '../routing/model-name.js';
@@ -23,6 +22,7 @@ import {
 import { type Billed, settle, tryChannel } from './attempt.js';
 import { readRelayInput } from './endpoint.js';
 import { Heartbeat } from './heartbeat.js';
+import { reserveForRequest } from './reservation.js';
 import type { Attempt, Endpoint, RelayDeps, RelayRecord } from './types.js';
 import { withoutChannelKey } from './upstream-errors.js';
 
@@ -147,16 +147,7 @@ async function relayToChannels(
   const { billedModel } = mapModel(channel, input.model);
   const price = deps.prices.lookup(billedModel);
   refuseUnpricedModel(deps.options, price, billedModel);
-  const reserving = deps.ledger.reserve(
-    caller.user.id,
-    { id: caller.token.id, limited: !caller.unlimited },
-    reservationQuota({
-      price,
-      groupRatio: attempt.groupRatio,
-      promptTokens: reservedPromptTokens(endpoint, attempt, channel.pre_cost),
-      preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
-    }),
-  );
+  const reserving = reserveForRequest(deps, endpoint, attempt, { channel, price, billedModel }, request, reply);
   const reservation = reserving instanceof Promise ? await reserving : reserving;
   if (await answeredFromCache(deps, endpoint, attempt, request, reply, { channel, reservation, billedModel, price })) {
     return;
@@ -218,18 +209,6 @@ async function answeredFromCache(
   );
   sendWhole(reply, 200, hit.contentType, hit.body);
   return true;
-}
-
-/**
- * The prompt tokens reserved for, by the first channel's `pre_cost`: 1 (or unset) the whole
- * estimate, 2 without images, 3 none. It is about chat prompts (reference §5.3); other endpoints'
- * counts are what they bill. It sizes the reservation only: a prompt the upstream reports no
- * usage for is still counted whole at settlement.
- */
-function reservedPromptTokens(endpoint: Endpoint, attempt: Attempt, preCost: number | undefined): number {
-  if (!endpoint.surface || preCost === undefined || preCost <= 1) return endpoint.estimatePrompt(attempt.input);
-  if (preCost >= 3) return 0;
-  return endpoint.estimatePrompt(attempt.input, { images: false });
 }
 
 /** The key's heartbeat, when it has one on; its timeout counts from the request's arrival. */

@@ -6,6 +6,7 @@ import type { ConcurrencyGate } from '../access/concurrency.js';
 import type { GroupDirectory } from '../access/groups.js';
 import type { KeyAuthenticator, RelayCaller } from '../access/keys.js';
 import type { RateLimiter } from '../access/limits.js';
+import type { CompletionEstimates } from '../billing/completion-estimates.js';
 import type { consumeLogRow } from '../billing/consume-log.js';
 import type { QuotaLedger } from '../billing/ledger.js';
 import type { LowBalanceReminder } from '../billing/low-balance.js';
@@ -182,6 +183,8 @@ export interface RelayDeps {
   chatCache?: ChatCache | undefined;
   /** Image URLs fetched for upstreams that take images only inline (transport/image-fetch.ts). */
   images?: ImageFetcher | undefined;
+  /** What this node learned of each model's answer lengths, to size reservations; absent, PreConsumedQuota is held. */
+  completions?: CompletionEstimates | undefined;
 }
 
 /**

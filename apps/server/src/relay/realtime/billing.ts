@@ -26,7 +26,10 @@ export interface SessionAccount {
   startedAt: number;
 }
 
-type BillingDeps = Pick<RelayDeps, 'ledger' | 'options' | 'writeLog' | 'commitJournal' | 'remindLowBalance' | 'logger'>;
+type BillingDeps = Pick<
+  RelayDeps,
+  'ledger' | 'options' | 'writeLog' | 'commitJournal' | 'remindLowBalance' | 'logger' | 'completions'
+>;
 
 interface RealtimeUsage {
   input_tokens?: number;
@@ -117,6 +120,7 @@ export class SessionBilling {
   private async bill(usage: Usage, startedAt: number): Promise<void> {
     const { deps, account } = this;
     const settled = settledQuota({ price: account.price, groupRatio: account.groupRatio, usage });
+    deps.completions?.record(account.model, settled.completionTokens);
     const held = this.held ?? (await this.reserve());
     this.held = undefined;
     const { charged, shortfall, balance } = await deps.ledger.settle(held, settled.quota, account.channelId);
@@ -156,7 +160,7 @@ export class SessionBilling {
     return deps.ledger.reserve(
       account.caller.user.id,
       { id: account.caller.token.id, limited: !account.caller.unlimited },
-      realtimeReservation(deps, account.price, account.groupRatio),
+      realtimeReservation(deps, account.model, account.price, account.groupRatio),
     );
   }
 
@@ -171,12 +175,22 @@ export class SessionBilling {
   }
 }
 
-/** What a session (and, after each response, the next one) holds: the pre-consumed quota, or one call. */
-export function realtimeReservation(deps: Pick<RelayDeps, 'options'>, price: Price, groupRatio: number): number {
+/**
+ * What a session (and, after each response, the next one) holds: one response's output as HTTP
+ * requests hold theirs (the learned estimate for the model, else the pre-consumed quota), or one
+ * call. The input a response reads is not known before it runs, so none is held for it.
+ */
+export function realtimeReservation(
+  deps: Pick<RelayDeps, 'options' | 'completions'>,
+  model: string,
+  price: Price,
+  groupRatio: number,
+): number {
   return reservationQuota({
     price,
     groupRatio,
     promptTokens: 0,
+    completionTokens: deps.completions?.estimate(model),
     preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
   });
 }

@@ -47,7 +47,7 @@ export async function openChannel(
   const reserving = deps.ledger.reserve(
     caller.user.id,
     { id: caller.token.id, limited: !caller.unlimited },
-    realtimeReservation(deps, deps.prices.lookup(first), attempt.groupRatio),
+    realtimeReservation(deps, first, deps.prices.lookup(first), attempt.groupRatio),
   );
   const reservation = reserving instanceof Promise ? await reserving : reserving;
   const retries = caller.forcedChannelId ? 0 : Math.max(0, deps.options.getNumber('RetryTimes'));

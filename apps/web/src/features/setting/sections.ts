@@ -67,7 +67,13 @@ export const SECTIONS: SectionSpec[] = [
     id: 'quota',
     tab: 'operation',
     fields: [
-      ...keys('QuotaPerUnit', 'PreConsumedQuota', 'DisplayInCurrencyEnabled', 'ApproximateTokenEnabled'),
+      ...keys(
+        'QuotaPerUnit',
+        'PreConsumedQuota',
+        'QuotaWaitSeconds',
+        'DisplayInCurrencyEnabled',
+        'ApproximateTokenEnabled',
+      ),
       f('UnpricedModelPolicy'),
     ],
   },
