@@ -4,7 +4,7 @@ import { type Target, throughput } from './measure.js';
 import { BENCH_ROOT_TOKEN, type Child, startOneHub } from './processes.js';
 import { prepareOneHub } from './setup.js';
 
-const ROUNDS = 3;
+const ROUNDS = 4;
 
 const VARIANTS: Array<{ name: string; environment: Record<string, string> }> = [
   { name: 'JOURNAL=off', environment: { JOURNAL: 'off' } },
@@ -31,8 +31,12 @@ export async function journalSection(
     for (const target of targets) await throughput(target, 16, 2); // warm-up
     // Alternating slices, so every variant and the pass-through get the machine's good and bad moments.
     const runs = targets.map(() => [] as Awaited<ReturnType<typeof throughput>>[]);
+    // Each round starts at another target, so none always runs right after the same neighbour.
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [index, target] of targets.entries()) runs[index]?.push(await throughput(target, 64, seconds / 2));
+      for (let step = 0; step < targets.length; step++) {
+        const index = (round + step) % targets.length;
+        runs[index]?.push(await throughput(targets[index] as Target, 64, seconds / 2));
+      }
     }
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     const cpu = runs.map((measured) => mean(measured.map((run) => run.cpuMicrosPerRequest)));
@@ -45,7 +49,7 @@ export async function journalSection(
       const cost = index === 1 ? '' : `${(own - off).toFixed(0)} µs`;
       return `| ${target.name} | ${mean(measured.map((run) => run.rps)).toFixed(0)} | ${own.toFixed(0)} µs | ${(own - base).toFixed(0)} µs | ${cost} | ${errors} |`;
     });
-    return `## The crash journal\n\nThree fresh One Hub processes on SQLite, 64 concurrent non-stream chats, ${ROUNDS} runs of ${seconds / 2} s each, alternating with the pass-through (${base.toFixed(0)} µs of CPU per request in the same slices). The journal's cost is the difference to JOURNAL=off; with JOURNAL_FSYNC_MS=0 every write waits for the disk, which shows in latency more than in CPU.\n\n| Variant | Requests/s | CPU per request | Above the pass-through | The journal's cost | Errors |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`;
+    return `## The crash journal\n\nThree fresh One Hub processes on SQLite, 64 concurrent non-stream chats, ${ROUNDS} runs of ${seconds / 2} s each, alternating with the pass-through in rotating order (${base.toFixed(0)} µs of CPU per request in the same slices). The journal's cost is the difference to JOURNAL=off; with JOURNAL_FSYNC_MS=0 every write waits for the disk, which shows in latency more than in CPU.\n\n| Variant | Requests/s | CPU per request | Above the pass-through | The journal's cost | Errors |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`;
   } finally {
     await Promise.allSettled(children.map((child) => child.stop()));
   }

@@ -154,10 +154,14 @@ export class Journal {
     this.buffer = '';
     const segment = this.active();
     try {
-      const bytes = Buffer.from(text);
-      let written = 0;
-      while (written < bytes.length) written += writeSync(segment.fd, bytes, written);
-      segment.bytes += bytes.length;
+      let written = writeSync(segment.fd, text);
+      const total = Buffer.byteLength(text);
+      // A regular file takes the whole write but for rare cases (a signal, a quota); then the rest.
+      if (written < total) {
+        const bytes = Buffer.from(text);
+        while (written < total) written += writeSync(segment.fd, bytes, written);
+      }
+      segment.bytes += total;
       if (this.options.fsyncIntervalMs === 0) fdatasyncSync(segment.fd);
       else this.unsynced = true;
     } catch (error) {
