@@ -1,3 +1,4 @@
+import { Role } from '@one-hub/contracts';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
 import type { RelayCaller } from '../access/keys.js';
@@ -111,9 +112,12 @@ export function noChannelError(deps: Pick<RelayDeps, 'router' | 'groups'>, attem
   const backup = backupGroupOf(deps, attempt);
   const groups = backup ? [attempt.group, backup] : [attempt.group];
   if (!groups.some((group) => deps.router.serves(group, model))) {
-    return new AppError('not_found', `model ${model} does not exist or is not available to this API key`, {
-      details: { code: 'model_not_found', param: 'model' },
-    });
+    // An administrator can fix it, and on a new install it is the usual first stumble: say how.
+    const message =
+      attempt.caller.user.role >= Role.admin
+        ? `model ${model} is not served by any enabled channel in group ${groups.join(' or ')}: add a channel that lists it (Channels), or enable one`
+        : `model ${model} does not exist or is not available to this API key`;
+    return new AppError('not_found', message, { details: { code: 'model_not_found', param: 'model' } });
   }
   return new AppError('unavailable', `no available channel for model ${model} in group ${attempt.group}`, {
     status: 503,

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_PASSWORD } from '../../../test/app.js';
 import { type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
 
 /**
@@ -85,6 +86,20 @@ describe('bad input on the OpenAI endpoints', () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.NotFoundError);
     expect(failure).toMatchObject({ code: 'model_not_found', param: 'model' });
+    expect((failure as Error).message).toContain('does not exist or is not available to this API key');
     expect(await storedQuota(r)).toBe(before);
+  });
+
+  it('tells an administrator that no enabled channel serves the model, and what to do', async () => {
+    const rootKey = await r.newKey(await r.t.login('root', ROOT_PASSWORD));
+    const asRoot = new OpenAI({ apiKey: rootKey, baseURL: r.baseURL, maxRetries: 0 });
+    const failure = await asRoot.chat.completions
+      .create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(failure).toMatchObject({ code: 'model_not_found', param: 'model' });
+    expect((failure as Error).message).toContain(
+      'model no-such-model is not served by any enabled channel in group default: add a channel that lists it',
+    );
   });
 });
