@@ -11,7 +11,7 @@ import Grid from '@mui/material/Grid';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { type DashboardRow, roleName, type UserView } from '@one-hub/contracts';
+import { type DashboardRow, Role, roleName, type UserView } from '@one-hub/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -25,6 +25,7 @@ import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { describeError } from '../../lib/notify.js';
 import { useDashboardRate, useDashboardUsage } from './dashboard.api.js';
 import { EmptyUsage } from './EmptyUsage.js';
+import { GettingStarted } from './GettingStarted.js';
 import { ModelUsageCard } from './ModelUsageCard.js';
 import { RateLimitCard } from './RateLimitCard.js';
 import { ServiceStatusCard } from './ServiceStatusCard.js';
@@ -82,11 +83,14 @@ function Greeting({ user }: { user: UserView | undefined }) {
   );
 }
 
-function UsageSection({ rows }: { rows: DashboardRow[] }) {
+function UsageSection({ rows, user }: { rows: DashboardRow[]; user: UserView | undefined }) {
   const days = useMemo(() => dashboardDays(rows), [rows]);
   const daily = useMemo(() => usageByDay(rows, days), [rows, days]);
   const totals = useMemo(() => totalUsage(rows), [rows]);
-  if (rows.length === 0) return <EmptyUsage />;
+  if (rows.length === 0) {
+    // An administrator without usage is most likely setting up: the way to a first call.
+    return user && user.role >= Role.admin ? <GettingStarted requests={user.request_count} /> : <EmptyUsage />;
+  }
   return (
     <Stack spacing={2.5}>
       <UsageTrendCard days={daily} totals={totals} />
@@ -166,7 +170,7 @@ export function DashboardPage() {
           {t('usageError')}
         </Alert>
       ) : (
-        <UsageSection rows={usage.data} />
+        <UsageSection rows={usage.data} user={user} />
       )}
     </Box>
   );
