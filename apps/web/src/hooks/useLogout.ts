@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api } from '../lib/api.js';
+import { forgetSignInPassword } from '../lib/signInPassword.js';
 import { useSession } from './useSession.js';
 
 /**
@@ -17,6 +18,7 @@ export function useLogout() {
       // Synchronously, not as a transition: a transition would keep the console mounted while the
       // home page loads, and its sign-in guard would then send the cleared session to /login.
       void navigate('/', { replace: true, flushSync: true });
+      forgetSignInPassword();
       logout();
     },
     meta: { silentError: true },

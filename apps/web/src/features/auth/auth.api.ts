@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useSession } from '../../hooks/useSession.js';
 import { i18n } from '../../i18n/index.js';
 import { ApiError, api, withQuery } from '../../lib/api.js';
+import { noteSignInPassword } from '../../lib/signInPassword.js';
 import { readText, storageKeys } from '../../lib/storage.js';
 import type { OAuthProvider } from './oauthUrls.js';
 
@@ -14,7 +15,11 @@ export function useLogin() {
   const { login } = useSession();
   return useMutation({
     mutationFn: (body: LoginBody) => api.post<LoginUserView>('/api/user/login', body),
-    onSuccess: (user) => login(user),
+    onSuccess: (user, body) => {
+      // A password the server made up is replaced right away; the dialog uses this one as the current.
+      noteSignInPassword(body.password, user.password_change_required);
+      login(user);
+    },
     meta: { silentError: true },
   });
 }

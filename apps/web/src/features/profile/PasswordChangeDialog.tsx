@@ -7,6 +7,7 @@ import { DialogForm, FormDialog } from '../../components/FormDialog.js';
 import { useLogout } from '../../hooks/useLogout.js';
 import { useSelf } from '../../hooks/useSelf.js';
 import { notify } from '../../lib/notify.js';
+import { forgetSignInPassword, signInPassword } from '../../lib/signInPassword.js';
 import { type AccountFormErrors, type AccountFormValues, checkAccountForm } from './accountForm.js';
 import { PasskeyRemovalChoice } from './PasskeyRemovalChoice.js';
 import { useUpdateSelf } from './profile.api.js';
@@ -23,7 +24,12 @@ export function PasswordChangeDialog() {
   const self = useSelf();
   const update = useUpdateSelf();
   const logout = useLogout();
-  const [values, setValues] = useState<Omit<AccountFormValues, 'displayName'>>(empty);
+  // The password just typed at sign-in, when there was one: not asked for a second time.
+  const [known] = useState(signInPassword);
+  const [values, setValues] = useState<Omit<AccountFormValues, 'displayName'>>({
+    ...empty,
+    currentPassword: known ?? '',
+  });
   const [errors, setErrors] = useState<AccountFormErrors>({});
   const [removePasskeys, setRemovePasskeys] = useState<number[]>([]);
   const user = self.data;
@@ -42,7 +48,12 @@ export function PasswordChangeDialog() {
       setErrors({ ...result.errors, ...missing });
       return;
     }
-    update.mutate(result.body, { onSuccess: () => notify.success(t('account.passwordChanged')) });
+    update.mutate(result.body, {
+      onSuccess: () => {
+        forgetSignInPassword();
+        notify.success(t('account.passwordChanged'));
+      },
+    });
   };
   const signOut = () => logout.mutate();
 
@@ -77,7 +88,7 @@ export function PasswordChangeDialog() {
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
             {t('forcedChange.message')}
           </Typography>
-          {field('currentPassword', t('forcedChange.current'), 'current-password', 'password-change-current')}
+          {!known && field('currentPassword', t('forcedChange.current'), 'current-password', 'password-change-current')}
           {field(
             'password',
             t('account.newPassword'),
