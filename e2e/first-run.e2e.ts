@@ -79,6 +79,8 @@ describe('first run: the generated root password', () => {
     // The reset ended the session: the console sends the visitor to sign in again.
     await page.goto(`${server.origin}/panel/dashboard`);
     await page.waitForURL('**/login');
+    // …and says why.
+    await expect.poll(() => page.getByTestId('session-ended').textContent()).toContain('your session ended');
     await signInWithForm(page, server.origin, 'root', password);
     await dialog().waitFor();
     await page.getByTestId('password-change-new').fill('root-second-password');

@@ -41,8 +41,21 @@ export function onUnauthorized(listener: Listener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+/** Set when a signed-in session ended on the server; the sign-in page says so once. */
+let sessionEnded = false;
+
+/** Whether the visitor was signed out because their session ended; answered once. */
+export function takeSessionEnded(): boolean {
+  const ended = sessionEnded;
+  sessionEnded = false;
+  return ended;
+}
+
 /** Called by the API client on any 401: the stored user goes, and the app state follows (spec §4). */
 export function signalUnauthorized(): void {
+  // A 401 for a visitor the console took as signed in: their session ended (expired, ended by a
+  // password change or a reset, or signed out elsewhere), not a visitor who never signed in.
+  if (readStoredUser() !== null) sessionEnded = true;
   clearStoredUser();
   for (const listener of unauthorizedListeners) listener();
 }

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink } from 'react-router';
 import { useSession } from '../../hooks/useSession.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { takeSessionEnded } from '../../lib/session.js';
 import { AuthCard } from './AuthCard.js';
 import { LoginForm } from './LoginForm.js';
 import { SocialSignIn } from './SocialSignIn.js';
@@ -18,6 +19,7 @@ export function LoginPage() {
   // Only a visitor who arrives signed in is sent on: after signing in here, the form itself
   // navigates, and it must stay mounted until then so that its success toast is shown.
   const [signedInOnArrival] = useState(isSignedIn);
+  const [sessionEnded] = useState(takeSessionEnded);
   const passwordLogin = siteInfo.password_login !== false;
 
   if (signedInOnArrival) return <Navigate to="/panel" replace />;
@@ -49,6 +51,11 @@ export function LoginPage() {
         </>
       }
     >
+      {sessionEnded && (
+        <Alert severity="info" data-testid="session-ended" sx={{ mb: 2 }}>
+          {t('login.sessionEnded')}
+        </Alert>
+      )}
       {passwordLogin ? (
         <LoginForm />
       ) : (
