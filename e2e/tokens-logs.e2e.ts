@@ -212,7 +212,8 @@ describe('tokens', () => {
     ).toContain('30');
     await screenshot(page, 'tokens-form-error');
     await name.fill('ci-key');
-    await page.getByTestId('token-form-quota').fill('250000');
+    // In US dollars, as the balance dialog takes them (the site shows currency): 250,000 quota.
+    await page.getByTestId('token-form-quota').fill('0.50');
     await page.getByTestId('token-form-preset-week').click();
     await page.getByTestId('token-form-submit').click();
 

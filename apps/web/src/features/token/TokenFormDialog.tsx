@@ -9,7 +9,9 @@ import { FormSection } from '../../components/form/FormSection.js';
 import { bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useFormState } from '../../hooks/useFormState.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
+import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { OwnerSection, useOwnerField } from './OwnerSection.js';
 import { ExpirySection, GroupSection, LimitsSection, QuotaSection } from './TokenFormFields.js';
 import { type TokenRow, useSaveToken } from './token.api.js';
@@ -35,8 +37,10 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogProps) {
   const { t } = useTranslation('token');
+  // Quota is typed in the unit the balance dialog uses: US$ when the site shows currency.
+  const unit = quotaUnitOf(useSiteInfo());
   const form = useFormState<TokenFormValues, TokenFormField>(
-    () => (token ? tokenToForm(token, nowSeconds()) : emptyTokenForm(nowSeconds())),
+    () => (token ? tokenToForm(token, nowSeconds(), unit) : emptyTokenForm(nowSeconds(), unit)),
     // A switch that locks a field takes that field's message away.
     (field) => [field === 'neverExpires' ? 'expiresAt' : field === 'unlimitedQuota' ? 'remainQuota' : field],
   );
@@ -51,7 +55,7 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
     event.preventDefault();
     const transfer = owner.check();
     const body = form.accept(
-      validateTokenForm(values, token?.id ?? null, nowSeconds(), (key, options) => t(key, options)),
+      validateTokenForm(values, token?.id ?? null, nowSeconds(), (key, options) => t(key, options), unit),
     );
     if (!body || !transfer.ok) return;
     // Only a changed owner is sent: `user_id` is what moves the key.

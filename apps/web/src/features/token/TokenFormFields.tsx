@@ -5,6 +5,7 @@ import AccordionSummary from '@mui/material/AccordionSummary';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
+import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -17,6 +18,8 @@ import { bindSwitchFields, bindTextFields } from '../../components/form/fieldBin
 import { SwitchField } from '../../components/form/SwitchField.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { amountToQuota, quotaUnitOf } from '../../lib/quotaAmount.js';
 import { EXPIRY_PRESETS, type TokenFormErrors, type TokenFormValues, toLocalInput } from './tokenForm.js';
 
 export interface SectionProps {
@@ -31,17 +34,25 @@ export function QuotaSection(props: SectionProps) {
   const { t } = useTranslation('token');
   const switchOf = bindSwitchFields(props);
   const format = useQuotaFormatter();
-  const amount = Number(values.remainQuota);
-  const hint = Number.isFinite(amount) && values.remainQuota !== '' ? format.equivalent(amount) || format(amount) : '';
+  const unit = quotaUnitOf(useSiteInfo());
+  const quota = amountToQuota(values.remainQuota, unit);
+  // Typed in US$: the hint gives the quota it stands for; typed in quota, what it is worth.
+  const hint = Number.isFinite(quota)
+    ? unit.currency
+      ? t('form.quotaEquivalent', { quota: quota.toLocaleString() })
+      : format.equivalent(quota) || format(quota)
+    : '';
   return (
     <FormSection title={t('form.quotaSection')} spacing={1.5}>
       <TextField
         name="remain_quota"
-        type="number"
-        label={t('form.remainQuota')}
+        label={unit.currency ? t('form.remainQuotaCurrency') : t('form.remainQuota')}
         {...bindTextFields(props)('remainQuota', values.unlimitedQuota ? t('form.unlimitedHint') : hint)}
         disabled={disabled || values.unlimitedQuota}
-        slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-quota' } }}
+        slotProps={{
+          htmlInput: { inputMode: 'decimal', 'data-testid': 'token-form-quota' },
+          input: unit.currency ? { startAdornment: <InputAdornment position="start">$</InputAdornment> } : {},
+        }}
       />
       <SwitchField label={t('form.unlimited')} {...switchOf('unlimitedQuota', 'token-form-unlimited')} />
     </FormSection>

@@ -1,9 +1,32 @@
-import { NEVER_EXPIRES } from '@one-hub/contracts';
+import { defaultTokenSetting, NEVER_EXPIRES, type TokenView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
-import { emptyTokenForm, fromLocalInput, ownerTransfer, toLocalInput, validateTokenForm } from './tokenForm.js';
+import {
+  emptyTokenForm,
+  fromLocalInput,
+  ownerTransfer,
+  tokenToForm,
+  toLocalInput,
+  validateTokenForm,
+} from './tokenForm.js';
 import { parseTokenListParams, tokenListSearch } from './useTokenListParams.js';
 
 const now = 1_800_000_000;
+const tokenView: TokenView = {
+  id: 7,
+  user_id: 1,
+  name: 'app',
+  key: 'k',
+  status: 1,
+  created_time: 0,
+  accessed_time: 0,
+  expired_time: NEVER_EXPIRES,
+  remain_quota: 0,
+  unlimited_quota: false,
+  used_quota: 0,
+  group: '',
+  backup_group: '',
+  setting: defaultTokenSetting(),
+};
 /** Echoes the key and values, so the tests see which message was chosen. */
 const t = (key: string, values?: Record<string, unknown>) => (values ? `${key} ${JSON.stringify(values)}` : key);
 
@@ -22,6 +45,39 @@ describe('token form validation (the server schema, messages on fields)', () => 
     const result = validateTokenForm({ ...emptyTokenForm(now), name: ' app ', remainQuota: '1000' }, null, now, t);
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.body).toMatchObject({ name: 'app', remain_quota: 1000, expired_time: NEVER_EXPIRES });
+  });
+
+  it('takes the quota in US dollars when the site shows currency, as the balance dialog does', () => {
+    const dollars = { currency: true, quotaPerUnit: 500_000 };
+    expect(emptyTokenForm(now, dollars).remainQuota).toBe('1');
+    const result = validateTokenForm(
+      { ...emptyTokenForm(now, dollars), name: 'app', remainQuota: '2.50' },
+      null,
+      now,
+      t,
+      dollars,
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.body.remain_quota).toBe(1_250_000);
+    const refused = validateTokenForm(
+      { ...emptyTokenForm(now, dollars), name: 'app', remainQuota: '-1' },
+      null,
+      now,
+      t,
+      dollars,
+    );
+    if (refused.ok) throw new Error('a negative amount was accepted');
+    expect(refused.errors.remainQuota).toBe('token:form.errors.quotaCurrency');
+  });
+
+  it('gives back the exact stored quota of a key edited without touching its amount', () => {
+    const odd = { currency: true, quotaPerUnit: 7 };
+    for (const quota of [0, 1, 123_457, 9_999_999_999]) {
+      const values = tokenToForm({ ...tokenView, remain_quota: quota }, now, odd);
+      const result = validateTokenForm(values, tokenView.id, now, t, odd);
+      if (!result.ok) throw new Error(JSON.stringify(result.errors));
+      expect(result.body.remain_quota).toBe(quota);
+    }
   });
 
   it('lets the chat cache answer a new key unless its switch is turned off', () => {

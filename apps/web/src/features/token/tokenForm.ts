@@ -11,6 +11,7 @@ import {
   type UpdateTokenBody,
   updateTokenBody,
 } from '@one-hub/contracts';
+import { amountToQuota, type QuotaUnit, quotaToAmount } from '../../lib/quotaAmount.js';
 
 /** The dialog's fields as the inputs hold them (numbers as typed text). */
 export interface TokenFormValues {
@@ -77,11 +78,14 @@ export function fromLocalInput(text: string): number {
   return Number.isNaN(milliseconds) ? Number.NaN : Math.floor(milliseconds / 1000);
 }
 
-export function emptyTokenForm(nowSeconds: number): TokenFormValues {
+/** Quota fields hold an amount in the console's unit (lib/quotaAmount.ts); raw quota when none is given. */
+const RAW_QUOTA: QuotaUnit = { currency: false, quotaPerUnit: 1 };
+
+export function emptyTokenForm(nowSeconds: number, unit: QuotaUnit = RAW_QUOTA): TokenFormValues {
   const setting = defaultTokenSetting();
   return {
     name: '',
-    remainQuota: String(DEFAULT_NEW_TOKEN_QUOTA),
+    remainQuota: quotaToAmount(DEFAULT_NEW_TOKEN_QUOTA, unit),
     unlimitedQuota: false,
     neverExpires: true,
     expiresAt: toLocalInput(nowSeconds + 30 * DAY),
@@ -99,12 +103,12 @@ export function emptyTokenForm(nowSeconds: number): TokenFormValues {
   };
 }
 
-export function tokenToForm(token: TokenView, nowSeconds: number): TokenFormValues {
+export function tokenToForm(token: TokenView, nowSeconds: number, unit: QuotaUnit = RAW_QUOTA): TokenFormValues {
   const { heartbeat, limits } = token.setting;
   const neverExpires = token.expired_time === NEVER_EXPIRES || token.expired_time === 0;
   return {
     name: token.name,
-    remainQuota: String(token.remain_quota),
+    remainQuota: quotaToAmount(token.remain_quota, unit),
     unlimitedQuota: token.unlimited_quota,
     neverExpires,
     expiresAt: toLocalInput(neverExpires ? nowSeconds + 30 * DAY : token.expired_time),
@@ -135,11 +139,12 @@ function ipLines(text: string): string[] {
 }
 
 /** The request body the values stand for, before validation. */
-export function formToInput(values: TokenFormValues) {
+export function formToInput(values: TokenFormValues, unit: QuotaUnit = RAW_QUOTA) {
+  const quota = amountToQuota(values.remainQuota, unit);
   return {
     name: values.name,
     // With unlimited quota the amount is kept but not used, so an unreadable one is stored as 0.
-    remain_quota: values.unlimitedQuota ? numberOf(values.remainQuota) || 0 : numberOf(values.remainQuota),
+    remain_quota: values.unlimitedQuota ? quota || 0 : quota,
     unlimited_quota: values.unlimitedQuota,
     expired_time: values.neverExpires ? NEVER_EXPIRES : fromLocalInput(values.expiresAt),
     group: values.group,
@@ -177,14 +182,20 @@ function fieldOf(path: ReadonlyArray<PropertyKey>): TokenFormField | null {
   return fields[names] ?? null;
 }
 
-function issueText(field: TokenFormField, issue: Issue, input: ReturnType<typeof formToInput>, t: Translate): string {
+function issueText(
+  field: TokenFormField,
+  issue: Issue,
+  input: ReturnType<typeof formToInput>,
+  t: Translate,
+  unit: QuotaUnit,
+): string {
   switch (field) {
     case 'name':
       return issue.code === 'too_big'
         ? t('token:form.errors.nameTooLong', { max: TOKEN_NAME_MAX_LENGTH })
         : t('token:form.errors.nameRequired');
     case 'remainQuota':
-      return t('token:form.errors.quota');
+      return t(unit.currency ? 'token:form.errors.quotaCurrency' : 'token:form.errors.quota');
     case 'expiresAt':
       return t('token:form.errors.expiry');
     case 'group':
@@ -219,15 +230,16 @@ export function validateTokenForm(
   id: number | null,
   nowSeconds: number,
   t: Translate,
+  unit: QuotaUnit = RAW_QUOTA,
 ): TokenFormResult {
-  const input = formToInput(values);
+  const input = formToInput(values, unit);
   const parsed = id === null ? createTokenBody.safeParse(input) : updateTokenBody.safeParse({ ...input, id });
   const errors: TokenFormErrors = {};
   const unplaced: string[] = [];
   for (const issue of parsed.error?.issues ?? []) {
     const field = fieldOf(issue.path);
     if (field === null) unplaced.push(issue.message);
-    else errors[field] ??= issueText(field, issue, input, t);
+    else errors[field] ??= issueText(field, issue, input, t, unit);
   }
   if (!errors.expiresAt && id === null && !values.neverExpires && input.expired_time <= nowSeconds) {
     errors.expiresAt = t('token:form.errors.expiryPast');

@@ -21,13 +21,12 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
-import { quotaDisplayOptions } from '../../lib/format.js';
 import { describeError } from '../../lib/notify.js';
+import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import {
   QUOTA_REMARK_MAX_LENGTH,
   type QuotaDirection,
   type QuotaFormValues,
-  type QuotaUnit,
   quotaDelta,
   validateQuotaForm,
 } from './quotaForm.js';
@@ -79,8 +78,7 @@ function QuotaForm({ user, onClose, onDone }: { user: UserView } & Omit<QuotaDia
   const { t } = useTranslation('user');
   const format = useQuotaFormatter();
   const siteInfo = useSiteInfo();
-  const display = quotaDisplayOptions(siteInfo);
-  const unit: QuotaUnit = { currency: display.displayInCurrency, quotaPerUnit: display.quotaPerUnit };
+  const unit = quotaUnitOf(siteInfo);
   const [values, setValues] = useState<QuotaFormValues>({ direction: 'add', amount: '', remark: '' });
   const [errors, setErrors] = useState<{ amount?: string; remark?: string }>({});
   const change = useChangeQuota();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { amountToQuota, type QuotaFormValues, validateQuotaForm } from './quotaForm.js';
+import { amountToQuota } from '../../lib/quotaAmount.js';
+import { type QuotaFormValues, validateQuotaForm } from './quotaForm.js';
 
 const t = (key: string, values?: Record<string, unknown>) => (values ? `${key}:${JSON.stringify(values)}` : key);
 const quotaUnit = { currency: false, quotaPerUnit: 500_000 };

@@ -1,4 +1,5 @@
 import { type QuotaChangeBody, quotaChangeBody } from '@one-hub/contracts';
+import { amountToQuota, type QuotaUnit } from '../../lib/quotaAmount.js';
 
 export type QuotaDirection = 'add' | 'subtract';
 
@@ -9,25 +10,9 @@ export interface QuotaFormValues {
   remark: string;
 }
 
-export interface QuotaUnit {
-  /** True when the amount is typed in US dollars (the site shows currency). */
-  currency: boolean;
-  quotaPerUnit: number;
-}
-
 export const QUOTA_REMARK_MAX_LENGTH = 200;
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
-
-/** The quota a typed amount stands for (always ≥ 0), or NaN when it is not a usable number. */
-export function amountToQuota(amount: string, unit: QuotaUnit): number {
-  const text = amount.trim();
-  if (text === '' || !/^\d*\.?\d*$/.test(text)) return Number.NaN;
-  const value = Number(text);
-  if (!Number.isFinite(value)) return Number.NaN;
-  if (unit.currency) return Math.round(value * unit.quotaPerUnit);
-  return Number.isInteger(value) ? value : Number.NaN;
-}
 
 /** The signed change the form asks for, or NaN. */
 export function quotaDelta(values: QuotaFormValues, unit: QuotaUnit): number {
