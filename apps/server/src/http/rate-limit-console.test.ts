@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { loadConfig } from '../config.js';
+import { hashedAssetPaths } from './console.js';
 
 /** A fresh client address per test, so counts of one test (or an earlier run on a shared Redis) never leak into another. */
 let addresses = 0;
@@ -174,6 +175,21 @@ describe('an address over the console limit', () => {
     const address = newAddress();
     await exhaust(address);
     expect((await get('/api/status', address, NAVIGATION)).statusCode).toBe(200);
+  });
+});
+
+describe('the uncounted files under a base path', () => {
+  it('are the built files under <base path>assets/, and nothing else', () => {
+    const directory = viteLikeConsole();
+    mkdirSync(join(directory, 'assets', 'fonts'));
+    writeFileSync(join(directory, 'assets', 'fonts', 'inter-Bx9q.woff2'), '');
+    const paths = hashedAssetPaths(directory, '/hub/');
+    expect(paths.size).toBe(27);
+    expect(paths.has('/hub/assets/chunk3-C3xYz9_.js')).toBe(true);
+    expect(paths.has('/hub/assets/fonts/inter-Bx9q.woff2')).toBe(true);
+    expect(paths.has('/hub/favicon.svg')).toBe(false);
+    expect(paths.has('/hub/assets/fonts')).toBe(false);
+    expect(hashedAssetPaths(join(directory, 'not-built'), '/')).toEqual(new Set());
   });
 });
 
