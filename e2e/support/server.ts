@@ -30,8 +30,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the built server as a real process on a fresh SQLite file and waits until it answers. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the built server as a real process on a fresh SQLite file and waits until it answers. A
+ * variable given as undefined is left unset, so the server uses its own default.
+ */
+export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-e2e-'));
   // A test that restarts the server (an update) passes the first one's PORT again.
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -45,7 +48,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       // Root starts empty, so the balances the tests set are the ones they see (first-run.e2e.ts sets it).
       INITIAL_ROOT_QUOTA: '0',
       // A browser test loads the console in a fresh context per test, far more than a person does
-      // from one address; the per-address limits have their own test (http/rate-limit.test.ts).
+      // from one address; the per-address limits have their own tests (http/rate-limit*.test.ts and
+      // console-loads.e2e.ts, which leaves these unset).
       GLOBAL_API_RATE_LIMIT: '0',
       GLOBAL_WEB_RATE_LIMIT: '0',
       ...env,

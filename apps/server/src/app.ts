@@ -28,7 +28,7 @@ import { installChannelTests } from './channel-health/test-all.js';
 import type { Config } from './config.js';
 import { createAuth } from './http/auth.js';
 import { installBodyRules } from './http/bodies.js';
-import { installConsole } from './http/console.js';
+import { hashedAssetPaths, installConsole } from './http/console.js';
 import { installErrorHandling, sendError, toAppError } from './http/errors.js';
 import { createAccountSignInLimit, installGlobalRateLimits, installRateLimit } from './http/rate-limit.js';
 import { createRelayFront, type RelayFront } from './http/relay-front.js';
@@ -122,7 +122,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const auth = createAuth(sessions, services.userRepository);
   const namespace = options.redisNamespace ?? `onehub:${await services.options.instanceId()}:`;
   const critical = await installRateLimit(app, { ...config.criticalRateLimit, redis: options.redis, namespace });
-  const addressLimit = installGlobalRateLimits(app, config.globalRateLimit);
+  const addressLimit = installGlobalRateLimits(app, config.globalRateLimit, {
+    redis: options.redis,
+    namespace,
+    uncountedPaths: hashedAssetPaths(options.consoleDirectory, config.basePath),
+  });
   if (addressLimit) relayFront.limitOpenRoutes(addressLimit);
 
   const telegram = { config: config.telegramBot, nodeType: config.nodeType, services, logger: options.logger };

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
@@ -25,6 +25,24 @@ const API_PREFIXES = [
 function isApiPath(url: string): boolean {
   const path = url.split('?')[0] ?? url;
   return API_PREFIXES.some((prefix) => path === prefix.slice(0, -1) || path.startsWith(prefix));
+}
+
+/** The folder of the build's content-hashed files (Vite's `assets`): immutable, cached for good. */
+const HASHED_ASSETS = 'assets';
+
+/**
+ * The request paths of the console's content-hashed files (`<base path>assets/index-B5MQOGWJ.js`…),
+ * read once: the build does not change while the server runs. Empty when the console is not built.
+ */
+export function hashedAssetPaths(directory: string, basePath: string): Set<string> {
+  const folder = join(directory, HASHED_ASSETS);
+  if (!existsSync(folder)) return new Set();
+  const names = readdirSync(folder, { recursive: true, encoding: 'utf8' });
+  return new Set(
+    names
+      .filter((name) => statSync(join(folder, name)).isFile())
+      .map((name) => `${basePath}${HASHED_ASSETS}/${name.split(sep).join('/')}`),
+  );
 }
 
 /**
@@ -87,7 +105,7 @@ export async function installConsole(
       wildcard: true,
       cacheControl: false,
       setHeaders: (response, path) => {
-        const hashedAsset = path.includes(join('assets', ''));
+        const hashedAsset = path.includes(join(HASHED_ASSETS, ''));
         response.setHeader('cache-control', hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
         response.setHeader('content-security-policy', policy);
       },

@@ -4,6 +4,8 @@ import type { Redis } from 'ioredis';
 import type { Cache } from '../platform/cache/index.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { AppError } from '../platform/errors.js';
+import { createMemoryAddressCounter, createRedisAddressCounter } from './address-counter.js';
+import { pageLanguageOf, RATE_LIMIT_PAGE_POLICY, rateLimitPage } from './rate-limit-page.js';
 import type { AddressLimit } from './relay-front.js';
 
 /** Route-level `config` that turns on the limiter for sign-in, registration and password routes. */
@@ -34,47 +36,86 @@ export async function installRateLimit(
 /** Paths outside the per-address API limit, as in the reference: scrapers and the Telegram webhook. */
 const UNLIMITED_API_PATHS = [/^\/api\/metrics(\/|$)/, /^\/api\/telegram\//];
 
+/** Where the per-address counters live, and what the console limit leaves out. */
+export interface GlobalRateLimitStore {
+  /** Shares the counts between nodes; this process keeps them otherwise. */
+  redis?: Redis | undefined;
+  /** Prefix of this installation's Redis keys (`onehub:<instance id>:`). */
+  namespace: string;
+  /**
+   * The console's content-hashed files (`<base path>assets/…`, console.ts): never counted. A cold
+   * load of the console fetches a few dozen of them, and a browser keeps them for good once fetched.
+   */
+  uncountedPaths?: ReadonlySet<string>;
+}
+
+/** A navigation by a browser, which gets a page it can show rather than the JSON error. */
+function wantsPage(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    typeof accept === 'string' &&
+    accept.includes('text/html')
+  );
+}
+
 /**
  * The reference's global limits per client address: `api` requests to `/api/*` and `web` requests
- * for the console (pages and their files) per window, each counted on its own, shared by every node
- * through Redis when configured. 0 turns one off. Sign-in routes keep their own stricter limit on
- * top. The relay's limit is per user (its group's RPM); its routes that authenticate nobody count
- * against the `api` limit of their address too, through the returned check (relay-front.ts).
+ * for the console (pages and their files, but not its content-hashed files) per window, each counted
+ * on its own, shared by every node through Redis when configured (keys
+ * `<namespace>ratelimit:api:<address>` and `…:web:<address>`). 0 turns one off. A page request over
+ * the limit gets a small page in the visitor's language, anything else the JSON error. Sign-in routes
+ * keep their own stricter limit on top. The relay's limit is per user (its group's RPM); its routes
+ * that authenticate nobody count against the `api` limit of their address too, through the returned
+ * check (relay-front.ts).
  */
 export function installGlobalRateLimits(
   app: FastifyInstance,
   settings: { api: number; web: number; windowSeconds: number },
+  store: GlobalRateLimitStore,
 ): AddressLimit | undefined {
-  const limiter = (max: number, prefix: string) =>
+  const counter = store.redis
+    ? createRedisAddressCounter(store.redis, `${store.namespace}ratelimit:`)
+    : createMemoryAddressCounter();
+  const windowMs = settings.windowSeconds * 1000;
+  /** Counts a request of `address`; resolves with the seconds to wait when it is over `max`. */
+  const limiter = (max: number, name: string) =>
     max > 0
-      ? app.createRateLimit({
-          max,
-          timeWindow: settings.windowSeconds * 1000,
-          keyGenerator: (request) => `${prefix}${request.ip}`,
-        })
+      ? async (address: string): Promise<number | undefined> => {
+          try {
+            const { count, resetInMs } = await counter.count(`${name}:${address}`, windowMs);
+            return count > max ? Math.max(1, Math.ceil(resetInMs / 1000)) : undefined;
+          } catch (error) {
+            // Redis out of reach: the limit stands aside rather than refuse every page and API call.
+            app.log.warn({ err: error }, 'per-address limit unavailable; request let through');
+            return undefined;
+          }
+        }
       : undefined;
-  const api = limiter(settings.api, 'GA');
-  const web = limiter(settings.web, 'GW');
+  const api = limiter(settings.api, 'api');
+  const web = limiter(settings.web, 'web');
   if (!api && !web) return undefined;
+  const uncounted = store.uncountedPaths ?? new Set<string>();
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
     const isApi = path === '/api' || path.startsWith('/api/');
-    const check = isApi ? (UNLIMITED_API_PATHS.some((pattern) => pattern.test(path)) ? undefined : api) : web;
-    if (!check) return;
-    const result = await check(request);
-    if (result.isAllowed || !result.isExceeded) return;
-    reply.header('retry-after', String(result.ttlInSeconds));
-    throw new AppError(
-      'rate_limited',
-      `too many requests from this address; try again in ${result.ttlInSeconds} seconds`,
-    );
+    const uncountedHere = isApi ? UNLIMITED_API_PATHS.some((pattern) => pattern.test(path)) : uncounted.has(path);
+    const check = isApi ? api : web;
+    if (!check || uncountedHere) return;
+    const waitSeconds = await check(request.ip);
+    if (waitSeconds === undefined) return;
+    reply.header('retry-after', String(waitSeconds));
+    if (!isApi && wantsPage(request)) {
+      return reply
+        .code(429)
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', RATE_LIMIT_PAGE_POLICY)
+        .type('text/html; charset=utf-8')
+        .send(rateLimitPage(pageLanguageOf(request.headers['accept-language']), request.ip, waitSeconds));
+    }
+    throw new AppError('rate_limited', `too many requests from this address; try again in ${waitSeconds} seconds`);
   });
-  if (!api) return undefined;
-  return async (address) => {
-    // The limiter reads only these of a request (the address and a route's own group).
-    const result = await api({ ip: address, routeOptions: { config: {} } } as unknown as FastifyRequest);
-    return result.isAllowed || !result.isExceeded ? undefined : result.ttlInSeconds;
-  };
+  return api;
 }
 
 /** Counts password sign-ins per account name, whatever address they come from. */
