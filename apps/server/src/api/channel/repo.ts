@@ -1,5 +1,6 @@
 import type { ChannelListQuery, Paged } from '@one-hub/contracts';
 import { ChannelStatus, splitChannelList } from '@one-hub/contracts';
+import { sql } from 'kysely';
 import { nowSeconds } from '../../platform/clock.js';
 import {
   type ChannelRow,
@@ -77,6 +78,25 @@ export class ChannelRepository {
 
   transaction<Result>(work: (executor: Executor) => Promise<Result>): Promise<Result> {
     return this.handle.db.transaction().execute(work);
+  }
+
+  /**
+   * What the console's getting-started list ticks: how many channels there are, whether one was
+   * ever tested, and how many live keys `userId` has. One round trip's worth of small counts.
+   */
+  async setupFacts(userId: number): Promise<{ channels: number; tested: boolean; keys: number }> {
+    const count = sql<number | string>`count(*)`.as('total');
+    const [channels, tested, keys] = await Promise.all([
+      this.live().select(count).executeTakeFirst(),
+      this.live().select('id').where('test_time', '>', 0).limit(1).executeTakeFirst(),
+      this.handle.db
+        .selectFrom('tokens')
+        .select(count)
+        .where('user_id', '=', userId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst(),
+    ]);
+    return { channels: Number(channels?.total ?? 0), tested: tested !== undefined, keys: Number(keys?.total ?? 0) };
   }
 
   private live(executor: Executor = this.handle.db) {

@@ -7,7 +7,7 @@ import {
   updateChannelBody,
 } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { Auth } from '../../http/auth.js';
+import { type Auth, currentUser } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import type { ChannelService } from './service.js';
@@ -27,6 +27,8 @@ export function channelRoutes(app: FastifyInstance, deps: { auth: Auth; channels
   app.get('/api/channel/', { ...admin, logLevel: 'warn' }, async (request) =>
     ok(await channels.list(parseInput(channelListQuery, request.query, 'query'))),
   );
+  // Ours, not the reference's: the console's getting-started list (channels, a tested one, the admin's own keys).
+  app.get('/api/channel/setup', admin, async (request) => ok(await channels.repo.setupFacts(currentUser(request).id)));
   // Not enveloped: it is OpenAI's model-list shape.
   app.get('/api/channel/models', admin, async () => channels.models());
   app.get('/api/channel/:id', admin, async (request) => {
