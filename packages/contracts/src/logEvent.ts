@@ -28,6 +28,17 @@ export const logEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('topup_not_credited'), trade_no: text, reason: text }),
   /** A failed asynchronous task (Midjourney drawing or another task) gave its charge back. */
   z.object({ event: z.literal('task_refund'), kind: z.enum(['midjourney', 'task']), task_id: text, quota }),
+  /** Root's audit row: a payment gateway was created, had vendor settings changed, or was deleted. */
+  z.object({
+    event: z.literal('payment_gateway'),
+    change: z.enum(['created', 'changed', 'deleted']),
+    gateway_id: z.number().int(),
+    gateway_name: text,
+    gateway_type: text,
+    /** The settings named (never their values): `config.key`, `notify_domain`… */
+    fields: z.array(text).max(100),
+    actor: text,
+  }),
 ]);
 
 export type LogEvent = z.infer<typeof logEventSchema>;

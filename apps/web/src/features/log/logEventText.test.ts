@@ -47,6 +47,18 @@ describe('log rows worded from their event in the reader language', () => {
       'Midjourney drawing mj-1 failed: $0.00 refunded',
     ],
     [{ event: 'task_refund', kind: 'task', task_id: 'suno-1', quota: 500_000 }, 'Task suno-1 failed: $1.00 refunded'],
+    [
+      {
+        event: 'payment_gateway',
+        change: 'changed',
+        gateway_id: 3,
+        gateway_name: 'Epay',
+        gateway_type: 'epay',
+        fields: ['config.key', 'notify_domain'],
+        actor: 'root',
+      },
+      'Payment gateway #3 Epay (epay): root changed config.key, notify_domain',
+    ],
   ])('in English: %j', (event, sentence) => {
     expect(say(event, 'en_US')).toBe(sentence);
   });

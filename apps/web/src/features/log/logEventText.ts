@@ -33,6 +33,14 @@ export function logEventText(event: LogEvent, t: Translate, formatQuota: (quota:
       });
     case 'topup_not_credited':
       return t(key('topup_not_credited'), { tradeNo: event.trade_no, reason: event.reason });
+    case 'payment_gateway':
+      return t(key(`gateway_${event.change}`), {
+        id: event.gateway_id,
+        name: event.gateway_name,
+        type: event.gateway_type,
+        actor: event.actor,
+        fields: event.fields.join(', '),
+      });
     case 'task_refund':
       return t(key(event.kind === 'midjourney' ? 'midjourney_refund' : 'task_refund'), {
         taskId: event.task_id,
