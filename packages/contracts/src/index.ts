@@ -7,6 +7,7 @@ export * from './invoice.js';
 export * from './json.js';
 export * from './json-depth.js';
 export * from './log.js';
+export * from './logEvent.js';
 export * from './midjourney.js';
 export * from './options.js';
 export * from './paging.js';

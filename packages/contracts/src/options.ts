@@ -46,7 +46,7 @@ const atLeastZero = { min: 0 } as const;
 const aboveZero = { above: 0 } as const;
 const quotaAmount = { min: 0, max: MAX_QUOTA } as const;
 
-/** The console's languages (spec §1); `Language` must be one of them. */
+/** The console's languages (spec §1); `Language` must be one of them, or empty (not set). */
 export const OPTION_LANGUAGES = ['zh_CN', 'zh_HK', 'en_US', 'ja_JP'] as const;
 /** Content-safety tools the server knows (`GET /api/option/safe_tools`). */
 export const SAFE_TOOL_NAMES = ['Keyword'] as const;
@@ -134,7 +134,9 @@ export const optionDefinitions = {
   SystemName: str('One Hub'),
   Logo: str('', { format: 'urlOrPath' }),
   AnalyticsCode: str(),
-  Language: str('zh_CN', { choices: OPTION_LANGUAGES }),
+  // Empty until an administrator picks one: each visitor then sees their browser's language (if
+  // the console speaks it) instead of a language the server assumed for them.
+  Language: str('', { choices: OPTION_LANGUAGES }),
   ServerAddress: str('http://localhost:3000', { format: 'url' }),
   TopUpLink: str('', { format: 'url' }),
   ChatLink: str(),

@@ -4,6 +4,10 @@ export interface SiteInfo {
   start_time: number;
   system_name: string;
   logo: string;
+  /**
+   * The site language an administrator set (`Language` option), or '' when none was set: the
+   * console then follows each visitor's browser, and a One Hub console its own default (zh_CN).
+   */
   language: string;
   footer_html: string;
   analytics_code: string;

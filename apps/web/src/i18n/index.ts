@@ -2,33 +2,50 @@ import i18next from 'i18next';
 import LanguageDetector, { type CustomDetector } from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { readText, removeItem, storageKeys, writeText } from '../lib/storage.js';
-import { defaultLanguage, htmlLangOf, isLanguage, type Language, languages, toLanguage } from './languages.js';
+import {
+  defaultLanguage,
+  htmlLangOf,
+  isLanguage,
+  type Language,
+  languages,
+  resolveLanguage,
+  toLanguage,
+} from './languages.js';
 import { namespaces, resources } from './resources.js';
 
 /**
- * The server's language (spec §1: second after the visitor's own choice). Until `/api/status`
- * answers, the copy stored by the previous visit stands in for it.
+ * The site language from `/api/status` (set only when an administrator chose one). Until the
+ * status answers, the copy stored by the previous visit stands in for it.
  */
-let serverLanguage: Language | undefined;
+let siteLanguage: string | undefined;
 
-const serverLanguageDetector: CustomDetector = {
-  name: 'serverLanguage',
-  lookup: () => serverLanguage ?? storedSiteLanguage(),
-};
-
-function storedSiteLanguage(): Language | undefined {
+function storedSiteLanguage(): string | undefined {
   try {
     const info: unknown = JSON.parse(readText(storageKeys.siteInfo) ?? 'null');
-    return typeof info === 'object' && info !== null && 'language' in info
-      ? toLanguage(String(info.language))
-      : undefined;
+    return typeof info === 'object' && info !== null && 'language' in info ? String(info.language) : undefined;
   } catch {
     return undefined;
   }
 }
 
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language].filter(Boolean);
+}
+
+/** The language this visitor should see now (see `resolveLanguage` for the order). */
+function visitorLanguage(): Language {
+  return resolveLanguage({
+    chosen: readText(storageKeys.appLanguage),
+    site: siteLanguage ?? storedSiteLanguage(),
+    browser: browserLanguages(),
+  });
+}
+
+const visitorLanguageDetector: CustomDetector = { name: 'visitorLanguage', lookup: visitorLanguage };
+
 const detector = new LanguageDetector();
-detector.addDetector(serverLanguageDetector);
+detector.addDetector(visitorLanguageDetector);
 
 export const i18n = i18next.createInstance();
 
@@ -49,13 +66,10 @@ void i18n
     interpolation: { escapeValue: false },
     returnEmptyString: false,
     detection: {
-      // appLanguage, then the server's language; the others only matter when neither is known.
-      order: ['localStorage', 'serverLanguage', 'querystring', 'cookie', 'sessionStorage', 'navigator', 'htmlTag'],
-      lookupLocalStorage: storageKeys.appLanguage,
-      lookupQuerystring: 'lng',
+      // One detector holds the whole order (choice, site, browser, zh_CN), so it can be tested alone.
+      order: [visitorLanguageDetector.name],
       // Only an explicit choice is saved (setLanguage below), never a detected language.
       caches: [],
-      convertDetectedLanguage: (code) => toLanguage(code) ?? code,
     },
   });
 
@@ -75,11 +89,14 @@ export function setLanguage(language: Language): void {
   void i18n.changeLanguage(language);
 }
 
-/** The server's language arrived: it applies unless the visitor chose one. */
+/**
+ * `/api/status` answered with the site language ('' when no administrator set one): the console
+ * follows it unless the visitor chose a language, and falls back to the browser's when it is unset.
+ */
 export function applyServerLanguage(code: string | undefined): void {
-  serverLanguage = toLanguage(code) ?? defaultLanguage;
-  const chosen = toLanguage(readText(storageKeys.appLanguage));
-  if (!chosen && serverLanguage !== currentLanguage()) void i18n.changeLanguage(serverLanguage);
+  siteLanguage = code ?? '';
+  const language = visitorLanguage();
+  if (language !== currentLanguage()) void i18n.changeLanguage(language);
 }
 
 /** Forgets the visitor's choice (used by tests and by a "use the site default" control). */

@@ -96,6 +96,11 @@ describe.each(availableDialects)('invite rewards on %s', (dialect) => {
     expect((await redeem(invitee)).statusCode).toBe(200);
     expect(await quotaOf(inviter)).toBe(INVITER_REWARD);
     expect(await rewardLogs(inviter)).toHaveLength(1);
+    // The console words the row from its event in the reader's language (issue 31).
+    expect(JSON.parse((await rewardLogs(inviter))[0]?.metadata ?? '')).toEqual({
+      event: 'inviter_reward',
+      quota: INVITER_REWARD,
+    });
     expect((await redeem(invitee)).statusCode).toBe(200);
     expect(await quotaOf(inviter)).toBe(INVITER_REWARD);
   });

@@ -1,4 +1,4 @@
-import type { LogType } from '@one-hub/contracts';
+import type { LogEvent, LogType } from '@one-hub/contracts';
 import { nowSeconds } from '../../platform/clock.js';
 import type { Executor, NewLogRow } from '../../platform/db/index.js';
 import { fitLogColumn } from './columns.js';
@@ -11,6 +11,11 @@ export interface LogEntry {
   quota?: number;
   sourceIp?: string;
   requestId?: string;
+  /**
+   * The same fact as `content`, in structured form for the console to word in the reader's
+   * language; `content` keeps One Hub's text for the consoles and scripts that read it.
+   */
+  event?: LogEvent;
 }
 
 /** A log row of `type` with every other column empty or zero (user 0, time 0): fill in what applies. */
@@ -48,6 +53,7 @@ export class LogRepository {
       quota: entry.quota ?? 0,
       source_ip: fitLogColumn('source_ip', entry.sourceIp ?? ''),
       request_id: fitLogColumn('request_id', entry.requestId ?? ''),
+      metadata: entry.event ? JSON.stringify(entry.event) : '{}',
     };
     await executor.insertInto('logs').values(row).execute();
   }

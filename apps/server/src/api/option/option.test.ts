@@ -24,7 +24,7 @@ describe('options and site information', () => {
     expect(response.json().data).toMatchObject({
       system_name: 'One Hub',
       quota_per_unit: 500000,
-      language: 'zh_CN',
+      language: '',
       display_in_currency: true,
       email_verification: false,
       github_oauth: false,
@@ -46,6 +46,15 @@ describe('options and site information', () => {
       'AMA',
       'OpenCat',
     ]);
+  });
+
+  it('reports the site language only once an administrator set it, and forgets it when emptied', async () => {
+    const status = async () => (await t.app.inject({ method: 'GET', url: '/api/status' })).json().data.language;
+    expect(await status()).toBe('');
+    expect((await put(root, 'Language', 'zh_HK')).statusCode).toBe(200);
+    expect(await status()).toBe('zh_HK');
+    expect((await put(root, 'Language', '')).statusCode).toBe(200);
+    expect(await status()).toBe('');
   });
 
   it('lets root read and change options, which take effect at once', async () => {

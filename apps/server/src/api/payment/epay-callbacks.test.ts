@@ -66,9 +66,22 @@ describe.each(availableDialects)('paying through Epay and its callbacks on %s', 
     const order = await t.order(tradeNo);
     expect(order.status).toBe('success');
     expect(order.gateway_no).toBe(`EP${tradeNo}`);
-    const logs = (await t.topUpLogs(user.id)) as { quota: number; source_ip: string }[];
+    const logs = (await t.topUpLogs(user.id)) as { quota: number; source_ip: string; metadata: string }[];
     expect(logs).toHaveLength(1);
     expect(Number(logs[0]?.quota)).toBe(10 * QUOTA_PER_UNIT);
+    // The console words the row from its event in the reader's language (issue 31).
+    const { order_currency: currency } = await t.database.db
+      .selectFrom('orders')
+      .select('order_currency')
+      .where('trade_no', '=', tradeNo)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(logs[0]?.metadata ?? '')).toEqual({
+      event: 'online_topup',
+      quota: 10 * QUOTA_PER_UNIT,
+      paid: Number(order.order_amount).toFixed(2),
+      currency,
+      trade_no: tradeNo,
+    });
     expect(logs[0]?.source_ip).toBe('127.0.0.1');
 
     const paid = await t.call('GET', `/api/user/order/status?trade_no=${tradeNo}`, user.cookie);

@@ -135,6 +135,21 @@ describe.each(availableDialects)('who may change a payment gateway on %s', (dial
     expect((await t.services.payments.gateways.usable(gateway.uuid))?.config.key).toBe(newKey);
     const audit = await gatewayAudit();
     expect(audit).toContain(`root: 支付网关 #${gateway.id} Epay renamed (epay) changed config.key by root`);
+    // The same fact in structured form, which the console words in the reader's language (issue 31).
+    const rows = (await t.call('GET', '/api/log/?log_type=4&size=100', t.root)).json().data.data as {
+      content: string;
+      metadata: unknown;
+    }[];
+    const row = rows.find((entry) => entry.content.endsWith('changed config.key by root'));
+    expect(row?.metadata).toEqual({
+      event: 'payment_gateway',
+      change: 'changed',
+      gateway_id: gateway.id,
+      gateway_name: 'Epay renamed',
+      gateway_type: 'epay',
+      fields: ['config.key'],
+      actor: 'root',
+    });
     expect(audit.join('\n')).not.toContain(newKey);
     expect(audit.join('\n')).not.toContain(ROOT_KEY);
     expect(audit.some((row) => row.includes('created with config.pay_domain, config.partner_id, config.key'))).toBe(

@@ -81,7 +81,7 @@ export class GatewayService {
         transaction,
       );
       const fields = [...this.configFields(body), ...(body.notify_domain ? ['notify_domain'] : [])];
-      await this.audit(transaction, actor, { id: inserted, ...body }, `created with ${fields.join(', ')}`);
+      await this.audit(transaction, actor, { id: inserted, ...body }, 'created', fields);
       return inserted;
     });
     return this.get(id);
@@ -105,7 +105,7 @@ export class GatewayService {
     const patch = full ? await this.columns(full, stored.uuid, stored) : await this.patchOf(stored, body, vendor);
     await this.deps.repo.db.transaction().execute(async (transaction) => {
       await this.deps.repo.updateGateway(stored.id, patch, transaction);
-      if (changed.length > 0) await this.audit(transaction, actor, stored, `changed ${changed.join(', ')}`);
+      if (changed.length > 0) await this.audit(transaction, actor, stored, 'changed', changed);
     });
     return this.get(stored.id);
   }
@@ -117,7 +117,7 @@ export class GatewayService {
       if (!(await this.deps.repo.deleteGateway(id, transaction))) {
         throw AppError.notFound(`payment gateway ${id} not found`);
       }
-      await this.audit(transaction, actor, stored, 'deleted');
+      await this.audit(transaction, actor, stored, 'deleted', []);
     });
   }
 
@@ -167,14 +167,30 @@ export class GatewayService {
     executor: Executor,
     actor: GatewayActor,
     gateway: { id: number; name: string; type: string },
-    what: string,
+    change: 'created' | 'changed' | 'deleted',
+    fields: string[],
   ): Promise<void> {
+    // One Hub's wording stays in content; the console words the event in the reader's language.
+    const what = {
+      created: `created with ${fields.join(', ')}`,
+      changed: `changed ${fields.join(', ')}`,
+      deleted: 'deleted',
+    };
     return this.logs.insert(executor, {
       userId: actor.id,
       username: actor.username,
       type: LogType.system,
       sourceIp: actor.ip,
-      content: `支付网关 #${gateway.id} ${gateway.name} (${gateway.type}) ${what} by ${actor.username}`,
+      content: `支付网关 #${gateway.id} ${gateway.name} (${gateway.type}) ${what[change]} by ${actor.username}`,
+      event: {
+        event: 'payment_gateway',
+        change,
+        gateway_id: gateway.id,
+        gateway_name: gateway.name,
+        gateway_type: gateway.type,
+        fields,
+        actor: actor.username,
+      },
     });
   }
 

@@ -82,6 +82,13 @@ export class NotifyService {
           quota,
           sourceIp: clientIp,
           content: `在线充值 ${logQuota(quota, this.deps.options)}，支付 ${centsText(paid.paidCents)} ${order.order_currency}，订单 ${order.trade_no}`,
+          event: {
+            event: 'online_topup',
+            quota,
+            paid: centsText(paid.paidCents),
+            currency: order.order_currency,
+            trade_no: order.trade_no,
+          },
           groups,
           refusal: 'the order stays pending',
         });
@@ -115,6 +122,7 @@ export class NotifyService {
         username: user?.username ?? '',
         type: LogType.system,
         content: `在线充值订单 ${order.trade_no} 未入账：${failed.reason}`,
+        event: { event: 'topup_not_credited', trade_no: order.trade_no, reason: failed.reason },
       });
       return true;
     });
@@ -147,6 +155,7 @@ export class NotifyService {
         username: user?.username ?? '',
         type: LogType.system,
         content: `在线充值订单 ${order.trade_no} 未入账：${reason}`,
+        event: { event: 'topup_not_credited', trade_no: order.trade_no, reason },
       });
     } catch (error) {
       this.deps.logger.error({ tradeNo: order.trade_no, error }, 'could not log a refused payment callback');
@@ -170,6 +179,7 @@ export class NotifyService {
         username: user?.username ?? '',
         type: LogType.system,
         content: `在线充值订单 ${order.trade_no} 未入账：${mismatch}`,
+        event: { event: 'topup_not_credited', trade_no: order.trade_no, reason: mismatch },
       });
       return true;
     });

@@ -1,4 +1,4 @@
-import { LogType, MAX_QUOTA, type UserGroupView } from '@one-hub/contracts';
+import { type LogEvent, LogType, MAX_QUOTA, type UserGroupView } from '@one-hub/contracts';
 import type { Executor } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { LogRepository } from '../log/repo.js';
@@ -21,8 +21,9 @@ export interface TopUp {
   user: { id: number; username: string };
   quota: number;
   sourceIp: string;
-  /** The top-up log row's text. */
+  /** The top-up log row's text, and the same in structured form. */
   content: string;
+  event: LogEvent;
   /** Read before the transaction: on SQLite it holds the only connection until it ends. */
   groups: readonly UserGroupView[];
   /** Names what was not done when the balance cannot take the top-up ("nothing was redeemed"). */
@@ -54,6 +55,7 @@ export async function creditTopUp(
     quota,
     sourceIp: topUp.sourceIp,
     content: topUp.content,
+    event: topUp.event,
   });
   await promote(deps, executor, user.id, topUp.groups);
   return deps.inviteRewards?.onTopUp(executor, user.id);

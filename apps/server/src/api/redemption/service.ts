@@ -127,6 +127,7 @@ export class RedemptionService {
         quota: amount,
         sourceIp,
         content: `通过兑换码充值 ${logQuota(amount, this.deps.options)}`,
+        event: { event: 'redemption', quota: amount },
         groups,
         refusal: 'nothing was redeemed',
       });

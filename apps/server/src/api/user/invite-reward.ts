@@ -73,6 +73,7 @@ export class InviteRewards {
       type: LogType.system,
       quota,
       content: `邀请用户赠送 ${logQuota(quota, this.options)}`,
+      event: { event: 'inviter_reward', quota },
     });
     return { inviterId: invitee.inviter_id, quota };
   }

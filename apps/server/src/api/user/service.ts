@@ -125,6 +125,10 @@ export class UserService {
               account.initialQuota === undefined
                 ? `新用户注册赠送 ${logQuota(giftQuota, this.options)}`
                 : `初始管理员额度 ${logQuota(giftQuota, this.options)}`,
+            event: {
+              event: account.initialQuota === undefined ? 'signup_gift' : 'root_initial_quota',
+              quota: giftQuota,
+            },
           });
         }
         if (inviteeQuota > 0) {
@@ -132,6 +136,7 @@ export class UserService {
             ...system,
             quota: inviteeQuota,
             content: `使用邀请码赠送 ${logQuota(inviteeQuota, this.options)}`,
+            event: { event: 'invitee_gift', quota: inviteeQuota },
           });
         }
         const emailVerified = Boolean(account.email && account.emailVerified);
@@ -300,6 +305,12 @@ export class UserService {
         quota: body.quota,
         sourceIp,
         content: `管理员增减用户额度 ${logQuota(body.quota, this.options)}, 操作者 #${caller.id}${remark}`,
+        event: {
+          event: 'admin_quota',
+          quota: body.quota,
+          operator_id: caller.id,
+          ...(body.remark ? { remark: body.remark } : {}),
+        },
       });
     });
     this.quotaChanged(id, body.quota);

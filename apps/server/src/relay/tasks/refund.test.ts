@@ -87,6 +87,7 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
           username: 'u41',
           quota: 250,
           content: `异步任务执行失败 ${id}，补偿 250`,
+          event: { event: 'task_refund', kind: 'task', task_id: String(id), quota: 250 },
           markFailed: markFailed(id),
         }),
       ),
@@ -101,6 +102,12 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ type: LogType.system, user_id: 41, username: 'u41' });
     expect(Number(logs[0]?.quota)).toBe(250);
+    expect(JSON.parse(logs[0]?.metadata ?? '{}')).toEqual({
+      event: 'task_refund',
+      kind: 'task',
+      task_id: String(id),
+      quota: 250,
+    });
     expect(announced.filter(([userId]) => userId === 41)).toEqual([[41, 250]]);
     const task = await handle.db
       .selectFrom('tasks')
@@ -114,7 +121,14 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
     const id = await insertTask('SUCCESS');
     const before = await storedQuotaOf(handle, 41);
     expect(
-      await refundTask(deps(), { userId: 41, username: 'u41', quota: 250, content: 'x', markFailed: markFailed(id) }),
+      await refundTask(deps(), {
+        userId: 41,
+        username: 'u41',
+        quota: 250,
+        content: 'x',
+        event: { event: 'task_refund', kind: 'task', task_id: String(id), quota: 250 },
+        markFailed: markFailed(id),
+      }),
     ).toBe(false);
     expect(await storedQuotaOf(handle, 41)).toBe(before);
   });

@@ -1,4 +1,4 @@
-import { LogType } from '@one-hub/contracts';
+import { type LogEvent, LogType } from '@one-hub/contracts';
 import type { LogRepository } from '../../api/log/repo.js';
 import type { UserRepository } from '../../api/user/repo.js';
 import type { DatabaseHandle, Executor } from '../../platform/db/index.js';
@@ -23,8 +23,9 @@ export interface FailedTask {
   username: string;
   /** What the task was charged; 0 refunds nothing but still marks the task failed. */
   quota: number;
-  /** The system log's text (`构图失败 <id>，补偿 <amount>`, `异步任务执行失败 …`). */
+  /** The system log's text (`构图失败 <id>，补偿 <amount>`, `异步任务执行失败 …`), and the same in structured form. */
   content: string;
+  event: LogEvent;
   /** Moves the task to FAILURE unless it is already final; true when this call moved it. */
   markFailed(executor: Executor): Promise<boolean>;
 }
@@ -41,6 +42,7 @@ export async function refundTask(deps: RefundDeps, task: FailedTask): Promise<bo
         type: LogType.system,
         quota: task.quota,
         content: task.content,
+        event: task.event,
       });
     }
     return true;

@@ -124,6 +124,7 @@ async function failTask(deps: TaskTrackerDeps, row: TaskRow, update: TaskUpdate)
     username: await deps.repo.usernameOf(row.user_id),
     quota,
     content: taskRefundText(row.task_id, quota),
+    event: { event: 'task_refund', kind: 'task', task_id: row.task_id, quota },
     markFailed: (executor) => deps.repo.updateUnfinished(Number(row.id), final, executor),
   });
 }

@@ -7,9 +7,11 @@ import Stack from '@mui/material/Stack';
 import { alpha } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { LogType, type LogView, tokensPerSecond } from '@one-hub/contracts';
+import { LogType, type LogView, logEventOf, tokensPerSecond } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
+import { logEventText } from './logEventText.js';
 
 export const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
@@ -132,11 +134,16 @@ export function GroupCell({ log }: { log: LogView }) {
   );
 }
 
-/** What the row is about: the server's text for top-ups and the like, the price applied for consumption. */
+/**
+ * What the row is about: for top-ups, gifts and refunds the server's event in the reader's language
+ * (the stored One Hub text when the row has none), the price applied for consumption.
+ */
 export function DetailCell({ log }: { log: LogView }) {
   const { t } = useTranslation('log');
+  const formatQuota = useQuotaFormatter();
   const { metadata } = log;
-  let text = log.content;
+  const event = logEventOf(metadata);
+  let text = event ? logEventText(event, t, (quota) => formatQuota(quota)) : log.content;
   if (!text && log.type === LogType.consume && metadata.input_ratio !== undefined) {
     const group = metadata.group_ratio ?? 1;
     text =

@@ -113,9 +113,11 @@ export function SelectField({ name }: { name: OptionKey }) {
   const field = useOptionField(name);
   const { t } = useTranslation(['common', 'setting']);
   const definition = optionDefinitions[name] as { choices?: readonly string[] };
-  const choices = definition.choices ?? [];
+  // The site language may stay unset, so that each visitor gets their browser's language.
+  const choices = name === 'Language' ? ['', ...(definition.choices ?? [])] : (definition.choices ?? []);
   const display = (choice: string) => {
-    if (name === 'Language') return t(`common:language.${choice}`);
+    if (name === 'Language')
+      return choice ? t(`common:language.${choice}`) : t('setting:fields.Language.choices.unset');
     if (name === 'InviterRewardCondition' || name === 'UnpricedModelPolicy') {
       return t(`setting:fields.${name}.choices.${choice}`);
     }
@@ -130,10 +132,14 @@ export function SelectField({ name }: { name: OptionKey }) {
       onChange={(event) => field.edit(event.target.value)}
       error={field.invalid}
       helperText={field.errorText ?? field.help}
-      slotProps={{ htmlInput: { 'data-testid': field.testId } }}
+      slotProps={{
+        htmlInput: { 'data-testid': field.testId },
+        // The empty choice has a name of its own ("not set"), so it is shown rather than a blank box.
+        ...(name === 'Language' ? { select: { displayEmpty: true }, inputLabel: { shrink: true } } : {}),
+      }}
     >
       {choices.map((choice) => (
-        <MenuItem key={choice} value={choice}>
+        <MenuItem key={choice} value={choice} data-testid={`${field.testId}-choice-${choice || 'unset'}`}>
           {display(choice)}
         </MenuItem>
       ))}

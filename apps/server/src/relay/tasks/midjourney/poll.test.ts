@@ -70,6 +70,12 @@ describe.each(availableDialects)('Midjourney polling on %s', (dialect) => {
     await g.poller().poll();
     expect(await g.quota()).toBe(before);
     expect(await refundLogs(g, mjId)).toHaveLength(1);
+    expect(JSON.parse((await refundLogs(g, mjId))[0]?.metadata ?? '')).toEqual({
+      event: 'task_refund',
+      kind: 'midjourney',
+      task_id: mjId,
+      quota: 2000,
+    });
     expect((await g.mj(`/mj/task/${mjId}/fetch`)).body).toMatchObject({
       status: 'FAILURE',
       failReason: 'banned prompt',

@@ -66,6 +66,7 @@ export class MidjourneyTracker {
       username: await this.deps.repo.usernameOf(row.user_id),
       quota,
       content: refundText(row.mj_id, quota),
+      event: { event: 'task_refund', kind: 'midjourney', task_id: row.mj_id, quota },
       markFailed: (executor) => this.deps.repo.updateUnfinished(row.id, final, executor),
     });
     if (failed) this.notifyClient({ ...row, ...final } as MidjourneyRow);
