@@ -218,7 +218,12 @@ describe('the Dockerfile', () => {
     expect(steps.some((entry) => entry.keyword === 'COPY' && entry.args.startsWith('apps/server/package.json '))).toBe(
       true,
     );
-    expect(copies.some((words) => words[0] === 'scripts/backup.mjs')).toBe(true);
+    // `docker exec … node scripts/backup.mjs`: the script and every script it imports.
+    const backupCopy = copies.find((words) => words[0] === 'scripts/backup.mjs');
+    expect(backupCopy?.at(-1)).toBe('scripts/');
+    const imported = [...read('scripts/backup.mjs').matchAll(/from '\.\/([\w.-]+)'/g)].map((match) => match[1]);
+    expect(imported).toContain('command-line.mjs');
+    for (const name of imported) expect(backupCopy).toContain(`scripts/${name}`);
   });
 
   it('uses a Node version that the engines field allows', () => {
@@ -454,6 +459,7 @@ describe('npm run backup', () => {
 
     const wrong = runBackup(['--into', 'x.db'], { SQLITE_PATH: path });
     expect(await wrong.done).toBe(2);
-    expect(wrong.output()).toContain('usage: npm run backup [-- --to FILE]');
+    expect(wrong.output()).toContain('error: unknown option --into');
+    expect(wrong.output()).toContain('Usage: npm run backup [-- --to FILE]');
   });
 });

@@ -7,6 +7,19 @@
 // before, 141-145 after, at the same requests/s).
 import { fileURLToPath } from 'node:url';
 import { ensureBuild } from './build-inputs.mjs';
+import { readCommandLine } from './command-line.mjs';
+
+const USAGE = `Usage: npm start
+
+Builds the server and the console when the build is missing or stale, then serves both on one port.
+Every setting comes from the environment (PORT, SQL_DSN, REDIS_CONN_STRING…: docs/configuration.md);
+npm start takes no options.
+
+  -h, --help  print this and exit
+`;
+
+const commandLine = readCommandLine(process.argv.slice(2), {}, USAGE);
+if (commandLine.exitCode !== undefined) process.exit(commandLine.exitCode);
 
 // Builds on the first start, and again whenever the sources or the lockfile changed since the
 // build on disk was made (after `git pull`, say): the old build never runs against new code.

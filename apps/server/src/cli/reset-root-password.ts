@@ -1,24 +1,35 @@
+// Bundled into dist/reset-root-password.js; the scripts/*.mjs wrappers read their options with it too.
+import { readCommandLine, refuse } from '../../../../scripts/command-line.mjs';
 import { credentialsBanner } from '../api/account/bootstrap.js';
 import { resetRootPassword } from '../api/account/reset-root.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { migrateToLatest, openDatabase } from '../platform/db/index.js';
 
+export const USAGE = `Usage: npm run reset-root-password [-- --username NAME]
+
+Sets a new password for the root account of the database this server is configured with (SQL_DSN,
+or SQLITE_PATH; the same environment as the server), prints it once, and ends every session of
+that account. Works whether the server is running or not.
+
+  --username NAME  the root account to reset, when there is more than one
+  -h, --help       print this and exit
+`;
+
 /**
  * `npm run reset-root-password [-- --username NAME]`: a new password for the root account of the
  * database the server is configured with (same environment as `npm start`), printed once.
- * Works whether the server is running or not. Exit code 0 on success, 1 with one line otherwise.
+ * Works whether the server is running or not. Exit code 0 on success (and for --help), 2 for an
+ * option it does not know (nothing is changed), 1 with one line otherwise.
  */
 export async function runResetRootPassword(
   args: string[],
   environment: Record<string, string | undefined>,
   out: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
-  const named = args.indexOf('--username');
-  const username = named >= 0 ? args[named + 1] : undefined;
-  if (named >= 0 && !username) {
-    out.stderr.write('reset-root-password: --username needs a name\n');
-    return 1;
-  }
+  const commandLine = readCommandLine(args, { username: { type: 'string' } }, USAGE, out);
+  if (commandLine.exitCode !== undefined) return commandLine.exitCode;
+  const username = commandLine.values.username as string | undefined;
+  if (username !== undefined && !username.trim()) return refuse('error: --username needs a name', USAGE, out).exitCode;
   let handle: ReturnType<typeof openDatabase> | undefined;
   try {
     const config = loadConfig(environment);
