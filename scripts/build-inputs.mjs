@@ -21,6 +21,7 @@ export const BUILD_INPUTS = [
   'apps/web',
   // Plain JavaScript that the server's tools and launcher bundle (and the scripts read directly).
   'scripts/command-line.mjs',
+  'scripts/node-version.mjs',
 ];
 
 /** Never part of a build: outputs, installed packages, and tests. */

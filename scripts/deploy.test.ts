@@ -309,6 +309,15 @@ describe('deploy/', () => {
     const [workingDirectory] = setting('WorkingDirectory');
     expect(setting('ReadWritePaths')).toEqual([`${workingDirectory}/data`]);
     expect(setting('ExecStart')[0]).toMatch(new RegExp(` ${startFlags.join(' ')} apps/server/dist/main\\.js$`));
+    // Not a fixed /usr/bin/node, often older than engines asks: node from the unit's PATH, where a
+    // Node installed under /usr/local comes before the distribution's (the server checks the version).
+    expect(setting('ExecStart')[0]).toMatch(/^\/usr\/bin\/env node /);
+    const path = setting('Environment')
+      .filter((value) => value.startsWith('PATH='))
+      .map((value) => value.slice('PATH='.length).split(':'));
+    expect(path).toHaveLength(1);
+    expect(path[0]?.indexOf('/usr/local/bin')).toBeGreaterThan(-1);
+    expect(path[0]?.indexOf('/usr/local/bin')).toBeLessThan(path[0]?.indexOf('/usr/bin') ?? -1);
     // V8 compiles code at run time; this setting would stop it.
     expect(setting('MemoryDenyWriteExecute')).toEqual([]);
   });

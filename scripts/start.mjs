@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { ensureBuild } from './build-inputs.mjs';
 import { readCommandLine } from './command-line.mjs';
+import { nodeVersionProblem } from './node-version.mjs';
 
 const USAGE = `Usage: npm start
 
@@ -18,6 +19,13 @@ npm start takes no options.
   -h, --help  print this and exit
 `;
 
+// Before building: the build itself needs a current Node, and would fail on an old one with an
+// error that does not say so.
+const problem = nodeVersionProblem(process.version);
+if (problem) {
+  process.stderr.write(`One Hub cannot start: ${problem}\n`);
+  process.exit(1);
+}
 const commandLine = readCommandLine(process.argv.slice(2), {}, USAGE);
 if (commandLine.exitCode !== undefined) process.exit(commandLine.exitCode);
 
