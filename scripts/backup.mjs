@@ -9,15 +9,9 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCommandLine } from './command-line.mjs';
+import { COMMANDS } from './commands.mjs';
 
-export const USAGE = `Usage: npm run backup [-- --to FILE]
-
-Copies the SQLite database (SQLITE_PATH, default ./data/one-hub.db) consistently while the server
-runs, with the session secret beside it. With SQL_DSN set, use pg_dump or mysqldump instead.
-
-  --to FILE   where to write the copy (default data/backups/one-hub-<time>.db); must not exist
-  -h, --help  print this and exit
-`;
+const { options: OPTIONS, usage: USAGE } = COMMANDS.backup;
 
 /** A problem the operator fixes: one line on standard error, no stack. */
 class BackupError extends Error {
@@ -94,7 +88,7 @@ export async function backup({ to, env = process.env, now = new Date(), print = 
 
 const invokedDirectly = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) {
-  const commandLine = readCommandLine(process.argv.slice(2), { to: { type: 'string' } }, USAGE);
+  const commandLine = readCommandLine(process.argv.slice(2), OPTIONS, USAGE);
   if (commandLine.exitCode !== undefined) process.exit(commandLine.exitCode);
   try {
     await backup({ to: commandLine.values.to });

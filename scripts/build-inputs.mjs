@@ -21,6 +21,7 @@ export const BUILD_INPUTS = [
   'apps/web',
   // Plain JavaScript that the server's tools and launcher bundle (and the scripts read directly).
   'scripts/command-line.mjs',
+  'scripts/commands.mjs',
   'scripts/node-version.mjs',
 ];
 

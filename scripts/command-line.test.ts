@@ -1,7 +1,7 @@
-// The command lines of `npm start`, `npm run import` and `npm run backup`, run as an operator runs
-// them, in child processes: --help prints the usage and exits 0, a wrong option or a stray word
-// exits 2 with the usage on standard error, and neither touches the database (reset-root-password:
-// apps/server/src/cli/command-line.test.ts).
+// The command lines of the npm scripts (start, import, reset-root-password, backup), run as an
+// operator runs them, in child processes: --help prints the usage and exits 0, a wrong option or a
+// stray word exits 2 with the usage on standard error, and neither builds nor touches the data
+// folder (reset-root-password against a real root account: apps/server/src/cli/command-line.test.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,10 +49,16 @@ const commands = {
     unknownOption: '--port',
   },
   import: {
-    command: ['--import', 'tsx', join(root, 'apps/server/src/import/main.ts')],
+    command: [join(root, 'scripts/import.mjs')],
     usage: 'Usage: npm run import -- --from <source>',
     wrong: ['--from', 'old.db', '--marge'],
     unknownOption: '--marge',
+  },
+  'reset-root-password': {
+    command: [join(root, 'scripts/reset-root-password.mjs')],
+    usage: 'Usage: npm run reset-root-password [-- --username NAME]',
+    wrong: ['--username', 'root', '--force'],
+    unknownOption: '--force',
   },
   backup: {
     command: [join(root, 'scripts/backup.mjs')],

@@ -8,16 +8,8 @@
 import { fileURLToPath } from 'node:url';
 import { ensureBuild } from './build-inputs.mjs';
 import { readCommandLine } from './command-line.mjs';
+import { COMMANDS } from './commands.mjs';
 import { nodeVersionProblem } from './node-version.mjs';
-
-const USAGE = `Usage: npm start
-
-Builds the server and the console when the build is missing or stale, then serves both on one port.
-Every setting comes from the environment (PORT, SQL_DSN, REDIS_CONN_STRING…: docs/configuration.md);
-npm start takes no options.
-
-  -h, --help  print this and exit
-`;
 
 // Before building: the build itself needs a current Node, and would fail on an old one with an
 // error that does not say so.
@@ -26,7 +18,7 @@ if (problem) {
   process.stderr.write(`One Hub cannot start: ${problem}\n`);
   process.exit(1);
 }
-const commandLine = readCommandLine(process.argv.slice(2), {}, USAGE);
+const commandLine = readCommandLine(process.argv.slice(2), COMMANDS.start.options, COMMANDS.start.usage);
 if (commandLine.exitCode !== undefined) process.exit(commandLine.exitCode);
 
 // Builds on the first start, and again whenever the sources or the lockfile changed since the

@@ -28,7 +28,7 @@ describe.each(['src/launch.ts', 'src/import/main.ts', 'src/cli/reset-root-passwo
       expect(files.length).toBeGreaterThan(10);
       if (entry === 'src/launch.ts') expect(files).toContain('src/main.ts');
       // Outside src/ only the plain-JavaScript helpers the scripts/*.mjs share (madge sees their types).
-      const shared = /^\.\.\/\.\.\/scripts\/(command-line|node-version)\.d\.mts$/;
+      const shared = /^\.\.\/\.\.\/scripts\/(command-line|commands|node-version)\.d\.mts$/;
       expect(files.filter((file) => file.startsWith('src/') || shared.test(file))).toEqual(files);
       expect(files.filter((file) => /(^|\/)test\/|\.test\.ts$|mock|fixture|test-support/i.test(file))).toEqual([]);
     });

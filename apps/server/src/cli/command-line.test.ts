@@ -1,5 +1,7 @@
 // `npm run reset-root-password` as an operator types it, in a child process: `--help` and a wrong
-// option print the usage and change nothing (before, `-- --help` reset the password).
+// option print the usage and change nothing (before, `-- --help` reset the password). Both ways in
+// are run: the npm script (scripts/reset-root-password.mjs, which answers before any build) and
+// the built tool itself (its source here), which Docker and systemd users run directly.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +20,15 @@ const environment = {
   SQLITE_PATH: join(scratch, 'one-hub.db'),
   SESSION_SECRET: 'cli-flags-test-secret-0123456789',
 };
-const main = fileURLToPath(new URL('./reset-root-password-main.ts', import.meta.url));
+const entries = {
+  'npm script': [fileURLToPath(new URL('../../../../scripts/reset-root-password.mjs', import.meta.url))],
+  'built tool': ['--import', 'tsx', fileURLToPath(new URL('./reset-root-password-main.ts', import.meta.url))],
+};
+const tool = entries['built tool'];
 
-function runCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function runCli(args: string[], entry = tool): Promise<{ code: number | null; out: string; err: string }> {
   const { SQL_DSN: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+  const child = spawn(process.execPath, [...entry, ...args], {
     env: { ...inherited, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -77,8 +83,12 @@ describe('npm run reset-root-password, its command line', () => {
     '--help and -h print the usage, exit 0 and leave the root password as it was',
     async () => {
       const before = await rootPasswordHash();
-      for (const flag of ['--help', '-h']) {
-        const help = await runCli([flag]);
+      for (const [flag, entry] of [
+        ['--help', entries['npm script']],
+        ['-h', entries['npm script']],
+        ['--help', entries['built tool']],
+      ] as const) {
+        const help = await runCli([flag], [...entry]);
         expect(help.code, help.err).toBe(0);
         expect(help.out).toContain('Usage: npm run reset-root-password [-- --username NAME]');
         expect(help.out).not.toContain('password:');
@@ -102,11 +112,13 @@ describe('npm run reset-root-password, its command line', () => {
         [['--help', '--frobnicate'], 'error: unknown option --frobnicate'],
       ];
       for (const [args, error] of cases) {
-        const refused = await runCli(args);
-        expect(refused.code, args.join(' ')).toBe(2);
-        expect(refused.out).toBe('');
-        expect(refused.err).toContain(error);
-        expect(refused.err).toContain('Usage: npm run reset-root-password');
+        for (const entry of Object.values(entries)) {
+          const refused = await runCli(args, entry);
+          expect(refused.code, `${entry.at(-1)} ${args.join(' ')}`).toBe(2);
+          expect(refused.out).toBe('');
+          expect(refused.err).toContain(error);
+          expect(refused.err).toContain('Usage: npm run reset-root-password');
+        }
       }
       expect(await rootPasswordHash()).toEqual(before);
       expect(await verifyPassword('the-root-password', (await rootPasswordHash()).password)).toBe(true);

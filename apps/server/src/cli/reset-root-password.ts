@@ -1,19 +1,12 @@
-// Bundled into dist/reset-root-password.js; the scripts/*.mjs wrappers read their options with it too.
+// Plain JavaScript shared with scripts/*.mjs, bundled into dist/reset-root-password.js.
 import { readCommandLine, refuse } from '../../../../scripts/command-line.mjs';
+import { COMMANDS } from '../../../../scripts/commands.mjs';
 import { credentialsBanner } from '../api/account/bootstrap.js';
 import { resetRootPassword } from '../api/account/reset-root.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { migrateToLatest, openDatabase } from '../platform/db/index.js';
 
-export const USAGE = `Usage: npm run reset-root-password [-- --username NAME]
-
-Sets a new password for the root account of the database this server is configured with (SQL_DSN,
-or SQLITE_PATH; the same environment as the server), prints it once, and ends every session of
-that account. Works whether the server is running or not.
-
-  --username NAME  the root account to reset, when there is more than one
-  -h, --help       print this and exit
-`;
+const { options: OPTIONS, usage: USAGE } = COMMANDS['reset-root-password'];
 
 /**
  * `npm run reset-root-password [-- --username NAME]`: a new password for the root account of the
@@ -26,7 +19,7 @@ export async function runResetRootPassword(
   environment: Record<string, string | undefined>,
   out: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
-  const commandLine = readCommandLine(args, { username: { type: 'string' } }, USAGE, out);
+  const commandLine = readCommandLine(args, OPTIONS, USAGE, out);
   if (commandLine.exitCode !== undefined) return commandLine.exitCode;
   const username = commandLine.values.username as string | undefined;
   if (username !== undefined && !username.trim()) return refuse('error: --username needs a name', USAGE, out).exitCode;

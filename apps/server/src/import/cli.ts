@@ -1,5 +1,6 @@
-// Bundled into dist/import.js; the scripts/*.mjs wrappers read their options with it too.
+// Plain JavaScript shared with scripts/*.mjs, bundled into dist/import.js.
 import { readCommandLine, refuse } from '../../../../scripts/command-line.mjs';
+import { COMMANDS } from '../../../../scripts/commands.mjs';
 import { ConfigError, loadConfig } from '../config.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.js';
 import type { SourceDb } from './legacy.js';
@@ -8,16 +9,7 @@ import { type ImportOptions, runImport } from './run-import.js';
 import { openSourceDb, parseSourceDsn, SourceError, type SourceLocation } from './source-db.js';
 import { ImportRefused } from './target-state.js';
 
-export const USAGE = `Usage: npm run import -- --from <source> [--merge] [--batch N]
-
-Imports a One Hub, one-api or new-api database into the database this server is configured with
-(SQL_DSN, or SQLITE_PATH; the same environment as the server). The source is only read.
-
-  --from <source>  a SQLite file (path or sqlite:path), postgres://user:pass@host/db or mysql://user:pass@host/db
-  --merge          add to a target that already has users (see docs/migration.md)
-  --batch N        rows per batch and transaction (default 1000, 1-10000)
-  -h, --help       print this and exit
-`;
+const { options: OPTIONS, usage: USAGE } = COMMANDS.import;
 
 export interface ImportArguments {
   from: string;
@@ -27,12 +19,7 @@ export interface ImportArguments {
 
 /** The options, read strictly (scripts/command-line.mjs); `{ exitCode }` once usage or an error is printed. */
 export function parseArguments(argv: readonly string[], io: CliIo): ImportArguments | { exitCode: number } {
-  const commandLine = readCommandLine(
-    argv,
-    { from: { type: 'string' }, merge: { type: 'boolean' }, batch: { type: 'string' } },
-    USAGE,
-    io,
-  );
+  const commandLine = readCommandLine(argv, OPTIONS, USAGE, io);
   if (commandLine.exitCode !== undefined) return { exitCode: commandLine.exitCode };
   const {
     from,
