@@ -36,7 +36,7 @@ WORKDIR /app
 COPY --from=server-packages /app ./
 COPY --from=build /app/apps/server/dist apps/server/dist
 COPY --from=build /app/apps/web/dist apps/web/dist
-COPY scripts/backup.mjs scripts/
+COPY scripts/backup.mjs scripts/command-line.mjs scripts/commands.mjs scripts/
 RUN mkdir -p data && chown node:node data
 USER node
 VOLUME /app/data

@@ -8,24 +8,16 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync } from 'node:f
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { readCommandLine } from './command-line.mjs';
+import { COMMANDS } from './commands.mjs';
 
-const USAGE = 'usage: npm run backup [-- --to FILE]';
+const { options: OPTIONS, usage: USAGE } = COMMANDS.backup;
 
 /** A problem the operator fixes: one line on standard error, no stack. */
 class BackupError extends Error {
   constructor(message, exitCode = 1) {
     super(message);
     this.exitCode = exitCode;
-  }
-}
-
-function options(argv) {
-  try {
-    const { values } = parseArgs({ args: argv, options: { to: { type: 'string' } }, strict: true });
-    return values;
-  } catch (error) {
-    throw new BackupError(`${error.message}\n${USAGE}`, 2);
   }
 }
 
@@ -37,14 +29,13 @@ const stamp = (date) =>
     .replaceAll(':', '-');
 
 function destinationOf(to, dataDir, now) {
-  if (to !== undefined && to.trim() === '') throw new BackupError(`--to needs a file name\n${USAGE}`, 2);
+  if (to !== undefined && to.trim() === '') throw new BackupError(`--to needs a file name\n\n${USAGE}`, 2);
   const file = resolve(to ?? join(dataDir, 'backups', `one-hub-${stamp(now)}.db`));
   if (existsSync(file)) throw new BackupError(`${file} already exists; choose another --to (nothing was written)`);
   return file;
 }
 
-export async function backup({ argv = [], env = process.env, now = new Date(), print = console.log } = {}) {
-  const { to } = options(argv);
+export async function backup({ to, env = process.env, now = new Date(), print = console.log } = {}) {
   if (env.SQL_DSN?.trim()) {
     throw new BackupError(
       'SQL_DSN is set, so the data is in PostgreSQL or MySQL, not SQLite: back it up with pg_dump or mysqldump (see docs/operations.md, "Backups")',
@@ -97,8 +88,10 @@ export async function backup({ argv = [], env = process.env, now = new Date(), p
 
 const invokedDirectly = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) {
+  const commandLine = readCommandLine(process.argv.slice(2), OPTIONS, USAGE);
+  if (commandLine.exitCode !== undefined) process.exit(commandLine.exitCode);
   try {
-    await backup({ argv: process.argv.slice(2) });
+    await backup({ to: commandLine.values.to });
   } catch (error) {
     process.stderr.write(`One Hub backup failed: ${error.message}\n`);
     process.exit(error instanceof BackupError ? error.exitCode : 1);

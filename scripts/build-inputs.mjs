@@ -19,6 +19,10 @@ export const BUILD_INPUTS = [
   'apps/server/tsup.config.ts',
   'apps/server/src',
   'apps/web',
+  // Plain JavaScript that the server's tools and launcher bundle (and the scripts read directly).
+  'scripts/command-line.mjs',
+  'scripts/commands.mjs',
+  'scripts/node-version.mjs',
 ];
 
 /** Never part of a build: outputs, installed packages, and tests. */

@@ -218,7 +218,12 @@ describe('the Dockerfile', () => {
     expect(steps.some((entry) => entry.keyword === 'COPY' && entry.args.startsWith('apps/server/package.json '))).toBe(
       true,
     );
-    expect(copies.some((words) => words[0] === 'scripts/backup.mjs')).toBe(true);
+    // `docker exec … node scripts/backup.mjs`: the script and every script it imports.
+    const backupCopy = copies.find((words) => words[0] === 'scripts/backup.mjs');
+    expect(backupCopy?.at(-1)).toBe('scripts/');
+    const imported = [...read('scripts/backup.mjs').matchAll(/from '\.\/([\w.-]+)'/g)].map((match) => match[1]);
+    expect(imported).toEqual(expect.arrayContaining(['command-line.mjs', 'commands.mjs']));
+    for (const name of imported) expect(backupCopy).toContain(`scripts/${name}`);
   });
 
   it('uses a Node version that the engines field allows', () => {
@@ -304,6 +309,15 @@ describe('deploy/', () => {
     const [workingDirectory] = setting('WorkingDirectory');
     expect(setting('ReadWritePaths')).toEqual([`${workingDirectory}/data`]);
     expect(setting('ExecStart')[0]).toMatch(new RegExp(` ${startFlags.join(' ')} apps/server/dist/main\\.js$`));
+    // Not a fixed /usr/bin/node, often older than engines asks: node from the unit's PATH, where a
+    // Node installed under /usr/local comes before the distribution's (the server checks the version).
+    expect(setting('ExecStart')[0]).toMatch(/^\/usr\/bin\/env node /);
+    const path = setting('Environment')
+      .filter((value) => value.startsWith('PATH='))
+      .map((value) => value.slice('PATH='.length).split(':'));
+    expect(path).toHaveLength(1);
+    expect(path[0]?.indexOf('/usr/local/bin')).toBeGreaterThan(-1);
+    expect(path[0]?.indexOf('/usr/local/bin')).toBeLessThan(path[0]?.indexOf('/usr/bin') ?? -1);
     // V8 compiles code at run time; this setting would stop it.
     expect(setting('MemoryDenyWriteExecute')).toEqual([]);
   });
@@ -454,6 +468,7 @@ describe('npm run backup', () => {
 
     const wrong = runBackup(['--into', 'x.db'], { SQLITE_PATH: path });
     expect(await wrong.done).toBe(2);
-    expect(wrong.output()).toContain('usage: npm run backup [-- --to FILE]');
+    expect(wrong.output()).toContain('error: unknown option --into');
+    expect(wrong.output()).toContain('Usage: npm run backup [-- --to FILE]');
   });
 });

@@ -7,6 +7,19 @@
 // before, 141-145 after, at the same requests/s).
 import { fileURLToPath } from 'node:url';
 import { ensureBuild } from './build-inputs.mjs';
+import { readCommandLine } from './command-line.mjs';
+import { COMMANDS } from './commands.mjs';
+import { nodeVersionProblem } from './node-version.mjs';
+
+// Before building: the build itself needs a current Node, and would fail on an old one with an
+// error that does not say so.
+const problem = nodeVersionProblem(process.version);
+if (problem) {
+  process.stderr.write(`One Hub cannot start: ${problem}\n`);
+  process.exit(1);
+}
+const commandLine = readCommandLine(process.argv.slice(2), COMMANDS.start.options, COMMANDS.start.usage);
+if (commandLine.exitCode !== undefined) process.exit(commandLine.exitCode);
 
 // Builds on the first start, and again whenever the sources or the lockfile changed since the
 // build on disk was made (after `git pull`, say): the old build never runs against new code.

@@ -8,6 +8,8 @@ declare module 'madge' {
     baseDir?: string;
     fileExtensions?: string[];
     tsConfig?: string;
+    /** Options per file type for the detectives, passed on to their parsers. */
+    detectiveOptions?: Record<string, Record<string, unknown>>;
   }
   export default function madge(path: string, config?: MadgeConfig): Promise<MadgeResult>;
 }

@@ -80,7 +80,8 @@ describe.each(availableDialects)('npm run reset-root-password on %s', (dialect) 
       expect(notRoot).toMatchObject({ code: 1, out: '' });
       expect(notRoot.err).toContain("'alice' is not a root user");
       expect((await run(['--username', 'nobody'], environment)).err).toContain("no user named 'nobody'");
-      expect((await run(['--username'], environment)).code).toBe(1);
+      expect((await run(['--username'], environment)).code).toBe(2);
+      expect((await run(['--username='], environment)).code).toBe(2);
       await handle.close();
     } finally {
       await database.drop();

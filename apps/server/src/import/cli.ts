@@ -1,3 +1,6 @@
+// Plain JavaScript shared with scripts/*.mjs, bundled into dist/import.js.
+import { readCommandLine, refuse } from '../../../../scripts/command-line.mjs';
+import { COMMANDS } from '../../../../scripts/commands.mjs';
 import { ConfigError, loadConfig } from '../config.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.js';
 import type { SourceDb } from './legacy.js';
@@ -6,15 +9,7 @@ import { type ImportOptions, runImport } from './run-import.js';
 import { openSourceDb, parseSourceDsn, SourceError, type SourceLocation } from './source-db.js';
 import { ImportRefused } from './target-state.js';
 
-export const USAGE = `Usage: npm run import -- --from <source> [--merge] [--batch N]
-
-Imports a One Hub, one-api or new-api database into the database this server is configured with
-(SQL_DSN, or SQLITE_PATH; the same environment as the server). The source is only read.
-
-  --from <source>  a SQLite file (path or sqlite:path), postgres://user:pass@host/db or mysql://user:pass@host/db
-  --merge          add to a target that already has users (see docs/migration.md)
-  --batch N        rows per batch and transaction (default 1000, 1-10000)
-`;
+const { options: OPTIONS, usage: USAGE } = COMMANDS.import;
 
 export interface ImportArguments {
   from: string;
@@ -22,31 +17,22 @@ export interface ImportArguments {
   batch: number;
 }
 
-export class UsageError extends Error {}
-
-export function parseArguments(argv: readonly string[]): ImportArguments | 'help' {
-  const parsed: ImportArguments = { from: '', merge: false, batch: 1000 };
-  for (let index = 0; index < argv.length; index++) {
-    const argument = argv[index] ?? '';
-    const [name, inline] = argument.startsWith('--') && argument.includes('=') ? argument.split(/=(.*)/s) : [argument];
-    const value = () => {
-      const next = inline ?? argv[++index];
-      if (next === undefined || next === '') throw new UsageError(`${name} needs a value`);
-      return next;
-    };
-    if (name === '--help' || name === '-h') return 'help';
-    else if (name === '--merge') parsed.merge = true;
-    else if (name === '--from') parsed.from = value();
-    else if (name === '--batch') {
-      const text = value();
-      const batch = Number(text);
-      if (!/^\d+$/.test(text) || batch < 1 || batch > 10_000)
-        throw new UsageError('--batch must be a whole number from 1 to 10000');
-      parsed.batch = batch;
-    } else throw new UsageError(`unknown argument '${argument}'`);
-  }
-  if (!parsed.from) throw new UsageError('--from is required');
-  return parsed;
+/** The options, read strictly (scripts/command-line.mjs); `{ exitCode }` once usage or an error is printed. */
+export function parseArguments(argv: readonly string[], io: CliIo): ImportArguments | { exitCode: number } {
+  const commandLine = readCommandLine(argv, OPTIONS, USAGE, io);
+  if (commandLine.exitCode !== undefined) return { exitCode: commandLine.exitCode };
+  const {
+    from,
+    merge,
+    batch: batchText = '1000',
+  } = commandLine.values as Record<string, string | undefined> & {
+    merge?: boolean;
+  };
+  if (!from) return refuse('error: --from is required', USAGE, io);
+  const batch = Number(batchText);
+  if (!/^\d+$/.test(batchText) || batch < 1 || batch > 10_000)
+    return refuse('error: --batch must be a whole number from 1 to 10000', USAGE, io);
+  return { from, merge: merge === true, batch };
 }
 
 export interface CliIo {
@@ -106,17 +92,10 @@ export async function runCli(
   hooks: CliHooks = {},
 ): Promise<number> {
   try {
-    const args = parseArguments(argv);
-    if (args === 'help') {
-      io.stdout.write(USAGE);
-      return 0;
-    }
+    const args = parseArguments(argv, io);
+    if ('exitCode' in args) return args.exitCode;
     return await importWith(args, loadConfig(environment), io, hooks);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`${error.message}\n\n${USAGE}`);
-      return 2;
-    }
     if (error instanceof ImportRefused || error instanceof SourceError || error instanceof ConfigError) {
       io.stderr.write(`Import refused: ${error.message}\n`);
       return 2;
