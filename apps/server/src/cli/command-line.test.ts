@@ -8,12 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRootUser } from '../api/account/bootstrap.js';
-import { createMemoryCache } from '../platform/cache/index.js';
-import { migrateToLatest, openDatabase } from '../platform/db/index.js';
-import { createLogger } from '../platform/logger.js';
+import { databaseWithRoot } from '../../test/root-account.js';
+import { openDatabase } from '../platform/db/index.js';
 import { verifyPassword } from '../platform/password.js';
-import { createServices } from '../services.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'one-hub-cli-flags-'));
 const environment = {
@@ -53,25 +50,9 @@ async function rootPasswordHash(): Promise<{ password: string; generation: numbe
 }
 
 beforeAll(async () => {
-  const handle = openDatabase({ sqlitePath: environment.SQLITE_PATH });
-  await migrateToLatest(handle);
-  const services = createServices(handle, createMemoryCache(), createLogger('silent'), {
-    serverSecret: environment.SESSION_SECRET,
+  const { handle } = await databaseWithRoot({ sqlitePath: environment.SQLITE_PATH }, environment.SESSION_SECRET, {
+    password: 'the-root-password',
   });
-  await services.options.load();
-  await ensureRootUser(
-    {
-      initialRootPassword: 'the-root-password',
-      initialRootAccessToken: undefined,
-      initialRootQuota: 0,
-      port: 3000,
-      basePath: '',
-    },
-    services.userRepository,
-    services.users,
-    createLogger('silent'),
-    () => {},
-  );
   await handle.close();
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -7,12 +7,8 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { availableDialects, createTestDatabase } from '../../test/databases.js';
-import { ensureRootUser } from '../api/account/bootstrap.js';
-import { createMemoryCache } from '../platform/cache/index.js';
-import { migrateToLatest, openDatabase } from '../platform/db/index.js';
-import { createLogger } from '../platform/logger.js';
+import { databaseWithRoot } from '../../test/root-account.js';
 import { verifyPassword } from '../platform/password.js';
-import { createServices } from '../services.js';
 import { runResetRootPassword } from './reset-root-password.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'one-hub-cli-'));
@@ -40,25 +36,10 @@ describe.each(availableDialects)('npm run reset-root-password on %s', (dialect) 
     try {
       expect((await run([], environment)).err).toMatch(/no root user yet: start the server once/);
 
-      const handle = openDatabase(database.target);
-      await migrateToLatest(handle);
-      const services = createServices(handle, createMemoryCache(), createLogger('silent'), {
-        serverSecret: environment.SESSION_SECRET,
+      const { handle, services } = await databaseWithRoot(database.target, environment.SESSION_SECRET, {
+        password: 'old-root-password',
+        accessToken: 'cli-root-access-token-0123456789',
       });
-      await services.options.load();
-      await ensureRootUser(
-        {
-          initialRootPassword: 'old-root-password',
-          initialRootAccessToken: 'cli-root-access-token-0123456789',
-          initialRootQuota: 0,
-          port: 3000,
-          basePath: '',
-        },
-        services.userRepository,
-        services.users,
-        createLogger('silent'),
-        () => {},
-      );
       await services.users.createAccount({ username: 'alice', password: 'alice-password' });
       const before = await services.userRepository.findByUsername('root');
 
