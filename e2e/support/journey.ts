@@ -1,107 +1,16 @@
 /// <reference lib="dom" />
 /**
- * What the admin journey (admin-journey.e2e.ts) stands on: a streaming OpenAI-compatible mock
- * upstream, read-back through the management API (never used to change anything) with the rows it
- * answers, and browser helpers. `useJourneySite()` starts the site; the bindings below are live,
+ * What the admin journey (admin-journey.e2e.ts) stands on: the mock upstream (mock-openai.ts),
+ * read-back through the management API (never used to change anything) with the rows it answers,
+ * and browser helpers. `useJourneySite()` starts the site; the bindings below are live,
  * set by its `beforeAll`.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { apiCall } from './api.js';
 import { closed, launchBrowser, screenshot, signInWithForm } from './browser.js';
+import { type MockAnswer, type MockUpstream, startMockUpstream } from './mock-openai.js';
 import { type RunningServer, startServer } from './server.js';
-
-/** What the mock answers for `model`: the streamed pieces, and the usage it reports every time. */
-export interface MockAnswer {
-  model: string;
-  pieces: readonly string[];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-}
-
-// ---- a tiny OpenAI-compatible upstream ----
-
-export interface MockUpstream {
-  url: string;
-  received: Array<{ path: string; model: string; stream: boolean; authorization: string }>;
-  close(): Promise<void>;
-}
-
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const parts: Buffer[] = [];
-  for await (const part of request) parts.push(part as Buffer);
-  return JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>;
-}
-
-function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null): string {
-  const body = {
-    id: 'chatcmpl-journey',
-    object: 'chat.completion.chunk',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  };
-  return `data: ${JSON.stringify(body)}\n\n`;
-}
-
-async function streamAnswer(response: ServerResponse, model: string, answer: MockAnswer): Promise<void> {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  response.write(chunk(model, { role: 'assistant', content: '' }));
-  for (const piece of answer.pieces) {
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    response.write(chunk(model, { content: piece }));
-  }
-  response.write(chunk(model, {}, 'stop'));
-  response.write(
-    `data: ${JSON.stringify({ id: 'chatcmpl-journey', object: 'chat.completion.chunk', model, choices: [], usage: answer.usage })}\n\n`,
-  );
-  response.end('data: [DONE]\n\n');
-}
-
-async function startMockUpstream(answer: MockAnswer): Promise<MockUpstream> {
-  const mock: MockUpstream = { url: '', received: [], close: async () => {} };
-  const server: Server = createServer((request, response) => {
-    void readJson(request).then(async (body) => {
-      const path = (request.url ?? '').split('?')[0] ?? '';
-      const model = String(body.model ?? '');
-      mock.received.push({
-        path,
-        model,
-        stream: body.stream === true,
-        authorization: request.headers.authorization ?? '',
-      });
-      if (request.method !== 'POST' || path !== '/v1/chat/completions' || model !== answer.model) {
-        response.writeHead(404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
-      } else if (body.stream) {
-        await streamAnswer(response, model, answer);
-      } else {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            id: 'chatcmpl-journey',
-            object: 'chat.completion',
-            created: Math.floor(Date.now() / 1000),
-            model,
-            choices: [
-              { index: 0, message: { role: 'assistant', content: answer.pieces.join('') }, finish_reason: 'stop' },
-            ],
-            usage: answer.usage,
-          }),
-        );
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return mock;
-}
 
 // ---- read-back through the management API (never used to change anything) ----
 
