@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { formatQuota } from '@one-hub/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminApi, adminApi, apiCall, sessionCookie } from './support/api.js';
+import { type AdminApi, adminApi, apiCall, sessionCookie, settle } from './support/api.js';
 import { launchBrowser, screenshot, signInWithForm } from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
 
@@ -177,17 +177,6 @@ async function seed(): Promise<void> {
       ),
     (top) => top.total_request_count === TRAFFIC.length,
   );
-}
-
-/** Asks again until `done` holds (expect.poll only works inside a test, not in beforeAll). */
-async function settle<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`still not settled after ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 beforeAll(async () => {

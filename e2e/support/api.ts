@@ -62,3 +62,17 @@ export async function sessionCookie(origin: string, username: string, password: 
   if (!response.ok || !cookie) throw new Error(`no session for ${username}: ${response.status}`);
   return cookie.split(';')[0] ?? '';
 }
+
+/**
+ * Asks again until `read` answers something `done` accepts: logs and roll-ups settle in batches.
+ * For hooks (beforeAll), where expect.poll does not work; inside a test, prefer expect.poll.
+ */
+export async function settle<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`still not settled after ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

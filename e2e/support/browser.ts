@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -20,8 +21,13 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(screenshotDirectory, { recursive: true });
+/** A full-page screenshot into `directory` (e2e/screenshots/ unless given), once animations have ended. */
+export async function screenshot(
+  page: Page,
+  name: string,
+  { directory = screenshotDirectory, fullPage = true }: { directory?: string; fullPage?: boolean } = {},
+): Promise<void> {
+  mkdirSync(directory, { recursive: true });
   // Let sliding drawers and fading dialogs settle; endless ones (spinners) are not waited for.
   await page.evaluate(() =>
     Promise.all(
@@ -31,7 +37,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
-  await page.screenshot({ path: `${screenshotDirectory}${name}.png`, fullPage: true });
+  await page.screenshot({ path: join(directory, `${name}.png`), fullPage });
 }
 
 /** Signs in through the login form and waits for the console. */

@@ -8,6 +8,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { apiCall } from './api.js';
+
+export { settle } from './api.js';
+
 import { closed, launchBrowser, screenshot, signInWithForm } from './browser.js';
 import { type MockAnswer, type MockUpstream, startMockUpstream } from './mock-openai.js';
 import { type RunningServer, startServer } from './server.js';
@@ -101,17 +104,6 @@ export async function openFromMenu(page: Page, id: string, collapse?: string): P
   if (collapse && !(await item.isVisible())) await page.getByTestId(`menu-${collapse}`).click();
   await item.click();
   await page.waitForURL((url) => url.pathname === `/panel/${id}`);
-}
-
-/** Waits until `read` answers something `done` accepts (logs and roll-ups settle in batches). */
-export async function settle<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`still not settled after ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 /** Starts the mock upstream, the server and a browser before the file's tests; stops them after. */

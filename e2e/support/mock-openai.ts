@@ -1,13 +1,13 @@
 /**
- * A tiny OpenAI-compatible upstream for browser tests: it answers one model's chat completions,
- * streamed or whole, always with the same text and usage, and records what it received.
+ * A tiny OpenAI-compatible upstream for browser tests: it answers the chat completions of its
+ * models, streamed or whole, always with the same text and usage, and records what it received.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What the mock answers for `model`: the streamed pieces, and the usage it reports every time. */
+/** What the mock answers for `model` (one or several): the streamed pieces and the usage it reports. */
 export interface MockAnswer {
-  model: string;
+  model: string | readonly string[];
   pieces: readonly string[];
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
@@ -61,7 +61,11 @@ export async function startMockUpstream(answer: MockAnswer): Promise<MockUpstrea
         stream: body.stream === true,
         authorization: request.headers.authorization ?? '',
       });
-      if (request.method !== 'POST' || path !== '/v1/chat/completions' || model !== answer.model) {
+      if (
+        request.method !== 'POST' ||
+        path !== '/v1/chat/completions' ||
+        !([] as string[]).concat(answer.model).includes(model)
+      ) {
         response.writeHead(404, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
       } else if (body.stream) {
