@@ -3,7 +3,8 @@
  * The README's "Your first call in five steps", walked as a newcomer does on a fresh server: the
  * printed root password, a channel with its base URL, a key, the README's own curl command and
  * openai SDK snippet (read from README.md, with only `localhost:3000` and the key placeholder
- * replaced), and the two calls in Logs. When the README's steps change, this test runs the new text.
+ * replaced), and the two calls in Logs; then docs/api.md's commands that get an access token for
+ * the management API. When those pages change, this test runs the new text.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,14 +26,14 @@ import { type MockUpstream, startMockUpstream } from './support/mock-openai.js';
 import { type RunningServer, startServer } from './support/server.js';
 
 const run = promisify(execFile);
-const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
 
-/** The README's section, from its heading to the next one. */
-function section(heading: string): string {
-  const start = readme.indexOf(`## ${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no "## ${heading}" section`);
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+/** A section of one of the project's Markdown pages, from its `## heading` to the next one. */
+function section(page: string, heading: string): string {
+  const text = readFileSync(fileURLToPath(new URL(`../${page}`, import.meta.url)), 'utf8');
+  const start = text.indexOf(`## ${heading}\n`);
+  if (start < 0) throw new Error(`${page} has no "## ${heading}" section`);
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start, end < 0 ? undefined : end);
 }
 
 /** The code block of `language` in `text`, without the list item's indentation. */
@@ -46,9 +47,11 @@ function codeBlock(text: string, language: string): string {
     .join('\n');
 }
 
-const steps = section('Your first call in five steps');
+const steps = section('README.md', 'Your first call in five steps');
 const curlCommand = codeBlock(steps, 'sh');
 const sdkSnippet = codeBlock(steps, 'js');
+/** docs/api.md's commands that get an access token from a shell. */
+const tokenCommands = codeBlock(section('docs/api.md', 'Getting an access token'), 'sh');
 /** What the README tells the reader to type into the channel's Models field. */
 const MODEL = 'gpt-4o-mini';
 const CHANNEL_NAME = 'My OpenAI';
@@ -97,6 +100,7 @@ describe("the README's first call in five steps", () => {
     expect(sdkSnippet).toContain("baseURL: 'http://localhost:3000/v1'");
     expect(sdkSnippet).toContain('process.env.ONE_HUB_KEY');
     expect(steps).toContain(`\`${MODEL}\``);
+    expect(tokenCommands).toContain('"password": "YOUR-PASSWORD"');
   });
 
   it('1. signs in as root with the printed password and chooses a new one', async () => {
@@ -182,5 +186,12 @@ describe("the README's first call in five steps", () => {
     }
     await page.mouse.move(0, 0);
     await screenshot(page, 'first-call-5-logs');
+  });
+
+  it("then gets an access token with docs/api.md's shell commands and reads its own account", async () => {
+    const commands = forThisServer(tokenCommands).replace('YOUR-PASSWORD', NEW_PASSWORD);
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', commands], { cwd: scratch });
+    const self = JSON.parse(stdout) as { success: boolean; data: { username: string; role: number } };
+    expect(self).toMatchObject({ success: true, data: { username: 'root', role: 100 } });
   });
 });
