@@ -12,9 +12,6 @@ describe.each(availableDialects)('the model list on %s', (dialect) => {
     t = await startTestApp({ dialect });
     root = await t.login('root', ROOT_PASSWORD);
     call = caller(t);
-    // The wiring services.ts does; set here too so this test does not depend on where it lives.
-    const { channels, prices } = t.services;
-    prices.setChannelModelSource(async () => (await channels.listForRouting()).flatMap((channel) => channel.models));
   });
   afterAll(() => t?.close());
 
