@@ -31,7 +31,7 @@ export function UnpricedPrices({ onAdd }: { onAdd(model: string): void }) {
       testId="pricing-unpriced"
       sx={{ mb: 2 }}
       renderModel={(model) => (
-        <Tooltip title={t('unpriced.servedBy', { channels: servedBy.get(model) ?? '' })}>
+        <Tooltip title={t('unpriced.servedBy', { channels: servedBy.get(model) ?? '' })} describeChild>
           <Chip
             size="small"
             variant="outlined"
