@@ -8,28 +8,22 @@ interface Unpriced {
   channels: Array<{ id: number; name: string }>;
 }
 
-describe.each(availableDialects)('the unpriced models on %s', (dialect) => {
+/** The two lists prices draw from the enabled channels: the model list and the unpriced models. */
+describe.each(availableDialects)('the models channels serve, on %s', (dialect) => {
   let t: TestApp;
   let root: string;
   let call: ReturnType<typeof caller>;
 
-  beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    root = await t.login('root', ROOT_PASSWORD);
-    call = caller(t);
-    for (const model of ['house-priced', 'acme-family*']) {
-      const created = await call('POST', '/api/prices/single', root, {
-        model,
-        type: 'tokens',
-        channel_type: 1,
-        input: 1,
-        output: 1,
-      });
-      expect(created.statusCode, created.body).toBe(200);
-    }
-  });
-  afterAll(() => t?.close());
-
+  const addPrice = async (model: string) => {
+    const created = await call('POST', '/api/prices/single', root, {
+      model,
+      type: 'tokens',
+      channel_type: 1,
+      input: 1,
+      output: 1,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+  };
   const addChannel = async (name: string, models: string, fields: Record<string, unknown> = {}) => {
     const created = await call('POST', '/api/channel/', root, channelBody({ name, models, ...fields }));
     expect(created.statusCode, created.body).toBe(200);
@@ -45,6 +39,30 @@ describe.each(availableDialects)('the unpriced models on %s', (dialect) => {
     return response.json().data;
   };
   const entry = async (model: string) => (await unpriced()).find((item) => item.model === model);
+
+  beforeAll(async () => {
+    t = await startTestApp({ dialect });
+    root = await t.login('root', ROOT_PASSWORD);
+    call = caller(t);
+    await addPrice('house-priced');
+    await addPrice('acme-family*');
+  });
+  afterAll(() => t?.close());
+
+  it('lists priced models and the models of enabled channels, sorted, once each, without wildcards', async () => {
+    await addChannel('offering', 'only-on-a-channel,gpt-4o,acme-*');
+    await disable(await addChannel('off', 'on-a-disabled-channel'));
+
+    const response = await call('GET', '/api/prices/model_list', root);
+    expect(response.statusCode, response.body).toBe(200);
+    const list: string[] = response.json().data;
+    expect(list).toContain('only-on-a-channel');
+    expect(list).toContain('gpt-4o');
+    expect(list).not.toContain('on-a-disabled-channel');
+    expect(list.filter((model) => model.includes('*'))).toEqual([]);
+    expect(new Set(list).size).toBe(list.length);
+    expect(list).toEqual([...list].sort());
+  });
 
   it('lists the unpriced models of enabled channels with their channels; priced, wildcard-priced and disabled ones are left out', async () => {
     const second = await addChannel('second', 'house-unpriced,house-priced');
@@ -80,13 +98,7 @@ describe.each(availableDialects)('the unpriced models on %s', (dialect) => {
       }),
     });
     // A mapping target starting with "+" prices the requested name: plus-priced needs a price of its own.
-    await call('POST', '/api/prices/single', root, {
-      model: 'plus-priced',
-      type: 'tokens',
-      channel_type: 1,
-      input: 1,
-      output: 1,
-    });
+    await addPrice('plus-priced');
 
     const models = (await unpriced()).map((item) => item.model);
     expect(models).not.toContain('alias-of-priced');
@@ -104,14 +116,7 @@ describe.each(availableDialects)('the unpriced models on %s', (dialect) => {
     const id = await addChannel('fresh', 'fresh-unpriced');
     expect(await entry('fresh-unpriced')).toBeDefined();
 
-    const priced = await call('POST', '/api/prices/single', root, {
-      model: 'fresh-unpriced',
-      type: 'tokens',
-      channel_type: 1,
-      input: 2,
-      output: 2,
-    });
-    expect(priced.statusCode, priced.body).toBe(200);
+    await addPrice('fresh-unpriced');
     expect(await entry('fresh-unpriced')).toBeUndefined();
 
     const removed = await call('DELETE', '/api/prices/single/fresh-unpriced', root);
