@@ -247,6 +247,50 @@ describe('the price table', () => {
   });
 });
 
+describe('models channels serve without a price', () => {
+  it('are named above the list; a chip opens "add price" with the name, and saving the price clears them', async () => {
+    // No channel exists before this one, so its unpriced model is the only one the alert can name.
+    const model = 'house-unpriced-7b';
+    const [channel] = await call<Array<{ id: number }>>('POST', '/api/channel/', {
+      name: 'unpriced-e2e',
+      type: 1,
+      key: 'sk-unpriced-e2e',
+      models: `e2e-chat,${model}`,
+      group: 'default',
+    });
+    try {
+      const page = await rootPage();
+      await page.goto(`${server.origin}/panel/pricing`);
+      const alert = page.getByTestId('pricing-unpriced');
+      await alert.waitFor();
+      // Root reads the setting, so the alert says which outcome applies (the default: the fallback price).
+      await expect.poll(() => alert.getAttribute('data-policy')).toBe('fallback');
+      const said = (await alert.textContent()) ?? '';
+      expect(said).toContain(`No price is set for: ${model}`);
+      expect(said).not.toContain('e2e-chat');
+      expect(said).toContain('$60 per 1M input tokens and $60 per 1M output tokens');
+      await screenshot(page, 'admin-pricing-unpriced');
+
+      await page.getByTestId(`pricing-unpriced-${model}`).click();
+      await page.getByTestId('pricing-form').waitFor();
+      expect(await page.getByTestId('pricing-form-model').inputValue()).toBe(model);
+      await chooseChannelType(page, 1, 'OpenAI');
+      await page.getByTestId('pricing-form-input').fill('1');
+      await page.getByTestId('pricing-form-output').fill('2');
+      await page.getByTestId('pricing-form-submit').click();
+      await closed(page, 'pricing-dialog');
+      await alert.waitFor({ state: 'detached' });
+      expect((await storedPrices()).get(model)).toMatchObject({ channel_type: 1, input: 1, output: 2 });
+      expect(await call<unknown[]>('GET', '/api/prices/unpriced')).toEqual([]);
+      await page.close();
+    } finally {
+      // Later tests see the prices as they were, without this channel. A JSON body: the API refuses an empty one.
+      await call('DELETE', `/api/channel/${channel?.id}`, {});
+      await call('DELETE', `/api/prices/single/${model}`, {}).catch(() => undefined);
+    }
+  });
+});
+
 describe('owners and model information', () => {
   it('adds a model owner, refusing a reserved id on the field', async () => {
     const page = await rootPage();

@@ -19,6 +19,7 @@ import { OrderStatistics } from './api/payment/order-statistics.js';
 import { PaymentRepository } from './api/payment/repo.js';
 import { PriceRepository } from './api/price/repo.js';
 import { PriceService } from './api/price/service.js';
+import type { ServedChannel } from './api/price/unpriced.js';
 import { RedemptionRepository } from './api/redemption/repo.js';
 import { RedemptionService } from './api/redemption/service.js';
 import { AnalyticsRepository } from './api/statistics/analytics-repo.js';
@@ -41,6 +42,7 @@ import type { Logger } from './platform/logger.js';
 import { createNotifier, type Notifier, type NotifyConfig } from './platform/notify.js';
 import { createSecretBox } from './platform/secret-box.js';
 import { createLinkSigner, type LinkSigner } from './platform/signed-links.js';
+import { mapModel } from './relay/providers/openai/request.js';
 
 /** The composition root: every repository and service, built once per process. */
 export interface Services {
@@ -70,6 +72,19 @@ export interface Services {
   payments: { gateways: GatewayService; orders: OrderService; notify: NotifyService };
   /** Signs the links handed out for keyless callers (a Midjourney proxy's callback, task images). */
   links: LinkSigner;
+}
+
+/**
+ * The enabled channels as prices see them, read from the database on each call so price screens
+ * follow channel edits. A model is billed under the name the relay bills it (`mapModel`).
+ */
+async function servedChannels(channels: ChannelService): Promise<ServedChannel[]> {
+  return (await channels.listForRouting()).map((channel) => ({
+    id: channel.id,
+    name: channel.name,
+    models: channel.models,
+    billedModel: (requested) => mapModel(channel, requested).billedModel,
+  }));
 }
 
 export function createServices(
@@ -106,7 +121,7 @@ export function createServices(
     changes,
   );
   const prices = new PriceService(new PriceRepository(database), changes);
-  prices.setChannelModelSource(async () => (await channels.listForRouting()).flatMap((channel) => channel.models));
+  prices.setServedChannelSource(() => servedChannels(channels));
   const modelMetadata = new ModelMetadataService(new ModelMetadataRepository(database), changes, logger);
   prices.setOwnerDirectory(modelMetadata);
   const logs = new LogService(database);

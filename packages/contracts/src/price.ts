@@ -154,6 +154,15 @@ export interface SyncPricesResult {
   deleted: number;
 }
 
+/**
+ * `GET /api/prices/unpriced`: a model that enabled channels bill (after their model mapping) but
+ * that no price matches, exactly or by wildcard, with the channels that serve it, by id.
+ */
+export interface UnpricedModelView {
+  model: string;
+  channels: Array<{ id: number; name: string }>;
+}
+
 /** One model owner (provider) as `GET /api/ownedby` lists it, keyed by channel type id. */
 export interface OwnedByView {
   id: number;

@@ -57,6 +57,8 @@ export function priceRoutes(
   availableModelRoutes(app, { auth, prices, sources: deps.availableModels });
 
   app.get('/api/prices/model_list', admin, async () => ok(await prices.modelList()));
+  // Ours: the served models that only the fallback price covers, for the console's price list.
+  app.get('/api/prices/unpriced', admin, async () => ok(await prices.unpriced()));
   app.get('/api/prices/updateService', admin, async () => ok(prices.updateServiceUrl()));
   // The service's list, fetched by the server (the console's page may not reach other sites).
   app.get('/api/prices/updateService/prices', admin, async () => ok(await prices.fetchUpdates()));

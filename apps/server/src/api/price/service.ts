@@ -7,6 +7,7 @@ import type {
   PriceView,
   SyncMode,
   SyncPricesResult,
+  UnpricedModelView,
 } from '@one-hub/contracts';
 import type { Transaction } from 'kysely';
 import type { ChangeBus } from '../../platform/changes.js';
@@ -20,14 +21,12 @@ import { MODEL_OWNERS } from './owners.js';
 import type { PriceRepository } from './repo.js';
 import { syncPrices } from './sync.js';
 import { compareForListing, PriceTable } from './table.js';
+import { isExactModel, type ServedChannelSource, unpricedModels } from './unpriced.js';
 import { fetchServicePrices } from './update-service.js';
 
 function alreadyExists(field: string, model: string): AppError {
   return AppError.conflict(`${field}: model already exists: ${model}`);
 }
-
-/** Models every enabled channel offers, as they are listed on the channels. */
-export type ChannelModelSource = () => Promise<readonly string[]>;
 
 /**
  * What is known about models: who makes them (the built-in owners, plus the administrators' own
@@ -48,11 +47,6 @@ const builtInOwners: OwnerDirectory = {
   ownerName: (channelType) => MODEL_OWNERS[String(channelType)]?.name,
 };
 
-/** A wildcard (`gpt-4*`) prices a family of models; it is not itself a model anyone can call. */
-function isExactModel(model: string): boolean {
-  return model !== '' && !model.includes('*');
-}
-
 /** Keeps the first occurrence of each name, in order. */
 function unique(models: readonly string[]): string[] {
   return [...new Set(models)];
@@ -68,7 +62,7 @@ export class PriceService {
   private seedChecked = false;
   private loadsStarted = 0;
   private loadsApplied = 0;
-  private channelModels: ChannelModelSource = async () => [];
+  private servedChannels: ServedChannelSource = async () => [];
   private owners: OwnerDirectory = builtInOwners;
 
   constructor(
@@ -124,18 +118,25 @@ export class PriceService {
   }
 
   /**
-   * Where `modelList` finds the models channels offer. Set once at start-up rather than passed
-   * in, so prices depend on channels for this list alone.
+   * Where `modelList` and `unpriced` find the enabled channels. Set once at start-up rather than
+   * passed in, so prices depend on channels for these two lists alone.
    */
-  setChannelModelSource(source: ChannelModelSource): void {
-    this.channelModels = source;
+  setServedChannelSource(source: ServedChannelSource): void {
+    this.servedChannels = source;
   }
 
   /** Every priced model and every model an enabled channel offers: exact names, sorted, once each. */
   async modelList(): Promise<string[]> {
-    const [table, offered] = await Promise.all([this.loaded(), this.channelModels()]);
+    const [table, channels] = await Promise.all([this.loaded(), this.servedChannels()]);
+    const offered = channels.flatMap((channel) => channel.models);
     const models = new Set([...table.models(), ...offered].filter(isExactModel));
     return [...models].sort();
+  }
+
+  /** The models enabled channels bill at the fallback price, read from the current table and channels. */
+  async unpriced(): Promise<UnpricedModelView[]> {
+    const [table, channels] = await Promise.all([this.loaded(), this.servedChannels()]);
+    return unpricedModels(table, channels);
   }
 
   /** Set once at start-up, like the channel model source, so owners can be edited elsewhere. */

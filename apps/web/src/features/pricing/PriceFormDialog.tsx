@@ -24,6 +24,8 @@ import { useModelList, useSavePrice } from './pricing.api.js';
 interface PriceFormProps {
   /** The price to edit; null to add one. */
   price: PriceView | null;
+  /** The name a new price starts with (a served model the price list flags as unpriced). */
+  model?: string;
   /** Every stored model, for the uniqueness check. */
   taken: ReadonlySet<string>;
   owners: readonly OwnerOption[];
@@ -31,10 +33,10 @@ interface PriceFormProps {
   onSaved(price: PriceView, created: boolean): void;
 }
 
-function PriceForm({ price, taken, owners, onClose, onSaved }: PriceFormProps) {
+function PriceForm({ price, model, taken, owners, onClose, onSaved }: PriceFormProps) {
   const { t } = useTranslation('pricing');
   const form = useFormState<PriceFormValues, PriceFormField>(() => ({
-    model: price?.model ?? '',
+    model: price?.model ?? model ?? '',
     ...(price ? priceToFields(price) : emptyPriceFields()),
   }));
   const { values, errors, change } = form;

@@ -28,6 +28,7 @@ import { PriceFormDialog } from './PriceFormDialog.js';
 import { PricesTable } from './PricesTable.js';
 import { filterPrices, type OwnerOption } from './priceTable.js';
 import { useDeletePrice, useDeletePrices, usePrices } from './pricing.api.js';
+import { UnpricedPrices } from './UnpricedPrices.js';
 import { PRICE_PAGE_SIZES, type PricingParams } from './usePricingParams.js';
 
 interface PricesTabProps {
@@ -39,7 +40,7 @@ interface PricesTabProps {
 }
 
 type Dialog =
-  | { kind: 'single'; price: PriceView | null; session: number }
+  | { kind: 'single'; price: PriceView | null; model?: string; session: number }
   | { kind: 'multiple'; originals: PriceView[]; session: number };
 
 /** The price list with search, filters, selection and every edit of reference §1.11. */
@@ -99,8 +100,9 @@ export function PricesTab({ params, update, owners, ownerMap, compact }: PricesT
       return next;
     });
 
-  const openSingle = (price: PriceView | null) => {
-    setDialog({ kind: 'single', price, session: Date.now() });
+  /** `model` names a new price, when it is added for a model the alert lists. */
+  const openSingle = (price: PriceView | null, model?: string) => {
+    setDialog({ kind: 'single', price, model, session: Date.now() });
     setDialogOpen(true);
   };
   const openMultiple = (originals: PriceView[]) => {
@@ -151,6 +153,7 @@ export function PricesTab({ params, update, owners, ownerMap, compact }: PricesT
           {t('create')}
         </Button>
       </Stack>
+      <UnpricedPrices onAdd={(model) => openSingle(null, model)} />
       <Card>
         <Stack
           direction={{ xs: 'column', sm: 'row' }}
@@ -360,6 +363,7 @@ export function PricesTab({ params, update, owners, ownerMap, compact }: PricesT
         open={dialogOpen && dialog?.kind === 'single'}
         session={dialog?.kind === 'single' ? dialog.session : null}
         price={dialog?.kind === 'single' ? dialog.price : null}
+        model={dialog?.kind === 'single' ? dialog.model : undefined}
         taken={taken}
         owners={owners}
         onClose={() => setDialogOpen(false)}

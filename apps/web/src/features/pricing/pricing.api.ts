@@ -8,6 +8,7 @@ import type {
   PriceView,
   ProviderView,
   SyncPricesResult,
+  UnpricedModelView,
   UpdateOwnedByBody,
 } from '@one-hub/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -21,6 +22,7 @@ export const pricingKeys = {
   updateService: ['pricing', 'updateService'] as const,
   servicePrices: ['pricing', 'updateService', 'prices'] as const,
   modelList: ['pricing', 'modelList'] as const,
+  unpriced: ['pricing', 'unpriced'] as const,
   providers: ['pricing', 'providers'] as const,
   owners: ['pricing', 'owners'] as const,
   infos: ['pricing', 'infos'] as const,
@@ -81,6 +83,18 @@ export function useModelList() {
   });
 }
 
+/**
+ * `GET /api/prices/unpriced`: models enabled channels bill that no price covers, with their
+ * channels. Price edits here refresh it; channel edits show when the screen is opened again.
+ */
+export function useUnpricedModels() {
+  return useQuery({
+    queryKey: pricingKeys.unpriced,
+    queryFn: () => api.get<UnpricedModelView[]>('/api/prices/unpriced'),
+    meta: { silentError: true },
+  });
+}
+
 /** `GET /api/providers`: the channel types and their names. */
 export function useProviders() {
   return useQuery({
@@ -117,9 +131,12 @@ function useInvalidate(...keys: ReadonlyArray<readonly string[]>) {
 
 const encodeModel = (model: string) => encodeURIComponent(model);
 
+/** What a price change can alter: the list itself, the suggested names and which models lack a price. */
+const priceKeys = [pricingKeys.prices, pricingKeys.modelList, pricingKeys.unpriced] as const;
+
 /** Create (`original` null) or replace the price stored under `original`. Refusals are shown in the dialog. */
 export function useSavePrice() {
-  const invalidate = useInvalidate(pricingKeys.prices, pricingKeys.modelList);
+  const invalidate = useInvalidate(...priceKeys);
   return useMutation({
     mutationFn: ({ original, body }: { original: string | null; body: PriceBody }) =>
       original === null
@@ -131,7 +148,7 @@ export function useSavePrice() {
 }
 
 export function useDeletePrice() {
-  const invalidate = useInvalidate(pricingKeys.prices, pricingKeys.modelList);
+  const invalidate = useInvalidate(...priceKeys);
   return useMutation({
     mutationFn: (model: string) => api.delete<unknown>(`/api/prices/single/${encodeModel(model)}`),
     onSuccess: invalidate,
@@ -139,7 +156,7 @@ export function useDeletePrice() {
 }
 
 export function useSaveMultiplePrices() {
-  const invalidate = useInvalidate(pricingKeys.prices, pricingKeys.modelList);
+  const invalidate = useInvalidate(...priceKeys);
   return useMutation({
     mutationFn: (body: MultiplePricesBody) => api.post<SyncPricesResult>('/api/prices/multiple', body),
     onSuccess: invalidate,
@@ -148,7 +165,7 @@ export function useSaveMultiplePrices() {
 }
 
 export function useDeletePrices() {
-  const invalidate = useInvalidate(pricingKeys.prices, pricingKeys.modelList);
+  const invalidate = useInvalidate(...priceKeys);
   return useMutation({
     mutationFn: (models: string[]) => api.put<{ deleted: number }>('/api/prices/multiple/delete', { models }),
     onSuccess: invalidate,
@@ -157,7 +174,7 @@ export function useDeletePrices() {
 
 /** `POST /api/prices/sync?updateMode=`: the server keeps locked prices whatever the mode. */
 export function useSyncPrices() {
-  const invalidate = useInvalidate(pricingKeys.prices, pricingKeys.modelList);
+  const invalidate = useInvalidate(...priceKeys);
   return useMutation({
     mutationFn: ({ mode, prices }: { mode: ApplyMode; prices: PriceBody[] }) =>
       api.post<SyncPricesResult>(`/api/prices/sync?updateMode=${mode}`, prices),
