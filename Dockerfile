@@ -26,9 +26,15 @@ RUN npm ci
 COPY . .
 RUN npm run build
 
-# The server's run-time packages only.
+# The server's run-time packages only: no development tools (--omit=dev), nor packages that are
+# only optional peers of run-time ones (--omit=optional: TypeScript, an optional peer of i18next,
+# and pg's Cloudflare socket). better-sqlite3 keeps its compiled binding, not the SQLite sources
+# and object files it was built from.
 FROM install AS server-packages
-RUN npm ci --omit=dev --workspace apps/server
+RUN npm ci --omit=dev --omit=optional --workspace apps/server \
+  && cd node_modules/better-sqlite3 \
+  && rm -rf deps src build/Release/obj build/Release/obj.target build/Release/.deps build/Release/sqlite3.a \
+    build/Release/test_extension.node
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production

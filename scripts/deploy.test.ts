@@ -91,6 +91,14 @@ const ciNpmCommands = read('.ci/run')
   .filter((line) => /^\s*npm\s/.test(line))
   .map(npmCommand);
 
+/** The package.json files a workspace pattern (`apps/*`) names. */
+function workspaceManifests(pattern: string): string[] {
+  const folder = pattern.replace(/\/\*$/, '');
+  return readdirSync(join(root, folder))
+    .filter((name) => existsSync(join(root, folder, name, 'package.json')))
+    .map((name) => `${folder}/${name}/package.json`);
+}
+
 /** The V8 flags `npm start` runs the server with. */
 const startFlags = (rootPackage.scripts.start ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
 
@@ -126,7 +134,7 @@ describe('the Dockerfile', () => {
     expect(ciNpmCommands).toContain('npm run build');
     const npmRuns = dockerfile.stages.flatMap((stage) =>
       inStage(stage, 'RUN')
-        .map((entry) => entry.args)
+        .map((entry) => (entry.args.split('&&')[0] ?? '').trim())
         .filter((command) => /^npm\s/.test(command)),
     );
     expect(npmRuns.length).toBeGreaterThan(0);
@@ -136,18 +144,15 @@ describe('the Dockerfile', () => {
       expect(ciNpmCommands, command).toContain(npmCommand(command));
       if (npmCommand(command) === 'npm ci') {
         const flags = command.split(/\s+/).slice(2);
-        for (const flag of flags) expect(['--omit=dev', '--workspace', 'apps/server'], command).toContain(flag);
+        for (const flag of flags) {
+          expect(['--omit=dev', '--omit=optional', '--workspace', 'apps/server'], command).toContain(flag);
+        }
       }
     }
   });
 
   it('copies the lockfile and every workspace package.json before npm ci', () => {
-    const workspaces = rootPackage.workspaces.flatMap((pattern) => {
-      const folder = pattern.replace(/\/\*$/, '');
-      return readdirSync(join(root, folder))
-        .filter((name) => existsSync(join(root, folder, name, 'package.json')))
-        .map((name) => `${folder}/${name}/package.json`);
-    });
+    const workspaces = rootPackage.workspaces.flatMap(workspaceManifests);
     expect(workspaces.length).toBeGreaterThanOrEqual(3);
     for (const stage of dockerfile.stages) {
       const steps = lineage(stage);
@@ -160,6 +165,32 @@ describe('the Dockerfile', () => {
       for (const file of ['package.json', 'package-lock.json', ...workspaces])
         expect(copied, stage.name).toContain(file);
     }
+  });
+
+  it('ships no development tool: the run-time install omits every devDependency, and TypeScript', () => {
+    const install = stageNamed('server-packages');
+    const command = inStage(install as Stage, 'RUN').find((entry) => /^npm ci\b/.test(entry.args))?.args ?? '';
+    expect(command).toMatch(/^npm ci --omit=dev --omit=optional --workspace apps\/server\b/);
+    // npm leaves a package out under those flags when the lockfile marks it dev, optional or
+    // devOptional; one that a run-time package needs for real carries none of these marks.
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean }>;
+    };
+    const manifests = ['package.json', ...rootPackage.workspaces.flatMap(workspaceManifests)];
+    const tools = manifests.flatMap((file) =>
+      Object.keys((JSON.parse(read(file)) as { devDependencies?: object }).devDependencies ?? {}),
+    );
+    expect(tools).toEqual(expect.arrayContaining(['typescript', 'vitest', '@biomejs/biome']));
+    // Type declarations are inert files, and some run-time packages list them as dependencies
+    // (mysql2 and stripe need @types/node): they are not tools.
+    const shipped = tools.filter((name) => {
+      if (name.startsWith('@types/')) return false;
+      const entry = lock.packages[`node_modules/${name}`];
+      return entry && !entry.dev && !entry.optional && !entry.devOptional;
+    });
+    expect(shipped).toEqual([]);
+    // better-sqlite3 keeps its compiled binding only, not the sources it was built from.
+    expect(command).toMatch(/cd node_modules\/better-sqlite3 && rm -rf deps src build\/Release\/obj /);
   });
 
   it('builds from the whole source after the install', () => {
