@@ -1,4 +1,5 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { jwtVerify } from 'jose';
 import { listen, type ReceivedCall, type ScriptedAnswer, sendFile, sendJson } from './stand-in-http.js';
 
 /**
@@ -38,24 +39,25 @@ export interface KlingApiStandIn {
 
 const MP4 = Buffer.from('\x00\x00\x00\x18ftypmp42stand-in-video');
 
-/** The JWT's payload when it is signed right and valid now; undefined otherwise. */
-export function verifyKlingJwt(
+/**
+ * The JWT's claims when jose verifies it (HS256, signed with the secret key, within its `nbf` and
+ * `exp`) and its issuer is the access key; undefined otherwise.
+ */
+export async function verifyKlingJwt(
   token: string,
   accessKey: string,
   secretKey: string,
-): Record<string, unknown> | undefined {
-  const [header, payload, signature] = token.split('.');
-  if (!header || !payload || !signature) return undefined;
-  const expected = createHmac('sha256', secretKey).update(`${header}.${payload}`).digest();
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  const head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as Record<string, unknown>;
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-  const now = Math.floor(Date.now() / 1000);
-  if (head.alg !== 'HS256' || claims.iss !== accessKey) return undefined;
-  if (typeof claims.exp !== 'number' || claims.exp <= now) return undefined;
-  if (typeof claims.nbf !== 'number' || claims.nbf > now) return undefined;
-  return claims;
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secretKey), {
+      algorithms: ['HS256'],
+      issuer: accessKey,
+      requiredClaims: ['exp', 'nbf'],
+    });
+    return payload;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function startKlingApi(
@@ -98,10 +100,10 @@ export async function startKlingApi(
   };
   const answer = (data: unknown) => ({ code: 0, message: 'SUCCEED', request_id: randomUUID(), data });
 
-  const listening = await listen((request, response, call) => {
+  const listening = await listen(async (request, response, call) => {
     if (call.method === 'GET' && call.path.startsWith('/videos/')) return sendFile(response, 'video/mp4', MP4);
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    const claims = verifyKlingJwt(bearer, accessKey, secretKey);
+    const claims = await verifyKlingJwt(bearer, accessKey, secretKey);
     if (!claims)
       return sendJson(response, 401, { code: 1000, message: 'Authentication failed', request_id: randomUUID() });
     tokens.push(claims);

@@ -1,30 +1,31 @@
-import { createHmac } from 'node:crypto';
+import { SignJWT } from 'jose';
 
 /**
  * Kling's API authentication: a channel key `accessKey|secretKey` becomes a short-lived HS256 JWT
  * (`iss` = the access key, `exp` in 30 minutes, `nbf` a little in the past for clock skew), sent as
- * `Authorization: Bearer <jwt>`. A key without `|` is taken as a ready token.
+ * `Authorization: Bearer <jwt>`. A key without `|` is taken as a ready token. Signed with jose, as
+ * every other token the server makes (providers/zhipu, providers/vertex).
  */
 
 const LIFETIME_SECONDS = 1800;
 const SKEW_SECONDS = 5;
 
-function base64url(value: string | Buffer): string {
-  return Buffer.from(value).toString('base64url');
-}
-
-export function signKlingJwt(accessKey: string, secretKey: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
-  const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-  const payload = base64url(
-    JSON.stringify({ iss: accessKey, exp: nowSeconds + LIFETIME_SECONDS, nbf: nowSeconds - SKEW_SECONDS }),
-  );
-  const signature = createHmac('sha256', secretKey).update(`${header}.${payload}`).digest('base64url');
-  return `${header}.${payload}.${signature}`;
+export function signKlingJwt(
+  accessKey: string,
+  secretKey: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<string> {
+  return new SignJWT()
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(accessKey)
+    .setExpirationTime(nowSeconds + LIFETIME_SECONDS)
+    .setNotBefore(nowSeconds - SKEW_SECONDS)
+    .sign(new TextEncoder().encode(secretKey));
 }
 
 /** The Authorization header for a channel key. */
-export function klingAuthorization(key: string): string {
+export async function klingAuthorization(key: string): Promise<string> {
   const separator = key.indexOf('|');
   if (separator < 0) return `Bearer ${key}`;
-  return `Bearer ${signKlingJwt(key.slice(0, separator).trim(), key.slice(separator + 1).trim())}`;
+  return `Bearer ${await signKlingJwt(key.slice(0, separator).trim(), key.slice(separator + 1).trim())}`;
 }

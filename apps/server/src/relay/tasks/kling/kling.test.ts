@@ -14,13 +14,14 @@ async function taskRow(g: TaskGateway, taskId: string) {
 }
 
 describe('Kling JWT', () => {
-  it('signs HS256 with iss = access key and a current nbf/exp; a key without | is a ready token', () => {
-    const token = signKlingJwt('ak', 'sk');
-    expect(verifyKlingJwt(token, 'ak', 'sk')).toMatchObject({ iss: 'ak' });
-    expect(verifyKlingJwt(token, 'ak', 'other-secret')).toBeUndefined();
-    expect(verifyKlingJwt(signKlingJwt('ak', 'sk', 1000), 'ak', 'sk')).toBeUndefined();
-    expect(klingAuthorization('ready-token')).toBe('Bearer ready-token');
-    expect(verifyKlingJwt(klingAuthorization('ak|sk').slice(7), 'ak', 'sk')).toBeDefined();
+  it('signs HS256 with iss = access key and a current nbf/exp, as jose verifies it; a key without | is a ready token', async () => {
+    const token = await signKlingJwt('ak', 'sk');
+    expect(await verifyKlingJwt(token, 'ak', 'sk')).toMatchObject({ iss: 'ak' });
+    expect(await verifyKlingJwt(token, 'ak', 'other-secret')).toBeUndefined();
+    expect(await verifyKlingJwt(token, 'other-access-key', 'sk')).toBeUndefined();
+    expect(await verifyKlingJwt(await signKlingJwt('ak', 'sk', 1000), 'ak', 'sk')).toBeUndefined();
+    expect(await klingAuthorization('ready-token')).toBe('Bearer ready-token');
+    expect(await verifyKlingJwt((await klingAuthorization('ak|sk')).slice(7), 'ak', 'sk')).toBeDefined();
   });
 });
 

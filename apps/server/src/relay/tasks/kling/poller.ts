@@ -47,7 +47,7 @@ export async function refreshKlingTask(deps: KlingDeps, row: TaskRow): Promise<b
   if (!channel) return false;
   const answer = await callTaskApi(deps, channel, {
     path: `/v1/videos/${row.action}/${encodeURIComponent(row.task_id)}`,
-    authorization: klingAuthorizationOf(channel),
+    authorization: await klingAuthorizationOf(channel),
   });
   const body = objectOf(answer.body);
   if (answer.status !== 200 || body.code !== 0) {

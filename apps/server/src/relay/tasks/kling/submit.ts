@@ -22,7 +22,7 @@ export type KlingAction = (typeof KLING_ACTIONS)[number];
 
 export type KlingDeps = TaskRelayDeps & { repo: TaskRepository };
 
-export function klingAuthorizationOf(channel: RouterChannel): string {
+export function klingAuthorizationOf(channel: RouterChannel): Promise<string> {
   return klingAuthorization(channelSecret(channel));
 }
 
@@ -64,7 +64,7 @@ export async function submitKling(
   try {
     const result = await callTaskApi(deps, submission.channel, {
       path: `/v1/videos/${action}`,
-      authorization: klingAuthorizationOf(submission.channel),
+      authorization: await klingAuthorizationOf(submission.channel),
       body: sent,
     });
     const answer = objectOf(result.body);
