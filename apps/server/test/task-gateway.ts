@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import type { TaskPlatformPoller } from '../src/jobs/task-poll-job.js';
 import type { DialectName } from '../src/platform/db/index.js';
+import type { TaskPlatformPoller } from '../src/relay/tasks/index.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from './app.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 

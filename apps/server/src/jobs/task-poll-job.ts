@@ -1,6 +1,7 @@
 import type { Cache } from '../platform/cache/index.js';
 import { randomHex } from '../platform/crypto.js';
 import type { Logger } from '../platform/logger.js';
+import type { TaskPlatformPoller } from '../relay/tasks/index.js';
 import { type Repeating, repeatEvery } from './repeat.js';
 
 /**
@@ -9,15 +10,9 @@ import { type Repeating, repeatEvery } from './repeat.js';
  * node poll at a time even when several are (mis)configured as masters, and a node that dies frees
  * it after `leaseSeconds`. Each platform's pass reads its unfinished tasks from the database, asks
  * their channels in batches, writes what changed, and fails (and refunds) tasks stuck past their
- * timeout; a restart loses nothing because the database is the only state.
+ * timeout; a restart loses nothing because the database is the only state. The pollers and their
+ * interface live beside the tasks (relay/tasks/poll-pass.ts, relay/tasks/types.ts).
  */
-export interface TaskPlatformPoller {
-  /** suno, kling, midjourney: named in the log. */
-  name: string;
-  /** One pass over the platform's unfinished tasks; answers how many are still unfinished. */
-  poll(): Promise<number>;
-}
-
 export interface TaskPollJob {
   /** Runs one pass now (or joins the one under way); answers the tasks still unfinished. */
   runNow(): Promise<number>;

@@ -1,5 +1,5 @@
-import type { TaskPlatformPoller } from '../../src/jobs/task-poll-job.js';
 import type { DialectName } from '../../src/platform/db/index.js';
+import type { TaskPlatformPoller } from '../../src/relay/tasks/index.js';
 import type { TestApp } from '../app.js';
 import { type Answer, type Method, startTaskGatewayBase } from '../task-gateway.js';
 import { type MidjourneyProxyStandIn, startMidjourneyProxy } from './proxy-stand-in.js';

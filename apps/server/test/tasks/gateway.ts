@@ -1,5 +1,5 @@
-import type { TaskPlatformPoller } from '../../src/jobs/task-poll-job.js';
 import type { DialectName } from '../../src/platform/db/index.js';
+import type { TaskPlatformPoller } from '../../src/relay/tasks/index.js';
 import type { TestApp } from '../app.js';
 import { type Answer, type GatewayUser, type Method, startTaskGatewayBase } from '../task-gateway.js';
 import { type KlingApiStandIn, startKlingApi } from './kling-stand-in.js';

@@ -1,17 +1,16 @@
 import type { RelayFront } from '../../http/relay-front.js';
-import type { TaskPlatformPoller } from '../../jobs/task-poll-job.js';
 import type { InFlightRequests } from '../in-flight.js';
 import { installKling } from './kling/routes.js';
 import { installMidjourney } from './midjourney/routes.js';
 import { installSuno } from './suno/routes.js';
-import type { TaskRelayDeps } from './types.js';
+import type { TaskPlatformPoller, TaskRelayDeps } from './types.js';
 
 /**
  * The asynchronous-task surfaces (Midjourney `/mj`, Suno `/suno`, Kling `/kling`): each registers
  * its routes and hands back its poller, which the master node's task poll job runs
  * (jobs/task-poll-job.ts).
  */
-export type { TaskRelayDeps } from './types.js';
+export type { TaskPlatformPoller, TaskRelayDeps } from './types.js';
 
 export function installTaskRelays(
   front: RelayFront,

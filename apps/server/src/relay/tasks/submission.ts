@@ -1,13 +1,12 @@
 import type { Json } from '@one-hub/contracts';
-import type { RelayHttpRequest } from '../../http/relay-front.js';
+import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { consumeLogRow } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota, settledQuota } from '../billing/quota.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
-import { admitCaller, checkModelAllowed, enterLimits, hasLimits, noRelease } from '../exchange/admission.js';
-import { capUnfundedBody } from '../exchange/funding.js';
+import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../exchange/admission.js';
 import { pickChannel } from '../exchange/pipeline.js';
 import type { Attempt, RelayDeps } from '../exchange/types.js';
 import type { RouterChannel } from '../routing/router.js';
@@ -69,32 +68,6 @@ export interface OpenSubmission {
   setHeader(name: string, value: string): void;
   /** The rate and concurrency were taken when the caller was admitted (`authenticateTaskCaller`). */
   limitsEntered?: boolean | undefined;
-}
-
-/**
- * Authenticates a task route's key from a header value (`mj-api-secret`, `Authorization`), before
- * the body is read: a caller who cannot pay for any request gets no more than a stranger's body
- * (exchange/funding.ts), and a submission takes the group's and the key's rate and concurrency here,
- * held until its answer ends (`openSubmission` then takes them no second time).
- */
-export function authenticateTaskCaller(
-  deps: TaskDeps,
-  request: RelayHttpRequest,
-  credential: string | undefined,
-  submitting = false,
-): RelayCaller | Promise<RelayCaller> {
-  if (request.relayCaller) return request.relayCaller;
-  const admitted = (caller: RelayCaller): RelayCaller | Promise<RelayCaller> => {
-    if (!submitting) {
-      request.relayCaller = caller;
-      capUnfundedBody(deps, caller, request);
-      return caller;
-    }
-    const limits = admitCaller(deps, caller, request);
-    return limits ? limits.then(() => caller) : caller;
-  };
-  const authenticated = deps.keys.authenticate(credential, request.ip);
-  return authenticated instanceof Promise ? authenticated.then(admitted) : admitted(authenticated);
 }
 
 /** Admits, picks the channel and reserves the price; the caller must confirm or cancel it. */
@@ -211,4 +184,45 @@ export async function confirmSubmission(
 export async function cancelSubmission(deps: Pick<TaskDeps, 'ledger'>, submission: TaskSubmission): Promise<void> {
   submission.release();
   await deps.ledger.settle(submission.reservation, 0);
+}
+
+/** The vendor's part of a submission (runSubmission). */
+export interface SubmissionSteps<Accepted> {
+  /** Asks the upstream; throws its refusal (or the channel's failure) when it did not take a task. */
+  send(submission: TaskSubmission): Promise<Accepted>;
+  /** The consume log's content for the accepted task, and what is charged if not the price. */
+  confirmation(accepted: Accepted): Omit<Confirmation, 'request'>;
+  /** Keeps the accepted task for the pollers and fetches, with what it was charged. */
+  record(accepted: Accepted, submission: TaskSubmission, charged: number): Promise<void>;
+}
+
+/**
+ * A submission from start to end, whatever the vendor: the price reserved (openSubmission), the
+ * upstream asked, and then either the reservation handed back (the upstream refused, did not answer,
+ * or gave no task id: `send` threw) or the price charged and the task recorded.
+ */
+export async function runSubmission<Accepted>(
+  deps: TaskDeps,
+  request: RelayHttpRequest,
+  reply: Pick<RelayHttpReply, 'header'>,
+  target: Pick<OpenSubmission, 'model' | 'channelId' | 'channelTypes'>,
+  steps: SubmissionSteps<Accepted>,
+): Promise<Accepted> {
+  const submission = await openSubmission(deps, {
+    ...target,
+    // The key route's admission left the caller on the request (admission.ts).
+    caller: request.relayCaller as RelayCaller,
+    setHeader: (name, value) => reply.header(name, value),
+    limitsEntered: request.limitsEntered,
+  });
+  let accepted: Accepted;
+  try {
+    accepted = await steps.send(submission);
+  } catch (error) {
+    await cancelSubmission(deps, submission);
+    throw error;
+  }
+  const charged = await confirmSubmission(deps, submission, { request, ...steps.confirmation(accepted) });
+  await steps.record(accepted, submission, charged);
+  return accepted;
 }

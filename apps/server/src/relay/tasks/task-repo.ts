@@ -1,6 +1,9 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { type DatabaseHandle, type Executor, insertReturningId, type TasksTable } from '../../platform/db/index.js';
+import { clientHookAddress } from './body.js';
+import type { PolledVendor } from './poll-pass.js';
 import { type RefundDeps, refundTask } from './refund.js';
+import type { TaskSubmission } from './submission.js';
 
 /**
  * The `tasks` table (Suno and Kling, reference §3.1): rows the relays create at submission, the
@@ -78,6 +81,51 @@ export class TaskRepository {
   }
 }
 
+/** A task the upstream took, as its vendor describes it (recordSubmittedTask). */
+export interface SubmittedTask {
+  platform: string;
+  action: string;
+  taskId: string;
+  /** Where the task starts on the console's progress bar. */
+  progress: number;
+  /** What the client asked for, with the billed model. */
+  properties: Record<string, unknown>;
+  /** The upstream's data about the task so far ('' for none). */
+  data: string;
+  /** The client's callback address, kept on the row (the upstream is not told of it). */
+  hook: unknown;
+}
+
+/** Records a submitted Suno or Kling task, charged `charged`, for the poller and the fetch routes. */
+export function recordSubmittedTask(
+  repo: TaskRepository,
+  submission: Pick<TaskSubmission, 'caller' | 'channel'>,
+  charged: number,
+  task: SubmittedTask,
+): Promise<number> {
+  const now = nowSeconds();
+  return repo.insert({
+    created_at: now,
+    updated_at: now,
+    task_id: task.taskId,
+    platform: task.platform,
+    user_id: submission.caller.user.id,
+    channel_id: submission.channel.id,
+    quota: charged,
+    action: task.action,
+    status: 'SUBMITTED',
+    fail_reason: '',
+    submit_time: now,
+    start_time: 0,
+    finish_time: 0,
+    progress: task.progress,
+    properties: JSON.stringify(task.properties),
+    data: task.data,
+    notify_hook: clientHookAddress(task.hook) ?? '',
+    token_id: submission.caller.token.id,
+  });
+}
+
 export interface TaskTrackerDeps {
   repo: TaskRepository;
   refunds: RefundDeps;
@@ -131,4 +179,24 @@ async function failTask(deps: TaskTrackerDeps, row: TaskRow, update: TaskUpdate)
 
 function changes(row: TaskRow, update: TaskUpdate): boolean {
   return Object.entries(update).some(([key, value]) => row[key as keyof TaskRow] !== value);
+}
+
+/** The part of a poll pass (poll-pass.ts) that is the same for every vendor whose tasks are kept here. */
+export function tasksTablePolling(
+  deps: TaskTrackerDeps & { timeoutMs: number },
+  platform: string,
+): Pick<PolledVendor<TaskRow>, 'name' | 'unfinished' | 'channelOf' | 'expired' | 'expire'> {
+  return {
+    name: platform,
+    unfinished: (limit) => deps.repo.unfinished(platform, limit),
+    channelOf: (row) => row.channel_id,
+    expired: (row, now) => taskExpired(row, deps.timeoutMs, now),
+    expire: (row) => expireTask(deps, row, deps.timeoutMs),
+  };
+}
+
+/** Applies a report (applyTaskReport); true when it ends the task. */
+export async function applyTaskReportEnds(deps: TaskTrackerDeps, row: TaskRow, update: TaskUpdate): Promise<boolean> {
+  await applyTaskReport(deps, row, update);
+  return update.status === 'SUCCESS' || update.status === 'FAILURE';
 }

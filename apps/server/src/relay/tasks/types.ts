@@ -16,3 +16,14 @@ export interface TaskRelayDeps extends TaskDeps {
    */
   guards: { hooks: AddressGuard; images: AddressGuard };
 }
+
+/**
+ * A task vendor's poller (poll-pass.ts), which the master node's task poll job runs
+ * (jobs/task-poll-job.ts) and the tests drive pass by pass.
+ */
+export interface TaskPlatformPoller {
+  /** suno, kling, midjourney: named in the log. */
+  name: string;
+  /** One pass over the vendor's unfinished tasks; answers how many are still unfinished. */
+  poll(): Promise<number>;
+}

@@ -1,13 +1,11 @@
-import type { RelayFront, RelayRouteOptions } from '../../../http/relay-front.js';
-import type { TaskPlatformPoller } from '../../../jobs/task-poll-job.js';
+import type { RelayFront } from '../../../http/relay-front.js';
 import { AppError } from '../../../platform/errors.js';
-import type { RelayCaller } from '../../access/keys.js';
 import type { InFlightRequests } from '../../in-flight.js';
+import { bearerCredential, callerOf, keyedRouteOptions } from '../admission.js';
 import { RefreshThrottle } from '../refresh-throttle.js';
-import { renderTaskError, taskNotFound } from '../suno/errors.js';
-import { sunoCaller } from '../suno/routes.js';
+import { renderTaskError, taskNotFound } from '../task-errors.js';
 import { FINAL_TASK_STATUSES, TaskRepository } from '../task-repo.js';
-import type { TaskRelayDeps } from '../types.js';
+import type { TaskPlatformPoller, TaskRelayDeps } from '../types.js';
 import { klingPoller, refreshKlingTask } from './poller.js';
 import { KLING_ACTIONS, type KlingDeps, submitKling } from './submit.js';
 import { toKlingAnswer } from './view.js';
@@ -29,24 +27,13 @@ export function installKling(
   const deps: KlingDeps = { ...taskDeps, repo: new TaskRepository(taskDeps.refunds.database) };
   const render = renderTaskError;
   const refreshes = new RefreshThrottle();
-  const authed: RelayRouteOptions = {
-    render,
-    admit: async (request) => {
-      await sunoCaller(deps, request);
-    },
-  };
-  const submitting: RelayRouteOptions = {
-    render,
-    admit: async (request) => {
-      await sunoCaller(deps, request, true);
-    },
-  };
+  const { authed, submitting } = keyedRouteOptions(deps, render, bearerCredential);
   for (const action of KLING_ACTIONS) {
     front.route('POST', `/kling/v1/videos/${action}`, submitting, (request, reply) =>
       inFlight.track(submitKling(deps, request, reply, action), () => reply.raw.destroy()),
     );
     front.route('GET', `/kling/v1/videos/${action}/:id`, authed, async (request) => {
-      const caller = request.relayCaller as RelayCaller;
+      const caller = callerOf(request);
       const id = String((request.params as { id: string }).id);
       let row = await deps.repo.findOwned(caller.user.id, 'kling', id);
       if (!row || row.action !== action) throw taskNotFound(id);

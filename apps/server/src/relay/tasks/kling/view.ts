@@ -1,4 +1,4 @@
-import { objectOf, textOf } from '../suno/upstream.js';
+import { objectOf, textOf } from '../body.js';
 import type { TaskRow, TaskUpdate } from '../task-repo.js';
 
 /**

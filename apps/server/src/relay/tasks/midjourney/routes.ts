@@ -1,11 +1,10 @@
 import type { RelayFront, RelayHandler, RelayHttpRequest, RelayRouteOptions } from '../../../http/relay-front.js';
-import type { TaskPlatformPoller } from '../../../jobs/task-poll-job.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RelayCaller } from '../../access/keys.js';
 import type { InFlightRequests } from '../../in-flight.js';
+import { type CredentialOf, keyedRouteOptions } from '../admission.js';
 import { RefreshThrottle } from '../refresh-throttle.js';
-import { authenticateTaskCaller } from '../submission.js';
-import type { TaskRelayDeps } from '../types.js';
+import type { TaskPlatformPoller, TaskRelayDeps } from '../types.js';
 import type { MjMode } from './actions.js';
 import type { MidjourneyDeps } from './deps.js';
 import { renderMidjourneyError } from './errors.js';
@@ -51,17 +50,11 @@ const BAD_MODE = new AppError('bad_request', '无效的加速模式', {
   details: { type: 'one_hub_error', code: '4' },
 });
 
-function credentialOf(request: RelayHttpRequest): string | undefined {
+const credentialOf: CredentialOf = (request) => {
   const secret = request.headers['mj-api-secret'];
   if (typeof secret === 'string' && secret !== '') return secret;
   return request.headers.authorization;
-}
-
-async function callerOf(deps: MidjourneyDeps, request: RelayHttpRequest, submitting = false): Promise<RelayCaller> {
-  const caller = await authenticateTaskCaller(deps, request, credentialOf(request), submitting);
-  request.relayCaller = caller;
-  return caller;
-}
+};
 
 export function installMidjourney(
   front: RelayFront,
@@ -80,19 +73,8 @@ export function installMidjourney(
       signedNotifyChannel(deps.links, request);
     },
   };
-  const authed: RelayRouteOptions = {
-    render,
-    admit: async (request) => {
-      await callerOf(deps, request);
-    },
-  };
   // A submission's rate and concurrency are taken from the headers too, before its body is read.
-  const submitting: RelayRouteOptions = {
-    render,
-    admit: async (request) => {
-      await callerOf(deps, request, true);
-    },
-  };
+  const { authed, submitting } = keyedRouteOptions(deps, render, credentialOf);
   const withCaller =
     (read: (caller: RelayCaller, request: RelayHttpRequest) => Promise<unknown>): RelayHandler =>
     async (request) =>

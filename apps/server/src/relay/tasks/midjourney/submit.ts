@@ -1,7 +1,9 @@
 import type { RelayHttpReply, RelayHttpRequest } from '../../../http/relay-front.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RelayCaller } from '../../access/keys.js';
-import { cancelSubmission, confirmSubmission, openSubmission, type TaskSubmission } from '../submission.js';
+import { callerOf } from '../admission.js';
+import { bodyObject, clientHookAddress } from '../body.js';
+import { runSubmission, type TaskSubmission } from '../submission.js';
 import { billedModel, FREE_ACTIONS, type MjMode, resolveAction } from './actions.js';
 import type { MidjourneyDeps } from './deps.js';
 import { MJ_CODE_NO_ACCOUNT, MJ_CODE_UNKNOWN, proxyRefusal, proxyUnreachable } from './errors.js';
@@ -45,13 +47,6 @@ interface ProxySubmitAnswer {
   properties?: unknown;
 }
 
-function bodyObject(body: unknown): Record<string, unknown> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw AppError.badRequest('request body must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
-
 /**
  * The client's notifyHook stays here (the proxy must not call arbitrary addresses, and the row must
  * be updated before the client hears of it); the proxy is told to call this server instead, at an
@@ -70,18 +65,13 @@ function withMode(sent: Record<string, unknown>, target: SubmitTarget): Record<s
   return { ...sent, accountFilter: { ...filter, modes: [target.mode.toUpperCase()] } };
 }
 
-function clientHook(body: Record<string, unknown>): string | undefined {
-  const hook = body.notifyHook;
-  return typeof hook === 'string' && /^https?:\/\//i.test(hook) && hook.length <= 2048 ? hook : undefined;
-}
-
 /**
  * A notifyHook naming a private, loopback or link-local address outright is refused before anything
  * is charged (unless MjNotifyAllowPrivate): the gateway would post the task there. A name that
  * resolves to such an address is refused by the same guard when the post connects (tracker.ts).
  */
 function refusePrivateHook(deps: MidjourneyDeps, body: Record<string, unknown>): void {
-  const hook = clientHook(body);
+  const hook = clientHookAddress(body.notifyHook);
   if (hook === undefined) return;
   let url: URL;
   try {
@@ -100,7 +90,7 @@ export async function submitTask(
   reply: RelayHttpReply,
   target: SubmitTarget,
 ): Promise<unknown> {
-  const caller = request.relayCaller as RelayCaller;
+  const caller = callerOf(request);
   const body = bodyObject(request.body);
   refusePrivateHook(deps, body);
   const { action, taskId } = resolveAction(target.endpoint, body);
@@ -126,6 +116,9 @@ interface AttemptContext {
   body: Record<string, unknown>;
 }
 
+/** The proxy had no account for a fast task: it was handed back, to be submitted again in relax mode. */
+class RetryInRelax extends Error {}
+
 async function attempt(
   deps: MidjourneyDeps,
   request: RelayHttpRequest,
@@ -133,43 +126,53 @@ async function attempt(
   target: SubmitTarget,
   context: AttemptContext,
 ): Promise<unknown> {
-  const submission = await openSubmission(deps, {
-    caller: context.caller,
+  const billing = {
     model: billedModel(target.mode, context.action),
     ...(context.bound ? { channelId: context.bound.channel_id } : {}),
     channelTypes: [MIDJOURNEY_CHANNEL_TYPE],
-    setHeader: (name, value) => reply.header(name, value),
-    limitsEntered: request.limitsEntered,
-  });
-  let answer: ProxySubmitAnswer;
-  let code: number;
-  let handedBack = false;
+  };
+
   try {
-    const proxied = await callProxy(
-      deps,
-      submission.channel,
-      proxySubmitPath(target.endpoint),
-      withMode(forProxy(deps, context.body, submission.channel.id), target),
-    );
-    answer = (proxied.body && typeof proxied.body === 'object' ? proxied.body : {}) as ProxySubmitAnswer;
-    code = typeof answer.code === 'number' ? answer.code : MJ_CODE_UNKNOWN;
-    if (proxied.status !== 200 || !ACCEPTED_CODES.has(code)) {
-      handedBack = true;
-      await cancelSubmission(deps, submission);
-      if (code === MJ_CODE_NO_ACCOUNT && target.mode === 'fast') return 'retry-relax';
-      if (answer.code === undefined) throw proxyUnreachable(submission.channel.id, `answered HTTP ${proxied.status}`);
-      throw proxyRefusal(code, String(answer.description ?? ''), answer.result, submission.channel);
-    }
-    // Without a task id the task could be neither followed nor refunded: it is not charged.
-    if (context.action !== 'UPLOAD' && taskIdOf(answer) === '') {
-      throw proxyUnreachable(submission.channel.id, 'accepted the task without a task id');
-    }
+    const { answer, code } = await runSubmission(deps, request, reply, billing, {
+      send: (submission) => send(deps, submission, target, context),
+      confirmation: ({ answer }) => ({
+        content: `Midjourney ${context.action} ${taskIdOf(answer)}`.trim(),
+        ...(FREE_ACTIONS.has(context.action) ? { quota: 0 } : {}),
+      }),
+      record: ({ answer }, submission, charged) => record(deps, submission, charged, target, context, answer),
+    });
+    return clientAnswer(answer, code === 21 && !FREE_ACTIONS.has(context.action) ? 1 : code);
   } catch (error) {
-    if (!handedBack) await cancelSubmission(deps, submission);
+    if (error instanceof RetryInRelax) return 'retry-relax';
     throw error;
   }
-  await accept(deps, request, submission, target, context, answer);
-  return clientAnswer(answer, code === 21 && !FREE_ACTIONS.has(context.action) ? 1 : code);
+}
+
+/** Asks the proxy; throws its refusal unless it took the task (RetryInRelax: a fast task it had no account for). */
+async function send(
+  deps: MidjourneyDeps,
+  submission: TaskSubmission,
+  target: SubmitTarget,
+  context: AttemptContext,
+): Promise<{ answer: ProxySubmitAnswer; code: number }> {
+  const proxied = await callProxy(
+    deps,
+    submission.channel,
+    proxySubmitPath(target.endpoint),
+    withMode(forProxy(deps, context.body, submission.channel.id), target),
+  );
+  const answer = (proxied.body && typeof proxied.body === 'object' ? proxied.body : {}) as ProxySubmitAnswer;
+  const code = typeof answer.code === 'number' ? answer.code : MJ_CODE_UNKNOWN;
+  if (proxied.status !== 200 || !ACCEPTED_CODES.has(code)) {
+    if (code === MJ_CODE_NO_ACCOUNT && target.mode === 'fast') throw new RetryInRelax();
+    if (answer.code === undefined) throw proxyUnreachable(submission.channel.id, `answered HTTP ${proxied.status}`);
+    throw proxyRefusal(code, String(answer.description ?? ''), answer.result, submission.channel);
+  }
+  // Without a task id the task could be neither followed nor refunded: it is not charged.
+  if (context.action !== 'UPLOAD' && taskIdOf(answer) === '') {
+    throw proxyUnreachable(submission.channel.id, 'accepted the task without a task id');
+  }
+  return { answer, code };
 }
 
 /** The proxy's answer for the client, without the gateway's signed callback address should the proxy echo it. */
@@ -184,24 +187,19 @@ function taskIdOf(answer: ProxySubmitAnswer): string {
   return typeof answer.result === 'string' || typeof answer.result === 'number' ? String(answer.result) : '';
 }
 
-/** The proxy took the task: it is charged (nothing for a free action) and recorded. */
-async function accept(
+/** Records the task the proxy took, with what it was charged (nothing for a free action). */
+async function record(
   deps: MidjourneyDeps,
-  request: RelayHttpRequest,
   submission: TaskSubmission,
+  charged: number,
   target: SubmitTarget,
   context: AttemptContext,
   answer: ProxySubmitAnswer,
 ): Promise<void> {
   const mjId = taskIdOf(answer);
-  const charged = await confirmSubmission(deps, submission, {
-    request,
-    content: `Midjourney ${context.action} ${mjId}`.trim(),
-    ...(FREE_ACTIONS.has(context.action) ? { quota: 0 } : {}),
-  });
   // An upload answers image addresses, not a task: there is nothing to follow.
   if (context.action === 'UPLOAD') return;
-  const hook = clientHook(context.body);
+  const hook = clientHookAddress(context.body.notifyHook);
   const properties = (answer.properties && typeof answer.properties === 'object' ? answer.properties : {}) as Record<
     string,
     unknown

@@ -1,12 +1,11 @@
-import type { RelayFront, RelayHttpRequest, RelayRouteOptions } from '../../../http/relay-front.js';
-import type { TaskPlatformPoller } from '../../../jobs/task-poll-job.js';
+import type { RelayFront } from '../../../http/relay-front.js';
 import { AppError } from '../../../platform/errors.js';
-import type { RelayCaller } from '../../access/keys.js';
 import type { InFlightRequests } from '../../in-flight.js';
-import { authenticateTaskCaller } from '../submission.js';
+import { bearerCredential, callerOf, keyedRouteOptions } from '../admission.js';
+import { bodyObject } from '../body.js';
+import { renderTaskError, taskNotFound } from '../task-errors.js';
 import { TaskRepository } from '../task-repo.js';
-import type { TaskRelayDeps } from '../types.js';
-import { bodyObject, renderTaskError, taskNotFound } from './errors.js';
+import type { TaskPlatformPoller, TaskRelayDeps } from '../types.js';
 import { sunoPoller } from './poller.js';
 import { SUNO_ACTIONS, type SunoDeps, type SunoEndpoint, submitSuno } from './submit.js';
 import { toSunoDto } from './view.js';
@@ -19,17 +18,6 @@ import { toSunoDto } from './view.js';
 
 /** At most this many ids in one `POST /suno/fetch`. */
 const FETCH_LIMIT = 500;
-
-/** The caller of a Suno or Kling route; a submission also takes its rate and concurrency here. */
-export async function sunoCaller(
-  deps: TaskRelayDeps,
-  request: RelayHttpRequest,
-  submitting = false,
-): Promise<RelayCaller> {
-  const caller = await authenticateTaskCaller(deps, request, request.headers.authorization, submitting);
-  request.relayCaller = caller;
-  return caller;
-}
 
 function idsOf(body: unknown): string[] {
   const ids = bodyObject(body).ids;
@@ -47,18 +35,7 @@ export function installSuno(
 ): TaskPlatformPoller {
   const deps: SunoDeps = { ...taskDeps, repo: new TaskRepository(taskDeps.refunds.database) };
   const render = renderTaskError;
-  const authed: RelayRouteOptions = {
-    render,
-    admit: async (request) => {
-      await sunoCaller(deps, request);
-    },
-  };
-  const submitting: RelayRouteOptions = {
-    render,
-    admit: async (request) => {
-      await sunoCaller(deps, request, true);
-    },
-  };
+  const { authed, submitting } = keyedRouteOptions(deps, render, bearerCredential);
   for (const endpoint of Object.keys(SUNO_ACTIONS) as SunoEndpoint[]) {
     front.route('POST', `/suno/submit/${endpoint}`, submitting, (request, reply) =>
       inFlight.track(submitSuno(deps, request, reply, endpoint), () => reply.raw.destroy()),
@@ -69,14 +46,14 @@ export function installSuno(
     throw AppError.badRequest(`unknown Suno action ${action}: use music or lyrics`);
   });
   front.route('GET', '/suno/fetch/:id', authed, async (request) => {
-    const caller = request.relayCaller as RelayCaller;
+    const caller = callerOf(request);
     const id = String((request.params as { id: string }).id);
     const row = await deps.repo.findOwned(caller.user.id, 'suno', id);
     if (!row) throw taskNotFound(id);
     return { code: 'success', message: '', data: toSunoDto(row) };
   });
   front.route('POST', '/suno/fetch', authed, async (request) => {
-    const caller = request.relayCaller as RelayCaller;
+    const caller = callerOf(request);
     const rows = await deps.repo.findOwnedMany(caller.user.id, 'suno', idsOf(request.body));
     return { code: 'success', message: '', data: rows.map(toSunoDto) };
   });

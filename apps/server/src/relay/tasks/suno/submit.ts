@@ -1,11 +1,11 @@
 import type { RelayHttpReply, RelayHttpRequest } from '../../../http/relay-front.js';
 import { AppError } from '../../../platform/errors.js';
-import type { RelayCaller } from '../../access/keys.js';
-import { cancelSubmission, confirmSubmission, openSubmission } from '../submission.js';
-import { nowSeconds, type TaskRepository } from '../task-repo.js';
+import { bodyObject, objectOf, textOf } from '../body.js';
+import { runSubmission } from '../submission.js';
+import { acceptedTaskId } from '../task-errors.js';
+import { recordSubmittedTask, type TaskRepository } from '../task-repo.js';
 import type { TaskRelayDeps } from '../types.js';
-import { bodyObject, upstreamRefusal, upstreamUnreachable } from './errors.js';
-import { callTaskApi, channelSecret, objectOf, textOf } from './upstream.js';
+import { callSuno } from './client.js';
 
 /**
  * `POST /suno/submit/{music,lyrics}` (reference §4.15): music is billed as its `mv` model
@@ -27,72 +27,43 @@ function billedModel(endpoint: SunoEndpoint, body: Record<string, unknown>): str
   return mv;
 }
 
-/** A client's callback address, kept on the row (the Suno-API is not told of it). */
-export function clientHook(value: unknown): string {
-  return typeof value === 'string' && /^https?:\/\//i.test(value) && value.length <= 2048 ? value : '';
-}
-
 export async function submitSuno(
   deps: SunoDeps,
   request: RelayHttpRequest,
   reply: RelayHttpReply,
   endpoint: SunoEndpoint,
 ): Promise<unknown> {
-  const caller = request.relayCaller as RelayCaller;
   const body = bodyObject(request.body);
   const model = billedModel(endpoint, body);
   const { notify_hook: hook, ...sent } = body;
-  const submission = await openSubmission(deps, {
-    caller,
-    model,
-    channelTypes: [SUNO_CHANNEL_TYPE],
-    setHeader: (name, value) => reply.header(name, value),
-    limitsEntered: request.limitsEntered,
-  });
-  let taskId: string;
-  let answer: Record<string, unknown>;
-  try {
-    const result = await callTaskApi(deps, submission.channel, {
-      path: `/suno/submit/${endpoint}`,
-      authorization: `Bearer ${channelSecret(submission.channel)}`,
-      body: sent,
-    });
-    answer = objectOf(result.body);
-    taskId = textOf(answer.data);
-    if (result.status !== 200 || answer.code !== 'success') {
-      if (answer.code === undefined) throw upstreamUnreachable(submission.channel.id, `answered HTTP ${result.status}`);
-      throw upstreamRefusal(result.status, textOf(answer.code), textOf(answer.message), submission.channel);
-    }
-    // Without a task id the task could be neither followed nor refunded: it is not charged.
-    if (taskId === '' || taskId.length > 50) {
-      throw upstreamUnreachable(submission.channel.id, 'accepted the task without a usable task id');
-    }
-  } catch (error) {
-    await cancelSubmission(deps, submission);
-    throw error;
-  }
   const action = SUNO_ACTIONS[endpoint];
-  const charged = await confirmSubmission(deps, submission, { request, content: `Suno ${action} ${taskId}` });
-  const now = nowSeconds();
-  await deps.repo.insert({
-    created_at: now,
-    updated_at: now,
-    task_id: taskId,
-    platform: 'suno',
-    user_id: caller.user.id,
-    channel_id: submission.channel.id,
-    quota: charged,
-    action,
-    status: 'SUBMITTED',
-    fail_reason: '',
-    submit_time: now,
-    start_time: 0,
-    finish_time: 0,
-    progress: 0,
-    properties: JSON.stringify({ ...sent, model }),
-    data: '',
-    notify_hook: clientHook(hook),
-    token_id: caller.token.id,
-  });
-  return { code: 'success', message: textOf(answer.message), data: taskId };
+
+  const { taskId, message } = await runSubmission(
+    deps,
+    request,
+    reply,
+    { model, channelTypes: [SUNO_CHANNEL_TYPE] },
+    {
+      async send(submission) {
+        const result = await callSuno(deps, submission.channel, `/suno/submit/${endpoint}`, sent);
+        const answer = objectOf(result.body);
+        const taskId = textOf(answer.data);
+        acceptedTaskId(submission.channel, result.status, answer, answer.code === 'success', taskId);
+        return { taskId, message: textOf(answer.message) };
+      },
+      confirmation: (accepted) => ({ content: `Suno ${action} ${accepted.taskId}` }),
+      async record(accepted, submission, charged) {
+        await recordSubmittedTask(deps.repo, submission, charged, {
+          platform: 'suno',
+          action,
+          taskId: accepted.taskId,
+          progress: 0,
+          properties: { ...sent, model },
+          data: '',
+          hook,
+        });
+      },
+    },
+  );
+  return { code: 'success', message, data: taskId };
 }

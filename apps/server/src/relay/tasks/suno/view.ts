@@ -1,6 +1,6 @@
 import { TASK_STATUSES } from '@one-hub/contracts';
+import { objectOf, textOf } from '../body.js';
 import type { TaskRow, TaskUpdate } from '../task-repo.js';
-import { objectOf, textOf } from './upstream.js';
 
 /** A task as `/suno/fetch` answers it (reference §4.15); `data` is the Suno-API's clip data. */
 export interface SunoTaskDto {

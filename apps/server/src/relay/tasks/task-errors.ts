@@ -1,6 +1,7 @@
-import type { ErrorRenderer } from '../../../http/errors.js';
-import { AppError } from '../../../platform/errors.js';
-import { type ChannelSecrets, maskChannel } from '../../exchange/upstream-errors.js';
+import type { ErrorRenderer } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
+import { type ChannelSecrets, maskChannel } from '../exchange/upstream-errors.js';
+import { textOf } from './body.js';
 
 /**
  * The Suno and Kling error format (reference §2.3): `{"code": <string>, "message", "data"}` with
@@ -40,9 +41,24 @@ export function taskNotFound(taskId: string): AppError {
   return new AppError('not_found', `task ${taskId} does not exist`, { details: { code: 'task_not_exist' } });
 }
 
-export function bodyObject(body: unknown): Record<string, unknown> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw AppError.badRequest('request body must be a JSON object');
+/**
+ * The task id of a submission the upstream answered: its refusal (HTTP status other than 200, or
+ * `accepted` false) in its own words, or, without a usable task id, the channel's failure — a task
+ * that could be neither followed nor refunded is not charged.
+ */
+export function acceptedTaskId(
+  channel: ChannelSecrets & { id: number },
+  status: number,
+  answer: Record<string, unknown>,
+  accepted: boolean,
+  taskId: string,
+): string {
+  if (status !== 200 || !accepted) {
+    if (answer.code === undefined) throw upstreamUnreachable(channel.id, `answered HTTP ${status}`);
+    throw upstreamRefusal(status, textOf(answer.code), textOf(answer.message), channel);
   }
-  return body as Record<string, unknown>;
+  if (taskId === '' || taskId.length > 50) {
+    throw upstreamUnreachable(channel.id, 'accepted the task without a usable task id');
+  }
+  return taskId;
 }
