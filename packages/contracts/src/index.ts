@@ -1,5 +1,6 @@
 export * from './account.js';
 export * from './channel.js';
+export * from './csv.js';
 export * from './enums.js';
 export * from './envelope.js';
 export * from './format.js';

@@ -5,21 +5,11 @@ import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import type { NewLogRow } from '../../platform/db/index.js';
 import { LogWriter } from '../log/writer.js';
-import { csvField, multiUserCsv } from './user-usage.js';
+import { multiUserCsv } from './user-usage.js';
 
 const HEADER = 'Username,Request Count,Quota,Prompt Tokens,Completion Tokens,Request Time (ms)';
 
 describe('CSV of the user comparison', () => {
-  it('quotes separators and quotes, and defuses spreadsheet formulas', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField(42)).toBe('42');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('=1+2')).toBe("'=1+2");
-    expect(csvField('@cmd')).toBe("'@cmd");
-    expect(csvField(-5)).toBe('-5');
-  });
-
   it('writes the reference header, then one line per user', () => {
     const row = {
       username: 'ann',
@@ -31,6 +21,8 @@ describe('CSV of the user comparison', () => {
     };
     expect(multiUserCsv([row])).toBe(`${HEADER}\r\nann,2,30,4,5,60\r\n`);
     expect(multiUserCsv([])).toBe(`${HEADER}\r\n`);
+    // Names go through the shared csvField (contracts/csv.ts): quoted and defused.
+    expect(multiUserCsv([{ ...row, username: '=ann, admin' }])).toBe(`${HEADER}\r\n"'=ann, admin",2,30,4,5,60\r\n`);
   });
 });
 

@@ -1,4 +1,5 @@
 import {
+  csvDocument,
   MULTI_USER_CSV_HEADER,
   type MultiUserModelUsage,
   type MultiUserStatsQuery,
@@ -94,25 +95,17 @@ export class UserUsageReport {
   }
 }
 
-/**
- * One CSV field: quoted when it holds a separator, a quote or a line break; a leading `=`, `+`,
- * `-`, `@`, tab or carriage return gets a `'` first so a spreadsheet does not run it as a formula.
- */
-export function csvField(value: string | number): string {
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** The export's text: the reference's header line, then one line per user, CRLF line ends. */
 export function multiUserCsv(rows: readonly MultiUserStatsRow[]): string {
-  const lines = [MULTI_USER_CSV_HEADER.join(',')];
-  for (const row of rows) {
-    lines.push(
-      [row.username, row.request_count, row.quota, row.prompt_tokens, row.completion_tokens, row.request_time]
-        .map(csvField)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  return csvDocument([
+    MULTI_USER_CSV_HEADER,
+    ...rows.map((row) => [
+      row.username,
+      row.request_count,
+      row.quota,
+      row.prompt_tokens,
+      row.completion_tokens,
+      row.request_time,
+    ]),
+  ]);
 }

@@ -1,3 +1,5 @@
+import { csvDocument } from '@one-hub/contracts';
+
 /** Texts for handing out freshly created codes: the clipboard, a .txt file or a .csv file. */
 
 export interface CreatedBatch {
@@ -16,20 +18,10 @@ export function codesAsText(keys: readonly string[]): string {
   return `${codesAsLines(keys)}\n`;
 }
 
-/**
- * A CSV cell: quoted when needed, and a leading `=`, `+`, `-` or `@` defused with an apostrophe so a
- * spreadsheet does not run an administrator-typed name as a formula.
- */
-export function csvCell(value: string | number): string {
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /** `code,name,quota` with a header line; CRLF line ends, as spreadsheets expect. */
 export function codesAsCsv(batch: CreatedBatch): string {
   const lines = [['code', 'name', 'quota'], ...batch.keys.map((key) => [key, batch.name, batch.quota])];
-  return `${lines.map((cells) => cells.map(csvCell).join(',')).join('\r\n')}\r\n`;
+  return csvDocument(lines);
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
