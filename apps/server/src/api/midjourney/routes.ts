@@ -1,11 +1,9 @@
-import { type MidjourneyTaskView, midjourneyListQuery, type Paged } from '@one-hub/contracts';
+import { type MidjourneyTaskView, midjourneyListQuery } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
-import { type Auth, currentUser } from '../../http/auth.js';
-import { ok } from '../../http/reply.js';
-import { parseInput } from '../../http/validate.js';
+import type { Auth } from '../../http/auth.js';
 import type { DatabaseHandle } from '../../platform/db/index.js';
 import { type LinkSigner, signedMjImagePath } from '../../platform/signed-links.js';
-import { UserRepository } from '../user/repo.js';
+import { taskListRoutes } from '../task/list-routes.js';
 import { listMidjourneys, type MidjourneyListRow } from './repo.js';
 
 /** A row as the console reads it; the own list leaves out which channel ran the task. */
@@ -37,25 +35,15 @@ export function presentMidjourney(row: MidjourneyListRow, withChannel: boolean, 
   return withChannel ? { ...view, channel_id: Number(row.channel_id) } : view;
 }
 
-function present(page: Paged<MidjourneyListRow>, withChannel: boolean, links: LinkSigner): Paged<MidjourneyTaskView> {
-  return { ...page, data: page.data.map((row) => presentMidjourney(row, withChannel, links)) };
-}
-
-/** `GET /api/mj/` (administrators: every task of theirs and of the users they outrank) and `GET /api/mj/self` (the user's own tasks). */
+/** `GET /api/mj/` and `GET /api/mj/self` (api/task/list-routes.ts). */
 export function midjourneyRoutes(
   app: FastifyInstance,
   deps: { auth: Auth; database: DatabaseHandle; links: LinkSigner },
 ): void {
-  const { auth, database, links } = deps;
-  const users = new UserRepository(database);
-  app.get('/api/mj/', { onRequest: auth.requireAdmin }, async (request) => {
-    const query = parseInput(midjourneyListQuery, request.query, 'query');
-    const hiddenUserIds = await users.idsNotOutrankedBy(currentUser(request));
-    return ok(present(await listMidjourneys(database, { admin: true, hiddenUserIds }, query), true, links));
-  });
-  app.get('/api/mj/self', { onRequest: auth.requireUser }, async (request) => {
-    const query = parseInput(midjourneyListQuery, request.query, 'query');
-    const userId = currentUser(request).id;
-    return ok(present(await listMidjourneys(database, { admin: false, userId }, query), false, links));
+  taskListRoutes(app, deps, {
+    path: '/api/mj',
+    query: midjourneyListQuery,
+    list: listMidjourneys,
+    present: (row, withChannel) => presentMidjourney(row, withChannel, deps.links),
   });
 }

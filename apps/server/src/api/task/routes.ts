@@ -1,20 +1,13 @@
-import { type AsyncTaskView, type Paged, taskListQuery } from '@one-hub/contracts';
+import { type AsyncTaskView, parseJson, taskListQuery } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
-import { type Auth, currentUser } from '../../http/auth.js';
-import { ok } from '../../http/reply.js';
-import { parseInput } from '../../http/validate.js';
+import type { Auth } from '../../http/auth.js';
 import type { DatabaseHandle } from '../../platform/db/index.js';
-import { UserRepository } from '../user/repo.js';
+import { taskListRoutes } from './list-routes.js';
 import { listTasks, type TaskListRow } from './repo.js';
 
 /** The JSON columns as One Hub serialises them: parsed, null when empty or unreadable. */
 function parsed(text: string): unknown {
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+  return text ? (parseJson(text) ?? null) : null;
 }
 
 /** Suno music clips carry the Suno account's user id; a user's own list must not show it (§1.17). */
@@ -54,23 +47,7 @@ export function presentTask(row: TaskListRow, withChannel: boolean): AsyncTaskVi
   return withChannel ? { ...view, channel_id: Number(row.channel_id) } : view;
 }
 
-function present(page: Paged<TaskListRow>, withChannel: boolean): Paged<AsyncTaskView> {
-  return { ...page, data: page.data.map((row) => presentTask(row, withChannel)) };
-}
-
-/** `GET /api/task/` (administrators: every task of theirs and of the users they outrank) and `GET /api/task/self` (the user's own tasks). */
+/** `GET /api/task/` and `GET /api/task/self` (list-routes.ts). */
 export function taskRoutes(app: FastifyInstance, deps: { auth: Auth; database: DatabaseHandle }): void {
-  const { auth, database } = deps;
-  const users = new UserRepository(database);
-  app.get('/api/task/', { onRequest: auth.requireAdmin }, async (request) => {
-    const query = parseInput(taskListQuery, request.query, 'query');
-    const hiddenUserIds = await users.idsNotOutrankedBy(currentUser(request));
-    return ok(present(await listTasks(database, { admin: true, hiddenUserIds }, query), true));
-  });
-  // The router ignores trailing slashes, so `/api/task/self/` lands here too.
-  app.get('/api/task/self', { onRequest: auth.requireUser }, async (request) => {
-    const query = parseInput(taskListQuery, request.query, 'query');
-    const userId = currentUser(request).id;
-    return ok(present(await listTasks(database, { admin: false, userId }, query), false));
-  });
+  taskListRoutes(app, deps, { path: '/api/task', query: taskListQuery, list: listTasks, present: presentTask });
 }
