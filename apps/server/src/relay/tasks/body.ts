@@ -1,3 +1,4 @@
+import { isRecord, type Json } from '@one-hub/contracts';
 import { AppError } from '../../platform/errors.js';
 
 /** Reading the JSON the task surfaces' clients and upstreams send, field by field. */
@@ -7,8 +8,9 @@ export function textOf(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
-export function objectOf(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+/** A JSON object's members, or none when the value is not an object. */
+export function objectOf(value: unknown): Json {
+  return isRecord(value) ? value : {};
 }
 
 /** A client's request body, which must be a JSON object (400 otherwise). */

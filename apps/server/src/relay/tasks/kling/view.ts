@@ -1,3 +1,4 @@
+import { parseJsonObject } from '@one-hub/contracts';
 import { objectOf, textOf } from '../body.js';
 import type { TaskRow, TaskUpdate } from '../task-repo.js';
 
@@ -38,11 +39,7 @@ export function updateFromKling(row: TaskRow, reported: unknown, now: number): T
 }
 
 function storedData(row: TaskRow): Record<string, unknown> {
-  try {
-    return objectOf(JSON.parse(row.data || '{}'));
-  } catch {
-    return {};
-  }
+  return parseJsonObject(row.data) ?? {};
 }
 
 /** A row in Kling's answer shape: `{code:0, message, request_id, data:{task_id, task_status…}}`. */

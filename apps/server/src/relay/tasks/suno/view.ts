@@ -1,4 +1,4 @@
-import { TASK_STATUSES } from '@one-hub/contracts';
+import { parseJson, TASK_STATUSES } from '@one-hub/contracts';
 import { objectOf, textOf } from '../body.js';
 import type { TaskRow, TaskUpdate } from '../task-repo.js';
 
@@ -16,12 +16,7 @@ export interface SunoTaskDto {
 }
 
 function parsed(text: string): unknown {
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+  return text ? (parseJson(text) ?? null) : null;
 }
 
 export function toSunoDto(row: TaskRow): SunoTaskDto {
