@@ -84,7 +84,6 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
       Array.from({ length: 6 }, () =>
         refundTask(deps(), {
           userId: 41,
-          username: 'u41',
           quota: 250,
           content: `异步任务执行失败 ${id}，补偿 250`,
           event: { event: 'task_refund', kind: 'task', task_id: String(id), quota: 250 },
@@ -123,7 +122,6 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
     expect(
       await refundTask(deps(), {
         userId: 41,
-        username: 'u41',
         quota: 250,
         content: 'x',
         event: { event: 'task_refund', kind: 'task', task_id: String(id), quota: 250 },

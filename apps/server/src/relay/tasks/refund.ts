@@ -11,7 +11,8 @@ import type { DatabaseHandle, Executor } from '../../platform/db/index.js';
  */
 export interface RefundDeps {
   database: DatabaseHandle;
-  users: Pick<UserRepository, 'addQuota'>;
+  /** Credits the refund; names the user on the system log row. */
+  users: Pick<UserRepository, 'addQuota' | 'findById'>;
   logs: Pick<LogRepository, 'insert'>;
   /** Told after commit, so cached balances (the relay's) follow. */
   onQuotaChanged(userId: number, delta: number): void;
@@ -19,8 +20,6 @@ export interface RefundDeps {
 
 export interface FailedTask {
   userId: number;
-  /** For the system log row; the console's log list shows it. */
-  username: string;
   /** What the task was charged; 0 refunds nothing but still marks the task failed. */
   quota: number;
   /** The system log's text (`构图失败 <id>，补偿 <amount>`, `异步任务执行失败 …`), and the same in structured form. */
@@ -36,9 +35,11 @@ export async function refundTask(deps: RefundDeps, task: FailedTask): Promise<bo
     if (!(await task.markFailed(transaction))) return false;
     if (task.quota > 0) {
       await deps.users.addQuota(task.userId, task.quota, transaction);
+      // The system log row names the user, as the console's log list shows it.
+      const user = await deps.users.findById(task.userId, transaction);
       await deps.logs.insert(transaction, {
         userId: task.userId,
-        username: task.username,
+        username: user?.username ?? '',
         type: LogType.system,
         quota: task.quota,
         content: task.content,

@@ -74,11 +74,6 @@ export class TaskRepository {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
-
-  async usernameOf(userId: number): Promise<string> {
-    const row = await this.handle.db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
-    return row?.username ?? '';
-  }
 }
 
 /** A task the upstream took, as its vendor describes it (recordSubmittedTask). */
@@ -169,7 +164,6 @@ async function failTask(deps: TaskTrackerDeps, row: TaskRow, update: TaskUpdate)
   const quota = Number(row.quota);
   return refundTask(deps.refunds, {
     userId: row.user_id,
-    username: await deps.repo.usernameOf(row.user_id),
     quota,
     content: taskRefundText(row.task_id, quota),
     event: { event: 'task_refund', kind: 'task', task_id: row.task_id, quota },

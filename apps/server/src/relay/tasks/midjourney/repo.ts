@@ -77,9 +77,4 @@ export class MidjourneyRepository {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
-
-  async usernameOf(userId: number): Promise<string> {
-    const row = await this.handle.db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
-    return row?.username ?? '';
-  }
 }

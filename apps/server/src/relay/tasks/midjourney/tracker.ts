@@ -63,7 +63,6 @@ export class MidjourneyTracker {
     const quota = Number(row.quota);
     const failed = await refundTask(this.deps.refunds, {
       userId: row.user_id,
-      username: await this.deps.repo.usernameOf(row.user_id),
       quota,
       content: refundText(row.mj_id, quota),
       event: { event: 'task_refund', kind: 'midjourney', task_id: row.mj_id, quota },
