@@ -1,9 +1,11 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { type DatabaseHandle, type Executor, insertReturningId, type TasksTable } from '../../platform/db/index.js';
+import type { RouterChannel } from '../routing/router.js';
 import { clientHookAddress } from './body.js';
 import type { PolledVendor } from './poll-pass.js';
 import { type RefundDeps, refundTask } from './refund.js';
-import type { TaskSubmission } from './submission.js';
+import { runSubmission, type TaskDeps } from './submission.js';
 
 /**
  * The `tasks` table (Suno and Kling, reference §3.1): rows the relays create at submission, the
@@ -76,49 +78,73 @@ export class TaskRepository {
   }
 }
 
-/** A task the upstream took, as its vendor describes it (recordSubmittedTask). */
-export interface SubmittedTask {
+/** A Suno or Kling submission, as its vendor describes it (submitTableTask). */
+export interface TableTask {
+  /** The row's `platform` (suno, kling), and the consume log's name for it (Suno, Kling). */
   platform: string;
+  label: string;
   action: string;
-  taskId: string;
-  /** Where the task starts on the console's progress bar. */
-  progress: number;
-  /** What the client asked for, with the billed model. */
-  properties: Record<string, unknown>;
-  /** The upstream's data about the task so far ('' for none). */
-  data: string;
+  /** The billed model, kept in the row's properties with what the client sent. */
+  model: string;
+  channelType: number;
+  sent: Record<string, unknown>;
   /** The client's callback address, kept on the row (the upstream is not told of it). */
   hook: unknown;
+  /** Where the task starts on the console's progress bar. */
+  progress: number;
 }
 
-/** Records a submitted Suno or Kling task, charged `charged`, for the poller and the fetch routes. */
-export function recordSubmittedTask(
-  repo: TaskRepository,
-  submission: Pick<TaskSubmission, 'caller' | 'channel'>,
-  charged: number,
-  task: SubmittedTask,
-): Promise<number> {
-  const now = nowSeconds();
-  return repo.insert({
-    created_at: now,
-    updated_at: now,
-    task_id: task.taskId,
-    platform: task.platform,
-    user_id: submission.caller.user.id,
-    channel_id: submission.channel.id,
-    quota: charged,
-    action: task.action,
-    status: 'SUBMITTED',
-    fail_reason: '',
-    submit_time: now,
-    start_time: 0,
-    finish_time: 0,
-    progress: task.progress,
-    properties: JSON.stringify(task.properties),
-    data: task.data,
-    notify_hook: clientHookAddress(task.hook) ?? '',
-    token_id: submission.caller.token.id,
-  });
+/** What the upstream answered when it took the task: its id, and its data so far ('' for none). */
+export interface TableAccepted {
+  taskId: string;
+  data: string;
+}
+
+/**
+ * A Suno or Kling submission (runSubmission): `send` asks the channel and throws unless it took the
+ * task; the task is then charged, with the consume log "<label> <action> <task id>", and recorded
+ * in the `tasks` table for the poller and the fetch routes.
+ */
+export function submitTableTask<Accepted extends TableAccepted>(
+  deps: TaskDeps & { repo: TaskRepository },
+  request: RelayHttpRequest,
+  reply: Pick<RelayHttpReply, 'header'>,
+  task: TableTask,
+  send: (channel: RouterChannel) => Promise<Accepted>,
+): Promise<Accepted> {
+  return runSubmission(
+    deps,
+    request,
+    reply,
+    { model: task.model, channelTypes: [task.channelType] },
+    {
+      send: (submission) => send(submission.channel),
+      confirmation: (accepted) => ({ content: `${task.label} ${task.action} ${accepted.taskId}` }),
+      async record(accepted, submission, charged) {
+        const now = nowSeconds();
+        await deps.repo.insert({
+          created_at: now,
+          updated_at: now,
+          task_id: accepted.taskId,
+          platform: task.platform,
+          user_id: submission.caller.user.id,
+          channel_id: submission.channel.id,
+          quota: charged,
+          action: task.action,
+          status: 'SUBMITTED',
+          fail_reason: '',
+          submit_time: now,
+          start_time: 0,
+          finish_time: 0,
+          progress: task.progress,
+          properties: JSON.stringify({ ...task.sent, model: task.model }),
+          data: accepted.data,
+          notify_hook: clientHookAddress(task.hook) ?? '',
+          token_id: submission.caller.token.id,
+        });
+      },
+    },
+  );
 }
 
 export interface TaskTrackerDeps {

@@ -1,9 +1,8 @@
 import type { RelayHttpReply, RelayHttpRequest } from '../../../http/relay-front.js';
 import { AppError } from '../../../platform/errors.js';
 import { bodyObject, objectOf, textOf } from '../body.js';
-import { runSubmission } from '../submission.js';
 import { acceptedTaskId } from '../task-errors.js';
-import { recordSubmittedTask, type TaskRepository } from '../task-repo.js';
+import { submitTableTask, type TaskRepository } from '../task-repo.js';
 import type { TaskRelayDeps } from '../types.js';
 import { callKling } from './client.js';
 
@@ -45,38 +44,28 @@ export async function submitKling(
   const { callback_url: hook, ...rest } = bodyObject(request.body);
   const { sent, model } = withDefaults(rest);
 
-  const { taskId, data } = await runSubmission(
-    deps,
-    request,
-    reply,
-    { model, channelTypes: [KLING_CHANNEL_TYPE] },
-    {
-      async send(submission) {
-        const result = await callKling(deps, submission.channel, `/v1/videos/${action}`, sent);
-        const answer = objectOf(result.body);
-        const data = objectOf(answer.data);
-        const taskId = textOf(data.task_id);
-        acceptedTaskId(submission.channel, result.status, answer, answer.code === 0, taskId);
-        return { taskId, data };
-      },
-      confirmation: (accepted) => ({ content: `Kling ${action} ${accepted.taskId}` }),
-      async record(accepted, submission, charged) {
-        await recordSubmittedTask(deps.repo, submission, charged, {
-          platform: 'kling',
-          action,
-          taskId: accepted.taskId,
-          progress: 10,
-          properties: { ...sent, model },
-          data: JSON.stringify(accepted.data),
-          hook,
-        });
-      },
-    },
-  );
+  const task = {
+    platform: 'kling',
+    label: 'Kling',
+    action,
+    model,
+    channelType: KLING_CHANNEL_TYPE,
+    sent,
+    hook,
+    progress: 10,
+  };
+  const { taskId, answered } = await submitTableTask(deps, request, reply, task, async (channel) => {
+    const result = await callKling(deps, channel, `/v1/videos/${action}`, sent);
+    const answer = objectOf(result.body);
+    const answered = objectOf(answer.data);
+    const taskId = textOf(answered.task_id);
+    acceptedTaskId(channel, result.status, answer, answer.code === 0, taskId);
+    return { taskId, data: JSON.stringify(answered), answered };
+  });
   return {
     code: 0,
     message: 'SUCCEED',
     request_id: request.id,
-    data: { ...data, task_id: taskId, task_status: 'submitted' },
+    data: { ...answered, task_id: taskId, task_status: 'submitted' },
   };
 }

@@ -1,9 +1,8 @@
 import type { RelayHttpReply, RelayHttpRequest } from '../../../http/relay-front.js';
 import { AppError } from '../../../platform/errors.js';
 import { bodyObject, objectOf, textOf } from '../body.js';
-import { runSubmission } from '../submission.js';
 import { acceptedTaskId } from '../task-errors.js';
-import { recordSubmittedTask, type TaskRepository } from '../task-repo.js';
+import { submitTableTask, type TaskRepository } from '../task-repo.js';
 import type { TaskRelayDeps } from '../types.js';
 import { callSuno } from './client.js';
 
@@ -38,32 +37,22 @@ export async function submitSuno(
   const { notify_hook: hook, ...sent } = body;
   const action = SUNO_ACTIONS[endpoint];
 
-  const { taskId, message } = await runSubmission(
-    deps,
-    request,
-    reply,
-    { model, channelTypes: [SUNO_CHANNEL_TYPE] },
-    {
-      async send(submission) {
-        const result = await callSuno(deps, submission.channel, `/suno/submit/${endpoint}`, sent);
-        const answer = objectOf(result.body);
-        const taskId = textOf(answer.data);
-        acceptedTaskId(submission.channel, result.status, answer, answer.code === 'success', taskId);
-        return { taskId, message: textOf(answer.message) };
-      },
-      confirmation: (accepted) => ({ content: `Suno ${action} ${accepted.taskId}` }),
-      async record(accepted, submission, charged) {
-        await recordSubmittedTask(deps.repo, submission, charged, {
-          platform: 'suno',
-          action,
-          taskId: accepted.taskId,
-          progress: 0,
-          properties: { ...sent, model },
-          data: '',
-          hook,
-        });
-      },
-    },
-  );
+  const task = {
+    platform: 'suno',
+    label: 'Suno',
+    action,
+    model,
+    channelType: SUNO_CHANNEL_TYPE,
+    sent,
+    hook,
+    progress: 0,
+  };
+  const { taskId, message } = await submitTableTask(deps, request, reply, task, async (channel) => {
+    const result = await callSuno(deps, channel, `/suno/submit/${endpoint}`, sent);
+    const answer = objectOf(result.body);
+    const taskId = textOf(answer.data);
+    acceptedTaskId(channel, result.status, answer, answer.code === 'success', taskId);
+    return { taskId, data: '', message: textOf(answer.message) };
+  });
   return { code: 'success', message, data: taskId };
 }
