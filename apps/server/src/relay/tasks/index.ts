@@ -17,8 +17,10 @@ export function installTaskRelays(
   deps: TaskRelayDeps,
   inFlight: InFlightRequests,
 ): TaskPlatformPoller[] {
-  const pollers: TaskPlatformPoller[] = [];
-  pollers.push(installMidjourney(front, deps, inFlight));
-  pollers.push(installSuno(front, deps, inFlight), installKling(front, deps, inFlight));
-  return pollers;
+  // One line per vendor folder; the poll job runs the pollers in this order.
+  return [
+    installMidjourney(front, deps, inFlight),
+    installSuno(front, deps, inFlight),
+    installKling(front, deps, inFlight),
+  ];
 }

@@ -2,7 +2,7 @@ import type { RelayFront, RelayHandler, RelayHttpRequest, RelayRouteOptions } fr
 import { AppError } from '../../../platform/errors.js';
 import type { RelayCaller } from '../../access/keys.js';
 import type { InFlightRequests } from '../../in-flight.js';
-import { type CredentialOf, keyedRouteOptions } from '../admission.js';
+import { type CredentialOf, callerOf, keyedRouteOptions } from '../admission.js';
 import { RefreshThrottle } from '../refresh-throttle.js';
 import type { TaskPlatformPoller, TaskRelayDeps } from '../types.js';
 import type { MjMode } from './actions.js';
@@ -78,7 +78,7 @@ export function installMidjourney(
   const withCaller =
     (read: (caller: RelayCaller, request: RelayHttpRequest) => Promise<unknown>): RelayHandler =>
     async (request) =>
-      read(request.relayCaller as RelayCaller, request);
+      read(callerOf(request), request);
 
   for (const [prefix, mode] of MODES) {
     const base = `${prefix}/mj`;
