@@ -1,9 +1,9 @@
 import { ChannelStatus, isRecord } from '@one-hub/contracts';
 import type { RoutingChannel } from '../api/channel/service.js';
+import { type BalanceReaderName, type ProviderDefinition, providerByType } from '../domain/channel-types/registry.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { channelDisabledNotice } from '../platform/notify.js';
-import { type BalanceReaderName, type ProviderDefinition, providerByType } from '../relay/providers/registry.js';
 import type { UpstreamClient } from '../relay/transport/executor.js';
 import type { Services } from '../services.js';
 import { channelBaseUrl } from './probe.js';

@@ -1,7 +1,7 @@
 import type { LogEvent, LogType } from '@one-hub/contracts';
+import { fitLogColumn } from '../../domain/log-columns.js';
 import { nowSeconds } from '../../platform/clock.js';
 import type { Executor, NewLogRow } from '../../platform/db/index.js';
-import { fitLogColumn } from './columns.js';
 
 export interface LogEntry {
   userId: number;

@@ -1,7 +1,7 @@
 import { ORDER_PENDING_LIFETIME_SECONDS } from '@one-hub/contracts';
 import { request } from 'undici';
 import type { z } from 'zod';
-import { readBody } from '../../relay/transport/executor.js';
+import { readBody } from '../../platform/read-body.js';
 import type { GatewayAnswer, GatewayEndpoints, GatewayOrder, GatewayPayment, PaymentGateway } from '../gateway.js';
 import { centsText } from '../money.js';
 import { readAlipayCallback } from './callback.js';

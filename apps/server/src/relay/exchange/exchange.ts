@@ -1,5 +1,5 @@
+import { providerByType } from '../../domain/channel-types/registry.js';
 import { AppError } from '../../platform/errors.js';
-import { providerByType } from '../providers/registry.js';
 import type { ChatAdapter, WholeEndpointPath } from '../providers/types.js';
 import { nativeExchange } from './native.js';
 import { openAiPassThrough } from './pass-through.js';

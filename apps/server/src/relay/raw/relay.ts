@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { LogType } from '@one-hub/contracts';
-import { fitLogColumn } from '../../api/log/columns.js';
 import { blankLogRow } from '../../api/log/repo.js';
+import { fitLogColumn } from '../../domain/log-columns.js';
 import { bodyUnread } from '../../http/errors.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';

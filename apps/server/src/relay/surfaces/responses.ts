@@ -1,8 +1,8 @@
 import { isRecord, type Json } from '@one-hub/contracts';
+import { passesThrough } from '../../domain/channel-types/registry.js';
 import { countResponsesPromptTokens, countTextTokens, estimateResponsesPromptTokens } from '../billing/metering.js';
 import { fieldError, parsedJson, tokenUsage } from '../exchange/endpoint.js';
 import type { Endpoint, RelayInput, StreamFormat, SurfaceBinding } from '../exchange/types.js';
-import { passesThrough } from '../providers/registry.js';
 import { responsesStreamError, responsesSurface } from '../providers/responses/surface.js';
 
 /**

@@ -1,6 +1,6 @@
+import { type OpenAiLayout, providerByType } from '../../../domain/channel-types/registry.js';
 import type { RouterChannel } from '../../routing/router.js';
 import { type MultipartForm, withField } from '../../transport/multipart.js';
-import { type OpenAiLayout, providerByType } from '../registry.js';
 import { zhipuTokens } from '../zhipu/token.js';
 
 /**
