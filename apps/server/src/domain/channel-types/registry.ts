@@ -19,7 +19,7 @@ export interface ProviderExtraField {
   options?: string[];
 }
 
-/** The adapters of adapters.ts, by name; `openai` serves every upstream that speaks OpenAI's format. */
+/** The adapters of relay/providers/adapters.ts, by name; `openai` serves every upstream that speaks OpenAI's format. */
 export type AdapterName =
   | 'openai'
   | 'anthropic'

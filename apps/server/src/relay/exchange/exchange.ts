@@ -20,7 +20,7 @@ export function exchangeFor(
   /** The channel's flags that decide between passing through and translating (compatible_response). */
   channel?: ChannelFlags,
 ): Exchange {
-  // A type without an adapter is listed so its stored channels load, but never called (registry.ts).
+  // A type without an adapter is listed so its stored channels load, but never called (domain/channel-types/registry.ts).
   if (!adapter) return withoutAdapter;
   if (endpoint.onlyFormat !== undefined && adapter.format !== endpoint.onlyFormat) return unsupported;
   const { surface } = endpoint;

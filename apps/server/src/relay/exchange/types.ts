@@ -174,7 +174,8 @@ export interface RelayDeps {
   commitJournal?(): void;
   /** The low-balance e-mail, if a charge crossed the reminder threshold (low-balance.ts). */
   remindLowBalance: LowBalanceReminder;
-  disableChannel(channel: RouterChannel, reason: string): void;
+  /** Switches a channel off after its failure; true when this call switched it (Services.disableChannel). */
+  disableChannel(channel: RouterChannel, reason: string): Promise<boolean>;
   logger: Logger;
   heartbeat: HeartbeatTiming;
   /** Told how each request ends (the metrics); absent, the pipeline does nothing extra. */

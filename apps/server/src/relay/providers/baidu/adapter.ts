@@ -1,5 +1,5 @@
 import { providerByType } from '../../../domain/channel-types/registry.js';
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import { openAiAdapter, parseOpenAiError } from '../openai/adapter.js';
 import { resolveOpenAiTarget } from '../openai/request.js';
 import type { AdapterContext, ChatAdapter, Json, UpstreamErrorInfo, WholeBodyAdapter } from '../types.js';
