@@ -121,8 +121,8 @@ const distinctProviders: DistinctProvider[] = [
     ...azureLike,
     openAiLayout: 'azure',
   },
-  // Retired: Google shut the PaLM API down (Gemini, type 25, replaces it), and Tencent its old
-  // Hunyuan API (type 40 is the current one). Listed without an adapter so stored channels load.
+  // Retired: Google shut the PaLM API down (Gemini, `gemini`, replaces it), and Tencent its old
+  // Hunyuan API (`hunyuan` is the current one). Listed without an adapter so stored channels load.
   {
     type: 11,
     slug: 'palm',
