@@ -1,3 +1,4 @@
+import { ChannelStatus } from '@one-hub/contracts';
 import { AccountService } from './api/account/service.js';
 import { createSignInServices, type SignInServices, type SignInUpstreams } from './api/account/sign-in.js';
 import { VerificationCodes } from './api/account/verification.js';
@@ -7,6 +8,7 @@ import { InvoiceRepository } from './api/invoice/repo.js';
 import { InvoiceService } from './api/invoice/service.js';
 import { LogRepository } from './api/log/repo.js';
 import { LogService } from './api/log/service.js';
+import { LogWriter, type LogWriterOptions } from './api/log/writer.js';
 import { ModelMetadataRepository } from './api/model-info/repo.js';
 import { ModelMetadataService } from './api/model-info/service.js';
 import { OptionRepository } from './api/option/repo.js';
@@ -33,16 +35,16 @@ import { UserService } from './api/user/service.js';
 import { UserGroupRepository } from './api/user-group/repo.js';
 import { UserGroupService } from './api/user-group/service.js';
 import { PRODUCTION_PAYMENT_ENDPOINTS } from './config.js';
+import { mapModel } from './domain/model-mapping.js';
 import type { GatewayEndpoints } from './payments/gateway.js';
 import { createGatewayRegistry } from './payments/registry.js';
 import type { Cache } from './platform/cache/index.js';
 import { ChangeBus } from './platform/changes.js';
 import type { DatabaseHandle } from './platform/db/index.js';
 import type { Logger } from './platform/logger.js';
-import { createNotifier, type Notifier, type NotifyConfig } from './platform/notify.js';
+import { channelDisabledNotice, createNotifier, type Notifier, type NotifyConfig } from './platform/notify.js';
 import { createSecretBox } from './platform/secret-box.js';
 import { createLinkSigner, type LinkSigner } from './platform/signed-links.js';
-import { mapModel } from './relay/providers/openai/request.js';
 
 /** The composition root: every repository and service, built once per process. */
 export interface Services {
@@ -52,6 +54,12 @@ export interface Services {
   changes: ChangeBus;
   options: OptionService;
   userRepository: UserRepository;
+  /** The repositories the relay reads and writes through itself (keys by digest, user groups, refund logs). */
+  tokenRepository: TokenRepository;
+  userGroupRepository: UserGroupRepository;
+  logRepository: LogRepository;
+  /** The batched consume-log writer; the relay opens its one writer, tied to its crash journal. */
+  openLogWriter(options: LogWriterOptions): LogWriter;
   users: UserService;
   groups: UserGroupService;
   accounts: AccountService;
@@ -72,6 +80,27 @@ export interface Services {
   payments: { gateways: GatewayService; orders: OrderService; notify: NotifyService };
   /** Signs the links handed out for keyless callers (a Midjourney proxy's callback, task images). */
   links: LinkSigner;
+  /**
+   * Switches a channel off after a failure (a relayed request's, a used-up balance) and tells the
+   * operators; true when this call switched it off. `notice` is the reason the notice gives.
+   */
+  disableChannel(channel: { id: number; name: string }, reason: string, notice?: string): Promise<boolean>;
+}
+
+/**
+ * Only the call that switched the channel off sends a notice: a channel already off (by an
+ * administrator, or by a request or check alongside) sends nothing. Reads the channels and the
+ * notifier when called, so whatever the services hold at that time (a test's capture) is used.
+ */
+async function disableAfterFailure(
+  services: Pick<Services, 'channels' | 'notifier'>,
+  channel: { id: number; name: string },
+  reason: string,
+  notice = reason,
+): Promise<boolean> {
+  const changed = await services.channels.setStatus(channel.id, ChannelStatus.autoDisabled, reason);
+  if (changed) void services.notifier.notify(channelDisabledNotice(channel, notice));
+  return changed;
 }
 
 /**
@@ -98,7 +127,10 @@ export function createServices(
   const changes = new ChangeBus(cache, logger);
   const options = new OptionService(new OptionRepository(database), changes, logger);
   const userRepository = new UserRepository(database);
-  const groups = new UserGroupService(new UserGroupRepository(database), changes);
+  const tokenRepository = new TokenRepository(database);
+  const userGroupRepository = new UserGroupRepository(database);
+  const logRepository = new LogRepository();
+  const groups = new UserGroupService(userGroupRepository, changes);
   const users = new UserService(userRepository, new LogRepository(), groups, options, changes);
   const accounts = new AccountService(userRepository, users, options, new VerificationCodes(cache));
   const signIn = createSignInServices({
@@ -110,12 +142,7 @@ export function createServices(
     secret: settings.serverSecret,
     upstreams: signInUpstreams,
   });
-  const tokens = new TokenService(
-    new TokenRepository(database),
-    groups,
-    createSecretBox(settings.serverSecret, 'tokens'),
-    changes,
-  );
+  const tokens = new TokenService(tokenRepository, groups, createSecretBox(settings.serverSecret, 'tokens'), changes);
   const channels = new ChannelService(
     new ChannelRepository(database, createSecretBox(settings.serverSecret, 'channels')),
     changes,
@@ -152,12 +179,16 @@ export function createServices(
     (caller) => userRepository.idsNotOutrankedBy(caller),
     new OrderStatistics(new PaymentRepository(database)),
   );
-  return {
+  const services: Services = {
     database,
     cache,
     changes,
     options,
     userRepository,
+    tokenRepository,
+    userGroupRepository,
+    logRepository,
+    openLogWriter: (options) => new LogWriter(database, options),
     users,
     groups,
     accounts,
@@ -174,7 +205,9 @@ export function createServices(
     notifier,
     payments,
     links: createLinkSigner(settings.serverSecret),
+    disableChannel: (channel, reason, notice) => disableAfterFailure(services, channel, reason, notice),
   };
+  return services;
 }
 
 function createPaymentServices(

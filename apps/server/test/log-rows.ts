@@ -1,5 +1,5 @@
 import { LogType } from '@one-hub/contracts';
-import { blankLogRow } from '../src/api/log/repo.js';
+import { blankLogRow } from '../src/domain/log-rows.js';
 import type { NewLogRow } from '../src/platform/db/index.js';
 
 /** A consume log of user 1 with every column empty or zero, but for `fields`. */

@@ -164,10 +164,21 @@ export interface OrderQuote {
   quota: number;
 }
 
-/** `POST /api/user/order` answer: 1 = open `url` (GET, or POST `params` as a form), 2 = show `url` as a QR code. */
+/**
+ * How the browser pays an order: open a URL (GET, or POST `params` as a form), or show it as a QR
+ * code. The numbers are the reference's, kept on the wire for the consoles and scripts that read them.
+ */
+export const PaymentAction = { openUrl: 1, showQrCode: 2 } as const;
+export type PaymentAction = (typeof PaymentAction)[keyof typeof PaymentAction];
+
+/** `POST /api/user/order` answer, by its `type` (a PaymentAction). */
 export type PayInstruction =
-  | { trade_no: string; type: 1; data: { url: string; method: 'GET' | 'POST'; params?: Record<string, string> } }
-  | { trade_no: string; type: 2; data: { url: string } };
+  | {
+      trade_no: string;
+      type: typeof PaymentAction.openUrl;
+      data: { url: string; method: 'GET' | 'POST'; params?: Record<string, string> };
+    }
+  | { trade_no: string; type: typeof PaymentAction.showQrCode; data: { url: string } };
 
 export const orderStatusQuery = z.object({
   trade_no: z.string('trade_no is required').trim().min(1, 'trade_no is required').max(50, 'trade_no is too long'),

@@ -1,9 +1,8 @@
-import { ChannelStatus, isRecord } from '@one-hub/contracts';
+import { isRecord } from '@one-hub/contracts';
 import type { RoutingChannel } from '../api/channel/service.js';
+import { type BalanceReaderName, type ProviderDefinition, providerByType } from '../domain/channel-types/registry.js';
 import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
-import { channelDisabledNotice } from '../platform/notify.js';
-import { type BalanceReaderName, type ProviderDefinition, providerByType } from '../relay/providers/registry.js';
 import type { UpstreamClient } from '../relay/transport/executor.js';
 import type { Services } from '../services.js';
 import { channelBaseUrl } from './probe.js';
@@ -113,7 +112,7 @@ export async function fetchBalance(upstream: UpstreamClient, channel: RoutingCha
 }
 
 export interface BalanceDeps {
-  services: Pick<Services, 'channels' | 'options' | 'notifier'>;
+  services: Pick<Services, 'channels' | 'options' | 'disableChannel'>;
   upstream: UpstreamClient;
   logger: Pick<Logger, 'warn'>;
 }
@@ -139,10 +138,7 @@ export async function refreshAllBalances(deps: BalanceDeps): Promise<number> {
       updated += 1;
       if (balance <= 0 && options.getBoolean('AutomaticDisableChannelEnabled')) {
         deps.logger.warn({ channel: channel.id, balance }, 'disabling channel: its balance is used up');
-        // No notice when an administrator switched the channel off meanwhile: nothing changed.
-        if (await channels.setStatus(channel.id, ChannelStatus.autoDisabled, 'the balance is used up')) {
-          void deps.services.notifier.notify(channelDisabledNotice(channel, `the balance is used up (${balance})`));
-        }
+        await deps.services.disableChannel(channel, 'the balance is used up', `the balance is used up (${balance})`);
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

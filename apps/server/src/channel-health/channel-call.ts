@@ -1,11 +1,12 @@
 import type { RoutingChannel } from '../api/channel/service.js';
+import { mapModel } from '../domain/model-mapping.js';
+import { readBody } from '../platform/read-body.js';
 import { exchangeFor } from '../relay/exchange/exchange.js';
 import type { Endpoint, ExchangeCall, ExchangeDeps } from '../relay/exchange/types.js';
 import { isFailure, type UpstreamFailure } from '../relay/exchange/upstream-errors.js';
 import { chatAdapterFor } from '../relay/providers/adapters.js';
-import { mapModel } from '../relay/providers/openai/request.js';
 import { endpoints } from '../relay/surfaces/openai.js';
-import { readBody, type UpstreamClient } from '../relay/transport/executor.js';
+import type { UpstreamClient } from '../relay/transport/executor.js';
 
 /**
  * One request the gateway writes itself to a channel (tests, checks), made the way the relay

@@ -1,9 +1,9 @@
 import { isRecord, parseJson } from '@one-hub/contracts';
 import type { RoutingChannel } from '../api/channel/service.js';
+import { providerByType } from '../domain/channel-types/registry.js';
 import { speaksOpenAi } from '../relay/exchange/exchange.js';
 import { adminMessage, maskKey, networkFailure } from '../relay/exchange/upstream-errors.js';
 import { chatAdapterFor } from '../relay/providers/adapters.js';
-import { providerByType } from '../relay/providers/registry.js';
 import type { UpstreamClient } from '../relay/transport/executor.js';
 import { callChannel } from './channel-call.js';
 import type { BeaconVisit, ImageBeacon } from './check-beacon.js';

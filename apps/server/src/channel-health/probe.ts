@@ -1,7 +1,7 @@
 import type { RoutingChannel } from '../api/channel/service.js';
+import { type ProviderDefinition, providerByType } from '../domain/channel-types/registry.js';
 import { AppError } from '../platform/errors.js';
 import { adminMessage, maskKey, type UpstreamFailure } from '../relay/exchange/upstream-errors.js';
-import { type ProviderDefinition, providerByType } from '../relay/providers/registry.js';
 import type { UpstreamClient } from '../relay/transport/executor.js';
 import { callChannel, type ProbePath } from './channel-call.js';
 

@@ -1,6 +1,7 @@
 import { AppError } from '../platform/errors.js';
+import { readBody } from '../platform/read-body.js';
 import { adminMessage, classifyUpstreamError, maskKey, networkFailure } from '../relay/exchange/upstream-errors.js';
-import { readBody, type UpstreamClient } from '../relay/transport/executor.js';
+import type { UpstreamClient } from '../relay/transport/executor.js';
 
 /** A bounded JSON GET to a vendor's account endpoints (balance, model list). */
 export interface VendorGet {

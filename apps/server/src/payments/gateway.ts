@@ -1,4 +1,4 @@
-import type { PaymentCurrency, PaymentGatewayType } from '@one-hub/contracts';
+import type { PaymentAction, PaymentCurrency, PaymentGatewayType } from '@one-hub/contracts';
 import type { z } from 'zod';
 
 /**
@@ -25,10 +25,10 @@ export interface GatewayOrder {
   clientIp: string;
 }
 
-/** How the browser pays: 1 = open `url` (GET, or POST `params` as a form), 2 = show `url` as a QR code. */
+/** How the browser pays (PaymentAction): open `url` (GET, or POST `params` as a form), or show `url` as a QR code. */
 export type GatewayPayment =
-  | { type: 1; url: string; method: 'GET' | 'POST'; params?: Record<string, string> }
-  | { type: 2; url: string };
+  | { type: typeof PaymentAction.openUrl; url: string; method: 'GET' | 'POST'; params?: Record<string, string> }
+  | { type: typeof PaymentAction.showQrCode; url: string };
 
 /** The vendor's callback as it reached `ANY /api/payment/notify/:uuid`, body unparsed (signatures cover the bytes). */
 export interface GatewayCallback {

@@ -66,3 +66,11 @@ export class AppError extends Error {
     return new AppError('conflict', message);
   }
 }
+
+/**
+ * A 400 naming the field: the request's own fault. Thrown by a relay endpoint reading the request, or
+ * by an adapter for what its vendor cannot take (the relay then tries another channel, if any).
+ */
+export function fieldError(field: string, message: string): AppError {
+  return new AppError('bad_request', `${field}: ${message}`, { details: { param: field } });
+}

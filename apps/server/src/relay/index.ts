@@ -1,13 +1,8 @@
-import { ChannelStatus } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { LogRepository } from '../api/log/repo.js';
-import { LogWriter } from '../api/log/writer.js';
-import { TokenRepository } from '../api/token/repo.js';
-import { UserGroupRepository } from '../api/user-group/repo.js';
+import { providerByType } from '../domain/channel-types/registry.js';
 import { pruneBatchRecords } from '../platform/journal/batches.js';
 import type { Logger } from '../platform/logger.js';
-import { channelDisabledNotice } from '../platform/notify.js';
 import type { Services } from '../services.js';
 import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './access/concurrency.js';
 import { GroupDirectory } from './access/groups.js';
@@ -23,7 +18,6 @@ import { createChatCache } from './exchange/chat-cache.js';
 import type { HeartbeatTiming } from './exchange/heartbeat.js';
 import type { RelayDeps, RelayObserver } from './exchange/types.js';
 import { InFlightRequests } from './in-flight.js';
-import { providerByType } from './providers/registry.js';
 import { rawRoutes } from './raw/routes.js';
 import { installRealtime } from './realtime/index.js';
 import { relayRoutes } from './routes.js';
@@ -98,7 +92,7 @@ export async function installRelay(
     : undefined;
   // What a killed process had settled and logged is written before this one serves anything.
   const opened = timing.journal
-    ? await openJournal(services.database, timing.journal.directory, {
+    ? await openJournal(services.database, timing.journal.directory, services.logRepository.insertRows, {
         fsyncIntervalMs: timing.journal.fsyncIntervalMs,
         onError: (error) => logger.error({ err: error }, 'writing the crash journal failed'),
         ...(shared ? { flushShared: () => shared.flushAll() } : {}),
@@ -120,13 +114,12 @@ export async function installRelay(
   pruning.unref();
   const ledger: QuotaLedger =
     shared ?? new MemoryQuotaLedger(services.database, { onFlushError: onLedgerError, journal });
-  const logWriter = new LogWriter(services.database, {
+  const logWriter = services.openLogWriter({
     journal,
     onError: (error, lostRows) => logger.error({ err: error, lostRows }, 'writing consume logs failed'),
   });
   timing.observer?.watchLogBacklog(() => logWriter.pending);
-  const tokenRepository = new TokenRepository(services.database);
-  const keys = new KeyAuthenticator(tokenRepository, services.tokens, services.userRepository);
+  const keys = new KeyAuthenticator(services.tokenRepository, services.tokens, services.userRepository);
   // A disabled, deleted or edited key must stop (or change) at once on every node, not when its
   // cached copy expires. The shared ledger is cleared once, by the node that made the change.
   changes.on('tokens', ({ id }, origin) => {
@@ -140,7 +133,7 @@ export async function installRelay(
     keys.forgetUser(userId);
     ledger.invalidateUser(userId, delta);
   });
-  const groups = new GroupDirectory(new UserGroupRepository(services.database));
+  const groups = new GroupDirectory(services.userGroupRepository);
   await groups.load();
   changes.on('groups', () =>
     groups.load().catch((error: unknown) => logger.error({ err: error }, 'reloading user groups failed')),
@@ -178,17 +171,7 @@ export async function installRelay(
       mailer: services.signIn.mailer,
       logger,
     }),
-    disableChannel: (channel, reason) => {
-      logger.warn({ channel: channel.id, reason }, 'disabling channel after an upstream failure');
-      services.channels
-        .setStatus(channel.id, ChannelStatus.autoDisabled, reason)
-        // Only the request that switched it off tells the administrators; an already disabled
-        // channel (by them or by a request alongside) sends nothing.
-        .then((changed) => (changed ? services.notifier.notify(channelDisabledNotice(channel, reason)) : undefined))
-        .catch((error: unknown) => {
-          logger.error({ err: error, channel: channel.id }, 'disabling the channel failed');
-        });
-    },
+    disableChannel: services.disableChannel,
     logger,
     heartbeat: timing.heartbeat,
     observer: timing.observer,
@@ -218,7 +201,7 @@ export async function installRelay(
       refunds: {
         database: services.database,
         users: services.userRepository,
-        logs: new LogRepository(),
+        logs: services.logRepository,
         onQuotaChanged: (userId, delta) => services.users.quotaChanged(userId, delta),
       },
     },
@@ -227,7 +210,7 @@ export async function installRelay(
 
   dashboardRoutes(app.relayFront, {
     keys,
-    tokens: tokenRepository,
+    tokens: services.tokenRepository,
     users: services.userRepository,
     options: services.options,
   });

@@ -1,7 +1,7 @@
 import type { ChannelDetailView, ChannelView, ProviderView } from '@one-hub/contracts';
 import { parseJsonObject } from '@one-hub/contracts';
+import { isRelayable, type ProviderDefinition } from '../../domain/channel-types/registry.js';
 import { toBoolean } from '../../platform/db/index.js';
-import { isRelayable, type ProviderDefinition } from '../../relay/providers/registry.js';
 import type { ChannelListRow, ChannelRecord } from './repo.js';
 
 /** The models a channel skips on streamed requests, from its JSON column; bad data reads as none. */

@@ -2,92 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import { chatAdapterFor } from '../../relay/providers/adapters.js';
-import { compatibleVendors } from '../../relay/providers/compatible.js';
-import { openAiAdapter } from '../../relay/providers/openai/adapter.js';
-import { providerByType, providerRegistry } from '../../relay/providers/registry.js';
+import { providerRegistry, providerType } from '../../domain/channel-types/registry.js';
 
-/** Every channel type id the reference system defines (its table of type ids), 0 "unknown" aside. */
-const REFERENCE_TYPE_IDS = [
-  1, 3, 8, 11, 14, 15, 16, 17, 18, 19, 20, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
-  42, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56,
-];
-
-/** Types without a chat adapter: the retired PaLM (11) and Tencent (23), and the task upstreams. */
-const TYPES_WITHOUT_ADAPTER = [11, 23, 34, 41, 53];
-/** Asynchronous-task upstreams (relay/tasks/): Midjourney, Suno, Kling. */
-const TASK_TYPES = { 34: 'midjourney', 41: 'suno', 53: 'kling' } as const;
-/** Types relayed but not tested: a Recraft test image costs credits, and Recraft has no free call but its balance. */
-const TYPES_WITHOUT_TEST = [51];
-/** Compatible vendors whose adapter adds endpoints of their own to OpenAI's (MiniMax's speech). */
-const COMPATIBLE_WITH_OWN_ENDPOINTS = [27];
-
-describe('provider registry', () => {
-  it('covers every reference type id once, with unique slugs', () => {
-    expect([...providerRegistry.keys()]).toEqual(REFERENCE_TYPE_IDS);
-    const slugs = [...providerRegistry.values()].map((provider) => provider.slug);
-    expect(new Set(slugs).size).toBe(slugs.length);
-    expect(providerByType(0)).toBeUndefined();
-    expect(providerByType(2)).toBeUndefined();
-  });
-
-  it('serves compatible vendors from their data entries', () => {
-    for (const vendor of compatibleVendors) {
-      if (COMPATIBLE_WITH_OWN_ENDPOINTS.includes(vendor.type)) continue;
-      expect(providerByType(vendor.type)).toMatchObject({
-        adapter: 'openai',
-        openAiLayout: vendor.openAiLayout ?? 'bearer',
-        slug: vendor.slug,
-      });
-      expect(chatAdapterFor(vendor.type)).toBe(openAiAdapter);
-    }
-    expect(providerByType(1)).toMatchObject({ defaultBaseUrl: 'https://api.openai.com', apiPrefix: '/v1' });
-    expect(providerByType(31)?.defaultBaseUrl).toBe('https://api.groq.com/openai');
-    expect(providerByType(49)).toMatchObject({
-      defaultBaseUrl: 'https://models.inference.ai.azure.com',
-      apiPrefix: '',
-    });
-    expect(providerByType(8)?.baseUrlRequired).toBe(true);
-    expect(providerByType(39)).toMatchObject({ baseUrlRequired: true, defaultBaseUrl: 'http://localhost:11434' });
-    expect(providerByType(28)?.balance).toEqual({ path: '/user/balance', reader: 'deepseek' });
-    expect(providerByType(14)?.adapter).toBe('anthropic');
-  });
-
-  it('names an adapter for every type the relay can call, and only those', () => {
-    // MiniMax's chat is OpenAI's (reference §5.2), passed through; its adapter adds its own speech API.
-    expect(providerByType(27)).toMatchObject({ adapter: 'minimax', openAiLayout: 'bearer', apiPrefix: '/v1' });
-    expect(chatAdapterFor(27)?.speaksOpenAi).toBe(true);
-    // Azure speaks OpenAI's format at its own addresses.
-    expect(providerByType(3)).toMatchObject({ adapter: 'openai', openAiLayout: 'azure' });
-    expect(providerByType(55)).toMatchObject({ adapter: 'openai', openAiLayout: 'azure-v1' });
-    const withoutAdapter = [...providerRegistry.values()].filter((provider) => !provider.adapter);
-    expect(withoutAdapter.map((provider) => provider.type)).toEqual(TYPES_WITHOUT_ADAPTER);
-    for (const provider of providerRegistry.values()) {
-      expect(chatAdapterFor(provider.type) !== undefined, provider.slug).toBe(provider.adapter !== undefined);
-      expect(provider.test !== undefined, provider.slug).toBe(
-        provider.adapter !== undefined && !TYPES_WITHOUT_TEST.includes(provider.type),
-      );
-      // Only a type with an adapter can pass a client surface through.
-      if (!provider.adapter) expect(provider.native, provider.slug).toEqual([]);
-    }
-  });
-
-  it('names the model owners of the reference, from the registry', () => {
-    const owners = [...providerRegistry.values()].filter((provider) => provider.owner).map((p) => p.type);
-    expect(owners).toEqual([
-      1, 11, 14, 15, 16, 17, 18, 19, 20, 23, 25, 26, 27, 28, 29, 30, 31, 33, 34, 35, 36, 37, 38, 39, 40, 41, 43, 44, 45,
-      46, 47, 48, 51, 53, 56,
-    ]);
-    expect(providerByType(17)?.owner).toBe('Qwen');
-  });
-
-  it('declares the per-type settings kept in other and plugin', () => {
-    expect(providerByType(3)?.extraFields).toContainEqual(expect.objectContaining({ name: 'other', required: true }));
-    expect(providerByType(42)?.extraFields[0]).toMatchObject({ name: 'other', label: 'Region|ProjectID' });
-    expect(providerByType(25)?.extraFields[0]).toMatchObject({ name: 'other', kind: 'select' });
-    expect(providerByType(24)?.extraFields.map((field) => field.name)).toEqual(['other', 'plugin']);
-  });
-});
+/** The retired types: Google's PaLM and Tencent's old API, listed so their stored channels load. */
+const RETIRED = [providerType('palm'), providerType('tencent')];
+/** Every channel type, as the registry lists them (domain/channel-types/registry.test.ts checks the list against the reference). */
+const TYPE_IDS = [...providerRegistry.keys()];
 
 describe.each(availableDialects)('provider and model lists on %s', (dialect) => {
   let t: TestApp;
@@ -105,8 +25,8 @@ describe.each(availableDialects)('provider and model lists on %s', (dialect) => 
     const response = await call('GET', '/api/providers', root);
     expect(response.statusCode).toBe(200);
     const providers = response.json().data;
-    expect(providers).toHaveLength(REFERENCE_TYPE_IDS.length);
-    expect(providers.find((provider: { type: number }) => provider.type === 3)).toEqual({
+    expect(providers).toHaveLength(TYPE_IDS.length);
+    expect(providers.find((provider: { slug: string }) => provider.slug === 'azure')).toEqual({
       type: 3,
       slug: 'azure',
       name: 'Azure OpenAI',
@@ -122,20 +42,17 @@ describe.each(availableDialects)('provider and model lists on %s', (dialect) => 
     const offered = providers
       .filter((provider: { supported: boolean }) => provider.supported)
       .map((provider: { type: number }) => provider.type);
-    expect(offered).toEqual(
-      REFERENCE_TYPE_IDS.filter((type) => chatAdapterFor(type) !== undefined || type in TASK_TYPES),
-    );
-    expect(offered).toEqual(REFERENCE_TYPE_IDS.filter((type) => type !== 11 && type !== 23));
+    expect(offered).toEqual(TYPE_IDS.filter((type) => !RETIRED.includes(type)));
     // Retired types say so, and why; supported ones carry no `retired` field.
     const retired = providers.filter((provider: { retired?: string }) => provider.retired !== undefined);
-    expect(retired.map((provider: { type: number }) => provider.type)).toEqual([11, 23]);
+    expect(retired.map((provider: { type: number }) => provider.type)).toEqual(RETIRED);
     expect(retired.every((provider: { supported: boolean }) => !provider.supported)).toBe(true);
     expect(retired[0].retired).toMatch(/Gemini/);
-    for (const [type, relay] of Object.entries(TASK_TYPES)) expect(providerByType(Number(type))?.tasks).toBe(relay);
     const balanceTypes = providers
       .filter((provider: { balance: boolean }) => provider.balance)
       .map((provider: { type: number }) => provider.type);
-    expect(balanceTypes).toEqual([1, 8, 28, 29, 37, 45, 51]);
+    const balanceSlugs = ['openai', 'custom', 'deepseek', 'moonshot', 'stability', 'siliconflow', 'recraft'];
+    expect(balanceTypes).toEqual(balanceSlugs.map(providerType));
   });
 
   it('lists priced models in OpenAI model-list shape, not enveloped', async () => {
@@ -147,7 +64,7 @@ describe.each(availableDialects)('provider and model lists on %s', (dialect) => 
         {
           model: 'zz-test-model-a',
           type: 'tokens',
-          channel_type: 14,
+          channel_type: providerType('anthropic'),
           input: 1,
           output: 1,
           locked: false,

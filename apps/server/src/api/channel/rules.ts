@@ -1,6 +1,6 @@
 import { splitChannelList } from '@one-hub/contracts';
+import { isRelayable, providerByType } from '../../domain/channel-types/registry.js';
 import { AppError } from '../../platform/errors.js';
-import { isRelayable, providerByType } from '../../relay/providers/registry.js';
 import type { ChannelRepository } from './repo.js';
 
 /** The parts of a channel whose validity depends on its type or on other tables. */

@@ -10,10 +10,10 @@ import {
   splitChannelList,
   type UpdateChannelBody,
 } from '@one-hub/contracts';
+import { providerByType, providerRegistry } from '../../domain/channel-types/registry.js';
 import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
-import { providerByType, providerRegistry } from '../../relay/providers/registry.js';
 import { channelsToCreate, editToPatch } from './fields.js';
 import { toChannelDetailView, toChannelView, toProviderView } from './presenter.js';
 import type { ChannelRecord, ChannelRepository } from './repo.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects } from '../../../test/databases.js';
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
-import { providerType } from '../../relay/providers/registry.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 /**
  * Channel types the registry lists without an adapter (the retired PaLM here, and the legacy

@@ -1,7 +1,8 @@
 import type { LogEvent, LogType } from '@one-hub/contracts';
+import { blankLogRow, fitLogColumn } from '../../domain/log-rows.js';
 import { nowSeconds } from '../../platform/clock.js';
 import type { Executor, NewLogRow } from '../../platform/db/index.js';
-import { fitLogColumn } from './columns.js';
+import { insertLogRows } from './writer.js';
 
 export interface LogEntry {
   userId: number;
@@ -16,29 +17,6 @@ export interface LogEntry {
    * language; `content` keeps One Hub's text for the consoles and scripts that read it.
    */
   event?: LogEvent;
-}
-
-/** A log row of `type` with every other column empty or zero (user 0, time 0): fill in what applies. */
-export function blankLogRow(type: LogType): NewLogRow {
-  return {
-    user_id: 0,
-    username: '',
-    created_at: 0,
-    type,
-    content: '',
-    quota: 0,
-    source_ip: '',
-    token_name: '',
-    model_name: '',
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    channel_id: 0,
-    request_time: 0,
-    is_stream: false,
-    metadata: '{}',
-    token_id: 0,
-    request_id: '',
-  };
 }
 
 export class LogRepository {
@@ -57,4 +35,11 @@ export class LogRepository {
     };
     await executor.insertInto('logs').values(row).execute();
   }
+
+  /**
+   * Writes rows already built (the relay's consume and error logs) with their consume totals in
+   * the statistics, in the caller's transaction; a field, so the crash journal's replay can be
+   * handed it alone.
+   */
+  readonly insertRows = insertLogRows;
 }

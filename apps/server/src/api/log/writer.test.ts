@@ -2,8 +2,9 @@ import { LogType } from '@one-hub/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { isConnectionError } from '../../platform/db/errors.js';
 import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
-import { isConnectionError, LogWriter } from './writer.js';
+import { LogWriter } from './writer.js';
 
 function logRow(marker: string, index: number): NewLogRow {
   return {

@@ -9,6 +9,7 @@ import {
   type SecretOptionStatus,
   secretOptionKeys,
 } from '@one-hub/contracts';
+import type { OptionReader } from '../../domain/options.js';
 import type { ChangeBus } from '../../platform/changes.js';
 import { randomHex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
@@ -29,7 +30,7 @@ const requiredBeforeEnabling: Partial<Record<OptionKey, OptionKey[]>> = {
  * Settings, held in memory and read without a database round trip. A write goes to the database
  * first, then every node reloads through the cache's invalidation bus.
  */
-export class OptionService {
+export class OptionService implements OptionReader {
   private values = new Map<OptionKey, string>();
   /** Reloads started so far, and the newest one whose result is in `values`. */
   private loadsStarted = 0;

@@ -8,6 +8,7 @@ import {
   type OrderView,
   type Paged,
   type PayInstruction,
+  PaymentAction,
   type PaymentCurrency,
 } from '@one-hub/contracts';
 import { centsText, discountRateFor, type Price, priceOrder, toQuote } from '../../payments/money.js';
@@ -80,9 +81,13 @@ export class OrderService {
         user: { id: caller.id, username: caller.username, email: caller.email },
         clientIp,
       });
-      return payment.type === 1
-        ? { trade_no: tradeNo, type: 1, data: { url: payment.url, method: payment.method, ...paramsOf(payment) } }
-        : { trade_no: tradeNo, type: 2, data: { url: payment.url } };
+      return payment.type === PaymentAction.openUrl
+        ? {
+            trade_no: tradeNo,
+            type: PaymentAction.openUrl,
+            data: { url: payment.url, method: payment.method, ...paramsOf(payment) },
+          }
+        : { trade_no: tradeNo, type: PaymentAction.showQrCode, data: { url: payment.url } };
     } catch (error) {
       await this.deps.repo.settlePending(this.deps.repo.db, tradeNo, OrderStatus.failed, '');
       const reason = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,5 @@
 import type { PriceView } from '@one-hub/contracts';
-import { providerType } from '../../relay/providers/registry.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 /**
  * The built-in price list, seeded into an empty `prices` table. Ratios: 1 = $0.002 per 1K tokens,

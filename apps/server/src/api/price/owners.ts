@@ -1,5 +1,5 @@
 import type { OwnedByView } from '@one-hub/contracts';
-import { providerRegistry } from '../../relay/providers/registry.js';
+import { providerRegistry } from '../../domain/channel-types/registry.js';
 
 /**
  * Who makes the models a price belongs to, keyed by the provider's channel type id (a price's

@@ -10,11 +10,11 @@ import type {
   UnpricedModelView,
 } from '@one-hub/contracts';
 import type { Transaction } from 'kysely';
+import type { Price } from '../../domain/prices.js';
 import type { ChangeBus } from '../../platform/changes.js';
 import { type Database, isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
-import type { Price } from '../../relay/billing/quota.js';
 import { DEFAULT_PRICES } from './defaults.js';
 import { listedPrice, modelInfoByModel } from './model-info.js';
 import { MODEL_OWNERS } from './owners.js';

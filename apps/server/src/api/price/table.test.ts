@@ -1,7 +1,8 @@
 import type { PriceView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
+import { FALLBACK_PRICE } from '../../domain/prices.js';
 import { DEFAULT_PRICES } from './defaults.js';
-import { FALLBACK_PRICE, PriceTable } from './table.js';
+import { PriceTable } from './table.js';
 
 function price(model: string, input: number, channelType = 1): PriceView {
   return { model, type: 'tokens', channel_type: channelType, input, output: input, locked: false, extra_ratios: {} };

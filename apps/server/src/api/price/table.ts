@@ -1,24 +1,5 @@
-import { FALLBACK_MODEL_PRICE, type PriceView } from '@one-hub/contracts';
-import type { Price } from '../../relay/billing/quota.js';
-
-/**
- * What a model without any price costs: 30 per token each way ($60 per 1M), as in the reference
- * system. Lookups hand out this very object, so `isFallbackPrice` tells an unpriced model apart.
- */
-export const FALLBACK_PRICE: Price = Object.freeze({
-  model: '',
-  type: FALLBACK_MODEL_PRICE.type,
-  channel_type: 0,
-  input: FALLBACK_MODEL_PRICE.input,
-  output: FALLBACK_MODEL_PRICE.output,
-  locked: false,
-  extra_ratios: Object.freeze({}),
-});
-
-/** Whether a looked-up price is the fallback, i.e. no stored price matches the model. */
-export function isFallbackPrice(price: Price): boolean {
-  return price === FALLBACK_PRICE;
-}
+import type { PriceView } from '@one-hub/contracts';
+import { FALLBACK_PRICE, type Price } from '../../domain/prices.js';
 
 interface Wildcard {
   prefix: string;

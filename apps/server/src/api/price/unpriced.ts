@@ -1,5 +1,6 @@
 import type { UnpricedModelView } from '@one-hub/contracts';
-import { isFallbackPrice, type PriceTable } from './table.js';
+import { isFallbackPrice } from '../../domain/prices.js';
+import type { PriceTable } from './table.js';
 
 /**
  * An enabled channel as prices need to see it. `billedModel` is the relay's own mapping (the

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { clientKey, defaultTokenSetting, ipVersion, isIpOrCidr, maskKey } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
+import { generateTokenKey, hashTokenKey, tokenKeyBody } from '../../domain/token-keys.js';
 import { sha256Hex } from '../../platform/crypto.js';
-import { generateTokenKey, hashTokenKey, tokenKeyBody } from './keys.js';
 import { readTokenSetting } from './setting.js';
 
 describe('token keys', () => {

@@ -17,13 +17,13 @@ import {
   type TokenView,
   type UpdateTokenBody,
 } from '@one-hub/contracts';
+import { generateTokenKey, hashTokenKey } from '../../domain/token-keys.js';
 import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { isUniqueViolation, type TokenRow, toBoolean, type UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { UserGroupService } from '../user-group/service.js';
-import { generateTokenKey, hashTokenKey } from './keys.js';
 import { toAdminTokenView, toTokenView } from './presenter.js';
 import type { TokenRepository, TokenUpdate } from './repo.js';
 import { assertStatusChange, type TokenLimits } from './rules.js';

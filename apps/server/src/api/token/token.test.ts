@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { hashTokenKey } from '../../domain/token-keys.js';
 import { nowSeconds } from '../../platform/clock.js';
-import { hashTokenKey } from './keys.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { providerByType } from '../../domain/channel-types/registry.js';
 import type { Database, NewChannelRow } from '../../platform/db/index.js';
-import { providerByType } from '../../relay/providers/registry.js';
 import type { LegacyChannel, Skipped } from '../legacy.js';
 import { type BatchResult, chunked, clip, insertedId, type WriteContext } from './context.js';
 import { recordIds } from './id-map.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { hashTokenKey } from '../../api/token/keys.js';
 import { readTokenSetting, writeTokenSetting } from '../../api/token/setting.js';
+import { hashTokenKey } from '../../domain/token-keys.js';
 import type { Database, NewTokenRow } from '../../platform/db/index.js';
 import type { LegacyToken, Skipped } from '../legacy.js';
 import { type BatchResult, chunked, clip, type WriteContext } from './context.js';

@@ -1,7 +1,7 @@
-import { ORDER_PENDING_LIFETIME_SECONDS } from '@one-hub/contracts';
+import { ORDER_PENDING_LIFETIME_SECONDS, PaymentAction } from '@one-hub/contracts';
 import { request } from 'undici';
 import type { z } from 'zod';
-import { readBody } from '../../relay/transport/executor.js';
+import { readBody } from '../../platform/read-body.js';
 import type { GatewayAnswer, GatewayEndpoints, GatewayOrder, GatewayPayment, PaymentGateway } from '../gateway.js';
 import { centsText } from '../money.js';
 import { readAlipayCallback } from './callback.js';
@@ -107,7 +107,7 @@ async function precreate(
   if (fields.out_trade_no !== tradeNo)
     throw new Error(`Alipay's answer is about another order (${String(fields.out_trade_no)})`);
   if (typeof fields.qr_code !== 'string' || !fields.qr_code) throw new Error('Alipay answered without a qr_code');
-  return { type: 2, url: fields.qr_code };
+  return { type: PaymentAction.showQrCode, url: fields.qr_code };
 }
 
 /**
@@ -136,7 +136,7 @@ export function createAlipayGateway(endpoints: Pick<GatewayEndpoints, 'alipayGat
       // The cashier pages are opened by the payer's browser with the signed call in the query.
       const url = new URL(endpoints.alipayGateway);
       for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-      return { type: 1, url: url.toString(), method: 'GET' };
+      return { type: PaymentAction.openUrl, url: url.toString(), method: 'GET' };
     },
 
     async verify(stored, callback) {

@@ -1,3 +1,4 @@
+import { PaymentAction } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
 import { createEpayGateway } from './index.js';
 import { epaySign } from './sign.js';
@@ -28,8 +29,12 @@ describe('the Epay gateway', () => {
       user: { id: 1, username: 'u', email: '' },
       clientIp: '127.0.0.1',
     });
-    expect(payment).toMatchObject({ type: 1, url: 'https://pay.example.com/submit.php', method: 'POST' });
-    const params = payment.type === 1 ? (payment.params ?? {}) : {};
+    expect(payment).toMatchObject({
+      type: PaymentAction.openUrl,
+      url: 'https://pay.example.com/submit.php',
+      method: 'POST',
+    });
+    const params = payment.type === PaymentAction.openUrl ? (payment.params ?? {}) : {};
     expect(params.type).toBeUndefined();
     expect(params.money).toBe('12.05');
     expect(params.sign).toBe(epaySign(params, config.key));

@@ -1,3 +1,4 @@
+import { PaymentAction } from '@one-hub/contracts';
 import { z } from 'zod';
 import type { GatewayAnswer, GatewayCallbackResult, PaymentGateway } from '../gateway.js';
 import { centsOf, centsText } from '../money.js';
@@ -46,7 +47,7 @@ export function createEpayGateway(): PaymentGateway<EpayConfig> {
       if (!params.type) delete params.type;
       params.sign = epaySign(params, config.key);
       params.sign_type = 'MD5';
-      return { type: 1, url: `${config.pay_domain}/submit.php`, method: 'POST', params };
+      return { type: PaymentAction.openUrl, url: `${config.pay_domain}/submit.php`, method: 'POST', params };
     },
 
     async verify(config, callback): Promise<GatewayCallbackResult> {

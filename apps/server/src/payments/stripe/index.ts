@@ -1,4 +1,4 @@
-import { ORDER_PENDING_LIFETIME_SECONDS } from '@one-hub/contracts';
+import { ORDER_PENDING_LIFETIME_SECONDS, PaymentAction } from '@one-hub/contracts';
 import { z } from 'zod';
 import type { GatewayAnswer, GatewayEndpoints, PaymentGateway } from '../gateway.js';
 import { stripeClient, stripeFailure } from './client.js';
@@ -88,7 +88,7 @@ export function createStripeGateway(endpoints: Pick<GatewayEndpoints, 'stripeApi
         throw stripeFailure('Stripe refused the checkout session', error);
       }
       if (!url) throw new Error('Stripe returned a checkout session without a payment page URL');
-      return { type: 1, url, method: 'GET' };
+      return { type: PaymentAction.openUrl, url, method: 'GET' };
     },
 
     async verify(config, callback, context) {

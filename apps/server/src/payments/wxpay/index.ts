@@ -1,7 +1,7 @@
-import { ORDER_PENDING_LIFETIME_SECONDS } from '@one-hub/contracts';
+import { ORDER_PENDING_LIFETIME_SECONDS, PaymentAction } from '@one-hub/contracts';
 import { request } from 'undici';
 import type { z } from 'zod';
-import { readBody } from '../../relay/transport/executor.js';
+import { readBody } from '../../platform/read-body.js';
 import type { GatewayAnswer, GatewayEndpoints, GatewayOrder, PaymentGateway } from '../gateway.js';
 import { readWxpayCallback } from './callback.js';
 import { readKeys, type WxpayConfig, wxpayConfig } from './config.js';
@@ -124,7 +124,7 @@ export function createWxpayGateway(endpoints: Pick<GatewayEndpoints, 'wxpayApiBa
         codeUrl = undefined;
       }
       if (typeof codeUrl !== 'string' || !codeUrl) throw new Error('WeChat Pay answered without a code_url');
-      return { type: 2, url: codeUrl };
+      return { type: PaymentAction.showQrCode, url: codeUrl };
     },
 
     async verify(stored, callback) {

@@ -1,5 +1,5 @@
 import type { Json, SAFE_TOOL_NAMES } from '@one-hub/contracts';
-import type { OptionService } from '../../api/option/service.js';
+import type { OptionReader } from '../../domain/options.js';
 import { AppError } from '../../platform/errors.js';
 
 /**
@@ -13,7 +13,7 @@ export interface SafetyTool {
   blocks(texts: readonly string[]): boolean;
 }
 
-type SafetyOptions = Pick<OptionService, 'getBoolean' | 'get'>;
+type SafetyOptions = Pick<OptionReader, 'getBoolean' | 'get'>;
 
 /** Characters that show as nothing (zero-width spaces and joiners, word joiner, BOM, soft hyphen…). */
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;

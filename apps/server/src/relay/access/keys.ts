@@ -1,10 +1,10 @@
 import { BlockList, isIP } from 'node:net';
 import type { TokenSetting } from '@one-hub/contracts';
 import { isAdminRole, UserStatus } from '@one-hub/contracts';
-import { hashTokenKey } from '../../api/token/keys.js';
 import type { TokenRepository } from '../../api/token/repo.js';
 import type { TokenService } from '../../api/token/service.js';
 import type { UserRepository } from '../../api/user/repo.js';
+import { hashTokenKey } from '../../domain/token-keys.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { type TokenRow, toBoolean, type UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';

@@ -1,5 +1,5 @@
 import { LogType } from '@one-hub/contracts';
-import { fitLogColumn } from '../../api/log/columns.js';
+import { fitLogColumn } from '../../domain/log-rows.js';
 import type { NewLogRow } from '../../platform/db/index.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import type { Price, SettledQuota, Usage } from './quota.js';

@@ -1,5 +1,5 @@
 import { LogType } from '@one-hub/contracts';
-import { fitLogColumn } from '../../api/log/columns.js';
+import { fitLogColumn } from '../../domain/log-rows.js';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import type { NewLogRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { insertToken, insertUser, storedQuotaOf, storedTokenOf } from '../../../test/ledger-users.js';
 import { logRow } from '../../../test/log-rows.js';
-import { LogWriter } from '../../api/log/writer.js';
+import { insertLogRows, LogWriter } from '../../api/log/writer.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { appliedBatches, journalMarks, pruneBatchRecords } from '../../platform/journal/batches.js';
 import { Journal } from '../../platform/journal/journal.js';
@@ -142,7 +142,7 @@ describe.each(availableDialects)('replaying the journal on %s', (dialect) => {
     const copy = folder();
     cpSync(directory, copy, { recursive: true });
 
-    const report = await replayJournal(handle, directory);
+    const report = await replayJournal(handle, directory, insertLogRows);
     expect(report).toMatchObject({ settlements: 12, logRows: 12, unreadable: 0 });
     expect(await storedQuotaOf(handle, user)).toBe(10_000 - 12 * 30);
     expect(await storedTokenOf(handle, token)).toMatchObject({ remain: 5_000 - 360, used: 360 });
@@ -150,7 +150,7 @@ describe.each(availableDialects)('replaying the journal on %s', (dialect) => {
     expect(readdirSync(directory)).toEqual([]);
 
     // The same journal again (a replay killed before it removed the files): nothing twice.
-    await replayJournal(handle, copy);
+    await replayJournal(handle, copy, insertLogRows);
     expect(await storedQuotaOf(handle, user)).toBe(10_000 - 12 * 30);
     expect(await rowsOf(user)).toBe(12);
   });
@@ -171,7 +171,7 @@ describe.each(availableDialects)('replaying the journal on %s', (dialect) => {
       await later.settle(reservation, 10);
     }
     journal.commit();
-    await replayJournal(handle, directory);
+    await replayJournal(handle, directory, insertLogRows);
     expect(await storedQuotaOf(handle, user)).toBe(10_000 - 100);
     expect(await rowsOf(user)).toBe(5);
   });
@@ -187,7 +187,7 @@ describe.each(availableDialects)('replaying the journal on %s', (dialect) => {
     // carried it, whose id the database has.
     const left = readJournal(directory);
     expect([left.settlements.size, left.batches.size]).toEqual([1, 1]);
-    await replayJournal(handle, directory);
+    await replayJournal(handle, directory, insertLogRows);
     expect(await storedQuotaOf(handle, user)).toBe(900);
   });
 
@@ -222,7 +222,7 @@ describe.each(availableDialects)('replaying the journal on %s', (dialect) => {
     const file = join(slot.directory, segment as string);
     writeFileSync(file, `${readFileSync(file, 'utf8')}not json at all\n{"s":"x"}\n{"s":99,"u":`);
     slot.release();
-    const opened = await openJournal(handle, root, { fsyncIntervalMs: 1000 });
+    const opened = await openJournal(handle, root, insertLogRows, { fsyncIntervalMs: 1000 });
     expect(opened.replayed).toMatchObject({ settlements: 1, unreadable: 3 });
     expect(await storedQuotaOf(handle, user)).toBe(975);
     opened.close();

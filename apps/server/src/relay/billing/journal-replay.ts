@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
-import { insertLogRows, isConnectionError } from '../../api/log/writer.js';
 import { sha256Hex } from '../../platform/crypto.js';
-import type { DatabaseHandle, NewLogRow } from '../../platform/db/index.js';
+import { isConnectionError } from '../../platform/db/errors.js';
+import type { DatabaseHandle, DialectName, Executor, NewLogRow } from '../../platform/db/index.js';
 import { appliedBatches, claimBatch, journalMarks } from '../../platform/journal/batches.js';
 import { Journal } from '../../platform/journal/journal.js';
 import { type JournalContents, readJournal, removeJournalFiles } from '../../platform/journal/read.js';
@@ -35,9 +35,16 @@ export interface ReplayOptions {
   flushShared?: () => Promise<void>;
 }
 
+/**
+ * Writes log rows, and their consume totals into the statistics, in the caller's transaction: the
+ * log repository's `insertRows`, handed in by the composition root like every repository.
+ */
+export type InsertLogRows = (transaction: Executor, dialect: DialectName, rows: NewLogRow[]) => Promise<void>;
+
 export async function replayJournal(
   handle: DatabaseHandle,
   directory: string,
+  insertLogRows: InsertLogRows,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
   const contents = readJournal(directory);
@@ -60,7 +67,7 @@ export async function replayJournal(
       if (isConnectionError(error)) throw error;
       // A row the database refuses must not hold back the money: the settlements first, then
       // each row on its own.
-      report.refusedRows = await replayApart(handle, replayId, deltas, rows);
+      report.refusedRows = await replayApart(handle, insertLogRows, replayId, deltas, rows);
     }
   }
   removeJournalFiles(contents);
@@ -98,6 +105,7 @@ async function unwritten(
 
 async function replayApart(
   handle: DatabaseHandle,
+  insertLogRows: InsertLogRows,
   replayId: string,
   deltas: LedgerDeltas,
   rows: NewLogRow[],
@@ -140,6 +148,7 @@ export interface OpenedJournal {
 export async function openJournal(
   handle: DatabaseHandle,
   root: string,
+  insertLogRows: InsertLogRows,
   options: { fsyncIntervalMs: number; onError?: (error: unknown) => void } & ReplayOptions,
 ): Promise<OpenedJournal> {
   const { flushShared, ...journalOptions } = options;
@@ -147,7 +156,7 @@ export async function openJournal(
   const replayed: ReplayReport = { settlements: 0, logRows: 0, refusedRows: 0, unreadable: 0 };
   try {
     for (const slot of [own, ...claimAbandonedSlots(root, own)]) {
-      const report = await replayJournal(handle, slot.directory, flushShared ? { flushShared } : {});
+      const report = await replayJournal(handle, slot.directory, insertLogRows, flushShared ? { flushShared } : {});
       replayed.settlements += report.settlements;
       replayed.logRows += report.logRows;
       replayed.refusedRows += report.refusedRows;

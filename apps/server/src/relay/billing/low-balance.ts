@@ -1,4 +1,4 @@
-import type { OptionService } from '../../api/option/service.js';
+import type { OptionReader } from '../../domain/options.js';
 import type { Logger } from '../../platform/logger.js';
 import type { Mailer } from '../../platform/mail.js';
 
@@ -12,7 +12,7 @@ import type { Mailer } from '../../platform/mail.js';
 export type LowBalanceReminder = (userId: number, before: number, after: number) => void;
 
 export interface LowBalanceDeps {
-  options: Pick<OptionService, 'get' | 'getNumber'>;
+  options: Pick<OptionReader, 'get' | 'getNumber'>;
   findUser(userId: number): Promise<{ username: string; email: string } | undefined>;
   mailer: Mailer;
   logger: Pick<Logger, 'warn'>;

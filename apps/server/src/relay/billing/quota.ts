@@ -1,22 +1,14 @@
-import type { ExtraTokenKind, PriceType } from '@one-hub/contracts';
+import type { ExtraTokenKind } from '@one-hub/contracts';
+import type { Price } from '../../domain/prices.js';
 
 export { priceToUsd } from '@one-hub/contracts';
+// The relay's billing code names prices from here; the type itself is shared with the price API.
+export type { Price };
 
 /**
  * The billing arithmetic of the relay, free of I/O. A ratio of 1 means 1 quota per token
  * ($0.002 per 1K tokens); a group ratio scales both sides of a price.
  */
-
-/** A model's price as the relay sees it; shared and frozen by the price table, never to be mutated. */
-export interface Price {
-  readonly model: string;
-  readonly type: PriceType;
-  readonly channel_type: number;
-  readonly input: number;
-  readonly output: number;
-  readonly locked: boolean;
-  readonly extra_ratios: Readonly<Record<string, number>>;
-}
 
 /**
  * Token counts as upstreams report them. `prompt_tokens` and `completion_tokens` already include

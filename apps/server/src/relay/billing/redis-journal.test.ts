@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
+import { insertLogRows } from '../../api/log/writer.js';
 import { randomString } from '../../platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { Journal } from '../../platform/journal/journal.js';
@@ -69,7 +70,7 @@ describe.skipIf(!redisUrl)('the shared ledger with a crash journal', () => {
     // Redis restarts empty: the five unwritten amounts exist only in the journal now.
     await loseRedis(prefix);
     const restarted = node(prefix);
-    const report = await replayJournal(handle, directory, { flushShared: () => restarted.flushAll() });
+    const report = await replayJournal(handle, directory, insertLogRows, { flushShared: () => restarted.flushAll() });
     expect(report.settlements).toBe(5);
     expect(await storedQuotaOf(handle, user)).toBe(10_000 - 200);
     expect(readdirSync(directory)).toEqual([]);
@@ -84,7 +85,7 @@ describe.skipIf(!redisUrl)('the shared ledger with a crash journal', () => {
     await settleSome(ledger, journal, user, 7, 30);
     // Killed with the seven amounts pending in Redis, which kept them.
     const restarted = node(prefix);
-    const report = await replayJournal(handle, directory, { flushShared: () => restarted.flushAll() });
+    const report = await replayJournal(handle, directory, insertLogRows, { flushShared: () => restarted.flushAll() });
     expect(report.settlements).toBe(0);
     expect(await storedQuotaOf(handle, user)).toBe(10_000 - 210);
   });

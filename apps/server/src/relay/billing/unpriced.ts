@@ -1,5 +1,5 @@
 import { refusesUnpricedModels } from '@one-hub/contracts';
-import { isFallbackPrice } from '../../api/price/table.js';
+import { isFallbackPrice } from '../../domain/prices.js';
 import { AppError } from '../../platform/errors.js';
 import type { Price } from './quota.js';
 

@@ -1,3 +1,4 @@
+import { mapModel } from '../../domain/model-mapping.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { consumeLogRow } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
@@ -5,7 +6,6 @@ import { type Price, settledQuota, type Usage } from '../billing/quota.js';
 import { unpricedModelRefusal } from '../billing/unpriced.js';
 import { chatAdapterFor } from '../providers/adapters.js';
 import { openAiAdapter } from '../providers/openai/adapter.js';
-import { mapModel } from '../providers/openai/request.js';
 import type { RouterChannel } from '../routing/router.js';
 import { pumpToClient, sendWhole, type TransferOutcome } from '../transport/respond.js';
 import { exchangeFor } from './exchange.js';

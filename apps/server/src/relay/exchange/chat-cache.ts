@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { OptionService } from '../../api/option/service.js';
+import type { OptionReader } from '../../domain/options.js';
 import type { Cache } from '../../platform/cache/index.js';
 import type { CachedChat, ChatCache } from './types.js';
 
@@ -17,7 +17,7 @@ const CHAT_PATH = '/v1/chat/completions';
 
 export function createChatCache(
   cache: Pick<Cache, 'get' | 'set'>,
-  options: Pick<OptionService, 'getBoolean' | 'getNumber'>,
+  options: Pick<OptionReader, 'getBoolean' | 'getNumber'>,
 ): ChatCache {
   return {
     keyFor(endpoint, attempt) {

@@ -1,19 +1,11 @@
 import type { Json } from '@one-hub/contracts';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, fieldError } from '../../platform/errors.js';
 import type { Usage } from '../billing/quota.js';
 import { type MultipartForm, parseMultipart } from '../transport/multipart.js';
 import type { Endpoint, RelayInput } from './types.js';
 
 /** Reading a client's request for an endpoint, and the usage formats OpenAI's endpoints report. */
-
-/**
- * A 400 naming the field: the request's own fault. Thrown by an endpoint reading the request, or by
- * an adapter for what its vendor cannot take (the relay then tries another channel, if any).
- */
-export function fieldError(field: string, message: string): AppError {
-  return new AppError('bad_request', `${field}: ${message}`, { details: { param: field } });
-}
 
 export function parsedJson(raw: Buffer): unknown {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { providerRegistry } from '../../domain/channel-types/registry.js';
 import { chatAdapterFor } from '../providers/adapters.js';
-import { providerRegistry } from '../providers/registry.js';
 import { geminiEndpoint, surfaceEndpoints } from '../surfaces/native.js';
 import { endpoints } from '../surfaces/openai.js';
 import { exchangeFor } from './exchange.js';

@@ -1,5 +1,5 @@
+import { providerByType } from '../../domain/channel-types/registry.js';
 import { AppError } from '../../platform/errors.js';
-import { providerByType } from '../providers/registry.js';
 import type { ChatAdapter, WholeEndpointPath } from '../providers/types.js';
 import { nativeExchange } from './native.js';
 import { openAiPassThrough } from './pass-through.js';
@@ -20,7 +20,7 @@ export function exchangeFor(
   /** The channel's flags that decide between passing through and translating (compatible_response). */
   channel?: ChannelFlags,
 ): Exchange {
-  // A type without an adapter is listed so its stored channels load, but never called (registry.ts).
+  // A type without an adapter is listed so its stored channels load, but never called (domain/channel-types/registry.ts).
   if (!adapter) return withoutAdapter;
   if (endpoint.onlyFormat !== undefined && adapter.format !== endpoint.onlyFormat) return unsupported;
   const { surface } = endpoint;

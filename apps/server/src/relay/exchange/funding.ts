@@ -1,9 +1,9 @@
+import { mapModel } from '../../domain/model-mapping.js';
 import { OPEN_ROUTE_BODY_LIMIT_BYTES, type RelayHttpRequest } from '../../http/relay-front.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { insufficientQuota, KEY_SHORT, USER_SHORT } from '../billing/ledger.js';
 import { reservationQuota } from '../billing/quota.js';
 import { unpricedModelRefusal } from '../billing/unpriced.js';
-import { mapModel } from '../providers/openai/request.js';
 import type { RelayDeps } from './types.js';
 
 /**

@@ -1,24 +1,17 @@
+import { mapModel } from '../../domain/model-mapping.js';
 import { renderErrorBody, toAppError } from '../../http/errors.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
+import { admitCaller, checkModelAllowed, enterLimits, hasLimits, noRelease } from '../access/admission.js';
 import { checkContentSafety } from '../access/content-safety.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { recordFailure } from '../billing/error-log.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
-import { mapModel } from '../providers/openai/request.js';
+import { backupGroupOf, noChannelError } from '../routing/backup-group.js';
+import { handleChannelFailure } from '../routing/channel-failure.js';
 import { checkModelName } from '../routing/model-name.js';
 import type { RouterChannel } from '../routing/router.js';
 import { sendWhole } from '../transport/respond.js';
-import {
-  admitCaller,
-  backupGroupOf,
-  checkModelAllowed,
-  enterLimits,
-  handleChannelFailure,
-  hasLimits,
-  noChannelError,
-  noRelease,
-} from './admission.js';
 import { type Billed, settle, tryChannel } from './attempt.js';
 import { readRelayInput } from './endpoint.js';
 import { Heartbeat } from './heartbeat.js';

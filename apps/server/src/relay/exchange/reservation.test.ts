@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { insertUser } from '../../../test/ledger-users.js';
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
-import type { OptionService } from '../../api/option/service.js';
+import type { OptionReader } from '../../domain/options.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { CompletionEstimates, MINIMUM_ANSWERS } from '../billing/completion-estimates.js';
@@ -16,7 +16,7 @@ import type { RouterChannel } from '../routing/router.js';
 import { clientTimeoutMs, quotaWait, reserveForRequest } from './reservation.js';
 import type { Attempt, Endpoint } from './types.js';
 
-const options = (waitSeconds: number) => ({ getNumber: () => waitSeconds }) as unknown as OptionService;
+const options = (waitSeconds: number) => ({ getNumber: () => waitSeconds }) as unknown as OptionReader;
 
 describe('how long a request may wait for quota', () => {
   // Only watched once a wait begins; these cases never begin one.
@@ -69,7 +69,7 @@ describe('what the relay hands the ledger', () => {
     const completions = new CompletionEstimates();
     const settings = {
       getNumber: (key: string) => (key === 'QuotaWaitSeconds' ? 5 : 500),
-    } as unknown as OptionService;
+    } as unknown as OptionReader;
     const price: Price = {
       model: 'm',
       type: 'tokens',

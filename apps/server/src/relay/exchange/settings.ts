@@ -1,5 +1,5 @@
 import { isRecord, optionDefinitions } from '@one-hub/contracts';
-import type { OptionService } from '../../api/option/service.js';
+import type { OptionReader } from '../../domain/options.js';
 import type { TranslationSettings } from '../providers/types.js';
 
 /**
@@ -8,7 +8,7 @@ import type { TranslationSettings } from '../providers/types.js';
  * changed; a value that is not the shape the settings screen saves counts as the default.
  */
 
-type Options = Pick<OptionService, 'get' | 'getNumber'>;
+type Options = Pick<OptionReader, 'get' | 'getNumber'>;
 
 function numberMap(text: string): Record<string, number> {
   const parsed = parse(text);

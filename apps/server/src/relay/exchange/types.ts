@@ -1,5 +1,5 @@
 import type { Json } from '@one-hub/contracts';
-import type { OptionService } from '../../api/option/service.js';
+import type { OptionReader } from '../../domain/options.js';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ConcurrencyGate } from '../access/concurrency.js';
@@ -162,7 +162,7 @@ export interface RelayDeps {
   limiter: RateLimiter;
   concurrency: ConcurrencyGate;
   groups: GroupDirectory;
-  options: OptionService;
+  options: OptionReader;
   prices: { lookup(model: string): Price };
   baseUrlOf(channel: RouterChannel): string;
   writeLog(row: ReturnType<typeof consumeLogRow>): void;
@@ -174,7 +174,8 @@ export interface RelayDeps {
   commitJournal?(): void;
   /** The low-balance e-mail, if a charge crossed the reminder threshold (low-balance.ts). */
   remindLowBalance: LowBalanceReminder;
-  disableChannel(channel: RouterChannel, reason: string): void;
+  /** Switches a channel off after its failure; true when this call switched it (Services.disableChannel). */
+  disableChannel(channel: RouterChannel, reason: string): Promise<boolean>;
   logger: Logger;
   heartbeat: HeartbeatTiming;
   /** Told how each request ends (the metrics); absent, the pipeline does nothing extra. */
@@ -222,7 +223,7 @@ export interface Attempt {
 /** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */
 export type ExchangeDeps = Pick<RelayDeps, 'upstream' | 'baseUrlOf'> & {
   /** The settings translations follow (exchange/settings.ts); without them, their defaults. */
-  options?: Pick<OptionService, 'get' | 'getNumber'>;
+  options?: Pick<OptionReader, 'get' | 'getNumber'>;
   /** Fetches images by URL for upstreams that take them only inline; without it such URLs are refused. */
   images?: ImageFetcher | undefined;
 };

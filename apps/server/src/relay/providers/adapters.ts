@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { type AdapterName, providerRegistry } from '../../domain/channel-types/registry.js';
 import { anthropicAdapter } from './anthropic/adapter.js';
 import { azureSpeechAdapter } from './azure-speech/adapter.js';
 import { createBaiduAdapter } from './baidu/adapter.js';
@@ -11,7 +12,6 @@ import { hunyuanAdapter } from './hunyuan/adapter.js';
 import { minimaxAdapter } from './minimax/adapter.js';
 import { openAiAdapter } from './openai/adapter.js';
 import { recraftAdapter } from './recraft/adapter.js';
-import { type AdapterName, providerRegistry } from './registry.js';
 import { createReplicateAdapter } from './replicate/adapter.js';
 import { stabilityAdapter } from './stability/adapter.js';
 import type { ChatAdapter } from './types.js';

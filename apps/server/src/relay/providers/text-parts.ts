@@ -1,4 +1,4 @@
-import { fieldError } from '../exchange/endpoint.js';
+import { fieldError } from '../../platform/errors.js';
 import type { ChatContentPart, ChatMessage } from './types.js';
 import { isRecord } from './values.js';
 

@@ -1,13 +1,12 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { LogType } from '@one-hub/contracts';
-import { fitLogColumn } from '../../api/log/columns.js';
-import { blankLogRow } from '../../api/log/repo.js';
+import { blankLogRow, fitLogColumn } from '../../domain/log-rows.js';
 import { bodyUnread } from '../../http/errors.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
+import { enterLimits } from '../access/admission.js';
 import type { RelayCaller } from '../access/keys.js';
-import { enterLimits } from '../exchange/admission.js';
 import type { RelayDeps } from '../exchange/types.js';
 import type { RouterChannel } from '../routing/router.js';
 import type { SentRequest, UpstreamResponse } from '../transport/executor.js';

@@ -1,6 +1,6 @@
+import { providerByType, providerType } from '../../domain/channel-types/registry.js';
 import { AppError } from '../../platform/errors.js';
 import { AZURE_DEFAULT_API_VERSION, openAiTarget } from '../providers/openai/request.js';
-import { providerByType, providerType } from '../providers/registry.js';
 import type { RouterChannel } from '../routing/router.js';
 
 /**

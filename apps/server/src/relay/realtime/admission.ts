@@ -1,7 +1,8 @@
 import { AppError } from '../../platform/errors.js';
+import { checkModelAllowed } from '../access/admission.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
-import { backupGroupOf, checkModelAllowed } from '../exchange/admission.js';
 import type { Attempt, RelayDeps } from '../exchange/types.js';
+import { backupGroupOf } from '../routing/backup-group.js';
 import { checkModelName } from '../routing/model-name.js';
 import type { RouterChannel } from '../routing/router.js';
 
@@ -9,7 +10,7 @@ import type { RouterChannel } from '../routing/router.js';
  * What a realtime session must pass before any upstream is called, the same checks as every relay
  * request (exchange/pipeline.ts): the model named and allowed for the key, the group enabled, the
  * group's and the key's requests per minute and the key's concurrency (a session holds its slot
- * until it ends: exchange/admission.ts); then the channels of the group (or the key's backup group)
+ * until it ends: access/admission.ts); then the channels of the group (or the key's backup group)
  * that serve the model.
  */
 

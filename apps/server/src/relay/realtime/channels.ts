@@ -1,11 +1,12 @@
 import type WebSocket from 'ws';
+import { mapModel } from '../../domain/model-mapping.js';
 import type { Reservation } from '../billing/ledger.js';
 import type { Price } from '../billing/quota.js';
 import { refuseUnpricedModel, unpricedModelRefusal } from '../billing/unpriced.js';
-import { handleChannelFailure, noChannelError } from '../exchange/admission.js';
 import type { Attempt, RelayDeps } from '../exchange/types.js';
 import { isFailure, type UpstreamFailure, withoutChannelKey } from '../exchange/upstream-errors.js';
-import { mapModel } from '../providers/openai/request.js';
+import { noChannelError } from '../routing/backup-group.js';
+import { handleChannelFailure } from '../routing/channel-failure.js';
 import type { RouterChannel } from '../routing/router.js';
 import { nextRealtimeChannel } from './admission.js';
 import { realtimeReservation } from './billing.js';

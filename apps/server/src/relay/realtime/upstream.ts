@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
+import { providerByType } from '../../domain/channel-types/registry.js';
 import { AppError } from '../../platform/errors.js';
 import { classifyUpstreamError, networkFailure, type UpstreamFailure } from '../exchange/upstream-errors.js';
 import { AZURE_DEFAULT_API_VERSION, openAiTarget } from '../providers/openai/request.js';
-import { providerByType } from '../providers/registry.js';
 import type { RouterChannel } from '../routing/router.js';
 
 /**

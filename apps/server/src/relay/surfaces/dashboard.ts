@@ -1,6 +1,6 @@
-import type { OptionService } from '../../api/option/service.js';
 import type { TokenRepository } from '../../api/token/repo.js';
 import type { UserRepository } from '../../api/user/repo.js';
+import type { OptionReader } from '../../domain/options.js';
 import type { RelayFront, RelayHttpRequest } from '../../http/relay-front.js';
 import type { KeyAuthenticator } from '../access/keys.js';
 import { surfaceErrors } from './errors.js';
@@ -15,7 +15,7 @@ export interface DashboardDeps {
   keys: KeyAuthenticator;
   tokens: TokenRepository;
   users: UserRepository;
-  options: OptionService;
+  options: OptionReader;
 }
 
 interface Account {

@@ -1,6 +1,7 @@
 import { isRecord, type Json } from '@one-hub/contracts';
+import { fieldError } from '../../platform/errors.js';
 import { characterCount, countTextTokens } from '../billing/metering.js';
-import { fieldError, parsedJson, tokenUsage } from '../exchange/endpoint.js';
+import { parsedJson, tokenUsage } from '../exchange/endpoint.js';
 import type { Endpoint, RelayInput } from '../exchange/types.js';
 import { hasFile } from '../transport/multipart.js';
 

@@ -1,8 +1,9 @@
 import { isRecord, type Json } from '@one-hub/contracts';
-import type { OptionService } from '../../api/option/service.js';
+import { type AdapterName, type NativeSurface, providerByType } from '../../domain/channel-types/registry.js';
+import type { OptionReader } from '../../domain/options.js';
 import type { RelayFront, RelayHttpRequest } from '../../http/relay-front.js';
+import { fieldError } from '../../platform/errors.js';
 import { countChatPromptTokens, estimateChatPromptTokens, type PromptCountOptions } from '../billing/metering.js';
-import { fieldError } from '../exchange/endpoint.js';
 import { chatRequestOf } from '../exchange/translated.js';
 import type { Endpoint, NativePassThrough, RelayInput, SurfaceBinding } from '../exchange/types.js';
 import { ANTHROPIC_VERSION } from '../providers/anthropic/common.js';
@@ -12,7 +13,6 @@ import { bedrockModelId, isClaudeModel } from '../providers/bedrock/models.js';
 import { geminiUrl, splitModel } from '../providers/gemini/adapter.js';
 import { geminiUsage, meterGeminiStream } from '../providers/gemini/native.js';
 import { geminiSurface } from '../providers/gemini/surface.js';
-import { type AdapterName, type NativeSurface, providerByType } from '../providers/registry.js';
 import { type VertexAdapter, vertexFormatOf } from '../providers/vertex/adapter.js';
 
 /**
@@ -218,7 +218,7 @@ export function countAnthropicTokens(body: unknown): { input_tokens: number } {
  * the reference: the Anthropic surface on `/v1/messages` belongs to the `/v1` API and stays on. The
  * bodies are the reference's, `code: 500` inside a 403 included, which is what its clients see.
  */
-export function gateNativeSurfaces(front: Pick<RelayFront, 'gate'>, options: Pick<OptionService, 'getBoolean'>): void {
+export function gateNativeSurfaces(front: Pick<RelayFront, 'gate'>, options: Pick<OptionReader, 'getBoolean'>): void {
   front.gate('/claude/', () =>
     options.getBoolean('ClaudeAPIEnabled')
       ? undefined

@@ -1,4 +1,5 @@
 import { isRecord, type Json } from '@one-hub/contracts';
+import { fieldError } from '../../platform/errors.js';
 import {
   countChatPromptTokens,
   countInputTokens,
@@ -8,7 +9,7 @@ import {
   estimateInputTokens,
   estimateRerankTokens,
 } from '../billing/metering.js';
-import { bodyUsage, fieldError, openAiUsage, parsedJson } from '../exchange/endpoint.js';
+import { bodyUsage, openAiUsage, parsedJson } from '../exchange/endpoint.js';
 import { openAiStreamError } from '../exchange/event-stream.js';
 import { speaksOpenAi } from '../exchange/exchange.js';
 import type { Endpoint, RelayInput, StreamFormat, SurfaceBinding } from '../exchange/types.js';

@@ -1,8 +1,9 @@
 import { isRecord, type Json } from '@one-hub/contracts';
+import { passesThrough } from '../../domain/channel-types/registry.js';
+import { fieldError } from '../../platform/errors.js';
 import { countResponsesPromptTokens, countTextTokens, estimateResponsesPromptTokens } from '../billing/metering.js';
-import { fieldError, parsedJson, tokenUsage } from '../exchange/endpoint.js';
+import { parsedJson, tokenUsage } from '../exchange/endpoint.js';
 import type { Endpoint, RelayInput, StreamFormat, SurfaceBinding } from '../exchange/types.js';
-import { passesThrough } from '../providers/registry.js';
 import { responsesStreamError, responsesSurface } from '../providers/responses/surface.js';
 
 /**
@@ -56,7 +57,7 @@ function outputTokens(raw: Buffer): number {
 const responsesBinding: SurfaceBinding = {
   translator: responsesSurface,
   streamError: responsesStreamError,
-  // Channels whose upstream has the Responses API (OpenAI and Azure, registry.ts); every other one,
+  // Channels whose upstream has the Responses API (OpenAI and Azure, domain/channel-types/registry.ts); every other one,
   // and one whose `compatible_response` flag is on, is translated to chat.
   passThrough: (channelType, _model, _adapter, channel) =>
     passesThrough(channelType, 'responses') && channel?.compatible_response !== true ? 'openai' : undefined,

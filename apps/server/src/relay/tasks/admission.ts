@@ -1,7 +1,7 @@
 import type { ErrorRenderer } from '../../http/errors.js';
 import type { RelayHttpRequest, RelayRouteOptions } from '../../http/relay-front.js';
+import { admitCaller } from '../access/admission.js';
 import type { RelayCaller } from '../access/keys.js';
-import { admitCaller } from '../exchange/admission.js';
 import { capUnfundedBody } from '../exchange/funding.js';
 import type { TaskDeps } from './submission.js';
 

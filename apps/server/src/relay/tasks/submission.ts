@@ -1,12 +1,12 @@
 import type { Json } from '@one-hub/contracts';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
+import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../access/admission.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { consumeLogRow } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota, settledQuota } from '../billing/quota.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
-import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../exchange/admission.js';
 import { pickChannel } from '../exchange/pipeline.js';
 import type { Attempt, RelayDeps } from '../exchange/types.js';
 import type { RouterChannel } from '../routing/router.js';

@@ -1,9 +1,9 @@
 import { lookup } from 'node:dns';
 import type { Dispatcher } from 'undici';
-import type { OptionService } from '../../api/option/service.js';
+import type { OptionReader } from '../../domain/options.js';
 import { AppError } from '../../platform/errors.js';
+import { readBody } from '../../platform/read-body.js';
 import { createAddressGuard, isPrivateAddressRefusal } from './address-guard.js';
-import { readBody } from './executor.js';
 
 /**
  * Fetches an image a chat message names by URL, for upstreams that take images only inline
@@ -37,7 +37,7 @@ function refused(url: string, reason: string): AppError {
 }
 
 export function createImageFetcher(
-  options: Pick<OptionService, 'get' | 'getBoolean'>,
+  options: Pick<OptionReader, 'get' | 'getBoolean'>,
   /** The system's DNS; tests give names of their own. */
   resolve: typeof lookup = lookup,
 ): ImageFetcher & { close(): Promise<void> } {

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { AppError } from '../../../platform/errors.js';
-import { readBody } from '../../../relay/transport/executor.js';
+import { readBody } from '../../../platform/read-body.js';
 
 /** One JSON call to an identity provider (GitHub, Feishu, an OIDC issuer, a WeChat server, Turnstile). */
 export interface JsonCall {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { DASHSCOPE_KEY, startDashScopeMock } from '../../../../test/providers/ali/mock-upstream.js';
 import { describeVendorRelay } from '../../../../test/providers/openai-vendor/suite.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * Alibaba DashScope end to end through its OpenAI-compatible mode: the bearer key, the channel's

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { failureOf, useProviderRelay } from '../../../../test/provider-relay.js';
 import { mockAudio, startAzureSpeechMock } from '../../../../test/providers/azure-speech/mock-upstream.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * Azure Speech end to end: a real relay with an Azure Speech channel pointing at a local Azure

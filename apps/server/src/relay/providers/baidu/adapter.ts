@@ -1,7 +1,7 @@
-import { fieldError } from '../../exchange/endpoint.js';
+import { providerByType } from '../../../domain/channel-types/registry.js';
+import { fieldError } from '../../../platform/errors.js';
 import { openAiAdapter, parseOpenAiError } from '../openai/adapter.js';
 import { resolveOpenAiTarget } from '../openai/request.js';
-import { providerByType } from '../registry.js';
 import type { AdapterContext, ChatAdapter, Json, UpstreamErrorInfo, WholeBodyAdapter } from '../types.js';
 import { upstreamObject } from '../values.js';
 import { type BaiduTokens, baiduCredentials } from './token.js';

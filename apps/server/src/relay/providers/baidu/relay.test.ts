@@ -9,7 +9,7 @@ import {
 } from '../../../../test/providers/baidu/mock-upstream.js';
 import { vector } from '../../../../test/providers/openai-vendor/mock-upstream.js';
 import { describeVendorRelay } from '../../../../test/providers/openai-vendor/suite.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * Baidu Qianfan end to end. A console API key (`bce-v3/…`) reaches the v2 API in OpenAI's format

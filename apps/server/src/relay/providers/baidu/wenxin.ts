@@ -1,4 +1,4 @@
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import { eventData, SseSplitter } from '../../transport/sse.js';
 import { float32Base64 } from '../cohere/embed.js';
 import type {

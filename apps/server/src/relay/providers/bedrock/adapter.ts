@@ -18,7 +18,7 @@ import { bedrockModelId, claudeFamilyName, encodeModelId, isClaudeModel, splitTh
 import { authenticate, parseBedrockKey, runtimeEndpoint } from './signing.js';
 
 /**
- * Amazon Bedrock (channel type 32). Claude models are called through InvokeModel
+ * Amazon Bedrock (channel type `bedrock`). Claude models are called through InvokeModel
  * (`/model/<id>/invoke`, `/invoke-with-response-stream`) with Anthropic's Messages body, built by
  * the Anthropic translation and wrapped for Bedrock (`anthropic_version: bedrock-2023-05-31`, no
  * `model` or `stream` in the body); every other model through the Converse API (converse.ts).

@@ -15,7 +15,7 @@ import {
   WHISPER,
   WHISPER_TURBO,
 } from '../../../../test/providers/cloudflare/mock-upstream.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * Cloudflare Workers AI end to end: a relay with channels keyed `ACCOUNT_ID|API_TOKEN` pointing at

@@ -1,4 +1,4 @@
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import type { MultipartForm } from '../../transport/multipart.js';
 import type { AdapterContext, BinaryAnswer, Json, UpstreamCall, WholeBodyAdapter } from '../types.js';
 import { isRecord, upstreamObject } from '../values.js';

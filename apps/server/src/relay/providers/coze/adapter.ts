@@ -4,7 +4,7 @@ import { cozeFailure, cozeStreamDecoder, gatherCozeChat } from './answer.js';
 import { cozeChatCall } from './request.js';
 
 /**
- * Coze (channel type 38): chat with a bot through the Chat API v3 (request.ts), its event stream
+ * Coze (channel type `coze`): chat with a bot through the Chat API v3 (request.ts), its event stream
  * read as OpenAI chunks (answer.ts). Clients that do not stream get the stream gathered into one
  * answer. Errors are `{code, msg}` (code 0 is success), sometimes sent with HTTP 200; their codes
  * are mapped to the statuses an OpenAI client expects.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import { readMessages } from '../block-messages.js';
 import { hasNonTextParts, type TextImageBuilders, textImageParts, textOnly } from '../text-parts.js';
 import type { AdapterContext, ChatMessage, ChatRequest, Json, UpstreamCall } from '../types.js';

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { DATABRICKS_TOKEN, startDatabricksMock } from '../../../../test/providers/databricks/mock-upstream.js';
 import { describeVendorRelay } from '../../../../test/providers/openai-vendor/suite.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /** Azure Databricks end to end: OpenAI's API under /serving-endpoints, the PAT as the bearer. */
 describeVendorRelay('Azure Databricks channels through the relay', {

@@ -7,7 +7,7 @@ import { hunyuanErrorStatus, parseHunyuanError } from './errors.js';
 import { compatibleBase, hunyuanCredentials, tencentCall } from './request.js';
 
 /**
- * Tencent Hunyuan (channel type 40). `SecretId|SecretKey` keys call the native API
+ * Tencent Hunyuan (channel type `hunyuan`). `SecretId|SecretKey` keys call the native API
  * (`ChatCompletions`, `GetEmbedding`) signed with TC3-HMAC-SHA256 (chat.ts, answer.ts, embed.ts);
  * a single API key calls the OpenAI-compatible API, through OpenAI's own adapter with that
  * address. Native errors come with HTTP 200 as `Response.Error` (errors.ts).

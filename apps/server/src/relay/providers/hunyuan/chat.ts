@@ -1,4 +1,4 @@
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import { readMessages } from '../block-messages.js';
 import { hasNonTextParts, type TextImageBuilders, textImageParts, textOnly } from '../text-parts.js';
 import type { ChatMessage, ChatRequest, ChatTool, Json } from '../types.js';

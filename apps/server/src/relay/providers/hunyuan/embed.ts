@@ -1,4 +1,4 @@
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import type { AdapterContext, Json, WholeBodyAdapter } from '../types.js';
 import { isRecord, num, upstreamObject } from '../values.js';
 import { hunyuanErrorStatus, tencentError } from './errors.js';

@@ -1,5 +1,5 @@
+import { providerByType } from '../../../domain/channel-types/registry.js';
 import { upstreamUrl } from '../openai/request.js';
-import { providerByType } from '../registry.js';
 import type { AdapterContext, UpstreamCall } from '../types.js';
 import { tc3Authorization } from './sign.js';
 

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { failureOf, useProviderRelay } from '../../../../test/provider-relay.js';
 import { minimaxAudio, startMinimaxMock } from '../../../../test/providers/minimax/mock-upstream.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * MiniMax end to end: a real relay with a MiniMax channel pointing at a local MiniMax that checks

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayTestContext, startRelayTest } from '../../../../test/relay-setup.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * Custom channels' `plugin.customize`: a relay mode sent to the channel's own path, and a mode

@@ -1,8 +1,8 @@
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { compatibleVendors } from '../../../domain/channel-types/compatible.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 import type { RouterChannel } from '../../routing/router.js';
-import { compatibleVendors } from '../compatible.js';
-import { providerType } from '../registry.js';
 import { ZhipuTokens } from '../zhipu/token.js';
 import {
   openAiTarget,

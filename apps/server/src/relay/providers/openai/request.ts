@@ -1,6 +1,7 @@
+import { type OpenAiLayout, providerByType } from '../../../domain/channel-types/registry.js';
+import { mapModel } from '../../../domain/model-mapping.js';
 import type { RouterChannel } from '../../routing/router.js';
 import { type MultipartForm, withField } from '../../transport/multipart.js';
-import { type OpenAiLayout, providerByType } from '../registry.js';
 import { zhipuTokens } from '../zhipu/token.js';
 
 /**
@@ -14,13 +15,6 @@ export interface PreparedRequest {
   upstreamModel: string;
   /** The model name billed: the mapped one, unless the mapping starts with `+`. */
   billedModel: string;
-}
-
-export function mapModel(channel: RouterChannel, requested: string): { upstreamModel: string; billedModel: string } {
-  const mapped = channel.model_mapping[requested];
-  if (!mapped) return { upstreamModel: requested, billedModel: requested };
-  if (mapped.startsWith('+')) return { upstreamModel: mapped.slice(1), billedModel: requested };
-  return { upstreamModel: mapped, billedModel: mapped };
 }
 
 /**

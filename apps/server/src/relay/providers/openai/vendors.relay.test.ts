@@ -3,7 +3,7 @@ import { startMockUpstream } from '../../../../test/mocks/openai-upstream.js';
 import { useProviderRelay, useTestConsumeLog } from '../../../../test/provider-relay.js';
 import { startVendorMock, type VendorRequest } from '../../../../test/providers/openai-vendor/mock-upstream.js';
 import { describeVendorRelay } from '../../../../test/providers/openai-vendor/suite.js';
-import { providerByType, providerType } from '../registry.js';
+import { providerByType, providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * Every OpenAI-format channel type without a folder of its own, end to end through the official

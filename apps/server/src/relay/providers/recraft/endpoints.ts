@@ -1,4 +1,4 @@
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import type { Endpoint, RelayInput } from '../../exchange/types.js';
 import { hasFile } from '../../transport/multipart.js';
 import { RECRAFT_FORMAT } from './adapter.js';

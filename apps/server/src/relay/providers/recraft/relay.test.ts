@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { failureOf, useProviderRelay } from '../../../../test/provider-relay.js';
 import { startRecraftMock } from '../../../../test/providers/recraft/mock-upstream.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * Recraft end to end: a real relay with Recraft channels pointing at a local Recraft that checks

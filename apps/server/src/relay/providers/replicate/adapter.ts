@@ -1,4 +1,4 @@
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import type { ChatAdapter } from '../types.js';
 import { upstreamObject } from '../values.js';
 import { chatInput, completionOf } from './chat.js';

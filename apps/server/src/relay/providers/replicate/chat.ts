@@ -1,4 +1,4 @@
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import type { AdapterContext, ChatCompletion, ChatMessage, ChatRequest, ChatUsage, Json } from '../types.js';
 import { isRecord, num } from '../values.js';
 

@@ -1,4 +1,4 @@
-import { fieldError } from '../../exchange/endpoint.js';
+import { fieldError } from '../../../platform/errors.js';
 import { imageCountOf, nearestAspectRatio, responseFormatOf, seedOf } from '../stability/images.js';
 import type { AdapterContext, FollowUp, Json, WholeBodyAdapter } from '../types.js';
 import { createPredictionCall, finishedPrediction, type PollTiming, replicateAuth } from './prediction.js';

@@ -1,5 +1,4 @@
-import { AppError } from '../../../platform/errors.js';
-import { fieldError } from '../../exchange/endpoint.js';
+import { AppError, fieldError } from '../../../platform/errors.js';
 import { parseOpenAiError } from '../openai/adapter.js';
 import type { AdapterContext, FollowUp, Json, UpstreamCall, UpstreamErrorInfo } from '../types.js';
 import { isRecord, upstreamObject } from '../values.js';

@@ -9,8 +9,8 @@ import {
   REPORTED_TOKENS,
   startReplicateMock,
 } from '../../../../test/providers/replicate/mock-upstream.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 import { registerChatAdapter } from '../adapters.js';
-import { providerType } from '../registry.js';
 import { createReplicateAdapter } from './adapter.js';
 import { DEFAULT_POLL_TIMING, type PollTiming } from './prediction.js';
 

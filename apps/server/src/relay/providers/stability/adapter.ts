@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../../../platform/errors.js';
-import { fieldError } from '../../exchange/endpoint.js';
+import { AppError, fieldError } from '../../../platform/errors.js';
 import { parseOpenAiError } from '../openai/adapter.js';
 import type {
   AdapterContext,

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { failureOf, useProviderRelay } from '../../../../test/provider-relay.js';
 import { mockImage, startStabilityMock } from '../../../../test/providers/stability/mock-upstream.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * Stability AI end to end: a relay with Stability channels pointing at a local Stable Image API

@@ -14,7 +14,7 @@ import type {
 import { parseServiceAccount, type ServiceAccount, type ServiceAccountTokens } from './token.js';
 
 /**
- * Google Vertex AI (channel type 42): Gemini models and Anthropic's Claude models, both behind
+ * Google Vertex AI (channel type `vertexai`): Gemini models and Anthropic's Claude models, both behind
  * Google Cloud's own endpoint and OAuth 2.0 access tokens of a service account.
  *
  * Channel:

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeVendorRelay } from '../../../../test/providers/openai-vendor/suite.js';
 import { SPARK, startSparkMock } from '../../../../test/providers/xunfei/mock-upstream.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * iFlytek Spark end to end over its HTTP API: the reference's key `APPID|APISecret|APIKey` sent

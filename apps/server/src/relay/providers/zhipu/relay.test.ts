@@ -2,7 +2,7 @@ import { jwtVerify } from 'jose';
 import { expect, it } from 'vitest';
 import { describeVendorRelay } from '../../../../test/providers/openai-vendor/suite.js';
 import { cogViewUrl, IMAGES_PATH, startZhipuMock, ZHIPU_KEY } from '../../../../test/providers/zhipu/mock-upstream.js';
-import { providerType } from '../registry.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
  * Zhipu BigModel end to end: a type-16 channel with an `id.secret` key reaches the v4 API with a

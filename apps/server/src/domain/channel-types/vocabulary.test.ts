@@ -13,8 +13,8 @@ import { providerRegistry } from './registry.js';
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const SCANNED = ['apps/server/src', 'apps/web/src', 'packages/contracts/src'];
 const ALLOWED = new Set([
-  'apps/server/src/relay/providers/registry.ts',
-  'apps/server/src/relay/providers/compatible.ts',
+  'apps/server/src/domain/channel-types/registry.ts',
+  'apps/server/src/domain/channel-types/compatible.ts',
 ]);
 /** The importer translates one-api's and new-api's numbering, another vocabulary, onto the registry's. */
 const FOREIGN_VOCABULARY = 'apps/server/src/import/profiles/';

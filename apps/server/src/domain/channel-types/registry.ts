@@ -19,7 +19,7 @@ export interface ProviderExtraField {
   options?: string[];
 }
 
-/** The adapters of adapters.ts, by name; `openai` serves every upstream that speaks OpenAI's format. */
+/** The adapters of relay/providers/adapters.ts, by name; `openai` serves every upstream that speaks OpenAI's format. */
 export type AdapterName =
   | 'openai'
   | 'anthropic'
@@ -121,8 +121,8 @@ const distinctProviders: DistinctProvider[] = [
     ...azureLike,
     openAiLayout: 'azure',
   },
-  // Retired: Google shut the PaLM API down (Gemini, type 25, replaces it), and Tencent its old
-  // Hunyuan API (type 40 is the current one). Listed without an adapter so stored channels load.
+  // Retired: Google shut the PaLM API down (Gemini, `gemini`, replaces it), and Tencent its old
+  // Hunyuan API (`hunyuan` is the current one). Listed without an adapter so stored channels load.
   {
     type: 11,
     slug: 'palm',

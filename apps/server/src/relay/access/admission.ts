@@ -1,18 +1,14 @@
-import { Role } from '@one-hub/contracts';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
-import type { RelayCaller } from '../access/keys.js';
+import { capUnfundedBody, type FundingDeps } from '../exchange/funding.js';
+import type { RelayDeps } from '../exchange/types.js';
 import { checkModelName } from '../routing/model-name.js';
-import type { RouterChannel } from '../routing/router.js';
-import { capUnfundedBody, type FundingDeps } from './funding.js';
-import type { Attempt, RelayDeps } from './types.js';
-import { adminMessage, type UpstreamFailure } from './upstream-errors.js';
+import type { RelayCaller } from './keys.js';
 
 /**
- * The rules every relay request meets before and between its channels, whatever carries it (an
- * HTTP request, a realtime session, a raw pass-through): the key's model allow-list, the group's
- * and the key's requests per minute and the key's concurrency, the backup group, what "no channel"
- * means, and what a channel's failure does to it (cool-down, auto-disable).
+ * What a key may do before any channel is chosen, whatever carries the request (an HTTP request,
+ * a realtime session, a raw pass-through, a task): the key's model allow-list, the group's and the
+ * key's requests per minute and the key's concurrency.
  */
 
 export function checkModelAllowed(caller: RelayCaller, model: string): void {
@@ -94,49 +90,4 @@ export function admitCaller(
     if (response) response.once('close', release);
     else release();
   });
-}
-
-/** The key's backup group when it may stand in: set, another group, and not disabled by an administrator. */
-export function backupGroupOf(deps: Pick<RelayDeps, 'groups'>, attempt: Attempt): string | undefined {
-  const backup = attempt.caller.token.backup_group;
-  return backup && backup !== attempt.group && deps.groups.enabled(backup) ? backup : undefined;
-}
-
-/**
- * Why no channel took the request: a model no channel of the groups serves is the client's mistake
- * (OpenAI answers it with 404); one whose channels are all cooling down or filtered out is the
- * gateway's (503).
- */
-export function noChannelError(deps: Pick<RelayDeps, 'router' | 'groups'>, attempt: Attempt): AppError {
-  const model = attempt.input.model;
-  const backup = backupGroupOf(deps, attempt);
-  const groups = backup ? [attempt.group, backup] : [attempt.group];
-  if (!groups.some((group) => deps.router.serves(group, model))) {
-    // An administrator can fix it, and on a new install it is the usual first stumble: say how.
-    const message =
-      attempt.caller.user.role >= Role.admin
-        ? `model ${model} is not served by any enabled channel in group ${groups.join(' or ')}: add a channel that lists it (Channels), or enable one`
-        : `model ${model} does not exist or is not available to this API key`;
-    return new AppError('not_found', message, { details: { code: 'model_not_found', param: 'model' } });
-  }
-  return new AppError('unavailable', `no available channel for model ${model} in group ${attempt.group}`, {
-    status: 503,
-    details: { code: 'model_not_available', param: 'model' },
-  });
-}
-
-/** What one channel's failure does to it: counted, logged (the detail names its address), cooled down, disabled. */
-export function handleChannelFailure(
-  deps: Pick<RelayDeps, 'observer' | 'logger' | 'router' | 'options' | 'disableChannel'>,
-  channel: RouterChannel,
-  model: string,
-  failure: UpstreamFailure,
-  requestId?: string,
-): void {
-  deps.observer?.upstreamFailed(channel.id);
-  if (failure.detail) deps.logger.warn({ channel: channel.id, requestId, detail: failure.detail }, 'upstream failed');
-  if (failure.coolDown) deps.router.coolDown(channel.id, model, deps.options.getNumber('RetryCooldownSeconds'));
-  if (failure.disable && deps.options.getBoolean('AutomaticDisableChannelEnabled')) {
-    deps.disableChannel(channel, adminMessage(failure));
-  }
 }

@@ -1,4 +1,4 @@
-import { randomString, sha256Hex } from '../../platform/crypto.js';
+import { randomString, sha256Hex } from '../platform/crypto.js';
 
 /** What clients put in front of a key; the API hands keys out without it, as the reference does. */
 export const TOKEN_KEY_PREFIX = 'sk-';
