@@ -1,22 +1,23 @@
 import Box from '@mui/material/Box';
 import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMetricFormat, useMetricText } from '../../hooks/useMetricFormat.js';
 import type { DayUsage, UsageMetric } from '../../lib/usage.js';
 import { ChartCard, ChartFigure } from './ChartCard.js';
-import { type MetricFormat, type MetricText, MetricToggle } from './MetricToggle.js';
+import { MetricToggle } from './MetricToggle.js';
 import { UsageTrendChart } from './UsageTrendChart.js';
 
 interface UsageTrendCardProps {
-  title: string;
-  subtitle: string;
+  /**
+   * The screen's translation namespace: `trend.title`, `trend.subtitle`, `trend.chartLabel` (with
+   * the metric's name) and the metric names (`useMetricText`).
+   */
+  namespace: string;
   days: DayUsage[];
   /** The period's totals, in a row above the chart. */
   figures: ReadonlyArray<{ label: string; value: string; testId: string }>;
   /** The totals' grid columns, for every screen width or per breakpoint. */
   figureColumns: string | Partial<Record<'xs' | 'sm' | 'md', string>>;
-  text: MetricText;
-  format: MetricFormat;
-  /** The chart's accessible name for the metric shown (given by its name). */
-  chartLabel(metricName: string): string;
   /** Shown in place of the chart when set, for a period with nothing to plot. */
   empty?: ReactNode;
   axisLayout?: { minTickGap?: number };
@@ -26,23 +27,22 @@ interface UsageTrendCardProps {
 
 /** Quota, requests or tokens per day (the user picks which), under the period's totals. */
 export function UsageTrendCard({
-  title,
-  subtitle,
+  namespace,
   days,
   figures,
   figureColumns,
-  text,
-  format,
-  chartLabel,
   empty,
   axisLayout,
   testId,
 }: UsageTrendCardProps) {
+  const { t } = useTranslation(namespace);
+  const text = useMetricText(namespace);
+  const format = useMetricFormat();
   const [metric, setMetric] = useState<UsageMetric>('quota');
   return (
     <ChartCard
-      title={title}
-      subtitle={subtitle}
+      title={t('trend.title')}
+      subtitle={t('trend.subtitle')}
       action={<MetricToggle value={metric} onChange={setMetric} testId={`${testId}-metric`} text={text} />}
       testId={testId}
     >
@@ -72,7 +72,7 @@ export function UsageTrendCard({
           }}
           formatFull={(value) => format.full(metric, value)}
           formatTick={(value) => format.short(metric, value)}
-          ariaLabel={chartLabel(text.nameOf(metric))}
+          ariaLabel={t('trend.chartLabel', { metric: text.nameOf(metric) })}
           testId={`${testId}-chart`}
           axisLayout={axisLayout}
         />

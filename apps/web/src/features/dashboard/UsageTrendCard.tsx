@@ -1,20 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { UsageTrendCard as TrendCard } from '../../components/charts/UsageTrendCard.js';
-import { useMetricText } from './DashboardCard.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
 import { DASHBOARD_AXES } from './dayAxes.js';
 import type { DayUsage, UsageTotals } from './usage.js';
-import { useMetricFormat } from './useMetricFormat.js';
 
 /** Quota, requests or tokens per day over the dashboard's eight days, with the period's totals. */
 export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: UsageTotals }) {
   const { t } = useTranslation('dashboard');
   const format = useMetricFormat();
-  const text = useMetricText();
 
   return (
     <TrendCard
-      title={t('trend.title')}
-      subtitle={t('trend.subtitle')}
+      namespace="dashboard"
       days={days}
       figures={[
         { label: t('trend.periodQuota'), value: format.full('quota', totals.quota), testId: 'dashboard-period-quota' },
@@ -30,9 +27,6 @@ export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: Usa
         },
       ]}
       figureColumns="repeat(3, minmax(0, 1fr))"
-      text={text}
-      format={format}
-      chartLabel={(metric) => t('trend.chartLabel', { metric })}
       axisLayout={DASHBOARD_AXES}
       testId="dashboard-trend"
     />

@@ -21,12 +21,12 @@ import { useTranslation } from 'react-i18next';
 import { EditDeleteActions } from '../../components/EditDeleteActions.js';
 import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
+import { OwnerAvatar } from '../../components/OwnerAvatar.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { usePendingDelete } from '../../hooks/usePendingDelete.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { OwnerFormDialog } from './OwnerFormDialog.js';
-import { OwnerAvatar } from './PriceParts.js';
 import { pricesPerOwner } from './priceTable.js';
 import { useDeleteOwner, useOwnedBy, usePrices } from './pricing.api.js';
 
