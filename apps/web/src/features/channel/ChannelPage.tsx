@@ -1,29 +1,20 @@
-import FilterList from '@mui/icons-material/FilterList';
 import HubOutlined from '@mui/icons-material/HubOutlined';
-import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
-import ViewListOutlined from '@mui/icons-material/ViewListOutlined';
-import Badge from '@mui/material/Badge';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
-import Stack from '@mui/material/Stack';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { ChannelTagFolding, splitChannelList } from '@one-hub/contracts';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../components/ListPage.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
-import { RefreshButton } from '../../components/RefreshButton.js';
 import { useCompact } from '../../hooks/useCompact.js';
 import { notify } from '../../lib/notify.js';
-import { BatchBar, BulkMenu, TestAllProgressBanner } from './ChannelBulk.js';
+import { BatchBar, TestAllProgressBanner } from './ChannelBulk.js';
 import { ChannelConfirmDialog, type PendingAction } from './ChannelConfirm.js';
 import { type BatchKind, BatchValueDialog } from './ChannelDialogs.js';
-import { ChannelFilterPanel, ChannelSearchBox } from './ChannelFilterBar.js';
+import { ChannelFilterPanel } from './ChannelFilterBar.js';
 import { ChannelFormDialog, type ChannelFormRequest } from './ChannelFormDialog.js';
 import { ChannelsTable } from './ChannelsTable.js';
 import { ChannelTableContext, type ChannelTableContextValue } from './ChannelTableContext.js';
+import { ChannelToolbar } from './ChannelToolbar.js';
 import {
   type ChannelTestResult,
   useChannels,
@@ -152,53 +143,26 @@ export function ChannelPage() {
       paginationTestId="channel-pagination"
       toolbar={
         <>
-          <Stack direction="row" sx={{ p: 2, alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
-            <Box sx={{ flex: { xs: '1 1 100%', sm: '0 1 auto' } }}>
-              <ChannelSearchBox name={params.name} onSearch={search} />
-            </Box>
-            <Button
-              color={filtersOpen ? 'primary' : 'inherit'}
-              startIcon={
-                <Badge badgeContent={filterCount} color="primary">
-                  <FilterList />
-                </Badge>
-              }
-              onClick={() => setFiltersOpen((current) => !current)}
-              aria-expanded={filtersOpen}
-              data-testid="channel-filter-toggle"
-            >
-              {t('filters.button')}
-            </Button>
-            <Box sx={{ flex: 1 }} />
-            <ToggleButtonGroup
-              size="small"
-              exclusive
-              value={tagView ? 'tags' : 'list'}
-              onChange={(_event, view: 'tags' | 'list' | null) => {
-                if (!view) return;
-                update({ filter_tag: view === 'tags' ? ChannelTagFolding.folded : ChannelTagFolding.unfolded });
-              }}
-              aria-label={t('view.label')}
-            >
-              <ToggleButton value="list" data-testid="channel-view-list" sx={{ gap: 0.75, px: 1.25 }}>
-                <ViewListOutlined fontSize="small" />
-                {!compact && t('view.list')}
-              </ToggleButton>
-              <ToggleButton value="tags" data-testid="channel-view-tags" sx={{ gap: 0.75, px: 1.25 }}>
-                <LocalOfferOutlined fontSize="small" />
-                {!compact && t('view.tags')}
-              </ToggleButton>
-            </ToggleButtonGroup>
-            <RefreshButton label={t('refresh')} onClick={() => void channels.refetch()} testId="channel-refresh" />
-            <BulkMenu
-              onTestAll={testAll}
-              testing={startTestAll.isPending || Boolean(testProgress.data?.running)}
-              onDeleteDisabled={() => setPending({ kind: 'deleteDisabled' })}
-              onRefreshBalances={() =>
-                refreshBalances.mutate(undefined, { onSuccess: () => notify.success(t('notify.balancesRefreshed')) })
-              }
-            />
-          </Stack>
+          <ChannelToolbar
+            name={params.name}
+            onSearch={search}
+            filterCount={filterCount}
+            filtersOpen={filtersOpen}
+            onToggleFilters={() => setFiltersOpen((current) => !current)}
+            tagView={tagView}
+            onView={(view) =>
+              update({ filter_tag: view === 'tags' ? ChannelTagFolding.folded : ChannelTagFolding.unfolded })
+            }
+            compact={compact}
+            onRefresh={() => void channels.refetch()}
+            bulk={{
+              onTestAll: testAll,
+              testing: startTestAll.isPending || Boolean(testProgress.data?.running),
+              onDeleteDisabled: () => setPending({ kind: 'deleteDisabled' }),
+              onRefreshBalances: () =>
+                refreshBalances.mutate(undefined, { onSuccess: () => notify.success(t('notify.balancesRefreshed')) }),
+            }}
+          />
           <Collapse in={filtersOpen} unmountOnExit>
             <ChannelFilterPanel
               filters={params}
