@@ -1,7 +1,6 @@
 import { shortenNumber } from '@one-hub/contracts';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { MetricFormat, MetricText } from '../components/charts/MetricToggle.js';
+import type { MetricFormat } from '../components/charts/MetricToggle.js';
 import { useQuotaFormatter } from './useQuotaFormatter.js';
 
 /** Quota through the site's formatter (spec §9); counts with grouping, shortened on axes. */
@@ -14,13 +13,4 @@ export function useMetricFormat(): MetricFormat {
     }),
     [formatQuota],
   );
-}
-
-/**
- * The usage figures' names in a screen's words (its translation `namespace` holds `metric.label`
- * and `metric.<name>`), for the shared metric switch and charts.
- */
-export function useMetricText(namespace: string): MetricText {
-  const { t } = useTranslation(namespace);
-  return { label: t('metric.label'), nameOf: (name) => t(`metric.${name}`) };
 }

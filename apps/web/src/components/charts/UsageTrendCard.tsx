@@ -1,18 +1,18 @@
 import Box from '@mui/material/Box';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useMetricFormat, useMetricText } from '../../hooks/useMetricFormat.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
 import type { DayUsage, UsageMetric } from '../../lib/usage.js';
 import { ChartCard, ChartFigure } from './ChartCard.js';
-import { MetricToggle } from './MetricToggle.js';
+import { type MetricText, MetricToggle } from './MetricToggle.js';
 import { UsageTrendChart } from './UsageTrendChart.js';
 
 interface UsageTrendCardProps {
-  /**
-   * The screen's translation namespace: `trend.title`, `trend.subtitle`, `trend.chartLabel` (with
-   * the metric's name) and the metric names (`useMetricText`).
-   */
-  namespace: string;
+  title: string;
+  subtitle: string;
+  /** The metric names in the screen's words. */
+  text: MetricText;
+  /** The chart's accessible name for the metric shown (given by its name). */
+  chartLabel(metricName: string): string;
   days: DayUsage[];
   /** The period's totals, in a row above the chart. */
   figures: ReadonlyArray<{ label: string; value: string; testId: string }>;
@@ -27,7 +27,10 @@ interface UsageTrendCardProps {
 
 /** Quota, requests or tokens per day (the user picks which), under the period's totals. */
 export function UsageTrendCard({
-  namespace,
+  title,
+  subtitle,
+  text,
+  chartLabel,
   days,
   figures,
   figureColumns,
@@ -35,14 +38,12 @@ export function UsageTrendCard({
   axisLayout,
   testId,
 }: UsageTrendCardProps) {
-  const { t } = useTranslation(namespace);
-  const text = useMetricText(namespace);
   const format = useMetricFormat();
   const [metric, setMetric] = useState<UsageMetric>('quota');
   return (
     <ChartCard
-      title={t('trend.title')}
-      subtitle={t('trend.subtitle')}
+      title={title}
+      subtitle={subtitle}
       action={<MetricToggle value={metric} onChange={setMetric} testId={`${testId}-metric`} text={text} />}
       testId={testId}
     >
@@ -72,7 +73,7 @@ export function UsageTrendCard({
           }}
           formatFull={(value) => format.full(metric, value)}
           formatTick={(value) => format.short(metric, value)}
-          ariaLabel={t('trend.chartLabel', { metric: text.nameOf(metric) })}
+          ariaLabel={chartLabel(text.nameOf(metric))}
           testId={`${testId}-chart`}
           axisLayout={axisLayout}
         />

@@ -1,25 +1,31 @@
 import Divider from '@mui/material/Divider';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import type { ComponentProps, ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ListEmptyState } from '../ListEmptyState.js';
 import { ListPage } from '../ListPage.js';
 import { ListCountRow } from '../ListPanel.js';
 import { RefreshButton } from '../RefreshButton.js';
-import { FilterBar, type FilterField } from './FilterBar.js';
+import { FilterBar, type FilterBarLabels, type FilterField } from './FilterBar.js';
 
 type ListPageProps = ComponentProps<typeof ListPage>;
 
+export interface TaskListTexts {
+  title: string;
+  subtitle: string;
+  /** "N tasks" of the filters in force. */
+  total: string;
+  refresh: string;
+  filters: FilterBarLabels;
+  /** The empty state when there are no tasks at all, and when none matched the filters. */
+  empty: { title: string; description: string; noMatchTitle: string; noMatch: string };
+}
+
 interface TaskListPageProps extends Pick<ListPageProps, 'params' | 'onChange' | 'compact' | 'children' | 'dialogs'> {
-  /**
-   * The translation namespace of the kind of task. It holds the same keys for every kind: title,
-   * subtitle(Admin), totalCount, refresh, filters.apply/reset/show/hide and empty.*.
-   */
-  namespace: string;
+  /** The screen's words, from the kind's own translations. */
+  texts: TaskListTexts;
   /** `data-testid`s are `${testIdPrefix}-filters`, `-total`, `-refresh`, `-empty`, `-pagination`. */
   testIdPrefix: string;
   icon: ComponentType<SvgIconProps>;
-  admin: boolean;
   query: ListPageProps['query'] & { refetch(): unknown };
   fields: readonly FilterField[];
   /** The inputs' text of the filters in force, and of no filter. */
@@ -36,10 +42,9 @@ interface TaskListPageProps extends Pick<ListPageProps, 'params' | 'onChange' | 
  * matching tasks and the list. Each kind brings its filters, its table and its dialogs.
  */
 export function TaskListPage({
-  namespace,
+  texts,
   testIdPrefix,
   icon,
-  admin,
   query,
   fields,
   draft,
@@ -48,12 +53,11 @@ export function TaskListPage({
   onApply,
   ...page
 }: TaskListPageProps) {
-  const { t } = useTranslation(namespace);
   const filtered = activeCount > 0;
   return (
     <ListPage
-      title={t('title')}
-      subtitle={admin ? t('subtitleAdmin') : t('subtitle')}
+      title={texts.title}
+      subtitle={texts.subtitle}
       query={query}
       paginationTestId={`${testIdPrefix}-pagination`}
       toolbar={
@@ -64,22 +68,14 @@ export function TaskListPage({
             emptyDraft={emptyDraft}
             activeCount={activeCount}
             compact={page.compact}
-            labels={{
-              apply: t('filters.apply'),
-              reset: t('filters.reset'),
-              show: t('filters.show'),
-              hide: t('filters.hide'),
-            }}
+            labels={texts.filters}
             testIdPrefix={testIdPrefix}
             onApply={onApply}
           />
           <Divider />
-          <ListCountRow
-            text={t('totalCount', { count: query.data?.total_count ?? 0 })}
-            testId={`${testIdPrefix}-total`}
-          >
+          <ListCountRow text={texts.total} testId={`${testIdPrefix}-total`}>
             <RefreshButton
-              label={t('refresh')}
+              label={texts.refresh}
               onClick={() => void query.refetch()}
               testId={`${testIdPrefix}-refresh`}
             />
@@ -89,8 +85,8 @@ export function TaskListPage({
       empty={
         <ListEmptyState
           icon={icon}
-          title={filtered ? t('empty.noMatchTitle') : t('empty.title')}
-          description={filtered ? t('empty.noMatch') : t('empty.description')}
+          title={filtered ? texts.empty.noMatchTitle : texts.empty.title}
+          description={filtered ? texts.empty.noMatch : texts.empty.description}
           testId={`${testIdPrefix}-empty`}
         />
       }

@@ -4,6 +4,13 @@ import type { SvgIconProps } from '@mui/material/SvgIcon';
 import Typography from '@mui/material/Typography';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { MetricText } from '../../components/charts/MetricToggle.js';
+
+/** The usage figures' names in this screen's words, for the shared metric switch and charts. */
+export function useMetricText(): MetricText {
+  const { t } = useTranslation('analytics');
+  return { label: t('metric.label'), nameOf: (name) => t(`metric.${name}`) };
+}
 
 /** Milliseconds as "850 ms" or "2.40 s", in the screen's language. */
 export function useLatencyFormat(): (milliseconds: number) => string {

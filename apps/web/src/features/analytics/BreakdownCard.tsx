@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { ChartCard, ChoiceToggle } from '../../components/charts/ChartCard.js';
 import { MetricToggle } from '../../components/charts/MetricToggle.js';
 import { UsageBreakdownGrid } from '../../components/charts/UsageBreakdownGrid.js';
-import { useMetricFormat, useMetricText } from '../../hooks/useMetricFormat.js';
-import { ChartEmpty } from './AnalyticsCard.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
+import { ChartEmpty, useMetricText } from './AnalyticsCard.js';
 import {
   GROUP_TYPES,
   type GroupType,
@@ -33,7 +33,7 @@ export function BreakdownCard({ rows, days, groupType, onGroupType, switching }:
   const { t } = useTranslation('analytics');
   const [metric, setMetric] = useState<UsageMetric>('quota');
   const format = useMetricFormat();
-  const metricText = useMetricText('analytics');
+  const metricText = useMetricText();
 
   const labels = useMemo(() => usageByLabel(rows), [rows]);
   const series = useMemo(() => labelSeries(labels, metric), [labels, metric]);

@@ -14,8 +14,8 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, type TooltipContentProps, XAxis, YAxis } from 'recharts';
 import { ChartTooltipBox, useChartStyle } from '../../components/charts/chartStyle.js';
 import { MetricToggle } from '../../components/charts/MetricToggle.js';
-import { useMetricFormat, useMetricText } from '../../hooks/useMetricFormat.js';
-import { useLatencyFormat } from './AnalyticsCard.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
+import { useLatencyFormat, useMetricText } from './AnalyticsCard.js';
 import type { UsageMetric } from './series.js';
 
 /** Models a row names before "+N". */
@@ -39,7 +39,7 @@ export function ComparisonResults({ rows, modelUsage }: ComparisonResultsProps) 
   const style = useChartStyle();
   const format = useMetricFormat();
   const formatLatency = useLatencyFormat();
-  const metricText = useMetricText('analytics');
+  const metricText = useMetricText();
   const modelsOf = useMemo(() => {
     const byUser = new Map<string, MultiUserModelUsage[]>();
     for (const entry of modelUsage) byUser.set(entry.username, [...(byUser.get(entry.username) ?? []), entry]);

@@ -1,18 +1,22 @@
 import { useTranslation } from 'react-i18next';
 import { UsageTrendCard as TrendCard } from '../../components/charts/UsageTrendCard.js';
 import { useMetricFormat } from '../../hooks/useMetricFormat.js';
-import { ChartEmpty, useLatencyFormat } from './AnalyticsCard.js';
+import { ChartEmpty, useLatencyFormat, useMetricText } from './AnalyticsCard.js';
 import { averageLatency, type DayUsage, type UsageTotals } from './series.js';
 
 /** Quota, requests or tokens per day of the period, under the period's totals. */
 export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: UsageTotals }) {
   const { t } = useTranslation('analytics');
   const format = useMetricFormat();
+  const text = useMetricText();
   const formatLatency = useLatencyFormat();
 
   return (
     <TrendCard
-      namespace="analytics"
+      title={t('trend.title')}
+      subtitle={t('trend.subtitle')}
+      text={text}
+      chartLabel={(metric) => t('trend.chartLabel', { metric })}
       days={days}
       figures={[
         { label: t('trend.quota'), value: format.full('quota', totals.quota), testId: 'analytics-period-quota' },

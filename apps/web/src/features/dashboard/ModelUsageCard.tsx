@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { ChartCard } from '../../components/charts/ChartCard.js';
 import { MetricToggle } from '../../components/charts/MetricToggle.js';
 import { UsageBreakdownGrid } from '../../components/charts/UsageBreakdownGrid.js';
-import { useMetricFormat, useMetricText } from '../../hooks/useMetricFormat.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
+import { useMetricText } from './DashboardCard.js';
 import { DASHBOARD_AXES } from './dayAxes.js';
 import { type LabelSeries, modelDayData, modelSeries, type UsageMetric, usageByModel } from './usage.js';
 
@@ -18,7 +19,7 @@ export function ModelUsageCard({ rows, days }: ModelUsageCardProps) {
   const { t } = useTranslation('dashboard');
   const [metric, setMetric] = useState<UsageMetric>('quota');
   const format = useMetricFormat();
-  const metricText = useMetricText('dashboard');
+  const metricText = useMetricText();
 
   const models = useMemo(() => usageByModel(rows), [rows]);
   const series = useMemo(() => modelSeries(models, metric), [models, metric]);

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { UsageTrendCard as TrendCard } from '../../components/charts/UsageTrendCard.js';
 import { useMetricFormat } from '../../hooks/useMetricFormat.js';
+import { useMetricText } from './DashboardCard.js';
 import { DASHBOARD_AXES } from './dayAxes.js';
 import type { DayUsage, UsageTotals } from './usage.js';
 
@@ -8,10 +9,14 @@ import type { DayUsage, UsageTotals } from './usage.js';
 export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: UsageTotals }) {
   const { t } = useTranslation('dashboard');
   const format = useMetricFormat();
+  const text = useMetricText();
 
   return (
     <TrendCard
-      namespace="dashboard"
+      title={t('trend.title')}
+      subtitle={t('trend.subtitle')}
+      text={text}
+      chartLabel={(metric) => t('trend.chartLabel', { metric })}
       days={days}
       figures={[
         { label: t('trend.periodQuota'), value: format.full('quota', totals.quota), testId: 'dashboard-period-quota' },

@@ -84,10 +84,26 @@ export function TaskPage() {
 
   return (
     <TaskListPage
-      namespace="task"
+      texts={{
+        title: t('title'),
+        subtitle: isAdmin ? t('subtitleAdmin') : t('subtitle'),
+        total: t('totalCount', { count: tasks.data?.total_count ?? 0 }),
+        refresh: t('refresh'),
+        filters: {
+          apply: t('filters.apply'),
+          reset: t('filters.reset'),
+          show: t('filters.show'),
+          hide: t('filters.hide'),
+        },
+        empty: {
+          title: t('empty.title'),
+          description: t('empty.description'),
+          noMatchTitle: t('empty.noMatchTitle'),
+          noMatch: t('empty.noMatch'),
+        },
+      }}
       testIdPrefix="task"
       icon={WorkHistoryOutlined}
-      admin={isAdmin}
       query={tasks}
       params={params}
       onChange={update}
