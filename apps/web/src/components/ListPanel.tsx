@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import { type ComponentProps, type ReactNode, useCallback } from 'react';
 import { useLastPage } from '../hooks/useUrlListParams.js';
 import { FetchingBar } from './FetchingBar.js';
@@ -107,6 +108,28 @@ export function ListToolbar({ search, children, refreshLabel, onRefresh, refresh
         {children}
       </Box>
       <RefreshButton label={refreshLabel} onClick={onRefresh} testId={refreshTestId} />
+    </Stack>
+  );
+}
+
+interface ListCountRowProps {
+  /** "N rows", already translated. */
+  text: string;
+  testId: string;
+  /** The list's buttons at the right (refresh, and any other). */
+  children: ReactNode;
+}
+
+/** A line under a list's filters: how many rows match them, and the list's buttons. */
+export function ListCountRow({ text, testId, children }: ListCountRowProps) {
+  return (
+    <Stack direction="row" sx={{ px: 2, py: 0.5, alignItems: 'center', justifyContent: 'space-between' }}>
+      <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid={testId}>
+        {text}
+      </Typography>
+      <Stack direction="row" spacing={0.5}>
+        {children}
+      </Stack>
     </Stack>
   );
 }

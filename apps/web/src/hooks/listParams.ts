@@ -42,6 +42,12 @@ export function parsePaging(
   };
 }
 
+/** The filter part of a list state: everything but its order, page and size. */
+export function filtersOf<F extends object>(params: F & Paging): F {
+  const { page: _page, size: _size, order: _order, ...filters } = params;
+  return filters as unknown as F;
+}
+
 /** Adds order, page and size to `search` where they differ from the defaults. */
 export function writePaging(search: URLSearchParams, params: Paging): URLSearchParams {
   if (params.order) search.set('order', params.order);

@@ -21,3 +21,24 @@ export function formatPaymentAmount(value: number, currency: string): string {
   const text = value.toFixed(2);
   return symbol ? `${symbol}${text}` : `${text} ${currency}`;
 }
+
+const usdFormats = new Map<number, Intl.NumberFormat>();
+
+/**
+ * Dollars with cents always shown and small prices kept readable, never in scientific notation:
+ * `$0.003`, `$3.00`, `$0.000015`. `maxDecimals` is how far a tiny price is written out (the
+ * administrators' price table goes to 8, for prices like `$0.0000002`).
+ */
+export function formatUsd(value: number, maxDecimals = 6): string {
+  let format = usdFormats.get(maxDecimals);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: maxDecimals,
+    });
+    usdFormats.set(maxDecimals, format);
+  }
+  return format.format(value);
+}

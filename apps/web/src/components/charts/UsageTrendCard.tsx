@@ -1,22 +1,23 @@
 import Box from '@mui/material/Box';
 import { type ReactNode, useState } from 'react';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
 import type { DayUsage, UsageMetric } from '../../lib/usage.js';
 import { ChartCard, ChartFigure } from './ChartCard.js';
-import { type MetricFormat, type MetricText, MetricToggle } from './MetricToggle.js';
+import { type MetricText, MetricToggle } from './MetricToggle.js';
 import { UsageTrendChart } from './UsageTrendChart.js';
 
 interface UsageTrendCardProps {
   title: string;
   subtitle: string;
+  /** The metric names in the screen's words. */
+  text: MetricText;
+  /** The chart's accessible name for the metric shown (given by its name). */
+  chartLabel(metricName: string): string;
   days: DayUsage[];
   /** The period's totals, in a row above the chart. */
   figures: ReadonlyArray<{ label: string; value: string; testId: string }>;
   /** The totals' grid columns, for every screen width or per breakpoint. */
   figureColumns: string | Partial<Record<'xs' | 'sm' | 'md', string>>;
-  text: MetricText;
-  format: MetricFormat;
-  /** The chart's accessible name for the metric shown (given by its name). */
-  chartLabel(metricName: string): string;
   /** Shown in place of the chart when set, for a period with nothing to plot. */
   empty?: ReactNode;
   axisLayout?: { minTickGap?: number };
@@ -28,16 +29,16 @@ interface UsageTrendCardProps {
 export function UsageTrendCard({
   title,
   subtitle,
+  text,
+  chartLabel,
   days,
   figures,
   figureColumns,
-  text,
-  format,
-  chartLabel,
   empty,
   axisLayout,
   testId,
 }: UsageTrendCardProps) {
+  const format = useMetricFormat();
   const [metric, setMetric] = useState<UsageMetric>('quota');
   return (
     <ChartCard

@@ -7,8 +7,9 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { copyToClipboard } from '../../lib/clipboard.js';
-import { statusColor } from '../../lib/taskStatus.js';
+import { statusColor, statusKey } from '../../lib/taskStatus.js';
 import { StateChip } from '../StateChip.js';
+import type { RowColumn } from './RowsView.js';
 
 export const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
@@ -48,6 +49,53 @@ export function TaskIdCell({ value, copyLabel, testId }: { value: string; copyLa
 /** A task's state, coloured by how it ended (or that it has not yet). */
 export function TaskStatusChip({ status, label, testId }: { status: string; label: string; testId: string }) {
   return <StateChip label={label} state={status} color={statusColor(status)} testId={testId} />;
+}
+
+/** A task's state in the async tasks' words, which every kind of task shares. */
+export function TaskStatus({ status, testId }: { status: string; testId: string }) {
+  const { t } = useTranslation('task');
+  return <TaskStatusChip status={status} label={t(`status.${statusKey(status)}`)} testId={testId} />;
+}
+
+/** Plain text, or the dash when there is none. */
+export function PlainText({ value, testId }: { value: string; testId: string }) {
+  return value ? (
+    <Typography variant="body2" component="span" data-testid={testId}>
+      {value}
+    </Typography>
+  ) : (
+    <Muted />
+  );
+}
+
+/** A column a task list shows only to administrators. */
+export type TaskColumn<Row> = RowColumn<Row> & { adminOnly?: boolean };
+
+/**
+ * The channel and user columns of a task list (administrators only), as `#id`. Their `data-testid`s
+ * are `${testIdPrefix}-channel-<id>` and `${testIdPrefix}-user-<id>`.
+ */
+export function ownerColumns<Row extends { id: number; channel_id?: number; user_id?: number }>(
+  labels: { channel: string; user: string },
+  testIdPrefix: string,
+): TaskColumn<Row>[] {
+  const idText = (id: number | undefined) => (id ? `#${id}` : '');
+  return [
+    {
+      id: 'channel',
+      label: labels.channel,
+      sortField: 'channel_id',
+      adminOnly: true,
+      render: (task) => <PlainText value={idText(task.channel_id)} testId={`${testIdPrefix}-channel-${task.id}`} />,
+    },
+    {
+      id: 'user',
+      label: labels.user,
+      sortField: 'user_id',
+      adminOnly: true,
+      render: (task) => <PlainText value={idText(task.user_id)} testId={`${testIdPrefix}-user-${task.id}`} />,
+    },
+  ];
 }
 
 /** A neutral outlined chip: the action (IMAGINE, MUSIC, text2video…) or the platform. */

@@ -9,8 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, Tooltip, type TooltipContentProps } from 'recharts';
 import { ChartCard, ChartFigure } from '../../components/charts/ChartCard.js';
 import { ChartTooltipBox, dayAxes, type TooltipLine, useChartStyle } from '../../components/charts/chartStyle.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
-import { ChartEmpty, useMetricFormat } from './AnalyticsCard.js';
+import { ChartEmpty } from './AnalyticsCard.js';
 import type { DayRegistrations, DayTopUps } from './series.js';
 
 const CHART_HEIGHT = 220;

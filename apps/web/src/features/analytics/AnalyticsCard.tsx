@@ -2,28 +2,14 @@ import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import Box from '@mui/material/Box';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import Typography from '@mui/material/Typography';
-import { shortenNumber } from '@one-hub/contracts';
-import { type ComponentType, useMemo } from 'react';
+import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MetricFormat, MetricText } from '../../components/charts/MetricToggle.js';
-import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
+import type { MetricText } from '../../components/charts/MetricToggle.js';
 
 /** The usage figures' names in this screen's words, for the shared metric switch and charts. */
 export function useMetricText(): MetricText {
   const { t } = useTranslation('analytics');
   return { label: t('metric.label'), nameOf: (name) => t(`metric.${name}`) };
-}
-
-/** Quota through the site's formatter (spec §9); counts with grouping, shortened on axes. */
-export function useMetricFormat(): MetricFormat {
-  const formatQuota = useQuotaFormatter();
-  return useMemo(
-    () => ({
-      full: (metric, value) => (metric === 'quota' ? formatQuota(value) : value.toLocaleString()),
-      short: (metric, value) => (metric === 'quota' ? formatQuota.tick(value) : shortenNumber(value)),
-    }),
-    [formatQuota],
-  );
 }
 
 /** Milliseconds as "850 ms" or "2.40 s", in the screen's language. */

@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { ChartCard, ChoiceToggle } from '../../components/charts/ChartCard.js';
 import { MetricToggle } from '../../components/charts/MetricToggle.js';
 import { UsageBreakdownGrid } from '../../components/charts/UsageBreakdownGrid.js';
-import { ChartEmpty, useMetricFormat, useMetricText } from './AnalyticsCard.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
+import { ChartEmpty, useMetricText } from './AnalyticsCard.js';
 import {
   GROUP_TYPES,
   type GroupType,

@@ -14,7 +14,8 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, type TooltipContentProps, XAxis, YAxis } from 'recharts';
 import { ChartTooltipBox, useChartStyle } from '../../components/charts/chartStyle.js';
 import { MetricToggle } from '../../components/charts/MetricToggle.js';
-import { useLatencyFormat, useMetricFormat, useMetricText } from './AnalyticsCard.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
+import { useLatencyFormat, useMetricText } from './AnalyticsCard.js';
 import type { UsageMetric } from './series.js';
 
 /** Models a row names before "+N". */

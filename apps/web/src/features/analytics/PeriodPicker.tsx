@@ -4,15 +4,14 @@ import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { ANALYTICS_MAX_DAYS } from '@one-hub/contracts';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCompact } from '../../hooks/useCompact.js';
 import { type DayRange, PERIOD_PRESETS, type Period, type PeriodPreset, presetRange, rangeErrors } from './period.js';
 
 interface PeriodPickerProps {
@@ -23,8 +22,7 @@ interface PeriodPickerProps {
 /** Today, 7 days, 30 days, this month, or two dates; the chosen days are spelled out beside it. */
 export function PeriodPicker({ period, onChange }: PeriodPickerProps) {
   const { t } = useTranslation('analytics');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const compact = useCompact('sm');
   const [customOpen, setCustomOpen] = useState(period.preset === 'custom');
   const [draft, setDraft] = useState<DayRange>({ from: period.from, to: period.to });
   const [touched, setTouched] = useState(false);

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { UsageTrendCard as TrendCard } from '../../components/charts/UsageTrendCard.js';
-import { ChartEmpty, useLatencyFormat, useMetricFormat, useMetricText } from './AnalyticsCard.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
+import { ChartEmpty, useLatencyFormat, useMetricText } from './AnalyticsCard.js';
 import { averageLatency, type DayUsage, type UsageTotals } from './series.js';
 
 /** Quota, requests or tokens per day of the period, under the period's totals. */
@@ -14,6 +15,8 @@ export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: Usa
     <TrendCard
       title={t('trend.title')}
       subtitle={t('trend.subtitle')}
+      text={text}
+      chartLabel={(metric) => t('trend.chartLabel', { metric })}
       days={days}
       figures={[
         { label: t('trend.quota'), value: format.full('quota', totals.quota), testId: 'analytics-period-quota' },
@@ -30,9 +33,6 @@ export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: Usa
         },
       ]}
       figureColumns={{ xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(4, minmax(0, 1fr))' }}
-      text={text}
-      format={format}
-      chartLabel={(metric) => t('trend.chartLabel', { metric })}
       empty={
         totals.requests === 0 ? (
           <ChartEmpty title={t('empty.usageTitle')} description={t('empty.usage')} testId="analytics-trend-empty" />

@@ -1,33 +1,20 @@
-import Add from '@mui/icons-material/Add';
-import FilterList from '@mui/icons-material/FilterList';
 import HubOutlined from '@mui/icons-material/HubOutlined';
-import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
-import ViewListOutlined from '@mui/icons-material/ViewListOutlined';
-import Badge from '@mui/material/Badge';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
-import Stack from '@mui/material/Stack';
-import { useTheme } from '@mui/material/styles';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { ChannelTagFolding, splitChannelList } from '@one-hub/contracts';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListPanel } from '../../components/ListPanel.js';
+import { ListPage } from '../../components/ListPage.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
-import { PageHeader } from '../../components/PageHeader.js';
-import { RefreshButton } from '../../components/RefreshButton.js';
-import { PAGE_SIZES } from '../../hooks/listParams.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import { notify } from '../../lib/notify.js';
-import { BatchBar, BulkMenu, TestAllProgressBanner } from './ChannelBulk.js';
+import { BatchBar, TestAllProgressBanner } from './ChannelBulk.js';
 import { ChannelConfirmDialog, type PendingAction } from './ChannelConfirm.js';
 import { type BatchKind, BatchValueDialog } from './ChannelDialogs.js';
-import { ChannelFilterPanel, ChannelSearchBox } from './ChannelFilterBar.js';
+import { ChannelFilterPanel } from './ChannelFilterBar.js';
 import { ChannelFormDialog, type ChannelFormRequest } from './ChannelFormDialog.js';
 import { ChannelsTable } from './ChannelsTable.js';
 import { ChannelTableContext, type ChannelTableContextValue } from './ChannelTableContext.js';
+import { ChannelToolbar } from './ChannelToolbar.js';
 import {
   type ChannelTestResult,
   useChannels,
@@ -53,8 +40,7 @@ interface FormState {
 
 export function ChannelPage() {
   const { t } = useTranslation('channel');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const compact = useCompact('md');
   const [params, update] = useChannelListParams();
   const [keyFilter, setKeyFilter] = useState('');
   const [filtersOpen, setFiltersOpen] = useState(false);
@@ -145,161 +131,122 @@ export function ChannelPage() {
   ].sort();
 
   return (
-    <Box data-testid="channel-page">
-      <PageHeader
-        title={t('title')}
-        subtitle={t('subtitle')}
-        action={
-          <Button
-            variant="contained"
-            startIcon={<Add />}
-            onClick={() => openForm({ mode: 'create' })}
-            data-testid="channel-create"
-            sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
-          >
-            {t('create')}
-          </Button>
-        }
-      />
-
-      <ListPanel
-        query={channels}
-        params={params}
-        onChange={update}
-        sizes={PAGE_SIZES}
-        compact={compact}
-        paginationTestId="channel-pagination"
-        toolbar={
-          <>
-            <Stack direction="row" sx={{ p: 2, alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
-              <Box sx={{ flex: { xs: '1 1 100%', sm: '0 1 auto' } }}>
-                <ChannelSearchBox name={params.name} onSearch={search} />
-              </Box>
-              <Button
-                color={filtersOpen ? 'primary' : 'inherit'}
-                startIcon={
-                  <Badge badgeContent={filterCount} color="primary">
-                    <FilterList />
-                  </Badge>
-                }
-                onClick={() => setFiltersOpen((current) => !current)}
-                aria-expanded={filtersOpen}
-                data-testid="channel-filter-toggle"
-              >
-                {t('filters.button')}
-              </Button>
-              <Box sx={{ flex: 1 }} />
-              <ToggleButtonGroup
-                size="small"
-                exclusive
-                value={tagView ? 'tags' : 'list'}
-                onChange={(_event, view: 'tags' | 'list' | null) => {
-                  if (!view) return;
-                  update({ filter_tag: view === 'tags' ? ChannelTagFolding.folded : ChannelTagFolding.unfolded });
-                }}
-                aria-label={t('view.label')}
-              >
-                <ToggleButton value="list" data-testid="channel-view-list" sx={{ gap: 0.75, px: 1.25 }}>
-                  <ViewListOutlined fontSize="small" />
-                  {!compact && t('view.list')}
-                </ToggleButton>
-                <ToggleButton value="tags" data-testid="channel-view-tags" sx={{ gap: 0.75, px: 1.25 }}>
-                  <LocalOfferOutlined fontSize="small" />
-                  {!compact && t('view.tags')}
-                </ToggleButton>
-              </ToggleButtonGroup>
-              <RefreshButton label={t('refresh')} onClick={() => void channels.refetch()} testId="channel-refresh" />
-              <BulkMenu
-                onTestAll={testAll}
-                testing={startTestAll.isPending || Boolean(testProgress.data?.running)}
-                onDeleteDisabled={() => setPending({ kind: 'deleteDisabled' })}
-                onRefreshBalances={() =>
-                  refreshBalances.mutate(undefined, { onSuccess: () => notify.success(t('notify.balancesRefreshed')) })
-                }
-              />
-            </Stack>
-            <Collapse in={filtersOpen} unmountOnExit>
-              <ChannelFilterPanel
-                filters={params}
-                keyFilter={keyFilter}
-                folding={params.filter_tag}
-                tagView={tagView}
-                providers={providers.data ?? []}
-                groups={groups.data ?? []}
-                tags={tags.data ?? []}
-                onApply={(filters, key, folding) => {
-                  setKeyFilter(key);
-                  update({ ...filters, filter_tag: folding as ChannelTagFolding });
-                }}
-              />
-            </Collapse>
-            <TestAllProgressBanner started={testStarted} />
-          </>
-        }
-        empty={
-          <ListNoRows
-            icon={HubOutlined}
-            testId="channel-empty"
-            filtered={filterCount > 0 || params.name !== ''}
-            title={t('empty.title')}
-            description={t('empty.description')}
-            noMatchTitle={t('empty.noMatchTitle')}
-            noMatchDescription={t('empty.noMatch')}
-            clearLabel={t('empty.clearFilters')}
-            onClear={() => {
-              setKeyFilter('');
-              update(emptyChannelFilters);
-            }}
-            clearTestId="channel-clear-filters"
-            create={{ label: t('create'), onClick: () => openForm({ mode: 'create' }) }}
-          />
-        }
-      >
-        {/* The error sits above the (empty) table, whose headings stay in view. */}
-        {channels.isError && !channels.data && (
-          <ListLoadError error={channels.error} onRetry={() => void channels.refetch()} testId="channel-error" />
-        )}
-        <ChannelTableContext.Provider value={context}>
-          <ChannelsTable
-            channels={rows}
-            loading={channels.isLoading}
-            tagView={rowsTagView}
-            order={params.order}
-            onSort={(order) => update({ order })}
+    <ListPage
+      testId="channel-page"
+      title={t('title')}
+      subtitle={t('subtitle')}
+      create={{ label: t('create'), onClick: () => openForm({ mode: 'create' }), testId: 'channel-create' }}
+      query={channels}
+      params={params}
+      onChange={update}
+      compact={compact}
+      paginationTestId="channel-pagination"
+      toolbar={
+        <>
+          <ChannelToolbar
+            name={params.name}
+            onSearch={search}
+            filterCount={filterCount}
+            filtersOpen={filtersOpen}
+            onToggleFilters={() => setFiltersOpen((current) => !current)}
+            tagView={tagView}
+            onView={(view) =>
+              update({ filter_tag: view === 'tags' ? ChannelTagFolding.folded : ChannelTagFolding.unfolded })
+            }
             compact={compact}
-            allSelected={pageIds.length > 0 && selectedOnPage === pageIds.length}
-            someSelected={selectedOnPage > 0}
-            onSelectAll={selectAll}
+            onRefresh={() => void channels.refetch()}
+            bulk={{
+              onTestAll: testAll,
+              testing: startTestAll.isPending || Boolean(testProgress.data?.running),
+              onDeleteDisabled: () => setPending({ kind: 'deleteDisabled' }),
+              onRefreshBalances: () =>
+                refreshBalances.mutate(undefined, { onSuccess: () => notify.success(t('notify.balancesRefreshed')) }),
+            }}
           />
-        </ChannelTableContext.Provider>
-      </ListPanel>
+          <Collapse in={filtersOpen} unmountOnExit>
+            <ChannelFilterPanel
+              filters={params}
+              keyFilter={keyFilter}
+              folding={params.filter_tag}
+              tagView={tagView}
+              providers={providers.data ?? []}
+              groups={groups.data ?? []}
+              tags={tags.data ?? []}
+              onApply={(filters, key, folding) => {
+                setKeyFilter(key);
+                update({ ...filters, filter_tag: folding as ChannelTagFolding });
+              }}
+            />
+          </Collapse>
+          <TestAllProgressBanner started={testStarted} />
+        </>
+      }
+      empty={
+        <ListNoRows
+          icon={HubOutlined}
+          testId="channel-empty"
+          filtered={filterCount > 0 || params.name !== ''}
+          title={t('empty.title')}
+          description={t('empty.description')}
+          noMatchTitle={t('empty.noMatchTitle')}
+          noMatchDescription={t('empty.noMatch')}
+          clearLabel={t('empty.clearFilters')}
+          onClear={() => {
+            setKeyFilter('');
+            update(emptyChannelFilters);
+          }}
+          clearTestId="channel-clear-filters"
+          create={{ label: t('create'), onClick: () => openForm({ mode: 'create' }) }}
+        />
+      }
+      dialogs={
+        <>
+          <BatchBar
+            count={selected.size}
+            onDelete={() => setPending({ kind: 'deleteSelected', ids: selectedIds })}
+            onBatch={setBatchKind}
+            onClear={() => setSelected(new Set())}
+          />
 
-      <BatchBar
-        count={selected.size}
-        onDelete={() => setPending({ kind: 'deleteSelected', ids: selectedIds })}
-        onBatch={setBatchKind}
-        onClear={() => setSelected(new Set())}
-      />
-
-      <ChannelFormDialog
-        open={formOpen}
-        session={form?.session ?? null}
-        request={form?.request ?? null}
-        onClose={() => setFormOpen(false)}
-        onSaved={() => setFormOpen(false)}
-      />
-      <ChannelConfirmDialog
-        pending={pending}
-        onClose={() => setPending(null)}
-        onDeletedSelected={() => setSelected(new Set())}
-      />
-      <BatchValueDialog
-        kind={batchKind}
-        ids={selectedIds}
-        models={selectedModels}
-        onClose={() => setBatchKind(null)}
-        onDone={() => setBatchKind(null)}
-      />
-    </Box>
+          <ChannelFormDialog
+            open={formOpen}
+            session={form?.session ?? null}
+            request={form?.request ?? null}
+            onClose={() => setFormOpen(false)}
+            onSaved={() => setFormOpen(false)}
+          />
+          <ChannelConfirmDialog
+            pending={pending}
+            onClose={() => setPending(null)}
+            onDeletedSelected={() => setSelected(new Set())}
+          />
+          <BatchValueDialog
+            kind={batchKind}
+            ids={selectedIds}
+            models={selectedModels}
+            onClose={() => setBatchKind(null)}
+            onDone={() => setBatchKind(null)}
+          />
+        </>
+      }
+    >
+      {/* The error sits above the (empty) table, whose headings stay in view. */}
+      {channels.isError && !channels.data && (
+        <ListLoadError error={channels.error} onRetry={() => void channels.refetch()} testId="channel-error" />
+      )}
+      <ChannelTableContext.Provider value={context}>
+        <ChannelsTable
+          channels={rows}
+          loading={channels.isLoading}
+          tagView={rowsTagView}
+          order={params.order}
+          onSort={(order) => update({ order })}
+          compact={compact}
+          allSelected={pageIds.length > 0 && selectedOnPage === pageIds.length}
+          someSelected={selectedOnPage > 0}
+          onSelectAll={selectAll}
+        />
+      </ChannelTableContext.Provider>
+    </ListPage>
   );
 }

@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { ChartCard } from '../../components/charts/ChartCard.js';
 import { MetricToggle } from '../../components/charts/MetricToggle.js';
 import { UsageBreakdownGrid } from '../../components/charts/UsageBreakdownGrid.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
 import { useMetricText } from './DashboardCard.js';
 import { DASHBOARD_AXES } from './dayAxes.js';
 import { type LabelSeries, modelDayData, modelSeries, type UsageMetric, usageByModel } from './usage.js';
-import { useMetricFormat } from './useMetricFormat.js';
 
 interface ModelUsageCardProps {
   rows: readonly DashboardRow[];

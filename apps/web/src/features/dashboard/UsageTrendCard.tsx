@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { UsageTrendCard as TrendCard } from '../../components/charts/UsageTrendCard.js';
+import { useMetricFormat } from '../../hooks/useMetricFormat.js';
 import { useMetricText } from './DashboardCard.js';
 import { DASHBOARD_AXES } from './dayAxes.js';
 import type { DayUsage, UsageTotals } from './usage.js';
-import { useMetricFormat } from './useMetricFormat.js';
 
 /** Quota, requests or tokens per day over the dashboard's eight days, with the period's totals. */
 export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: UsageTotals }) {
@@ -15,6 +15,8 @@ export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: Usa
     <TrendCard
       title={t('trend.title')}
       subtitle={t('trend.subtitle')}
+      text={text}
+      chartLabel={(metric) => t('trend.chartLabel', { metric })}
       days={days}
       figures={[
         { label: t('trend.periodQuota'), value: format.full('quota', totals.quota), testId: 'dashboard-period-quota' },
@@ -30,9 +32,6 @@ export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: Usa
         },
       ]}
       figureColumns="repeat(3, minmax(0, 1fr))"
-      text={text}
-      format={format}
-      chartLabel={(metric) => t('trend.chartLabel', { metric })}
       axisLayout={DASHBOARD_AXES}
       testId="dashboard-trend"
     />

@@ -10,36 +10,28 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { formatTimestamp } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DAY_SECONDS, useCleanupCutoff, useDeleteOldLogs } from '../../hooks/useLogCleanup.js';
 import { describeError, notify } from '../../lib/notify.js';
-import { useCleanupLogs } from './log.api.js';
 
-const DAY = 24 * 3600;
 /** How far back the quick choices reach; 0 = everything up to now. */
 const PRESETS = [
-  { id: 'days90', age: 90 * DAY },
-  { id: 'days30', age: 30 * DAY },
-  { id: 'days7', age: 7 * DAY },
+  { id: 'days90', age: 90 * DAY_SECONDS },
+  { id: 'days30', age: 30 * DAY_SECONDS },
+  { id: 'days7', age: 7 * DAY_SECONDS },
   { id: 'now', age: 0 },
 ] as const;
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-const toInput = (seconds: number) => formatTimestamp(seconds).replace(' ', 'T');
-
 function CleanupForm({ onClose }: { onClose(): void }) {
   const { t } = useTranslation('log');
-  const [value, setValue] = useState(() => toInput(nowSeconds() - 30 * DAY));
-  const [error, setError] = useState('');
+  const cutoff = useCleanupCutoff({ required: t('cleanup.errors.required'), future: t('cleanup.errors.future') });
   const [deleted, setDeleted] = useState<number | null>(null);
-  const cleanup = useCleanupLogs();
+  const cleanup = useDeleteOldLogs();
 
   const confirm = () => {
-    const target = value ? Math.floor(new Date(value).getTime() / 1000) : Number.NaN;
-    if (Number.isNaN(target)) return setError(t('cleanup.errors.required'));
-    if (target > nowSeconds()) return setError(t('cleanup.errors.future'));
-    cleanup.mutate(target, {
+    if (!cutoff.check()) return;
+    cleanup.mutate(cutoff.target, {
       onSuccess: (count) => {
         setDeleted(count);
         notify.success(t('cleanup.done', { count }));
@@ -76,13 +68,10 @@ function CleanupForm({ onClose }: { onClose(): void }) {
           <TextField
             type="datetime-local"
             label={t('cleanup.before')}
-            value={value}
-            onChange={(event) => {
-              setValue(event.target.value);
-              setError('');
-            }}
-            error={Boolean(error)}
-            helperText={error || t('cleanup.beforeHint')}
+            value={cutoff.value}
+            onChange={(event) => cutoff.setValue(event.target.value)}
+            error={Boolean(cutoff.error)}
+            helperText={cutoff.error || t('cleanup.beforeHint')}
             slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1, 'data-testid': 'log-cleanup-time' } }}
           />
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
@@ -93,10 +82,7 @@ function CleanupForm({ onClose }: { onClose(): void }) {
                 variant="outlined"
                 clickable
                 label={t(`cleanup.presets.${preset.id}`)}
-                onClick={() => {
-                  setValue(toInput(nowSeconds() - preset.age));
-                  setError('');
-                }}
+                onClick={() => cutoff.setAge(preset.age)}
                 data-testid={`log-cleanup-preset-${preset.id}`}
               />
             ))}

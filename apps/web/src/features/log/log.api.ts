@@ -1,5 +1,5 @@
 import type { LogStat, LogView, Paged } from '@one-hub/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, withQuery } from '../../lib/api.js';
 
 /** The filters of reference §1.13; the last three are for administrators only. Empty means "any". */
@@ -65,16 +65,5 @@ export function useLogStat(admin: boolean, filters: LogFilters) {
     queryFn: () =>
       api.get<LogStat>(withQuery(admin ? '/api/log/stat' : '/api/log/self/stat', filterQuery(filters, admin))),
     placeholderData: keepPreviousData,
-  });
-}
-
-/** `DELETE /api/log/?target_timestamp=`: removes consume logs older than the time; answers how many. */
-export function useCleanupLogs() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (targetTimestamp: number) =>
-      api.delete<number>(withQuery('/api/log/', { target_timestamp: targetTimestamp })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: logKeys.all }),
-    meta: { silentError: true },
   });
 }

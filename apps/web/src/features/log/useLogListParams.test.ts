@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activeFilterCount, listSearch } from '../../hooks/listParams.js';
-import { filtersOf, parseLogListParams } from './useLogListParams.js';
+import { activeFilterCount, filtersOf, listSearch } from '../../hooks/listParams.js';
+import { parseLogListParams } from './useLogListParams.js';
 
 describe('log list URL state', () => {
   it('reads every filter and drops values the server would refuse', () => {

@@ -39,9 +39,3 @@ export function parseLogListParams(search: URLSearchParams): LogListParams {
 export function useLogListParams(): [LogListParams, (changes: Partial<LogListParams>) => void] {
   return useUrlListParams(parseLogListParams, listSearch);
 }
-
-/** The filter part of the list state. */
-export function filtersOf(params: LogListParams): LogFilters {
-  const { page: _page, size: _size, order: _order, ...filters } = params;
-  return filters;
-}

@@ -4,16 +4,18 @@ import Typography from '@mui/material/Typography';
 import type { MidjourneyTaskView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { Timestamp } from '../../components/Timestamp.js';
-import { type RowColumn, RowsView } from '../../components/tasks/RowsView.js';
+import { RowsView } from '../../components/tasks/RowsView.js';
 import {
   ClampedText,
   Muted,
+  ownerColumns,
   PlainChip,
   ProgressCell,
+  type TaskColumn,
   TaskIdCell,
-  TaskStatusChip,
+  TaskStatus,
 } from '../../components/tasks/TaskCells.js';
-import { progressPercent, statusKey } from '../../lib/taskStatus.js';
+import { progressPercent } from '../../lib/taskStatus.js';
 import { ImageThumb } from './ImageThumb.js';
 
 interface MidjourneyTableProps {
@@ -64,28 +66,13 @@ function PromptCell({ task }: { task: MidjourneyTaskView }) {
   );
 }
 
-const idText = (id: number | undefined) => (id ? `#${id}` : '');
-
 /** The Midjourney rows (spec "Midjourney task"), a table on wide screens and cards on phones. */
 export function MidjourneyTable({ tasks, loading, admin, compact, order, onSort, onPreview }: MidjourneyTableProps) {
   const { t } = useTranslation('midjourney');
-  const { t: taskT } = useTranslation('task');
-  const status = (task: MidjourneyTaskView) => (
-    <TaskStatusChip
-      status={task.status}
-      label={taskT(`status.${statusKey(task.status)}`)}
-      testId={`mj-status-${task.id}`}
-    />
+  const status = (task: { id: number; status: string }) => (
+    <TaskStatus status={task.status} testId={`mj-status-${task.id}`} />
   );
-  const plain = (value: string, testId: string) =>
-    value ? (
-      <Typography variant="body2" component="span" data-testid={testId}>
-        {value}
-      </Typography>
-    ) : (
-      <Muted />
-    );
-  const allColumns: Array<RowColumn<MidjourneyTaskView> & { adminOnly?: boolean }> = [
+  const allColumns: TaskColumn<MidjourneyTaskView>[] = [
     {
       id: 'mjId',
       label: t('columns.mjId'),
@@ -136,20 +123,7 @@ export function MidjourneyTable({ tasks, loading, admin, compact, order, onSort,
       sortField: 'submit_time',
       render: (task) => <Timestamp value={Math.floor(task.submit_time / 1000)} />,
     },
-    {
-      id: 'channel',
-      label: t('columns.channel'),
-      sortField: 'channel_id',
-      adminOnly: true,
-      render: (task) => plain(idText(task.channel_id), `mj-channel-${task.id}`),
-    },
-    {
-      id: 'user',
-      label: t('columns.user'),
-      sortField: 'user_id',
-      adminOnly: true,
-      render: (task) => plain(idText(task.user_id), `mj-user-${task.id}`),
-    },
+    ...ownerColumns<MidjourneyTaskView>({ channel: t('columns.channel'), user: t('columns.user') }, 'mj'),
   ];
   const columns = allColumns.filter((column) => admin || !column.adminOnly);
   return (

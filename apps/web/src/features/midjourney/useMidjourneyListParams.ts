@@ -26,9 +26,3 @@ export function parseMidjourneyListParams(search: URLSearchParams): MidjourneyLi
 export function useMidjourneyListParams(): [MidjourneyListParams, (changes: Partial<MidjourneyListParams>) => void] {
   return useUrlListParams(parseMidjourneyListParams, listSearch);
 }
-
-/** The filter part of the list state. */
-export function midjourneyFiltersOf(params: MidjourneyListParams): MidjourneyFilters {
-  const { page: _page, size: _size, order: _order, ...filters } = params;
-  return filters;
-}

@@ -13,8 +13,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { OwnerAvatar } from '../../components/OwnerAvatar.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
-import { OwnerAvatar } from './PriceParts.js';
 
 export interface ModelPriceFiltersProps {
   search: string;
@@ -113,7 +113,7 @@ function OwnerChips({ owners, total, owner, onOwner, ownerIcons }: ModelPriceFil
       <Chip
         key={value || 'all'}
         label={t('ownerChip', { owner: label, count })}
-        avatar={value ? <OwnerAvatar owner={label} icon={ownerIcons[value]} size={20} /> : undefined}
+        avatar={value ? <OwnerAvatar name={label} icon={ownerIcons[value]} size={20} /> : undefined}
         color={selected ? 'primary' : 'default'}
         variant={selected ? 'filled' : 'outlined'}
         onClick={() => onOwner(value)}

@@ -12,7 +12,8 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
-import { GroupChips, ModelName, OwnerAvatar, PerCallText, TokenPriceText, TypeChip } from './PriceParts.js';
+import { OwnerAvatar } from '../../components/OwnerAvatar.js';
+import { GroupChips, ModelName, PerCallText, TokenPriceText, TypeChip } from './PriceParts.js';
 import { type DisplayPrice, displayPrice, type ModelRow } from './pricing.js';
 
 export interface ModelListProps {
@@ -47,7 +48,7 @@ function Owner({ owner, icon }: { owner: string; icon: string | undefined }) {
   const { t } = useTranslation('modelPrice');
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
-      <OwnerAvatar owner={owner} icon={icon} size={22} />
+      <OwnerAvatar name={owner} icon={icon} size={22} />
       <Typography variant="body2" noWrap data-testid="model-price-owner">
         {owner || t('unknownOwner')}
       </Typography>

@@ -6,12 +6,11 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import type { UserGroupView } from '@one-hub/contracts';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCompact } from '../../hooks/useCompact.js';
 import { useSelf } from '../../hooks/useSelf.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { describeError } from '../../lib/notify.js';
@@ -77,8 +76,7 @@ function useGroupChoice(groupMap: Record<string, UserGroupView> | undefined, own
 /** Available models: what the user may call, and what it costs in their group (spec §2, billing menu). */
 export function ModelPricePage() {
   const { t } = useTranslation('modelPrice');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const compact = useCompact('md');
   const models = useAvailableModels();
   const groupMap = useUserGroupMap();
   const self = useSelf({ staleTime: 30_000 });

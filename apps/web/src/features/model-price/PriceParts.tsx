@@ -1,40 +1,17 @@
 import ContentCopyRounded from '@mui/icons-material/ContentCopyRounded';
-import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import { alpha } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { PriceType, UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { useGroupName } from '../../hooks/useGroupName.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
+import { formatUsd } from '../../lib/format.js';
 import { monospaceFontStack } from '../../theme/fonts.js';
-import { type DisplayPrice, formatUsd, type TokenPrice } from './pricing.js';
-
-/** The maker's icon when the site has one, else its initial on a tinted disc. */
-export function OwnerAvatar({ owner, icon, size = 24 }: { owner: string; icon?: string; size?: number }) {
-  return (
-    <Avatar
-      src={icon || undefined}
-      alt=""
-      variant="rounded"
-      sx={{
-        width: size,
-        height: size,
-        fontSize: size * 0.5,
-        fontWeight: 700,
-        borderRadius: '7px',
-        color: 'primary.main',
-        bgcolor: (theme) => alpha(theme.palette.primary.main, theme.palette.mode === 'light' ? 0.1 : 0.2),
-      }}
-    >
-      {(owner.trim()[0] ?? '?').toUpperCase()}
-    </Avatar>
-  );
-}
+import type { DisplayPrice, TokenPrice } from './pricing.js';
 
 export function ModelName({ model }: { model: string }) {
   const { t } = useTranslation('modelPrice');

@@ -1,6 +1,6 @@
 import type { PriceView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
-import { type AvailableModels, displayPrice, filterRows, formatUsd, ownerCounts, toRows } from './pricing.js';
+import { type AvailableModels, displayPrice, filterRows, ownerCounts, toRows } from './pricing.js';
 
 const price = (fields: Partial<PriceView>): PriceView => ({
   model: 'm',
@@ -41,15 +41,6 @@ describe('displayPrice', () => {
       input: { perThousand: 0, perMillion: 0 },
       output: { perThousand: 0.002, perMillion: 2 },
     });
-  });
-});
-
-describe('formatUsd', () => {
-  it('keeps small prices readable and always shows cents', () => {
-    expect(formatUsd(0.003)).toBe('$0.003');
-    expect(formatUsd(3)).toBe('$3.00');
-    expect(formatUsd(0.000015)).toBe('$0.000015');
-    expect(formatUsd(1234.5)).toBe('$1,234.50');
   });
 });
 

@@ -42,18 +42,6 @@ export function displayPrice(price: PriceView, groupRatio: number): DisplayPrice
   };
 }
 
-const usdFormat = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 6,
-});
-
-/** `$0.003`, `$3.00`, `$0.000015`; never scientific notation. */
-export function formatUsd(value: number): string {
-  return usdFormat.format(value);
-}
-
 /** The models in name order, flattened for tables and cards. */
 export function toRows(models: AvailableModels | undefined): ModelRow[] {
   if (!models) return [];

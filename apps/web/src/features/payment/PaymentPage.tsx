@@ -1,14 +1,12 @@
-import Add from '@mui/icons-material/Add';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import { useTheme } from '@mui/material/styles';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import type { PaymentGatewayView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { CreateButton } from '../../components/ListPage.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { GatewayFormDialog } from './GatewayFormDialog.js';
 import { GatewaysTab } from './GatewaysTab.js';
@@ -19,8 +17,7 @@ import { useIsRoot } from './paymentRole.js';
 /** Administrators set up payment gateways and look up the orders paid through them (spec §9). */
 export function PaymentPage() {
   const { t } = useTranslation('payment');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const compact = useCompact('sm');
   const [search, setSearch] = useSearchParams();
   const tab = parseTab(search);
   const formDialog = useDialogSubject<PaymentGatewayView>();
@@ -35,17 +32,7 @@ export function PaymentPage() {
         subtitle={t('subtitle')}
         action={
           tab === 'gateways' &&
-          root && (
-            <Button
-              variant="contained"
-              startIcon={<Add />}
-              onClick={() => formDialog.show(null)}
-              data-testid="payment-create"
-              sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
-            >
-              {t('create')}
-            </Button>
-          )
+          root && <CreateButton label={t('create')} onClick={() => formDialog.show(null)} testId="payment-create" />
         }
       />
       <Tabs value={tab} onChange={(_event, next: PaymentTab) => showTab(next)} sx={{ mb: 2 }}>

@@ -12,13 +12,12 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
-import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { StatusScreen } from '../../components/StatusScreen.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import { useSession } from '../../hooks/useSession.js';
 import { describeError } from '../../lib/notify.js';
 import { ChatComposer } from './ChatComposer.js';
@@ -90,8 +89,7 @@ function SettingsCard({
 /** The chat itself, in either layout: settings, conversation and message box. */
 export function Playground() {
   const { t } = useTranslation('playground');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const compact = useCompact('md');
   const key = usePlaygroundKey();
   const models = useChatModels();
   const chat = usePlaygroundChat();

@@ -1,13 +1,9 @@
 import Add from '@mui/icons-material/Add';
 import ArrowForward from '@mui/icons-material/ArrowForward';
 import InfoOutlined from '@mui/icons-material/InfoOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
-import Divider from '@mui/material/Divider';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -21,11 +17,11 @@ import { type ModelInfoView, parseModelInfoList } from '@one-hub/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EditDeleteActions } from '../../components/EditDeleteActions.js';
-import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
+import { LocalListCard } from '../../components/LocalListCard.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { usePendingDelete } from '../../hooks/usePendingDelete.js';
-import { describeError, notify } from '../../lib/notify.js';
+import { notify } from '../../lib/notify.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { ModelInfoFormDialog } from './ModelInfoFormDialog.js';
 import { ModelText } from './PriceParts.js';
@@ -82,125 +78,111 @@ export function ModelInfoTab() {
 
   return (
     <>
-      <Stack direction="row" sx={{ mb: 2, justifyContent: 'flex-end' }}>
-        <Button
-          variant="contained"
-          startIcon={<Add />}
-          onClick={() => dialog.show(null)}
-          data-testid="pricing-info-create"
-        >
-          {t('info.create')}
-        </Button>
-      </Stack>
-      <Card>
-        <Stack direction="row" spacing={1.5} sx={{ p: 2, alignItems: 'center', justifyContent: 'space-between' }}>
-          <TextField
-            size="small"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder={t('info.search')}
-            sx={{ flex: 1, maxWidth: 320 }}
-            slotProps={{ htmlInput: { 'aria-label': t('info.search'), 'data-testid': 'pricing-info-search' } }}
-          />
-          <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="pricing-info-count">
-            {t('info.count', { count: visible.length })}
-          </Typography>
-        </Stack>
-        <FetchingBar active={infos.isFetching && !infos.isPending} />
-        <Divider />
-        {infos.isError ? (
-          <Alert severity="error" sx={{ m: 2 }} data-testid="pricing-info-error">
-            {describeError(infos.error)}
-          </Alert>
-        ) : infos.isPending ? (
-          <Stack spacing={1} sx={{ p: 2 }}>
-            {[0, 1, 2].map((index) => (
-              <Skeleton key={index} variant="rounded" height={44} />
-            ))}
+      <LocalListCard
+        create={{ label: t('info.create'), onClick: () => dialog.show(null), testId: 'pricing-info-create' }}
+        query={infos}
+        errorTestId="pricing-info-error"
+        skeleton={{ rows: 3, height: 44 }}
+        toolbar={
+          <Stack direction="row" spacing={1.5} sx={{ p: 2, alignItems: 'center', justifyContent: 'space-between' }}>
+            <TextField
+              size="small"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+              placeholder={t('info.search')}
+              sx={{ flex: 1, maxWidth: 320 }}
+              slotProps={{ htmlInput: { 'aria-label': t('info.search'), 'data-testid': 'pricing-info-search' } }}
+            />
+            <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="pricing-info-count">
+              {t('info.count', { count: visible.length })}
+            </Typography>
           </Stack>
-        ) : visible.length === 0 ? (
-          <ListEmptyState
-            icon={InfoOutlined}
-            title={needle ? t('info.noMatchTitle') : t('info.emptyTitle')}
-            description={needle ? t('info.noMatch') : t('info.empty')}
-            action={
-              needle ? undefined : (
-                <Button variant="outlined" startIcon={<Add />} onClick={() => dialog.show(null)}>
-                  {t('info.create')}
-                </Button>
-              )
-            }
-            testId="pricing-info-empty"
-          />
-        ) : (
-          <TableContainer sx={{ overflowX: 'auto' }}>
-            <Table size="small" sx={{ minWidth: 860, '& td, & th': { px: 1.5 } }} data-testid="pricing-info-list">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('info.model')}</TableCell>
-                  <TableCell>{t('info.name')}</TableCell>
-                  <TableCell align="right">{t('info.contextLength')}</TableCell>
-                  <TableCell align="right">{t('info.maxTokens')}</TableCell>
-                  <TableCell>{t('info.modalitiesColumn')}</TableCell>
-                  <TableCell>{t('info.tags')}</TableCell>
-                  <TableCell align="right">{t('columns.actions')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {visible.map((info) => (
-                  <TableRow key={info.id} hover data-testid={`pricing-info-row-${info.model}`}>
-                    <TableCell sx={{ maxWidth: 240 }}>
-                      <ModelText model={info.model} />
-                    </TableCell>
-                    <TableCell sx={{ maxWidth: 260 }}>
-                      <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="pricing-info-name">
-                        {info.name}
+        }
+        empty={
+          visible.length === 0 && (
+            <ListEmptyState
+              icon={InfoOutlined}
+              title={needle ? t('info.noMatchTitle') : t('info.emptyTitle')}
+              description={needle ? t('info.noMatch') : t('info.empty')}
+              action={
+                needle ? undefined : (
+                  <Button variant="outlined" startIcon={<Add />} onClick={() => dialog.show(null)}>
+                    {t('info.create')}
+                  </Button>
+                )
+              }
+              testId="pricing-info-empty"
+            />
+          )
+        }
+      >
+        <TableContainer sx={{ overflowX: 'auto' }}>
+          <Table size="small" sx={{ minWidth: 860, '& td, & th': { px: 1.5 } }} data-testid="pricing-info-list">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('info.model')}</TableCell>
+                <TableCell>{t('info.name')}</TableCell>
+                <TableCell align="right">{t('info.contextLength')}</TableCell>
+                <TableCell align="right">{t('info.maxTokens')}</TableCell>
+                <TableCell>{t('info.modalitiesColumn')}</TableCell>
+                <TableCell>{t('info.tags')}</TableCell>
+                <TableCell align="right">{t('columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {visible.map((info) => (
+                <TableRow key={info.id} hover data-testid={`pricing-info-row-${info.model}`}>
+                  <TableCell sx={{ maxWidth: 240 }}>
+                    <ModelText model={info.model} />
+                  </TableCell>
+                  <TableCell sx={{ maxWidth: 260 }}>
+                    <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="pricing-info-name">
+                      {info.name}
+                    </Typography>
+                    {info.description && (
+                      <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block' }} noWrap>
+                        {info.description}
                       </Typography>
-                      {info.description && (
-                        <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block' }} noWrap>
-                          {info.description}
-                        </Typography>
-                      )}
-                    </TableCell>
-                    <TableCell
-                      align="right"
-                      sx={{ fontVariantNumeric: 'tabular-nums' }}
-                      data-testid="pricing-info-context"
-                    >
-                      <Count value={info.context_length} />
-                    </TableCell>
-                    <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                      <Count value={info.max_tokens} />
-                    </TableCell>
-                    <TableCell>
-                      <Modalities info={info} />
-                    </TableCell>
-                    <TableCell sx={{ maxWidth: 220 }}>
-                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                        {parseModelInfoList(info.tags).map((tag) => (
-                          <Chip key={tag} size="small" label={tag} variant="outlined" />
-                        ))}
-                      </Box>
-                    </TableCell>
-                    <TableCell align="right">
-                      <EditDeleteActions
-                        editLabel={t('edit')}
-                        deleteLabel={t('delete')}
-                        editAriaLabel={t('editNamed', { model: info.model })}
-                        deleteAriaLabel={t('deleteNamed', { model: info.model })}
-                        onEdit={() => dialog.show(info)}
-                        onDelete={() => deletion.ask(info)}
-                        editTestId="pricing-info-edit"
-                        deleteTestId="pricing-info-delete"
-                      />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
-      </Card>
+                    )}
+                  </TableCell>
+                  <TableCell
+                    align="right"
+                    sx={{ fontVariantNumeric: 'tabular-nums' }}
+                    data-testid="pricing-info-context"
+                  >
+                    <Count value={info.context_length} />
+                  </TableCell>
+                  <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                    <Count value={info.max_tokens} />
+                  </TableCell>
+                  <TableCell>
+                    <Modalities info={info} />
+                  </TableCell>
+                  <TableCell sx={{ maxWidth: 220 }}>
+                    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                      {parseModelInfoList(info.tags).map((tag) => (
+                        <Chip key={tag} size="small" label={tag} variant="outlined" />
+                      ))}
+                    </Box>
+                  </TableCell>
+                  <TableCell align="right">
+                    <EditDeleteActions
+                      editLabel={t('edit')}
+                      deleteLabel={t('delete')}
+                      editAriaLabel={t('editNamed', { model: info.model })}
+                      deleteAriaLabel={t('deleteNamed', { model: info.model })}
+                      onEdit={() => dialog.show(info)}
+                      onDelete={() => deletion.ask(info)}
+                      editTestId="pricing-info-edit"
+                      deleteTestId="pricing-info-delete"
+                    />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      </LocalListCard>
 
       <ModelInfoFormDialog
         open={dialog.open}

@@ -1,11 +1,5 @@
-import Add from '@mui/icons-material/Add';
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
-import Divider from '@mui/material/Divider';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -19,14 +13,14 @@ import { type OwnedByView, RESERVED_OWNER_ID_MAX } from '@one-hub/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EditDeleteActions } from '../../components/EditDeleteActions.js';
-import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
+import { LocalListCard } from '../../components/LocalListCard.js';
+import { OwnerAvatar } from '../../components/OwnerAvatar.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { usePendingDelete } from '../../hooks/usePendingDelete.js';
-import { describeError, notify } from '../../lib/notify.js';
+import { notify } from '../../lib/notify.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { OwnerFormDialog } from './OwnerFormDialog.js';
-import { OwnerAvatar } from './PriceParts.js';
 import { pricesPerOwner } from './priceTable.js';
 import { useDeleteOwner, useOwnedBy, usePrices } from './pricing.api.js';
 
@@ -68,124 +62,108 @@ export function OwnersTab() {
 
   return (
     <>
-      <Stack direction="row" sx={{ mb: 2, justifyContent: 'flex-end' }}>
-        <Button
-          variant="contained"
-          startIcon={<Add />}
-          onClick={() => dialog.show(null)}
-          data-testid="pricing-owner-create"
-        >
-          {t('owners.create')}
-        </Button>
-      </Stack>
-      <Card>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ p: 2, alignItems: { sm: 'center' } }}>
-          <TextField
-            size="small"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder={t('owners.search')}
-            sx={{ maxWidth: { sm: 280 } }}
-            slotProps={{ htmlInput: { 'aria-label': t('owners.search'), 'data-testid': 'pricing-owner-search' } }}
-          />
-          <Stack direction="row" spacing={1}>
-            {(['all', 'custom', 'builtIn'] as const).map((option) => (
-              <Chip
-                key={option}
-                label={t(`owners.filters.${option}`, {
-                  count:
-                    option === 'custom'
-                      ? customCount
-                      : option === 'builtIn'
-                        ? owners.length - customCount
-                        : owners.length,
-                })}
-                color={filter === option ? 'primary' : 'default'}
-                variant={filter === option ? 'filled' : 'outlined'}
-                onClick={() => setFilter(option)}
-                data-testid={`pricing-owner-filter-${option}`}
-              />
-            ))}
+      <LocalListCard
+        create={{ label: t('owners.create'), onClick: () => dialog.show(null), testId: 'pricing-owner-create' }}
+        query={ownedBy}
+        errorTestId="pricing-owner-error"
+        skeleton={{ rows: 4, height: 36 }}
+        toolbar={
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ p: 2, alignItems: { sm: 'center' } }}>
+            <TextField
+              size="small"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+              placeholder={t('owners.search')}
+              sx={{ maxWidth: { sm: 280 } }}
+              slotProps={{ htmlInput: { 'aria-label': t('owners.search'), 'data-testid': 'pricing-owner-search' } }}
+            />
+            <Stack direction="row" spacing={1}>
+              {(['all', 'custom', 'builtIn'] as const).map((option) => (
+                <Chip
+                  key={option}
+                  label={t(`owners.filters.${option}`, {
+                    count:
+                      option === 'custom'
+                        ? customCount
+                        : option === 'builtIn'
+                          ? owners.length - customCount
+                          : owners.length,
+                  })}
+                  color={filter === option ? 'primary' : 'default'}
+                  variant={filter === option ? 'filled' : 'outlined'}
+                  onClick={() => setFilter(option)}
+                  data-testid={`pricing-owner-filter-${option}`}
+                />
+              ))}
+            </Stack>
           </Stack>
-        </Stack>
-        <FetchingBar active={ownedBy.isFetching && !ownedBy.isPending} />
-        <Divider />
-        {ownedBy.isError ? (
-          <Alert severity="error" sx={{ m: 2 }} data-testid="pricing-owner-error">
-            {describeError(ownedBy.error)}
-          </Alert>
-        ) : ownedBy.isPending ? (
-          <Stack spacing={1} sx={{ p: 2 }}>
-            {[0, 1, 2, 3].map((index) => (
-              <Skeleton key={index} variant="rounded" height={36} />
-            ))}
-          </Stack>
-        ) : visible.length === 0 ? (
-          <ListEmptyState
-            icon={BusinessOutlined}
-            title={filter === 'custom' && !needle ? t('owners.emptyTitle') : t('owners.noMatchTitle')}
-            description={filter === 'custom' && !needle ? t('owners.empty') : t('owners.noMatch')}
-            testId="pricing-owner-empty"
-          />
-        ) : (
-          <TableContainer sx={{ overflowX: 'auto' }}>
-            <Table size="small" sx={{ minWidth: 520 }} data-testid="pricing-owner-list">
-              <TableHead>
-                <TableRow>
-                  <TableCell sx={{ width: 90 }}>{t('owners.id')}</TableCell>
-                  <TableCell>{t('owners.name')}</TableCell>
-                  <TableCell align="right">{t('owners.prices')}</TableCell>
-                  <TableCell align="right">{t('columns.actions')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {visible.map((owner) => {
-                  const custom = owner.id > RESERVED_OWNER_ID_MAX;
-                  return (
-                    <TableRow key={owner.id} hover data-testid={`pricing-owner-row-${owner.id}`}>
-                      <TableCell sx={{ fontVariantNumeric: 'tabular-nums', color: 'text.secondary' }}>
-                        {owner.id}
-                      </TableCell>
-                      <TableCell>
-                        <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
-                          <OwnerAvatar name={owner.name} icon={owner.icon} size={26} />
-                          <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="pricing-owner-name">
-                            {owner.name}
-                          </Typography>
-                          {custom && (
-                            <Chip size="small" variant="outlined" color="primary" label={t('owners.custom')} />
-                          )}
-                        </Stack>
-                      </TableCell>
-                      <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                        {usage.get(owner.id) ?? 0}
-                      </TableCell>
-                      <TableCell align="right">
-                        {custom ? (
-                          <EditDeleteActions
-                            editLabel={t('edit')}
-                            deleteLabel={t('delete')}
-                            editAriaLabel={t('editNamed', { model: owner.name })}
-                            deleteAriaLabel={t('deleteNamed', { model: owner.name })}
-                            onEdit={() => dialog.show(owner)}
-                            onDelete={() => deletion.ask(owner)}
-                            editTestId="pricing-owner-edit"
-                            deleteTestId="pricing-owner-delete"
-                          />
-                        ) : (
-                          <Typography variant="caption" sx={{ color: 'text.disabled' }}>
-                            {t('owners.readOnly')}
-                          </Typography>
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  );
-                })}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
-      </Card>
+        }
+        empty={
+          visible.length === 0 && (
+            <ListEmptyState
+              icon={BusinessOutlined}
+              title={filter === 'custom' && !needle ? t('owners.emptyTitle') : t('owners.noMatchTitle')}
+              description={filter === 'custom' && !needle ? t('owners.empty') : t('owners.noMatch')}
+              testId="pricing-owner-empty"
+            />
+          )
+        }
+      >
+        <TableContainer sx={{ overflowX: 'auto' }}>
+          <Table size="small" sx={{ minWidth: 520 }} data-testid="pricing-owner-list">
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ width: 90 }}>{t('owners.id')}</TableCell>
+                <TableCell>{t('owners.name')}</TableCell>
+                <TableCell align="right">{t('owners.prices')}</TableCell>
+                <TableCell align="right">{t('columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {visible.map((owner) => {
+                const custom = owner.id > RESERVED_OWNER_ID_MAX;
+                return (
+                  <TableRow key={owner.id} hover data-testid={`pricing-owner-row-${owner.id}`}>
+                    <TableCell sx={{ fontVariantNumeric: 'tabular-nums', color: 'text.secondary' }}>
+                      {owner.id}
+                    </TableCell>
+                    <TableCell>
+                      <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
+                        <OwnerAvatar name={owner.name} icon={owner.icon} size={26} />
+                        <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="pricing-owner-name">
+                          {owner.name}
+                        </Typography>
+                        {custom && <Chip size="small" variant="outlined" color="primary" label={t('owners.custom')} />}
+                      </Stack>
+                    </TableCell>
+                    <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {usage.get(owner.id) ?? 0}
+                    </TableCell>
+                    <TableCell align="right">
+                      {custom ? (
+                        <EditDeleteActions
+                          editLabel={t('edit')}
+                          deleteLabel={t('delete')}
+                          editAriaLabel={t('editNamed', { model: owner.name })}
+                          deleteAriaLabel={t('deleteNamed', { model: owner.name })}
+                          onEdit={() => dialog.show(owner)}
+                          onDelete={() => deletion.ask(owner)}
+                          editTestId="pricing-owner-edit"
+                          deleteTestId="pricing-owner-delete"
+                        />
+                      ) : (
+                        <Typography variant="caption" sx={{ color: 'text.disabled' }}>
+                          {t('owners.readOnly')}
+                        </Typography>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      </LocalListCard>
 
       <OwnerFormDialog
         open={dialog.open}

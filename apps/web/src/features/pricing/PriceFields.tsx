@@ -17,10 +17,10 @@ import Typography from '@mui/material/Typography';
 import { PRICE_TYPES, type PriceType } from '@one-hub/contracts';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OwnerAvatar } from './PriceParts.js';
+import { OwnerAvatar } from '../../components/OwnerAvatar.js';
 import type { ExtraRatioRow, PriceFieldValues, PriceFormErrors } from './priceForm.js';
 import { unusedExtraKinds } from './priceForm.js';
-import { formatUsd, type OwnerOption, usdPrice } from './priceTable.js';
+import { formatPriceUsd, type OwnerOption, usdPrice } from './priceTable.js';
 
 export interface PriceFieldsProps {
   values: PriceFieldValues;
@@ -49,11 +49,11 @@ function usePriceHint(values: PriceFieldValues, side: 'input' | 'output'): strin
   if (values.type === 'times') {
     if (side === 'output') return t('form.outputTimesHint');
     const usd = usdPrice({ type: 'times', input: value, output: 0 });
-    return usd.type === 'times' ? t('perCall', { price: formatUsd(usd.perCall) }) : '';
+    return usd.type === 'times' ? t('perCall', { price: formatPriceUsd(usd.perCall) }) : '';
   }
   const usd = usdPrice({ type: 'tokens', input: value, output: value });
   if (usd.type !== 'tokens') return '';
-  return `${t('perThousand', { price: formatUsd(usd.input.perThousand) })} · ${t('perMillion', { price: formatUsd(usd.input.perMillion) })}`;
+  return `${t('perThousand', { price: formatPriceUsd(usd.input.perThousand) })} · ${t('perMillion', { price: formatPriceUsd(usd.input.perMillion) })}`;
 }
 
 function OwnerField({ values, errors, change, disabled, owners }: PriceFieldsProps) {

@@ -1,37 +1,17 @@
 import LockOutlined from '@mui/icons-material/LockOutlined';
-import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import { alpha } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { PriceType, PriceView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { OwnerAvatar } from '../../components/OwnerAvatar.js';
 import { monospaceFontStack } from '../../theme/fonts.js';
-import { formatRatio, formatUsd, type OwnerOption, usdPrice } from './priceTable.js';
+import { formatPriceUsd, formatRatio, type OwnerOption, usdPrice } from './priceTable.js';
 
-/** The owner's icon when there is one, else its initial on a tinted square. */
-export function OwnerAvatar({ name, icon, size = 22 }: { name: string; icon?: string; size?: number }) {
-  return (
-    <Avatar
-      src={icon || undefined}
-      alt=""
-      variant="rounded"
-      sx={{
-        width: size,
-        height: size,
-        fontSize: size * 0.5,
-        fontWeight: 700,
-        borderRadius: '6px',
-        color: 'primary.main',
-        bgcolor: (theme) => alpha(theme.palette.primary.main, theme.palette.mode === 'light' ? 0.1 : 0.2),
-      }}
-    >
-      {(name.trim()[0] ?? '?').toUpperCase()}
-    </Avatar>
-  );
-}
+// The owner form dialog still imports the avatar from here; it moves to the shared one when the form is rebuilt.
+export { OwnerAvatar };
 
 /** An owner by id, with its name when known and `#id` otherwise. */
 export function OwnerLabel({
@@ -125,7 +105,7 @@ export function PriceFigures({
           sx={{ color: 'text.secondary' }}
           data-testid={testId && `${testId}-per-call`}
         >
-          {t('perCall', { price: formatUsd(usd.perCall) })}
+          {t('perCall', { price: formatPriceUsd(usd.perCall) })}
         </Typography>
       ) : (
         <>
@@ -135,7 +115,7 @@ export function PriceFigures({
             sx={{ color: 'text.secondary' }}
             data-testid={testId && `${testId}-per-1k`}
           >
-            {t('perThousand', { price: formatUsd(usd[side].perThousand) })}
+            {t('perThousand', { price: formatPriceUsd(usd[side].perThousand) })}
           </Typography>
           <Typography
             variant="caption"
@@ -143,7 +123,7 @@ export function PriceFigures({
             sx={{ color: 'text.secondary' }}
             data-testid={testId && `${testId}-per-1m`}
           >
-            {t('perMillion', { price: formatUsd(usd[side].perMillion) })}
+            {t('perMillion', { price: formatPriceUsd(usd[side].perMillion) })}
           </Typography>
         </>
       )}

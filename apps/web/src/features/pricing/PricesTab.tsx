@@ -1,34 +1,30 @@
 import Add from '@mui/icons-material/Add';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import LibraryAddOutlined from '@mui/icons-material/LibraryAddOutlined';
 import PaidOutlined from '@mui/icons-material/PaidOutlined';
 import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Divider from '@mui/material/Divider';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import { alpha } from '@mui/material/styles';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { PriceType, PriceView, SyncPricesResult } from '@one-hub/contracts';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { PriceView, SyncPricesResult } from '@one-hub/contracts';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { ListPagination } from '../../components/ListPagination.js';
-import { RefreshButton } from '../../components/RefreshButton.js';
-import { SearchField } from '../../components/SearchField.js';
 import { useLastPage } from '../../hooks/useUrlListParams.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { MultiplePriceDialog } from './MultiplePriceDialog.js';
+import { PriceFilters } from './PriceFilters.js';
 import { PriceFormDialog } from './PriceFormDialog.js';
+import { PriceSelectionBar } from './PriceSelectionBar.js';
 import { PricesTable } from './PricesTable.js';
 import { filterPrices, type OwnerOption } from './priceTable.js';
 import { useDeletePrice, useDeletePrices, usePrices } from './pricing.api.js';
 import { UnpricedPrices } from './UnpricedPrices.js';
+import { useModelSelection } from './useModelSelection.js';
 import { PRICE_PAGE_SIZES, type PricingParams } from './usePricingParams.js';
 
 interface PricesTabProps {
@@ -47,7 +43,6 @@ type Dialog =
 export function PricesTab({ params, update, owners, ownerMap, compact }: PricesTabProps) {
   const { t } = useTranslation('pricing');
   const prices = usePrices();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const [deleting, setDeleting] = useState<PriceView | null>(null);
@@ -62,7 +57,6 @@ export function PricesTab({ params, update, owners, ownerMap, compact }: PricesT
     [all, params.search, params.owner, params.type],
   );
   const goToPage = useCallback((page: number) => update({ page }), [update]);
-  const search = useCallback((text: string) => update({ search: text }), [update]);
   const lastPage = useLastPage(
     {
       loaded: Boolean(prices.data),
@@ -76,29 +70,7 @@ export function PricesTab({ params, update, owners, ownerMap, compact }: PricesT
   const page = Math.min(params.page, lastPage);
   const rows = filtered.slice((page - 1) * params.size, page * params.size);
 
-  // Rows deleted elsewhere leave the selection.
-  useEffect(() => {
-    setSelected((current) => {
-      const kept = [...current].filter((model) => taken.has(model));
-      return kept.length === current.size ? current : new Set(kept);
-    });
-  }, [taken]);
-
-  const toggle = (model: string) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (!next.delete(model)) next.add(model);
-      return next;
-    });
-  const toggleMany = (models: readonly string[], select: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      for (const model of models) {
-        if (select) next.add(model);
-        else next.delete(model);
-      }
-      return next;
-    });
+  const { selected, setSelected, toggle, toggleMany } = useModelSelection(taken);
 
   /** `model` names a new price, when it is added for a model the alert lists. */
   const openSingle = (price: PriceView | null, model?: string) => {
@@ -136,7 +108,6 @@ export function PricesTab({ params, update, owners, ownerMap, compact }: PricesT
 
   const filtering = Boolean(params.search || params.owner !== null || params.type);
   const empty = !prices.isPending && !prices.isError && filtered.length === 0;
-  const ownerChoice = owners.find((owner) => owner.id === params.owner) ?? null;
 
   return (
     <>
@@ -155,138 +126,27 @@ export function PricesTab({ params, update, owners, ownerMap, compact }: PricesT
       </Stack>
       <UnpricedPrices onAdd={(model) => openSingle(null, model)} />
       <Card>
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={1.5}
-          sx={{ p: 2, alignItems: { sm: 'center' }, flexWrap: 'wrap' }}
-          useFlexGap
-        >
-          <SearchField
-            value={params.search}
-            onSearch={search}
-            placeholder={t('searchPlaceholder')}
-            label={t('searchLabel')}
-            testId="pricing-search"
-            delayMs={300}
-            sx={{ width: { xs: '100%', sm: 260 } }}
-          />
-          <Autocomplete
-            size="small"
-            options={owners as OwnerOption[]}
-            value={ownerChoice}
-            onChange={(_event, owner) => update({ owner: owner?.id ?? null })}
-            getOptionLabel={(owner) => owner.name}
-            isOptionEqualToValue={(option, value) => option.id === value.id}
-            sx={{ width: { xs: '100%', sm: 220 } }}
-            renderOption={({ key, ...props }, owner) => (
-              <li key={key} {...props} data-testid={`pricing-filter-owner-option-${owner.id}`}>
-                {owner.name}
-              </li>
-            )}
-            renderInput={(input) => (
-              <TextField
-                {...input}
-                label={t('filters.owner')}
-                slotProps={{
-                  ...input.slotProps,
-                  htmlInput: { ...input.slotProps.htmlInput, 'data-testid': 'pricing-filter-owner' },
-                }}
-              />
-            )}
-          />
-          <TextField
-            select
-            size="small"
-            label={t('filters.type')}
-            value={params.type}
-            onChange={(event) => update({ type: event.target.value as PriceType | '' })}
-            sx={{ width: { xs: '100%', sm: 160 } }}
-            slotProps={{
-              inputLabel: { shrink: true },
-              select: { displayEmpty: true, SelectDisplayProps: { 'data-testid': 'pricing-filter-type' } as object },
-            }}
-          >
-            <MenuItem value="" data-testid="pricing-filter-type-all">
-              {t('filters.allTypes')}
-            </MenuItem>
-            <MenuItem value="tokens" data-testid="pricing-filter-type-tokens">
-              {t('type.tokens')}
-            </MenuItem>
-            <MenuItem value="times" data-testid="pricing-filter-type-times">
-              {t('type.times')}
-            </MenuItem>
-          </TextField>
-          <Stack
-            direction="row"
-            spacing={1}
-            sx={{ flex: 1, alignItems: 'center', justifyContent: { xs: 'space-between', sm: 'flex-end' } }}
-          >
-            <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="pricing-count">
-              {t('count', { shown: filtered.length, count: all.length })}
-            </Typography>
-            <RefreshButton label={t('refresh')} onClick={() => void prices.refetch()} testId="pricing-refresh" />
-          </Stack>
-        </Stack>
-
+        <PriceFilters
+          params={params}
+          update={update}
+          owners={owners}
+          count={t('count', { shown: filtered.length, count: all.length })}
+          onRefresh={() => void prices.refetch()}
+        />
         {selected.size > 0 && (
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={1}
-            data-testid="pricing-selection"
-            sx={{
-              px: 2,
-              py: 1,
-              alignItems: { sm: 'center' },
-              bgcolor: (theme) => alpha(theme.palette.primary.main, theme.palette.mode === 'light' ? 0.08 : 0.16),
-            }}
-          >
-            <Typography variant="body2" sx={{ fontWeight: 600, flex: 1 }} data-testid="pricing-selected-count">
-              {t('selection.count', { count: selected.size })}
-            </Typography>
-            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }} useFlexGap>
-              {filtered.length > selected.size && (
-                <Button
-                  size="small"
-                  onClick={() =>
-                    toggleMany(
-                      filtered.map((price) => price.model),
-                      true,
-                    )
-                  }
-                  data-testid="pricing-select-all"
-                >
-                  {t('selection.selectAll', { count: filtered.length })}
-                </Button>
-              )}
-              <Button
-                size="small"
-                onClick={() => setSelected(new Set())}
-                color="inherit"
-                data-testid="pricing-select-none"
-              >
-                {t('selection.clear')}
-              </Button>
-              <Button
-                size="small"
-                variant="contained"
-                startIcon={<PaidOutlined />}
-                onClick={() => openMultiple(selectedPrices)}
-                data-testid="pricing-edit-selected"
-              >
-                {t('selection.setPrice')}
-              </Button>
-              <Button
-                size="small"
-                variant="outlined"
-                color="error"
-                startIcon={<DeleteOutlined />}
-                onClick={() => setDeletingSelected(true)}
-                data-testid="pricing-delete-selected"
-              >
-                {t('selection.delete')}
-              </Button>
-            </Stack>
-          </Stack>
+          <PriceSelectionBar
+            count={selected.size}
+            filteredCount={filtered.length}
+            onSelectAll={() =>
+              toggleMany(
+                filtered.map((price) => price.model),
+                true,
+              )
+            }
+            onClear={() => setSelected(new Set())}
+            onSetPrice={() => openMultiple(selectedPrices)}
+            onDelete={() => setDeletingSelected(true)}
+          />
         )}
         <FetchingBar active={prices.isFetching && !prices.isPending} />
         <Divider />

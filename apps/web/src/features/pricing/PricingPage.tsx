@@ -1,11 +1,10 @@
 import Box from '@mui/material/Box';
-import { useTheme } from '@mui/material/styles';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import { ModelInfoTab } from './ModelInfoTab.js';
 import { OwnersTab } from './OwnersTab.js';
 import { PricesTab } from './PricesTab.js';
@@ -17,8 +16,7 @@ import { PRICING_TABS, usePricingParams } from './usePricingParams.js';
 /** Pricing administration (reference §1.11, §1.12): prices, the price-update check, owners, model info. */
 export function PricingPage() {
   const { t } = useTranslation('pricing');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const compact = useCompact('md');
   const [params, update] = usePricingParams();
   const providers = useProviders();
   const ownedBy = useOwnedBy();

@@ -7,6 +7,7 @@ import {
   RESERVED_OWNER_ID_MAX,
 } from '@one-hub/contracts';
 
+import { formatUsd } from '../../lib/format.js';
 /** Who a price's `channel_type` stands for: a channel type, a built-in owner or an administrator's own. */
 export interface OwnerOption {
   id: number;
@@ -51,16 +52,9 @@ export function usdPrice(price: Pick<PriceView, 'type' | 'input' | 'output'>): U
   return { type: 'tokens', input: priceToUsd(input), output: priceToUsd(Math.max(price.output, 0)) };
 }
 
-const usdFormat = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 8,
-});
-
-/** `$0.003`, `$3.00`, `$0.0000002`; never scientific notation. */
-export function formatUsd(value: number): string {
-  return usdFormat.format(value);
+/** A price in dollars as the price table writes it: out to 8 decimals, so the smallest prices still show. */
+export function formatPriceUsd(value: number): string {
+  return formatUsd(value, 8);
 }
 
 /** A multiplier as typed: up to 6 decimals, no trailing zeros. */

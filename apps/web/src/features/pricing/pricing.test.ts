@@ -2,7 +2,7 @@ import type { PriceView, ProviderView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
 import { comparePrices, countStatuses, expectedEffect, parsePriceFile } from './priceCheck.js';
 import { emptyPriceFields, type PriceFormValues, validateMultiplePriceForm, validatePriceForm } from './priceForm.js';
-import { filterPrices, formatUsd, ownerOptions, usdPrice } from './priceTable.js';
+import { filterPrices, formatPriceUsd, ownerOptions, usdPrice } from './priceTable.js';
 import { parsePricingParams, writePricingParams } from './usePricingParams.js';
 
 /** Answers the key and its values, so a test can see which message was chosen. */
@@ -28,9 +28,9 @@ describe('dollar equivalents', () => {
     });
     expect(usdPrice({ type: 'times', input: 25, output: 99 })).toEqual({ type: 'times', perCall: 0.05 });
     expect(usdPrice({ type: 'tokens', input: -1, output: 0 })).toMatchObject({ input: { perMillion: 0 } });
-    expect(formatUsd(0.003)).toBe('$0.003');
-    expect(formatUsd(3)).toBe('$3.00');
-    expect(formatUsd(0.0000002)).toBe('$0.0000002');
+    expect(formatPriceUsd(0.003)).toBe('$0.003');
+    expect(formatPriceUsd(3)).toBe('$3.00');
+    expect(formatPriceUsd(0.0000002)).toBe('$0.0000002');
   });
 });
 

@@ -1,18 +1,13 @@
-import Add from '@mui/icons-material/Add';
 import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
 import RedeemOutlined from '@mui/icons-material/RedeemOutlined';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import type { RedemptionView } from '@one-hub/contracts';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
-import { ListPanel } from '../../components/ListPanel.js';
+import { ListPage } from '../../components/ListPage.js';
 import { ListNoRows } from '../../components/ListStates.js';
-import { PageHeader } from '../../components/PageHeader.js';
-import { PAGE_SIZES } from '../../hooks/listParams.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import type { CreatedBatch } from './codesExport.js';
 import { CodesCreatedDialog, DeleteRedemptionDialog } from './RedemptionDialogs.js';
@@ -25,8 +20,7 @@ import { useRedemptionListParams } from './useRedemptionListParams.js';
 /** Administrators create redemption codes in batches, hand them out, and switch them off or delete them. */
 export function RedemptionPage() {
   const { t } = useTranslation('redemption');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const compact = useCompact('sm');
   const [params, update] = useRedemptionListParams();
   const search = useCallback((keyword: string) => update({ keyword }), [update]);
   const codes = useRedemptions(params);
@@ -43,84 +37,71 @@ export function RedemptionPage() {
   };
 
   return (
-    <Box>
-      <PageHeader
-        title={t('title')}
-        subtitle={t('subtitle')}
-        action={
-          <Button
-            variant="contained"
-            startIcon={<Add />}
-            onClick={() => openForm(null)}
-            data-testid="redemption-create"
-            sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
-          >
-            {t('create')}
-          </Button>
-        }
-      />
-
-      <ListPanel
-        query={codes}
-        params={params}
-        onChange={update}
-        sizes={PAGE_SIZES}
-        compact={compact}
-        paginationTestId="redemption-pagination"
-        toolbar={
-          <RedemptionToolbar
-            keyword={params.keyword}
-            status={params.status}
-            onSearch={search}
-            onStatus={(status) => update({ status })}
-            onRefresh={() => void codes.refetch()}
-          />
-        }
-        error={
-          <ListEmptyState
-            icon={ErrorOutlineOutlined}
-            title={t('error.title')}
-            description={t('error.description')}
-            action={<Button onClick={() => void codes.refetch()}>{t('common:retry')}</Button>}
-            testId="redemption-error"
-          />
-        }
-        empty={
-          <ListNoRows
-            icon={RedeemOutlined}
-            testId="redemption-empty"
-            filtered={Boolean(params.keyword) || params.status !== 0}
-            title={t('empty.title')}
-            description={t('empty.description')}
-            noMatchTitle={t('empty.noMatchTitle')}
-            noMatchDescription={t('empty.noMatch')}
-            clearLabel={t('empty.clearFilters')}
-            onClear={() => update({ keyword: '', status: 0 })}
-            clearTestId="redemption-clear-filters"
-            create={{ label: t('create'), onClick: () => openForm(null) }}
-          />
-        }
-      >
-        <RedemptionsTable
-          codes={codes.data?.data ?? []}
-          loading={codes.isLoading}
-          order={params.order}
-          onSort={(order) => update({ order })}
-          compact={compact}
-          onEdit={openForm}
-          onDelete={setDeleting}
+    <ListPage
+      title={t('title')}
+      subtitle={t('subtitle')}
+      create={{ label: t('create'), onClick: () => openForm(null), testId: 'redemption-create' }}
+      query={codes}
+      params={params}
+      onChange={update}
+      compact={compact}
+      paginationTestId="redemption-pagination"
+      toolbar={
+        <RedemptionToolbar
+          keyword={params.keyword}
+          status={params.status}
+          onSearch={search}
+          onStatus={(status) => update({ status })}
+          onRefresh={() => void codes.refetch()}
         />
-      </ListPanel>
-
-      <RedemptionFormDialog
-        open={formDialog.open}
-        session={formDialog.session}
-        code={formDialog.subject}
-        onClose={() => formDialog.close()}
-        onCreated={createdBatch}
+      }
+      error={
+        <ListEmptyState
+          icon={ErrorOutlineOutlined}
+          title={t('error.title')}
+          description={t('error.description')}
+          action={<Button onClick={() => void codes.refetch()}>{t('common:retry')}</Button>}
+          testId="redemption-error"
+        />
+      }
+      empty={
+        <ListNoRows
+          icon={RedeemOutlined}
+          testId="redemption-empty"
+          filtered={Boolean(params.keyword) || params.status !== 0}
+          title={t('empty.title')}
+          description={t('empty.description')}
+          noMatchTitle={t('empty.noMatchTitle')}
+          noMatchDescription={t('empty.noMatch')}
+          clearLabel={t('empty.clearFilters')}
+          onClear={() => update({ keyword: '', status: 0 })}
+          clearTestId="redemption-clear-filters"
+          create={{ label: t('create'), onClick: () => openForm(null) }}
+        />
+      }
+      dialogs={
+        <>
+          <RedemptionFormDialog
+            open={formDialog.open}
+            session={formDialog.session}
+            code={formDialog.subject}
+            onClose={() => formDialog.close()}
+            onCreated={createdBatch}
+          />
+          <DeleteRedemptionDialog code={deleting} onClose={() => setDeleting(null)} />
+          <CodesCreatedDialog batch={created} onClose={() => setCreated(null)} />
+        </>
+      }
+    >
+      <RedemptionsTable
+        codes={codes.data?.data ?? []}
+        loading={codes.isLoading}
+        order={params.order}
+        onSort={(order) => update({ order })}
+        compact={compact}
+        onEdit={openForm}
+        onDelete={setDeleting}
       />
-      <DeleteRedemptionDialog code={deleting} onClose={() => setDeleting(null)} />
-      <CodesCreatedDialog batch={created} onClose={() => setCreated(null)} />
-    </Box>
+    </ListPage>
   );
 }

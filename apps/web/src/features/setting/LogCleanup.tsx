@@ -14,27 +14,25 @@ import Typography from '@mui/material/Typography';
 import { formatTimestamp } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DAY_SECONDS, useCleanupCutoff, useDeleteOldLogs } from '../../hooks/useLogCleanup.js';
 import { describeError, notify } from '../../lib/notify.js';
-import { useDeleteOldLogs } from './setting.api.js';
 
-const DAY = 24 * 3600;
 const PRESET_DAYS = [7, 30, 90, 180] as const;
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-const toInput = (seconds: number) => formatTimestamp(seconds).replace(' ', 'T');
 
 /** Deletes consume logs older than a chosen time (`DELETE /api/log/`), after a confirmation. */
 export function LogCleanup() {
   const { t } = useTranslation('setting');
-  const [value, setValue] = useState(() => toInput(nowSeconds() - 30 * DAY));
-  const [error, setError] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [deleted, setDeleted] = useState<number | null>(null);
+  // A new time hides the result of the last clean-up.
+  const cutoff = useCleanupCutoff({ required: t('logCleanup.required'), future: t('logCleanup.future') }, () =>
+    setDeleted(null),
+  );
   const cleanup = useDeleteOldLogs();
-  const target = value ? Math.floor(new Date(value).getTime() / 1000) : Number.NaN;
+  const target = cutoff.target;
 
   const ask = () => {
-    if (Number.isNaN(target)) return setError(t('logCleanup.required'));
-    if (target > nowSeconds()) return setError(t('logCleanup.future'));
+    if (!cutoff.check()) return;
     cleanup.reset();
     setConfirming(true);
   };
@@ -58,14 +56,10 @@ export function LogCleanup() {
           type="datetime-local"
           size="small"
           label={t('logCleanup.before')}
-          value={value}
-          onChange={(event) => {
-            setValue(event.target.value);
-            setError('');
-            setDeleted(null);
-          }}
-          error={Boolean(error)}
-          helperText={error || ' '}
+          value={cutoff.value}
+          onChange={(event) => cutoff.setValue(event.target.value)}
+          error={Boolean(cutoff.error)}
+          helperText={cutoff.error || ' '}
           sx={{ flex: 1 }}
           slotProps={{
             inputLabel: { shrink: true },
@@ -91,11 +85,7 @@ export function LogCleanup() {
             variant="outlined"
             clickable
             label={t('logCleanup.olderThan', { count: days })}
-            onClick={() => {
-              setValue(toInput(nowSeconds() - days * DAY));
-              setError('');
-              setDeleted(null);
-            }}
+            onClick={() => cutoff.setAge(days * DAY_SECONDS)}
           />
         ))}
       </Stack>

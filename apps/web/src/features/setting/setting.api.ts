@@ -1,7 +1,7 @@
 import type { OptionKey } from '@one-hub/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { settingKeys } from '../../hooks/useOptions.js';
-import { api, errorMessage, withQuery } from '../../lib/api.js';
+import { api, errorMessage } from '../../lib/api.js';
 
 export interface SaveResult {
   saved: OptionKey[];
@@ -34,17 +34,6 @@ export function useSaveOptions() {
         queryClient.invalidateQueries({ queryKey: settingKeys.options }),
         queryClient.invalidateQueries({ queryKey: ['site'] }),
       ]),
-    meta: { silentError: true },
-  });
-}
-
-/** `DELETE /api/log/?target_timestamp=`: removes consume logs older than the time; answers how many. */
-export function useDeleteOldLogs() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (targetTimestamp: number) =>
-      api.delete<number>(withQuery('/api/log/', { target_timestamp: targetTimestamp })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['log'] }),
     meta: { silentError: true },
   });
 }

@@ -1,19 +1,11 @@
 import WorkHistoryOutlined from '@mui/icons-material/WorkHistoryOutlined';
-import Box from '@mui/material/Box';
-import Divider from '@mui/material/Divider';
-import Stack from '@mui/material/Stack';
-import { useTheme } from '@mui/material/styles';
-import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { type AsyncTaskView, TASK_ACTIONS, TASK_PLATFORMS, TASK_STATUSES } from '@one-hub/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListEmptyState } from '../../components/ListEmptyState.js';
-import { ListPanel } from '../../components/ListPanel.js';
-import { PageHeader } from '../../components/PageHeader.js';
-import { RefreshButton } from '../../components/RefreshButton.js';
-import { FilterBar, type FilterField } from '../../components/tasks/FilterBar.js';
-import { activeFilterCount, PAGE_SIZES } from '../../hooks/listParams.js';
+import type { FilterField } from '../../components/tasks/FilterBar.js';
+import { TaskListPage } from '../../components/tasks/TaskListPage.js';
+import { activeFilterCount, filtersOf } from '../../hooks/listParams.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import { useSession } from '../../hooks/useSession.js';
 import { statusKey } from '../../lib/taskStatus.js';
 import { TextDialog } from './TaskDialogs.js';
@@ -21,7 +13,7 @@ import { TasksTable } from './TasksTable.js';
 import { useTasks } from './task.api.js';
 import { formatData, sunoLyrics } from './taskData.js';
 import { taskDraft, taskFromDraft } from './taskDraft.js';
-import { emptyTaskFilters, taskFiltersOf, useTaskListParams } from './useTaskListParams.js';
+import { emptyTaskFilters, useTaskListParams } from './useTaskListParams.js';
 
 const emptyDraft = taskDraft(emptyTaskFilters);
 type Opened = { kind: 'lyrics' | 'body'; task: AsyncTaskView } | null;
@@ -70,12 +62,11 @@ function useTaskFilterFields(isAdmin: boolean): FilterField[] {
 /** The Suno and Kling tasks: everyone's for administrators, the caller's own otherwise. */
 export function TaskPage() {
   const { t } = useTranslation('task');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const compact = useCompact('sm');
   const { isAdmin } = useSession();
   const [params, update] = useTaskListParams();
   const tasks = useTasks(isAdmin, params);
-  const filters = useMemo(() => taskFiltersOf(params), [params]);
+  const filters = useMemo(() => filtersOf(params), [params]);
   const draft = useMemo(() => taskDraft(filters), [filters]);
   const [opened, setOpened] = useState<Opened>(null);
   // Keeps the last task while the dialog fades out.
@@ -88,82 +79,71 @@ export function TaskPage() {
   const fields = useTaskFilterFields(isAdmin);
   // Channel and user filters are ignored on the own list; stale ones in the URL must not count.
   const active = activeFilterCount(isAdmin ? filters : { ...filters, channel_id: '', user_id: '' });
-  const filtered = active > 0;
   const rows = tasks.data?.data ?? [];
   const lyrics = shown ? sunoLyrics(shown.data) : null;
 
   return (
-    <Box>
-      <PageHeader title={t('title')} subtitle={isAdmin ? t('subtitleAdmin') : t('subtitle')} />
-      <ListPanel
-        query={tasks}
-        params={params}
-        onChange={update}
-        sizes={PAGE_SIZES}
-        compact={compact}
-        paginationTestId="task-pagination"
-        toolbar={
-          <>
-            <FilterBar
-              fields={fields}
-              draft={draft}
-              emptyDraft={emptyDraft}
-              activeCount={active}
-              compact={compact}
-              labels={{
-                apply: t('filters.apply'),
-                reset: t('filters.reset'),
-                show: t('filters.show'),
-                hide: t('filters.hide'),
-              }}
-              testIdPrefix="task"
-              onApply={(next) => update({ ...taskFromDraft(next), page: 1 })}
-            />
-            <Divider />
-            <Stack direction="row" sx={{ px: 2, py: 0.5, alignItems: 'center', justifyContent: 'space-between' }}>
-              <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="task-total">
-                {t('totalCount', { count: tasks.data?.total_count ?? 0 })}
-              </Typography>
-              <RefreshButton label={t('refresh')} onClick={() => void tasks.refetch()} testId="task-refresh" />
-            </Stack>
-          </>
-        }
-        empty={
-          <ListEmptyState
-            icon={WorkHistoryOutlined}
-            title={filtered ? t('empty.noMatchTitle') : t('empty.title')}
-            description={filtered ? t('empty.noMatch') : t('empty.description')}
-            testId="task-empty"
+    <TaskListPage
+      texts={{
+        title: t('title'),
+        subtitle: isAdmin ? t('subtitleAdmin') : t('subtitle'),
+        total: t('totalCount', { count: tasks.data?.total_count ?? 0 }),
+        refresh: t('refresh'),
+        filters: {
+          apply: t('filters.apply'),
+          reset: t('filters.reset'),
+          show: t('filters.show'),
+          hide: t('filters.hide'),
+        },
+        empty: {
+          title: t('empty.title'),
+          description: t('empty.description'),
+          noMatchTitle: t('empty.noMatchTitle'),
+          noMatch: t('empty.noMatch'),
+        },
+      }}
+      testIdPrefix="task"
+      icon={WorkHistoryOutlined}
+      query={tasks}
+      params={params}
+      onChange={update}
+      compact={compact}
+      fields={fields}
+      draft={draft}
+      emptyDraft={emptyDraft}
+      activeCount={active}
+      onApply={(next) => update({ ...taskFromDraft(next), page: 1 })}
+      dialogs={
+        <>
+          <TextDialog
+            open={opened?.kind === 'lyrics'}
+            onClose={() => setOpened(null)}
+            title={lyrics?.title || t('lyrics.title')}
+            text={lyrics?.text ?? ''}
+            code={false}
+            testId="task-lyrics-dialog"
           />
-        }
-      >
-        <TasksTable
-          tasks={rows}
-          loading={tasks.isLoading}
-          admin={isAdmin}
-          compact={compact}
-          order={params.order}
-          onSort={(order) => update({ order })}
-          onLyrics={open('lyrics')}
-          onBody={open('body')}
-        />
-      </ListPanel>
-      <TextDialog
-        open={opened?.kind === 'lyrics'}
-        onClose={() => setOpened(null)}
-        title={lyrics?.title || t('lyrics.title')}
-        text={lyrics?.text ?? ''}
-        code={false}
-        testId="task-lyrics-dialog"
+          <TextDialog
+            open={opened?.kind === 'body'}
+            onClose={() => setOpened(null)}
+            title={t('body.title', { id: shown?.task_id ?? '' })}
+            text={shown ? formatData(shown.data) : ''}
+            code
+            testId="task-body-dialog"
+          />
+        </>
+      }
+    >
+      <TasksTable
+        tasks={rows}
+        loading={tasks.isLoading}
+        admin={isAdmin}
+        compact={compact}
+        order={params.order}
+        onSort={(order) => update({ order })}
+        onLyrics={open('lyrics')}
+        onBody={open('body')}
       />
-      <TextDialog
-        open={opened?.kind === 'body'}
-        onClose={() => setOpened(null)}
-        title={t('body.title', { id: shown?.task_id ?? '' })}
-        text={shown ? formatData(shown.data) : ''}
-        code
-        testId="task-body-dialog"
-      />
-    </Box>
+    </TaskListPage>
   );
 }

@@ -5,16 +5,18 @@ import Typography from '@mui/material/Typography';
 import type { AsyncTaskView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { Timestamp } from '../../components/Timestamp.js';
-import { type RowColumn, RowsView } from '../../components/tasks/RowsView.js';
+import { RowsView } from '../../components/tasks/RowsView.js';
 import {
   ClampedText,
   Muted,
+  ownerColumns,
   PlainChip,
   ProgressCell,
+  type TaskColumn,
   TaskIdCell,
-  TaskStatusChip,
+  TaskStatus,
 } from '../../components/tasks/TaskCells.js';
-import { durationParts, elapsedSeconds, statusKey } from '../../lib/taskStatus.js';
+import { durationParts, elapsedSeconds } from '../../lib/taskStatus.js';
 import { TaskResult } from './TaskResult.js';
 
 interface TasksTableProps {
@@ -42,27 +44,13 @@ function Duration({ task }: { task: AsyncTaskView }) {
   );
 }
 
-const idText = (id: number | undefined) => (id ? `#${id}` : '');
-
 /** The async task rows (reference §1.17, spec "Async task"), a table on wide screens and cards on phones. */
 export function TasksTable({ tasks, loading, admin, compact, order, onSort, onLyrics, onBody }: TasksTableProps) {
   const { t } = useTranslation('task');
-  const status = (task: AsyncTaskView) => (
-    <TaskStatusChip
-      status={task.status}
-      label={t(`status.${statusKey(task.status)}`)}
-      testId={`task-status-${task.id}`}
-    />
+  const status = (task: { id: number; status: string }) => (
+    <TaskStatus status={task.status} testId={`task-status-${task.id}`} />
   );
-  const plain = (value: string, testId: string) =>
-    value ? (
-      <Typography variant="body2" component="span" data-testid={testId}>
-        {value}
-      </Typography>
-    ) : (
-      <Muted />
-    );
-  const allColumns: Array<RowColumn<AsyncTaskView> & { adminOnly?: boolean }> = [
+  const allColumns: TaskColumn<AsyncTaskView>[] = [
     {
       id: 'taskId',
       label: t('columns.taskId'),
@@ -121,20 +109,7 @@ export function TasksTable({ tasks, loading, admin, compact, order, onSort, onLy
       render: (task) => (task.finish_time ? <Timestamp value={task.finish_time} /> : <Muted />),
     },
     { id: 'duration', label: t('columns.duration'), render: (task) => <Duration task={task} /> },
-    {
-      id: 'channel',
-      label: t('columns.channel'),
-      sortField: 'channel_id',
-      adminOnly: true,
-      render: (task) => plain(idText(task.channel_id), `task-channel-${task.id}`),
-    },
-    {
-      id: 'user',
-      label: t('columns.user'),
-      sortField: 'user_id',
-      adminOnly: true,
-      render: (task) => plain(idText(task.user_id), `task-user-${task.id}`),
-    },
+    ...ownerColumns<AsyncTaskView>({ channel: t('columns.channel'), user: t('columns.user') }, 'task'),
     {
       id: 'body',
       label: t('columns.body'),

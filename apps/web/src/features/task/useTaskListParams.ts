@@ -40,12 +40,6 @@ export function useTaskListParams(): [TaskListParams, (changes: Partial<TaskList
   return useUrlListParams(parseTaskListParams, listSearch);
 }
 
-/** The filter part of the list state. */
-export function taskFiltersOf(params: TaskListParams): TaskFilters {
-  const { page: _page, size: _size, order: _order, ...filters } = params;
-  return filters;
-}
-
 /** The query string of a list request; 0 and '' are left out, the administrators' filters only for them. */
 export function taskQuery(params: TaskListParams, admin: boolean) {
   const { channel_id, user_id, start_timestamp, end_timestamp, ...rest } = params;

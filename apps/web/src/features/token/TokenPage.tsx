@@ -1,16 +1,11 @@
-import Add from '@mui/icons-material/Add';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import type { TokenView } from '@one-hub/contracts';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
+import { ListPage } from '../../components/ListPage.js';
+import { ListToolbar } from '../../components/ListPanel.js';
 import { ListNoRows } from '../../components/ListStates.js';
-import { PageHeader } from '../../components/PageHeader.js';
-import { PAGE_SIZES } from '../../hooks/listParams.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { useSession } from '../../hooks/useSession.js';
 import { notify } from '../../lib/notify.js';
@@ -23,8 +18,7 @@ import { useTokenListParams } from './useTokenListParams.js';
 
 export function TokenPage() {
   const { t } = useTranslation('token');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const compact = useCompact('sm');
   const [params, update] = useTokenListParams();
   const search = useCallback((keyword: string) => update({ keyword }), [update]);
   const { isAdmin } = useSession();
@@ -48,90 +42,77 @@ export function TokenPage() {
   };
 
   return (
-    <Box>
-      <PageHeader
-        title={t('title')}
-        subtitle={t('subtitle')}
-        action={
-          <Button
-            variant="contained"
-            startIcon={<Add />}
-            onClick={() => openForm(null)}
-            data-testid="token-create"
-            sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
-          >
-            {t('create')}
-          </Button>
-        }
-      />
-
-      <ListPanel
-        query={tokens}
-        params={params}
-        onChange={update}
-        sizes={PAGE_SIZES}
-        compact={compact}
-        paginationTestId="token-pagination"
-        toolbar={
-          <>
-            <ListToolbar
-              search={{
-                value: params.keyword,
-                onSearch: search,
-                placeholder: t('searchPlaceholder'),
-                label: t('searchLabel'),
-                testId: 'token-search',
-                sx: { maxWidth: { sm: 320 } },
-              }}
-              refreshLabel={t('refresh')}
-              onRefresh={() => void tokens.refetch()}
-              refreshTestId="token-refresh"
-            />
-            {isAdmin && <AdminTokenBar params={params} update={update} />}
-          </>
-        }
-        empty={
-          <ListNoRows
-            icon={KeyOutlined}
-            testId="token-empty"
-            filtered={Boolean(params.keyword) || idFiltered}
-            title={t('empty.title')}
-            description={t('empty.description')}
-            noMatchTitle={t('empty.noMatchTitle')}
-            noMatchDescription={
-              idFiltered || (allUsers && !params.keyword)
-                ? t('admin.noMatch')
-                : t('empty.noMatch', { keyword: params.keyword })
-            }
-            clearLabel={t('empty.clearSearch')}
-            onClear={() => update({ keyword: '', user_id: '', token_id: '' })}
-            create={{ label: t('create'), onClick: () => openForm(null) }}
+    <ListPage
+      title={t('title')}
+      subtitle={t('subtitle')}
+      create={{ label: t('create'), onClick: () => openForm(null), testId: 'token-create' }}
+      query={tokens}
+      params={params}
+      onChange={update}
+      compact={compact}
+      paginationTestId="token-pagination"
+      toolbar={
+        <>
+          <ListToolbar
+            search={{
+              value: params.keyword,
+              onSearch: search,
+              placeholder: t('searchPlaceholder'),
+              label: t('searchLabel'),
+              testId: 'token-search',
+              sx: { maxWidth: { sm: 320 } },
+            }}
+            refreshLabel={t('refresh')}
+            onRefresh={() => void tokens.refetch()}
+            refreshTestId="token-refresh"
           />
-        }
-      >
-        <TokensTable
-          tokens={tokens.data?.data ?? []}
-          loading={tokens.isLoading}
-          order={params.order}
-          onSort={(order) => update({ order })}
-          nowSeconds={nowSeconds}
-          compact={compact}
-          allUsers={allUsers}
-          onEdit={openForm}
-          onDelete={setDeleting}
+          {isAdmin && <AdminTokenBar params={params} update={update} />}
+        </>
+      }
+      empty={
+        <ListNoRows
+          icon={KeyOutlined}
+          testId="token-empty"
+          filtered={Boolean(params.keyword) || idFiltered}
+          title={t('empty.title')}
+          description={t('empty.description')}
+          noMatchTitle={t('empty.noMatchTitle')}
+          noMatchDescription={
+            idFiltered || (allUsers && !params.keyword)
+              ? t('admin.noMatch')
+              : t('empty.noMatch', { keyword: params.keyword })
+          }
+          clearLabel={t('empty.clearSearch')}
+          onClear={() => update({ keyword: '', user_id: '', token_id: '' })}
+          create={{ label: t('create'), onClick: () => openForm(null) }}
         />
-      </ListPanel>
-
-      <TokenFormDialog
-        open={formDialog.open}
-        session={formDialog.session}
-        token={formDialog.subject}
-        admin={allUsers}
-        onClose={() => formDialog.close()}
-        onSaved={saved}
+      }
+      dialogs={
+        <>
+          <TokenFormDialog
+            open={formDialog.open}
+            session={formDialog.session}
+            token={formDialog.subject}
+            admin={allUsers}
+            onClose={() => formDialog.close()}
+            onSaved={saved}
+          />
+          <DeleteTokenDialog token={deleting} onClose={() => setDeleting(null)} />
+          <KeyCreatedDialog token={created} onClose={() => setCreated(null)} />
+        </>
+      }
+    >
+      <TokensTable
+        tokens={tokens.data?.data ?? []}
+        loading={tokens.isLoading}
+        order={params.order}
+        onSort={(order) => update({ order })}
+        nowSeconds={nowSeconds}
+        compact={compact}
+        allUsers={allUsers}
+        onEdit={openForm}
+        onDelete={setDeleting}
       />
-      <DeleteTokenDialog token={deleting} onClose={() => setDeleting(null)} />
-      <KeyCreatedDialog token={created} onClose={() => setCreated(null)} />
-    </Box>
+    </ListPage>
   );
 }

@@ -1,18 +1,14 @@
-import Add from '@mui/icons-material/Add';
 import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
-import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import type { UserGroupView } from '@one-hub/contracts';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
+import { ListPage } from '../../components/ListPage.js';
+import { ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
-import { PageHeader } from '../../components/PageHeader.js';
-import { PAGE_SIZES } from '../../hooks/listParams.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { notify } from '../../lib/notify.js';
 import { DeleteUserGroupDialog } from './DeleteUserGroupDialog.js';
@@ -23,8 +19,7 @@ import { useUserGroupListParams } from './useUserGroupListParams.js';
 
 export function UserGroupPage() {
   const { t } = useTranslation('userGroup');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const compact = useCompact('md');
   const [params, update] = useUserGroupListParams();
   const search = useCallback((name: string) => update({ name }), [update]);
   const groups = useUserGroups(params);
@@ -36,112 +31,100 @@ export function UserGroupPage() {
   };
 
   return (
-    <Box>
-      <PageHeader
-        title={t('title')}
-        subtitle={t('subtitle')}
-        action={
-          <Button
-            variant="contained"
-            startIcon={<Add />}
-            onClick={() => openForm(null)}
-            data-testid="user-group-create"
-            sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
-          >
-            {t('create')}
-          </Button>
-        }
-      />
-      <ListPanel
-        query={groups}
-        params={params}
-        onChange={update}
-        sizes={PAGE_SIZES}
-        compact={compact}
-        paginationTestId="user-group-pagination"
-        toolbar={
-          <ListToolbar
-            search={{
-              value: params.name,
-              onSearch: search,
-              placeholder: t('searchPlaceholder'),
-              label: t('searchLabel'),
-              testId: 'user-group-search',
-              sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } },
+    <ListPage
+      title={t('title')}
+      subtitle={t('subtitle')}
+      create={{ label: t('create'), onClick: () => openForm(null), testId: 'user-group-create' }}
+      query={groups}
+      params={params}
+      onChange={update}
+      compact={compact}
+      paginationTestId="user-group-pagination"
+      toolbar={
+        <ListToolbar
+          search={{
+            value: params.name,
+            onSearch: search,
+            placeholder: t('searchPlaceholder'),
+            label: t('searchLabel'),
+            testId: 'user-group-search',
+            sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } },
+          }}
+          refreshLabel={t('refresh')}
+          onRefresh={() => void groups.refetch()}
+          refreshTestId="user-group-refresh"
+        >
+          <TextField
+            select
+            size="small"
+            value={params.enable}
+            onChange={(event) => update({ enable: event.target.value as UserGroupListParams['enable'] })}
+            sx={{ width: { xs: 118, sm: 160 }, flexShrink: 0 }}
+            slotProps={{
+              select: {
+                displayEmpty: true,
+                SelectDisplayProps: {
+                  'data-testid': 'user-group-filter-enable',
+                  'aria-label': t('filter.label'),
+                } as object,
+              },
             }}
-            refreshLabel={t('refresh')}
-            onRefresh={() => void groups.refetch()}
-            refreshTestId="user-group-refresh"
           >
-            <TextField
-              select
-              size="small"
-              value={params.enable}
-              onChange={(event) => update({ enable: event.target.value as UserGroupListParams['enable'] })}
-              sx={{ width: { xs: 118, sm: 160 }, flexShrink: 0 }}
-              slotProps={{
-                select: {
-                  displayEmpty: true,
-                  SelectDisplayProps: {
-                    'data-testid': 'user-group-filter-enable',
-                    'aria-label': t('filter.label'),
-                  } as object,
-                },
-              }}
-            >
-              <MenuItem value="">{t('filter.all')}</MenuItem>
-              <MenuItem value="true" data-testid="user-group-filter-enabled">
-                {t('filter.enabled')}
-              </MenuItem>
-              <MenuItem value="false" data-testid="user-group-filter-disabled">
-                {t('filter.disabled')}
-              </MenuItem>
-            </TextField>
-            {/* On wider screens the search box shares the spare room with this gap, as wide as it may grow. */}
-            <Box sx={{ flex: 1, display: { xs: 'none', sm: 'block' } }} />
-          </ListToolbar>
-        }
-        error={
-          <ListLoadError error={groups.error} onRetry={() => void groups.refetch()} testId="user-group-load-error" />
-        }
-        empty={
-          <ListNoRows
-            icon={GroupsOutlined}
-            testId="user-group-empty"
-            filtered={Boolean(params.name || params.enable)}
-            title={t('empty.title')}
-            description={t('empty.description')}
-            noMatchTitle={t('empty.noMatchTitle')}
-            noMatchDescription={t('empty.noMatch')}
-            clearLabel={t('empty.clearFilters')}
-            onClear={() => update({ name: '', enable: '' })}
-            clearTestId="user-group-clear-filters"
-            create={{ label: t('create'), onClick: () => openForm(null) }}
-          />
-        }
-      >
-        <UserGroupsTable
-          groups={groups.data?.data ?? []}
-          loading={groups.isLoading}
-          order={params.order}
-          onSort={(order) => update({ order })}
-          compact={compact}
-          onEdit={openForm}
-          onDelete={setDeleting}
+            <MenuItem value="">{t('filter.all')}</MenuItem>
+            <MenuItem value="true" data-testid="user-group-filter-enabled">
+              {t('filter.enabled')}
+            </MenuItem>
+            <MenuItem value="false" data-testid="user-group-filter-disabled">
+              {t('filter.disabled')}
+            </MenuItem>
+          </TextField>
+          {/* On wider screens the search box shares the spare room with this gap, as wide as it may grow. */}
+          <Box sx={{ flex: 1, display: { xs: 'none', sm: 'block' } }} />
+        </ListToolbar>
+      }
+      error={
+        <ListLoadError error={groups.error} onRetry={() => void groups.refetch()} testId="user-group-load-error" />
+      }
+      empty={
+        <ListNoRows
+          icon={GroupsOutlined}
+          testId="user-group-empty"
+          filtered={Boolean(params.name || params.enable)}
+          title={t('empty.title')}
+          description={t('empty.description')}
+          noMatchTitle={t('empty.noMatchTitle')}
+          noMatchDescription={t('empty.noMatch')}
+          clearLabel={t('empty.clearFilters')}
+          onClear={() => update({ name: '', enable: '' })}
+          clearTestId="user-group-clear-filters"
+          create={{ label: t('create'), onClick: () => openForm(null) }}
         />
-      </ListPanel>
-
-      <UserGroupFormDialog
-        open={form.open}
-        session={form.session}
-        group={form.subject}
-        onClose={() => form.close()}
-        onSaved={(group, created) => {
-          form.close();
-          notify.success(created ? t('notify.created', { name: group.name }) : t('notify.saved'));
-        }}
+      }
+      dialogs={
+        <>
+          <UserGroupFormDialog
+            open={form.open}
+            session={form.session}
+            group={form.subject}
+            onClose={() => form.close()}
+            onSaved={(group, created) => {
+              form.close();
+              notify.success(created ? t('notify.created', { name: group.name }) : t('notify.saved'));
+            }}
+          />
+          <DeleteUserGroupDialog group={deleting} onClose={() => setDeleting(null)} />
+        </>
+      }
+    >
+      <UserGroupsTable
+        groups={groups.data?.data ?? []}
+        loading={groups.isLoading}
+        order={params.order}
+        onSort={(order) => update({ order })}
+        compact={compact}
+        onEdit={openForm}
+        onDelete={setDeleting}
       />
-      <DeleteUserGroupDialog group={deleting} onClose={() => setDeleting(null)} />
-    </Box>
+    </ListPage>
   );
 }

@@ -1,16 +1,12 @@
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import PersonAddAlt1Outlined from '@mui/icons-material/PersonAddAlt1Outlined';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ManageAction, UserView } from '@one-hub/contracts';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
+import { ListPage } from '../../components/ListPage.js';
+import { ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
-import { PageHeader } from '../../components/PageHeader.js';
-import { PAGE_SIZES } from '../../hooks/listParams.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSession } from '../../hooks/useSession.js';
@@ -26,8 +22,7 @@ import { useUserListParams } from './useUserListParams.js';
 
 export function UserPage() {
   const { t } = useTranslation('user');
-  const theme = useTheme();
-  const compact = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const compact = useCompact('md');
   const { user: caller } = useSession();
   const format = useQuotaFormatter();
   const [params, update] = useUserListParams();
@@ -58,98 +53,90 @@ export function UserPage() {
   const permissionsOf = (user: UserView) => permissionsFor(caller ?? { id: 0, role: 0 }, user);
 
   return (
-    <Box>
-      <PageHeader
-        title={t('title')}
-        subtitle={t('subtitle')}
-        action={
-          <Button
-            variant="contained"
-            startIcon={<PersonAddAlt1Outlined />}
-            onClick={() => openForm(null)}
-            data-testid="user-create"
-            sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
-          >
-            {t('create')}
-          </Button>
-        }
-      />
-
-      <ListPanel
-        query={users}
-        params={params}
-        onChange={update}
-        sizes={PAGE_SIZES}
-        compact={compact}
-        paginationTestId="user-pagination"
-        toolbar={
-          <ListToolbar
-            search={{
-              value: params.keyword,
-              onSearch: search,
-              placeholder: t('searchPlaceholder'),
-              label: t('searchLabel'),
-              testId: 'user-search',
-              fullWidth: true,
-              sx: { maxWidth: { sm: 380 } },
-            }}
-            refreshLabel={t('refresh')}
-            onRefresh={() => void users.refetch()}
-            refreshTestId="user-refresh"
-          />
-        }
-        error={<ListLoadError error={users.error} onRetry={() => void users.refetch()} testId="user-load-error" />}
-        empty={
-          <ListNoRows
-            icon={PeopleAltOutlined}
-            testId="user-empty"
-            filtered={Boolean(params.keyword)}
-            title={t('empty.title')}
-            description={t('empty.description')}
-            noMatchTitle={t('empty.noMatchTitle')}
-            noMatchDescription={t('empty.noMatch', { keyword: params.keyword })}
-            clearLabel={t('empty.clearSearch')}
-            onClear={() => update({ keyword: '' })}
-            clearTestId="user-clear-search"
-          />
-        }
-      >
-        <UsersTable
-          users={users.data?.data ?? []}
-          loading={users.isLoading}
-          order={params.order}
-          onSort={(order) => update({ order })}
-          groups={groups.bySymbol}
-          permissionsOf={permissionsOf}
-          compact={compact}
-          onEdit={openForm}
-          onQuota={openQuota}
-          onManage={onManage}
+    <ListPage
+      title={t('title')}
+      subtitle={t('subtitle')}
+      create={{
+        label: t('create'),
+        onClick: () => openForm(null),
+        testId: 'user-create',
+        icon: <PersonAddAlt1Outlined />,
+      }}
+      query={users}
+      params={params}
+      onChange={update}
+      compact={compact}
+      paginationTestId="user-pagination"
+      toolbar={
+        <ListToolbar
+          search={{
+            value: params.keyword,
+            onSearch: search,
+            placeholder: t('searchPlaceholder'),
+            label: t('searchLabel'),
+            testId: 'user-search',
+            fullWidth: true,
+            sx: { maxWidth: { sm: 380 } },
+          }}
+          refreshLabel={t('refresh')}
+          onRefresh={() => void users.refetch()}
+          refreshTestId="user-refresh"
         />
-      </ListPanel>
-
-      <UserFormDialog
-        open={form.open}
-        session={form.session}
-        user={form.subject}
-        groups={groups.list}
-        onClose={() => form.close()}
-        onSaved={(user, created) => {
-          form.close();
-          notify.success(created ? t('notify.created', { name: user.username }) : t('notify.saved'));
-        }}
+      }
+      error={<ListLoadError error={users.error} onRetry={() => void users.refetch()} testId="user-load-error" />}
+      empty={
+        <ListNoRows
+          icon={PeopleAltOutlined}
+          testId="user-empty"
+          filtered={Boolean(params.keyword)}
+          title={t('empty.title')}
+          description={t('empty.description')}
+          noMatchTitle={t('empty.noMatchTitle')}
+          noMatchDescription={t('empty.noMatch', { keyword: params.keyword })}
+          clearLabel={t('empty.clearSearch')}
+          onClear={() => update({ keyword: '' })}
+          clearTestId="user-clear-search"
+        />
+      }
+      dialogs={
+        <>
+          <UserFormDialog
+            open={form.open}
+            session={form.session}
+            user={form.subject}
+            groups={groups.list}
+            onClose={() => form.close()}
+            onSaved={(user, created) => {
+              form.close();
+              notify.success(created ? t('notify.created', { name: user.username }) : t('notify.saved'));
+            }}
+          />
+          <QuotaDialog
+            open={quota.open}
+            session={quota.session}
+            user={quota.subject}
+            onClose={() => quota.close()}
+            onDone={(user) => {
+              quota.close();
+              notify.success(t('notify.quota', { name: user.username, balance: format(user.quota) }));
+            }}
+          />
+          <ManageUserDialog pending={pending} onClose={() => setPending(null)} />
+        </>
+      }
+    >
+      <UsersTable
+        users={users.data?.data ?? []}
+        loading={users.isLoading}
+        order={params.order}
+        onSort={(order) => update({ order })}
+        groups={groups.bySymbol}
+        permissionsOf={permissionsOf}
+        compact={compact}
+        onEdit={openForm}
+        onQuota={openQuota}
+        onManage={onManage}
       />
-      <QuotaDialog
-        open={quota.open}
-        session={quota.session}
-        user={quota.subject}
-        onClose={() => quota.close()}
-        onDone={(user) => {
-          quota.close();
-          notify.success(t('notify.quota', { name: user.username, balance: format(user.quota) }));
-        }}
-      />
-      <ManageUserDialog pending={pending} onClose={() => setPending(null)} />
-    </Box>
+    </ListPage>
   );
 }

@@ -1,7 +1,7 @@
 import { shortenNumber } from '@one-hub/contracts';
 import { useMemo } from 'react';
-import type { MetricFormat } from '../../components/charts/MetricToggle.js';
-import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
+import type { MetricFormat } from '../components/charts/MetricToggle.js';
+import { useQuotaFormatter } from './useQuotaFormatter.js';
 
 /** Quota through the site's formatter (spec §9); counts with grouping, shortened on axes. */
 export function useMetricFormat(): MetricFormat {
