@@ -12,7 +12,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { PayInstruction } from '@one-hub/contracts';
+import { type PayInstruction, PaymentAction } from '@one-hub/contracts';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -61,17 +61,21 @@ export function PayDialog({ order, onClose }: { order: PayInstruction | null; on
       <DialogTitle>{t('pay.dialogTitle')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', pt: 1 }}>
-          {order?.type === 2 && waiting ? <PaymentCode url={order.data.url} /> : <StateIcon state={current.state} />}
+          {order?.type === PaymentAction.showQrCode && waiting ? (
+            <PaymentCode url={order.data.url} />
+          ) : (
+            <StateIcon state={current.state} />
+          )}
           <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid={`topup-pay-state-${current.state}`}>
             {current.state === 'success'
               ? t('pay.paidDescription')
               : current.state === 'failed'
                 ? t('pay.failedDescription', { reason: current.message })
-                : order?.type === 2
+                : order?.type === PaymentAction.showQrCode
                   ? t('pay.scanDescription')
                   : t('pay.waitDescription')}
           </Typography>
-          {order && order.type === 2 && waiting && (
+          {order && order.type === PaymentAction.showQrCode && waiting && (
             <Stack spacing={1} sx={{ width: '100%' }}>
               <TextField
                 label={t('pay.address')}
@@ -99,7 +103,7 @@ export function PayDialog({ order, onClose }: { order: PayInstruction | null; on
               </Stack>
             </Stack>
           )}
-          {order && order.type === 1 && waiting && (
+          {order && order.type === PaymentAction.openUrl && waiting && (
             <Button size="small" startIcon={<OpenInNewOutlined />} onClick={() => openPaymentPage(order)}>
               {t('pay.reopen')}
             </Button>
