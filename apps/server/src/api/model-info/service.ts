@@ -25,7 +25,7 @@ function reservedId(id: number): AppError {
 }
 
 function modelTaken(model: string): AppError {
-  return AppError.conflict(`model: model identifier already exists: ${model}`);
+  return AppError.conflict(`model identifier already exists: ${model}`, 'model');
 }
 
 /**

@@ -119,7 +119,8 @@ export class TokenService {
   async adminUpdate(caller: UserRow, body: AdminUpdateTokenBody): Promise<AdminTokenView> {
     const token = await this.requireManaged(caller, body.id);
     const owner = await this.repo.findOwner(body.user_id ?? token.user_id);
-    if (body.user_id !== undefined && !owner) throw AppError.badRequest(`user_id: user ${body.user_id} does not exist`);
+    if (body.user_id !== undefined && !owner)
+      throw AppError.badRequest(`user ${body.user_id} does not exist`, 'user_id');
     if (body.user_id !== undefined && owner && !outranks(caller.role, owner.role)) {
       throw AppError.forbidden(
         'user_id: permission denied: you cannot give a key to a user whose role is equal to or higher than yours',
