@@ -38,11 +38,11 @@ describe('checked forms', () => {
     const fieldOf = sameNamedField<keyof Values>(['name', 'ratio']);
     const shown = (error: ApiError) => ({ type: 'server', message: describeError(error) });
     const taken = new ApiError(409, "name: 'a' is taken", 'name');
-    showServerError<Values>(setError, taken, fieldOf);
+    expect(showServerError<Values>(setError, taken, fieldOf)).toBe('name');
     expect(setError).toHaveBeenLastCalledWith('name', shown(taken));
     // A field this form lacks, and a refusal naming none (whatever its text starts with), go above.
     const foreign = new ApiError(400, 'id: gone', 'id');
-    showServerError<Values>(setError, foreign, fieldOf);
+    expect(showServerError<Values>(setError, foreign, fieldOf)).toBeUndefined();
     expect(setError).toHaveBeenLastCalledWith(SERVER_ERROR, shown(foreign));
     const unnamed = new ApiError(400, 'ratio: bad');
     showServerError<Values>(setError, unnamed, fieldOf);

@@ -66,15 +66,16 @@ function checkErrors(errors: Partial<Record<string, string>>, unplaced: readonly
 /**
  * Shows a server refusal beside the field the answer names (the envelope's `field`) when this
  * form has it, else above the form. `fieldOf` maps the API's field path to the form's field;
- * the message text is never read to guess one.
+ * the message text is never read to guess one. Answers the field it was placed on, if any.
  */
 export function showServerError<Values extends FieldValues>(
   setError: UseFormSetError<Values>,
   error: unknown,
   fieldOf: (apiField: string) => Path<Values> | undefined,
-): void {
+): Path<Values> | undefined {
   const field = isApiError(error) && error.field !== undefined ? fieldOf(error.field) : undefined;
   setError(field ?? (SERVER_ERROR as Path<Values>), { type: 'server', message: describeError(error) });
+  return field;
 }
 
 /** `fieldOf` for forms whose fields are named like the API's: the field when the form lists it. */
