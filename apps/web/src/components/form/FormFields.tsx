@@ -115,13 +115,22 @@ export function useFormBinding<Values extends FieldValues, Body, Field extends s
   clears: (field: keyof Values) => readonly string[] = (field) => [String(field)],
 ): FieldBinding<Values, Field> {
   const values = form.watch() as Values;
-  const errors: Partial<Record<Field, string>> = {};
-  for (const [field, error] of Object.entries(form.formState.errors)) {
-    if (field !== 'root' && typeof error?.message === 'string') errors[field as Field] = error.message;
-  }
+  const errors = messagesByPath(form.formState.errors) as Partial<Record<Field, string>>;
   const change = <Key extends keyof Values>(field: Key, value: Values[Key]) => {
     form.setValue(field as unknown as FieldPath<Values>, value as never);
     form.clearErrors(clears(field) as FieldPath<Values>[]);
   };
   return { values, errors, change, disabled };
+}
+
+/** Each field's message by its path (`config.secret`), from react-hook-form's nested errors; the form's own go. */
+function messagesByPath(errors: object, prefix = ''): Record<string, string> {
+  const messages: Record<string, string> = {};
+  for (const [key, error] of Object.entries(errors)) {
+    if (prefix === '' && key === 'root') continue;
+    if (typeof error?.message === 'string') messages[`${prefix}${key}`] = error.message;
+    else if (typeof error === 'object' && error !== null)
+      Object.assign(messages, messagesByPath(error, `${prefix}${key}.`));
+  }
+  return messages;
 }

@@ -4,6 +4,7 @@ import {
   type FieldValues,
   type Path,
   type Resolver,
+  set,
   type UseFormReturn,
   type UseFormSetError,
   useForm,
@@ -56,8 +57,9 @@ export function checkResolver<Values extends FieldValues, Body, Field extends st
 
 function checkErrors(errors: Partial<Record<string, string>>, unplaced: readonly string[]) {
   const fieldErrors: Record<string, unknown> = {};
+  // A field named by a path (`config.secret`) is nested, where react-hook-form looks it up and clears it.
   for (const [field, message] of Object.entries(errors)) {
-    if (message) fieldErrors[field] = { type: 'check', message };
+    if (message) set(fieldErrors, field, { type: 'check', message });
   }
   if (unplaced.length > 0) fieldErrors.root = { server: { type: 'check', message: unplaced.join(' ') } };
   return fieldErrors;
