@@ -3,6 +3,8 @@ export interface ApiResponse<T = unknown> {
   success: boolean;
   message: string;
   data?: T;
+  /** On a refusal about one input field: its name or path (`price.input`), where a form shows the message. */
+  field?: string;
 }
 
 /** Paged lists put this object in `data`. */

@@ -17,7 +17,11 @@ export interface ErrorRequest {
   errorRenderer?: ErrorRenderer;
 }
 
-const renderManagementError: ErrorRenderer = (error) => ({ success: false, message: error.message });
+/** `{success: false, message}`, plus `field` when the refusal is about one input field. */
+const renderManagementError: ErrorRenderer = (error) =>
+  error.field === undefined
+    ? { success: false, message: error.message }
+    : { success: false, message: error.message, field: error.field };
 
 /** Maps framework and parser errors onto AppError; anything unknown is an internal error. */
 export function toAppError(error: unknown): AppError {

@@ -35,6 +35,7 @@ describe('HTTP edge: errors, limits and the console', () => {
       payload: '{"username": "root", ',
     });
     expect(response.statusCode).toBe(400);
+    // About no single field, so the envelope has no `field`.
     expect(response.json()).toEqual({ success: false, message: 'request body is not valid JSON' });
   });
 

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import { AppError } from '../platform/errors.js';
 
-/** Parses input with a shared contract schema; failures become a 400 naming each bad field. */
+/**
+ * Parses input with a shared contract schema; failures become a 400 naming each bad field in its
+ * message, and the first one in the envelope's `field`, where a form shows the message.
+ */
 export function parseInput<Schema extends z.ZodType>(
   schema: Schema,
   input: unknown,
@@ -17,5 +20,6 @@ export function parseInput<Schema extends z.ZodType>(
     // Our schemas phrase messages starting with the field name; zod's own ones do not.
     return issue.message.startsWith(field) ? issue.message : `${field}: ${issue.message}`;
   });
-  throw AppError.badRequest([...new Set(messages)].join('; '));
+  const named = result.error.issues.find((issue) => issue.path.length > 0);
+  throw new AppError('bad_request', [...new Set(messages)].join('; '), { field: named?.path.join('.') });
 }

@@ -33,6 +33,8 @@ export interface AppErrorOptions {
   cause?: unknown;
   /** Surface-specific detail, e.g. OpenAI's error `type`, `code` and `param`. */
   details?: { type?: string; code?: string; param?: string };
+  /** The input field the refusal is about (`price.input`), so a form can show it beside that field. */
+  field?: string;
 }
 
 export class AppError extends Error {
@@ -40,6 +42,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly retryable: boolean;
   readonly details: NonNullable<AppErrorOptions['details']>;
+  readonly field: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -48,22 +51,32 @@ export class AppError extends Error {
     this.status = options.status ?? defaultStatus[code];
     this.retryable = options.retryable ?? false;
     this.details = options.details ?? {};
+    this.field = options.field;
   }
 
-  static badRequest(message: string): AppError {
-    return new AppError('bad_request', message);
+  /**
+   * The helpers below take the field a refusal is about, when there is one: the message then starts
+   * with it (`username: 'ann' is already taken`, as people and scripts read it) and `field` names it
+   * for forms, so no client has to guess the field from the text.
+   */
+  static badRequest(message: string, field?: string): AppError {
+    return AppError.about('bad_request', message, field);
   }
   static unauthorized(message: string): AppError {
     return new AppError('unauthorized', message);
   }
-  static forbidden(message: string): AppError {
-    return new AppError('forbidden', message);
+  static forbidden(message: string, field?: string): AppError {
+    return AppError.about('forbidden', message, field);
   }
-  static notFound(message: string): AppError {
-    return new AppError('not_found', message);
+  static notFound(message: string, field?: string): AppError {
+    return AppError.about('not_found', message, field);
   }
-  static conflict(message: string): AppError {
-    return new AppError('conflict', message);
+  static conflict(message: string, field?: string): AppError {
+    return AppError.about('conflict', message, field);
+  }
+
+  private static about(code: ErrorCode, message: string, field: string | undefined): AppError {
+    return field === undefined ? new AppError(code, message) : new AppError(code, `${field}: ${message}`, { field });
   }
 }
 

@@ -8,11 +8,14 @@ import { signalUnauthorized } from './session.js';
  */
 export class ApiError extends Error {
   readonly status: number;
+  /** The input field the server's refusal is about (the envelope's `field`), where a form shows it. */
+  readonly field: string | undefined;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, field?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.field = field;
   }
 }
 
@@ -72,7 +75,8 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
     // The body's message wins over the status text (spec §8).
     const serverMessage = isRecord(payload) && typeof payload.message === 'string' ? payload.message : '';
     const message = serverMessage || response.statusText || i18n.t('common:error.unexpectedResponse');
-    throw new ApiError(response.status, message);
+    const field = isRecord(payload) && typeof payload.field === 'string' ? payload.field : undefined;
+    throw new ApiError(response.status, message, field);
   }
   const message = typeof envelope.message === 'string' ? envelope.message : '';
   return { data: envelope.data as T, message, envelope: isRecord(payload) ? payload : {} };

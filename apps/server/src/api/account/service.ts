@@ -33,7 +33,7 @@ export class AccountService {
         throw AppError.badRequest('verification_code: the e-mail verification code is required');
       // Refuse a taken name before the one-time code is spent on an attempt bound to fail.
       if (await this.users.isUsernameTaken(body.username)) {
-        throw AppError.conflict(`username: '${body.username}' is already taken`);
+        throw AppError.conflict(`'${body.username}' is already taken`, 'username');
       }
       if (!(await this.verification.consume(EMAIL_CODE_PURPOSE, body.email, body.verification_code))) {
         throw AppError.badRequest('verification_code: the code is wrong or has expired');

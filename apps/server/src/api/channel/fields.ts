@@ -21,9 +21,9 @@ export function splitKeys(text: string): string[] {
         .filter(Boolean),
     ),
   ];
-  if (keys.length > MAX_KEYS_AT_ONCE) throw AppError.badRequest(`key: at most ${MAX_KEYS_AT_ONCE} keys at once`);
+  if (keys.length > MAX_KEYS_AT_ONCE) throw AppError.badRequest(`at most ${MAX_KEYS_AT_ONCE} keys at once`, 'key');
   if (keys.some((key) => key.length > MAX_KEY_LENGTH)) {
-    throw AppError.badRequest(`key: each key must be at most ${MAX_KEY_LENGTH} characters`);
+    throw AppError.badRequest(`each key must be at most ${MAX_KEY_LENGTH} characters`, 'key');
   }
   return keys;
 }

@@ -145,7 +145,7 @@ export class ChannelRepository {
       const last = rows[rows.length - 1];
       if (!last || rows.length < KEY_SEARCH_BATCH) return matches;
       if (scanned >= KEY_SEARCH_LIMIT) {
-        throw AppError.badRequest('key: too many channels to search by key; narrow the search with other filters');
+        throw AppError.badRequest('too many channels to search by key; narrow the search with other filters', 'key');
       }
       afterId = last.id;
     }

@@ -25,7 +25,8 @@ export async function checkChannelRules(
     const missing = await repo.missingGroups(symbols);
     if (missing.length > 0) {
       throw AppError.badRequest(
-        `group: ${missing.map((symbol) => `'${symbol}'`).join(', ')} ${missing.length > 1 ? 'are not user groups' : 'is not a user group'}`,
+        `${missing.map((symbol) => `'${symbol}'`).join(', ')} ${missing.length > 1 ? 'are not user groups' : 'is not a user group'}`,
+        'group',
       );
     }
   }
@@ -38,24 +39,25 @@ export async function checkChannelRules(
 export function checkRelayableType(type: number): void {
   const provider = providerByType(type);
   if (provider?.retired) {
-    throw AppError.badRequest(`type: ${provider.name} (${type}) channels cannot be created: ${provider.retired}`);
+    throw AppError.badRequest(`${provider.name} (${type}) channels cannot be created: ${provider.retired}`, 'type');
   }
   if (provider && !isRelayable(provider)) {
     throw AppError.badRequest(
-      `type: ${provider.name} (${type}) channels cannot be created or chosen yet: the gateway has no adapter for this type`,
+      `${provider.name} (${type}) channels cannot be created or chosen yet: the gateway has no adapter for this type`,
+      'type',
     );
   }
 }
 
 function checkAgainstProvider(channel: ChannelShape): void {
   const provider = providerByType(channel.type);
-  if (!provider) throw AppError.badRequest(`type: ${channel.type} is not a known channel type`);
+  if (!provider) throw AppError.badRequest(`${channel.type} is not a known channel type`, 'type');
   if (provider.baseUrlRequired && !channel.base_url) {
-    throw AppError.badRequest(`base_url is required for ${provider.name} channels`);
+    throw new AppError('bad_request', `base_url is required for ${provider.name} channels`, { field: 'base_url' });
   }
   for (const field of provider.extraFields) {
     if (field.required && field.name === 'other' && !channel.other) {
-      throw AppError.badRequest(`other: ${field.label} is required for ${provider.name} channels`);
+      throw AppError.badRequest(`${field.label} is required for ${provider.name} channels`, 'other');
     }
   }
 }

@@ -100,7 +100,7 @@ export class ChannelTagService {
     const kept = channels.filter((channel) => wantedDigests.has(keyDigest(channel.key)));
     const newKeys = wanted.filter((key) => !existingDigests.has(keyDigest(key)));
     if (kept.length + newKeys.length > MAX_KEYS_AT_ONCE) {
-      throw AppError.badRequest(`key: a tag may hold at most ${MAX_KEYS_AT_ONCE} keys`);
+      throw AppError.badRequest(`a tag may hold at most ${MAX_KEYS_AT_ONCE} keys`, 'key');
     }
 
     const shared = sharedTagPatch(body);

@@ -20,12 +20,13 @@ const ID_ATTEMPTS = 5;
 
 function reservedId(id: number): AppError {
   return AppError.badRequest(
-    `id: invalid id ${id}; ids up to ${RESERVED_OWNER_ID_MAX} belong to the built-in owners and cannot be changed`,
+    `invalid id ${id}; ids up to ${RESERVED_OWNER_ID_MAX} belong to the built-in owners and cannot be changed`,
+    'id',
   );
 }
 
 function modelTaken(model: string): AppError {
-  return AppError.conflict(`model: model identifier already exists: ${model}`);
+  return AppError.conflict(`model identifier already exists: ${model}`, 'model');
 }
 
 /**
@@ -80,7 +81,7 @@ export class ModelMetadataService {
 
   async owner(id: number): Promise<OwnedByView> {
     const owner = MODEL_OWNERS[String(id)] ?? (await this.repo.owner(id));
-    if (!owner) throw AppError.notFound(`id: no owner with id ${id}`);
+    if (!owner) throw AppError.notFound(`no owner with id ${id}`, 'id');
     return owner;
   }
 
@@ -92,18 +93,18 @@ export class ModelMetadataService {
         await this.repo.insertOwner(owner);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        if (body.id) throw AppError.conflict(`id: an owner with id ${id} already exists`);
+        if (body.id) throw AppError.conflict(`an owner with id ${id} already exists`, 'id');
         continue;
       }
       await this.changed();
       return owner;
     }
-    throw AppError.conflict('id: owners are being added at the same moment; try again');
+    throw AppError.conflict('owners are being added at the same moment; try again', 'id');
   }
 
   async updateOwner(body: UpdateOwnedByBody): Promise<OwnedByView> {
     if (body.id <= RESERVED_OWNER_ID_MAX) throw reservedId(body.id);
-    if (!(await this.repo.owner(body.id))) throw AppError.notFound(`id: no owner with id ${body.id}`);
+    if (!(await this.repo.owner(body.id))) throw AppError.notFound(`no owner with id ${body.id}`, 'id');
     const owner = { id: body.id, name: body.name, icon: body.icon };
     await this.repo.updateOwner(owner);
     await this.changed();
@@ -113,10 +114,10 @@ export class ModelMetadataService {
   /** Refused while prices still name the owner: they would show as "Unknown". */
   async deleteOwner(id: number): Promise<void> {
     if (id <= RESERVED_OWNER_ID_MAX) throw reservedId(id);
-    if (!(await this.repo.owner(id))) throw AppError.notFound(`id: no owner with id ${id}`);
+    if (!(await this.repo.owner(id))) throw AppError.notFound(`no owner with id ${id}`, 'id');
     const prices = await this.repo.pricesOwnedBy(id);
     if (prices > 0) {
-      throw AppError.conflict(`id: owner ${id} is used by ${prices} price(s); give them another owner first`);
+      throw AppError.conflict(`owner ${id} is used by ${prices} price(s); give them another owner first`, 'id');
     }
     await this.repo.deleteOwner(id);
     await this.changed();
@@ -128,7 +129,7 @@ export class ModelMetadataService {
 
   async info(id: number): Promise<ModelInfoView> {
     const info = await this.repo.info(id);
-    if (!info) throw AppError.notFound(`id: no model information with id ${id}`);
+    if (!info) throw AppError.notFound(`no model information with id ${id}`, 'id');
     return info;
   }
 
@@ -159,7 +160,7 @@ export class ModelMetadataService {
   }
 
   async deleteInfo(id: number): Promise<void> {
-    if (!(await this.repo.deleteInfo(id))) throw AppError.notFound(`id: no model information with id ${id}`);
+    if (!(await this.repo.deleteInfo(id))) throw AppError.notFound(`no model information with id ${id}`, 'id');
   }
 
   private ensureLoaded(): Promise<void> {

@@ -62,7 +62,8 @@ export function passkeyRoutes(
       const user = currentUser(request);
       const { password } = parseInput(passwordCheckBody, request.body);
       await deps.signInLimit.attempt(user.username);
-      if (!(await verifyPassword(password, user.password))) throw AppError.forbidden('password: the password is wrong');
+      if (!(await verifyPassword(password, user.password)))
+        throw AppError.forbidden('the password is wrong', 'password');
       await deps.signInLimit.succeeded(user.username);
       guard.stamp(reply, user);
       return ok();

@@ -74,6 +74,8 @@ describe.each(availableDialects)('bulk price changes on %s', (dialect) => {
     const badPrice = await call('POST', '/api/prices/multiple', { models: ['m-e'], price: fields(-1) });
     expect(badPrice.statusCode).toBe(400);
     expect(badPrice.json().message).toContain('price.input');
+    // A nested field is named by its whole path.
+    expect(badPrice.json().field).toBe('price.input');
     const badName = await call('PUT', '/api/prices/multiple/delete', { models: ['ok', 'b*d'] });
     expect(badName.statusCode).toBe(400);
     expect(badName.json().message).toContain('models.1');

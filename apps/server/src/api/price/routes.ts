@@ -20,9 +20,9 @@ import type { PriceService } from './service.js';
 function pathModel(request: FastifyRequest): string {
   const raw = (request.params as Record<string, string | undefined>)['*'] ?? '';
   const model = raw.replace(/^\/+/, '');
-  if (!model) throw AppError.badRequest('model: the model name is required in the path');
+  if (!model) throw AppError.badRequest('the model name is required in the path', 'model');
   if (model.length > PRICE_MODEL_MAX_LENGTH) {
-    throw AppError.badRequest(`model: must be at most ${PRICE_MODEL_MAX_LENGTH} characters`);
+    throw AppError.badRequest(`must be at most ${PRICE_MODEL_MAX_LENGTH} characters`, 'model');
   }
   return model;
 }

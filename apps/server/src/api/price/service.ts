@@ -189,7 +189,7 @@ export class PriceService {
   async update(model: string, price: PriceBody): Promise<PriceView> {
     await this.write(
       async (transaction) => {
-        if (!(await this.repo.find(transaction, model))) throw AppError.notFound(`model: no price for '${model}'`);
+        if (!(await this.repo.find(transaction, model))) throw AppError.notFound(`no price for '${model}'`, 'model');
         if (price.model !== model && (await this.repo.find(transaction, price.model))) {
           throw alreadyExists('model', price.model);
         }
@@ -203,7 +203,7 @@ export class PriceService {
   async delete(model: string): Promise<void> {
     await this.write(async (transaction) => {
       if ((await this.repo.deleteMany(transaction, [model])) === 0) {
-        throw AppError.notFound(`model: no price for '${model}'`);
+        throw AppError.notFound(`no price for '${model}'`, 'model');
       }
     });
   }

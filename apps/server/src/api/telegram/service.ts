@@ -44,7 +44,7 @@ export class TelegramMenuService {
 }
 
 function commandTaken(command: string): AppError {
-  return AppError.conflict(`command: /${command} is already taken`);
+  return AppError.conflict(`/${command} is already taken`, 'command');
 }
 
 export function toMenuView(row: TelegramMenuRow): TelegramMenuView {

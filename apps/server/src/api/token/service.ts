@@ -75,7 +75,7 @@ export class TokenService {
   /** Creates a token for the caller and returns it with its full key, the one time it is handed out unasked. */
   async create(caller: UserRow, body: CreateTokenBody): Promise<TokenView> {
     if (body.expired_time !== NEVER_EXPIRES && body.expired_time <= nowSeconds()) {
-      throw AppError.badRequest('expired_time: must be in the future, or -1 for never');
+      throw AppError.badRequest('must be in the future, or -1 for never', 'expired_time');
     }
     await this.checkGroups(caller.group, body.group, body.backup_group);
     const { row, key } = await this.insert(caller.id, { ...body, setting: body.setting ?? defaultTokenSetting() });
@@ -119,10 +119,12 @@ export class TokenService {
   async adminUpdate(caller: UserRow, body: AdminUpdateTokenBody): Promise<AdminTokenView> {
     const token = await this.requireManaged(caller, body.id);
     const owner = await this.repo.findOwner(body.user_id ?? token.user_id);
-    if (body.user_id !== undefined && !owner) throw AppError.badRequest(`user_id: user ${body.user_id} does not exist`);
+    if (body.user_id !== undefined && !owner)
+      throw AppError.badRequest(`user ${body.user_id} does not exist`, 'user_id');
     if (body.user_id !== undefined && owner && !outranks(caller.role, owner.role)) {
       throw AppError.forbidden(
-        'user_id: permission denied: you cannot give a key to a user whose role is equal to or higher than yours',
+        'permission denied: you cannot give a key to a user whose role is equal to or higher than yours',
+        'user_id',
       );
     }
     // A token whose owner was deleted can still be edited; only public groups are then allowed.
@@ -201,7 +203,7 @@ export class TokenService {
   /** A chosen group must be enabled and either public or the owner's own; the backup must differ. */
   private async checkGroups(ownerGroup: string, group: string, backupGroup: string): Promise<void> {
     if (group && group === backupGroup) {
-      throw AppError.badRequest('backup_group: must differ from group');
+      throw AppError.badRequest('must differ from group', 'backup_group');
     }
     for (const [field, symbol] of [
       ['group', group],

@@ -38,13 +38,14 @@ export class UserGroupService {
 
   async create(body: CreateUserGroupBody): Promise<UserGroupView> {
     const { symbol, ...fields } = body;
-    if (await this.repo.findBySymbol(symbol)) throw AppError.conflict(`symbol: user group '${symbol}' already exists`);
+    if (await this.repo.findBySymbol(symbol))
+      throw AppError.conflict(`user group '${symbol}' already exists`, 'symbol');
     try {
       const created = await this.get(await this.repo.insert(symbol, fields));
       await this.changes.publish('groups', {});
       return created;
     } catch (error) {
-      if (isUniqueViolation(error)) throw AppError.conflict(`symbol: user group '${symbol}' already exists`);
+      if (isUniqueViolation(error)) throw AppError.conflict(`user group '${symbol}' already exists`, 'symbol');
       throw error;
     }
   }
@@ -53,7 +54,7 @@ export class UserGroupService {
     const { id, symbol, ...fields } = body;
     const existing = await this.get(id);
     if (symbol !== undefined && symbol !== existing.symbol) {
-      throw AppError.badRequest('symbol: the symbol of a user group cannot be changed');
+      throw AppError.badRequest('the symbol of a user group cannot be changed', 'symbol');
     }
     await this.repo.update(id, fields);
     await this.changes.publish('groups', {});

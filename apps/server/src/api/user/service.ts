@@ -70,7 +70,7 @@ export class UserService {
   /** Creates a user with the new-user gift and invite rewards, all in one transaction. */
   async createAccount(account: NewAccount): Promise<UserRow> {
     if (await this.users.isUsernameTaken(account.username)) {
-      throw AppError.conflict(`username: '${account.username}' is already taken`);
+      throw AppError.conflict(`'${account.username}' is already taken`, 'username');
     }
     if (account.email && (await this.users.isEmailTaken(account.email))) {
       throw AppError.conflict('email: this e-mail address is already in use');
@@ -148,7 +148,7 @@ export class UserService {
       this.inviteRewards.notify(reward);
       return (await this.users.findById(id)) as UserRow;
     } catch (error) {
-      if (isUniqueViolation(error)) throw AppError.conflict(`username: '${account.username}' is already taken`);
+      if (isUniqueViolation(error)) throw AppError.conflict(`'${account.username}' is already taken`, 'username');
       throw error;
     }
   }
@@ -196,7 +196,7 @@ export class UserService {
         if (password) await this.users.setPassword(target.id, password, rest);
         else await this.users.update(target.id, patch);
       } catch (error) {
-        if (isUniqueViolation(error)) throw AppError.conflict('username: this username is already taken');
+        if (isUniqueViolation(error)) throw AppError.conflict('this username is already taken', 'username');
         throw error;
       }
       this.userChanged(target.id);
@@ -208,7 +208,7 @@ export class UserService {
     const patch: UserUpdate = {};
     if (body.username !== undefined && body.username !== target.username) {
       if (await this.users.isUsernameTaken(body.username, target.id)) {
-        throw AppError.conflict(`username: '${body.username}' is already taken`);
+        throw AppError.conflict(`'${body.username}' is already taken`, 'username');
       }
       patch.username = body.username;
     }

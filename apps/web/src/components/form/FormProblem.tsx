@@ -1,21 +1,25 @@
 import Alert from '@mui/material/Alert';
+import { useFormContext } from 'react-hook-form';
 import { describeError } from '../../lib/notify.js';
 
 interface FormProblemProps {
-  /** The server's refusal of the last send, if any; it wins over the messages. */
+  /** The server's refusal of the last send, if the form does not place it itself; it wins. */
   error?: unknown;
-  /** Messages that belong to no field. */
-  unplaced: readonly string[];
   testId: string;
 }
 
-/** Above a form's fields: why it was not saved, when no single field can show it. */
-export function FormProblem({ error, unplaced, testId }: FormProblemProps) {
+/**
+ * Above a form's fields: why it was not saved, when no single field can show it (the check's
+ * unplaced messages, or a refusal naming no field of the form; see checkedForm.ts).
+ */
+export function FormProblem({ error, testId }: FormProblemProps) {
+  const { formState } = useFormContext();
   const failed = error !== null && error !== undefined;
-  if (!failed && unplaced.length === 0) return null;
+  const message = failed ? describeError(error) : formState.errors.root?.server?.message;
+  if (!message) return null;
   return (
     <Alert severity="error" data-testid={testId}>
-      {failed ? describeError(error) : unplaced.join(' ')}
+      {message}
     </Alert>
   );
 }

@@ -5,12 +5,14 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import Stack from '@mui/material/Stack';
 import type { ChannelView, ProviderView } from '@one-hub/contracts';
-import { type FormEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import type { FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { DialogForm, FormDialog } from '../../components/FormDialog.js';
+import { FormDialog } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
+import { useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
-import { useFormState } from '../../hooks/useFormState.js';
-import { isApiError } from '../../lib/api.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { AdvancedSection } from './ChannelAdvancedFields.js';
 import { BasicSection, ConnectionSection, RoutingSection, TestModelField } from './ChannelFormFields.js';
@@ -25,17 +27,16 @@ import {
   useTagDetail,
 } from './channel.api.js';
 import {
-  type ChannelFormField,
   type ChannelFormMode,
   type ChannelFormValues,
   channelToForm,
   copyToForm,
   emptyChannelForm,
+  formFieldOf,
   keyLineCount,
   mergeModels,
   pickerProviders,
   pricedModelsFor,
-  serverErrorsToFields,
   validateChannelForm,
 } from './channelForm.js';
 import { FormSection } from './FormParts.js';
@@ -65,8 +66,21 @@ const ADVANCED_FIELDS = ['model_mapping', 'model_headers', 'custom_parameter', '
 
 function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, onSaved }: ChannelFormProps) {
   const { t } = useTranslation('channel');
-  const form = useFormState<ChannelFormValues, ChannelFormField>(initial);
-  const { values, errors, change, setErrors, setUnplaced } = form;
+  const providerOf = (type: number) => providers.find((entry) => entry.type === type);
+  // The checked body becomes the save request: what to call depends on the mode the check saw.
+  const form = useCheckedForm(initial, (checked: ChannelFormValues) => {
+    const result = validateChannelForm(checked, mode, { id, provider: providerOf(checked.type) }, (key, options) =>
+      t(key, options),
+    );
+    if (!result.ok) return result;
+    const request =
+      result.mode === 'create'
+        ? { kind: 'create' as const, body: result.body }
+        : result.mode === 'edit'
+          ? { kind: 'update' as const, body: result.body }
+          : { kind: 'tag' as const, tag: tag ?? '', body: result.body };
+    return { ok: true as const, body: request };
+  });
   const [advanced, setAdvanced] = useState(
     () => ADVANCED_FIELDS.some((field) => initial[field].length > 0) || Boolean(initial.custom_parameter),
   );
@@ -77,7 +91,13 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
   const [fetched, setFetched] = useState<string[]>([]);
   const save = useSaveChannel();
   const saving = save.isPending;
-  const provider = providers.find((entry) => entry.type === values.type);
+  const binding = useFormBinding(form, saving);
+  const { values, errors, change } = binding;
+  const provider = providerOf(values.type);
+  // A message in the folded advanced section unfolds it, so it is seen.
+  const showAdvancedErrors = (placed: FieldErrors<ChannelFormValues> | Record<string, true>) => {
+    if (ADVANCED_FIELDS.some((field) => field in placed)) setAdvanced(true);
+  };
 
   const priced = useMemo(() => pricedModelsFor(prices.data ?? [], values.type), [prices.data, values.type]);
   const modelOptions = useMemo(() => mergeModels(fetched, priced), [fetched, priced]);
@@ -94,7 +114,7 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
           }
         : { id };
     if (id === null && !values.key.trim()) {
-      setErrors((current) => ({ ...current, key: t('form.errors.keyForModels') }));
+      form.setError('key', { type: 'check', message: t('form.errors.keyForModels') });
       return;
     }
     upstreamModels.mutate(body, {
@@ -104,26 +124,11 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
         change('models', mergeModels(values.models, models));
         notify.success(added > 0 ? t('form.fetchedModels', { count: added }) : t('form.noNewModels'));
       },
-      onError: (error) => setErrors((current) => ({ ...current, models: describeError(error) })),
+      onError: (error) => form.setError('models', { type: 'server', message: describeError(error) }),
     });
   };
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const result = validateChannelForm(values, mode, { id, provider }, (key, options) => t(key, options));
-    if (!result.ok) {
-      setErrors(() => result.errors);
-      setUnplaced(result.unplaced);
-      if (ADVANCED_FIELDS.some((field) => result.errors[field])) setAdvanced(true);
-      return;
-    }
-    setUnplaced([]);
-    const request =
-      result.mode === 'create'
-        ? { kind: 'create' as const, body: result.body }
-        : result.mode === 'edit'
-          ? { kind: 'update' as const, body: result.body }
-          : { kind: 'tag' as const, tag: tag ?? '', body: result.body };
+  const send = (request: Parameters<typeof save.mutate>[0]) => {
     save.mutate(request, {
       onSuccess: () => {
         const created = mode === 'create' ? keyLineCount(values.key) : 0;
@@ -131,24 +136,19 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
         onSaved();
       },
       onError: (error) => {
-        if (!isApiError(error, 400)) {
-          setUnplaced([describeError(error)]);
-          return;
-        }
-        const placed = serverErrorsToFields(error.message);
-        setErrors(() => placed.errors);
-        setUnplaced(placed.unplaced);
-        if (ADVANCED_FIELDS.some((field) => placed.errors[field])) setAdvanced(true);
+        const placed = showServerError(form.setError, error, formFieldOf);
+        if (placed) showAdvancedErrors({ [placed]: true });
       },
     });
   };
 
-  const sectionProps = { values, errors, change, disabled: saving, mode, provider };
+  const sectionProps = { ...binding, mode, provider };
   const title =
     mode === 'create' ? t('form.createTitle') : mode === 'edit' ? t('form.editTitle') : t('form.tagTitle', { tag });
   return (
-    <DialogForm
-      onSubmit={submit}
+    <CheckedDialogForm
+      form={form}
+      onSubmit={form.handleSubmit(send, showAdvancedErrors)}
       testId="channel-form"
       title={title}
       onCancel={onClose}
@@ -160,7 +160,7 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
     >
       <Stack spacing={3}>
         {mode === 'tag' && <Alert severity="info">{t('form.tagInfo')}</Alert>}
-        <FormProblem unplaced={form.unplaced} testId="channel-form-error" />
+        <FormProblem testId="channel-form-error" />
         <BasicSection
           {...sectionProps}
           providers={pickerProviders(providers, mode === 'create' ? undefined : initial.type)}
@@ -189,7 +189,7 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
         {mode !== 'tag' && <RoutingSection {...sectionProps} />}
         <AdvancedSection {...sectionProps} expanded={advanced} onExpand={setAdvanced} />
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

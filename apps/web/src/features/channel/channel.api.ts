@@ -142,7 +142,8 @@ async function rawCall(method: 'GET' | 'DELETE', path: string, body?: unknown): 
 
 function failure(answer: RawAnswer): ApiError {
   const message = typeof answer.payload.message === 'string' ? answer.payload.message : '';
-  return new ApiError(answer.status, message);
+  const field = typeof answer.payload.field === 'string' ? answer.payload.field : undefined;
+  return new ApiError(answer.status, message, field);
 }
 
 export interface ChannelTestResult {

@@ -4,11 +4,11 @@ import {
   channelToForm,
   copyToForm,
   emptyChannelForm,
+  formFieldOf,
   keyLineCount,
   mergeModels,
   pickerProviders,
   pricedModelsFor,
-  serverErrorsToFields,
   testableModels,
   validateChannelForm,
 } from './channelForm.js';
@@ -231,14 +231,10 @@ describe('form conversions', () => {
   });
 });
 
-describe('serverErrorsToFields', () => {
-  it('puts each part of a 400 message on the field it names', () => {
-    const placed = serverErrorsToFields(
-      "model_mapping must be a JSON object, e.g. {}; group: 'x' is not a user group; base_url is required for Azure OpenAI channels; request body must be a JSON object",
-    );
-    expect(placed.errors.model_mapping).toContain('must be a JSON object');
-    expect(placed.errors.group).toContain("'x' is not a user group");
-    expect(placed.errors.base_url).toContain('is required');
-    expect(placed.unplaced).toEqual(['request body must be a JSON object']);
+describe('formFieldOf', () => {
+  it("finds the form's field for the field a server refusal names", () => {
+    expect(formFieldOf('model_mapping')).toBe('model_mapping');
+    expect(formFieldOf('base_url')).toBe('base_url');
+    expect(formFieldOf('priority_weight')).toBeUndefined();
   });
 });

@@ -343,17 +343,7 @@ export function validateChannelForm(
   return { ok: true, mode, body: parsed.data } as ChannelFormResult;
 }
 
-/**
- * Puts a server refusal on the fields it names. Messages are `field: why` or `field is/must…`,
- * several joined with "; "; parts naming no field of the form stay general.
- */
-export function serverErrorsToFields(message: string): { errors: ChannelFormErrors; unplaced: string[] } {
-  const errors: ChannelFormErrors = {};
-  const unplaced: string[] = [];
-  for (const part of message.split('; ').filter(Boolean)) {
-    const field = /^([a-z_]+)(?:[.:\s]|$)/.exec(part)?.[1] ?? '';
-    if (isFormField(field)) errors[field] = errors[field] ? `${errors[field]}; ${part}` : part;
-    else unplaced.push(part);
-  }
-  return { errors, unplaced };
+/** The form's field for the field a server refusal names: the form's fields are named like the API's. */
+export function formFieldOf(apiField: string): ChannelFormField | undefined {
+  return isFormField(apiField) ? apiField : undefined;
 }

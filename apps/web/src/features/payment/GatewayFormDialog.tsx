@@ -5,25 +5,23 @@ import TextField from '@mui/material/TextField';
 import {
   PAYMENT_CURRENCIES,
   PAYMENT_GATEWAY_TYPES,
-  type PaymentCurrency,
+  type PaymentGatewayBody,
   type PaymentGatewayType,
   type PaymentGatewayView,
 } from '@one-hub/contracts';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { useCheckedForm } from '../../components/form/checkedForm.js';
+import { FormSwitchField, FormTextField, useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
-import { bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
-import { SwitchField } from '../../components/form/SwitchField.js';
-import { useFormState } from '../../hooks/useFormState.js';
 import { notify } from '../../lib/notify.js';
 import { GatewayConfigFields } from './GatewayConfigFields.js';
 import {
   defaultConfig,
   emptyGatewayForm,
-  type GatewayFormField,
   type GatewayFormValues,
   gatewayToForm,
   parseConfig,
@@ -42,29 +40,30 @@ const testIds = (name: string) => ({ htmlInput: { 'data-testid': `payment-form-$
 
 function GatewayForm({ gateway, onClose }: GatewayFormProps) {
   const { t } = useTranslation('payment');
+  const storedFor = (type: PaymentGatewayType) => (gateway && type === gateway.type ? parseConfig(gateway.config) : {});
   const [initial] = useState<GatewayFormValues>(() => (gateway ? gatewayToForm(gateway) : emptyGatewayForm()));
-  const form = useFormState<GatewayFormValues, GatewayFormField>(initial);
-  const { values } = form;
+  const form = useCheckedForm(initial, (checked) =>
+    // Another type's stored settings mean nothing to the chosen one, so they are not carried over.
+    validateGatewayForm(checked, storedFor(checked.type), (key, options) => t(key, options)),
+  );
   const create = useCreatePaymentGateway();
   const update = useUpdatePaymentGateway({ silent: true });
   const saving = create.isPending || update.isPending;
-  const bind = bindTextFields({ ...form, disabled: saving });
+  const { values, errors } = useFormBinding(form, saving);
   // An admin edits names, fees, order and on/off; the vendor settings are shown, read-only.
   const locked = !useIsRoot();
-  // Another type's stored settings mean nothing to the chosen one, so they are not carried over.
-  const stored = gateway && values.type === gateway.type ? parseConfig(gateway.config) : {};
+  const stored = storedFor(values.type);
 
-  const setType = (type: PaymentGatewayType) =>
-    form.setValues({ ...values, type, config: type === gateway?.type ? initial.config : defaultConfig(type) });
+  const setType = (type: PaymentGatewayType) => {
+    form.setValue('type', type);
+    form.setValue('config', type === gateway?.type ? initial.config : defaultConfig(type));
+  };
   const setConfig = (name: string, value: string) => {
-    form.change('config', { ...values.config, [name]: value });
-    form.setErrors((current) => ({ ...current, [`config.${name}`]: undefined }));
+    form.setValue('config', { ...values.config, [name]: value });
+    form.clearErrors(`config.${name}`);
   };
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = form.accept(validateGatewayForm(values, stored, (key, options) => t(key, options)));
-    if (!body) return;
+  const submit = (body: PaymentGatewayBody) => {
     const done = () => {
       notify.success(gateway ? t('notify.saved') : t('notify.created'));
       onClose();
@@ -74,8 +73,9 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
   };
 
   return (
-    <DialogForm
-      onSubmit={submit}
+    <CheckedDialogForm
+      form={form}
+      onValid={submit}
       testId="payment-form"
       title={gateway ? t('form.editTitle', { name: gateway.name }) : t('form.createTitle')}
       onCancel={onClose}
@@ -86,7 +86,7 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
       submitTestId="payment-form-submit"
     >
       <Stack spacing={3}>
-        <FormProblem error={create.error ?? update.error} unplaced={form.unplaced} testId="payment-form-error" />
+        <FormProblem error={create.error ?? update.error} testId="payment-form-error" />
         <FormSection title={t('form.basicSection')}>
           <TextField
             select
@@ -103,17 +103,24 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
               </MenuItem>
             ))}
           </TextField>
-          <TextField
+          <FormTextField<GatewayFormValues>
+            name="name"
             label={t('fields.name')}
-            {...bind('name', t('form.nameHint'))}
+            hint={t('form.nameHint')}
             required
             slotProps={testIds('name')}
           />
-          <TextField label={t('fields.icon')} {...bind('icon', t('form.iconHint'))} slotProps={testIds('icon')} />
-          <TextField
+          <FormTextField<GatewayFormValues>
+            name="icon"
+            label={t('fields.icon')}
+            hint={t('form.iconHint')}
+            slotProps={testIds('icon')}
+          />
+          <FormTextField<GatewayFormValues>
+            name="notify_domain"
             label={t('fields.notify_domain')}
-            {...bind('notify_domain', locked ? t('form.rootOnly') : t('form.notifyDomainHint'))}
-            disabled={saving || locked}
+            hint={locked ? t('form.rootOnly') : t('form.notifyDomainHint')}
+            disabled={locked}
             slotProps={testIds('notify_domain')}
           />
         </FormSection>
@@ -121,19 +128,17 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
           type={values.type}
           values={values.config}
           stored={stored}
-          errors={form.errors}
+          errors={errors}
           disabled={saving}
           locked={locked}
           onChange={setConfig}
         />
         <FormSection title={t('form.moneySection')}>
-          <TextField
+          <FormTextField<GatewayFormValues>
             select
+            name="currency"
             label={t('fields.currency')}
-            value={values.currency}
-            onChange={(event) => form.change('currency', event.target.value as PaymentCurrency)}
-            disabled={saving}
-            helperText={t('form.currencyHint')}
+            hint={t('form.currencyHint')}
             slotProps={testIds('currency')}
           >
             {PAYMENT_CURRENCIES.map((currency) => (
@@ -141,22 +146,24 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
                 {currency}
               </MenuItem>
             ))}
-          </TextField>
+          </FormTextField>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
+            <FormTextField<GatewayFormValues>
+              name="percent_fee"
               type="number"
               label={t('fields.percent_fee')}
-              {...bind('percent_fee', t('form.percentFeeHint'))}
+              hint={t('form.percentFeeHint')}
               fullWidth
               slotProps={{
                 input: { endAdornment: <InputAdornment position="end">%</InputAdornment> },
                 htmlInput: { min: 0, max: 100, step: 1, 'data-testid': 'payment-form-percent_fee' },
               }}
             />
-            <TextField
+            <FormTextField<GatewayFormValues>
+              name="fixed_fee"
               type="number"
               label={t('fields.fixed_fee')}
-              {...bind('fixed_fee', t('form.fixedFeeHint'))}
+              hint={t('form.fixedFeeHint')}
               fullWidth
               slotProps={{
                 input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
@@ -164,22 +171,17 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
               }}
             />
           </Stack>
-          <TextField
+          <FormTextField<GatewayFormValues>
+            name="sort"
             type="number"
             label={t('fields.sort')}
-            {...bind('sort', t('form.sortHint'))}
+            hint={t('form.sortHint')}
             slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'payment-form-sort' } }}
           />
-          <SwitchField
-            label={t('fields.enable')}
-            checked={values.enable}
-            onChange={(enable) => form.change('enable', enable)}
-            disabled={saving}
-            testId="payment-form-enable"
-          />
+          <FormSwitchField<GatewayFormValues> name="enable" label={t('fields.enable')} testId="payment-form-enable" />
         </FormSection>
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

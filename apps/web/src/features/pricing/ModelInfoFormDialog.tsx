@@ -4,20 +4,15 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { MODEL_MODALITIES, type ModelInfoView } from '@one-hub/contracts';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { useCheckedForm } from '../../components/form/checkedForm.js';
+import { FormSuggestField, FormTextField, useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
-import { bindTextFields, testIdSlots } from '../../components/form/fieldBinding.js';
+import { testIdSlots } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
-import { SuggestField } from '../../components/form/SuggestField.js';
-import { useFormState } from '../../hooks/useFormState.js';
-import {
-  type ModelInfoFormField,
-  type ModelInfoFormValues,
-  modelInfoToForm,
-  validateModelInfoForm,
-} from './metadataForm.js';
+import { type ModelInfoFormValues, modelInfoToForm, validateModelInfoForm } from './metadataForm.js';
 import { FormSection } from './PriceFields.js';
 import { useModelList, useSaveModelInfo } from './pricing.api.js';
 
@@ -104,30 +99,28 @@ function ListInput({
 
 function ModelInfoForm({ info, takenModels, onClose, onSaved }: ModelInfoFormProps) {
   const { t } = useTranslation('pricing');
-  const form = useFormState<ModelInfoFormValues, ModelInfoFormField>(() => modelInfoToForm(info));
-  const { values, errors, change } = form;
+  const form = useCheckedForm(
+    () => modelInfoToForm(info),
+    (values) => validateModelInfoForm(values, takenModels, info?.model ?? null, (key, options) => t(key, options)),
+  );
   const models = useModelList();
   const save = useSaveModelInfo();
   const saving = save.isPending;
+  const { values, errors, change } = useFormBinding(form, saving);
   const suggestions = (models.data ?? []).filter((model) => !takenModels.has(model));
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = form.accept(
-      validateModelInfoForm(values, takenModels, info?.model ?? null, (key, options) => t(key, options)),
-    );
-    if (body) save.mutate({ id: info?.id ?? null, body }, { onSuccess: (saved) => onSaved(saved, info === null) });
-  };
-  const bind = bindTextFields({ values, errors, change, disabled: saving });
   const text = (field: 'name' | 'description' | 'contextLength' | 'maxTokens', hint: string) => ({
+    name: field,
     label: t(`info.${field}`),
     fullWidth: true,
-    ...bind(field, hint),
+    hint,
   });
 
   return (
-    <DialogForm
-      onSubmit={submit}
+    <CheckedDialogForm
+      form={form}
+      onValid={(body) =>
+        save.mutate({ id: info?.id ?? null, body }, { onSuccess: (saved) => onSaved(saved, info === null) })
+      }
       testId="pricing-info-form"
       title={info ? t('info.editTitle', { model: info.model }) : t('info.createTitle')}
       onCancel={onClose}
@@ -138,26 +131,23 @@ function ModelInfoForm({ info, takenModels, onClose, onSaved }: ModelInfoFormPro
       submitTestId="pricing-info-form-submit"
     >
       <Stack spacing={3}>
-        <FormProblem error={save.error} unplaced={form.unplaced} testId="pricing-info-form-error" />
+        <FormProblem error={save.error} testId="pricing-info-form-error" />
         <FormSection title={t('info.basicSection')}>
-          <SuggestField
-            value={values.model}
-            onChange={(model) => change('model', model)}
+          <FormSuggestField<ModelInfoFormValues>
+            name="model"
             suggestions={suggestions}
             label={t('info.model')}
-            error={errors.model}
             hint={t('info.modelHint')}
-            disabled={saving}
             required
             autoFocus
             testId="pricing-info-form-model"
           />
-          <TextField
+          <FormTextField<ModelInfoFormValues>
             {...text('name', t('info.nameHint'))}
             required
             slotProps={testIdSlots('pricing-info-form-name', 'pricing-info-form-name-helper')}
           />
-          <TextField
+          <FormTextField<ModelInfoFormValues>
             {...text('description', ' ')}
             multiline
             minRows={2}
@@ -167,12 +157,12 @@ function ModelInfoForm({ info, takenModels, onClose, onSaved }: ModelInfoFormPro
         </FormSection>
         <FormSection title={t('info.limitsSection')}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
+            <FormTextField<ModelInfoFormValues>
               {...text('contextLength', t('info.tokensHint'))}
               type="number"
               slotProps={{ htmlInput: { min: 0, 'data-testid': 'pricing-info-form-context' } }}
             />
-            <TextField
+            <FormTextField<ModelInfoFormValues>
               {...text('maxTokens', t('info.tokensHint'))}
               type="number"
               slotProps={{ htmlInput: { min: 0, 'data-testid': 'pricing-info-form-max-tokens' } }}
@@ -195,9 +185,10 @@ function ModelInfoForm({ info, takenModels, onClose, onSaved }: ModelInfoFormPro
         </FormSection>
         <FormSection title={t('info.moreSection')}>
           <ListInput field="tags" values={values} options={[]} error={errors.tags} disabled={saving} change={change} />
-          <TextField
+          <FormTextField<ModelInfoFormValues>
+            name="supportUrls"
             label={t('info.supportUrls')}
-            {...bind('supportUrls', t('info.supportUrlsHint'))}
+            hint={t('info.supportUrlsHint')}
             multiline
             minRows={2}
             placeholder={URL_PLACEHOLDER}
@@ -205,7 +196,7 @@ function ModelInfoForm({ info, takenModels, onClose, onSaved }: ModelInfoFormPro
           />
         </FormSection>
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

@@ -6,16 +6,16 @@ import TextField from '@mui/material/TextField';
 import type { PriceView, SyncPricesResult } from '@one-hub/contracts';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { useCheckedForm } from '../../components/form/checkedForm.js';
+import { useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
-import { useFormState } from '../../hooks/useFormState.js';
 import { FormSection, PriceFields } from './PriceFields.js';
 import {
   emptyPriceFields,
   type MultiplePriceFormValues,
   type PriceFieldValues,
-  type PriceFormField,
   priceToFields,
   validateMultiplePriceForm,
 } from './priceForm.js';
@@ -40,38 +40,36 @@ function splitModels(text: string): string[] {
 
 function MultiplePriceForm({ originals, taken, owners, onClose, onSaved }: MultiplePriceFormProps) {
   const { t } = useTranslation('pricing');
-  const form = useFormState<MultiplePriceFormValues, PriceFormField>(() => ({
-    models: originals.map((price) => price.model),
-    ...(originals[0] ? priceToFields(originals[0]) : emptyPriceFields()),
-  }));
-  const { values, errors, change } = form;
+  const originalNames = originals.map((price) => price.model);
+  const form = useCheckedForm(
+    (): MultiplePriceFormValues => ({
+      models: originals.map((price) => price.model),
+      ...(originals[0] ? priceToFields(originals[0]) : emptyPriceFields()),
+    }),
+    (values) => validateMultiplePriceForm(values, taken, originalNames, (key, options) => t(key, options)),
+  );
   const [pending, setPending] = useState('');
   const modelList = useModelList();
   const save = useSaveMultiplePrices();
   const saving = save.isPending;
-  const originalNames = originals.map((price) => price.model);
+  const binding = useFormBinding(form, saving);
+  const { values, errors, change } = binding;
   const suggestions = (modelList.data ?? []).filter((model) => !taken.has(model) || originalNames.includes(model));
 
   const addModels = (models: string[]) =>
     change('models', [...new Set([...values.models, ...models.flatMap(splitModels)])]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
     // A name still being typed counts too.
-    const current = pending.trim()
-      ? { ...values, models: [...new Set([...values.models, ...splitModels(pending)])] }
-      : values;
-    form.setValues(current);
+    if (pending.trim()) form.setValue('models', [...new Set([...values.models, ...splitModels(pending)])]);
     setPending('');
-    const body = form.accept(
-      validateMultiplePriceForm(current, taken, originalNames, (key, options) => t(key, options)),
-    );
-    if (body) save.mutate(body, { onSuccess: onSaved });
+    return form.handleSubmit((body) => save.mutate(body, { onSuccess: onSaved }))(event);
   };
   const removed = originalNames.filter((model) => !values.models.includes(model));
 
   return (
-    <DialogForm
+    <CheckedDialogForm
+      form={form}
       onSubmit={submit}
       testId="pricing-multiple-form"
       title={originals.length > 0 ? t('multiple.editTitle', { count: originals.length }) : t('multiple.createTitle')}
@@ -83,7 +81,7 @@ function MultiplePriceForm({ originals, taken, owners, onClose, onSaved }: Multi
       submitTestId="pricing-multiple-submit"
     >
       <Stack spacing={3}>
-        <FormProblem error={save.error} unplaced={form.unplaced} testId="pricing-multiple-error" />
+        <FormProblem error={save.error} testId="pricing-multiple-error" />
         <FormSection title={t('multiple.modelsSection')}>
           <Autocomplete
             multiple
@@ -140,14 +138,12 @@ function MultiplePriceForm({ originals, taken, owners, onClose, onSaved }: Multi
           )}
         </FormSection>
         <PriceFields
-          values={values}
-          errors={errors}
+          {...binding}
           change={change as <Key extends keyof PriceFieldValues>(field: Key, value: PriceFieldValues[Key]) => void}
-          disabled={saving}
           owners={owners}
         />
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

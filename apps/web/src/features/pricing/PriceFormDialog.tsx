@@ -1,21 +1,18 @@
 import Stack from '@mui/material/Stack';
 import type { PriceView } from '@one-hub/contracts';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { useCheckedForm } from '../../components/form/checkedForm.js';
+import { FormSuggestField, useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
-import { SuggestField } from '../../components/form/SuggestField.js';
-import { useFormState } from '../../hooks/useFormState.js';
-import { describeError } from '../../lib/notify.js';
+import { isApiError } from '../../lib/api.js';
 import { FormSection, PriceFields } from './PriceFields.js';
 import {
   emptyPriceFields,
   type PriceFieldValues,
-  type PriceFormField,
   type PriceFormValues,
   priceToFields,
-  serverErrorField,
   validatePriceForm,
 } from './priceForm.js';
 import type { OwnerOption } from './priceTable.js';
@@ -35,41 +32,40 @@ interface PriceFormProps {
 
 function PriceForm({ price, model, taken, owners, onClose, onSaved }: PriceFormProps) {
   const { t } = useTranslation('pricing');
-  const form = useFormState<PriceFormValues, PriceFormField>(() => ({
-    model: price?.model ?? model ?? '',
-    ...(price ? priceToFields(price) : emptyPriceFields()),
-  }));
-  const { values, errors, change } = form;
+  const form = useCheckedForm(
+    (): PriceFormValues => ({
+      model: price?.model ?? model ?? '',
+      ...(price ? priceToFields(price) : emptyPriceFields()),
+    }),
+    (values) => validatePriceForm(values, taken, price?.model ?? null, (key, options) => t(key, options)),
+  );
   const models = useModelList();
   const save = useSavePrice();
   const saving = save.isPending;
+  const binding = useFormBinding(form, saving);
   const suggestions = (models.data ?? []).filter((model) => !taken.has(model));
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = form.accept(validatePriceForm(values, taken, price?.model ?? null, (key, options) => t(key, options)));
-    if (!body) return;
-    save.mutate(
-      { original: price?.model ?? null, body },
-      {
-        onSuccess: (saved) => onSaved(saved, price === null),
-        onError: (error) => {
-          // A model priced meanwhile by someone else: show it where the name is typed.
-          if (serverErrorField(describeError(error)) === 'model') {
-            form.setErrors((current) => ({
-              ...current,
-              model: t('form.errors.modelTaken', { model: values.model.trim() }),
-            }));
-            save.reset();
-          }
-        },
-      },
-    );
-  };
-
   return (
-    <DialogForm
-      onSubmit={submit}
+    <CheckedDialogForm
+      form={form}
+      onValid={(body) =>
+        save.mutate(
+          { original: price?.model ?? null, body },
+          {
+            onSuccess: (saved) => onSaved(saved, price === null),
+            onError: (error) => {
+              // A model priced meanwhile by someone else: show it where the name is typed.
+              if (isApiError(error) && error.field === 'model') {
+                form.setError('model', {
+                  type: 'server',
+                  message: t('form.errors.modelTaken', { model: form.getValues('model').trim() }),
+                });
+                save.reset();
+              }
+            },
+          },
+        )
+      }
       testId="pricing-form"
       title={price ? t('form.editTitle', { model: price.model }) : t('form.createTitle')}
       onCancel={onClose}
@@ -80,31 +76,27 @@ function PriceForm({ price, model, taken, owners, onClose, onSaved }: PriceFormP
       submitTestId="pricing-form-submit"
     >
       <Stack spacing={3}>
-        <FormProblem error={save.error} unplaced={form.unplaced} testId="pricing-form-error" />
+        <FormProblem error={save.error} testId="pricing-form-error" />
         <FormSection title={t('form.modelSection')}>
-          <SuggestField
+          <FormSuggestField<PriceFormValues>
             name="model"
-            value={values.model}
-            onChange={(model) => change('model', model)}
             suggestions={suggestions}
             label={t('form.model')}
-            error={errors.model}
             hint={t('form.modelHint')}
-            disabled={saving}
             required
             autoFocus
             testId="pricing-form-model"
           />
         </FormSection>
         <PriceFields
-          values={values}
-          errors={errors}
-          change={change as <Key extends keyof PriceFieldValues>(field: Key, value: PriceFieldValues[Key]) => void}
-          disabled={saving}
+          {...binding}
+          change={
+            binding.change as <Key extends keyof PriceFieldValues>(field: Key, value: PriceFieldValues[Key]) => void
+          }
           owners={owners}
         />
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

@@ -179,12 +179,3 @@ export function unusedExtraKinds(rows: readonly ExtraRatioRow[]): string[] {
   const used = new Set(rows.map((row) => row.kind));
   return EXTRA_TOKEN_KINDS.filter((kind) => !used.has(kind));
 }
-
-/** The field a server refusal belongs to, from the field name it starts with (`model: …`). */
-export function serverErrorField(message: string): PriceFormField | null {
-  const match = /^(price\.)?([a-z_]+)(\.\d+)?:/.exec(message);
-  const name = match?.[2];
-  if (name === 'model') return 'model';
-  if (name === 'models') return 'models';
-  return null;
-}

@@ -1,20 +1,20 @@
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import {
   type CreateRedemptionBody,
   REDEMPTION_BATCH_MAX,
   REDEMPTION_NAME_MAX_LENGTH,
   RedemptionStatus,
   type RedemptionView,
+  type UpdateRedemptionBody,
 } from '@one-hub/contracts';
-import { type FormEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { useCheckedForm } from '../../components/form/checkedForm.js';
+import { FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
-import { bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
-import { useFormState } from '../../hooks/useFormState.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { notify } from '../../lib/notify.js';
@@ -24,7 +24,6 @@ import {
   emptyRedemptionForm,
   inputToQuota,
   type QuotaUnit,
-  type RedemptionFormField,
   type RedemptionFormValues,
   redemptionToForm,
   validateRedemptionForm,
@@ -63,22 +62,18 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
   const [initial] = useState<RedemptionFormValues>(() =>
     code ? redemptionToForm(code, unit) : emptyRedemptionForm(unit),
   );
-  const form = useFormState<RedemptionFormValues, RedemptionFormField>(initial);
-  const { values } = form;
+  const form = useCheckedForm(initial, (values) =>
+    validateRedemptionForm(values, { code, initialQuota: initial.quota }, unit, (key, options) => t(key, options)),
+  );
+  const [name, quota] = form.watch(['name', 'quota']);
   const create = useCreateRedemptions();
   const update = useUpdateRedemption();
   const saving = create.isPending || update.isPending;
   const failure = create.error ?? update.error;
   const redeemed = code?.status === RedemptionStatus.redeemed;
-  const quotaHint = useQuotaHint(values.quota, unit);
-  const bind = bindTextFields({ ...form, disabled: saving });
+  const quotaHint = useQuotaHint(quota, unit);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const checked = form.accept(
-      validateRedemptionForm(values, { code, initialQuota: initial.quota }, unit, (key, options) => t(key, options)),
-    );
-    if (!checked) return;
+  const submit = (checked: CreateRedemptionBody | UpdateRedemptionBody) => {
     if ('id' in checked) {
       update.mutate(checked, {
         onSuccess: () => {
@@ -93,8 +88,9 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
   };
 
   return (
-    <DialogForm
-      onSubmit={submit}
+    <CheckedDialogForm
+      form={form}
+      onValid={submit}
       testId="redemption-form"
       title={code ? t('form.editTitle', { id: code.id }) : t('form.createTitle')}
       onCancel={onClose}
@@ -105,21 +101,21 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
       submitTestId="redemption-form-submit"
     >
       <Stack spacing={2.5}>
-        <FormProblem error={failure} unplaced={form.unplaced} testId="redemption-form-error" />
-        <TextField
+        <FormProblem error={failure} testId="redemption-form-error" />
+        <FormTextField<RedemptionFormValues>
           name="name"
           label={t('form.name')}
-          {...bind('name', t('form.nameHint', { length: values.name.trim().length, max: REDEMPTION_NAME_MAX_LENGTH }))}
+          hint={t('form.nameHint', { length: name.trim().length, max: REDEMPTION_NAME_MAX_LENGTH })}
           autoFocus
           required
           slotProps={{ htmlInput: { 'data-testid': 'redemption-form-name' } }}
         />
-        <TextField
+        <FormTextField<RedemptionFormValues>
           name="quota"
           type="number"
           label={unit.displayInCurrency ? t('form.amount') : t('form.quota')}
-          {...bind('quota', redeemed ? t('form.redeemedQuota') : quotaHint)}
-          disabled={saving || redeemed}
+          hint={redeemed ? t('form.redeemedQuota') : quotaHint}
+          disabled={redeemed}
           required
           slotProps={{
             input: unit.displayInCurrency
@@ -134,11 +130,11 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
           }}
         />
         {!code && (
-          <TextField
+          <FormTextField<RedemptionFormValues>
             name="count"
             type="number"
             label={t('form.count')}
-            {...bind('count', t('form.countHint', { max: REDEMPTION_BATCH_MAX }))}
+            hint={t('form.countHint', { max: REDEMPTION_BATCH_MAX })}
             required
             slotProps={{
               htmlInput: { min: 1, max: REDEMPTION_BATCH_MAX, step: 1, 'data-testid': 'redemption-form-count' },
@@ -146,7 +142,7 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
           />
         )}
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

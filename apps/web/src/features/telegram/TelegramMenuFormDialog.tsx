@@ -1,25 +1,20 @@
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import type { TelegramMenuView } from '@one-hub/contracts';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
+import { FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
-import { bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
-import { useFormState } from '../../hooks/useFormState.js';
-import { describeError } from '../../lib/notify.js';
 import { useSaveTelegramMenu } from './telegram.api.js';
 import {
   DESCRIPTION_MAX_LENGTH,
   emptyTelegramForm,
-  fieldOfServerMessage,
+  formFieldOf,
   PARSE_MODES,
-  type ParseMode,
   parseModeKey,
-  type TelegramFormField,
   type TelegramFormValues,
   telegramMenuToForm,
   validateTelegramForm,
@@ -36,32 +31,23 @@ interface TelegramMenuFormProps {
 
 function TelegramMenuForm({ menu, onClose, onSaved }: TelegramMenuFormProps) {
   const { t } = useTranslation('telegram');
-  const form = useFormState<TelegramFormValues, TelegramFormField>(() =>
-    menu ? telegramMenuToForm(menu) : emptyTelegramForm(),
+  const form = useCheckedForm(
+    () => (menu ? telegramMenuToForm(menu) : emptyTelegramForm()),
+    (values) => validateTelegramForm(values, menu?.id ?? null, (key, options) => t(key, options)),
   );
-  const { values } = form;
   const save = useSaveTelegramMenu();
   const saving = save.isPending;
   const creating = menu === null;
-  const bind = bindTextFields({ ...form, disabled: saving });
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = form.accept(validateTelegramForm(values, menu?.id ?? null, (key, options) => t(key, options)));
-    if (!body) return;
-    save.mutate(body, {
-      onSuccess: (saved) => onSaved(saved, creating),
-      onError: (error) => {
-        const field = fieldOfServerMessage(error instanceof Error ? error.message : '');
-        if (field) form.setErrors((current) => ({ ...current, [field]: describeError(error) }));
-        else form.setUnplaced([describeError(error)]);
-      },
-    });
-  };
 
   return (
-    <DialogForm
-      onSubmit={submit}
+    <CheckedDialogForm
+      form={form}
+      onValid={(body) =>
+        save.mutate(body, {
+          onSuccess: (saved) => onSaved(saved, creating),
+          onError: (error) => showServerError(form.setError, error, formFieldOf),
+        })
+      }
       testId="telegram-form"
       title={creating ? t('form.createTitle') : t('form.editTitle', { command: menu.command })}
       onCancel={onClose}
@@ -72,11 +58,11 @@ function TelegramMenuForm({ menu, onClose, onSaved }: TelegramMenuFormProps) {
       submitTestId="telegram-form-submit"
     >
       <Stack spacing={2.5}>
-        <FormProblem unplaced={form.unplaced} testId="telegram-form-error" />
-        <TextField
+        <FormProblem testId="telegram-form-error" />
+        <FormTextField<TelegramFormValues>
           name="command"
           label={t('form.command')}
-          {...bind('command', t('form.commandHint'))}
+          hint={t('form.commandHint')}
           required
           autoFocus
           autoComplete="off"
@@ -89,24 +75,20 @@ function TelegramMenuForm({ menu, onClose, onSaved }: TelegramMenuFormProps) {
             formHelperText: { 'data-testid': 'telegram-form-command-helper' } as object,
           }}
         />
-        <TextField
+        <FormTextField<TelegramFormValues>
           name="description"
           label={t('form.description')}
-          {...bind('description', t('form.descriptionHint'))}
+          hint={t('form.descriptionHint')}
           required
           slotProps={{
             htmlInput: { 'data-testid': 'telegram-form-description', maxLength: DESCRIPTION_MAX_LENGTH },
           }}
         />
-        <TextField
+        <FormTextField<TelegramFormValues>
           select
-          name="parse_mode"
+          name="parseMode"
           label={t('form.parseMode')}
-          value={values.parseMode}
-          onChange={(event) => form.change('parseMode', event.target.value as ParseMode)}
-          error={Boolean(form.errors.parseMode)}
-          helperText={form.errors.parseMode ?? t('form.parseModeHint')}
-          disabled={saving}
+          hint={t('form.parseModeHint')}
           required
           slotProps={{
             select: { displayEmpty: true, SelectDisplayProps: { 'data-testid': 'telegram-form-parse-mode' } as object },
@@ -117,11 +99,11 @@ function TelegramMenuForm({ menu, onClose, onSaved }: TelegramMenuFormProps) {
               {t(parseModeKey(mode))}
             </MenuItem>
           ))}
-        </TextField>
-        <TextField
-          name="reply_message"
+        </FormTextField>
+        <FormTextField<TelegramFormValues>
+          name="reply"
           label={t('form.reply')}
-          {...bind('reply', t('form.replyHint'))}
+          hint={t('form.replyHint')}
           required
           multiline
           minRows={4}
@@ -129,7 +111,7 @@ function TelegramMenuForm({ menu, onClose, onSaved }: TelegramMenuFormProps) {
           slotProps={{ htmlInput: { 'data-testid': 'telegram-form-reply', spellCheck: false } }}
         />
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

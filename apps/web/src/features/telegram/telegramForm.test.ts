@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   commandName,
   emptyTelegramForm,
-  fieldOfServerMessage,
+  formFieldOf,
   parseModeKey,
   telegramMenuToForm,
   validateTelegramForm,
@@ -81,9 +81,9 @@ describe('telegram menu form', () => {
   it('names parse modes, and places server refusals on their field', () => {
     expect(parseModeKey('MarkdownV2')).toBe('parseMode.MarkdownV2');
     expect(parseModeKey('')).toBe('parseMode.plain');
-    expect(fieldOfServerMessage('command is already taken')).toBe('command');
-    expect(fieldOfServerMessage('reply_message is required')).toBe('reply');
-    expect(fieldOfServerMessage('bot is off')).toBeNull();
+    expect(formFieldOf('command')).toBe('command');
+    expect(formFieldOf('reply_message')).toBe('reply');
+    expect(formFieldOf('id')).toBeUndefined();
     expect(commandName('  /start ')).toBe('start');
   });
 });

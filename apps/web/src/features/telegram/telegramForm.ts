@@ -114,8 +114,7 @@ export function validateTelegramForm(values: TelegramFormValues, id: number | nu
   return { ok: true, body: parsed.data };
 }
 
-/** Which field a server refusal is about, from the field name it starts with (e.g. "command: …"). */
-export function fieldOfServerMessage(message: string): TelegramFormField | null {
-  const match = /^(command|description|parse_mode|reply_message)\b/.exec(message);
-  return match ? (fieldOfPath[match[1] ?? ''] ?? null) : null;
+/** The form's field for the field a server refusal names (the API's `parse_mode` is `parseMode` here). */
+export function formFieldOf(apiField: string): TelegramFormField | undefined {
+  return fieldOfPath[apiField];
 }

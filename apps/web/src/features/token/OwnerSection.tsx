@@ -23,7 +23,7 @@ export function useOwnerField(managed: TokenRow | null, save: { error: unknown; 
   const { t } = useTranslation('token');
   const [value, setValue] = useState(managed ? String(managed.user_id) : '');
   const [error, setError] = useState('');
-  const refused = isApiError(save.error) && save.error.message.startsWith('user_id');
+  const refused = isApiError(save.error) && save.error.field === 'user_id';
   const field: OwnerFieldState = {
     value,
     error,

@@ -1,27 +1,19 @@
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { TOKEN_NAME_MAX_LENGTH, type TokenView } from '@one-hub/contracts';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { useCheckedForm } from '../../components/form/checkedForm.js';
+import { FormTextField, useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
-import { bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
-import { useFormState } from '../../hooks/useFormState.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { OwnerSection, useOwnerField } from './OwnerSection.js';
 import { ExpirySection, GroupSection, LimitsSection, QuotaSection } from './TokenFormFields.js';
 import { type TokenRow, useSaveToken } from './token.api.js';
-import {
-  emptyTokenForm,
-  type TokenFormField,
-  type TokenFormValues,
-  tokenToForm,
-  validateTokenForm,
-} from './tokenForm.js';
+import { emptyTokenForm, type TokenFormValues, tokenToForm, validateTokenForm } from './tokenForm.js';
 
 interface TokenFormDialogProps {
   /** The key to edit; null to create one. */
@@ -39,35 +31,38 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
   const { t } = useTranslation('token');
   // Quota is typed in the unit the balance dialog uses: US$ when the site shows currency.
   const unit = quotaUnitOf(useSiteInfo());
-  const form = useFormState<TokenFormValues, TokenFormField>(
+  const form = useCheckedForm(
     () => (token ? tokenToForm(token, nowSeconds(), unit) : emptyTokenForm(nowSeconds(), unit)),
-    // A switch that locks a field takes that field's message away.
-    (field) => [field === 'neverExpires' ? 'expiresAt' : field === 'unlimitedQuota' ? 'remainQuota' : field],
+    (values: TokenFormValues) =>
+      validateTokenForm(values, token?.id ?? null, nowSeconds(), (key, options) => t(key, options), unit),
   );
-  const { values } = form;
   const groups = useUserGroupMap();
   const managed = admin && token !== null ? token : null;
   const save = useSaveToken(managed !== null);
   const saving = save.isPending;
   const owner = useOwnerField(managed, save);
+  const sectionProps = useFormBinding(
+    form,
+    saving,
+    // A switch that locks a field takes that field's message away.
+    (field) => [field === 'neverExpires' ? 'expiresAt' : field === 'unlimitedQuota' ? 'remainQuota' : field],
+  );
+  const { values } = sectionProps;
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const transfer = owner.check();
-    const body = form.accept(
-      validateTokenForm(values, token?.id ?? null, nowSeconds(), (key, options) => t(key, options), unit),
-    );
-    if (!body || !transfer.ok) return;
-    // Only a changed owner is sent: `user_id` is what moves the key.
-    const sent = transfer.userId === undefined ? body : { ...body, user_id: transfer.userId };
-    save.mutate(sent, { onSuccess: (saved) => onSaved(saved, token === null) });
-  };
-
-  const sectionProps = { values, errors: form.errors, change: form.change, disabled: saving };
-  const bind = bindTextFields(sectionProps);
   return (
-    <DialogForm
-      onSubmit={submit}
+    <CheckedDialogForm
+      form={form}
+      // The owner is checked apart from the form (it is only there for another user's key), and
+      // always, so both the form's and the owner's messages show at once.
+      onSubmit={(event) => {
+        const transfer = owner.check();
+        return form.handleSubmit((body) => {
+          if (!transfer.ok) return;
+          // Only a changed owner is sent: `user_id` is what moves the key.
+          const sent = transfer.userId === undefined ? body : { ...body, user_id: transfer.userId };
+          save.mutate(sent, { onSuccess: (saved) => onSaved(saved, token === null) });
+        })(event);
+      }}
       testId="token-form"
       title={token ? t('form.editTitle') : t('form.createTitle')}
       onCancel={onClose}
@@ -78,12 +73,12 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
       submitTestId="token-form-submit"
     >
       <Stack spacing={3}>
-        <FormProblem error={save.error} unplaced={form.unplaced} testId="token-form-error" />
+        <FormProblem error={save.error} testId="token-form-error" />
         <FormSection title={t('form.basicSection')} spacing={1.5}>
-          <TextField
+          <FormTextField<TokenFormValues>
             name="name"
             label={t('form.name')}
-            {...bind('name', t('form.nameHint', { length: values.name.trim().length, max: TOKEN_NAME_MAX_LENGTH }))}
+            hint={t('form.nameHint', { length: values.name.trim().length, max: TOKEN_NAME_MAX_LENGTH })}
             autoFocus
             required
             slotProps={{ htmlInput: { 'data-testid': 'token-form-name' } }}
@@ -95,7 +90,7 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
         <GroupSection {...sectionProps} groups={Object.values(groups.data ?? {})} />
         <LimitsSection {...sectionProps} />
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

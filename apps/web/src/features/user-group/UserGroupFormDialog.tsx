@@ -1,26 +1,21 @@
 import Collapse from '@mui/material/Collapse';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import type { UserGroupView } from '@one-hub/contracts';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogForm } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
+import { FormSwitchField, FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
-import { bindSwitchFields, bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
-import { SwitchField } from '../../components/form/SwitchField.js';
-import { useFormState } from '../../hooks/useFormState.js';
-import { describeError } from '../../lib/notify.js';
 import { monospace } from './UserGroupCells.js';
 import { useSaveUserGroup } from './userGroup.api.js';
 import {
   emptyUserGroupForm,
-  fieldOfServerMessage,
+  formFieldOf,
   GROUP_NAME_MAX_LENGTH,
   SYMBOL_MAX_LENGTH,
-  type UserGroupFormField,
   type UserGroupFormValues,
   userGroupToForm,
   validateUserGroupForm,
@@ -35,38 +30,27 @@ interface UserGroupFormDialogProps {
 
 function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
   const { t } = useTranslation('userGroup');
-  const form = useFormState<UserGroupFormValues, UserGroupFormField>(
+  const form = useCheckedForm(
     () => (group ? userGroupToForm(group) : emptyUserGroupForm()),
-    // Switching the promotion hides or shows its bounds, so their messages go too.
-    (field) => (field === 'promotion' ? [field, 'min', 'max'] : [field]),
+    (values) => validateUserGroupForm(values, group?.id ?? null, (key, options) => t(key, options)),
   );
-  const { values } = form;
+  const promotion = form.watch('promotion');
   const save = useSaveUserGroup();
   const saving = save.isPending;
   const creating = group === null;
-  const bind = bindTextFields({ ...form, disabled: saving });
-  const switchOf = bindSwitchFields({ ...form, disabled: saving });
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = form.accept(validateUserGroupForm(values, group?.id ?? null, (key, options) => t(key, options)));
-    if (!body) return;
-    save.mutate(body, {
-      onSuccess: (saved) => onSaved(saved, creating),
-      onError: (error) => {
-        const field = fieldOfServerMessage(error instanceof Error ? error.message : '');
-        if (field) form.setErrors((current) => ({ ...current, [field]: describeError(error) }));
-        else form.setUnplaced([describeError(error)]);
-      },
-    });
-  };
 
   const numberProps = (testId: string, step: string) => ({
     htmlInput: { inputMode: 'decimal' as const, min: 0, step, 'data-testid': testId },
   });
   return (
-    <DialogForm
-      onSubmit={submit}
+    <CheckedDialogForm
+      form={form}
+      onValid={(body) =>
+        save.mutate(body, {
+          onSuccess: (saved) => onSaved(saved, creating),
+          onError: (error) => showServerError(form.setError, error, formFieldOf),
+        })
+      }
       testId="user-group-form"
       title={creating ? t('form.createTitle') : t('form.editTitle', { name: group.name })}
       onCancel={onClose}
@@ -77,12 +61,12 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
       submitTestId="user-group-form-submit"
     >
       <Stack spacing={3}>
-        <FormProblem unplaced={form.unplaced} testId="user-group-form-error" />
+        <FormProblem testId="user-group-form-error" />
         <FormSection title={t('form.identitySection')}>
-          <TextField
+          <FormTextField<UserGroupFormValues>
             name="symbol"
             label={t('form.symbol')}
-            {...bind('symbol', creating ? t('form.symbolHint', { max: SYMBOL_MAX_LENGTH }) : t('form.symbolFixed'))}
+            hint={creating ? t('form.symbolHint', { max: SYMBOL_MAX_LENGTH }) : t('form.symbolFixed')}
             required={creating}
             autoFocus={creating}
             autoComplete="off"
@@ -92,10 +76,10 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
             }}
             sx={creating ? undefined : { '& .MuiInputBase-root': { bgcolor: 'action.hover' } }}
           />
-          <TextField
+          <FormTextField<UserGroupFormValues>
             name="name"
             label={t('form.name')}
-            {...bind('name', t('form.nameHint', { max: GROUP_NAME_MAX_LENGTH }))}
+            hint={t('form.nameHint', { max: GROUP_NAME_MAX_LENGTH })}
             required
             autoFocus={!creating}
             slotProps={{ htmlInput: { 'data-testid': 'user-group-form-name' } }}
@@ -103,24 +87,24 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
         </FormSection>
         <FormSection title={t('form.limitsSection')}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
+            <FormTextField<UserGroupFormValues>
               fullWidth
               name="ratio"
               type="number"
               label={t('form.ratio')}
-              {...bind('ratio', t('form.ratioHint'))}
+              hint={t('form.ratioHint')}
               required
               slotProps={{
                 ...numberProps('user-group-form-ratio', '0.01'),
                 input: { startAdornment: <InputAdornment position="start">×</InputAdornment> },
               }}
             />
-            <TextField
+            <FormTextField<UserGroupFormValues>
               fullWidth
-              name="api_rate"
+              name="apiRate"
               type="number"
               label={t('form.apiRate')}
-              {...bind('apiRate', t('form.apiRateHint'))}
+              hint={t('form.apiRateHint')}
               required
               slotProps={{
                 ...numberProps('user-group-form-api-rate', '1'),
@@ -128,37 +112,41 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
               }}
             />
           </Stack>
-          <SwitchField
+          <FormSwitchField<UserGroupFormValues>
             label={t('form.public')}
             description={t('form.publicHint')}
-            {...switchOf('public', 'user-group-form-public')}
+            name="public"
+            testId="user-group-form-public"
           />
         </FormSection>
         <FormSection title={t('form.promotionSection')}>
-          <SwitchField
+          <FormSwitchField<UserGroupFormValues>
             label={t('form.promotion')}
             description={t('form.promotionHint')}
-            {...switchOf('promotion', 'user-group-form-promotion')}
+            name="promotion"
+            // Switching the promotion hides or shows its bounds, so their messages go too.
+            clears={['min', 'max']}
+            testId="user-group-form-promotion"
           />
-          <Collapse in={values.promotion} unmountOnExit>
+          <Collapse in={promotion} unmountOnExit>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ pt: 0.5 }}>
-              <TextField
+              <FormTextField<UserGroupFormValues>
                 fullWidth
                 name="min"
                 type="number"
                 label={t('form.min')}
-                {...bind('min', t('form.minHint'))}
+                hint={t('form.minHint')}
                 slotProps={{
                   ...numberProps('user-group-form-min', '1'),
                   input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
                 }}
               />
-              <TextField
+              <FormTextField<UserGroupFormValues>
                 fullWidth
                 name="max"
                 type="number"
                 label={t('form.max')}
-                {...bind('max', t('form.maxHint'))}
+                hint={t('form.maxHint')}
                 slotProps={{
                   ...numberProps('user-group-form-max', '1'),
                   input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
@@ -168,7 +156,7 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
           </Collapse>
         </FormSection>
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

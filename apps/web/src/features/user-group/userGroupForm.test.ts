@@ -1,6 +1,6 @@
 import type { UserGroupView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
-import { emptyUserGroupForm, fieldOfServerMessage, userGroupToForm, validateUserGroupForm } from './userGroupForm.js';
+import { emptyUserGroupForm, formFieldOf, userGroupToForm, validateUserGroupForm } from './userGroupForm.js';
 
 const t = (key: string, values?: Record<string, unknown>) => (values ? `${key}:${JSON.stringify(values)}` : key);
 const valid = { ...emptyUserGroupForm(), symbol: 'team', name: 'Team' };
@@ -70,10 +70,10 @@ describe('validateUserGroupForm', () => {
   });
 });
 
-describe('fieldOfServerMessage', () => {
-  it('finds the field a server refusal names', () => {
-    expect(fieldOfServerMessage("symbol: user group 'vip' already exists")).toBe('symbol');
-    expect(fieldOfServerMessage('api_rate must be at least 0')).toBe('apiRate');
-    expect(fieldOfServerMessage("the 'default' user group cannot be deleted")).toBeNull();
+describe('formFieldOf', () => {
+  it("finds the form's field for the field a server refusal names", () => {
+    expect(formFieldOf('symbol')).toBe('symbol');
+    expect(formFieldOf('api_rate')).toBe('apiRate');
+    expect(formFieldOf('public')).toBeUndefined();
   });
 });

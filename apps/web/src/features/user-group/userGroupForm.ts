@@ -127,8 +127,7 @@ export function validateUserGroupForm(
   return { ok: false, errors, unplaced };
 }
 
-/** Which field a server refusal is about, from the field name it starts with (e.g. "symbol: …"). */
-export function fieldOfServerMessage(message: string): UserGroupFormField | null {
-  const match = /^(symbol|name|ratio|api_rate|min|max)\b/.exec(message);
-  return match ? (fieldOfPath[match[1] ?? ''] ?? null) : null;
+/** The form's field for the field a server refusal names (the API's `api_rate` is `apiRate` here). */
+export function formFieldOf(apiField: string): UserGroupFormField | undefined {
+  return fieldOfPath[apiField];
 }

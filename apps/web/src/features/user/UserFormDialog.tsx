@@ -6,7 +6,6 @@ import Link from '@mui/material/Link';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   DISPLAY_NAME_MAX_LENGTH,
@@ -16,22 +15,20 @@ import {
   type UserGroupView,
   type UserView,
 } from '@one-hub/contracts';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { DialogForm } from '../../components/FormDialog.js';
+import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
+import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
+import { FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
-import { bindTextFields } from '../../components/form/fieldBinding.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
-import { useFormState } from '../../hooks/useFormState.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
 import { useSession } from '../../hooks/useSession.js';
-import { describeError } from '../../lib/notify.js';
 import { useSaveUser } from './user.api.js';
 import {
   emptyUserForm,
-  fieldOfServerMessage,
-  type UserFormField,
+  formFieldOf,
   type UserFormValues,
   userFormFields,
   userToForm,
@@ -55,33 +52,15 @@ function GroupOptions(groups: UserGroupView[], current: string) {
   return usable;
 }
 
-function PasswordField({
-  value,
-  onChange,
-  error,
-  helperText,
-  label,
-  disabled,
-}: {
-  value: string;
-  onChange(value: string): void;
-  error?: string;
-  helperText: string;
-  label: string;
-  disabled: boolean;
-}) {
+function PasswordField({ hint, label }: { hint: string; label: string }) {
   const { t } = useTranslation('user');
   const [shown, setShown] = useState(false);
   return (
-    <TextField
+    <FormTextField<UserFormValues>
       name="password"
       type={shown ? 'text' : 'password'}
       label={label}
-      value={value}
-      onChange={(event) => onChange(event.target.value)}
-      error={Boolean(error)}
-      helperText={error ?? helperText}
-      disabled={disabled}
+      hint={hint}
       autoComplete="new-password"
       slotProps={{
         htmlInput: { 'data-testid': 'user-form-password' },
@@ -122,32 +101,24 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
   const groupName = useGroupName();
   const fields = userFormFields(user, useSession().user?.id);
   const own = fields.password === 'profile';
-  const form = useFormState<UserFormValues, UserFormField>(() => (user ? userToForm(user) : emptyUserForm()));
-  const { values, errors, change } = form;
+  const form = useCheckedForm(
+    () => (user ? userToForm(user) : emptyUserForm()),
+    (values) => validateUserForm(values, user?.id ?? null, (key, options) => t(key, options), own),
+  );
   const save = useSaveUser();
   const saving = save.isPending;
   const creating = user === null;
-  const bind = bindTextFields({ ...form, disabled: saving });
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const body = form.accept(validateUserForm(values, user?.id ?? null, (key, options) => t(key, options), own));
-    if (!body) return;
-    save.mutate(body, {
-      onSuccess: (saved) => onSaved(saved, creating),
-      onError: (error) => {
-        const message = describeError(error);
-        const field = fieldOfServerMessage(error instanceof Error ? error.message : '');
-        if (field) form.setErrors((current) => ({ ...current, [field]: message }));
-        else form.setUnplaced([message]);
-      },
-    });
-  };
-
-  const options = GroupOptions(groups, values.group);
+  const options = GroupOptions(groups, form.watch('group'));
   return (
-    <DialogForm
-      onSubmit={submit}
+    <CheckedDialogForm
+      form={form}
+      onValid={(body) =>
+        save.mutate(body, {
+          onSuccess: (saved) => onSaved(saved, creating),
+          onError: (error) => showServerError(form.setError, error, formFieldOf),
+        })
+      }
       testId="user-form"
       title={creating ? t('form.createTitle') : t('form.editTitle', { name: user.username })}
       onCancel={onClose}
@@ -158,45 +129,37 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
       submitTestId="user-form-submit"
     >
       <Stack spacing={2.5} sx={{ pt: 0.5 }}>
-        <FormProblem unplaced={form.unplaced} testId="user-form-error" />
-        <TextField
+        <FormProblem testId="user-form-error" />
+        <FormTextField<UserFormValues>
           name="username"
           label={t('form.username')}
-          {...bind(
-            'username',
+          hint={
             creating
               ? t('form.usernameHint', { min: USERNAME_MIN_LENGTH, max: USERNAME_MAX_LENGTH })
-              : t('form.usernameFixed'),
-          )}
-          disabled={saving || !creating}
+              : t('form.usernameFixed')
+          }
+          disabled={!creating}
           required={creating}
           autoFocus={creating}
           autoComplete="off"
           slotProps={{ htmlInput: { 'data-testid': 'user-form-username' } }}
         />
         {fields.password === 'create' && (
-          <PasswordField
-            label={t('form.password')}
-            value={values.password}
-            onChange={(value) => change('password', value)}
-            error={errors.password}
-            helperText={t('form.passwordHint', { min: PASSWORD_MIN_LENGTH })}
-            disabled={saving}
-          />
+          <PasswordField label={t('form.password')} hint={t('form.passwordHint', { min: PASSWORD_MIN_LENGTH })} />
         )}
-        <TextField
-          name="display_name"
+        <FormTextField<UserFormValues>
+          name="displayName"
           label={t('form.displayName')}
-          {...bind('displayName', t('form.displayNameHint', { max: DISPLAY_NAME_MAX_LENGTH }))}
+          hint={t('form.displayNameHint', { max: DISPLAY_NAME_MAX_LENGTH })}
           autoFocus={!creating}
           slotProps={{ htmlInput: { 'data-testid': 'user-form-display-name' } }}
         />
-        <TextField
+        <FormTextField<UserFormValues>
           select
           name="group"
           label={t('form.group')}
-          {...bind('group', own ? t('form.ownGroupHint') : t('form.groupHint'))}
-          disabled={saving || !fields.groupEditable}
+          hint={own ? t('form.ownGroupHint') : t('form.groupHint')}
+          disabled={!fields.groupEditable}
           required
           slotProps={{
             select: {
@@ -227,20 +190,13 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
               />
             </MenuItem>
           ))}
-        </TextField>
+        </FormTextField>
         {fields.password === 'profile' && <OwnAccountHint />}
         {fields.password === 'change' && (
-          <PasswordField
-            label={t('form.newPassword')}
-            value={values.password}
-            onChange={(value) => change('password', value)}
-            error={errors.password}
-            helperText={t('form.newPasswordHint', { min: PASSWORD_MIN_LENGTH })}
-            disabled={saving}
-          />
+          <PasswordField label={t('form.newPassword')} hint={t('form.newPasswordHint', { min: PASSWORD_MIN_LENGTH })} />
         )}
       </Stack>
-    </DialogForm>
+    </CheckedDialogForm>
   );
 }
 

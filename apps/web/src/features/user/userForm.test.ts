@@ -1,6 +1,6 @@
 import type { UserView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
-import { emptyUserForm, fieldOfServerMessage, userFormFields, userToForm, validateUserForm } from './userForm.js';
+import { emptyUserForm, formFieldOf, userFormFields, userToForm, validateUserForm } from './userForm.js';
 
 const t = (key: string, values?: Record<string, unknown>) => (values ? `${key}:${JSON.stringify(values)}` : key);
 
@@ -65,12 +65,12 @@ describe('validateUserForm for an existing user', () => {
   });
 });
 
-describe('fieldOfServerMessage', () => {
-  it('finds the field a server refusal names', () => {
-    expect(fieldOfServerMessage("username: 'bob' is already taken")).toBe('username');
-    expect(fieldOfServerMessage("group: user group 'x' is disabled")).toBe('group');
-    expect(fieldOfServerMessage('display_name must be at most 20 characters')).toBe('displayName');
-    expect(fieldOfServerMessage('permission denied')).toBeNull();
+describe('formFieldOf', () => {
+  it("finds the form's field for the field a server refusal names", () => {
+    expect(formFieldOf('username')).toBe('username');
+    expect(formFieldOf('group')).toBe('group');
+    expect(formFieldOf('display_name')).toBe('displayName');
+    expect(formFieldOf('role')).toBeUndefined();
   });
 });
 

@@ -110,8 +110,7 @@ export function validateUserForm(values: UserFormValues, id: number | null, t: T
   return { ok: false, errors, unplaced };
 }
 
-/** Which field a server refusal is about, from the field name it starts with (e.g. "username: …"). */
-export function fieldOfServerMessage(message: string): UserFormField | null {
-  const match = /^(username|password|display_name|group)\b/.exec(message);
-  return match ? (fieldOfPath[match[1] ?? ''] ?? null) : null;
+/** The form's field for the field a server refusal names (the API's `display_name` is `displayName` here). */
+export function formFieldOf(apiField: string): UserFormField | undefined {
+  return fieldOfPath[apiField];
 }
