@@ -5,6 +5,8 @@ import { type RealtimeMock, startRealtimeMock } from '../../../test/providers/re
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
 import { providerType } from '../../domain/channel-types/registry.js';
 
+const OPENAI = providerType('openai');
+
 /** A loopback address where nothing listens: connecting to it is refused. */
 async function closedPort(): Promise<string> {
   const server = createServer();
@@ -48,26 +50,14 @@ describe('realtime sessions across channels', () => {
     dead = await closedPort();
     const channels = [
       // One model, three channels by priority: unreachable, then refusing, then serving.
-      ['dead', { type: providerType('openai'), key: 'sk-dead', base_url: dead, models: 'rt-retry', priority: 30 }],
+      ['dead', { type: OPENAI, key: 'sk-dead', base_url: dead, models: 'rt-retry', priority: 30 }],
       [
         'busy',
-        {
-          type: providerType('openai'),
-          key: busy.behaviour.apiKey,
-          base_url: busy.url,
-          models: 'rt-retry,rt-busy',
-          priority: 20,
-        },
+        { type: OPENAI, key: busy.behaviour.apiKey, base_url: busy.url, models: 'rt-retry,rt-busy', priority: 20 },
       ],
       [
         'good',
-        {
-          type: providerType('openai'),
-          key: good.behaviour.apiKey,
-          base_url: good.url,
-          models: 'rt-retry,rt-idle',
-          priority: 10,
-        },
+        { type: OPENAI, key: good.behaviour.apiKey, base_url: good.url, models: 'rt-retry,rt-idle', priority: 10 },
       ],
       [
         'azure',
@@ -207,12 +197,7 @@ describe('realtime sessions at shutdown', () => {
   beforeAll(async () => {
     r = await startRelayTest({ env: { SHUTDOWN_GRACE_SECONDS: '0.3' } });
     upstream = await startRealtimeMock();
-    await r.addChannel({
-      type: providerType('openai'),
-      key: upstream.behaviour.apiKey,
-      base_url: upstream.url,
-      models: 'rt-shutdown',
-    });
+    await r.addChannel({ type: OPENAI, key: upstream.behaviour.apiKey, base_url: upstream.url, models: 'rt-shutdown' });
     await r.setPrice('rt-shutdown', 1, 1);
   });
   afterAll(async () => {
