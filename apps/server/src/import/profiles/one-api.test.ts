@@ -9,7 +9,11 @@ import { newApiProfile } from './new-api.js';
 import { channelNotes, oneApiProfile as profile } from './one-api.js';
 import { oneHubProfile } from './one-hub.js';
 
-/** Rows as MySQL or SQLite hand them over: numbers as strings, booleans as 0/1. */
+/**
+ * Rows as MySQL or SQLite hand them over: numbers as strings, booleans as 0/1. Their `type` ids are
+ * one-api's own numbering, the vocabulary the importer translates, so they stay numbers; what the
+ * importer makes of them is named by slug.
+ */
 const channelRow = (row: Record<string, unknown>) => ({
   id: '7',
   type: '1',
