@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockUpstream, startMockUpstream } from '../test/mocks/openai-upstream.js';
 import { parsePrometheusText, sampleValue } from '../test/prometheus-text.js';
+import { providerType } from './domain/channel-types/registry.js';
 
 /** The server as `npm start` runs it, from its sources, in child processes. */
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -121,7 +122,7 @@ describe.skipIf(!redisUrl)('two workers on one port, one SQLite file and Redis',
   it('bills exactly across the workers and shows both in one scrape', async () => {
     await admin('POST', '/api/channel/', {
       name: 'mock',
-      type: 1,
+      type: providerType('openai'),
       key: upstream.behaviour.apiKey,
       base_url: upstream.url,
       models: 'gpt-4o-mini',

@@ -7,6 +7,7 @@ import { runCrashLoad, seededRandom } from '../test/crash-load.js';
 import { createTestDatabase, type TestDatabase } from '../test/databases.js';
 import { type MockUpstream, startMockUpstream } from '../test/mocks/openai-upstream.js';
 import { type ServerProcess, startServerProcess } from '../test/server-process.js';
+import { providerType } from './domain/channel-types/registry.js';
 import type { DialectName } from './platform/db/index.js';
 
 /**
@@ -67,7 +68,7 @@ async function setUpAccount(url: string): Promise<BookedAccount & { key: string 
   const root = await signIn(url, 'root', ROOT_PASSWORD);
   await root('POST', '/api/channel/', {
     name: 'crash-mock',
-    type: 1,
+    type: providerType('openai'),
     key: upstream.behaviour.apiKey,
     base_url: upstream.url,
     models: MODEL,
@@ -77,7 +78,7 @@ async function setUpAccount(url: string): Promise<BookedAccount & { key: string 
   await root('POST', '/api/prices/single', {
     model: MODEL,
     type: 'tokens',
-    channel_type: 1,
+    channel_type: providerType('openai'),
     input: 1,
     output: 2,
     locked: false,

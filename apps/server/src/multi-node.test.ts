@@ -9,6 +9,7 @@ import { startMockUpstream } from '../test/mocks/openai-upstream.js';
 import { relayInject } from '../test/relay-inject.js';
 import { type AssembledServer, assembleServer } from './assemble.js';
 import { loadConfig } from './config.js';
+import { providerType } from './domain/channel-types/registry.js';
 import { sha256Hex } from './platform/crypto.js';
 import { createLogger } from './platform/logger.js';
 
@@ -93,7 +94,7 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
         (
           await call('POST', '/api/channel/', {
             name: 'mock',
-            type: 1,
+            type: providerType('openai'),
             key: upstream.behaviour.apiKey,
             base_url: upstream.url,
             models: 'gpt-4o-mini',
@@ -106,7 +107,7 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
       const price = await call('POST', '/api/prices/single', {
         model: 'gpt-4o-mini',
         type: 'tokens',
-        channel_type: 1,
+        channel_type: providerType('openai'),
         input: 1,
         output: 2,
         locked: false,

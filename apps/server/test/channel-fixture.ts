@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { providerType } from '../src/domain/channel-types/registry.js';
 import type { DialectName } from '../src/platform/db/index.js';
 import { caller } from './api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from './app.js';
@@ -29,7 +30,13 @@ export async function stopChannelFixture(fixture: ChannelFixture | undefined): P
 /** Creates an OpenAI-type channel pointing at the mock and returns its id. */
 export async function addMockChannel(fixture: ChannelFixture, fields: Record<string, unknown>): Promise<number> {
   const { mock, call, root } = fixture;
-  const body = { name: 'mock', type: 1, key: mock.behaviour.apiKey, base_url: mock.url, models: 'gpt-4o-mini' };
+  const body = {
+    name: 'mock',
+    type: providerType('openai'),
+    key: mock.behaviour.apiKey,
+    base_url: mock.url,
+    models: 'gpt-4o-mini',
+  };
   const created = await call('POST', '/api/channel/', root, { group: 'default', ...body, ...fields });
   expect(created.statusCode, created.body).toBe(200);
   return created.json().data[0].id;

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
+import { providerType } from '../src/domain/channel-types/registry.js';
 import { type NativeUpstreams, startNativeUpstreams } from './mocks/native-upstreams.js';
 import { type RelayTestContext, startRelayTest } from './relay-setup.js';
 
@@ -34,14 +35,14 @@ export async function startNativeRelay(prices: { claude: Price; gemini: Price })
   const native = await startNativeUpstreams();
   await r.addChannel({
     name: 'claude',
-    type: 14,
+    type: providerType('anthropic'),
     key: native.behaviour.anthropicKey,
     base_url: native.url,
     models: CLAUDE,
   });
   await r.addChannel({
     name: 'gemini',
-    type: 25,
+    type: providerType('gemini'),
     key: native.behaviour.geminiKey,
     base_url: native.url,
     models: GEMINI,

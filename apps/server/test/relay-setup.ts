@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
+import { providerType } from '../src/domain/channel-types/registry.js';
 import { ROOT_TOKEN, startTestApp, type TestApp, type TestAppOptions } from './app.js';
 import { type MockUpstream, startMockUpstream } from './mocks/openai-upstream.js';
 
@@ -42,7 +43,7 @@ export async function startRelayTest(options: TestAppOptions & { quota?: number 
   const addChannel = async (fields: Record<string, unknown>) => {
     const created = await admin('POST', '/api/channel/', {
       name: 'mock',
-      type: 1,
+      type: providerType('openai'),
       key: upstream.behaviour.apiKey,
       base_url: upstream.url,
       models: 'gpt-4o-mini,text-embedding-3-small,omni-moderation-latest,gpt-3.5-turbo-instruct',
@@ -69,7 +70,7 @@ export async function startRelayTest(options: TestAppOptions & { quota?: number 
     const price = await admin('POST', '/api/prices/single', {
       model,
       type: 'tokens',
-      channel_type: 1,
+      channel_type: providerType('openai'),
       input,
       output,
       locked: false,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addMockChannel, useChannelFixture } from '../../test/channel-fixture.js';
 import { availableDialects } from '../../test/databases.js';
+import { providerType } from '../domain/channel-types/registry.js';
 import { vendorUrl } from './upstream.js';
 
 describe('vendorUrl', () => {
@@ -36,7 +37,7 @@ describe.each(availableDialects)('channel balances and model lists on %s', (dial
   });
 
   it('reads DeepSeek, Moonshot and SiliconFlow balances from their own endpoints', async () => {
-    const deepSeek = await addChannel({ type: 28 });
+    const deepSeek = await addChannel({ type: providerType('deepseek') });
     const deepSeekAnswer = await fixture.call('GET', `/api/channel/update_balance/${deepSeek}`, fixture.root);
     expect(deepSeekAnswer.json()).toMatchObject({ success: true, balance: 15.25 });
     expect(fixture.mock.received.at(-1)?.url).toBe('/user/balance');
@@ -46,20 +47,20 @@ describe.each(availableDialects)('channel balances and model lists on %s', (dial
     const inYuan = await fixture.call('GET', `/api/channel/update_balance/${deepSeek}`, fixture.root);
     expect(inYuan.json().balance).toBe(110);
 
-    const moonshot = await addChannel({ type: 29, base_url: `${fixture.mock.url}/v1` });
+    const moonshot = await addChannel({ type: providerType('moonshot'), base_url: `${fixture.mock.url}/v1` });
     expect((await fixture.call('GET', `/api/channel/update_balance/${moonshot}`, fixture.root)).json().balance).toBe(
       49.58894,
     );
     expect(fixture.mock.received.at(-1)?.url).toBe('/v1/users/me/balance');
 
-    const siliconFlow = await addChannel({ type: 45 });
+    const siliconFlow = await addChannel({ type: providerType('siliconflow') });
     expect((await fixture.call('GET', `/api/channel/update_balance/${siliconFlow}`, fixture.root)).json().balance).toBe(
       88.88,
     );
     expect(fixture.mock.received.at(-1)?.url).toBe('/v1/user/info');
 
     // Stability reports credits; a credit is a US cent.
-    const stability = await addChannel({ type: 37 });
+    const stability = await addChannel({ type: providerType('stability') });
     const credits = await fixture.call('GET', `/api/channel/update_balance/${stability}`, fixture.root);
     expect(credits.json()).toMatchObject({ success: true, balance: 6.336 });
     expect(fixture.mock.received.at(-1)).toMatchObject({
@@ -69,7 +70,7 @@ describe.each(availableDialects)('channel balances and model lists on %s', (dial
   });
 
   it('refuses types without a balance API, plain users, and reports upstream errors', async () => {
-    const mistral = await addChannel({ type: 30 });
+    const mistral = await addChannel({ type: providerType('mistral') });
     const unsupported = await fixture.call('GET', `/api/channel/update_balance/${mistral}`, fixture.root);
     expect(unsupported.statusCode).toBe(400);
     expect(unsupported.json()).toMatchObject({ success: false, message: 'this channel type has no balance API' });
@@ -87,8 +88,8 @@ describe.each(availableDialects)('channel balances and model lists on %s', (dial
     const ids = list.json().data.data.map((row: { id: number }) => row.id);
     if (ids.length > 0) await fixture.call('DELETE', '/api/channel/batch', fixture.root, { ids });
     await addChannel();
-    await addChannel({ type: 28 });
-    await addChannel({ type: 30 });
+    await addChannel({ type: providerType('deepseek') });
+    await addChannel({ type: providerType('mistral') });
     await addChannel({ key: 'sk-wrong' });
     const disabled = await addChannel();
     await fixture.call('PUT', '/api/channel/', fixture.root, { id: disabled, status: 2 });
@@ -101,7 +102,7 @@ describe.each(availableDialects)('channel balances and model lists on %s', (dial
 
   it('lists the upstream models of a channel being edited, with its first key line', async () => {
     const response = await fixture.call('POST', '/api/channel/provider_models_list', fixture.root, {
-      type: 1,
+      type: providerType('openai'),
       key: `${fixture.mock.behaviour.apiKey}\nsk-second-key`,
       base_url: fixture.mock.url,
       model_headers: '{"x-team":"blue"}',
@@ -119,14 +120,14 @@ describe.each(availableDialects)('channel balances and model lists on %s', (dial
   });
 
   it('lists the upstream models of a stored channel by id, and refuses what it cannot list', async () => {
-    const id = await addChannel({ type: 28, base_url: `${fixture.mock.url}/v1` });
+    const id = await addChannel({ type: providerType('deepseek'), base_url: `${fixture.mock.url}/v1` });
     const byId = await fixture.call('POST', '/api/channel/provider_models_list', fixture.root, { id });
     expect(byId.statusCode, byId.body).toBe(200);
     expect(byId.json().data).toEqual(['gpt-4o', 'gpt-4o-mini', 'text-embedding-3-small']);
     expect(fixture.mock.received.at(-1)?.url).toBe('/v1/models');
 
     const claude = await fixture.call('POST', '/api/channel/provider_models_list', fixture.root, {
-      type: 14,
+      type: providerType('anthropic'),
       key: 'sk-ant',
     });
     expect(claude.statusCode).toBe(400);
@@ -137,7 +138,7 @@ describe.each(availableDialects)('channel balances and model lists on %s', (dial
     );
 
     const refused = await fixture.call('POST', '/api/channel/provider_models_list', fixture.root, {
-      type: 1,
+      type: providerType('openai'),
       key: 'sk-wrong',
       base_url: fixture.mock.url,
     });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMockChannel, useChannelFixture } from '../../test/channel-fixture.js';
 import { availableDialects } from '../../test/databases.js';
 import { namedEvents } from '../../test/sse.js';
+import { providerType } from '../domain/channel-types/registry.js';
 import { createMemoryCache } from '../platform/cache/index.js';
 import { createLogger } from '../platform/logger.js';
 import { createUpstreamClient, type UpstreamClient } from '../relay/transport/executor.js';
@@ -110,7 +111,7 @@ describe.each(availableDialects)('channel check on %s', (dialect) => {
   });
 
   it('answers "not supported yet" for channel types that do not speak OpenAI, without calling them', async () => {
-    const id = await addChannel({ type: 14, models: 'claude-3-5-haiku' });
+    const id = await addChannel({ type: providerType('anthropic'), models: 'claude-3-5-haiku' });
     const checks = results(
       (await fixture.call('POST', URL_PATH, fixture.root, { id, models: 'claude-3-5-haiku,claude-3-opus' })).body,
     );

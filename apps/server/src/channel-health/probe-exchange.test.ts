@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type NativeUpstreams, startNativeUpstreams } from '../../test/mocks/native-upstreams.js';
 import { CLAUDE, GEMINI } from '../../test/native-relay.js';
 import { type RelayTestContext, startRelayTest } from '../../test/relay-setup.js';
+import { providerType } from '../domain/channel-types/registry.js';
 
 // A channel test of a type with its own format goes through the relay's exchange: the request is
 // the adapter's, and the error answer is read in the vendor's format, keywords included.
@@ -15,12 +16,18 @@ describe('testing channels of a vendor format', () => {
     const { anthropicKey, geminiKey } = native.behaviour;
     ids.claude = await r.addChannel({
       name: 'claude',
-      type: 14,
+      type: providerType('anthropic'),
       key: anthropicKey,
       base_url: native.url,
       models: CLAUDE,
     });
-    ids.gemini = await r.addChannel({ name: 'gemini', type: 25, key: geminiKey, base_url: native.url, models: GEMINI });
+    ids.gemini = await r.addChannel({
+      name: 'gemini',
+      type: providerType('gemini'),
+      key: geminiKey,
+      base_url: native.url,
+      models: GEMINI,
+    });
   });
   afterAll(async () => {
     await r?.close();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT_TOKEN } from '../../test/app.js';
 import { partialPost } from '../../test/partial-request.js';
 import { type RelayTestContext, startRelayTest } from '../../test/relay-setup.js';
+import { providerType } from '../domain/channel-types/registry.js';
 import { KeyAuthenticator } from '../relay/access/keys.js';
 
 /**
@@ -160,7 +161,7 @@ describe('the caller is checked before the body is read', () => {
       method: 'POST',
       url: '/api/channel/',
       headers: { authorization: ROOT_TOKEN, 'content-type': 'application/json' },
-      payload: `{"name":"deep","type":1,"key":"k","models":"gpt-4o-mini","group":"default","plugin":${plugin}}`,
+      payload: `{"name":"deep","type":${providerType('openai')},"key":"k","models":"gpt-4o-mini","group":"default","plugin":${plugin}}`,
     });
     expect(created.statusCode).toBe(400);
     expect(created.json().message).toContain('nested too deeply');
@@ -179,7 +180,7 @@ describe('the caller is checked before the body is read', () => {
       headers: { authorization: ROOT_TOKEN },
       payload: {
         name: 'deep',
-        type: 1,
+        type: providerType('openai'),
         key: 'k',
         models: 'gpt-4o-mini',
         group: 'default',

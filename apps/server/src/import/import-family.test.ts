@@ -7,6 +7,7 @@ import { buildNewApiSource } from '../../test/import/sources/new-api.js';
 import { buildOneApiSource } from '../../test/import/sources/one-api.js';
 import { type MockUpstream, startMockUpstream } from '../../test/mocks/openai-upstream.js';
 import { relayInject } from '../../test/relay-inject.js';
+import { providerType } from '../domain/channel-types/registry.js';
 import type { DialectName } from '../platform/db/index.js';
 
 type Build = (dialect: DialectName) => Promise<{ database: TestDatabase; fixture: SourceFixture }>;
@@ -124,7 +125,7 @@ describe.each(cases)('importing a %s database on %s', (product, dialect, build) 
       headers: { cookie },
       payload: {
         name: 'mock',
-        type: 1,
+        type: providerType('openai'),
         key: upstream.behaviour.apiKey,
         base_url: upstream.url,
         models: chat.model,

@@ -9,6 +9,7 @@ import { expectedBobsTasks, importedTasksOf, oneHubTasks } from '../../test/impo
 import { type MockUpstream, startMockUpstream } from '../../test/mocks/openai-upstream.js';
 import { epaySignature } from '../../test/payments/epay/simulator.js';
 import { relayInject } from '../../test/relay-inject.js';
+import { providerType } from '../domain/channel-types/registry.js';
 
 const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }] };
 
@@ -201,7 +202,7 @@ describe.each(dialectPairs())(
       const channels = await t.database.db.selectFrom('channels').selectAll().orderBy('id').execute();
       expect(channels.map((channel) => channel.id)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(channels[1]).toMatchObject({
-        type: 14,
+        type: providerType('anthropic'),
         status: 2,
         tag: 'anthropic',
         model_mapping: '{"claude-3":"+claude-3-5-sonnet"}',

@@ -7,6 +7,7 @@ import type { SourceFixture } from '../../test/import/fixture.js';
 import { environmentFor, reportCounts, runImportCli, sourceArgument } from '../../test/import/harness.js';
 import { buildOneHubSource } from '../../test/import/sources/one-hub.js';
 import { expectedBobsTasks, importedTasksOf } from '../../test/import/sources/one-hub-tasks.js';
+import { providerType } from '../domain/channel-types/registry.js';
 
 /** A target that is already in use: root, a user named like one of the source's, a channel and a setting. */
 async function prepareUsedTarget(target: TestDatabase): Promise<void> {
@@ -21,7 +22,7 @@ async function prepareUsedTarget(target: TestDatabase): Promise<void> {
       (
         await admin('POST', '/api/channel/', {
           name: 'existing',
-          type: 1,
+          type: providerType('openai'),
           key: 'sk-existing',
           models: 'gpt-4o',
           group: 'default',

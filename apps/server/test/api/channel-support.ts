@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import type { TestApp } from '../app.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -18,7 +19,7 @@ export function caller(t: TestApp) {
 export function channelBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     name: 'channel',
-    type: 1,
+    type: providerType('openai'),
     key: 'sk-test-key',
     models: 'gpt-4o,gpt-4o-mini',
     group: 'default',

@@ -1,3 +1,4 @@
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import {
   type Answer,
   type Call,
@@ -16,7 +17,7 @@ import {
 } from './scenario-mock.js';
 
 /**
- * Anthropic Messages (channel type 14) as api.anthropic.com answers `POST /v1/messages`:
+ * Anthropic Messages (channel type `anthropic`) as api.anthropic.com answers `POST /v1/messages`:
  * `x-api-key` and `anthropic-version` headers, `max_tokens` required, images as `image` blocks
  * with a base64 (or URL) source, tools as `{name, description, input_schema}`. Usage:
  * `input_tokens` excludes cache reads (`cache_read_input_tokens`) and writes
@@ -181,7 +182,7 @@ export const anthropicChannel = (url: string, key = KEY): Json => ({ key, base_u
 
 export const anthropicProvider: ProviderEntry = {
   name: 'Anthropic',
-  type: 14,
+  type: providerType('anthropic'),
   model: 'claude-sonnet-4-6',
   setup: () => ({ responder: anthropicResponder(), channel: (url) => anthropicChannel(url) }),
   authStatus: 502,

@@ -1,13 +1,14 @@
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import { openAiChunks, openAiCompletion, openAiResponse, readOpenAiBody } from './openai.js';
 import { type ErrorKind, type Json, json, type ProviderEntry, type Reply, type Responder } from './scenario-mock.js';
 
 /**
- * Azure OpenAI (channel type 3) as Microsoft documents it: chat at
+ * Azure OpenAI (channel type `azure`) as Microsoft documents it: chat at
  * `/openai/deployments/{deployment}/chat/completions?api-version=…` with an `api-key` header (a
  * bearer key alone is refused), OpenAI's body and answers plus content-filter results (a stream
  * opens with a chunk holding only `prompt_filter_results`). The Responses API has no deployment in
  * its path: `/openai/responses?api-version=…` or the v1 `/openai/v1/responses`, the deployment
- * named by the body's `model`; the v1 API's chat is `/openai/v1/chat/completions` likewise (type 55).
+ * named by the body's `model`; the v1 API's chat is `/openai/v1/chat/completions` likewise (channel type `azure-v1`).
  * Errors are `{"error": {"code", "message"}}`.
  */
 
@@ -109,7 +110,7 @@ const AZURE_USAGE = {
 
 export const azureProvider: ProviderEntry = {
   name: 'Azure OpenAI',
-  type: 3,
+  type: providerType('azure'),
   model: 'gpt-4.1',
   setup: () => ({
     responder: azureResponder(),
@@ -119,10 +120,10 @@ export const azureProvider: ProviderEntry = {
   usage: AZURE_USAGE,
 };
 
-/** Azure OpenAI's v1 API (channel type 55): `/openai/v1/chat/completions`, the deployment in `model`. */
+/** Azure OpenAI's v1 API (channel type `azure-v1`): `/openai/v1/chat/completions`, the deployment in `model`. */
 export const azureV1Provider: ProviderEntry = {
   name: 'Azure OpenAI (v1 API)',
-  type: 55,
+  type: providerType('azure-v1'),
   model: 'gpt-4.1',
   setup: () => ({ responder: azureResponder(), channel: (url) => ({ key: KEY, base_url: url }) }),
   authStatus: 502,

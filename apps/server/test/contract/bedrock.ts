@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import { anthropicEvents, anthropicMessage, invalidRequest, readAnthropicBody } from './anthropic.js';
 import {
   type Answer,
@@ -17,7 +18,7 @@ import {
 } from './scenario-mock.js';
 
 /**
- * Amazon Bedrock (channel type 32) as bedrock-runtime answers `POST /model/{modelId}/{action}`,
+ * Amazon Bedrock (channel type `bedrock`) as bedrock-runtime answers `POST /model/{modelId}/{action}`,
  * here with a Bedrock API key as bearer token (SigV4 signing has its own end-to-end test in
  * providers/bedrock). Claude through InvokeModel (`invoke`, `invoke-with-response-stream`):
  * Anthropic's body with `anthropic_version: bedrock-2023-05-31` and neither `model` nor `stream`,
@@ -243,7 +244,7 @@ const noAudio = "Bedrock's usage has no audio counts";
 
 export const bedrockClaudeProvider: ProviderEntry = {
   name: 'Bedrock, Claude through InvokeModel',
-  type: 32,
+  type: providerType('bedrock'),
   model: 'claude-sonnet-4-6',
   setup,
   // AWS refuses bad credentials with 403; the relay answers its own 502 for a channel's failure.
@@ -258,7 +259,7 @@ export const bedrockClaudeProvider: ProviderEntry = {
 
 export const bedrockConverseProvider: ProviderEntry = {
   name: 'Bedrock, Nova through Converse',
-  type: 32,
+  type: providerType('bedrock'),
   model: 'amazon.nova-lite-v1:0',
   setup,
   authStatus: 502,

@@ -1,3 +1,4 @@
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import {
   type Answer,
   type ErrorKind,
@@ -15,7 +16,7 @@ import {
 } from './scenario-mock.js';
 
 /**
- * Cohere (channel type 36) as api.cohere.com answers the v2 Chat API, `POST /v2/chat` with a
+ * Cohere (channel type `cohere`) as api.cohere.com answers the v2 Chat API, `POST /v2/chat` with a
  * bearer key: OpenAI-like tools (`{type: "function", function}`) and `image_url` content parts,
  * an answer `{id, message: {role, content: [{type: "text"}], tool_plan, tool_calls}, finish_reason:
  * COMPLETE | TOOL_CALL, usage: {billed_units, tokens, cached_tokens}}` (`tokens.input_tokens`
@@ -154,7 +155,7 @@ const NO_COUNT = "Cohere's usage has billed_units, tokens and cached_tokens only
 
 export const cohereProvider: ProviderEntry = {
   name: 'Cohere',
-  type: 36,
+  type: providerType('cohere'),
   model: 'command-a-03-2025',
   setup: () => ({ responder: cohereResponder(), channel: (url) => ({ key: KEY, base_url: url }) }),
   authStatus: 502,

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import { countTextTokens } from '../../src/relay/billing/metering.js';
 import { nativeClients } from '../native-relay.js';
 import { lastConsumeLog, type RelayTestContext, startRelayTest, storedQuota } from '../relay-setup.js';
@@ -104,9 +105,9 @@ async function drain(stream: AsyncIterable<OpenAI.ChatCompletionChunk>): Promise
 
 /** The healthy channel a failing one falls back to: of another type than the provider under test. */
 function backupOf(provider: ProviderEntry): ProviderSetup & { type: number } {
-  return provider.type === 1
-    ? { type: 14, responder: anthropicResponder(), channel: (url) => anthropicChannel(url) }
-    : { type: 1, responder: openAiResponder(), channel: (url) => openAiChannel(url) };
+  return provider.type === providerType('openai')
+    ? { type: providerType('anthropic'), responder: anthropicResponder(), channel: (url) => anthropicChannel(url) }
+    : { type: providerType('openai'), responder: openAiResponder(), channel: (url) => openAiChannel(url) };
 }
 
 describe.each(providers)('contract: $name (channel type $type)', (provider) => {

@@ -1,3 +1,4 @@
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import {
   type Answer,
   type Call,
@@ -16,7 +17,7 @@ import {
 } from './scenario-mock.js';
 
 /**
- * The Gemini API (channel type 25) as generativelanguage.googleapis.com answers
+ * The Gemini API (channel type `gemini`) as generativelanguage.googleapis.com answers
  * `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent?alt=sse`, the key in
  * `x-goog-api-key` (or `?key=`). Images are `inlineData {mimeType, data}` parts, tools
  * `functionDeclarations`, a function call comes whole (never in pieces). Usage: `promptTokenCount`
@@ -171,7 +172,7 @@ function geminiResponder(): Responder {
 
 export const geminiProvider: ProviderEntry = {
   name: 'Gemini',
-  type: 25,
+  type: providerType('gemini'),
   model: 'gemini-2.5-flash',
   setup: () => ({ responder: geminiResponder(), channel: (url) => ({ key: KEY, base_url: url }) }),
   // Google answers a bad API key with 400 INVALID_ARGUMENT (reason API_KEY_INVALID); the fault is

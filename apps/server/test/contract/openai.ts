@@ -1,3 +1,4 @@
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import {
   type Answer,
   type Call,
@@ -17,7 +18,7 @@ import {
 } from './scenario-mock.js';
 
 /**
- * OpenAI (channel type 1, passed through) as api.openai.com answers: chat completions whole and
+ * OpenAI (channel type `openai`, passed through) as api.openai.com answers: chat completions whole and
  * streamed (the usage chunk only when `stream_options.include_usage` asks for it), and the
  * Responses API whole. Bearer key. Usage: `prompt_tokens` includes cached and audio tokens,
  * `completion_tokens` includes reasoning and audio tokens, each listed again in the details.
@@ -306,7 +307,7 @@ export const openAiChannel = (url: string, key = KEY): Json => ({ key, base_url:
 
 export const openaiProvider: ProviderEntry = {
   name: 'OpenAI',
-  type: 1,
+  type: providerType('openai'),
   model: 'gpt-4.1',
   setup: () => ({ responder: openAiResponder(), channel: (url) => openAiChannel(url) }),
   // The channel's bad key is the gateway's failure, not the client's: 502 (upstream-errors.ts).

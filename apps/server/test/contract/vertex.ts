@@ -1,4 +1,5 @@
 import { verify } from 'node:crypto';
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import { serviceAccountKey, testKeyPair } from '../providers/vertex/test-support.js';
 import { anthropicMessage, anthropicSse, readAnthropicBody } from './anthropic.js';
 import { geminiAnswer, geminiChunks, googleError, readGeminiBody } from './gemini.js';
@@ -13,7 +14,7 @@ import {
 } from './scenario-mock.js';
 
 /**
- * Google Vertex AI (channel type 42): Google's OAuth token endpoint and Vertex's
+ * Google Vertex AI (channel type `vertexai`): Google's OAuth token endpoint and Vertex's
  * `POST /v1/projects/{project}/locations/{region}/publishers/{google|anthropic}/models/{model}:{method}`.
  * The token endpoint takes the jwt-bearer grant, checks the RS256 signature with the service
  * account's public key, the issuer, audience and scope, and issues bearer tokens that model calls
@@ -145,7 +146,7 @@ function setup(account: string) {
 
 export const vertexGeminiProvider: ProviderEntry = {
   name: 'Vertex AI, Gemini',
-  type: 42,
+  type: providerType('vertexai'),
   model: 'gemini-2.5-flash',
   setup: () => setup('contract-gemini'),
   authStatus: 502,
@@ -158,7 +159,7 @@ export const vertexGeminiProvider: ProviderEntry = {
 
 export const vertexClaudeProvider: ProviderEntry = {
   name: 'Vertex AI, Claude',
-  type: 42,
+  type: providerType('vertexai'),
   model: 'claude-sonnet-4-6',
   setup: () => setup('contract-claude'),
   authStatus: 502,

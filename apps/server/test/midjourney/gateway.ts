@@ -1,3 +1,4 @@
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import type { DialectName } from '../../src/platform/db/index.js';
 import type { TaskPlatformPoller } from '../../src/relay/tasks/index.js';
 import type { TestApp } from '../app.js';
@@ -49,7 +50,15 @@ export async function startMjGateway(
   const base = await startTaskGatewayBase({
     dialect,
     env,
-    channels: [{ name: 'mj stand-in', type: 34, key: proxy.secret, baseUrl: proxy.baseUrl, prices: MJ_PRICES }],
+    channels: [
+      {
+        name: 'mj stand-in',
+        type: providerType('midjourney'),
+        key: proxy.secret,
+        baseUrl: proxy.baseUrl,
+        prices: MJ_PRICES,
+      },
+    ],
     usernames: ['mjuser'],
     keyName: 'mj key',
     standIns: [proxy],

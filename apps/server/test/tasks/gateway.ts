@@ -1,3 +1,4 @@
+import { providerType } from '../../src/domain/channel-types/registry.js';
 import type { DialectName } from '../../src/platform/db/index.js';
 import type { TaskPlatformPoller } from '../../src/relay/tasks/index.js';
 import type { TestApp } from '../app.js';
@@ -29,19 +30,19 @@ export interface TaskGateway {
   close(): Promise<void>;
 }
 
-export const TASK_PRICES: Record<string, [channelType: number, input: number]> = {
-  'chirp-v3-5': [41, 2],
-  'chirp-v3-0': [41, 1],
-  suno_lyrics: [41, 0.5],
-  'kling-video_kling-v1_std_5': [53, 3],
-  'kling-video_kling-v1-6_pro_10': [53, 4],
+export const TASK_PRICES: Record<string, [vendor: 'suno' | 'kling', input: number]> = {
+  'chirp-v3-5': ['suno', 2],
+  'chirp-v3-0': ['suno', 1],
+  suno_lyrics: ['suno', 0.5],
+  'kling-video_kling-v1_std_5': ['kling', 3],
+  'kling-video_kling-v1-6_pro_10': ['kling', 4],
 };
 
-/** The prices of one channel type's models. */
-const pricesOf = (type: number): Record<string, number> =>
+/** The prices of one channel type's models, the type named by its slug. */
+const pricesOf = (slug: 'suno' | 'kling'): Record<string, number> =>
   Object.fromEntries(
     Object.entries(TASK_PRICES)
-      .filter(([, [channelType]]) => channelType === type)
+      .filter(([, [vendor]]) => vendor === slug)
       .map(([model, [, input]]) => [model, input]),
   );
 
@@ -55,8 +56,20 @@ export async function startTaskGateway(
     dialect,
     env,
     channels: [
-      { name: 'suno stand-in', type: 41, key: suno.key, baseUrl: suno.baseUrl, prices: pricesOf(41) },
-      { name: 'kling stand-in', type: 53, key: kling.key, baseUrl: kling.baseUrl, prices: pricesOf(53) },
+      {
+        name: 'suno stand-in',
+        type: providerType('suno'),
+        key: suno.key,
+        baseUrl: suno.baseUrl,
+        prices: pricesOf('suno'),
+      },
+      {
+        name: 'kling stand-in',
+        type: providerType('kling'),
+        key: kling.key,
+        baseUrl: kling.baseUrl,
+        prices: pricesOf('kling'),
+      },
     ],
     usernames: ['taskuser', 'otheruser'],
     keyName: 'task key',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectShape, pagedShape, type Shape, successData } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 /**
  * A channel as the reference's console reads it (§3.1 channels): the channel table, its row
@@ -51,7 +52,14 @@ describe.each(availableDialects)('channel routes have the reference console’s 
   beforeAll(async () => {
     t = await startTestApp({ dialect });
     const created = (await data('POST', '/api/channel/', {
-      ...{ name: 'alpha', type: 1, key: 'sk-alpha', models: 'gpt-4o', group: 'default', tag: 'team' },
+      ...{
+        name: 'alpha',
+        type: providerType('openai'),
+        key: 'sk-alpha',
+        models: 'gpt-4o',
+        group: 'default',
+        tag: 'team',
+      },
       ...{ model_mapping: '{"gpt-4o":"gpt-4o-2024-08-06"}', disabled_stream: ['gpt-4o'], plugin: { a: { b: 1 } } },
     })) as Array<{ id: number }>;
     id = created[0]?.id ?? 0;

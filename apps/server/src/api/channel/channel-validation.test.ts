@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useChannelAdmin } from '../../../test/api/channel-admin.js';
 import { channelBody, channelCount } from '../../../test/api/channel-support.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 describe('model entry wildcards', () => {
   it('accepts * only as the last character, after at least one character', () => {
@@ -35,10 +36,10 @@ describe.each(availableDialects)('channel validation on %s', (dialect) => {
     ['models', { models: '*' }],
     ['group', { group: '' }],
     ['group', { group: 'default,nobody' }],
-    ['base_url', { type: 8 }],
+    ['base_url', { type: providerType('custom') }],
     ['base_url', { base_url: 'not a url' }],
     ['base_url', { base_url: 'ftp://files.example.com' }],
-    ['other', { type: 3, base_url: 'https://x.openai.azure.com', other: '' }],
+    ['other', { type: providerType('azure'), base_url: 'https://x.openai.azure.com', other: '' }],
     ['model_mapping', { model_mapping: '{"gpt-4": ' }],
     ['model_mapping', { model_mapping: '["gpt-4"]' }],
     ['model_mapping', { model_mapping: '{"gpt-4": 4}' }],
@@ -78,7 +79,7 @@ describe.each(availableDialects)('channel validation on %s', (dialect) => {
       s.root,
       channelBody({
         name: 'all-valid',
-        type: 3,
+        type: providerType('azure'),
         base_url: 'https://x.openai.azure.com/',
         other: '2024-10-21',
         models: 'gpt-3.5*,gpt-4o',
@@ -115,7 +116,7 @@ describe.each(availableDialects)('channel validation on %s', (dialect) => {
       ['models', { id, models: '*x' }],
       ['group', { id, group: 'ghost' }],
       ['name', { id, models: 'gpt-4o' }],
-      ['base_url', { id, type: 8 }],
+      ['base_url', { id, type: providerType('custom') }],
       ['id', { status: 2 }],
     ] as const) {
       const response = await s.call('PUT', '/api/channel/', s.root, body);
@@ -123,7 +124,12 @@ describe.each(availableDialects)('channel validation on %s', (dialect) => {
       expect(response.json().message).toContain(field);
     }
     const unchanged = (await s.call('GET', `/api/channel/${id}`, s.root)).json().data;
-    expect(unchanged).toMatchObject({ weight: 1, models: 'gpt-4o,gpt-4o-mini', group: 'default', type: 1 });
+    expect(unchanged).toMatchObject({
+      weight: 1,
+      models: 'gpt-4o,gpt-4o-mini',
+      group: 'default',
+      type: providerType('openai'),
+    });
   });
 
   it('refuses bodies that are not JSON objects', async () => {

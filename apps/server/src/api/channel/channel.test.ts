@@ -3,6 +3,7 @@ import { useChannelAdmin } from '../../../test/api/channel-admin.js';
 import { channelBody } from '../../../test/api/channel-support.js';
 import { ROOT_TOKEN } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 describe.each(availableDialects)('channels on %s', (dialect) => {
   const s = useChannelAdmin(dialect, { vipGroup: true });
@@ -21,7 +22,7 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
       s.root,
       channelBody({
         name: 'pair',
-        type: 8,
+        type: providerType('custom'),
         key: 'sk-pair-one\n\n  sk-pair-two  \n',
         base_url: 'https://one.example.com/\nhttps://two.example.com',
       }),
@@ -33,7 +34,13 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
       'https://one.example.com',
       'https://two.example.com',
     ]);
-    expect(created[0]).toMatchObject({ status: 1, weight: 1, priority: 0, group: 'default', type: 8 });
+    expect(created[0]).toMatchObject({
+      status: 1,
+      weight: 1,
+      priority: 0,
+      group: 'default',
+      type: providerType('custom'),
+    });
     expect(response.body).not.toContain('sk-pair');
     expect(s.published.length).toBeGreaterThan(before);
 
@@ -47,7 +54,13 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
       'POST',
       '/api/channel/',
       s.root,
-      channelBody({ name: 'vertex', type: 42, key, other: 'us-central1|demo', models: 'gemini-2.0-flash' }),
+      channelBody({
+        name: 'vertex',
+        type: providerType('vertexai'),
+        key,
+        other: 'us-central1|demo',
+        models: 'gemini-2.0-flash',
+      }),
     );
     expect(response.json().data).toHaveLength(1);
     expect((await s.call('GET', `/api/channel/${response.json().data[0].id}`, s.root)).json().data.key).toBe(key);
@@ -82,7 +95,7 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
       });
       await create({
         name: 'flt-two',
-        type: 28,
+        type: providerType('deepseek'),
         key: 'sk-flt-2',
         group: 'default, vip',
         models: 'deepseek-chat',
@@ -112,7 +125,7 @@ describe.each(availableDialects)('channels on %s', (dialect) => {
 
     it('filters by type, status, name, group element, models, other, key and test model', async () => {
       expect(await names('name=FLT-&filter_tag=1')).toEqual(['flt-one', 'flt-two']);
-      expect(await names('name=flt-&type=28')).toEqual(['flt-two']);
+      expect(await names(`name=flt-&type=${providerType('deepseek')}`)).toEqual(['flt-two']);
       expect(await names('name=flt-&status=2')).toEqual(['flt-two']);
       expect(await names('name=flt-&status=1&filter_tag=1')).toEqual(['flt-one']);
       expect(await names('name=flt-&group=vip&filter_tag=1')).toEqual(['flt-two']);

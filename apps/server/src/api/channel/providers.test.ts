@@ -27,7 +27,7 @@ describe.each(availableDialects)('provider and model lists on %s', (dialect) => 
     const providers = response.json().data;
     expect(providers).toHaveLength(TYPE_IDS.length);
     expect(providers.find((provider: { slug: string }) => provider.slug === 'azure')).toEqual({
-      type: 3,
+      type: providerType('azure'),
       slug: 'azure',
       name: 'Azure OpenAI',
       default_base_url: '',

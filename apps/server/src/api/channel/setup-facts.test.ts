@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useChannelAdmin } from '../../../test/api/channel-admin.js';
 import { channelBody } from '../../../test/api/channel-support.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 describe.each(availableDialects)('the getting-started facts on %s', (dialect) => {
   const s = useChannelAdmin(dialect);
@@ -13,7 +14,12 @@ describe.each(availableDialects)('the getting-started facts on %s', (dialect) =>
 
   it('counts channels, whether one was tested, and the administrator own keys, for administrators only', async () => {
     expect(await facts()).toEqual({ channels: 0, tested: false, keys: 0 });
-    const created = await s.call('POST', '/api/channel/', s.root, channelBody({ name: 'first', type: 1, key: 'sk-a' }));
+    const created = await s.call(
+      'POST',
+      '/api/channel/',
+      s.root,
+      channelBody({ name: 'first', type: providerType('openai'), key: 'sk-a' }),
+    );
     expect(created.statusCode, created.body).toBe(200);
     // A key of another user does not count; root's own does.
     expect((await s.call('POST', '/api/token/', s.plain, { name: 'theirs' })).statusCode).toBe(200);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectShape, pagedShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { LogWriter } from './writer.js';
 
@@ -49,7 +50,7 @@ describe.each(availableDialects)('log routes have the reference console’s shap
       method: 'POST',
       url: '/api/channel/',
       headers: { authorization: ROOT_TOKEN },
-      payload: { name: 'alpha', type: 1, key: 'sk-alpha', models: 'gpt-4o', group: 'default' },
+      payload: { name: 'alpha', type: providerType('openai'), key: 'sk-alpha', models: 'gpt-4o', group: 'default' },
     });
     const channelId = (channel.json().data as Array<{ id: number }>)[0]?.id ?? 0;
     const writer = new LogWriter(t.database, { flushIntervalMs: 60_000 });

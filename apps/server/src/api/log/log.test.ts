@@ -5,6 +5,7 @@ import { createAdmin } from '../../../test/api/root-and-plain.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
 import { logRow } from '../../../test/log-rows.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { insertReturningId, type NewLogRow } from '../../platform/db/index.js';
 import { addToStatistics, consumeTotalsByDay } from '../statistics/rollup.js';
@@ -45,7 +46,7 @@ describe.each(availableDialects)('logs API on %s', (dialect) => {
 
   async function insertChannel(name: string, deletedAt: number | null): Promise<number> {
     const row = {
-      type: 1,
+      type: providerType('openai'),
       key: 'secret',
       status: 1,
       name,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, channelBody } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import type { AvailableModelView } from './available-models.js';
 
 describe.each(availableDialects)('GET /api/available_model on %s', (dialect) => {
@@ -24,7 +25,7 @@ describe.each(availableDialects)('GET /api/available_model on %s', (dialect) => 
   };
 
   const addPrice = async (model: string, fields: Record<string, unknown> = {}) => {
-    const body = { model, type: 'tokens', channel_type: 1, input: 1, output: 2, ...fields };
+    const body = { model, type: 'tokens', channel_type: providerType('openai'), input: 1, output: 2, ...fields };
     const created = await call('POST', '/api/prices/single', root, body);
     expect(created.statusCode, created.body).toBe(200);
   };
@@ -38,12 +39,17 @@ describe.each(availableDialects)('GET /api/available_model on %s', (dialect) => 
     expect(moved.statusCode, moved.body).toBe(200);
     vipUser = await t.login('vipper', 'password-123');
 
-    await addPrice('acme-chat', { channel_type: 14, input: 1.5, output: 7.5 });
-    await addPrice('acme-image', { type: 'times', channel_type: 14, input: 20, output: 0 });
-    await addPrice('acme-*', { channel_type: 14, input: 3, output: 3 });
+    await addPrice('acme-chat', { channel_type: providerType('anthropic'), input: 1.5, output: 7.5 });
+    await addPrice('acme-image', { type: 'times', channel_type: providerType('anthropic'), input: 20, output: 0 });
+    await addPrice('acme-*', { channel_type: providerType('anthropic'), input: 3, output: 3 });
     await addPrice('other-model');
 
-    await addChannel({ name: 'public', models: 'acme-chat,unpriced-model', group: 'default', type: 1 });
+    await addChannel({
+      name: 'public',
+      models: 'acme-chat,unpriced-model',
+      group: 'default',
+      type: providerType('openai'),
+    });
     await addChannel({ name: 'wild', models: 'acme-*', group: 'default,vip' });
     await addChannel({ name: 'vip only', models: 'vip-model', group: 'vip' });
     const disabled = await addChannel({ name: 'off', models: 'switched-off', group: 'default' });
@@ -62,7 +68,7 @@ describe.each(availableDialects)('GET /api/available_model on %s', (dialect) => 
       price: {
         model: 'acme-chat',
         type: 'tokens',
-        channel_type: 14,
+        channel_type: providerType('anthropic'),
         input: 1.5,
         output: 7.5,
         locked: false,

@@ -2,6 +2,7 @@ import type { PriceView } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { ChangeBus } from '../../platform/changes.js';
 import { DEFAULT_PRICES } from './defaults.js';
 import { PriceRepository } from './repo.js';
@@ -29,7 +30,7 @@ describe.each(availableDialects)('bulk price changes on %s', (dialect) => {
     new Map((await t.services.prices.list('db')).map((entry) => [entry.model, { ...entry }]));
   const fields = (input: number, extra: Partial<PriceView> = {}) => ({
     type: 'tokens',
-    channel_type: 30,
+    channel_type: providerType('mistral'),
     input,
     output: input * 2,
     locked: false,
@@ -48,7 +49,7 @@ describe.each(availableDialects)('bulk price changes on %s', (dialect) => {
     expect(second.json().data).toEqual({ added: 1, updated: 1, deleted: 1 });
     const prices = await stored();
     expect(prices.has('m-a')).toBe(false);
-    expect(prices.get('m-b')).toMatchObject({ input: 2, output: 4, channel_type: 30 });
+    expect(prices.get('m-b')).toMatchObject({ input: 2, output: 4, channel_type: providerType('mistral') });
     expect(prices.get('m-c')).toMatchObject({ input: 2 });
     expect(t.services.prices.lookup('m-a').input).toBe(30);
   });
@@ -110,7 +111,7 @@ describe.each(availableDialects)('bulk price changes on %s', (dialect) => {
     ]);
     expect(response.json().data).toEqual({ added: 0, updated: 1, deleted: 0 });
     const prices = await stored();
-    expect(prices.get('gpt-4o')).toMatchObject({ input: 2, channel_type: 30 });
+    expect(prices.get('gpt-4o')).toMatchObject({ input: 2, channel_type: providerType('mistral') });
     expect(prices.get('sync-new')).toMatchObject({ input: 3, locked: true });
     expect(prices.has('sync-unknown')).toBe(false);
   });

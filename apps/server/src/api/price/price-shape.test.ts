@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEveryValue, expectShape, type Shape, successData } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 /** A price as the pricing screens and the channel dialog read it (§1.11 Price JSON). */
 const priceShape: Shape = {
@@ -41,7 +42,7 @@ describe.each(availableDialects)('price routes have the reference console’s sh
     t = await startTestApp({ dialect });
     await data('POST', '/api/channel/', {
       name: 'alpha',
-      type: 1,
+      type: providerType('openai'),
       key: 'sk-a',
       models: 'gpt-4o,gpt-4o-mini',
       group: 'default',

@@ -2,6 +2,7 @@ import type { PriceView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
 import { useRootAndPlain } from '../../../test/api/root-and-plain.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { ChangeBus } from '../../platform/changes.js';
 import { DEFAULT_PRICES } from './defaults.js';
 import { PriceRepository } from './repo.js';
@@ -14,7 +15,7 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
   const price = (model: string, fields: Partial<PriceView> = {}) => ({
     model,
     type: 'tokens',
-    channel_type: 1,
+    channel_type: providerType('openai'),
     input: 1,
     output: 2,
     ...fields,
@@ -29,7 +30,7 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
     expect(list).toContainEqual({
       model: 'gpt-4o',
       type: 'tokens',
-      channel_type: 1,
+      channel_type: providerType('openai'),
       input: 1.25,
       output: 5,
       locked: false,
@@ -103,7 +104,7 @@ describe.each(availableDialects)('prices on %s', (dialect) => {
       [price('bad-channel', { channel_type: -1 }), 'channel_type'],
       [price('bad-channel-2', { channel_type: 1.5 }), 'channel_type'],
       [price('bad-input', { input: -0.1 }), 'input'],
-      [{ model: 'no-output', type: 'tokens', channel_type: 1, input: 1 }, 'output'],
+      [{ model: 'no-output', type: 'tokens', channel_type: providerType('openai'), input: 1 }, 'output'],
       [{ ...price('bad-locked'), locked: 'yes' }, 'locked'],
       [{ ...price('bad-kind'), extra_ratios: { magic_tokens: 2 } }, 'extra_ratios'],
       [{ ...price('bad-ratio'), extra_ratios: { cached_tokens: -1 } }, 'extra_ratios.cached_tokens'],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, channelBody } from '../../../test/api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 interface Unpriced {
   model: string;
@@ -18,7 +19,7 @@ describe.each(availableDialects)('the models channels serve, on %s', (dialect) =
     const created = await call('POST', '/api/prices/single', root, {
       model,
       type: 'tokens',
-      channel_type: 1,
+      channel_type: providerType('openai'),
       input: 1,
       output: 1,
     });

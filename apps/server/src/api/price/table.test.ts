@@ -1,10 +1,11 @@
 import type { PriceView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { FALLBACK_PRICE } from '../../domain/prices.js';
 import { DEFAULT_PRICES } from './defaults.js';
 import { PriceTable } from './table.js';
 
-function price(model: string, input: number, channelType = 1): PriceView {
+function price(model: string, input: number, channelType = providerType('openai')): PriceView {
   return { model, type: 'tokens', channel_type: channelType, input, output: input, locked: false, extra_ratios: {} };
 }
 
@@ -53,10 +54,18 @@ describe('the built-in price list', () => {
       expect(entry.output).toBeGreaterThanOrEqual(0);
     }
     const table = new PriceTable(DEFAULT_PRICES);
-    expect(table.lookup('gpt-4o')).toMatchObject({ input: 1.25, output: 5, channel_type: 1 });
-    expect(table.lookup('claude-3-7-sonnet-20250219')).toMatchObject({ input: 1.5, output: 7.5, channel_type: 14 });
-    expect(table.lookup('gemini-2.5-pro').channel_type).toBe(25);
-    expect(table.lookup('deepseek-chat').channel_type).toBe(28);
-    expect(table.lookup('mj_imagine')).toMatchObject({ type: 'times', input: 50, channel_type: 34 });
+    expect(table.lookup('gpt-4o')).toMatchObject({ input: 1.25, output: 5, channel_type: providerType('openai') });
+    expect(table.lookup('claude-3-7-sonnet-20250219')).toMatchObject({
+      input: 1.5,
+      output: 7.5,
+      channel_type: providerType('anthropic'),
+    });
+    expect(table.lookup('gemini-2.5-pro').channel_type).toBe(providerType('gemini'));
+    expect(table.lookup('deepseek-chat').channel_type).toBe(providerType('deepseek'));
+    expect(table.lookup('mj_imagine')).toMatchObject({
+      type: 'times',
+      input: 50,
+      channel_type: providerType('midjourney'),
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { PriceView } from '@one-hub/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../../test/app.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { startPriceUpdateJob } from '../../jobs/price-update-job.js';
 import { createLogger } from '../../platform/logger.js';
 
@@ -37,7 +38,7 @@ async function startPriceServer(): Promise<PriceServer> {
 const price = (model: string, input: number, locked = false) => ({
   model,
   type: 'tokens' as const,
-  channel_type: 1,
+  channel_type: providerType('openai'),
   input,
   output: input * 4,
   locked,
@@ -80,7 +81,9 @@ describe('the price update service (UPDATE_PRICE_SERVICE)', () => {
     expect(down.json().message).toContain('answered HTTP 503');
     service.answer = {
       status: 200,
-      body: JSON.stringify([{ model: 'x', type: 'tokens', channel_type: 1, input: 'cheap', output: 1 }]),
+      body: JSON.stringify([
+        { model: 'x', type: 'tokens', channel_type: providerType('openai'), input: 'cheap', output: 1 },
+      ]),
     };
     const unreadable = await get('/api/prices/updateService/prices');
     expect(unreadable.statusCode).toBe(502);

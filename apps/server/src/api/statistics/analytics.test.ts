@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daysAgo } from '../../../test/api/days.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { insertReturningId, type NewLogRow } from '../../platform/db/index.js';
 import { LogWriter } from '../log/writer.js';
 
@@ -25,7 +26,16 @@ describe.each(availableDialects)('analytics API on %s', (dialect) => {
     return insertReturningId(
       t.database,
       t.database.db.insertInto('channels').values({
-        ...{ type: 1, key: 'secret', status, name, weight: 1, created_time: 1, test_time: 0, response_time: 0 },
+        ...{
+          type: providerType('openai'),
+          key: 'secret',
+          status,
+          name,
+          weight: 1,
+          created_time: 1,
+          test_time: 0,
+          response_time: 0,
+        },
         ...{ base_url: '', other: '', balance: 0, balance_updated_time: 0, models: 'gpt-4o', group: 'default' },
         ...{ tag: '', used_quota: 0, model_mapping: '{}', model_headers: '{}', custom_parameter: '{}', priority: 0 },
         ...{ proxy: '', test_model: '', only_chat: false, pre_cost: 1, compatible_response: false },

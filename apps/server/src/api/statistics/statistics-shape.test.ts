@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectShape, type Shape } from '../../../test/api/shape/shape.js';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { LogWriter } from '../log/writer.js';
 
@@ -60,7 +61,13 @@ describe.each(availableDialects)('dashboard and analytics have the reference con
   beforeAll(async () => {
     t = await startTestApp({ dialect });
     alice = await t.createUser('alice');
-    await body('/api/channel/', undefined, { name: 'alpha', type: 1, key: 'sk-a', models: 'gpt-4o', group: 'default' });
+    await body('/api/channel/', undefined, {
+      name: 'alpha',
+      type: providerType('openai'),
+      key: 'sk-a',
+      models: 'gpt-4o',
+      group: 'default',
+    });
     const keys = (await body('/api/redemption/', undefined, { name: 'gift', quota: 1000, count: 2 })).data as string[];
     await body('/api/user/topup', alice.cookie, { key: keys[0] });
     const writer = new LogWriter(t.database, { flushIntervalMs: 60_000 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compatibleVendors } from './compatible.js';
-import { providerByType, providerRegistry } from './registry.js';
+import { providerByType, providerRegistry, providerType } from './registry.js';
+
+// The registry is where One Hub's wire numbers meet their entries, so this test writes the numbers.
 
 /** Every channel type id the reference system defines (its table of type ids), 0 "unknown" aside. */
 const REFERENCE_TYPE_IDS = [
@@ -24,6 +26,13 @@ describe('provider registry', () => {
     expect(new Set(slugs).size).toBe(slugs.length);
     expect(providerByType(0)).toBeUndefined();
     expect(providerByType(2)).toBeUndefined();
+  });
+
+  it('finds a type id by its slug, and refuses a slug no type has', () => {
+    expect(providerType('anthropic')).toBe(14);
+    expect(providerType('azure-v1')).toBe(55);
+    for (const [type, provider] of providerRegistry) expect(providerType(provider.slug)).toBe(type);
+    expect(() => providerType('no-such-vendor')).toThrow("no channel type has the slug 'no-such-vendor'");
   });
 
   it('serves compatible vendors from their data entries', () => {

@@ -3,11 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects, type TestDatabase } from '../../../test/databases.js';
 import { openFixtureSource, type SourceFixture } from '../../../test/import/sources/gorm-tables.js';
 import { buildNewApiSource } from '../../../test/import/sources/new-api.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import type { SourceDb } from '../legacy.js';
 import { channelNotes, newApiProfile as profile } from './new-api.js';
 import { oneApiProfile } from './one-api.js';
 import { oneHubProfile } from './one-hub.js';
 
+/**
+ * A channel as new-api stores it. Its `type` numbers are new-api's own (14 is Anthropic there too,
+ * 37 is Dify), the vocabulary the importer translates, so they stay numbers; what the importer
+ * makes of them is named by slug.
+ */
 const channelRow = (row: Record<string, unknown>) => ({
   id: 4,
   type: 14,
@@ -125,16 +131,16 @@ describe('new-api channels', () => {
       channelRow({ type: '24', other: 'gemini-extra' }),
     ]);
     expect(claude).toMatchObject({
-      type: 14,
+      type: providerType('anthropic'),
       proxy: 'socks5://p:1080',
       model_headers: '{"x-a":"b"}',
       custom_parameter: '{"temperature":0.2}',
       tag: 'anthropic',
     });
-    expect(aws).toMatchObject({ type: 32, key: 'us-west-2|AK|SK' });
-    expect(vertex).toMatchObject({ type: 42, other: 'us-east5|proj-9' });
-    expect(cloudflare).toMatchObject({ type: 35, key: 'acct-1|tok', other: '' });
-    expect(gemini).toMatchObject({ type: 25, other: '' });
+    expect(aws).toMatchObject({ type: providerType('bedrock'), key: 'us-west-2|AK|SK' });
+    expect(vertex).toMatchObject({ type: providerType('vertexai'), other: 'us-east5|proj-9' });
+    expect(cloudflare).toMatchObject({ type: providerType('cloudflare'), key: 'acct-1|tok', other: '' });
+    expect(gemini).toMatchObject({ type: providerType('gemini'), other: '' });
   });
 
   it('keeps the first key of a multi-key channel and notes what is lost', () => {
@@ -144,7 +150,7 @@ describe('new-api channels', () => {
     ];
     const [pool, dify] = profile.channels(rows);
     expect(pool).toMatchObject({ key: 'sk-a', status: 1 });
-    expect(dify).toMatchObject({ type: 8, status: 2 });
+    expect(dify).toMatchObject({ type: providerType('custom'), status: 2 });
     const reasons = channelNotes(rows).map((note) => `${note.row}: ${note.reason}`);
     expect(reasons).toEqual([
       expect.stringMatching(/^1: multi-key channel: only the first of its 2 keys/),
@@ -225,7 +231,12 @@ describe.each(availableDialects)('a new-api database on %s', (dialect) => {
     ]);
     const prices = Object.fromEntries((await profile.prices(source, options)).map((price) => [price.model, price]));
     expect(prices['dall-e-3']).toMatchObject({ type: 'times', input: 20, output: 0 });
-    expect(prices['gpt-4o']).toMatchObject({ type: 'tokens', input: 1.25, output: 5, channel_type: 1 });
+    expect(prices['gpt-4o']).toMatchObject({
+      type: 'tokens',
+      input: 1.25,
+      output: 5,
+      channel_type: providerType('openai'),
+    });
     expect(prices['gpt-4o']?.extra_ratios).toEqual({ cached_tokens: 0.5, cached_read_tokens: 0.5 });
     expect(prices['claude-3-5-sonnet-20240620']?.extra_ratios).toMatchObject({ cached_write_tokens: 1.25 });
     // Audio output costs 1.25 × 16 × 2 = 40 a token in new-api; One Hub's output price is 1.25 × 4 (gpt-4o rule) = 5.

@@ -3,12 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableDialects, type TestDatabase } from '../../../test/databases.js';
 import { openFixtureSource, type SourceFixture } from '../../../test/import/sources/gorm-tables.js';
 import { buildOneApiSource } from '../../../test/import/sources/one-api.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import type { SourceDb } from '../legacy.js';
 import { newApiProfile } from './new-api.js';
 import { channelNotes, oneApiProfile as profile } from './one-api.js';
 import { oneHubProfile } from './one-hub.js';
 
-/** Rows as MySQL or SQLite hand them over: numbers as strings, booleans as 0/1. */
+/**
+ * Rows as MySQL or SQLite hand them over: numbers as strings, booleans as 0/1. Their `type` ids are
+ * one-api's own numbering, the vocabulary the importer translates, so they stay numbers; what the
+ * importer makes of them is named by slug.
+ */
 const channelRow = (row: Record<string, unknown>) => ({
   id: '7',
   type: '1',
@@ -98,19 +103,19 @@ describe('one-api channels', () => {
       channelRow({ type: '2' }),
     ]);
     expect(gemini).toMatchObject({
-      type: 25,
+      type: providerType('gemini'),
       other: 'v1beta',
       weight: 1,
       priority: 3,
       group: 'default',
       model_mapping: '',
     });
-    expect(azure).toMatchObject({ type: 3, other: '2023-05-15' });
-    expect(aws).toMatchObject({ type: 32, key: 'eu-west-1|AK|SK' });
-    expect(vertex).toMatchObject({ type: 42, key: '{"a":"x|y"}', other: 'r|p' });
-    expect(cloudflare).toMatchObject({ type: 35, key: 'acct|token' });
-    expect(tencent).toMatchObject({ type: 40, key: 'sid|skey' });
-    expect(reseller).toMatchObject({ type: 8, base_url: 'https://oa.api2d.net', status: 1 });
+    expect(azure).toMatchObject({ type: providerType('azure'), other: '2023-05-15' });
+    expect(aws).toMatchObject({ type: providerType('bedrock'), key: 'eu-west-1|AK|SK' });
+    expect(vertex).toMatchObject({ type: providerType('vertexai'), key: '{"a":"x|y"}', other: 'r|p' });
+    expect(cloudflare).toMatchObject({ type: providerType('cloudflare'), key: 'acct|token' });
+    expect(tencent).toMatchObject({ type: providerType('hunyuan'), key: 'sid|skey' });
+    expect(reseller).toMatchObject({ type: providerType('custom'), base_url: 'https://oa.api2d.net', status: 1 });
   });
 
   it('keeps a channel One Hub cannot call, disabled, and says why', () => {
@@ -144,10 +149,15 @@ describe('one-api options, groups and prices', () => {
   it('converts ratios to One Hub prices: input = ratio, output = ratio × completion ratio', async () => {
     const prices = await profile.prices(noSource, options);
     const byModel = Object.fromEntries(prices.map((price) => [price.model, price]));
-    expect(byModel['gpt-4o']).toMatchObject({ type: 'tokens', input: 2.5, output: 7.5, channel_type: 1 });
+    expect(byModel['gpt-4o']).toMatchObject({
+      type: 'tokens',
+      input: 2.5,
+      output: 7.5,
+      channel_type: providerType('openai'),
+    });
     // No CompletionRatio entry: one-api's built-in rule for gpt-3.5-turbo (3) applies.
     expect(byModel['gpt-3.5-turbo']).toMatchObject({ input: 0.25, output: 0.75 });
-    expect(byModel['glm-4']).toMatchObject({ input: 0.7, output: 0.7, channel_type: 16 });
+    expect(byModel['glm-4']).toMatchObject({ input: 0.7, output: 0.7, channel_type: providerType('zhipu') });
   });
 
   it('reads groups from GroupRatio, with only default public', async () => {

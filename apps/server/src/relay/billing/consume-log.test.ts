@@ -1,5 +1,6 @@
 import { defaultTokenSetting } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
+import { providerType } from '../../domain/channel-types/registry.js';
 import type { TokenRow, UserRow } from '../../platform/db/index.js';
 import { type ConsumeRecord, consumeLogRow } from './consume-log.js';
 import type { Price } from './quota.js';
@@ -7,7 +8,7 @@ import type { Price } from './quota.js';
 const price: Price = {
   model: 'gpt-4o-mini',
   type: 'tokens',
-  channel_type: 1,
+  channel_type: providerType('openai'),
   input: 1,
   output: 2,
   locked: false,

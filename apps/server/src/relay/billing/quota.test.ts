@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { providerType } from '../../domain/channel-types/registry.js';
 import {
   type Price,
   priceToUsd,
@@ -9,7 +10,14 @@ import {
 } from './quota.js';
 
 function price(fields: Partial<Price> & Pick<Price, 'input' | 'output'>): Price {
-  return { model: 'test-model', type: 'tokens', channel_type: 1, locked: false, extra_ratios: {}, ...fields };
+  return {
+    model: 'test-model',
+    type: 'tokens',
+    channel_type: providerType('openai'),
+    locked: false,
+    extra_ratios: {},
+    ...fields,
+  };
 }
 
 // A gpt-4o-like price: 2.5 in, 7.5 out, cached prompt tokens at half price.
@@ -136,7 +144,7 @@ describe('settledQuota', () => {
     // prompt 10 000 = 2000 plain + 4000 written + 4000 read:
     // 10 000 + int(4000 × 0.25) + int(4000 × −0.9) = 10 000 + 1000 − 3600 = 7400; × 1.5 = 11 100.
     // completion 100 × 7.5 = 750. Total 11 850.
-    const claude = price({ input: 1.5, output: 7.5, channel_type: 14 });
+    const claude = price({ input: 1.5, output: 7.5, channel_type: providerType('anthropic') });
     const settlement = settledQuota({
       price: claude,
       groupRatio: 1,

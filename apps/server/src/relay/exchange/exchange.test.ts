@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { providerRegistry } from '../../domain/channel-types/registry.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { chatAdapterFor } from '../providers/adapters.js';
 import { geminiEndpoint, surfaceEndpoints } from '../surfaces/native.js';
 import { endpoints } from '../surfaces/openai.js';
@@ -11,17 +11,13 @@ import type { Endpoint } from './types.js';
 
 /** The lookup that replaced tryChannel's branches: which exchange takes an endpoint to a channel. */
 
-const typeOf = (slug: string): number => {
-  for (const [type, provider] of providerRegistry) if (provider.slug === slug) return type;
-  throw new Error(`no provider ${slug}`);
-};
 const endpoint = (path: string): Endpoint => {
   const found = [...endpoints, ...surfaceEndpoints].find((candidate) => candidate.path === path);
   if (!found) throw new Error(`no endpoint ${path}`);
   return found;
 };
 const lookup = (path: string, slug: string, model = 'some-model') =>
-  exchangeFor(endpoint(path), typeOf(slug), model, chatAdapterFor(typeOf(slug)));
+  exchangeFor(endpoint(path), providerType(slug), model, chatAdapterFor(providerType(slug)));
 
 describe('the exchange for an endpoint and a channel', () => {
   it('passes OpenAI endpoints through to OpenAI-format channels', () => {
@@ -40,7 +36,12 @@ describe('the exchange for an endpoint and a channel', () => {
     const anthropic = lookup('/v1/messages', 'anthropic');
     expect([openAiPassThrough, translatedChat]).not.toContain(anthropic);
     expect(lookup('/claude/v1/messages', 'anthropic')).toBe(anthropic);
-    const gemini = exchangeFor(geminiEndpoint, typeOf('gemini'), 'gemini-2.5-flash', chatAdapterFor(typeOf('gemini')));
+    const gemini = exchangeFor(
+      geminiEndpoint,
+      providerType('gemini'),
+      'gemini-2.5-flash',
+      chatAdapterFor(providerType('gemini')),
+    );
     expect([openAiPassThrough, translatedChat, anthropic]).not.toContain(gemini);
     const native = anthropicBindingPassThrough();
     expect(nativeExchange(native)).toBe(anthropic);
@@ -62,7 +63,11 @@ describe('the exchange for an endpoint and a channel', () => {
 
 function anthropicBindingPassThrough() {
   const surface = endpoint('/v1/messages').surface;
-  const passThrough = surface?.passThrough(typeOf('anthropic'), 'claude-sonnet-4', chatAdapterFor(typeOf('anthropic')));
+  const passThrough = surface?.passThrough(
+    providerType('anthropic'),
+    'claude-sonnet-4',
+    chatAdapterFor(providerType('anthropic')),
+  );
   if (!passThrough || passThrough === 'openai') throw new Error('no native pass-through for Anthropic');
   return passThrough;
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { insertUser } from '../../../test/ledger-users.js';
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import type { OptionReader } from '../../domain/options.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
@@ -73,7 +74,7 @@ describe('what the relay hands the ledger', () => {
     const price: Price = {
       model: 'm',
       type: 'tokens',
-      channel_type: 1,
+      channel_type: providerType('openai'),
       input: 1,
       output: 2,
       locked: false,

@@ -4,6 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NativeUpstreams, startNativeUpstreams } from '../../../test/mocks/native-upstreams.js';
 import { lastConsumeLog, type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 const AZURE_KEY = 'azure-resource-key-0123456789';
 
@@ -91,7 +92,7 @@ describe('Azure OpenAI channels, and channel tests of translated types', () => {
     native = await startNativeUpstreams();
     azureId = await r.addChannel({
       name: 'azure',
-      type: 3,
+      type: providerType('azure'),
       key: AZURE_KEY,
       base_url: azure.url,
       other: '2024-10-21',
@@ -156,7 +157,7 @@ describe('Azure OpenAI channels, and channel tests of translated types', () => {
 
     const claudeId = await r.addChannel({
       name: 'claude',
-      type: 14,
+      type: providerType('anthropic'),
       key: native.behaviour.anthropicKey,
       base_url: native.url,
       models: 'claude-haiku-4-5',
@@ -168,7 +169,7 @@ describe('Azure OpenAI channels, and channel tests of translated types', () => {
 
     const badGemini = await r.addChannel({
       name: 'gemini',
-      type: 25,
+      type: providerType('gemini'),
       key: 'AIza-wrong',
       base_url: native.url,
       models: 'gemini-2.5-flash',

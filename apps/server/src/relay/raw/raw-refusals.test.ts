@@ -38,6 +38,7 @@ describe('the raw pass-through refuses', () => {
       status: 403,
       message: expect.stringContaining('channel 999999 does not exist or is disabled'),
     });
+    // The refusal names the channel's type as the client knows it, by its wire number (14, Anthropic).
     await expect(raw.client(raw.channels.claude).files.list()).rejects.toMatchObject({
       status: 400,
       message: expect.stringContaining(`channel ${raw.channels.claude} is of type 14 (Anthropic Claude)`),

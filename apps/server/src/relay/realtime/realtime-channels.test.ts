@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accepted, openRealtime, refused } from '../../../test/providers/realtime/realtime-client.js';
 import { type RealtimeMock, startRealtimeMock } from '../../../test/providers/realtime/realtime-upstream.js';
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
+import { providerType } from '../../domain/channel-types/registry.js';
+
+const OPENAI = providerType('openai');
 
 /** A loopback address where nothing listens: connecting to it is refused. */
 async function closedPort(): Promise<string> {
@@ -47,13 +50,19 @@ describe('realtime sessions across channels', () => {
     dead = await closedPort();
     const channels = [
       // One model, three channels by priority: unreachable, then refusing, then serving.
-      ['dead', { type: 1, key: 'sk-dead', base_url: dead, models: 'rt-retry', priority: 30 }],
-      ['busy', { type: 1, key: busy.behaviour.apiKey, base_url: busy.url, models: 'rt-retry,rt-busy', priority: 20 }],
-      ['good', { type: 1, key: good.behaviour.apiKey, base_url: good.url, models: 'rt-retry,rt-idle', priority: 10 }],
+      ['dead', { type: OPENAI, key: 'sk-dead', base_url: dead, models: 'rt-retry', priority: 30 }],
+      [
+        'busy',
+        { type: OPENAI, key: busy.behaviour.apiKey, base_url: busy.url, models: 'rt-retry,rt-busy', priority: 20 },
+      ],
+      [
+        'good',
+        { type: OPENAI, key: good.behaviour.apiKey, base_url: good.url, models: 'rt-retry,rt-idle', priority: 10 },
+      ],
       [
         'azure',
         {
-          type: 3,
+          type: providerType('azure'),
           key: azure.behaviour.apiKey,
           base_url: azure.url,
           other: '2024-10-01-preview',
@@ -64,7 +73,7 @@ describe('realtime sessions across channels', () => {
       [
         'azureV1',
         {
-          type: 55,
+          type: providerType('azure-v1'),
           key: azureV1.behaviour.apiKey,
           base_url: azureV1.url,
           models: 'rt-azure-v1',
@@ -72,7 +81,7 @@ describe('realtime sessions across channels', () => {
         },
       ],
       // Anthropic has no realtime API: a channel of it listing the model is never called.
-      ['claude', { type: 14, key: 'sk-ant-x', base_url: good.url, models: 'rt-claude' }],
+      ['claude', { type: providerType('anthropic'), key: 'sk-ant-x', base_url: good.url, models: 'rt-claude' }],
     ] as const;
     for (const [name, fields] of channels) ids[name] = await r.addChannel({ name, ...fields });
     const models = ['rt-retry', 'rt-busy', 'rt-idle', 'rt-azure', 'my-realtime-deployment', 'rt-claude'];
@@ -188,7 +197,7 @@ describe('realtime sessions at shutdown', () => {
   beforeAll(async () => {
     r = await startRelayTest({ env: { SHUTDOWN_GRACE_SECONDS: '0.3' } });
     upstream = await startRealtimeMock();
-    await r.addChannel({ type: 1, key: upstream.behaviour.apiKey, base_url: upstream.url, models: 'rt-shutdown' });
+    await r.addChannel({ type: OPENAI, key: upstream.behaviour.apiKey, base_url: upstream.url, models: 'rt-shutdown' });
     await r.setPrice('rt-shutdown', 1, 1);
   });
   afterAll(async () => {

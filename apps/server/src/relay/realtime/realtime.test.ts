@@ -12,6 +12,7 @@ import {
   DEFAULT_REALTIME_USAGE as USAGE,
 } from '../../../test/providers/realtime/realtime-upstream.js';
 import { type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 const MODEL = 'gpt-4o-realtime-preview';
 const INPUT = 2.5;
@@ -82,7 +83,7 @@ describe.each(availableDialects)('the realtime WebSocket relay on %s', (dialect)
     openai = await startRealtimeMock();
     channelId = await r.addChannel({
       name: 'openai realtime',
-      type: 1,
+      type: providerType('openai'),
       key: openai.behaviour.apiKey,
       base_url: openai.url,
       models: MODEL,

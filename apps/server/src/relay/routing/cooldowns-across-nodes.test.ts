@@ -7,6 +7,7 @@ import { type MockUpstream, startMockUpstream } from '../../../test/mocks/openai
 import { relayInject } from '../../../test/relay-inject.js';
 import { type AssembledServer, assembleServer } from '../../assemble.js';
 import { loadConfig } from '../../config.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { createLogger } from '../../platform/logger.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -55,7 +56,7 @@ describe.skipIf(!redisUrl)('a 429 on one node rests the channel on the other', (
     ] as const) {
       const created = await admin('POST', '/api/channel/', {
         name,
-        type: 1,
+        type: providerType('openai'),
         key: upstream.behaviour.apiKey,
         base_url: upstream.url,
         models: 'gpt-4o-mini',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NativeUpstreams, startNativeUpstreams } from '../../../test/mocks/native-upstreams.js';
 import { type BedrockMock, startBedrockMock } from '../../../test/providers/bedrock/mock-upstream.js';
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { chatAdapterFor, registerChatAdapter } from '../providers/adapters.js';
 import { bedrockAdapter } from '../providers/bedrock/adapter.js';
 
@@ -18,14 +19,14 @@ describe('model names that could reach an upstream path', () => {
   let bedrock: BedrockMock;
 
   beforeAll(async () => {
-    if (!chatAdapterFor(32)) registerChatAdapter(32, bedrockAdapter);
+    if (!chatAdapterFor(providerType('bedrock'))) registerChatAdapter(providerType('bedrock'), bedrockAdapter);
     r = await startRelayTest();
     native = await startNativeUpstreams();
     bedrock = await startBedrockMock();
     // Wildcards: without the check, every one of the names above would be routed to this channel.
     await r.addChannel({
       name: 'gemini',
-      type: 25,
+      type: providerType('gemini'),
       key: native.behaviour.geminiKey,
       base_url: native.url,
       models: 'gemini-*,a*,m*',
@@ -33,7 +34,7 @@ describe('model names that could reach an upstream path', () => {
     const { region, apiKey } = bedrock.behaviour;
     await r.addChannel({
       name: 'bedrock',
-      type: 32,
+      type: providerType('bedrock'),
       key: `${region}|${apiKey}`,
       base_url: bedrock.url,
       models: 'anthropic.claude-sonnet-4-5-20250929-v1:0',

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { providerType } from '../../domain/channel-types/registry.js';
 import { ChannelRouter, type RouterChannel } from './router.js';
 
 function channel(id: number, fields: Partial<RouterChannel> = {}): RouterChannel {
   return {
     id,
-    type: 1,
+    type: providerType('openai'),
     name: `c${id}`,
     key: 'k',
     base_url: '',

@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type GeminiUpstream, startGeminiUpstream } from '../../../test/providers/gemini/mock-upstream.js';
 import { lastConsumeLog, type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
+import { providerType } from '../../domain/channel-types/registry.js';
 
 /**
  * Channel fields and Gemini counts that change what the relay sends or bills: a Gemini channel's
@@ -24,14 +25,21 @@ beforeAll(async () => {
   gemini = await startGeminiUpstream();
   origin = r.baseURL.replace(/\/v1$/, '');
   const channel = (models: string, plugin?: unknown) =>
-    r.addChannel({ name: models, type: 25, key: gemini.behaviour.key, base_url: gemini.url, models, plugin });
+    r.addChannel({
+      name: models,
+      type: providerType('gemini'),
+      key: gemini.behaviour.key,
+      base_url: gemini.url,
+      models,
+      plugin,
+    });
   await channel(PLAIN);
   await channel(CODE, { code_execution: { enable: true } });
   await channel(OPENAI_MODE, { use_openai_api: { enable: true } });
   // Image and audio tokens at their own ratios, so the bill shows which kind each count went to.
   for (const model of [PLAIN, CODE, OPENAI_MODE]) {
     await r.setPrice(model, 1, 2, {
-      channel_type: 25,
+      channel_type: providerType('gemini'),
       extra_ratios: { input_image_tokens: 3, output_image_tokens: 5, input_audio_tokens: 7 },
     });
   }

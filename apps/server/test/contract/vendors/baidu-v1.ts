@@ -1,3 +1,4 @@
+import { providerType } from '../../../src/domain/channel-types/registry.js';
 import { BAIDU_APP } from '../../providers/baidu/mock-upstream.js';
 import {
   type Answer,
@@ -17,7 +18,7 @@ import {
 
 /**
  * Baidu Qianfan's v1 ERNIE API (wenxinworkshop), reached with an application's `APIKey|SecretKey`
- * (channel type 15): the pair is exchanged at `POST /oauth/2.0/token?grant_type=client_credentials
+ * (channel type `baidu`): the pair is exchanged at `POST /oauth/2.0/token?grant_type=client_credentials
  * &client_id=…&client_secret=…` for `{access_token, expires_in}`, and each model has its own URL,
  * `/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/<endpoint>?access_token=…`. The body holds
  * `messages` of user, assistant and function turns only (the system text apart, in `system`) and
@@ -124,7 +125,7 @@ const ONLY_TOKENS = "v1's usage is prompt, completion and total tokens only";
 
 export const baiduV1Provider: ProviderEntry = {
   name: 'Baidu ERNIE v1 (application key)',
-  type: 15,
+  type: providerType('baidu'),
   model: 'ERNIE-4.0-8K',
   setup: () => ({
     responder: wenxinResponder(),

@@ -1,3 +1,4 @@
+import { providerType } from '../../../src/domain/channel-types/registry.js';
 import { bodyProblem, cozeDefaults } from '../../providers/coze/mock-upstream.js';
 import {
   type Answer,
@@ -14,7 +15,7 @@ import {
 } from '../scenario-mock.js';
 
 /**
- * Coze's Chat API v3 (channel type 38) as api.coze.com answers it: `POST /v3/chat` with a personal
+ * Coze's Chat API v3 (channel type `coze`) as api.coze.com answers it: `POST /v3/chat` with a personal
  * access token as the bearer, the bot named by `bot_id`, the conversation in
  * `additional_messages` (text, or `object_string` content holding text and image URLs). Coze's
  * non-streamed mode only starts a chat to be polled, so the gateway always asks for a stream:
@@ -133,7 +134,7 @@ const ONLY_COUNTS = "Coze's usage is input, output and total token counts only";
 
 export const cozeProvider: ProviderEntry = {
   name: 'Coze (Chat API v3)',
-  type: 38,
+  type: providerType('coze'),
   model: `coze-${BOT_ID}`,
   setup: () => ({ responder: cozeResponder(), channel: (url) => ({ key: TOKEN, base_url: url }) }),
   authStatus: 502,

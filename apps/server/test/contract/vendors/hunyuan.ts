@@ -1,3 +1,4 @@
+import { providerType } from '../../../src/domain/channel-types/registry.js';
 import { chatProblem, hunyuanDefaults, signatureProblem } from '../../providers/hunyuan/mock-upstream.js';
 import {
   type Answer,
@@ -18,7 +19,7 @@ import {
 } from '../scenario-mock.js';
 
 /**
- * Tencent Hunyuan's native API 3.0 (channel type 40 with a `SecretId|SecretKey` key), as
+ * Tencent Hunyuan's native API 3.0 (channel type `hunyuan` with a `SecretId|SecretKey` key), as
  * hunyuan.tencentcloudapi.com answers it: `POST /` with `X-TC-Action: ChatCompletions`,
  * `X-TC-Version: 2023-09-01`, `X-TC-Timestamp` and a TC3-HMAC-SHA256 `Authorization` over the
  * request (checked by the end-to-end mock's verifier, written from Tencent's documentation). The
@@ -156,7 +157,7 @@ const ONLY_TOKENS = "Hunyuan's usage is PromptTokens, CompletionTokens and Total
 
 export const hunyuanProvider: ProviderEntry = {
   name: 'Tencent Hunyuan (API 3.0, SecretId|SecretKey)',
-  type: 40,
+  type: providerType('hunyuan'),
   model: 'hunyuan-turbos-latest',
   setup: () => ({
     responder: hunyuanResponder(),

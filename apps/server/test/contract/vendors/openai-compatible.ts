@@ -1,3 +1,4 @@
+import { providerType } from '../../../src/domain/channel-types/registry.js';
 import { DASHSCOPE_API, DASHSCOPE_KEY } from '../../providers/ali/mock-upstream.js';
 import { QIANFAN_API_KEY } from '../../providers/baidu/mock-upstream.js';
 import {
@@ -112,7 +113,7 @@ const NO_CACHE_WRITES = 'caching is automatic and only cache reads are reported'
 
 export const dashScopeProvider = entry({
   name: 'Alibaba DashScope (compatible mode)',
-  type: 17,
+  type: providerType('ali'),
   model: 'qwen-plus',
   channel: (url) => ({ key: DASHSCOPE_KEY, base_url: url }),
   api: DASHSCOPE_API,
@@ -151,7 +152,7 @@ export const dashScopeProvider = entry({
 
 export const zhipuProvider = entry({
   name: 'Zhipu BigModel v4',
-  type: 16,
+  type: providerType('zhipu'),
   model: 'glm-4v-plus',
   channel: (url) => ({ key: `${ZHIPU_KEY.id}.${ZHIPU_KEY.secret}`, base_url: url }),
   api: ZHIPU_API,
@@ -173,7 +174,7 @@ export const zhipuProvider = entry({
 
 export const sparkProvider = entry({
   name: 'iFlytek Spark (HTTP API)',
-  type: 18,
+  type: providerType('xunfei'),
   model: '4.0Ultra',
   channel: (url) => ({ key: `${SPARK.apiKey}:${SPARK.apiSecret}`, base_url: url }),
   api: SPARK_API,
@@ -204,7 +205,7 @@ const DATABRICKS_USAGE = "a serving endpoint's usage is prompt, completion and t
 
 export const databricksProvider = entry({
   name: 'Azure Databricks (serving endpoints)',
-  type: 54,
+  type: providerType('azure-databricks'),
   model: 'databricks-meta-llama-3-3-70b-instruct',
   channel: (url) => ({ key: DATABRICKS_TOKEN, base_url: url }),
   api: DATABRICKS_API,
@@ -229,7 +230,7 @@ const MINIMAX_USAGE = "MiniMax's chat usage is prompt, completion and total toke
 
 export const minimaxProvider = entry({
   name: 'MiniMax',
-  type: 27,
+  type: providerType('minimax'),
   model: 'MiniMax-M1',
   channel: (url) => ({ key: MINIMAX_KEY, base_url: url }),
   api: {
@@ -256,7 +257,7 @@ const WORKERS_AI_USAGE = "Workers AI's usage is prompt, completion and total tok
 
 export const cloudflareProvider = entry({
   name: 'Cloudflare Workers AI',
-  type: 35,
+  type: providerType('cloudflare'),
   model: CLOUDFLARE_MODEL,
   channel: (url) => ({ key: `${CLOUDFLARE_ACCOUNT}|${CLOUDFLARE_TOKEN}`, base_url: url }),
   api: {
@@ -276,7 +277,7 @@ const QIANFAN_USAGE = "Qianfan v2's usage is prompt, completion and total tokens
 
 export const qianfanV2Provider = entry({
   name: 'Baidu Qianfan v2 (console API key)',
-  type: 15,
+  type: providerType('baidu'),
   model: 'ernie-4.5-turbo-vl-32k',
   channel: (url) => ({ key: QIANFAN_API_KEY, base_url: url }),
   api: {
@@ -307,7 +308,7 @@ const HUNYUAN_USAGE = "Hunyuan's usage is prompt, completion and total tokens";
 
 export const hunyuanCompatibleProvider = entry({
   name: 'Tencent Hunyuan (API key, OpenAI-compatible API)',
-  type: 40,
+  type: providerType('hunyuan'),
   model: 'hunyuan-vision',
   channel: (url) => ({ key: HUNYUAN_API_KEY, base_url: url }),
   api: {

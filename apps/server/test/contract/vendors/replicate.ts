@@ -1,3 +1,4 @@
+import { providerType } from '../../../src/domain/channel-types/registry.js';
 import { LLAMA, problem as problemDetails, replicateDefaults } from '../../providers/replicate/mock-upstream.js';
 import {
   type Answer,
@@ -14,7 +15,7 @@ import {
 } from '../scenario-mock.js';
 
 /**
- * Replicate's predictions (channel type 52) as api.replicate.com answers them: `POST
+ * Replicate's predictions (channel type `replicate`) as api.replicate.com answers them: `POST
  * /v1/models/<owner>/<name>/predictions` with a bearer API token and `{input: {prompt, …}}` creates
  * a run and answers it (`{id, status, output, error, metrics, urls}`); a run still `starting` or
  * `processing` is read again at `GET /v1/predictions/<id>` until it has `succeeded`. A language
@@ -115,7 +116,7 @@ const METRICS = "Replicate's metrics count input and output tokens only";
 
 export const replicateProvider: ProviderEntry = {
   name: 'Replicate (predictions)',
-  type: 52,
+  type: providerType('replicate'),
   model: LLAMA,
   setup: () => ({ responder: replicateResponder(), channel: (url) => ({ key: TOKEN, base_url: url }) }),
   authStatus: 502,

@@ -31,6 +31,8 @@ export async function insertSettings(db: SourceKysely, dialect: DialectName): Pr
     group('svip', 0.8, false),
     group('team', 0.5, true),
   ]);
+  // Rows as the Go One Hub stored them: its wire numbers (1 OpenAI, 14 Anthropic) are the data the
+  // importer reads, so they stay numbers here.
   await insertLegacyRows(db, dialect, 'prices', [
     {
       model: 'gpt-4o-mini',

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { providerType } from '../../../src/domain/channel-types/registry.js';
 import type { AdapterContext, Json } from '../../../src/relay/providers/types.js';
 
 /** Test helpers for the Cohere adapter: fixtures and a context. */
@@ -14,7 +15,7 @@ export function fixtureJson(name: string): Json {
 export function context(overrides: Partial<AdapterContext> = {}): AdapterContext {
   return {
     key: 'co-test-key-0123456789',
-    channelType: 36,
+    channelType: providerType('cohere'),
     baseUrl: 'https://api.cohere.com',
     upstreamModel: 'command-a-03-2025',
     other: '',

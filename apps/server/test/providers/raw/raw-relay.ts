@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
+import { providerType } from '../../../src/domain/channel-types/registry.js';
 import type { DialectName } from '../../../src/platform/db/index.js';
 import { ROOT_PASSWORD } from '../../app.js';
 import { type RelayTestContext, startRelayTest } from '../../relay-setup.js';
@@ -38,11 +39,21 @@ export async function startRawRelay(dialect: DialectName = 'sqlite'): Promise<Ra
   const key = mock.behaviour.apiKey;
   const common = { key, base_url: mock.url, models: 'gpt-4o-mini', group: 'default' };
   const channels = {
-    openai: await r.addChannel({ ...common, name: 'openai files', type: 1 }),
-    azure: await r.addChannel({ ...common, name: 'azure files', type: 3, other: '2024-10-21' }),
-    azureV1: await r.addChannel({ ...common, name: 'azure v1 files', type: 55, other: 'preview' }),
-    claude: await r.addChannel({ ...common, name: 'claude', type: 14, models: 'claude-3-5-haiku-latest' }),
-    down: await r.addChannel({ ...common, name: 'down', type: 1, base_url: await closedPort() }),
+    openai: await r.addChannel({ ...common, name: 'openai files', type: providerType('openai') }),
+    azure: await r.addChannel({ ...common, name: 'azure files', type: providerType('azure'), other: '2024-10-21' }),
+    azureV1: await r.addChannel({
+      ...common,
+      name: 'azure v1 files',
+      type: providerType('azure-v1'),
+      other: 'preview',
+    }),
+    claude: await r.addChannel({
+      ...common,
+      name: 'claude',
+      type: providerType('anthropic'),
+      models: 'claude-3-5-haiku-latest',
+    }),
+    down: await r.addChannel({ ...common, name: 'down', type: providerType('openai'), base_url: await closedPort() }),
   };
   const cookie = await r.t.login('root', ROOT_PASSWORD);
   const rootKey = await r.newKey(cookie);

@@ -10,16 +10,17 @@ import {
   weatherTool,
 } from '../../../../test/provider-relay.js';
 import { startBedrockMock } from '../../../../test/providers/bedrock/mock-upstream.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 import { chatAdapterFor, registerChatAdapter } from '../adapters.js';
 import { bedrockAdapter } from './adapter.js';
 
 /**
- * Amazon Bedrock end to end: a real relay, type-32 channels pointing at a local Bedrock that
+ * Amazon Bedrock end to end: a real relay, `bedrock` channels pointing at a local Bedrock that
  * recomputes every SigV4 signature with the AWS SDK's signer (or checks the API key), checks the
  * URL and the body, and answers in Bedrock's formats (JSON, and AWS event streams). Driven by the
  * official OpenAI and Anthropic SDKs, whole and streamed, Claude (InvokeModel) and Nova (Converse).
  *
- * Until the lead registers the adapter for type 32, the test registers it itself.
+ * Until the lead registers the adapter for `bedrock`, the test registers it itself.
  */
 
 const CLAUDE = 'claude-sonnet-4-5';
@@ -31,19 +32,23 @@ const BROKEN = 'claude-opus-4-1';
 
 describe('Amazon Bedrock channels through the relay', () => {
   beforeAll(() => {
-    if (!chatAdapterFor(32)) registerChatAdapter(32, bedrockAdapter);
+    if (!chatAdapterFor(providerType('bedrock'))) registerChatAdapter(providerType('bedrock'), bedrockAdapter);
   });
   const relay = useProviderRelay({
     startMock: startBedrockMock,
     channels: ({ behaviour: { region, accessKeyId, secretAccessKey, apiKey } }) => ({
       'bedrock-sigv4': {
-        type: 32,
+        type: providerType('bedrock'),
         key: `${region}|${accessKeyId}|${secretAccessKey}`,
         models: `${CLAUDE},${NOVA}`,
         model_mapping: JSON.stringify({ [NOVA]: `+${NOVA_ID}` }),
       },
-      'bedrock-api-key': { type: 32, key: `${region}|${apiKey}`, models: BEARER_MODEL },
-      'bedrock-wrong-secret': { type: 32, key: `${region}|${accessKeyId}|not-the-secret`, models: BROKEN },
+      'bedrock-api-key': { type: providerType('bedrock'), key: `${region}|${apiKey}`, models: BEARER_MODEL },
+      'bedrock-wrong-secret': {
+        type: providerType('bedrock'),
+        key: `${region}|${accessKeyId}|not-the-secret`,
+        models: BROKEN,
+      },
     }),
     prices: { [CLAUDE]: [1.5, 7.5], [BEARER_MODEL]: [1.5, 7.5], [BROKEN]: [1.5, 7.5], [NOVA]: [0.03, 0.12] },
   });

@@ -7,7 +7,7 @@ import { cohereRerank } from './rerank.js';
 import { cohereStreamDecoder } from './stream.js';
 
 /**
- * Cohere (channel type 36, `https://api.cohere.com`, bearer key): chat through the v2 Chat API
+ * Cohere (channel type `cohere`, `https://api.cohere.com`, bearer key): chat through the v2 Chat API
  * (chat.ts, stream.ts), `/v1/embeddings` through Embed v2 (embed.ts) and `/v1/rerank` through
  * Rerank v2 (rerank.ts). Errors are Cohere's `{"message": …}` (common.ts).
  */

@@ -14,12 +14,13 @@ import {
 } from '../../../../test/provider-relay.js';
 import { startCohereMock, vector } from '../../../../test/providers/cohere/mock-upstream.js';
 import { fixtureJson } from '../../../../test/providers/cohere/test-support.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 import { countRerankTokens } from '../../billing/metering.js';
 import { chatAdapterFor, registerChatAdapter } from '../adapters.js';
 import { cohereAdapter } from './adapter.js';
 
 /**
- * Cohere end to end: a real relay, a type-36 channel pointing at a local Cohere that checks the
+ * Cohere end to end: a real relay, a `cohere` channel pointing at a local Cohere that checks the
  * bearer key, the path and the v2 body, driven by the official OpenAI SDK (chat whole and
  * streamed, tools, embeddings as floats and as the SDK's default base64, rerank by fetch) and
  * the Anthropic SDK on `/v1/messages`, with usage and the consume log checked.
@@ -32,13 +33,14 @@ const WRONG_KEY_MODEL = 'command-r7b-12-2024';
 
 describe('Cohere channels through the relay', () => {
   beforeAll(() => {
-    if (chatAdapterFor(36) !== cohereAdapter) registerChatAdapter(36, cohereAdapter);
+    if (chatAdapterFor(providerType('cohere')) !== cohereAdapter)
+      registerChatAdapter(providerType('cohere'), cohereAdapter);
   });
   const relay = useProviderRelay({
     startMock: startCohereMock,
     channels: (mock) => ({
-      cohere: { type: 36, key: mock.behaviour.apiKey, models: `${CHAT},${EMBED},${RERANK}` },
-      'cohere-wrong-key': { type: 36, key: 'co-not-the-key', models: WRONG_KEY_MODEL },
+      cohere: { type: providerType('cohere'), key: mock.behaviour.apiKey, models: `${CHAT},${EMBED},${RERANK}` },
+      'cohere-wrong-key': { type: providerType('cohere'), key: 'co-not-the-key', models: WRONG_KEY_MODEL },
     }),
     prices: { [CHAT]: [1.25, 5], [WRONG_KEY_MODEL]: [0.1, 0.4], [EMBED]: [2, 0], [RERANK]: [1, 0] },
   });

@@ -8,9 +8,10 @@ import {
   useTestConsumeLog,
 } from '../../../../test/provider-relay.js';
 import { startCozeMock } from '../../../../test/providers/coze/mock-upstream.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
- * Coze end to end: a real relay and type-38 channels pointing at a local Coze Chat API v3 that
+ * Coze end to end: a real relay and `coze` channels pointing at a local Coze Chat API v3 that
  * checks the token, the bot and the documented body, driven by the official OpenAI SDK (whole
  * answers gathered from Coze's stream, streams, images) and the Anthropic SDK; usage, quota, the
  * consume log, the channel test and Coze's `{code, msg}` errors are checked.
@@ -25,8 +26,8 @@ describe('Coze channels through the relay', () => {
   const relay = useProviderRelay({
     startMock: startCozeMock,
     channels: (mock) => ({
-      coze: { type: 38, key: mock.behaviour.token, models: `${MODEL},${BOT}` },
-      'coze-wrong-key': { type: 38, key: 'pat_not_the_token_abcdef', models: WRONG_KEY_MODEL },
+      coze: { type: providerType('coze'), key: mock.behaviour.token, models: `${MODEL},${BOT}` },
+      'coze-wrong-key': { type: providerType('coze'), key: 'pat_not_the_token_abcdef', models: WRONG_KEY_MODEL },
     }),
     prices: { [MODEL]: [1, 2], [BOT]: [1, 2], [WRONG_KEY_MODEL]: [1, 1] },
   });

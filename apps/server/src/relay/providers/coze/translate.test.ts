@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { providerType } from '../../../domain/channel-types/registry.js';
 import type { AdapterContext } from '../types.js';
 import { cozeAdapter, parseCozeError } from './adapter.js';
 import { cozeStreamDecoder } from './answer.js';
@@ -8,7 +9,7 @@ import { botIdOf, cozeChatUrl, cozeMessages } from './request.js';
 
 const context: AdapterContext = {
   key: 'pat_unit',
-  channelType: 38,
+  channelType: providerType('coze'),
   baseUrl: 'https://api.coze.com',
   upstreamModel: 'coze-123',
   other: '',

@@ -12,9 +12,10 @@ import {
   weatherTool,
 } from '../../../../test/provider-relay.js';
 import { startHunyuanMock, vector } from '../../../../test/providers/hunyuan/mock-upstream.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
- * Tencent Hunyuan end to end: a real relay and type-40 channels pointing at a local Hunyuan that
+ * Tencent Hunyuan end to end: a real relay and `hunyuan` channels pointing at a local Hunyuan that
  * verifies the TC3 signature of every native call and its documented body, driven by the official
  * OpenAI SDK (chat whole and streamed, tools, images, embeddings) and the Anthropic SDK; a single
  * API key reaches the OpenAI-compatible API. Usage, quota and the consume log are checked.
@@ -32,12 +33,16 @@ describe('Tencent Hunyuan channels through the relay', () => {
     startMock: startHunyuanMock,
     channels: (mock) => ({
       hunyuan: {
-        type: 40,
+        type: providerType('hunyuan'),
         key: `${mock.behaviour.secretId}|${mock.behaviour.secretKey}`,
         models: `${CHAT},${VISION},${EMBED}`,
       },
-      'hunyuan-api-key': { type: 40, key: mock.behaviour.apiKey, models: COMPATIBLE },
-      'hunyuan-wrong-key': { type: 40, key: `${mock.behaviour.secretId}|not-the-secret`, models: WRONG_KEY_MODEL },
+      'hunyuan-api-key': { type: providerType('hunyuan'), key: mock.behaviour.apiKey, models: COMPATIBLE },
+      'hunyuan-wrong-key': {
+        type: providerType('hunyuan'),
+        key: `${mock.behaviour.secretId}|not-the-secret`,
+        models: WRONG_KEY_MODEL,
+      },
     }),
     prices: {
       [CHAT]: [1, 2],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { providerType } from '../../../domain/channel-types/registry.js';
 import type { AdapterContext, ChatRequest } from '../types.js';
 import { hunyuanAdapter } from './adapter.js';
 import { hunyuanStreamDecoder, parseHunyuanChat } from './answer.js';
@@ -9,7 +10,7 @@ import { hunyuanErrorStatus, parseHunyuanError } from './errors.js';
 
 const context = (overrides: Partial<AdapterContext> = {}): AdapterContext => ({
   key: 'AKIDunit|secretunit',
-  channelType: 40,
+  channelType: providerType('hunyuan'),
   baseUrl: 'https://hunyuan.tencentcloudapi.com',
   upstreamModel: 'hunyuan-turbos-latest',
   other: '',

@@ -104,7 +104,12 @@ describe('upstream URLs of OpenAI-compatible vendors', () => {
 
   it('keeps the synchronous target for layouts without tokens, and refuses it for token layouts', () => {
     expect(
-      openAiTarget({ type: 3, key: 'az', other: '' }, 'https://r.openai.azure.com', '/v1/embeddings', 'e'),
+      openAiTarget(
+        { type: providerType('azure'), key: 'az', other: '' },
+        'https://r.openai.azure.com',
+        '/v1/embeddings',
+        'e',
+      ),
     ).toEqual({
       url: 'https://r.openai.azure.com/openai/deployments/e/embeddings?api-version=2024-10-21',
       headers: { 'api-key': 'az' },

@@ -202,7 +202,7 @@ describe('image, embedding and rerank vendors through the relay', () => {
     });
   }
 
-  it('answers embeddings on Jina (type 47), billed on its usage', async () => {
+  it('answers embeddings on a `jina` channel, billed on its usage', async () => {
     const before = await relay.storedQuota();
     const answer = await relay.openai.embeddings.create({
       model: JINA_EMBEDDING,
@@ -218,8 +218,8 @@ describe('image, embedding and rerank vendors through the relay', () => {
   });
 
   const rerankCases = [
-    { channel: 'jina', model: JINA_RERANK, usage: 'total_tokens' as const, title: 'Jina (type 47)' },
-    { channel: 'rerank', model: RERANK, usage: 'prompt_tokens' as const, title: 'Rerank (type 48)' },
+    { channel: 'jina', model: JINA_RERANK, usage: 'total_tokens' as const, title: 'a `jina` channel' },
+    { channel: 'rerank', model: RERANK, usage: 'prompt_tokens' as const, title: 'a `rerank` channel' },
   ];
   for (const { channel, model, usage, title } of rerankCases) {
     it(`reranks on ${title} through the SDK's raw post to /v1/rerank, billed on its usage`, async () => {

@@ -19,12 +19,13 @@ import {
   type TestKeyPair,
   testKeyPair,
 } from '../../../../test/providers/vertex/test-support.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 import { registerChatAdapter } from '../adapters.js';
 import { createVertexAdapter } from './adapter.js';
 import { ServiceAccountTokens, type TokenPost } from './token.js';
 
 /**
- * Vertex AI end to end: a real relay, a type-42 channel whose key is a service-account key file,
+ * Vertex AI end to end: a real relay, a `vertexai` channel whose key is a service-account key file,
  * and a local Google (token endpoint + Vertex) that checks the JWT signature, the bearer token, the
  * URL and the body. Driven by the official OpenAI and Anthropic SDKs, whole and streamed.
  *
@@ -52,7 +53,7 @@ describe('Vertex AI channels through the relay', () => {
   let account: Record<string, unknown>;
 
   beforeAll(() => {
-    registerChatAdapter(42, createVertexAdapter(new ServiceAccountTokens(post, Date.now)));
+    registerChatAdapter(providerType('vertexai'), createVertexAdapter(new ServiceAccountTokens(post, Date.now)));
     keys = testKeyPair();
     account = fixtureJson('service-account.json');
   });
@@ -67,14 +68,14 @@ describe('Vertex AI channels through the relay', () => {
       }),
     channels: (mock) => ({
       vertex: {
-        type: 42,
+        type: providerType('vertexai'),
         key: serviceAccountKey(keys.privateKey, { token_uri: mock.tokenUrl }),
         other: `${REGION}|${PROJECT}`,
         models: `${GEMINI},${CLAUDE}`,
       },
       // A key signed by another key pair: the token endpoint refuses its assertions.
       'vertex-wrong-key': {
-        type: 42,
+        type: providerType('vertexai'),
         key: serviceAccountKey(testKeyPair().privateKey, {
           token_uri: mock.tokenUrl,
           client_email: 'impostor@vertex-e2e-project.iam.gserviceaccount.com',

@@ -5,7 +5,7 @@ import { cogViewUrl, IMAGES_PATH, startZhipuMock, ZHIPU_KEY } from '../../../../
 import { providerType } from '../../../domain/channel-types/registry.js';
 
 /**
- * Zhipu BigModel end to end: a type-16 channel with an `id.secret` key reaches the v4 API with a
+ * Zhipu BigModel end to end: a `zhipu` channel with an `id.secret` key reaches the v4 API with a
  * signed token (verified by the mock with the secret), never the key; the channel's plugin
  * settings add the knowledge-base and web-search tools to chats; CogView makes images.
  */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { availableDialects } from '../../../../test/databases.js';
 import { type MjGateway, startMjGateway } from '../../../../test/midjourney/gateway.js';
 import { STAND_IN_PNG, startMidjourneyProxy } from '../../../../test/midjourney/proxy-stand-in.js';
+import { providerType } from '../../../domain/channel-types/registry.js';
 
 async function consumeLogs(g: MjGateway) {
   await g.server.app.relay.flush();
@@ -186,7 +187,7 @@ describe.each(availableDialects)('Midjourney submissions on %s', (dialect) => {
       expect(early.status).toBe(400);
       const added = await g.admin('POST', '/api/channel/', {
         name: 'other mj',
-        type: 34,
+        type: providerType('midjourney'),
         key: other.secret,
         base_url: other.baseUrl,
         models: 'mj_imagine,mj_upscale,mj_inpaint',
