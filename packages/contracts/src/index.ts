@@ -1,4 +1,5 @@
 export * from './account.js';
+export * from './budget.js';
 export * from './channel.js';
 export * from './csv.js';
 export * from './enums.js';
@@ -13,6 +14,7 @@ export * from './midjourney.js';
 export * from './options.js';
 export * from './paging.js';
 export * from './payment.js';
+export * from './plan.js';
 export * from './price.js';
 export * from './quota.js';
 export * from './redemption.js';

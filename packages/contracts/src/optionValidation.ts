@@ -8,8 +8,11 @@ import { isRecord } from './json.js';
 
 export type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json';
 
-/** `url`: http(s) URL; `urlOrPath`: also a site path (`/logo.png`) or an image data URL; `proxyUrl`: http(s) or socks5. */
-export type OptionFormat = 'url' | 'urlOrPath' | 'proxyUrl';
+/**
+ * `url`: http(s) URL; `urlOrPath`: also a site path (`/logo.png`) or an image data URL; `proxyUrl`: http(s) or socks5;
+ * `timeZone`: an IANA zone name the runtime knows (`Asia/Shanghai`, `UTC`).
+ */
+export type OptionFormat = 'url' | 'urlOrPath' | 'proxyUrl' | 'timeZone';
 
 /**
  * JSON shapes: `chatLinks` a list of `{id, name, url, show, sort}` (the server fills a missing id;
@@ -52,16 +55,28 @@ export type ShapeProblem = 'object' | 'array' | 'key' | 'value' | 'entry' | 'nam
 
 export type OptionCheck = { value: string } | { error: string; issue: OptionIssue };
 
-const formatPatterns: Record<OptionFormat, RegExp> = {
-  url: /^https?:\/\/[^\s/?#]+\S*$/i,
-  urlOrPath: /^(https?:\/\/[^\s/?#]+\S*|\/\S*|data:image\/\S+)$/i,
-  proxyUrl: /^(https?|socks5h?):\/\/[^\s/?#]+\S*$/i,
+/** Whether the runtime (Node or the browser) knows `timeZone`. */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const formatChecks: Record<OptionFormat, (text: string) => boolean> = {
+  url: (text) => /^https?:\/\/[^\s/?#]+\S*$/i.test(text),
+  urlOrPath: (text) => /^(https?:\/\/[^\s/?#]+\S*|\/\S*|data:image\/\S+)$/i.test(text),
+  proxyUrl: (text) => /^(https?|socks5h?):\/\/[^\s/?#]+\S*$/i.test(text),
+  timeZone: isTimeZone,
 };
 
 const formatTexts: Record<OptionFormat, string> = {
   url: 'must be an http(s) URL',
   urlOrPath: 'must be an http(s) URL or a path starting with /',
   proxyUrl: 'must be a proxy URL (http, https or socks5)',
+  timeZone: 'must be a time zone name such as UTC or Asia/Shanghai',
 };
 
 const fail = (key: string, text: string, issue: OptionIssue): OptionCheck => ({ error: `${key} ${text}`, issue });
@@ -84,7 +99,7 @@ export function checkBounds(key: string, definition: OptionDefinition, value: nu
 export function checkText(key: string, definition: OptionDefinition, value: string): OptionCheck | null {
   const text = value.trim();
   if (text === '') return null;
-  if (definition.format && !formatPatterns[definition.format].test(text)) {
+  if (definition.format && !formatChecks[definition.format](text)) {
     return fail(key, formatTexts[definition.format], { code: definition.format });
   }
   if (definition.choices && !definition.choices.includes(text)) {

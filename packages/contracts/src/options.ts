@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUDGET_WINDOW_MODES } from './budget.js';
 import { chatLinksForReading, DEFAULT_CHAT_LINKS, fillChatLinkIds } from './chatLinks.js';
 import {
   checkBounds,
@@ -158,6 +159,12 @@ export const optionDefinitions = {
    * only they keep its reservation from fitting, before 429 insufficient_quota (0: refused at once).
    */
   QuotaWaitSeconds: int(5, { min: 0, max: 600 }),
+  /** How budget windows are counted: from each subject's first request (rolling) or by the site's clock (calendar). */
+  BudgetWindowMode: str('rolling', { choices: BUDGET_WINDOW_MODES }),
+  /** The time zone of calendar budget windows (days from its midnight, weeks from Monday, months from the 1st). */
+  SiteTimeZone: str('UTC', { format: 'timeZone' }),
+  /** Off: as the reference, every answered request is charged. On: an answer with no completion tokens, or one that failed after it was opened, is not. */
+  NoChargeForEmptyAnswers: bool(false),
   UnpricedModelPolicy: str('fallback', { choices: UNPRICED_MODEL_POLICIES }),
   LogConsumeEnabled: bool(true),
   /** Days consume and error logs are kept (0: forever); older ones are deleted by the master node, hourly. */
