@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type BudgetWindowView, budgetListSchema } from './budget.js';
 import { keywordPageQuery } from './paging.js';
 import { quotaAmountField } from './quota.js';
 
@@ -55,12 +56,12 @@ export function isIpOrCidr(text: string): boolean {
 }
 
 const flag = (field: string) => z.boolean(`${field} must be true or false`).default(false);
-const wholeNumber = (field: string) =>
+const wholeNumber = (field: string, max = 1_000_000) =>
   z
     .number(`${field} must be a number`)
     .int(`${field} must be an integer`)
     .min(0, `${field} must be at least 0`)
-    .max(1_000_000, `${field} is too large`)
+    .max(max, `${field} is too large`)
     .default(0);
 
 /** Trimmed, non-empty strings; blank lines from a text area are dropped rather than refused. */
@@ -119,7 +120,11 @@ export const tokenSettingSchema = settingObject({
     rpm: wholeNumber('rpm'),
     /** Requests in flight for this key; 0 = no limit. */
     concurrency: wholeNumber('concurrency'),
+    /** Tokens per minute for this key (prompt counted before the call, settled with the real usage); 0 = no limit. */
+    tpm: wholeNumber('tpm', 1_000_000_000),
   }).prefault({}),
+  /** Allowances per window (issue 33); a request that would pass one is refused with 429 budget_exceeded. */
+  budgets: budgetListSchema,
   /** The reference console sends its billing tag back with every key; One Hub has none, and drops it. */
   billing_tag: z.string('billing_tag must be a string').nullish(),
 }).transform(({ billing_tag: _dropped, ...setting }) => setting);
@@ -245,6 +250,8 @@ export interface TokenView {
   group: string;
   backup_group: string;
   setting: TokenSetting;
+  /** The key's budget windows with their current use; only on the single-key reads (GET /api/token/:id). */
+  budget_windows?: BudgetWindowView[];
 }
 
 export interface AdminTokenView extends TokenView {

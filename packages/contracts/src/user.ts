@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Budget, type BudgetWindowView, budgetListSchema } from './budget.js';
 import type { Role, UserStatus } from './enums.js';
 import { MAX_QUOTA } from './quota.js';
 
@@ -94,6 +95,7 @@ export const adminCreateUserBody = z.object({
   password: passwordField,
   display_name: displayNameField.optional(),
   group: groupSymbolField.optional(),
+  budgets: budgetListSchema.optional(),
 });
 export type AdminCreateUserBody = z.infer<typeof adminCreateUserBody>;
 
@@ -104,6 +106,8 @@ export const adminUpdateUserBody = z.object({
   password: optionalPassword,
   email: z.union([z.literal(''), emailField]).optional(),
   group: groupSymbolField.optional(),
+  /** The user's own windows (issue 33); left out: unchanged. */
+  budgets: budgetListSchema.optional(),
 });
 export type AdminUpdateUserBody = z.infer<typeof adminUpdateUserBody>;
 
@@ -162,6 +166,10 @@ export interface UserView {
   created_time: number;
   last_login_time: number;
   last_login_ip: string;
+  /** Allowances per window (issue 33), beside those of the user's group. */
+  budgets: Budget[];
+  /** The user's windows (own and group's) with current use; only on GET /api/user/:id and /api/user/self. */
+  budget_windows?: BudgetWindowView[];
 }
 
 /** The smaller object a login returns. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Budget, budgetListSchema } from './budget.js';
 
 /** Columns the user group list (`GET /api/user_group/`) may be ordered by. */
 export const USER_GROUP_SORT_FIELDS = ['id', 'name', 'symbol', 'enable', 'ratio', 'api_rate'] as const;
@@ -12,6 +13,15 @@ const groupFields = {
     .int('api_rate must be an integer')
     .min(0, 'api_rate must be at least 0')
     .max(100_000_000, 'api_rate is too large'),
+  /** Tokens per minute for each member (prompt counted before the call, settled with real usage); 0 = none. */
+  tpm: z
+    .number('tpm must be a number')
+    .int('tpm must be an integer')
+    .min(0, 'tpm must be at least 0')
+    .max(1_000_000_000, 'tpm is too large')
+    .default(0),
+  /** Allowances per window applying to each member on its own (issue 33). */
+  budgets: budgetListSchema.optional().transform((budgets) => budgets ?? []),
   public: z.boolean('public must be true or false').default(false),
   promotion: z.boolean('promotion must be true or false').default(false),
   min: z
@@ -67,6 +77,8 @@ export interface UserGroupView {
   name: string;
   ratio: number;
   api_rate: number;
+  tpm: number;
+  budgets: Budget[];
   public: boolean;
   promotion: boolean;
   min: number;

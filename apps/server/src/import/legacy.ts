@@ -52,7 +52,13 @@ export type ProductName = 'one-hub' | 'one-api' | 'new-api';
 /** One Hub's `users` row. */
 export type LegacyUser = Omit<
   Carried<UsersTable>,
-  'access_token_hash' | 'email_verified' | 'inviter_reward_pending' | 'password_change_required' | 'session_generation'
+  | 'access_token_hash'
+  | 'email_verified'
+  | 'inviter_reward_pending'
+  | 'password_change_required'
+  | 'session_generation'
+  // Budgets are ours (issue 33): no source has them, so imported users start with none.
+  | 'budgets'
 > & {
   /** The access token in clear, as the source stores it; the writer keeps only its digest. */
   access_token: string;
@@ -81,7 +87,8 @@ export interface LegacyToken {
 /** One Hub's `channels` row; `key` in clear as the source stores it. */
 export type LegacyChannel = Carried<ChannelsTable>;
 
-export type LegacyUserGroup = Omit<Carried<UserGroupsTable>, 'id'>;
+/** Budgets and TPM are ours (issue 33): imported groups start without them. */
+export type LegacyUserGroup = Omit<Carried<UserGroupsTable>, 'id' | 'budgets' | 'tpm'>;
 
 export interface LegacyPrice {
   model: string;

@@ -3,6 +3,7 @@ import {
   HEARTBEAT_MAX_SECONDS,
   HEARTBEAT_MIN_SECONDS,
   parseJson,
+  parseStoredBudgets,
   type TokenSetting,
   tokenSettingSchema,
 } from '@one-hub/contracts';
@@ -44,8 +45,10 @@ const lenientSetting = z
           .catch(() => defaultTokenSetting().limits.limits_ip_setting),
         rpm: count,
         concurrency: count,
+        tpm: count,
       })
       .catch(() => defaultTokenSetting().limits),
+    budgets: z.unknown().transform(parseStoredBudgets),
   })
   .catch(() => defaultTokenSetting());
 

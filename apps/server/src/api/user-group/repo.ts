@@ -1,4 +1,10 @@
-import { type Paged, type PageQuery, USER_GROUP_SORT_FIELDS, type UserGroupView } from '@one-hub/contracts';
+import {
+  type Paged,
+  type PageQuery,
+  parseStoredBudgets,
+  USER_GROUP_SORT_FIELDS,
+  type UserGroupView,
+} from '@one-hub/contracts';
 import {
   type DatabaseHandle,
   fetchPage,
@@ -15,6 +21,8 @@ export function toUserGroupView(row: UserGroupRow): UserGroupView {
     name: row.name,
     ratio: Number(row.ratio),
     api_rate: row.api_rate,
+    tpm: Number(row.tpm),
+    budgets: parseStoredBudgets(row.budgets),
     public: toBoolean(row.public),
     promotion: toBoolean(row.promotion),
     min: row.min,
@@ -29,6 +37,11 @@ export interface UserGroupFilter {
 }
 
 type GroupFields = Omit<UserGroupView, 'id' | 'symbol' | 'enable'>;
+
+/** The budgets are stored as JSON text. */
+function storedFields({ budgets, ...fields }: GroupFields) {
+  return { ...fields, budgets: JSON.stringify(budgets) };
+}
 
 export class UserGroupRepository {
   constructor(private readonly handle: DatabaseHandle) {}
@@ -63,12 +76,12 @@ export class UserGroupRepository {
   async insert(symbol: string, fields: GroupFields): Promise<number> {
     return insertReturningId(
       this.handle,
-      this.handle.db.insertInto('user_groups').values({ symbol, ...fields, enable: true }),
+      this.handle.db.insertInto('user_groups').values({ symbol, ...storedFields(fields), enable: true }),
     );
   }
 
   async update(id: number, fields: GroupFields): Promise<void> {
-    await this.handle.db.updateTable('user_groups').set(fields).where('id', '=', id).execute();
+    await this.handle.db.updateTable('user_groups').set(storedFields(fields)).where('id', '=', id).execute();
   }
 
   async setEnabled(id: number, enable: boolean): Promise<void> {

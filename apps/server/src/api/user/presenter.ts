@@ -1,4 +1,4 @@
-import type { LoginUserView, UserView } from '@one-hub/contracts';
+import { type LoginUserView, parseStoredBudgets, type UserView } from '@one-hub/contracts';
 import type { UserRow } from '../../platform/db/index.js';
 
 /** Who the user is, as both the full view and the sign-in answer show it. */
@@ -38,6 +38,7 @@ export function toUserView(row: UserRow): UserView {
     created_time: Number(row.created_time),
     last_login_time: Number(row.last_login_time),
     last_login_ip: row.last_login_ip,
+    budgets: parseStoredBudgets(row.budgets),
   };
 }
 

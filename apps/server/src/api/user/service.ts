@@ -178,6 +178,10 @@ export class UserService {
       displayName: body.display_name,
       group: body.group,
     });
+    if (body.budgets && body.budgets.length > 0) {
+      await this.users.update(user.id, { budgets: JSON.stringify(body.budgets) });
+      return toUserView(await this.requireUser(user.id));
+    }
     return toUserView(user);
   }
 
@@ -225,6 +229,7 @@ export class UserService {
       await this.groups.requireUsable(body.group);
       patch.group = body.group;
     }
+    if (body.budgets !== undefined) patch.budgets = JSON.stringify(body.budgets);
     if (body.password) patch.password = await hashPassword(body.password);
     return patch;
   }

@@ -31,6 +31,8 @@ export interface UsersTable {
   inviter_reward_pending: Generated<number>;
   /** 1 while the password is one the server generated: the console asks for a new one at sign-in. */
   password_change_required: Generated<number>;
+  /** JSON list of the user's budget windows (contracts budget.ts). */
+  budgets: Generated<string>;
   quota: number;
   used_quota: number;
   request_count: number;
@@ -65,6 +67,10 @@ export interface UserGroupsTable {
   min: number;
   max: number;
   enable: DbBoolean;
+  /** Tokens per minute for each member; 0 = none. */
+  tpm: Generated<number>;
+  /** JSON list of budget windows applying to each member (contracts budget.ts). */
+  budgets: Generated<string>;
 }
 
 export interface LogsTable {
@@ -420,6 +426,19 @@ export interface Database {
   tasks: TasksTable;
   telegram_menus: TelegramMenusTable;
   webauthn_credentials: WebauthnCredentialsTable;
+  budget_usage: BudgetUsageTable;
+}
+
+/** The use of a subject's current budget window (migration 0020). */
+export interface BudgetUsageTable {
+  subject: string;
+  period: string;
+  /** Milliseconds since the epoch. */
+  started_at: number;
+  quota: number;
+  requests: number;
+  tokens: number;
+  updated_at: number;
 }
 
 export type UserRow = Selectable<UsersTable>;
