@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { type BudgetUsageReader, type WindowClock, windowView } from '../domain/budget-windows.js';
 import { providerByType } from '../domain/channel-types/registry.js';
+import type { OptionReader } from '../domain/options.js';
 import { pruneBatchRecords } from '../platform/journal/batches.js';
 import type { Logger } from '../platform/logger.js';
 import type { Services } from '../services.js';
@@ -40,6 +42,24 @@ export interface RelayHandle {
   userRpm(userId: number, perMinute: number): Promise<number>;
   /** The asynchronous tasks' pollers, run by the master node's task poll job. */
   taskPollers: TaskPlatformPoller[];
+  /** Current use of budget windows (GET /api/user/plan, the key, user and group views). */
+  budgetUsage: BudgetUsageReader;
+}
+
+// replaced by the budget ledger (lead): until then every window reports no use.
+function unusedBudgetWindows(options: OptionReader): BudgetUsageReader {
+  return {
+    async windows(subjects) {
+      const clock: WindowClock = {
+        mode: options.get('BudgetWindowMode') === 'calendar' ? 'calendar' : 'rolling',
+        timeZone: options.get('SiteTimeZone'),
+      };
+      const now = Date.now();
+      return subjects.flatMap((subject) =>
+        subject.budgets.map((budget) => windowView(subject.scope, budget, undefined, clock, now)),
+      );
+    },
+  };
 }
 
 export async function installRelay(
@@ -241,5 +261,6 @@ export async function installRelay(
     },
     userRpm: (userId, perMinute) => limiter.peek(`user:${userId}`, perMinute),
     taskPollers,
+    budgetUsage: unusedBudgetWindows(services.options),
   };
 }

@@ -19,6 +19,7 @@ import * as tasks from './0016_tasks.js';
 import * as webauthnCredentials from './0017_webauthn_credentials.js';
 import * as statisticsMonths from './0018_statistics_months.js';
 import * as journalMarks from './0019_journal_marks.js';
+import * as plans from './0021_plans.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -47,6 +48,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0017_webauthn_credentials': webauthnCredentials,
   '0018_statistics_months': statisticsMonths,
   '0019_journal_marks': journalMarks,
+  '0021_plans': plans,
 };
 
 class StaticProvider implements MigrationProvider {
