@@ -1,7 +1,7 @@
 import { LogType, OrderStatus, type UserGroupView } from '@one-hub/contracts';
 import type { GatewayAnswer, GatewayCallback, GatewayCallbackResult } from '../../payments/gateway.js';
 import { centsOf, centsText } from '../../payments/money.js';
-import { type Executor, isUniqueViolation, type OrderRow, type UserRow } from '../../platform/db/index.js';
+import { type Executor, isTransactionConflict, type OrderRow, type UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { logQuota } from '../log/format.js';
@@ -92,7 +92,7 @@ export class NotifyService {
     if (!user) return refuse(`the account of order ${paid.tradeNo} no longer exists`);
     const groups = await this.deps.groups.all();
     let credited: Credited | false | undefined;
-    // A concurrent activation for the same user can win the one active slot: the retry renews it.
+    // Two activations for one user can collide (its one active slot, or a deadlock): the retry renews.
     for (let attempt = 0; credited === undefined; attempt++) {
       try {
         credited = await this.deps.repo.db.transaction().execute(async (transaction) => {
@@ -102,7 +102,7 @@ export class NotifyService {
           return this.credit(transaction, { order, user, paid: centsText(paid.paidCents), sourceIp: clientIp, groups });
         });
       } catch (error) {
-        if (attempt === 0 && isUniqueViolation(error)) continue;
+        if (attempt < 2 && isTransactionConflict(error)) continue;
         if (order.plan_id > 0 && error instanceof AppError && error.status === 409) {
           return this.recordMismatch(order, paid, error.message);
         }

@@ -48,6 +48,7 @@ export async function activate(
   request: ActivationRequest,
 ): Promise<Activated> {
   const { userId, plan, now } = request;
+  await deps.subscriptions.lockUser(executor, userId);
   const due = await deps.subscriptions.active(userId, executor);
   let groupChanged = false;
   if (due && Number(due.expires_at) <= now) {

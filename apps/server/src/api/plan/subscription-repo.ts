@@ -30,6 +30,18 @@ export class SubscriptionRepository {
     return this.handle.db;
   }
 
+  /**
+   * Takes the user's row lock (a write that changes nothing) so activations for one user queue
+   * in order instead of deadlocking on the subscriptions index; SQLite runs one write at a time.
+   */
+  async lockUser(executor: Executor, userId: number): Promise<void> {
+    await executor
+      .updateTable('users')
+      .set((update) => ({ group: update.ref('group') }))
+      .where('id', '=', userId)
+      .execute();
+  }
+
   /** The user's active row (even past its end: the caller decides), with its plan's id. */
   active(userId: number, executor: Executor = this.handle.db): Promise<SubscriptionRow | undefined> {
     return executor

@@ -9,7 +9,13 @@ import {
 } from '@one-hub/contracts';
 import type { BudgetUsageReader } from '../../domain/budget-windows.js';
 import type { ChangeBus } from '../../platform/changes.js';
-import { type Executor, isUniqueViolation, type PlanRow, toBoolean, type UserRow } from '../../platform/db/index.js';
+import {
+  type Executor,
+  isTransactionConflict,
+  type PlanRow,
+  toBoolean,
+  type UserRow,
+} from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { LogRepository } from '../log/repo.js';
 import type { PaidPlanOrder, PlanOrders } from '../payment/notify-service.js';
@@ -147,7 +153,7 @@ export class SubscriptionService implements PlanOrders {
     const plan = await this.deps.plans.findLive(body.plan_id);
     if (!plan) throw AppError.notFound(`plan ${body.plan_id} not found`, 'plan_id');
     const groups = await this.deps.groups.all();
-    const activated = await retryOnce(() =>
+    const activated = await retryOnConflict(() =>
       this.deps.repo.db.transaction().execute(async (transaction) => {
         const now = this.nowSeconds();
         const request = { userId: target.id, plan, source: 'grant' as const, tradeNo: '', now, groups };
@@ -247,12 +253,13 @@ function subscribedEvent(plan: PlanRow, result: Activated, source: 'order' | 'gr
   };
 }
 
-/** Two activations for one user racing for its one active slot: the loser runs again and renews. */
-async function retryOnce<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return run();
+/** Two activations for one user that collide (its one active slot, a deadlock): the loser runs again and renews. */
+async function retryOnConflict<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= 2 || !isTransactionConflict(error)) throw error;
+    }
   }
 }
