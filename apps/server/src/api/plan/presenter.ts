@@ -2,6 +2,7 @@ import {
   type BudgetWindowView,
   type PaymentCurrency,
   type PlanView,
+  parseJsonStringList,
   parseStoredBudgets,
   type SubscriptionStatus,
   type SubscriptionView,
@@ -10,14 +11,7 @@ import { type PlanRow, type SubscriptionRow, toBoolean } from '../../platform/db
 import { money } from '../payment/presenter.js';
 
 /** A stored JSON list of model names; anything unreadable is the empty list (every model). */
-export function storedModels(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text || '[]');
-    return Array.isArray(value) ? value.filter((model): model is string => typeof model === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+export const storedModels = parseJsonStringList;
 
 export function toPlanView(row: PlanRow): PlanView {
   return {

@@ -1,5 +1,4 @@
 import {
-  type Budget,
   type GrantPlanBody,
   LogType,
   parseStoredBudgets,
@@ -7,6 +6,7 @@ import {
   type UserGroupView,
   type UserPlanView,
 } from '@one-hub/contracts';
+import type { ActivePlan, ActivePlanReader } from '../../domain/active-plan.js';
 import type { BudgetUsageReader } from '../../domain/budget-windows.js';
 import type { ChangeBus } from '../../platform/changes.js';
 import {
@@ -25,17 +25,6 @@ import { type Activated, type ActivationDeps, activate, dateText, endSubscriptio
 import { storedModels, toSubscriptionView } from './presenter.js';
 import type { PlanRepository } from './repo.js';
 import type { SubscriptionRepository } from './subscription-repo.js';
-
-/** What the relay needs of a user's active plan (issue 33). */
-export interface ActivePlan {
-  subscriptionId: number;
-  planId: number;
-  /** Milliseconds since the epoch. */
-  expiresAt: number;
-  budgets: Budget[];
-  models: string[];
-  fallbackToBalance: boolean;
-}
 
 export interface SubscriptionServiceDeps {
   repo: SubscriptionRepository;
@@ -57,7 +46,7 @@ const EXPIRY_BATCH = 200;
  * Users' subscriptions: activation by a paid order or a grant, expiry, and the relay's view of a
  * user's active plan, held in memory per user and dropped on every change, on every node.
  */
-export class SubscriptionService implements PlanOrders {
+export class SubscriptionService implements PlanOrders, ActivePlanReader {
   private readonly cache = new Map<number, ActivePlan | null>();
   private readonly loading = new Map<number, Promise<ActivePlan | null>>();
   /** Bumped by every invalidation, so a read that started before it is not cached after it. */
