@@ -70,12 +70,15 @@ async function remap<Row extends Owned>(
   return { kept, skipped };
 }
 
-/** Keys (user, platform, upstream task id) of the tasks the target already holds with one of `taskIds`. */
+/** A task's identity in the target: its user, platform (none for Midjourney) and upstream task id. */
+const taskKey = (row: { user_id: number; task: string; platform: string }) =>
+  `${row.user_id}\u0000${row.platform}\u0000${row.task}`;
+
+/** Keys (taskKey) of the tasks the target already holds with one of `taskIds`. */
 async function presentKeys(
   executor: Kysely<Database>,
   table: 'midjourneys' | 'tasks',
   taskIds: string[],
-  key: (row: { user_id: number; task: string; platform: string }) => string,
 ): Promise<Set<string>> {
   const present = new Set<string>();
   for (const chunk of chunked([...new Set(taskIds.filter((id) => id !== ''))], 500)) {
@@ -91,9 +94,41 @@ async function presentKeys(
             .select(['user_id', 'mj_id as task'])
             .where('mj_id', 'in', chunk)
             .execute();
-    for (const row of rows) present.add(key({ platform: '', ...row, user_id: Number(row.user_id) }));
+    for (const row of rows) present.add(taskKey({ platform: '', ...row, user_id: Number(row.user_id) }));
   }
   return present;
+}
+
+/**
+ * The tasks to write: remapped, without their source id, less those the target already holds for
+ * the same user (a task with no upstream id is always written: it cannot be told apart).
+ */
+async function newTasks<Row extends Owned>(
+  executor: Kysely<Database>,
+  context: WriteContext,
+  table: 'midjourneys' | 'tasks',
+  tasks: readonly Row[],
+  identify: (task: Row) => { task: string; platform: string },
+): Promise<{ rows: Array<Omit<Row, 'id'> & Remapped>; skipped: Skipped[] }> {
+  const { kept, skipped } = await remap(executor, context, table, tasks);
+  const present = await presentKeys(
+    executor,
+    table,
+    tasks.map((task) => identify(task).task),
+  );
+  const rows: Array<Omit<Row, 'id'> & Remapped> = [];
+  for (const [task, ids] of kept) {
+    const identity = identify(task);
+    const key = taskKey({ user_id: ids.user_id, ...identity });
+    if (identity.task !== '' && present.has(key)) {
+      skipped.push({ table, row: task.id, reason: 'the target already has this task for this user' });
+      continue;
+    }
+    present.add(key);
+    const { id: _sourceId, ...columns } = task;
+    rows.push({ ...columns, ...ids });
+  }
+  return { rows, skipped };
 }
 
 export async function writeMidjourneys(
@@ -101,34 +136,19 @@ export async function writeMidjourneys(
   context: WriteContext,
   tasks: readonly LegacyMidjourney[],
 ): Promise<BatchResult> {
-  const { kept, skipped } = await remap(executor, context, 'midjourneys', tasks);
-  const key = (row: { user_id: number; task: string }) => `${row.user_id}\u0000${row.task}`;
-  const present = await presentKeys(
-    executor,
-    'midjourneys',
-    tasks.map((task) => task.mj_id),
-    key,
-  );
-  const rows = [];
-  for (const [task, ids] of kept) {
-    const taskKey = key({ user_id: ids.user_id, task: task.mj_id });
-    if (task.mj_id !== '' && present.has(taskKey)) {
-      skipped.push({ table: 'midjourneys', row: task.id, reason: 'the target already has this task for this user' });
-      continue;
-    }
-    present.add(taskKey);
-    const { id: _sourceId, ...columns } = task;
-    rows.push({
-      ...columns,
-      ...ids,
-      action: clip(task.action, 40),
-      mj_id: clip(task.mj_id, 191),
-      status: clip(task.status, 20),
-      progress: clip(task.progress, 30),
-    });
-  }
-  for (const chunk of chunked(rows)) await executor.insertInto('midjourneys').values(chunk).execute();
-  return { written: rows.length, skipped };
+  const { rows, skipped } = await newTasks(executor, context, 'midjourneys', tasks, (task) => ({
+    task: task.mj_id,
+    platform: '',
+  }));
+  const clipped = rows.map((row) => ({
+    ...row,
+    action: clip(row.action, 40),
+    mj_id: clip(row.mj_id, 191),
+    status: clip(row.status, 20),
+    progress: clip(row.progress, 30),
+  }));
+  for (const chunk of chunked(clipped)) await executor.insertInto('midjourneys').values(chunk).execute();
+  return { written: clipped.length, skipped };
 }
 
 export async function writeTasks(
@@ -136,35 +156,19 @@ export async function writeTasks(
   context: WriteContext,
   tasks: readonly LegacyTask[],
 ): Promise<BatchResult> {
-  const { kept, skipped } = await remap(executor, context, 'tasks', tasks);
-  const key = (row: { user_id: number; task: string; platform: string }) =>
-    `${row.user_id}\u0000${row.platform}\u0000${row.task}`;
-  const present = await presentKeys(
-    executor,
-    'tasks',
-    tasks.map((task) => task.task_id),
-    key,
-  );
-  const rows = [];
-  for (const [task, ids] of kept) {
-    const taskKey = key({ user_id: ids.user_id, task: task.task_id, platform: task.platform });
-    if (task.task_id !== '' && present.has(taskKey)) {
-      skipped.push({ table: 'tasks', row: task.id, reason: 'the target already has this task for this user' });
-      continue;
-    }
-    present.add(taskKey);
-    const { id: _sourceId, ...columns } = task;
-    rows.push({
-      ...columns,
-      ...ids,
-      task_id: clip(task.task_id, 50),
-      platform: clip(task.platform, 30),
-      action: clip(task.action, 40),
-      status: clip(task.status, 20),
-    });
-  }
-  for (const chunk of chunked(rows)) await executor.insertInto('tasks').values(chunk).execute();
-  return { written: rows.length, skipped };
+  const { rows, skipped } = await newTasks(executor, context, 'tasks', tasks, (task) => ({
+    task: task.task_id,
+    platform: task.platform,
+  }));
+  const clipped = rows.map((row) => ({
+    ...row,
+    task_id: clip(row.task_id, 50),
+    platform: clip(row.platform, 30),
+    action: clip(row.action, 40),
+    status: clip(row.status, 20),
+  }));
+  for (const chunk of chunked(clipped)) await executor.insertInto('tasks').values(chunk).execute();
+  return { written: clipped.length, skipped };
 }
 
 /** Menus are merged by command: a command the target already answers keeps the target's reply. */
