@@ -131,45 +131,48 @@ async function newTasks<Row extends Owned>(
   return { rows, skipped };
 }
 
-export async function writeMidjourneys(
-  executor: Kysely<Database>,
-  context: WriteContext,
-  tasks: readonly LegacyMidjourney[],
-): Promise<BatchResult> {
-  const { rows, skipped } = await newTasks(executor, context, 'midjourneys', tasks, (task) => ({
-    task: task.mj_id,
-    platform: '',
-  }));
-  const clipped = rows.map((row) => ({
-    ...row,
-    action: clip(row.action, 40),
-    mj_id: clip(row.mj_id, 191),
-    status: clip(row.status, 20),
-    progress: clip(row.progress, 30),
-  }));
-  for (const chunk of chunked(clipped)) await executor.insertInto('midjourneys').values(chunk).execute();
-  return { written: clipped.length, skipped };
+/** The text columns of a row (those a target column may be narrower than), with a width each. */
+type TextWidths<Row> = { [Column in keyof Row as Row[Column] extends string ? Column : never]?: number };
+
+/** What tells one task table from the other to the writer. */
+interface TaskTable<Row extends Owned> {
+  table: 'midjourneys' | 'tasks';
+  /** The upstream task id and platform (Midjourney has none): the same pair for one user is the same task. */
+  identify: (task: Row) => { task: string; platform: string };
+  /** The target's widths of the text columns a source may send longer. */
+  widths: TextWidths<Row>;
+  insert: (executor: Kysely<Database>, rows: Array<Omit<Row, 'id'> & Remapped>) => Promise<unknown>;
 }
 
-export async function writeTasks(
-  executor: Kysely<Database>,
-  context: WriteContext,
-  tasks: readonly LegacyTask[],
-): Promise<BatchResult> {
-  const { rows, skipped } = await newTasks(executor, context, 'tasks', tasks, (task) => ({
-    task: task.task_id,
-    platform: task.platform,
-  }));
-  const clipped = rows.map((row) => ({
-    ...row,
-    task_id: clip(row.task_id, 50),
-    platform: clip(row.platform, 30),
-    action: clip(row.action, 40),
-    status: clip(row.status, 20),
-  }));
-  for (const chunk of chunked(clipped)) await executor.insertInto('tasks').values(chunk).execute();
-  return { written: clipped.length, skipped };
+/** `row` with each column named in `widths` cut to its width. */
+function clipped<Row extends object>(row: Row, widths: Readonly<Record<string, number>>): Row {
+  const copy = { ...row } as Record<string, unknown>;
+  for (const [column, width] of Object.entries(widths)) copy[column] = clip(String(copy[column]), width);
+  return copy as Row;
 }
+
+function taskWriter<Row extends Owned>(spec: TaskTable<Row>) {
+  return async (executor: Kysely<Database>, context: WriteContext, tasks: readonly Row[]): Promise<BatchResult> => {
+    const { rows, skipped } = await newTasks(executor, context, spec.table, tasks, spec.identify);
+    const fitted = rows.map((row) => clipped(row, spec.widths as Record<string, number>));
+    for (const chunk of chunked(fitted)) await spec.insert(executor, chunk);
+    return { written: fitted.length, skipped };
+  };
+}
+
+export const writeMidjourneys = taskWriter<LegacyMidjourney>({
+  table: 'midjourneys',
+  identify: (task) => ({ task: task.mj_id, platform: '' }),
+  widths: { action: 40, mj_id: 191, status: 20, progress: 30 },
+  insert: (executor, rows) => executor.insertInto('midjourneys').values(rows).execute(),
+});
+
+export const writeTasks = taskWriter<LegacyTask>({
+  table: 'tasks',
+  identify: (task) => ({ task: task.task_id, platform: task.platform }),
+  widths: { task_id: 50, platform: 30, action: 40, status: 20 },
+  insert: (executor, rows) => executor.insertInto('tasks').values(rows).execute(),
+});
 
 /** Menus are merged by command: a command the target already answers keeps the target's reply. */
 export async function writeTelegramMenus(
