@@ -37,6 +37,8 @@ export const wordSets = {
       noMatch: 'empty.noMatch',
     },
   },
+  /** The buttons of a create/edit form dialog (`dialogButtons`). */
+  formDialog: { cancel: 'form.cancel', create: 'form.create', save: 'form.save' },
 } as const satisfies Record<string, KeyTree>;
 
 export type WordSetName = keyof typeof wordSets;
