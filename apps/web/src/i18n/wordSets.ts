@@ -39,6 +39,22 @@ export const wordSets = {
   },
   /** The buttons of a create/edit form dialog (`dialogButtons`). */
   formDialog: { cancel: 'form.cancel', create: 'form.create', save: 'form.save' },
+  /** A usage trend card (`components/charts/UsageTrendCard`): its title, the period's totals, the metric switch. */
+  usageTrend: {
+    title: 'trend.title',
+    subtitle: 'trend.subtitle',
+    quota: 'trend.quota',
+    requests: 'trend.requests',
+    tokens: 'trend.tokens',
+    metric: {
+      label: 'metric.label',
+      quota: 'metric.quota',
+      requests: 'metric.requests',
+      tokens: 'metric.tokens',
+      promptTokens: 'metric.promptTokens',
+      completionTokens: 'metric.completionTokens',
+    },
+  },
 } as const satisfies Record<string, KeyTree>;
 
 export type WordSetName = keyof typeof wordSets;
