@@ -5,6 +5,7 @@ import {
   type UserGroupView,
   updateUserGroupBody,
 } from '@one-hub/contracts';
+import { placeIssues } from '../../components/form/placeIssues.js';
 
 /** The group dialog's fields as the inputs hold them (numbers as typed text). */
 export interface UserGroupFormValues {
@@ -93,6 +94,9 @@ export type UserGroupFormResult =
   | { ok: true; body: CreateUserGroupBody | UpdateUserGroupBody }
   | { ok: false; errors: UserGroupFormErrors; unplaced: string[] };
 
+/** The form's field of an issue's path (the API's field names are snake_case). */
+const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
+
 /**
  * Checks the values with the server's schema and turns its issues into translated field messages.
  * `id` null creates a group (with its symbol); with an id the symbol is left out, as it cannot change.
@@ -117,14 +121,8 @@ export function validateUserGroupForm(
       ? createUserGroupBody.safeParse({ symbol: values.symbol, ...fields })
       : updateUserGroupBody.safeParse({ id, ...fields });
   if (parsed.success) return { ok: true, body: parsed.data };
-  const errors: UserGroupFormErrors = {};
-  const unplaced: string[] = [];
-  for (const issue of parsed.error.issues) {
-    const field = fieldOfPath[String(issue.path[0] ?? '')];
-    if (field) errors[field] ??= issueText(field, issue.code, values, t);
-    else unplaced.push(issue.message);
-  }
-  return { ok: false, errors, unplaced };
+  const placed = placeIssues(parsed.error.issues, fieldAt, (field, issue) => issueText(field, issue.code, values, t));
+  return { ok: false, ...placed };
 }
 
 /** The form's field for the field a server refusal names (the API's `api_rate` is `apiRate` here). */

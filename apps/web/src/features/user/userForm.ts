@@ -11,6 +11,7 @@ import {
   USERNAME_MIN_LENGTH,
   type UserView,
 } from '@one-hub/contracts';
+import { placeIssues } from '../../components/form/placeIssues.js';
 
 /** The create/edit dialog's fields as the inputs hold them. */
 export interface UserFormValues {
@@ -78,6 +79,9 @@ export type UserFormResult =
   | { ok: true; body: AdminCreateUserBody | AdminUpdateUserBody }
   | { ok: false; errors: UserFormErrors; unplaced: string[] };
 
+/** The form's field of an issue's path (the API's field names are snake_case). */
+const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
+
 /**
  * Checks the values with the server's own schema (spec §5: username at least 3 characters,
  * password at least 8, group required) and turns its issues into translated field messages.
@@ -100,14 +104,8 @@ export function validateUserForm(values: UserFormValues, id: number | null, t: T
             : { id, display_name: displayName, password: values.password, group: values.group },
         );
   if (parsed.success) return { ok: true, body: parsed.data };
-  const errors: UserFormErrors = {};
-  const unplaced: string[] = [];
-  for (const issue of parsed.error.issues) {
-    const field = fieldOfPath[String(issue.path[0] ?? '')];
-    if (field) errors[field] ??= issueText(field, issue.code, values, t);
-    else unplaced.push(issue.message);
-  }
-  return { ok: false, errors, unplaced };
+  const placed = placeIssues(parsed.error.issues, fieldAt, (field, issue) => issueText(field, issue.code, values, t));
+  return { ok: false, ...placed };
 }
 
 /** The form's field for the field a server refusal names (the API's `display_name` is `displayName` here). */
