@@ -88,4 +88,21 @@ describe('streams from upstreams that misbehave', () => {
     expect(cut).not.toContain('[DONE]');
     expect(await storedQuota(r)).toBeLessThan(before);
   });
+
+  it('with NoChargeForEmptyAnswers, charges nothing for a stream the upstream cut after it began', async () => {
+    mode = 'cut';
+    await r.t.services.options.update('NoChargeForEmptyAnswers', 'true');
+    try {
+      const before = await storedQuota(r);
+      const cut = await (await post()).text();
+      expect(cut.startsWith(chunk('Hello there'))).toBe(true);
+      expect(await storedQuota(r)).toBe(before);
+      // A whole stream is still charged.
+      mode = 'done';
+      await (await post()).text();
+      expect(await storedQuota(r)).toBeLessThan(before);
+    } finally {
+      await r.t.services.options.update('NoChargeForEmptyAnswers', 'false');
+    }
+  });
 });
