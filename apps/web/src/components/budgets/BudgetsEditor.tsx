@@ -1,5 +1,5 @@
 import Add from '@mui/icons-material/Add';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -17,6 +17,13 @@ import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { FormSaving, FormTextField } from '../form/FormFields.js';
 import { type BudgetRow, nextBudgetRow, ROW_MESSAGE } from './budgetRows.js';
+
+/** The message react-hook-form holds at a path of its errors, if any. */
+function messageAt(errors: object, path: string): string | undefined {
+  const error: unknown = get(errors, path);
+  const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : undefined;
+}
 
 interface BudgetsEditorProps {
   /** The form field holding the rows (`BudgetRow[]`). */
@@ -40,7 +47,7 @@ export function BudgetsEditor({ name = 'budgets', testId, hint }: BudgetsEditorP
   const saving = useContext(FormSaving);
   const unit = quotaUnitOf(useSiteInfo());
   const next = nextBudgetRow(rows);
-  const listMessage: string | undefined = get(formState.errors, name)?.message;
+  const listMessage = messageAt(formState.errors, name);
 
   return (
     <Stack spacing={1.5} data-testid={testId}>
@@ -51,7 +58,7 @@ export function BudgetsEditor({ name = 'budgets', testId, hint }: BudgetsEditorP
       )}
       {fields.map((field, index) => {
         const at = `${name}.${index}`;
-        const rowMessage: string | undefined = get(formState.errors, `${at}.${ROW_MESSAGE}`)?.message;
+        const rowMessage = messageAt(formState.errors, `${at}.${ROW_MESSAGE}`);
         // A change anywhere in the row may fill the allowance the row's message asked for.
         const clears = [`${at}.${ROW_MESSAGE}`];
         const taken = new Set(rows.filter((_row, other) => other !== index).map((row) => row.period));
@@ -114,7 +121,7 @@ export function BudgetsEditor({ name = 'budgets', testId, hint }: BudgetsEditorP
                     sx={{ mt: { sm: 0.25 } }}
                     data-testid={`${testId}-${index}-remove`}
                   >
-                    <DeleteOutline fontSize="small" />
+                    <DeleteOutlined fontSize="small" />
                   </IconButton>
                 </span>
               </Tooltip>

@@ -11,6 +11,7 @@ import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { OwnerSection, useOwnerField } from './OwnerSection.js';
+import { TokenBudgetSection } from './TokenBudgetSection.js';
 import { ExpirySection, GroupSection, LimitsSection, QuotaSection } from './TokenFormFields.js';
 import { type TokenRow, useSaveToken } from './token.api.js';
 import { emptyTokenForm, type TokenFormValues, tokenToForm, validateTokenForm } from './tokenForm.js';
@@ -86,6 +87,7 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
         </FormSection>
         {managed && <OwnerSection token={managed} {...owner.field} disabled={saving} />}
         <QuotaSection {...sectionProps} />
+        <TokenBudgetSection tokenId={token && !managed ? token.id : null} />
         <ExpirySection {...sectionProps} />
         <GroupSection {...sectionProps} groups={Object.values(groups.data ?? {})} />
         <LimitsSection {...sectionProps} />
