@@ -3,12 +3,15 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
 import type { UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { BudgetsEditor } from '../../components/budgets/BudgetsEditor.js';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
 import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
 import { FormSwitchField, FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { monospace } from './UserGroupCells.js';
 import { useSaveUserGroup } from './userGroup.api.js';
 import {
@@ -30,9 +33,11 @@ interface UserGroupFormDialogProps {
 
 function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
   const { t } = useTranslation('userGroup');
+  // Budget money is typed in the unit of every quota field: US$ when the site shows currency.
+  const unit = quotaUnitOf(useSiteInfo());
   const form = useCheckedForm(
-    () => (group ? userGroupToForm(group) : emptyUserGroupForm()),
-    (values) => validateUserGroupForm(values, group?.id ?? null, (key, options) => t(key, options)),
+    () => (group ? userGroupToForm(group, unit) : emptyUserGroupForm()),
+    (values) => validateUserGroupForm(values, group?.id ?? null, (key, options) => t(key, options), unit),
   );
   const promotion = form.watch('promotion');
   const save = useSaveUserGroup();
@@ -111,6 +116,14 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
                 input: { endAdornment: <InputAdornment position="end">{t('form.rpm')}</InputAdornment> },
               }}
             />
+            <FormTextField<UserGroupFormValues>
+              fullWidth
+              name="tpm"
+              type="number"
+              label={t('form.tpm')}
+              hint={t('form.tpmHint')}
+              slotProps={numberProps('user-group-form-tpm', '1')}
+            />
           </Stack>
           <FormSwitchField<UserGroupFormValues>
             label={t('form.public')}
@@ -118,6 +131,9 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
             name="public"
             testId="user-group-form-public"
           />
+        </FormSection>
+        <FormSection title={t('budget:section')}>
+          <BudgetsEditor testId="user-group-form-budgets" hint={t('budget:hints.group')} />
         </FormSection>
         <FormSection title={t('form.promotionSection')}>
           <FormSwitchField<UserGroupFormValues>

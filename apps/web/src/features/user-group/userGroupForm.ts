@@ -5,6 +5,14 @@ import {
   type UserGroupView,
   updateUserGroupBody,
 } from '@one-hub/contracts';
+import {
+  type BudgetRow,
+  budgetsToRows,
+  checkBudgetRows,
+  isBudgetPath,
+  rowsToBudgets,
+} from '../../components/budgets/budgetRows.js';
+import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
 /** The group dialog's fields as the inputs hold them (numbers as typed text). */
 export interface UserGroupFormValues {
@@ -12,6 +20,10 @@ export interface UserGroupFormValues {
   name: string;
   ratio: string;
   apiRate: string;
+  /** Tokens per minute for each member; 0 = no limit. */
+  tpm: string;
+  /** Allowances per window, each member on their own (issue 33). */
+  budgets: BudgetRow[];
   public: boolean;
   promotion: boolean;
   /** Promotion bounds in whole US dollars of cumulative top-up. */
@@ -19,10 +31,24 @@ export interface UserGroupFormValues {
   max: string;
 }
 
-export type UserGroupFormField = 'symbol' | 'name' | 'ratio' | 'apiRate' | 'min' | 'max';
+export type UserGroupFormField =
+  | 'symbol'
+  | 'name'
+  | 'ratio'
+  | 'apiRate'
+  | 'tpm'
+  | 'min'
+  | 'max'
+  /** A budget row's input (`budgets.0.quota`), a row (`budgets.0.row`) or the list (`budgets`). */
+  | `budgets${string}`;
+/** The fields that are one input each, which a server refusal can name. */
+type SingleField = Exclude<UserGroupFormField, `budgets${string}`>;
 export type UserGroupFormErrors = Partial<Record<UserGroupFormField, string>>;
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** Amounts typed as raw quota unless the dialog says otherwise (lib/quotaAmount.ts). */
+const RAW_QUOTA: QuotaUnit = { currency: false, quotaPerUnit: 1 };
 
 export const SYMBOL_MAX_LENGTH = 50;
 export const GROUP_NAME_MAX_LENGTH = 50;
@@ -35,6 +61,8 @@ export function emptyUserGroupForm(): UserGroupFormValues {
     name: '',
     ratio: '1',
     apiRate: String(DEFAULT_API_RATE),
+    tpm: '0',
+    budgets: [],
     public: false,
     promotion: false,
     min: '0',
@@ -42,12 +70,14 @@ export function emptyUserGroupForm(): UserGroupFormValues {
   };
 }
 
-export function userGroupToForm(group: UserGroupView): UserGroupFormValues {
+export function userGroupToForm(group: UserGroupView, unit: QuotaUnit = RAW_QUOTA): UserGroupFormValues {
   return {
     symbol: group.symbol,
     name: group.name,
     ratio: String(group.ratio),
     apiRate: String(group.api_rate),
+    tpm: String(group.tpm ?? 0),
+    budgets: budgetsToRows(group.budgets, unit),
     public: group.public,
     promotion: group.promotion,
     min: String(group.min),
@@ -60,11 +90,12 @@ function numberOf(text: string): number {
   return text.trim() === '' ? Number.NaN : Number(text);
 }
 
-const fieldOfPath: Record<string, UserGroupFormField> = {
+const fieldOfPath: Record<string, SingleField> = {
   symbol: 'symbol',
   name: 'name',
   ratio: 'ratio',
   api_rate: 'apiRate',
+  tpm: 'tpm',
   min: 'min',
   max: 'max',
 };
@@ -81,11 +112,15 @@ function issueText(field: UserGroupFormField, code: string, values: UserGroupFor
     case 'ratio':
       return t('userGroup:form.errors.ratio');
     case 'apiRate':
+    case 'tpm':
       return t('userGroup:form.errors.apiRate');
     case 'min':
       return t('userGroup:form.errors.dollars');
     case 'max':
       return code === 'custom' ? t('userGroup:form.errors.maxRange') : t('userGroup:form.errors.dollars');
+    default:
+      // Budget issues are named by `checkBudgetRows`; this is never reached for them.
+      return '';
   }
 }
 
@@ -101,11 +136,14 @@ export function validateUserGroupForm(
   values: UserGroupFormValues,
   id: number | null,
   t: Translate,
+  unit: QuotaUnit = RAW_QUOTA,
 ): UserGroupFormResult {
   const fields = {
     name: values.name,
     ratio: numberOf(values.ratio),
     api_rate: numberOf(values.apiRate),
+    tpm: numberOf(values.tpm),
+    budgets: rowsToBudgets(values.budgets, unit),
     public: values.public,
     promotion: values.promotion,
     // Without promotion the bounds are unused: keep what was there, or 0 when unreadable.
@@ -116,10 +154,11 @@ export function validateUserGroupForm(
     id === null
       ? createUserGroupBody.safeParse({ symbol: values.symbol, ...fields })
       : updateUserGroupBody.safeParse({ id, ...fields });
-  if (parsed.success) return { ok: true, body: parsed.data };
-  const errors: UserGroupFormErrors = {};
+  const errors: UserGroupFormErrors = { ...checkBudgetRows(values.budgets, unit, t).errors };
+  if (parsed.success && Object.keys(errors).length === 0) return { ok: true, body: parsed.data };
   const unplaced: string[] = [];
-  for (const issue of parsed.error.issues) {
+  for (const issue of parsed.error?.issues ?? []) {
+    if (isBudgetPath(issue.path)) continue;
     const field = fieldOfPath[String(issue.path[0] ?? '')];
     if (field) errors[field] ??= issueText(field, issue.code, values, t);
     else unplaced.push(issue.message);
@@ -128,6 +167,6 @@ export function validateUserGroupForm(
 }
 
 /** The form's field for the field a server refusal names (the API's `api_rate` is `apiRate` here). */
-export function formFieldOf(apiField: string): UserGroupFormField | undefined {
+export function formFieldOf(apiField: string): SingleField | undefined {
   return fieldOfPath[apiField];
 }
