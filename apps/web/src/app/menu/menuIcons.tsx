@@ -12,6 +12,7 @@ import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import RedeemOutlined from '@mui/icons-material/RedeemOutlined';
+import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 import RequestQuoteOutlined from '@mui/icons-material/RequestQuoteOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
@@ -34,6 +35,7 @@ export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = 
   telegram: TelegramIcon,
   paySetting: CreditCardOutlined,
   redemption: RedeemOutlined,
+  plan: WorkspacePremiumOutlined,
   payment: PaymentsOutlined,
   token: KeyOutlined,
   profile: AccountCircleOutlined,
