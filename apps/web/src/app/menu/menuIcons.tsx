@@ -12,7 +12,6 @@ import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import RedeemOutlined from '@mui/icons-material/RedeemOutlined';
-import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 import RequestQuoteOutlined from '@mui/icons-material/RequestQuoteOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import StorefrontOutlined from '@mui/icons-material/StorefrontOutlined';
@@ -21,6 +20,7 @@ import TerminalOutlined from '@mui/icons-material/TerminalOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import ViewInArOutlined from '@mui/icons-material/ViewInArOutlined';
 import WorkHistoryOutlined from '@mui/icons-material/WorkHistoryOutlined';
+import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 import type { GroupId, ScreenId } from './menu.js';
 
 export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = {

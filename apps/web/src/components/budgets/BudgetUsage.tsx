@@ -78,7 +78,11 @@ interface BudgetUsageProps {
 export function BudgetUsage({ windows, testId, showScope = true }: BudgetUsageProps) {
   return (
     <Box
-      sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(auto-fill, minmax(240px, 1fr))' } }}
+      sx={{
+        display: 'grid',
+        gap: 1.5,
+        gridTemplateColumns: { xs: '1fr', sm: 'repeat(auto-fill, minmax(240px, 1fr))' },
+      }}
       data-testid={testId}
     >
       {sortWindows(windows).map((window) => (

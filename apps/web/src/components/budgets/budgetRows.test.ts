@@ -13,7 +13,10 @@ const row = (period: '5h' | 'day' | 'week' | 'month', quota = '', requests = '',
 
 describe('budget rows', () => {
   it('shows stored quota in the typed unit and reads it back unchanged', () => {
-    const budgets = [{ period: '5h' as const, quota: 2_500_000 }, { period: 'week' as const, requests: 100, tokens: 5000 }];
+    const budgets = [
+      { period: '5h' as const, quota: 2_500_000 },
+      { period: 'week' as const, requests: 100, tokens: 5000 },
+    ];
     const rows = budgetsToRows(budgets, dollars);
     expect(rows).toEqual([row('5h', '5'), row('week', '', '100', '5000')]);
     expect(rowsToBudgets(rows, dollars)).toEqual(budgets);

@@ -77,9 +77,7 @@ export function budgetIssueMessage(
     return {
       key: name,
       message:
-        issue.code === 'too_big'
-          ? t('budget:errors.tooMany', { max: MAX_BUDGETS })
-          : t('budget:errors.required'),
+        issue.code === 'too_big' ? t('budget:errors.tooMany', { max: MAX_BUDGETS }) : t('budget:errors.required'),
     };
   }
   const at = `${name}.${index}`;

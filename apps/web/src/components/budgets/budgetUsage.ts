@@ -48,6 +48,8 @@ export function sortWindows(windows: readonly BudgetWindowView[]): BudgetWindowV
 }
 
 /** A budget list shortest window first. */
-export function sortBudgets<Entry extends { period: (typeof BUDGET_PERIODS)[number] }>(budgets: readonly Entry[]): Entry[] {
+export function sortBudgets<Entry extends { period: (typeof BUDGET_PERIODS)[number] }>(
+  budgets: readonly Entry[],
+): Entry[] {
   return [...budgets].sort((left, right) => BUDGET_PERIODS.indexOf(left.period) - BUDGET_PERIODS.indexOf(right.period));
 }

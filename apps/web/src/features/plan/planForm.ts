@@ -1,8 +1,8 @@
 import {
   type CreatePlanBody,
   createPlanBody,
-  PLAN_MAX_DAYS,
   type PaymentCurrency,
+  PLAN_MAX_DAYS,
   type PlanView,
   type UpdatePlanBody,
   updatePlanBody,

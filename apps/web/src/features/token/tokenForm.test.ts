@@ -171,7 +171,10 @@ describe('budgets and tokens per minute on a key (issue 33)', () => {
     const setting = {
       ...defaultTokenSetting(),
       limits: { ...defaultTokenSetting().limits, tpm: 20_000 },
-      budgets: [{ period: '5h' as const, quota: 2_500_000 }, { period: 'week' as const, requests: 300 }],
+      budgets: [
+        { period: '5h' as const, quota: 2_500_000 },
+        { period: 'week' as const, requests: 300 },
+      ],
     };
     const values = tokenToForm({ ...tokenView, setting }, now, dollars);
     expect(values.tpm).toBe('20000');
