@@ -1,4 +1,4 @@
-import type { BudgetWindowView, SubscriptionView, UserPlanView } from '@one-hub/contracts';
+import type { UserPlanView } from '@one-hub/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api.js';
 
@@ -19,17 +19,4 @@ export function useUserPlan() {
     staleTime: 10_000,
     meta: { silentError: true },
   });
-}
-
-/** The subscription in force, if any (the newest active one). */
-export function activeSubscription(plan: UserPlanView | undefined): SubscriptionView | undefined {
-  return plan?.subscriptions
-    .filter((subscription) => subscription.status === 'active')
-    .sort((left, right) => right.expires_at - left.expires_at)[0];
-}
-
-/** Every window that limits the caller: their own and their group's, then the active plan's allowance. */
-export function userWindows(plan: UserPlanView | undefined): BudgetWindowView[] {
-  if (!plan) return [];
-  return [...plan.windows, ...(activeSubscription(plan)?.windows ?? [])];
 }

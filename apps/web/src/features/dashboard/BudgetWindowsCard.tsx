@@ -3,7 +3,8 @@ import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import { BudgetUsage } from '../../components/budgets/BudgetUsage.js';
 import { SectionCard } from '../../components/SectionCard.js';
-import { userWindows, useUserPlan } from '../../hooks/useUserPlan.js';
+import { useUserPlan } from '../../hooks/useUserPlan.js';
+import { userWindows } from '../../lib/userPlan.js';
 
 /**
  * The budget windows that limit the caller (their own, their group's, their plan's), one bar per

@@ -1,6 +1,6 @@
 import type { BudgetWindowView, SubscriptionView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
-import { activeSubscription, userWindows } from './useUserPlan.js';
+import { activeSubscription, userWindows } from './userPlan.js';
 
 const window = (scope: BudgetWindowView['scope'], period: BudgetWindowView['period']): BudgetWindowView => ({
   scope,
