@@ -26,6 +26,7 @@ import { userRoutes } from './api/user/routes.js';
 import { userGroupRoutes } from './api/user-group/routes.js';
 import { installChannelTests } from './channel-health/test-all.js';
 import type { Config } from './config.js';
+import type { BudgetUsageReader } from './domain/budget-windows.js';
 import { createAuth } from './http/auth.js';
 import { installBodyRules } from './http/bodies.js';
 import { hashedAssetPaths, installConsole } from './http/console.js';
@@ -153,9 +154,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     passkeys,
   });
   passkeyRoutes(app, { auth, services, sessions, critical, signInLimit, secret: config.sessionSecret });
-  userRoutes(app, { auth, users: services.users });
+  // The relay, installed below, answers for the budget windows' current use.
+  const budgetUsage: BudgetUsageReader = { windows: (subjects) => app.relay.budgetUsage.windows(subjects) };
+  userRoutes(app, { auth, users: services.users, groups: services.groups, budgetUsage });
   userGroupRoutes(app, { auth, groups: services.groups });
-  tokenRoutes(app, { auth, tokens: services.tokens });
+  tokenRoutes(app, { auth, tokens: services.tokens, budgetUsage });
   channelRoutes(app, { auth, channels: services.channels });
   priceRoutes(app, {
     auth,

@@ -1,4 +1,11 @@
-import type { Budget, BudgetPeriod, BudgetScope, BudgetWindowMode, BudgetWindowView } from '@one-hub/contracts';
+import type {
+  Budget,
+  BudgetPeriod,
+  BudgetScope,
+  BudgetWindowMode,
+  BudgetWindowView,
+  UserGroupView,
+} from '@one-hub/contracts';
 
 /**
  * When a budget window starts and ends (issue 33). Two ways, chosen by the option BudgetWindowMode:
@@ -195,7 +202,19 @@ export function windowView(
     used_quota: open?.quota ?? 0,
     used_requests: open?.requests ?? 0,
     used_tokens: open?.tokens ?? 0,
-    started_at: shown ? Math.floor(shown.start / SECOND) : 0,
+    // Both rounded up, so a rolling window shows its exact length and never resets before it says.
+    started_at: shown ? Math.ceil(shown.start / SECOND) : 0,
     resets_at: shown ? Math.ceil(shown.end / SECOND) : 0,
   };
+}
+
+/** A user's own windows and its group's (an enabled group's, applying to the user on its own): both count the user's use. */
+export function userBudgetSubjects(
+  user: { id: number; budgets: Budget[] },
+  group: Pick<UserGroupView, 'budgets' | 'enable'> | undefined,
+): BudgetSubject[] {
+  const subject = `user:${user.id}`;
+  const subjects: BudgetSubject[] = [{ scope: 'user', subject, budgets: user.budgets }];
+  if (group?.enable) subjects.push({ scope: 'group', subject, budgets: group.budgets });
+  return subjects;
 }

@@ -257,6 +257,7 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
     const body = JSON.stringify(request.errorRenderer(appError, request));
     // Refused before its body was read: the connection closes rather than read the rest.
     if (bodyUnread(response.req)) response.setHeader('connection', 'close');
+    if (appError.retryAfterSeconds !== undefined) response.setHeader('retry-after', String(appError.retryAfterSeconds));
     response.writeHead(appError.status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),

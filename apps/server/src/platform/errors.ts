@@ -35,6 +35,8 @@ export interface AppErrorOptions {
   details?: { type?: string; code?: string; param?: string };
   /** The input field the refusal is about (`price.input`), so a form can show it beside that field. */
   field?: string;
+  /** Sent as Retry-After with the refusal (a rate or budget limit). */
+  retryAfterSeconds?: number;
 }
 
 export class AppError extends Error {
@@ -43,6 +45,7 @@ export class AppError extends Error {
   readonly retryable: boolean;
   readonly details: NonNullable<AppErrorOptions['details']>;
   readonly field: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -52,6 +55,7 @@ export class AppError extends Error {
     this.retryable = options.retryable ?? false;
     this.details = options.details ?? {};
     this.field = options.field;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { type BudgetUsageReader, type WindowClock, windowView } from '../domain/budget-windows.js';
 import { providerByType } from '../domain/channel-types/registry.js';
 import { pruneBatchRecords } from '../platform/journal/batches.js';
 import type { Logger } from '../platform/logger.js';
@@ -8,6 +9,11 @@ import { createMemoryConcurrencyGate, createRedisConcurrencyGate } from './acces
 import { GroupDirectory } from './access/groups.js';
 import { KeyAuthenticator } from './access/keys.js';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './access/limits.js';
+import type { BudgetLedger } from './billing/budgets/budget-ledger.js';
+import { BudgetedLedger } from './billing/budgets/budgeted-ledger.js';
+import { MemoryBudgetLedger } from './billing/budgets/memory-budget-ledger.js';
+import { RedisBudgetLedger } from './billing/budgets/redis-budget-ledger.js';
+import { BudgetUsageStore } from './billing/budgets/usage-store.js';
 import { CompletionEstimates } from './billing/completion-estimates.js';
 import { openJournal } from './billing/journal-replay.js';
 import { MemoryQuotaLedger, type QuotaLedger } from './billing/ledger.js';
@@ -38,8 +44,12 @@ export interface RelayHandle {
   flush(): Promise<void>;
   /** Requests counted against the user's group limit right now (read-only; see RateLimiter.peek). */
   userRpm(userId: number, perMinute: number): Promise<number>;
+  /** Tokens counted against the user's group TPM limit in the current minute. */
+  userTpm(userId: number): Promise<number>;
   /** The asynchronous tasks' pollers, run by the master node's task poll job. */
   taskPollers: TaskPlatformPoller[];
+  /** The current use of budget windows, for the management API's views. */
+  budgetUsage: BudgetUsageReader;
 }
 
 export async function installRelay(
@@ -112,8 +122,20 @@ export async function installRelay(
   void pruneBatches();
   const pruning = setInterval(pruneBatches, 6 * 3_600_000);
   pruning.unref();
-  const ledger: QuotaLedger =
+  const balances: QuotaLedger =
     shared ?? new MemoryQuotaLedger(services.database, { onFlushError: onLedgerError, journal });
+  const budgetClock = (): WindowClock => ({
+    mode: services.options.get('BudgetWindowMode') === 'calendar' ? 'calendar' : 'rolling',
+    timeZone: services.options.get('SiteTimeZone') || 'UTC',
+  });
+  const budgetStore = new BudgetUsageStore(services.database);
+  const onBudgetError = (error: unknown) =>
+    logger.error({ err: error }, 'writing budget window use failed; will retry');
+  // Budget windows are shared like balances: through Redis when there is one, else in this process.
+  const budgets: BudgetLedger = redis
+    ? new RedisBudgetLedger(redis, budgetStore, budgetClock, { prefix: `${namespace}budget:`, onError: onBudgetError })
+    : new MemoryBudgetLedger(budgetStore, budgetClock, { onFlushError: onBudgetError });
+  const ledger: QuotaLedger = new BudgetedLedger(balances, budgets);
   const logWriter = services.openLogWriter({
     journal,
     onError: (error, lostRows) => logger.error({ err: error, lostRows }, 'writing consume logs failed'),
@@ -240,6 +262,20 @@ export async function installRelay(
       await logWriter.flush();
     },
     userRpm: (userId, perMinute) => limiter.peek(`user:${userId}`, perMinute),
+    userTpm: async (userId) => (await budgets.use(`user:${userId}`, 'minute'))?.tokens ?? 0,
+    budgetUsage: {
+      async windows(subjects) {
+        const clock = budgetClock();
+        const now = Date.now();
+        const views = [];
+        for (const { scope, subject, budgets: list } of subjects) {
+          for (const budget of list) {
+            views.push(windowView(scope, budget, await budgets.use(subject, budget.period), clock, now));
+          }
+        }
+        return views;
+      },
+    },
     taskPollers,
   };
 }

@@ -7,6 +7,8 @@ import { compareDatedUsage, type StatisticsRepository } from './repo.js';
 /** Where the current request rate comes from: the relay's limiter (RelayHandle.userRpm). */
 export interface RequestRateSource {
   userRpm(userId: number, perMinute: number): Promise<number>;
+  /** Tokens settled against the user's group TPM limit in the current minute. */
+  userTpm(userId: number): Promise<number>;
 }
 
 export interface GroupLookup {
@@ -34,12 +36,15 @@ export class DashboardService {
     return rows.sort(compareDatedUsage).map(toDashboardRow);
   }
 
-  /** The group's RPM limit and how much of it the caller uses; tokens per minute are not limited here. */
+  /** The group's RPM and TPM limits and how much of each the caller uses now. */
   async rate(caller: UserRow, source: RequestRateSource): Promise<DashboardRate> {
     const group = await this.groups.findBySymbol(caller.group);
     const maxRPM = group?.enable ? group.api_rate : 0;
     const rpm = maxRPM > 0 ? await source.userRpm(caller.id, maxRPM) : 0;
     const usageRpmRate = maxRPM > 0 ? Math.round((rpm / maxRPM) * 10_000) / 100 : 0;
-    return { rpm, maxRPM, usageRpmRate, tpm: 0, maxTPM: 0, usageTpmRate: 0 };
+    const maxTPM = group?.enable ? group.tpm : 0;
+    const tpm = maxTPM > 0 ? await source.userTpm(caller.id) : 0;
+    const usageTpmRate = maxTPM > 0 ? Math.round((tpm / maxTPM) * 10_000) / 100 : 0;
+    return { rpm, maxRPM, usageRpmRate, tpm, maxTPM, usageTpmRate };
   }
 }

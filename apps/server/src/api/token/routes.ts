@@ -9,6 +9,7 @@ import {
   updateTokenBody,
 } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { BudgetUsageReader } from '../../domain/budget-windows.js';
 import { type Auth, currentUser } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { assertSameOriginGet } from '../../http/same-origin.js';
@@ -16,8 +17,11 @@ import { parseInput } from '../../http/validate.js';
 import type { TokenService } from './service.js';
 
 /** API keys: each user manages their own; administrators search and edit those of users below their role. */
-export function tokenRoutes(app: FastifyInstance, deps: { auth: Auth; tokens: TokenService }): void {
-  const { auth, tokens } = deps;
+export function tokenRoutes(
+  app: FastifyInstance,
+  deps: { auth: Auth; tokens: TokenService; budgetUsage: BudgetUsageReader },
+): void {
+  const { auth, tokens, budgetUsage } = deps;
   const user = { onRequest: auth.requireUser };
   const admin = { onRequest: auth.requireAdmin };
 
@@ -34,7 +38,9 @@ export function tokenRoutes(app: FastifyInstance, deps: { auth: Auth; tokens: To
 
   app.get('/api/token/:id', user, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
-    return ok(await tokens.getOwn(currentUser(request), id));
+    const token = await tokens.getOwn(currentUser(request), id);
+    const subject = { scope: 'key' as const, subject: `key:${token.id}`, budgets: token.setting.budgets };
+    return ok({ ...token, budget_windows: await budgetUsage.windows([subject]) });
   });
 
   app.post('/api/token/', user, async (request) =>

@@ -28,6 +28,11 @@ export class UserGroupService {
     return group;
   }
 
+  /** A group by symbol, if there is one. */
+  find(symbol: string): Promise<UserGroupView | undefined> {
+    return this.repo.findBySymbol(symbol);
+  }
+
   /** An enabled group by symbol, or a 400 naming the field that referred to it. */
   async requireUsable(symbol: string, field = 'group'): Promise<UserGroupView> {
     const group = await this.repo.findBySymbol(symbol);

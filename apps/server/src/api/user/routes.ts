@@ -7,14 +7,19 @@ import {
   quotaChangeBody,
 } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
+import { type BudgetUsageReader, userBudgetSubjects } from '../../domain/budget-windows.js';
 import { type Auth, currentUser } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
+import type { UserGroupService } from '../user-group/service.js';
 import type { UserService } from './service.js';
 
 /** Administrators' user management. Self-service paths live in api/account. */
-export function userRoutes(app: FastifyInstance, deps: { auth: Auth; users: UserService }): void {
-  const { auth, users } = deps;
+export function userRoutes(
+  app: FastifyInstance,
+  deps: { auth: Auth; users: UserService; groups: UserGroupService; budgetUsage: BudgetUsageReader },
+): void {
+  const { auth, users, groups, budgetUsage } = deps;
   const admin = { onRequest: auth.requireAdmin };
 
   app.get('/api/user/', admin, async (request) =>
@@ -23,7 +28,9 @@ export function userRoutes(app: FastifyInstance, deps: { auth: Auth; users: User
 
   app.get('/api/user/:id(^\\d+$)', admin, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
-    return ok(await users.get(currentUser(request), id));
+    const user = await users.get(currentUser(request), id);
+    const group = await groups.find(user.group);
+    return ok({ ...user, budget_windows: await budgetUsage.windows(userBudgetSubjects(user, group)) });
   });
 
   app.post('/api/user/', admin, async (request) =>

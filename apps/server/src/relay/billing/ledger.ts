@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Journal, SettlementRecord } from '../../platform/journal/journal.js';
+import type { BudgetHold, CounterRule } from './budgets/budget-ledger.js';
 import type { LedgerDeltas } from './ledger-writer.js';
 import { type Short, type TryOutcome, type WaitFor, WaitQueue } from './quota-waiters.js';
 import { SettledBatches } from './settled-batches.js';
@@ -32,6 +33,20 @@ const available = (account: Account) => account.stored - account.spent - account
 export interface KeyRef {
   id: number;
   limited: boolean;
+  /** The budget windows and TPM limits the request must fit (budgets/budgeted-ledger.ts). */
+  budgets?: BudgetRequest | undefined;
+}
+
+/** What a request holds on its budget windows besides its quota and one request. */
+export interface BudgetRequest {
+  rules: CounterRule[];
+  /** The tokens it may use: its counted prompt and the answer it may produce. */
+  tokens: number;
+}
+
+/** What a settlement tells the budget windows beyond the cost: the tokens the request used. */
+export interface SettledUse {
+  tokens: number;
 }
 
 export interface Reservation {
@@ -44,6 +59,8 @@ export interface Reservation {
   settled: boolean;
   /** Set by ledgers that track reservations outside the process. */
   id?: string;
+  /** What it holds on budget windows (budgets/budgeted-ledger.ts). */
+  budget?: BudgetHold;
 }
 
 export interface SettleResult {
@@ -62,7 +79,11 @@ export interface QuotaLedger {
    * settle (quota-waiters.ts); without it, or when nothing of the payer is running, refuses at once.
    */
   reserve(userId: number, key: KeyRef | null, amount: number, waitFor?: WaitFor): Reservation | Promise<Reservation>;
-  settle(reservation: Reservation, cost: number, channelId?: number): Promise<SettleResult>;
+  /**
+   * `use`: what the answer used, for budget windows; a settlement without it (a refund of a request
+   * that got no answer) counts no request on them.
+   */
+  settle(reservation: Reservation, cost: number, channelId?: number, use?: SettledUse): Promise<SettleResult>;
   /**
    * The user's balance after settled work when this node holds it now, without a read; else
    * undefined. Open reservations are not deducted: a request may wait for them to come back.

@@ -46,7 +46,8 @@ export async function tryChannel(
     request,
   });
   if (isFailure(answer)) return answer;
-  const billed: Billed = { attempt, channel, reservation, request, billedModel, price };
+  const generates = endpoint.surface !== undefined || endpoint.path === '/v1/completions';
+  const billed: Billed = { attempt, channel, reservation, request, billedModel, price, generates };
   let transfer: TransferOutcome;
   if (answer.kind === 'whole') {
     // Settled, logged and journaled before the answer is sent: a process killed after the client
@@ -80,6 +81,8 @@ export interface Billed {
   request: RelayHttpRequest;
   billedModel: string;
   price: Price;
+  /** A text-generating endpoint (chat, completions, Messages, Gemini, Responses): NoChargeForEmptyAnswers applies. */
+  generates?: boolean;
 }
 
 /**
@@ -100,9 +103,15 @@ export async function settle(
     deps.completions?.record(billed.billedModel, full.completionTokens);
   }
   const settled = cacheRatio === undefined ? full : { ...full, quota: Math.round(full.quota * cacheRatio) };
+  // NoChargeForEmptyAnswers: an answer that produced nothing, or broke off after it began, is free.
+  if (billed.generates && deps.options.getBoolean('NoChargeForEmptyAnswers')) {
+    if (full.completionTokens === 0 || transfer.failure) settled.quota = 0;
+  }
   // A cache hit called no channel: none is credited with its cost or named in its log.
   const channelId = cacheRatio === undefined ? channel.id : 0;
-  const { charged, shortfall, balance } = await deps.ledger.settle(reservation, settled.quota, channelId);
+  const { charged, shortfall, balance } = await deps.ledger.settle(reservation, settled.quota, channelId, {
+    tokens: full.promptTokens + full.completionTokens,
+  });
   attempt.charged = charged;
   if (balance !== undefined && charged > 0) deps.remindLowBalance(reservation.userId, balance + charged, balance);
   if (deps.options.getBoolean('LogConsumeEnabled')) {

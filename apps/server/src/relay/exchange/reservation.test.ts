@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { defaultTokenSetting } from '@one-hub/contracts';
 import { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
@@ -82,14 +83,14 @@ describe('what the relay hands the ledger', () => {
     };
     const endpoint = { estimatePrompt: () => 8 } as unknown as Endpoint;
     const attempt = {
-      caller: { user: { id: 1 }, token: { id: 2 }, unlimited: true },
+      caller: { user: { id: 1, budgets: '[]' }, token: { id: 2 }, setting: defaultTokenSetting(), unlimited: true },
       input: { model: 'm', stream: false, fields: { model: 'm' } },
       groupRatio: 1,
       startedAt: Date.now(),
     } as unknown as Attempt;
     const response = Object.assign(new EventEmitter(), { destroyed: false, writableFinished: false });
     reserveForRequest(
-      { ledger, options: settings, completions },
+      { ledger, options: settings, completions, groups: { enabled: () => undefined } },
       endpoint,
       attempt,
       { channel: {} as RouterChannel, price, billedModel: 'm' },

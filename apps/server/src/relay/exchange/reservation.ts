@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
+import { type GroupsDep, keyRefOf } from '../access/budget-rules.js';
 import { requestedCompletionTokens } from '../billing/completion-estimates.js';
 import type { QuotaWait, Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota } from '../billing/quota.js';
@@ -11,7 +12,7 @@ import type { Attempt, Endpoint, RelayDeps } from './types.js';
  * request (its counted prompt and the completion it may produce), and, when the payer's other
  * running requests hold what it needs, waiting for them as QuotaWaitSeconds and the client allow.
  */
-export type ReservationDeps = Pick<RelayDeps, 'ledger' | 'options' | 'completions'>;
+export type ReservationDeps = Pick<RelayDeps, 'ledger' | 'options' | 'completions'> & GroupsDep;
 
 /** The refusal reaches the client this long before its own timeout would end the request. */
 const CLIENT_TIMEOUT_MARGIN_MS = 1000;
@@ -27,15 +28,17 @@ export function reserveForRequest(
   const { caller } = attempt;
   const promptTokens = reservedPromptTokens(endpoint, attempt, first.channel.pre_cost);
   const requested = requestedCompletionTokens(attempt.input.fields);
+  const completionTokens = requested ?? deps.completions?.estimate(first.billedModel);
   const size = () =>
     reservationQuota({
       price: first.price,
       groupRatio: attempt.groupRatio,
       promptTokens,
-      completionTokens: requested ?? deps.completions?.estimate(first.billedModel),
+      completionTokens,
       preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
     });
-  return deps.ledger.reserve(caller.user.id, { id: caller.token.id, limited: !caller.unlimited }, size(), () =>
+  const key = keyRefOf(deps, caller, promptTokens + (completionTokens ?? 0));
+  return deps.ledger.reserve(caller.user.id, key, size(), () =>
     quotaWait(deps, attempt.startedAt, request, reply.raw, size),
   );
 }

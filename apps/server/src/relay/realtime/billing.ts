@@ -1,3 +1,4 @@
+import { keyRefOf } from '../access/budget-rules.js';
 import type { RelayCaller } from '../access/keys.js';
 import { consumeLogRow } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
@@ -28,7 +29,7 @@ export interface SessionAccount {
 
 type BillingDeps = Pick<
   RelayDeps,
-  'ledger' | 'options' | 'writeLog' | 'commitJournal' | 'remindLowBalance' | 'logger' | 'completions'
+  'ledger' | 'options' | 'writeLog' | 'commitJournal' | 'remindLowBalance' | 'logger' | 'completions' | 'groups'
 >;
 
 interface RealtimeUsage {
@@ -123,7 +124,9 @@ export class SessionBilling {
     deps.completions?.record(account.model, settled.completionTokens);
     const held = this.held ?? (await this.reserve());
     this.held = undefined;
-    const { charged, shortfall, balance } = await deps.ledger.settle(held, settled.quota, account.channelId);
+    const { charged, shortfall, balance } = await deps.ledger.settle(held, settled.quota, account.channelId, {
+      tokens: settled.promptTokens + settled.completionTokens,
+    });
     this.charged += charged;
     if (balance !== undefined && charged > 0) deps.remindLowBalance(account.caller.user.id, balance + charged, balance);
     if (deps.options.getBoolean('LogConsumeEnabled')) {
@@ -159,7 +162,7 @@ export class SessionBilling {
     const { account, deps } = this;
     return deps.ledger.reserve(
       account.caller.user.id,
-      { id: account.caller.token.id, limited: !account.caller.unlimited },
+      keyRefOf(deps, account.caller, 0),
       realtimeReservation(deps, account.model, account.price, account.groupRatio),
     );
   }

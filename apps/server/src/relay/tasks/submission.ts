@@ -2,6 +2,7 @@ import type { Json } from '@one-hub/contracts';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
 import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../access/admission.js';
+import { keyRefOf } from '../access/budget-rules.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { consumeLogRow } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
@@ -97,7 +98,7 @@ export async function openSubmission(deps: TaskDeps, open: OpenSubmission): Prom
   const release =
     !open.limitsEntered && hasLimits(deps, caller) ? await enterLimits(deps, caller, open.setHeader) : noRelease;
   try {
-    const reserving = deps.ledger.reserve(caller.user.id, { id: caller.token.id, limited: !caller.unlimited }, quota);
+    const reserving = deps.ledger.reserve(caller.user.id, keyRefOf(deps, caller, 0), quota);
     const reservation = reserving instanceof Promise ? await reserving : reserving;
     return {
       caller,
@@ -146,7 +147,7 @@ export async function confirmSubmission(
 ): Promise<number> {
   submission.release();
   const cost = confirmation.quota ?? submission.quota;
-  const result = await deps.ledger.settle(submission.reservation, cost, submission.channel.id);
+  const result = await deps.ledger.settle(submission.reservation, cost, submission.channel.id, { tokens: 0 });
   const settled = {
     ...settledQuota({ price: submission.price, groupRatio: submission.groupRatio, usage: NO_USAGE }),
     quota: cost,
