@@ -11,6 +11,7 @@ import { optionRoutes } from './api/option/routes.js';
 import { PasskeysOnPasswordChange } from './api/passkey/password-change.js';
 import { passkeyRoutes } from './api/passkey/routes.js';
 import { paymentRoutes } from './api/payment/routes.js';
+import { planRoutes } from './api/plan/routes.js';
 import { serviceSources } from './api/price/available-models.js';
 import { priceRoutes } from './api/price/routes.js';
 import { redemptionRoutes } from './api/redemption/routes.js';
@@ -190,6 +191,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   statisticsRoutes(app, { auth, dashboard: services.dashboard, analytics: services.analytics, rate: app.relay });
   uptimeKumaRoutes(app, { auth, options: services.options });
   invoiceRoutes(app, { auth, invoices: services.invoices });
+  planRoutes(app, {
+    auth,
+    plans: services.planCatalog,
+    subscriptions: services.plans,
+    budgetUsage: app.relay.budgetUsage,
+  });
   installChannelTests(app, { auth, services, logger: options.logger, pauseMs: options.config.pollingIntervalMs });
 
   await installConsole(app, {

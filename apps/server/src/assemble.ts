@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { startChannelTestJob } from './jobs/channel-test-job.js';
 import { startInvoiceJob } from './jobs/invoice-job.js';
 import { startLogRetentionJob } from './jobs/log-retention-job.js';
+import { startPlanExpiryJob } from './jobs/plan-expiry-job.js';
 import { type PriceUpdateJob, startPriceUpdateJob } from './jobs/price-update-job.js';
 import { startTaskPollJob, type TaskPollJob } from './jobs/task-poll-job.js';
 import { type Cache, createCache, createRedisClient } from './platform/cache/index.js';
@@ -35,6 +36,8 @@ export interface AssembleOptions {
   cache?: Cache;
   /** Tests shorten the keys' heartbeat; otherwise seconds are seconds. */
   heartbeat?: HeartbeatTiming;
+  /** Milliseconds since the epoch for subscriptions' starts and ends; tests drive it. */
+  clock?: () => number;
   /** Shows the generated root password on the first start (main: standard output; tests: nowhere). */
   announce?: Announce;
 }
@@ -69,6 +72,7 @@ export async function assembleServer(
     serverSecret: config.sessionSecret,
     notify: config.notify,
     paymentEndpoints: config.paymentEndpoints,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   await services.options.load();
   // E-mail needs SMTP settings (options, so read after loading them); without them it sends nothing.
@@ -100,6 +104,8 @@ export async function assembleServer(
     config.nodeType === 'master'
       ? startLogRetentionJob({ options: services.options, logs: services.logs, logger })
       : undefined;
+  const planExpiry =
+    config.nodeType === 'master' ? startPlanExpiryJob({ subscriptions: services.plans, logger }) : undefined;
   const { priceUpdates } = config;
   const priceUpdate =
     config.nodeType === 'master' && priceUpdates.auto && priceUpdates.mode !== 'system'
@@ -135,6 +141,7 @@ export async function assembleServer(
       await invoiceJob?.stop();
       await channelTests?.stop();
       await logRetention?.stop();
+      await planExpiry?.stop();
       await priceUpdate?.stop();
       await app.close();
       await Promise.allSettled([cache.close(), redis?.quit(), database.close()]);

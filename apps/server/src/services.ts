@@ -15,10 +15,14 @@ import { OptionRepository } from './api/option/repo.js';
 import { OptionService } from './api/option/service.js';
 import { GatewayConfigs } from './api/payment/gateway-config.js';
 import { GatewayService } from './api/payment/gateway-service.js';
-import { NotifyService } from './api/payment/notify-service.js';
+import { NotifyService, type PlanOrders } from './api/payment/notify-service.js';
 import { OrderService } from './api/payment/order-service.js';
 import { OrderStatistics } from './api/payment/order-statistics.js';
 import { PaymentRepository } from './api/payment/repo.js';
+import { PlanRepository } from './api/plan/repo.js';
+import { PlanService } from './api/plan/service.js';
+import { SubscriptionRepository } from './api/plan/subscription-repo.js';
+import { SubscriptionService } from './api/plan/subscription-service.js';
 import { PriceRepository } from './api/price/repo.js';
 import { PriceService } from './api/price/service.js';
 import type { ServedChannel } from './api/price/unpriced.js';
@@ -78,6 +82,10 @@ export interface Services {
   invoices: InvoiceService;
   /** Online top-up: gateway settings, orders, vendor callbacks. */
   payments: { gateways: GatewayService; orders: OrderService; notify: NotifyService };
+  /** Users' subscriptions to plans; `activeFor` is the relay's in-memory view of a user's plan. */
+  plans: SubscriptionService;
+  /** The plans themselves: administrators' CRUD, what users may buy. */
+  planCatalog: PlanService;
   /** Signs the links handed out for keyless callers (a Midjourney proxy's callback, task images). */
   links: LinkSigner;
   /**
@@ -120,7 +128,13 @@ export function createServices(
   database: DatabaseHandle,
   cache: Cache,
   logger: Logger,
-  settings: { serverSecret: string; notify?: NotifyConfig; paymentEndpoints?: GatewayEndpoints },
+  settings: {
+    serverSecret: string;
+    notify?: NotifyConfig;
+    paymentEndpoints?: GatewayEndpoints;
+    /** Milliseconds since the epoch, for subscriptions' starts and ends; tests drive it. */
+    clock?: () => number;
+  },
   /** Tests point the sign-in providers at local mock servers. */
   signInUpstreams?: Partial<SignInUpstreams>,
 ): Services {
@@ -162,7 +176,22 @@ export function createServices(
     onQuotaChanged: (userId, delta) => users.quotaChanged(userId, delta),
     inviteRewards: users.inviteRewards,
   });
-  const payments = createPaymentServices(database, logger, settings, { options, userRepository, users });
+  const plans = new SubscriptionService({
+    repo: new SubscriptionRepository(database),
+    plans: new PlanRepository(database),
+    users: userRepository,
+    groups: userGroupRepository,
+    logs: new LogRepository(),
+    changes,
+    clock: settings.clock ?? Date.now,
+  });
+  const payments = createPaymentServices(database, logger, settings, { options, userRepository, users, plans });
+  const planCatalog = new PlanService({
+    repo: new PlanRepository(database),
+    groups,
+    orders: payments.orders,
+    subscriptions: plans,
+  });
   const notifier = createNotifier(settings.notify ?? { email: { disabled: false } }, {
     mailer: signIn.mailer,
     rootEmail: () => userRepository.rootEmail(),
@@ -204,6 +233,8 @@ export function createServices(
     invoices: new InvoiceService(new InvoiceRepository(database), options),
     notifier,
     payments,
+    plans,
+    planCatalog,
     links: createLinkSigner(settings.serverSecret),
     disableChannel: (channel, reason, notice) => disableAfterFailure(services, channel, reason, notice),
   };
@@ -214,7 +245,7 @@ function createPaymentServices(
   database: DatabaseHandle,
   logger: Logger,
   settings: { serverSecret: string; paymentEndpoints?: GatewayEndpoints },
-  shared: { options: OptionService; userRepository: UserRepository; users: UserService },
+  shared: { options: OptionService; userRepository: UserRepository; users: UserService; plans: PlanOrders },
 ): Services['payments'] {
   const repo = new PaymentRepository(database);
   const gateways = new GatewayService({
@@ -234,6 +265,7 @@ function createPaymentServices(
     options: shared.options,
     inviteRewards: shared.users.inviteRewards,
     onQuotaChanged: (userId, delta) => shared.users.quotaChanged(userId, delta),
+    plans: shared.plans,
   });
   return { gateways, orders, notify };
 }

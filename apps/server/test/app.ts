@@ -36,6 +36,8 @@ export interface TestAppOptions {
   cache?: Cache | 'configured';
   /** Another node's database, for a second node on it; it is left for its owner to drop. */
   database?: TestDatabase;
+  /** Milliseconds since the epoch for subscriptions' starts and ends (tests move it on). */
+  clock?: () => number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -62,6 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.cache === 'configured' ? {} : { cache: options.cache ?? createMemoryCache() }),
     consoleDirectory: options.consoleDirectory ?? join(dataDirectory, 'no-console'),
     ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const { app, services, database } = server;
   await app.ready();

@@ -20,6 +20,12 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/** The strings of a JSON array text (a stored list of names); anything else reads as the empty list. */
+export function parseJsonStringList(text: string): string[] {
+  const value = parseJson(text || '[]');
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+}
+
 /** The object a JSON text holds, or undefined when it is not a JSON object. */
 export function parseJsonObject(text: string): Json | undefined {
   const value = parseJson(text);

@@ -26,6 +26,24 @@ export const logEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('online_topup'), quota, paid: text, currency: text, trade_no: text }),
   /** A payment notice for an order was refused or failed; nothing was credited. */
   z.object({ event: z.literal('topup_not_credited'), trade_no: text, reason: text }),
+  /**
+   * A subscription plan was activated or renewed until `expires_at` (Unix seconds): bought
+   * (`source` order, with what was paid) or given by an administrator (`grant`, `operator_id`).
+   */
+  z.object({
+    event: z.literal('plan_subscribed'),
+    plan_id: z.number().int(),
+    plan_name: text,
+    expires_at: z.number().int(),
+    renewed: z.boolean(),
+    source: z.enum(['order', 'grant']),
+    trade_no: text.optional(),
+    paid: text.optional(),
+    currency: text.optional(),
+    operator_id: z.number().int().optional(),
+  }),
+  /** A subscription plan ran out; `group` is the group the user went back to, when they were moved. */
+  z.object({ event: z.literal('plan_expired'), plan_id: z.number().int(), plan_name: text, group: text.optional() }),
   /** A failed asynchronous task (Midjourney drawing or another task) gave its charge back. */
   z.object({ event: z.literal('task_refund'), kind: z.enum(['midjourney', 'task']), task_id: text, quota }),
   /** Root's audit row: a payment gateway was created, had vendor settings changed, or was deleted. */

@@ -197,6 +197,8 @@ export interface OrderView {
   fee: number;
   discount: number;
   status: OrderStatus;
+  /** The subscription plan the order buys (issue 33); 0 for a top-up. */
+  plan_id: number;
   created_at: number;
   updated_at: number;
 }

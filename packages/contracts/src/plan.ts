@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type BudgetWindowView, budgetListSchema } from './budget.js';
+import { keywordPageQuery } from './paging.js';
 import { PAYMENT_CURRENCIES, type PaymentCurrency } from './payment.js';
 
 /**
@@ -60,6 +61,11 @@ export interface PlanView {
   created_at: number;
   updated_at: number;
 }
+
+/** `GET /api/plan/`: the administrators' paged list; `keyword` is a name prefix, the default order `-sort`. */
+export const PLAN_SORT_FIELDS = ['id', 'name', 'price', 'duration_days', 'sort', 'enable', 'created_at'] as const;
+export const planListQuery = keywordPageQuery;
+export type PlanListQuery = z.infer<typeof planListQuery>;
 
 /** `POST /api/user/plan/order`: buy or renew `plan_id` through the gateway `uuid`. */
 export const planOrderBody = z.object({

@@ -121,7 +121,8 @@ export type LegacyPayment = Omit<Carried<PaymentsTable>, 'fixed_fee' | 'percent_
 };
 
 /** One Hub's `orders` row; money columns as decimal text. */
-export type LegacyOrder = Omit<Carried<OrdersTable>, 'order_amount' | 'fee' | 'discount'> & {
+/** One Hub's orders buy no plans: `plan_id` keeps its default, 0. */
+export type LegacyOrder = Omit<Carried<OrdersTable>, 'order_amount' | 'fee' | 'discount' | 'plan_id'> & {
   order_amount: string;
   fee: string;
   discount: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsOf, centsText, discountRateFor, type PriceInputs, priceOrder, toQuote } from './money.js';
+import { centsOf, centsText, discountRateFor, type PriceInputs, priceOrder, pricePlan, toQuote } from './money.js';
 
 const base: PriceInputs = {
   amount: 10,
@@ -108,5 +108,33 @@ describe('money helpers', () => {
     expect(discountRateFor('{"10":0.95}', 11)).toBe(1);
     expect(discountRateFor('not json', 10)).toBe(1);
     expect(discountRateFor('{"10":1.5}', 10)).toBe(1);
+  });
+});
+
+describe('a plan order (issue 33): the plan price in the gateway currency, fees and all, no quota', () => {
+  const plan = { price: 9.99, priceCurrency: 'USD' as const, percentFee: 0, fixedFee: 0, usdRate: 7.3 };
+
+  it('prices a dollar plan as a top-up of the same dollars, cents included', () => {
+    expect(pricePlan({ ...plan, currency: 'USD' })).toEqual({
+      amount: 0,
+      discountRate: 1,
+      feeCents: 0,
+      discountCents: 0,
+      payCents: 999,
+      currency: 'USD',
+      quota: 0,
+    });
+    // 9.99 × 7.3 = 72.927 → 72.93; the 3% fee on $9.99 is 0.2997 → $0.30 → 2.19 CNY.
+    const cny = pricePlan({ ...plan, currency: 'CNY', percentFee: '0.03' });
+    expect({ fee: cny.feeCents, pay: cny.payCents }).toEqual({ fee: 219, pay: 7512 });
+  });
+
+  it('charges a yuan plan as it is on a yuan gateway and converts it for a dollar one', () => {
+    const yuan = { ...plan, price: 20, priceCurrency: 'CNY' as const };
+    expect(pricePlan({ ...yuan, currency: 'CNY' }).payCents).toBe(2000);
+    // A fixed fee is in dollars: $0.50 is 3.65 CNY.
+    expect(pricePlan({ ...yuan, currency: 'CNY', fixedFee: '0.50' })).toMatchObject({ feeCents: 365, payCents: 2365 });
+    // 20 / 7.3 = 2.7397… → $2.74, plus 3% (0.0822 → 0.08).
+    expect(pricePlan({ ...yuan, currency: 'USD', percentFee: 0.03 })).toMatchObject({ feeCents: 8, payCents: 282 });
   });
 });

@@ -87,6 +87,49 @@ export function priceOrder(inputs: PriceInputs): Price {
   };
 }
 
+export interface PlanPriceInputs {
+  /** The plan's price in `priceCurrency`, two decimals at most. */
+  price: number | string;
+  priceCurrency: PaymentCurrency;
+  percentFee: number | string;
+  /** In US dollars, as for top-ups. */
+  fixedFee: number | string;
+  /** The gateway's currency. */
+  currency: PaymentCurrency;
+  usdRate: number;
+}
+
+/**
+ * A plan's order (issue 33): a price in US dollars goes through the top-up arithmetic exactly
+ * (fees and all; no RechargeDiscount, no quota). A price in yuan is charged as it is on a yuan
+ * gateway and converted at PaymentUSDRate for a dollar one; the percent fee is then taken on the
+ * amount in the gateway's currency and the fixed fee converted as the top-up converts it.
+ */
+export function pricePlan(inputs: PlanPriceInputs): Price {
+  const fees = { percentFee: inputs.percentFee, fixedFee: inputs.fixedFee, currency: inputs.currency };
+  if (inputs.priceCurrency === 'USD') {
+    const amount = Number(inputs.price);
+    const priced = priceOrder({ ...fees, amount, discountRate: 1, usdRate: inputs.usdRate, quotaPerUnit: 0 });
+    return { ...priced, amount: 0 };
+  }
+  const rate = decimal(inputs.usdRate);
+  const price = rounded(decimal(inputs.price), 2);
+  const net = inputs.currency === 'CNY' ? price : rounded(price.div(rate), 2);
+  const fixed = rounded(decimal(inputs.fixedFee), 2);
+  const fixedInCurrency = inputs.currency === 'CNY' ? rounded(fixed.times(rate), 2) : fixed;
+  const percent = decimal(inputs.percentFee);
+  const fee = percent.gt(0) ? rounded(net.times(percent), 2) : fixedInCurrency;
+  return {
+    amount: 0,
+    discountRate: 1,
+    feeCents: wholeCents(fee),
+    discountCents: 0,
+    payCents: wholeCents(net.plus(fee)),
+    currency: inputs.currency,
+    quota: 0,
+  };
+}
+
 /** The multiplier RechargeDiscount gives an amount (its JSON keyed by the amount's text), 1 when none or invalid. */
 export function discountRateFor(rechargeDiscount: string, amount: number): number {
   const rate = parseJsonObject(rechargeDiscount || '{}')?.[String(amount)];

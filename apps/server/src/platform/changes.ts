@@ -21,6 +21,8 @@ export interface ChangeTopics {
    * milliseconds: an absolute end, so a notice that arrives late does not lengthen the rest.
    */
   cooldowns: { channelId: number; model: string; until: number };
+  /** A user's subscription began, was renewed or ended; no `userId`: a plan changed, every user's copy goes. */
+  subscriptions: { userId?: number };
 }
 
 export type ChangeTopic = keyof ChangeTopics;

@@ -28,7 +28,7 @@ export interface PaymentTestApp extends TestApp {
 export async function startPaymentApp(
   dialect: DialectName,
   env: Record<string, string> = {},
-  node: Pick<TestAppOptions, 'cache' | 'database'> = {},
+  node: Pick<TestAppOptions, 'cache' | 'database' | 'clock'> = {},
 ): Promise<PaymentTestApp> {
   const t = await startTestApp({ dialect, env, ...node });
   await t.app.listen({ port: 0, host: '127.0.0.1' });

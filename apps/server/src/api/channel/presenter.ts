@@ -1,17 +1,12 @@
 import type { ChannelDetailView, ChannelView, ProviderView } from '@one-hub/contracts';
-import { parseJsonObject } from '@one-hub/contracts';
+import { parseJsonObject, parseJsonStringList } from '@one-hub/contracts';
 import { isRelayable, type ProviderDefinition } from '../../domain/channel-types/registry.js';
 import { toBoolean } from '../../platform/db/index.js';
 import type { ChannelListRow, ChannelRecord } from './repo.js';
 
 /** The models a channel skips on streamed requests, from its JSON column; bad data reads as none. */
 export function parseDisabledStream(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text || '[]');
-    return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
-  } catch {
-    return [];
-  }
+  return parseJsonStringList(text);
 }
 
 export function parsePlugin(text: string): Record<string, unknown> | null {

@@ -1,16 +1,38 @@
 import { LogType, OrderStatus, type UserGroupView } from '@one-hub/contracts';
 import type { GatewayAnswer, GatewayCallback, GatewayCallbackResult } from '../../payments/gateway.js';
 import { centsOf, centsText } from '../../payments/money.js';
-import type { OrderRow } from '../../platform/db/index.js';
+import { type Executor, isTransactionConflict, type OrderRow, type UserRow } from '../../platform/db/index.js';
+import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { logQuota } from '../log/format.js';
 import { announceTopUp, creditTopUp, type TopUpCreditDeps } from '../redemption/credit.js';
-import type { PaidReward } from '../user/invite-reward.js';
 import type { GatewayService, UsableGateway } from './gateway-service.js';
 import type { PaymentRepository } from './repo.js';
 
+/** A paid order for a plan, handed to the plan side inside the transaction that settled it. */
+export interface PaidPlanOrder {
+  order: OrderRow;
+  user: Pick<UserRow, 'id' | 'username'>;
+  /** "10.00", in the order's currency. */
+  paid: string;
+  sourceIp: string;
+  /** Read before the transaction (SQLite's one connection). */
+  groups: readonly UserGroupView[];
+}
+
+/** Activates what a paid plan order bought (api/plan); the composition root wires it. */
+export interface PlanOrders {
+  /**
+   * In the caller's transaction: activates or renews the plan and writes the log row; throws a
+   * 409 AppError when the user holds another plan. Answers what to announce after the commit.
+   */
+  activate(executor: Executor, paid: PaidPlanOrder): Promise<() => void>;
+}
+
 export interface NotifyServiceDeps extends TopUpCreditDeps {
   repo: PaymentRepository;
+  /** Orders with a plan_id activate it instead of crediting quota. */
+  plans?: PlanOrders | undefined;
   gateways: GatewayService;
   groups: { all(): Promise<UserGroupView[]> };
   logger: Logger;
@@ -69,38 +91,58 @@ export class NotifyService {
     const user = await this.deps.users.findById(order.user_id);
     if (!user) return refuse(`the account of order ${paid.tradeNo} no longer exists`);
     const groups = await this.deps.groups.all();
-    const quota = Number(order.quota);
-    let reward: PaidReward | undefined;
-    let credited = false;
-    try {
-      credited = await this.deps.repo.db.transaction().execute(async (transaction) => {
-        if (!(await this.deps.repo.settlePending(transaction, order.trade_no, OrderStatus.success, paid.gatewayNo))) {
-          return false;
-        }
-        reward = await creditTopUp(this.deps, transaction, {
-          user,
-          quota,
-          sourceIp: clientIp,
-          content: `在线充值 ${logQuota(quota, this.deps.options)}，支付 ${centsText(paid.paidCents)} ${order.order_currency}，订单 ${order.trade_no}`,
-          event: {
-            event: 'online_topup',
-            quota,
-            paid: centsText(paid.paidCents),
-            currency: order.order_currency,
-            trade_no: order.trade_no,
-          },
-          groups,
-          refusal: 'the order stays pending',
+    let credited: Credited | false | undefined;
+    // Two activations for one user can collide (its one active slot, or a deadlock): the retry renews.
+    for (let attempt = 0; credited === undefined; attempt++) {
+      try {
+        credited = await this.deps.repo.db.transaction().execute(async (transaction) => {
+          if (!(await this.deps.repo.settlePending(transaction, order.trade_no, OrderStatus.success, paid.gatewayNo))) {
+            return false;
+          }
+          return this.credit(transaction, { order, user, paid: centsText(paid.paidCents), sourceIp: clientIp, groups });
         });
-        return true;
-      });
-    } catch (error) {
-      // Rolled back: the order is still pending and the vendor will call again.
-      return { level: 'error', answer: 'fail', reason: error instanceof Error ? error.message : String(error) };
+      } catch (error) {
+        if (attempt < 2 && isTransactionConflict(error)) continue;
+        if (order.plan_id > 0 && error instanceof AppError && error.status === 409) {
+          return this.recordMismatch(order, paid, error.message);
+        }
+        // Rolled back: the order is still pending and the vendor will call again.
+        return { level: 'error', answer: 'fail', reason: error instanceof Error ? error.message : String(error) };
+      }
     }
-    if (!credited) return this.notPending((await this.deps.repo.findOrder(order.trade_no)) ?? order, paid);
-    announceTopUp(this.deps, user.id, quota, reward);
-    return { level: 'info', answer: 'ok', reason: `credited ${quota} quota to user ${user.id}` };
+    if (credited === false) return this.notPending((await this.deps.repo.findOrder(order.trade_no)) ?? order, paid);
+    credited.announce();
+    return { level: 'info', answer: 'ok', reason: credited.reason };
+  }
+
+  /** A top-up's quota, or the plan an order buys; inside the transaction that settled the order. */
+  private async credit(transaction: Executor, paid: PaidPlanOrder): Promise<Credited> {
+    const { order, user } = paid;
+    if (order.plan_id > 0) {
+      if (!this.deps.plans) throw new Error(`order ${order.trade_no} buys a plan and no plan service is wired`);
+      const announce = await this.deps.plans.activate(transaction, paid);
+      return { announce, reason: `activated plan ${order.plan_id} for user ${user.id}` };
+    }
+    const quota = Number(order.quota);
+    const reward = await creditTopUp(this.deps, transaction, {
+      user,
+      quota,
+      sourceIp: paid.sourceIp,
+      content: `在线充值 ${logQuota(quota, this.deps.options)}，支付 ${paid.paid} ${order.order_currency}，订单 ${order.trade_no}`,
+      event: {
+        event: 'online_topup',
+        quota,
+        paid: paid.paid,
+        currency: order.order_currency,
+        trade_no: order.trade_no,
+      },
+      groups: paid.groups,
+      refusal: 'the order stays pending',
+    });
+    return {
+      announce: () => announceTopUp(this.deps, user.id, quota, reward),
+      reason: `credited ${quota} quota to user ${user.id}`,
+    };
   }
 
   /**
@@ -186,6 +228,12 @@ export class NotifyService {
     if (!recorded) return this.notPending((await this.deps.repo.findOrder(order.trade_no)) ?? order, paid);
     return { level: 'warn', answer: 'ok', reason: `not credited, order failed: ${mismatch}` };
   }
+}
+
+/** What a committed credit announces (cached balances, groups, plans) and how the server log words it. */
+interface Credited {
+  announce: () => void;
+  reason: string;
 }
 
 interface Outcome {

@@ -11,7 +11,7 @@ import {
   PaymentAction,
   type PaymentCurrency,
 } from '@one-hub/contracts';
-import { centsText, discountRateFor, type Price, priceOrder, toQuote } from '../../payments/money.js';
+import { centsText, discountRateFor, type Price, priceOrder, pricePlan, toQuote } from '../../payments/money.js';
 import { nowSeconds } from '../../platform/clock.js';
 import type { UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
@@ -29,6 +29,14 @@ export interface OrderServiceDeps {
   logger: Logger;
   /** Whose orders an admin may not list (root's and other admins'). */
   users: Pick<UserRepository, 'idsNotOutrankedBy'>;
+}
+
+/** What an order for a plan needs to know of it. */
+export interface PlanToBuy {
+  id: number;
+  name: string;
+  price: number;
+  currency: PaymentCurrency;
 }
 
 /** What `GET /api/user/order/status` found: paid, still waiting, or over without a payment. */
@@ -49,6 +57,42 @@ export class OrderService {
   async create(caller: UserRow, body: CreateOrderBody, clientIp: string): Promise<PayInstruction> {
     const usable = await this.requireGateway(body.uuid);
     const price = this.price(usable, body.amount);
+    return this.startPayment(caller, usable, price, {
+      subject: `${this.deps.options.get('SystemName')}-Token充值:${price.amount}`,
+      clientIp,
+    });
+  }
+
+  /**
+   * An order buying `plan` (issue 33): its price in the gateway's currency with the gateway's
+   * fees, no quota; the paid callback activates the plan instead of crediting a balance.
+   */
+  async createForPlan(caller: UserRow, plan: PlanToBuy, uuid: string, clientIp: string): Promise<PayInstruction> {
+    const usable = await this.requireGateway(uuid);
+    const price = pricePlan({
+      price: plan.price,
+      priceCurrency: plan.currency,
+      percentFee: usable.row.percent_fee,
+      fixedFee: usable.row.fixed_fee,
+      currency: usable.row.currency as PaymentCurrency,
+      usdRate: this.deps.options.getNumber('PaymentUSDRate'),
+    });
+    if (price.payCents <= 0) {
+      throw AppError.badRequest('plan_id: this plan is free; an administrator grants it', 'plan_id');
+    }
+    return this.startPayment(caller, usable, price, {
+      subject: `${this.deps.options.get('SystemName')}-套餐:${plan.name}`,
+      clientIp,
+      planId: plan.id,
+    });
+  }
+
+  private async startPayment(
+    caller: UserRow,
+    usable: UsableGateway,
+    price: Price,
+    order: { subject: string; clientIp: string; planId?: number },
+  ): Promise<PayInstruction> {
     await this.closeStaleOrders();
     const tradeNo = newTradeNo();
     const now = nowSeconds();
@@ -65,6 +109,7 @@ export class OrderService {
       fee: centsText(price.feeCents),
       discount: centsText(price.discountCents),
       status: OrderStatus.pending,
+      plan_id: order.planId ?? 0,
       created_at: now,
       updated_at: now,
     });
@@ -74,12 +119,12 @@ export class OrderService {
         tradeNo,
         amountCents: price.payCents,
         currency: price.currency,
-        subject: `${this.deps.options.get('SystemName')}-Token充值:${price.amount}`,
+        subject: order.subject,
         notifyUrl: this.deps.gateways.notifyUrl(usable.row),
         gatewayUuid: usable.row.uuid,
         returnUrl: `${serverAddress}/panel/log`,
         user: { id: caller.id, username: caller.username, email: caller.email },
-        clientIp,
+        clientIp: order.clientIp,
       });
       return payment.type === PaymentAction.openUrl
         ? {

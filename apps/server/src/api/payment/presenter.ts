@@ -62,6 +62,7 @@ export function toOrderView(row: OrderRow): OrderView {
     fee: money(row.fee),
     discount: money(row.discount),
     status: row.status as OrderStatus,
+    plan_id: Number(row.plan_id),
     created_at: Number(row.created_at),
     updated_at: Number(row.updated_at),
   };

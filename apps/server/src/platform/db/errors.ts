@@ -11,6 +11,17 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * True when a transaction lost a race another one won and running it again may succeed: a unique
+ * violation (the row it meant to insert now exists) or a deadlock or serialization failure.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  if (isUniqueViolation(error)) return true;
+  if (!error || typeof error !== 'object') return false;
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  return code === '40P01' || code === '40001' || code === 'ER_LOCK_DEADLOCK' || errno === 1213;
+}
+
 const CONNECTION_ERROR_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -279,6 +279,8 @@ export interface OrdersTable {
   fee: ColumnType<number | string, string, string>;
   discount: ColumnType<number | string, string, string>;
   status: string;
+  /** The plan the order buys (0: a top-up). */
+  plan_id: Generated<number>;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
@@ -427,6 +429,9 @@ export interface Database {
   telegram_menus: TelegramMenusTable;
   webauthn_credentials: WebauthnCredentialsTable;
   budget_usage: BudgetUsageTable;
+  // Subscription plans (issue 33).
+  plans: PlansTable;
+  subscriptions: SubscriptionsTable;
 }
 
 /** The use of a subject's current budget window (migration 0020). */
@@ -465,3 +470,50 @@ export type NewOrderRow = Insertable<OrdersTable>;
 export function toBoolean(value: boolean | number | string | null | undefined): boolean {
   return value === true || value === 1 || value === '1' || value === 't' || value === 'true';
 }
+
+/** Subscription plans (issue 33). `price` is decimal(10,2) like the payments' fees; JSON lists are text. */
+export interface PlansTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  price: ColumnType<number | string, string, string>;
+  currency: string;
+  duration_days: number;
+  /** JSON list of budget windows (contracts' budgetListSchema). */
+  budgets: string;
+  group: string;
+  /** JSON list of model names; empty: every model. */
+  models: string;
+  fallback_to_balance: DbBoolean;
+  enable: DbBoolean;
+  sort: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+/**
+ * A user's subscriptions to plans: at most one `active` per user, which the unique index on
+ * (user_id, active_slot) enforces: an active row's slot is 0, an expired row's its own id.
+ */
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  plan_id: number;
+  status: string;
+  active_slot: Generated<number>;
+  /** Unix seconds. */
+  started_at: number;
+  expires_at: number;
+  /** The group the user was moved into on activation ('' none) and the one they return to on expiry. */
+  group: string;
+  previous_group: string;
+  source: string;
+  order_trade_no: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export type PlanRow = Selectable<PlansTable>;
+export type NewPlanRow = Insertable<PlansTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;

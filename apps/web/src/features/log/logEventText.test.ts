@@ -1,4 +1,4 @@
-import { type LogEvent, logEventOf } from '@one-hub/contracts';
+import { formatTimestamp, type LogEvent, logEventOf } from '@one-hub/contracts';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { resources } from '../../i18n/resources.js';
@@ -61,6 +61,20 @@ describe('log rows worded from their event in the reader language', () => {
     ],
   ])('in English: %j', (event, sentence) => {
     expect(say(event, 'en_US')).toBe(sentence);
+  });
+
+  it('words plan rows: bought with what was paid, given, and ended with the group returned to', () => {
+    const until = formatTimestamp(1_800_000_000);
+    const bought: LogEvent = {
+      ...{ event: 'plan_subscribed', plan_id: 2, plan_name: 'Pro', expires_at: 1_800_000_000, renewed: true },
+      ...{ source: 'order', trade_no: 'T7', paid: '73.00', currency: 'CNY' },
+    };
+    expect(say(bought, 'en_US')).toBe(`Renewed the plan Pro, until ${until}: paid 73.00 CNY, order T7`);
+    const given: LogEvent = { ...bought, renewed: false, source: 'grant', operator_id: 1, trade_no: undefined };
+    expect(say(given, 'en_US')).toBe(`An administrator gave the plan Pro, until ${until}`);
+    const ended: LogEvent = { event: 'plan_expired', plan_id: 2, plan_name: 'Pro', group: 'default' };
+    expect(say(ended, 'en_US')).toBe('The plan Pro ended; back in the group default');
+    expect(say({ event: 'plan_expired', plan_id: 2, plan_name: 'Pro' }, 'zh_CN')).toBe('套餐 Pro 已到期');
   });
 
   it('says the same fact in Japanese and in traditional Chinese', () => {

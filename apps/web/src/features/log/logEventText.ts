@@ -1,4 +1,4 @@
-import type { LogEvent } from '@one-hub/contracts';
+import { formatTimestamp, type LogEvent } from '@one-hub/contracts';
 
 /** A translation lookup in the `log` namespace (i18next's `t`, or a stand-in in tests). */
 export type Translate = (key: string, values: Record<string, string | number>) => string;
@@ -40,6 +40,18 @@ export function logEventText(event: LogEvent, t: Translate, formatQuota: (quota:
         type: event.gateway_type,
         actor: event.actor,
         fields: event.fields.join(', '),
+      });
+    case 'plan_subscribed': {
+      const values = { plan: event.plan_name, until: formatTimestamp(event.expires_at) };
+      const text = t(key(`plan_${event.source}${event.renewed ? '_renewed' : ''}`), values);
+      return event.trade_no
+        ? t(key('plan_paid'), { text, paid: event.paid ?? '', currency: event.currency ?? '', tradeNo: event.trade_no })
+        : text;
+    }
+    case 'plan_expired':
+      return t(key(event.group ? 'plan_expired_group' : 'plan_expired'), {
+        plan: event.plan_name,
+        group: event.group ?? '',
       });
     case 'task_refund':
       return t(key(event.kind === 'midjourney' ? 'midjourney_refund' : 'task_refund'), {

@@ -20,6 +20,7 @@ import * as webauthnCredentials from './0017_webauthn_credentials.js';
 import * as statisticsMonths from './0018_statistics_months.js';
 import * as journalMarks from './0019_journal_marks.js';
 import * as budgets from './0020_budgets.js';
+import * as plans from './0021_plans.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -49,6 +50,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0018_statistics_months': statisticsMonths,
   '0019_journal_marks': journalMarks,
   '0020_budgets': budgets,
+  '0021_plans': plans,
 };
 
 class StaticProvider implements MigrationProvider {
