@@ -49,7 +49,7 @@ function WindowUsage({ window, testId, showScope }: { window: BudgetWindowView; 
       data-testid={testId}
       sx={{ p: 1.5, borderRadius: '10px', border: 1, borderColor: 'divider', bgcolor: 'background.paper' }}
     >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap', rowGap: 0.5 }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap', rowGap: 0.5 }}>
         <Typography variant="subtitle2">{t(`usage.periods.${window.period}`)}</Typography>
         {showScope && <Chip size="small" variant="outlined" label={t(`usage.scopes.${window.scope}`)} />}
         <Box sx={{ flex: 1 }} />

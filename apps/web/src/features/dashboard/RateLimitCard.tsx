@@ -109,7 +109,6 @@ export function RateLimitCard({ rate, loading }: { rate: DashboardRate | undefin
         <Typography
           variant="body2"
           sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}
-          noWrap
           data-testid="dashboard-rate-tpm"
         >
           {t('rate.tpm', { tpm: rate.tpm.toLocaleString(), max: rate.maxTPM.toLocaleString() })}
