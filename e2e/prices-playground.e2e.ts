@@ -1,10 +1,9 @@
 /// <reference lib="dom" />
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminApi, adminApi, apiCall } from './support/api.js';
 import { launchBrowser, screenshot, signInWithForm } from './support/browser.js';
+import { type MockUpstream, startMockUpstream } from './support/mock-openai.js';
 import { type RunningServer, startServer } from './support/server.js';
 
 const ROOT_PASSWORD = 'e2e-root-password';
@@ -18,112 +17,6 @@ const ANSWER_PIECES = ['**Hello**', ' from', ' the', ' mock', ' upstream', '.'];
 const ANSWER_TEXT = 'Hello from the mock upstream.';
 const MOCK_USAGE = { prompt_tokens: 11, completion_tokens: 9, total_tokens: 20 };
 const REFUSAL = 'The mock refuses this model';
-
-// ---- a tiny OpenAI-compatible upstream ----
-
-interface MockUpstream {
-  url: string;
-  /** Bodies of the chat requests received, oldest first. */
-  received: Array<Record<string, unknown>>;
-  /** Set when a client hung up on the slow stream before it finished. */
-  slowStreamClosedEarly: boolean;
-  close(): Promise<void>;
-}
-
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const parts: Buffer[] = [];
-  for await (const part of request) parts.push(part as Buffer);
-  return JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>;
-}
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function chunkOf(model: string, delta: Record<string, unknown>, finish: string | null = null): string {
-  const chunk = {
-    id: 'chatcmpl-mock',
-    object: 'chat.completion.chunk',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  };
-  return `data: ${JSON.stringify(chunk)}\n\n`;
-}
-
-function startStream(response: ServerResponse): void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-}
-
-async function streamAnswer(response: ServerResponse, model: string): Promise<void> {
-  startStream(response);
-  response.write(chunkOf(model, { role: 'assistant', content: '' }));
-  for (const piece of ANSWER_PIECES) {
-    await wait(150);
-    response.write(chunkOf(model, { content: piece }));
-  }
-  response.write(chunkOf(model, {}, 'stop'));
-  const usage = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', model, choices: [], usage: MOCK_USAGE };
-  response.write(`data: ${JSON.stringify(usage)}\n\n`);
-  response.end('data: [DONE]\n\n');
-}
-
-function streamSlowly(response: ServerResponse, model: string, mock: MockUpstream): void {
-  startStream(response);
-  let count = 0;
-  const timer = setInterval(() => {
-    count += 1;
-    response.write(chunkOf(model, { content: `Slow token ${count}. ` }));
-    if (count === 200) {
-      clearInterval(timer);
-      response.end('data: [DONE]\n\n');
-    }
-  }, 250);
-  response.on('close', () => {
-    if (count < 200) mock.slowStreamClosedEarly = true;
-    clearInterval(timer);
-  });
-}
-
-async function startMockUpstream(): Promise<MockUpstream> {
-  const mock: MockUpstream = { url: '', received: [], slowStreamClosedEarly: false, close: async () => {} };
-  const server: Server = createServer((request, response) => {
-    if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
-      response.writeHead(404, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
-      return;
-    }
-    void readJson(request).then(async (body) => {
-      mock.received.push(body);
-      const model = String(body.model);
-      if (model === 'mock-broken') {
-        response.writeHead(400, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: REFUSAL, type: 'invalid_request_error' } }));
-      } else if (model === 'mock-slow') {
-        streamSlowly(response, model, mock);
-      } else if (body.stream) {
-        await streamAnswer(response, model);
-      } else {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            id: 'chatcmpl-mock',
-            object: 'chat.completion',
-            model,
-            choices: [{ index: 0, message: { role: 'assistant', content: ANSWER_TEXT }, finish_reason: 'stop' }],
-            usage: MOCK_USAGE,
-          }),
-        );
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return mock;
-}
 
 // ---- set-up through the real API ----
 
@@ -172,7 +65,13 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  upstream = await startMockUpstream();
+  upstream = await startMockUpstream({
+    model: 'mock-chat',
+    pieces: ANSWER_PIECES,
+    usage: MOCK_USAGE,
+    refusals: { 'mock-broken': REFUSAL },
+    held: ['mock-slow'],
+  });
   server = await startServer({ INITIAL_ROOT_PASSWORD: ROOT_PASSWORD, INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN });
   admin = adminApi(server.origin, ROOT_TOKEN);
   await seed();
@@ -344,7 +243,7 @@ describe('the playground', () => {
     expect(await page.getByTestId('playground-usage').textContent()).toBe('Tokens: 11 in · 9 out · 20 total');
     expect(await page.getByTestId('playground-message-user').textContent()).toBe('Say hello');
 
-    const sent = upstream.received.at(-1) ?? {};
+    const sent = upstream.bodies.at(-1) ?? {};
     expect(sent.model).toBe('mock-chat');
     expect(sent.stream).toBe(true);
     expect(sent.temperature).toBeCloseTo(0.5);
@@ -358,7 +257,7 @@ describe('the playground', () => {
     await ask(page, 'Again');
     await expect.poll(() => page.getByTestId('playground-message-assistant').count()).toBe(2);
     await expect.poll(() => lastAnswer(page).getAttribute('data-state')).toBe('done');
-    const followUp = (upstream.received.at(-1)?.messages ?? []) as Array<{ role: string; content: string }>;
+    const followUp = (upstream.bodies.at(-1)?.messages ?? []) as Array<{ role: string; content: string }>;
     expect(followUp.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(followUp[2]?.content).toBe(`**Hello** from the mock upstream.`);
 
@@ -373,17 +272,18 @@ describe('the playground', () => {
     await page.goto(`${server.origin}/panel/playground`);
     await chooseModel(page, 'mock-slow');
     await ask(page, 'Take your time');
-    await expect.poll(async () => (await lastAnswer(page).textContent()) ?? '').toContain('Slow token 2.');
+    // The mock sends the whole text, then holds the stream open: it ends only when someone hangs up.
+    await expect.poll(async () => (await lastAnswer(page).textContent()) ?? '').toContain(ANSWER_TEXT);
+    expect(await lastAnswer(page).getAttribute('data-state')).toBe('streaming');
     await page.getByTestId('playground-stop').click();
     await expect.poll(() => lastAnswer(page).getAttribute('data-state')).toBe('stopped');
     await page.getByTestId('playground-stopped').waitFor();
     const cut = await lastAnswer(page).getByTestId('playground-answer').textContent();
-    await page.waitForTimeout(800);
+    expect(cut).toBe(ANSWER_TEXT);
+    // The gateway hung up on the upstream too; from then on nothing more can reach the page.
+    await expect.poll(() => upstream.heldStreamsCut, { timeout: 10_000 }).toBe(1);
     expect(await lastAnswer(page).getByTestId('playground-answer').textContent()).toBe(cut);
-    expect(cut).not.toContain('Slow token 20.');
     await screenshot(page, 'playground-stopped');
-    // The gateway hung up on the upstream too.
-    await expect.poll(() => upstream.slowStreamClosedEarly, { timeout: 10_000 }).toBe(true);
     await page.getByTestId('playground-send').waitFor();
     await page.close();
   });
@@ -433,9 +333,11 @@ describe('the playground', () => {
       if (name === 'playground-phone') {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(width).toBeLessThanOrEqual(phone.width);
-        await page.getByTestId('playground-settings-toggle').click();
+        // chooseModel unfolded the settings; folded again, the picture shows the conversation.
+        const toggle = page.getByTestId('playground-settings-toggle');
+        await toggle.click();
+        await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
       }
-      await page.waitForTimeout(300);
       await screenshot(page, name);
       await page.close();
     }

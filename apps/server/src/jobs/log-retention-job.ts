@@ -2,7 +2,7 @@ import type { LogService } from '../api/log/service.js';
 import type { OptionService } from '../api/option/service.js';
 import { nowSeconds } from '../platform/clock.js';
 import type { Logger } from '../platform/logger.js';
-import { repeatEvery } from './repeat.js';
+import { repeatPass } from './repeat.js';
 
 /**
  * Log retention (`LogRetentionDays`, 0 = keep forever): consume and error logs older than that
@@ -39,7 +39,6 @@ export function startLogRetentionJob(options: LogRetentionJobOptions): LogRetent
   const { logger } = options;
   let stopped = false;
   let wakePause: (() => void) | undefined;
-  let pass: Promise<number> | undefined;
 
   const pause = () =>
     new Promise<void>((resolve) => {
@@ -67,24 +66,17 @@ export function startLogRetentionJob(options: LogRetentionJobOptions): LogRetent
     return deleted;
   };
 
-  const runNow = (): Promise<number> => {
-    pass ??= deleteExpired().finally(() => {
-      pass = undefined;
-    });
-    return pass;
-  };
-
-  const repeating = repeatEvery(intervalMs, runNow, (error) =>
+  const job = repeatPass(intervalMs, deleteExpired, (error) =>
     logger.error({ err: error }, 'deleting expired logs failed'),
   );
 
   return {
-    runNow,
+    runNow: job.runNow,
     async stop() {
       stopped = true;
-      void repeating.cancel();
+      void job.cancel();
       wakePause?.();
-      await pass?.catch(() => undefined);
+      await job.current()?.catch(() => undefined);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { SyncMode, SyncPricesResult } from '@one-hub/contracts';
 import type { PriceService } from '../api/price/service.js';
 import type { Logger } from '../platform/logger.js';
-import { type Repeating, repeatEvery } from './repeat.js';
+import { repeatPass } from './repeat.js';
 
 /**
  * AUTO_PRICE_UPDATES: every AUTO_PRICE_UPDATES_INTERVAL minutes the master node fetches the
@@ -20,26 +20,14 @@ export function startPriceUpdateJob(options: {
   intervalMs: number;
   logger: Pick<Logger, 'info' | 'error'>;
 }): PriceUpdateJob {
-  let pass: Promise<SyncPricesResult> | undefined;
-  const runNow = (): Promise<SyncPricesResult> => {
-    pass ??= options.prices
-      .applyUpdates(options.mode)
-      .then((result) => {
-        options.logger.info({ mode: options.mode, ...result }, 'prices updated from the price update service');
-        return result;
-      })
-      .finally(() => {
-        pass = undefined;
-      });
-    return pass;
-  };
-  const timer: Repeating = repeatEvery(options.intervalMs, runNow, (error) =>
-    options.logger.error({ err: error }, 'the scheduled price update failed; prices left as they were'),
-  );
-  return {
-    runNow,
-    async stop() {
-      await timer.cancel();
+  const job = repeatPass(
+    options.intervalMs,
+    async () => {
+      const result = await options.prices.applyUpdates(options.mode);
+      options.logger.info({ mode: options.mode, ...result }, 'prices updated from the price update service');
+      return result;
     },
-  };
+    (error) => options.logger.error({ err: error }, 'the scheduled price update failed; prices left as they were'),
+  );
+  return { runNow: job.runNow, stop: job.cancel };
 }

@@ -36,3 +36,28 @@ export function repeatEvery(
     },
   };
 }
+
+/** A job's pass, run by the timer or on demand; a call while a pass is under way joins it. */
+export interface RepeatedPass<Result> {
+  runNow(): Promise<Result>;
+  /** The pass under way, if any (a job's stop waits for it). */
+  current(): Promise<Result> | undefined;
+  /** Stops the timer, as Repeating.cancel does. */
+  cancel(): Promise<void>;
+}
+
+export function repeatPass<Result>(
+  intervalMs: number,
+  pass: () => Promise<Result>,
+  onError: (error: unknown) => void,
+): RepeatedPass<Result> {
+  let running: Promise<Result> | undefined;
+  const runNow = (): Promise<Result> => {
+    running ??= pass().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  const timer = repeatEvery(intervalMs, runNow, onError);
+  return { runNow, current: () => running, cancel: () => timer.cancel() };
+}

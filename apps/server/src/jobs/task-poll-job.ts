@@ -2,7 +2,7 @@ import type { Cache } from '../platform/cache/index.js';
 import { randomHex } from '../platform/crypto.js';
 import type { Logger } from '../platform/logger.js';
 import type { TaskPlatformPoller } from '../relay/tasks/index.js';
-import { type Repeating, repeatEvery } from './repeat.js';
+import { repeatPass } from './repeat.js';
 
 /**
  * The poller of unfinished asynchronous tasks (Midjourney, Suno, Kling): on the master node every
@@ -29,7 +29,6 @@ export function startTaskPollJob(options: {
 }): TaskPollJob {
   const holder = randomHex(8);
   const leaseSeconds = options.leaseSeconds ?? Math.max(60, Math.ceil((options.intervalMs * 4) / 1000));
-  let pass: Promise<number> | undefined;
 
   const pollAll = async (): Promise<number> => {
     if (!(await options.cache.setIfAbsent('task-poll-lease', holder, leaseSeconds))) return 0;
@@ -48,20 +47,14 @@ export function startTaskPollJob(options: {
     }
     return unfinished;
   };
-  const runNow = (): Promise<number> => {
-    pass ??= pollAll().finally(() => {
-      pass = undefined;
-    });
-    return pass;
-  };
-  const timer: Repeating = repeatEvery(options.intervalMs, runNow, (error) =>
+  const job = repeatPass(options.intervalMs, pollAll, (error) =>
     options.logger.error({ err: error }, 'the task poller failed; it runs again at its next interval'),
   );
   return {
-    runNow,
+    runNow: job.runNow,
     async stop() {
-      await timer.cancel();
-      await pass;
+      await job.cancel();
+      await job.current();
     },
   };
 }

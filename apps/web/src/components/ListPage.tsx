@@ -31,7 +31,24 @@ export function CreateButton({ label, onClick, testId, icon }: CreateButtonProps
 
 type ListPanelProps = ComponentProps<typeof ListPanel>;
 
-interface ListPageProps extends Omit<ListPanelProps, 'sizes'> {
+/** What a list screen's table is given by `ListPage`: the page's rows and the list state it shows them in. */
+export interface ListRows<Row> {
+  rows: Row[];
+  /** The first page is still loading: skeleton rows. */
+  loading: boolean;
+  order: string;
+  onSort(order: string): void;
+  /** Cards instead of a table (narrow screens). */
+  compact: boolean;
+}
+
+interface ListPageProps<Row> extends Omit<ListPanelProps, 'sizes' | 'children' | 'query' | 'params' | 'onChange'> {
+  query: ListPanelProps['query'] & { data?: { data: Row[] } };
+  /** The list state kept in the URL. */
+  params: ListPanelProps['params'] & { order?: string };
+  onChange(changes: { page?: number; size?: number; order?: string }): void;
+  /** The rows: a table or cards, or a function of the rows and list state that gives them. */
+  children: ReactNode | ((list: ListRows<Row>) => ReactNode);
   title: string;
   subtitle: ReactNode;
   /** The page's main button ("create …") at the right of the title; none when left out. */
@@ -50,7 +67,7 @@ interface ListPageProps extends Omit<ListPanelProps, 'sizes'> {
  * (toolbar, progress line, rows or the empty or error state, pager), then the screen's dialogs.
  * The filters, paging and order live in the URL (`useUrlListParams`); `params` and `onChange` are its.
  */
-export function ListPage({
+export function ListPage<Row>({
   title,
   subtitle,
   create,
@@ -58,13 +75,27 @@ export function ListPage({
   sizes = PAGE_SIZES,
   dialogs,
   testId,
+  children,
   ...panel
-}: ListPageProps) {
+}: ListPageProps<Row>) {
+  const { query, params, onChange, compact } = panel;
+  const rows =
+    typeof children === 'function'
+      ? children({
+          rows: query.data?.data ?? [],
+          loading: query.isLoading,
+          order: params.order ?? '',
+          onSort: (order) => onChange({ order }),
+          compact,
+        })
+      : children;
   return (
     <Box data-testid={testId}>
       <PageHeader title={title} subtitle={subtitle} action={create && <CreateButton {...create} />} />
       {above}
-      <ListPanel sizes={sizes} {...panel} />
+      <ListPanel sizes={sizes} {...panel}>
+        {rows}
+      </ListPanel>
       {dialogs}
     </Box>
   );

@@ -1,7 +1,7 @@
 import Chip from '@mui/material/Chip';
 import { alpha } from '@mui/material/styles';
 
-export type StateColor = 'success' | 'info' | 'warning' | 'error' | 'secondary';
+export type StateColor = 'primary' | 'secondary' | 'success' | 'info' | 'warning' | 'error';
 
 /**
  * A row's state as a small tinted chip, readable in both themes (light text on dark, dark text
@@ -12,11 +12,14 @@ export function StateChip({
   state,
   color,
   testId,
+  maxWidth,
 }: {
   label: string;
-  state: string;
+  state?: string | undefined;
   color: StateColor;
   testId?: string | undefined;
+  /** Long labels (a group's name) end in an ellipsis past this width. */
+  maxWidth?: number;
 }) {
   return (
     <Chip
@@ -26,6 +29,7 @@ export function StateChip({
       data-state={state}
       sx={(theme) => ({
         height: 24,
+        maxWidth,
         fontWeight: 600,
         color: theme.palette.mode === 'dark' ? theme.palette[color].light : theme.palette[color].dark,
         bgcolor: alpha(theme.palette[color].main, theme.palette.mode === 'dark' ? 0.18 : 0.1),

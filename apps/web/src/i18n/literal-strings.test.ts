@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { lookup, readCatalogues } from './checks/catalogues.js';
+import { readCatalogues } from './checks/catalogues.js';
 import { findLiteralStrings } from './checks/literalStrings.js';
-import { findTranslationKeys } from './checks/translationKeys.js';
+import { findTranslationKeys, keyProblems } from './checks/translationKeys.js';
 import { defaultLanguage } from './languages.js';
 
 const sourceRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -58,25 +58,30 @@ describe('no user-visible literal text in components', () => {
 describe('translation keys used in code exist', () => {
   const catalogues = readCatalogues()[defaultLanguage] ?? {};
 
-  it('every literal t() key is in the zh_CN catalogue', () => {
-    const problems: string[] = [];
-    for (const path of sourceFiles(sourceRoot, ['.ts', '.tsx'])) {
-      for (const use of findTranslationKeys(readFileSync(path, 'utf8'), path)) {
-        const where = `${relative(sourceRoot, path)}:${use.line}`;
-        const catalogue = catalogues[use.namespace];
-        if (!catalogue) {
-          problems.push(`${where} uses unknown namespace "${use.namespace}"`);
-          continue;
-        }
-        // A counted key lives as its plural forms (`key_one`, `key_other`); `_other` is there in every language.
-        const value = use.dynamic
-          ? lookup(catalogue, use.key.replace(/\.$/, ''))
-          : (lookup(catalogue, use.key) ?? lookup(catalogue, `${use.key}_other`));
-        const expected = use.dynamic ? 'object' : 'string';
-        if (typeof value !== expected) problems.push(`${where} uses missing key "${use.namespace}:${use.key}"`);
-      }
-    }
+  it('every literal t() key, and every key of a useWords set, is in the zh_CN catalogue', () => {
+    const problems = sourceFiles(sourceRoot, ['.ts', '.tsx']).flatMap((path) =>
+      keyProblems(readFileSync(path, 'utf8'), catalogues, path).map(
+        (problem) => `${relative(sourceRoot, path)}:${problem}`,
+      ),
+    );
     expect(problems).toEqual([]);
+  });
+
+  // The check itself must catch a key missing from a namespace, whether written out or part of a shared set.
+  it.each([
+    ['a literal key', "function A() { const { t } = useTranslation('shell'); return t('nav.nowhere'); }"],
+    ['a shared set', "function A() { return useWords('log', 'list'); }"],
+    ['a set named by a variable', "function A() { return useWords('shell', set); }"],
+    ['a namespace named by a variable', "function A() { return useWords(namespace, 'list'); }"],
+  ])('flags a missing key through %s', (_what, source) => {
+    expect(keyProblems(source, catalogues)).not.toEqual([]);
+  });
+
+  it('expands a useWords call into the keys of its set', () => {
+    const keys = findTranslationKeys("useWords('user', 'list')").map((use) => `${use.namespace}:${use.key}`);
+    expect(keys).toContain('user:searchPlaceholder');
+    expect(keys).toContain('user:empty.noMatch');
+    expect(keyProblems("function A() { return useWords('user', 'list'); }", catalogues)).toEqual([]);
   });
 
   it('resolves the namespace from the enclosing useTranslation call', () => {

@@ -1,6 +1,6 @@
 import { LOG_COUNT_CAP, LOG_SORT_FIELDS, LogType, type Paged, type PageQuery } from '@one-hub/contracts';
 import { sql } from 'kysely';
-import { type DatabaseHandle, type LogRow, parseOrder } from '../../platform/db/index.js';
+import { type DatabaseHandle, type LogRow, parseOrder, whereGiven } from '../../platform/db/index.js';
 import type { SortKey } from '../../platform/db/paging.js';
 
 /** Every filter the log routes know; each is skipped when empty or 0. */
@@ -60,16 +60,17 @@ export class LogQueryRepository {
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
     // A row filter on top of whichever index the other filters choose: the list is a handful of staff ids.
     if (filter.hiddenUserIds?.length) query = query.where('user_id', 'not in', [...filter.hiddenUserIds]);
-    if (filter.type) query = query.where('type', '=', filter.type);
     if (filter.startTimestamp) query = query.where('created_at', '>=', filter.startTimestamp);
     if (filter.endTimestamp) query = query.where('created_at', '<=', filter.endTimestamp);
-    if (filter.modelName) query = query.where('model_name', '=', filter.modelName);
-    if (filter.username) query = query.where('username', '=', filter.username);
-    if (filter.tokenName) query = query.where('token_name', '=', filter.tokenName);
-    if (filter.channelId) query = query.where('channel_id', '=', filter.channelId);
-    if (filter.sourceIp) query = query.where('source_ip', '=', filter.sourceIp);
-    if (filter.requestId) query = query.where('request_id', '=', filter.requestId);
-    return query;
+    return whereGiven(query, {
+      type: filter.type,
+      model_name: filter.modelName,
+      username: filter.username,
+      token_name: filter.tokenName,
+      channel_id: filter.channelId,
+      source_ip: filter.sourceIp,
+      request_id: filter.requestId,
+    });
   }
 
   /** One page, and how many rows match, counted up to LOG_COUNT_CAP. */

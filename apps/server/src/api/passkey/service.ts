@@ -26,6 +26,13 @@ const NOT_VERIFIED = 'the passkey could not be verified';
 /** The user handle is the decimal user id, as in the reference, so its passkeys keep working after an import. */
 const userHandleOf = (userId: number) => new TextEncoder().encode(String(userId));
 
+/** A verifier's exception as the refusal the ceremony answers with (a bad registration 400, a bad sign-in 401). */
+const refuseAs =
+  (refusal: (message: string) => AppError) =>
+  (error: unknown): never => {
+    throw refusal(`${NOT_VERIFIED}: ${error instanceof Error ? error.message : String(error)}`);
+  };
+
 /** One Hub's default alias: the registration time as YYYYMMDDhhmmss. */
 function defaultAlias(date = new Date()): string {
   return date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
@@ -72,16 +79,9 @@ export class PasskeyService {
     this.assertEnabled();
     const pending = await this.challenges.take(`registration:${user.id}`);
     if (!pending) throw AppError.badRequest(EXPIRED);
-    const rp = relyingPartyOf(this.options);
-    const result = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: pending.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
-    }).catch((error: unknown) => {
-      throw AppError.badRequest(`${NOT_VERIFIED}: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    const result = await verifyRegistrationResponse({ response, ...this.expectations(pending.challenge) }).catch(
+      refuseAs(AppError.badRequest),
+    );
     if (!result.verified) throw AppError.badRequest(NOT_VERIFIED);
     const info = result.registrationInfo;
     const row = {
@@ -146,21 +146,15 @@ export class PasskeyService {
     ) {
       throw AppError.unauthorized(NOT_VERIFIED);
     }
-    const rp = relyingPartyOf(this.options);
     const result = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: pending.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
+      ...this.expectations(pending.challenge),
       credential: {
         id: credential.credential_id,
         publicKey: new Uint8Array(Buffer.from(credential.public_key, 'base64url')),
         counter: Number(credential.sign_count),
       },
-      requireUserVerification: true,
-    }).catch((error: unknown) => {
-      throw AppError.unauthorized(`${NOT_VERIFIED}: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    }).catch(refuseAs(AppError.unauthorized));
     if (!result.verified) throw AppError.unauthorized(NOT_VERIFIED);
     const user = await this.users.findById(credential.user_id);
     if (!user) throw AppError.unauthorized('the user of this passkey no longer exists');
@@ -168,6 +162,17 @@ export class PasskeyService {
     const info = result.authenticationInfo;
     await this.repo.recordUse(credential.id, info.newCounter, info.credentialBackedUp);
     return signedIn;
+  }
+
+  /** What both ceremonies check an answer against: the challenge handed out, this site, a verified user. */
+  private expectations(challenge: string) {
+    const rp = relyingPartyOf(this.options);
+    return {
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+    };
   }
 
   async list(user: UserRow): Promise<PasskeyView[]> {

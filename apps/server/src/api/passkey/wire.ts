@@ -27,12 +27,17 @@ export const loginBeginBody = z.object({ username: z.string().trim().max(191).op
 
 const transports = z.array(z.string().max(32)).max(16);
 
-export const registrationResponse = z.object({
+/** What a browser's answer carries around its `response`, the same in both ceremonies. */
+const credentialFields = {
   id: base64url,
   rawId: base64url,
   type: z.literal('public-key'),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional().catch(undefined),
   clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+};
+
+export const registrationResponse = z.object({
+  ...credentialFields,
   response: z.object({
     clientDataJSON: base64url,
     attestationObject: base64url,
@@ -44,11 +49,7 @@ export const registrationResponse = z.object({
 }) satisfies z.ZodType<RegistrationResponseJSON>;
 
 export const authenticationResponse = z.object({
-  id: base64url,
-  rawId: base64url,
-  type: z.literal('public-key'),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional().catch(undefined),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  ...credentialFields,
   response: z.object({
     clientDataJSON: base64url,
     authenticatorData: base64url,

@@ -5,6 +5,7 @@ import { type Executor, isTransactionConflict, type OrderRow, type UserRow } fro
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { logQuota } from '../log/format.js';
+import type { LogEntry } from '../log/repo.js';
 import { announceTopUp, creditTopUp, type TopUpCreditDeps } from '../redemption/credit.js';
 import type { GatewayService, UsableGateway } from './gateway-service.js';
 import type { PaymentRepository } from './repo.js';
@@ -154,21 +155,7 @@ export class NotifyService {
     const order = await this.deps.repo.findOrder(failed.tradeNo);
     if (!order) return refuse(`no order ${failed.tradeNo}`);
     if (order.gateway_id !== usable.row.id) return this.refuseOrder(order, 'the notice reached another gateway');
-    const user = await this.deps.users.findById(order.user_id);
-    const recorded = await this.deps.repo.db.transaction().execute(async (transaction) => {
-      if (!(await this.deps.repo.settlePending(transaction, order.trade_no, OrderStatus.failed, failed.gatewayNo))) {
-        return false;
-      }
-      await this.deps.logs.insert(transaction, {
-        userId: order.user_id,
-        username: user?.username ?? '',
-        type: LogType.system,
-        content: `在线充值订单 ${order.trade_no} 未入账：${failed.reason}`,
-        event: { event: 'topup_not_credited', trade_no: order.trade_no, reason: failed.reason },
-      });
-      return true;
-    });
-    if (!recorded) {
+    if (!(await this.failPending(order, failed.gatewayNo, failed.reason))) {
       const status = (await this.deps.repo.findOrder(order.trade_no))?.status ?? order.status;
       return { level: 'info', answer: 'ok', reason: `payment failed, nothing to change: the order is ${status}` };
     }
@@ -192,13 +179,7 @@ export class NotifyService {
   private async refuseOrder(order: OrderRow, reason: string): Promise<Outcome> {
     try {
       const user = await this.deps.users.findById(order.user_id);
-      await this.deps.logs.insert(this.deps.repo.db, {
-        userId: order.user_id,
-        username: user?.username ?? '',
-        type: LogType.system,
-        content: `在线充值订单 ${order.trade_no} 未入账：${reason}`,
-        event: { event: 'topup_not_credited', trade_no: order.trade_no, reason },
-      });
+      await this.deps.logs.insert(this.deps.repo.db, notCreditedRow(order, user?.username ?? '', reason));
     } catch (error) {
       this.deps.logger.error({ tradeNo: order.trade_no, error }, 'could not log a refused payment callback');
     }
@@ -211,23 +192,37 @@ export class NotifyService {
    * Acknowledged, since the vendor repeating it would change nothing.
    */
   private async recordMismatch(order: OrderRow, paid: Paid, mismatch: string): Promise<Outcome> {
-    const user = await this.deps.users.findById(order.user_id);
-    const recorded = await this.deps.repo.db.transaction().execute(async (transaction) => {
-      if (!(await this.deps.repo.settlePending(transaction, order.trade_no, OrderStatus.failed, paid.gatewayNo))) {
-        return false;
-      }
-      await this.deps.logs.insert(transaction, {
-        userId: order.user_id,
-        username: user?.username ?? '',
-        type: LogType.system,
-        content: `在线充值订单 ${order.trade_no} 未入账：${mismatch}`,
-        event: { event: 'topup_not_credited', trade_no: order.trade_no, reason: mismatch },
-      });
-      return true;
-    });
-    if (!recorded) return this.notPending((await this.deps.repo.findOrder(order.trade_no)) ?? order, paid);
+    if (!(await this.failPending(order, paid.gatewayNo, mismatch))) {
+      return this.notPending((await this.deps.repo.findOrder(order.trade_no)) ?? order, paid);
+    }
     return { level: 'warn', answer: 'ok', reason: `not credited, order failed: ${mismatch}` };
   }
+
+  /**
+   * A pending order becomes `failed` with the vendor's number and the payer's log says why, in one
+   * transaction; false, changing nothing, when the order is no longer pending.
+   */
+  private async failPending(order: OrderRow, gatewayNo: string, reason: string): Promise<boolean> {
+    const user = await this.deps.users.findById(order.user_id);
+    return this.deps.repo.db.transaction().execute(async (transaction) => {
+      if (!(await this.deps.repo.settlePending(transaction, order.trade_no, OrderStatus.failed, gatewayNo))) {
+        return false;
+      }
+      await this.deps.logs.insert(transaction, notCreditedRow(order, user?.username ?? '', reason));
+      return true;
+    });
+  }
+}
+
+/** The payer's system log row saying an order was not credited, and why (never a key or the notice itself). */
+function notCreditedRow(order: OrderRow, username: string, reason: string): LogEntry {
+  return {
+    userId: order.user_id,
+    username,
+    type: LogType.system,
+    content: `在线充值订单 ${order.trade_no} 未入账：${reason}`,
+    event: { event: 'topup_not_credited', trade_no: order.trade_no, reason },
+  };
 }
 
 /** What a committed credit announces (cached balances, groups, plans) and how the server log words it. */

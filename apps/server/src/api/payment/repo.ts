@@ -18,6 +18,7 @@ import {
   type OrderRow,
   type PaymentRow,
   startsWithIgnoringCase,
+  whereGiven,
 } from '../../platform/db/index.js';
 
 /** Gateways (`payments`) and orders. Deleted rows (`deleted_at` set) are invisible to every query here. */
@@ -30,9 +31,7 @@ export class PaymentRepository {
 
   listGateways(query: PaymentGatewayListQuery): Promise<Paged<PaymentRow>> {
     let select = this.handle.db.selectFrom('payments').selectAll().where('deleted_at', 'is', null);
-    if (query.type) select = select.where('type', '=', query.type);
-    if (query.uuid) select = select.where('uuid', '=', query.uuid);
-    if (query.currency) select = select.where('currency', '=', query.currency);
+    select = whereGiven(select, { type: query.type, uuid: query.uuid, currency: query.currency });
     if (query.name) select = select.where(startsWithIgnoringCase('name', query.name));
     return fetchPage(select, query, PAYMENT_SORT_FIELDS);
   }
@@ -87,11 +86,13 @@ export class PaymentRepository {
   listOrders(query: OrderListQuery, hidden: readonly number[] = []): Promise<Paged<OrderRow>> {
     let select = this.handle.db.selectFrom('orders').selectAll().where('deleted_at', 'is', null);
     if (hidden.length > 0) select = select.where('user_id', 'not in', [...hidden]);
-    if (query.user_id) select = select.where('user_id', '=', query.user_id);
-    if (query.gateway_id) select = select.where('gateway_id', '=', query.gateway_id);
-    if (query.trade_no) select = select.where('trade_no', '=', query.trade_no);
-    if (query.gateway_no) select = select.where('gateway_no', '=', query.gateway_no);
-    if (query.status) select = select.where('status', '=', query.status);
+    select = whereGiven(select, {
+      user_id: query.user_id,
+      gateway_id: query.gateway_id,
+      trade_no: query.trade_no,
+      gateway_no: query.gateway_no,
+      status: query.status,
+    });
     if (query.start_timestamp) select = select.where('created_at', '>=', query.start_timestamp);
     if (query.end_timestamp) select = select.where('created_at', '<=', query.end_timestamp);
     return fetchPage(select, query, ORDER_SORT_FIELDS);

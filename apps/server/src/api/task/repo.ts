@@ -1,6 +1,6 @@
 import { type Paged, TASK_SORT_FIELDS, type TaskListQuery } from '@one-hub/contracts';
 import type { Selectable } from 'kysely';
-import { type DatabaseHandle, fetchPage, type TasksTable } from '../../platform/db/index.js';
+import { type DatabaseHandle, fetchPage, type TasksTable, whereGiven } from '../../platform/db/index.js';
 import { scopeTaskList, type TaskListScope } from './scope.js';
 
 export type TaskListRow = Selectable<TasksTable>;
@@ -16,9 +16,11 @@ export function listTasks(
     if (query.user_id) select = select.where('user_id', '=', query.user_id);
     if (query.user_ids?.length) select = select.where('user_id', 'in', query.user_ids);
   }
-  if (query.platform) select = select.where('platform', '=', query.platform);
-  if (query.task_id) select = select.where('task_id', '=', query.task_id);
-  if (query.action) select = select.where('action', '=', query.action);
-  if (query.status) select = select.where('status', '=', query.status);
+  select = whereGiven(select, {
+    platform: query.platform,
+    task_id: query.task_id,
+    action: query.action,
+    status: query.status,
+  });
   return fetchPage(select, query, TASK_SORT_FIELDS);
 }

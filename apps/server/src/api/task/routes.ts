@@ -1,14 +1,10 @@
-import { type AsyncTaskView, parseJson, taskListQuery } from '@one-hub/contracts';
+import { type AsyncTaskView, taskListQuery } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
+import { parsedColumn, taskState } from '../../domain/task-rows.js';
 import type { Auth } from '../../http/auth.js';
 import type { DatabaseHandle } from '../../platform/db/index.js';
 import { taskListRoutes } from './list-routes.js';
 import { listTasks, type TaskListRow } from './repo.js';
-
-/** The JSON columns as One Hub serialises them: parsed, null when empty or unreadable. */
-function parsed(text: string): unknown {
-  return text ? (parseJson(text) ?? null) : null;
-}
 
 /** Suno music clips carry the Suno account's user id; a user's own list must not show it (§1.17). */
 export function withoutUserIds(value: unknown): unknown {
@@ -23,7 +19,7 @@ export function withoutUserIds(value: unknown): unknown {
 
 /** A row as the console reads it; the own list leaves out which channel ran the task. */
 export function presentTask(row: TaskListRow, withChannel: boolean): AsyncTaskView {
-  const data = parsed(row.data);
+  const data = parsedColumn(row.data);
   const view: AsyncTaskView = {
     id: Number(row.id),
     created_at: Number(row.created_at),
@@ -32,14 +28,9 @@ export function presentTask(row: TaskListRow, withChannel: boolean): AsyncTaskVi
     platform: row.platform,
     user_id: Number(row.user_id),
     quota: Number(row.quota),
-    action: row.action,
-    status: row.status,
-    fail_reason: row.fail_reason,
-    submit_time: Number(row.submit_time),
-    start_time: Number(row.start_time),
-    finish_time: Number(row.finish_time),
+    ...taskState(row),
     progress: Number(row.progress),
-    properties: parsed(row.properties),
+    properties: parsedColumn(row.properties),
     data: !withChannel && row.platform === 'suno' && row.action === 'MUSIC' ? withoutUserIds(data) : data,
     token_id: Number(row.token_id),
   };

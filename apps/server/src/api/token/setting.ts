@@ -48,7 +48,10 @@ const lenientSetting = z
         tpm: count,
       })
       .catch(() => defaultTokenSetting().limits),
-    budgets: z.unknown().transform(parseStoredBudgets),
+    budgets: z
+      .unknown()
+      .optional()
+      .transform((value) => parseStoredBudgets(value)),
   })
   .catch(() => defaultTokenSetting());
 

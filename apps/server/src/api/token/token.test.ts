@@ -146,7 +146,9 @@ describe.each(availableDialects)('API keys on %s', (dialect) => {
         limits_ip_setting: { enabled: true, whitelist: ['10.0.0.0/8', '::1', '2001:db8::/32'] },
         rpm: 30,
         concurrency: 0,
+        tpm: 0,
       },
+      budgets: [],
     };
     expect(token.setting).toEqual(expected);
     const stored = (await storedRow(token.id)).setting;

@@ -70,12 +70,15 @@ async function remap<Row extends Owned>(
   return { kept, skipped };
 }
 
-/** Keys (user, platform, upstream task id) of the tasks the target already holds with one of `taskIds`. */
+/** A task's identity in the target: its user, platform (none for Midjourney) and upstream task id. */
+const taskKey = (row: { user_id: number; task: string; platform: string }) =>
+  `${row.user_id}\u0000${row.platform}\u0000${row.task}`;
+
+/** Keys (taskKey) of the tasks the target already holds with one of `taskIds`. */
 async function presentKeys(
   executor: Kysely<Database>,
   table: 'midjourneys' | 'tasks',
   taskIds: string[],
-  key: (row: { user_id: number; task: string; platform: string }) => string,
 ): Promise<Set<string>> {
   const present = new Set<string>();
   for (const chunk of chunked([...new Set(taskIds.filter((id) => id !== ''))], 500)) {
@@ -91,81 +94,85 @@ async function presentKeys(
             .select(['user_id', 'mj_id as task'])
             .where('mj_id', 'in', chunk)
             .execute();
-    for (const row of rows) present.add(key({ platform: '', ...row, user_id: Number(row.user_id) }));
+    for (const row of rows) present.add(taskKey({ platform: '', ...row, user_id: Number(row.user_id) }));
   }
   return present;
 }
 
-export async function writeMidjourneys(
+/**
+ * The tasks to write: remapped, without their source id, less those the target already holds for
+ * the same user (a task with no upstream id is always written: it cannot be told apart).
+ */
+async function newTasks<Row extends Owned>(
   executor: Kysely<Database>,
   context: WriteContext,
-  tasks: readonly LegacyMidjourney[],
-): Promise<BatchResult> {
-  const { kept, skipped } = await remap(executor, context, 'midjourneys', tasks);
-  const key = (row: { user_id: number; task: string }) => `${row.user_id}\u0000${row.task}`;
+  table: 'midjourneys' | 'tasks',
+  tasks: readonly Row[],
+  identify: (task: Row) => { task: string; platform: string },
+): Promise<{ rows: Array<Omit<Row, 'id'> & Remapped>; skipped: Skipped[] }> {
+  const { kept, skipped } = await remap(executor, context, table, tasks);
   const present = await presentKeys(
     executor,
-    'midjourneys',
-    tasks.map((task) => task.mj_id),
-    key,
+    table,
+    tasks.map((task) => identify(task).task),
   );
-  const rows = [];
+  const rows: Array<Omit<Row, 'id'> & Remapped> = [];
   for (const [task, ids] of kept) {
-    const taskKey = key({ user_id: ids.user_id, task: task.mj_id });
-    if (task.mj_id !== '' && present.has(taskKey)) {
-      skipped.push({ table: 'midjourneys', row: task.id, reason: 'the target already has this task for this user' });
+    const identity = identify(task);
+    const key = taskKey({ user_id: ids.user_id, ...identity });
+    if (identity.task !== '' && present.has(key)) {
+      skipped.push({ table, row: task.id, reason: 'the target already has this task for this user' });
       continue;
     }
-    present.add(taskKey);
+    present.add(key);
     const { id: _sourceId, ...columns } = task;
-    rows.push({
-      ...columns,
-      ...ids,
-      action: clip(task.action, 40),
-      mj_id: clip(task.mj_id, 191),
-      status: clip(task.status, 20),
-      progress: clip(task.progress, 30),
-    });
+    rows.push({ ...columns, ...ids });
   }
-  for (const chunk of chunked(rows)) await executor.insertInto('midjourneys').values(chunk).execute();
-  return { written: rows.length, skipped };
+  return { rows, skipped };
 }
 
-export async function writeTasks(
-  executor: Kysely<Database>,
-  context: WriteContext,
-  tasks: readonly LegacyTask[],
-): Promise<BatchResult> {
-  const { kept, skipped } = await remap(executor, context, 'tasks', tasks);
-  const key = (row: { user_id: number; task: string; platform: string }) =>
-    `${row.user_id}\u0000${row.platform}\u0000${row.task}`;
-  const present = await presentKeys(
-    executor,
-    'tasks',
-    tasks.map((task) => task.task_id),
-    key,
-  );
-  const rows = [];
-  for (const [task, ids] of kept) {
-    const taskKey = key({ user_id: ids.user_id, task: task.task_id, platform: task.platform });
-    if (task.task_id !== '' && present.has(taskKey)) {
-      skipped.push({ table: 'tasks', row: task.id, reason: 'the target already has this task for this user' });
-      continue;
-    }
-    present.add(taskKey);
-    const { id: _sourceId, ...columns } = task;
-    rows.push({
-      ...columns,
-      ...ids,
-      task_id: clip(task.task_id, 50),
-      platform: clip(task.platform, 30),
-      action: clip(task.action, 40),
-      status: clip(task.status, 20),
-    });
-  }
-  for (const chunk of chunked(rows)) await executor.insertInto('tasks').values(chunk).execute();
-  return { written: rows.length, skipped };
+/** The text columns of a row (those a target column may be narrower than), with a width each. */
+type TextWidths<Row> = { [Column in keyof Row as Row[Column] extends string ? Column : never]?: number };
+
+/** What tells one task table from the other to the writer. */
+interface TaskTable<Row extends Owned> {
+  table: 'midjourneys' | 'tasks';
+  /** The upstream task id and platform (Midjourney has none): the same pair for one user is the same task. */
+  identify: (task: Row) => { task: string; platform: string };
+  /** The target's widths of the text columns a source may send longer. */
+  widths: TextWidths<Row>;
+  insert: (executor: Kysely<Database>, rows: Array<Omit<Row, 'id'> & Remapped>) => Promise<unknown>;
 }
+
+/** `row` with each column named in `widths` cut to its width. */
+function clipped<Row extends object>(row: Row, widths: Readonly<Record<string, number>>): Row {
+  const copy = { ...row } as Record<string, unknown>;
+  for (const [column, width] of Object.entries(widths)) copy[column] = clip(String(copy[column]), width);
+  return copy as Row;
+}
+
+function taskWriter<Row extends Owned>(spec: TaskTable<Row>) {
+  return async (executor: Kysely<Database>, context: WriteContext, tasks: readonly Row[]): Promise<BatchResult> => {
+    const { rows, skipped } = await newTasks(executor, context, spec.table, tasks, spec.identify);
+    const fitted = rows.map((row) => clipped(row, spec.widths as Record<string, number>));
+    for (const chunk of chunked(fitted)) await spec.insert(executor, chunk);
+    return { written: fitted.length, skipped };
+  };
+}
+
+export const writeMidjourneys = taskWriter<LegacyMidjourney>({
+  table: 'midjourneys',
+  identify: (task) => ({ task: task.mj_id, platform: '' }),
+  widths: { action: 40, mj_id: 191, status: 20, progress: 30 },
+  insert: (executor, rows) => executor.insertInto('midjourneys').values(rows).execute(),
+});
+
+export const writeTasks = taskWriter<LegacyTask>({
+  table: 'tasks',
+  identify: (task) => ({ task: task.task_id, platform: task.platform }),
+  widths: { task_id: 50, platform: 30, action: 40, status: 20 },
+  insert: (executor, rows) => executor.insertInto('tasks').values(rows).execute(),
+});
 
 /** Menus are merged by command: a command the target already answers keeps the target's reply. */
 export async function writeTelegramMenus(

@@ -3,5 +3,5 @@ export { isTransactionConflict, isUniqueViolation } from './errors.js';
 export type { Executor } from './executor.js';
 export { insertReturningId } from './insert.js';
 export { migrateToLatest } from './migrations/index.js';
-export { fetchPage, parseOrder, startsWithIgnoringCase } from './paging.js';
+export { fetchPage, parseOrder, startsWithIgnoringCase, whereGiven } from './paging.js';
 export * from './schema.js';

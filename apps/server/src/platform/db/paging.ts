@@ -60,3 +60,18 @@ export function startsWithIgnoringCase(column: string, keyword: string) {
   const pattern = `${keyword.toLowerCase().replace(/[!%_]/g, (character) => `!${character}`)}%`;
   return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '!'`;
 }
+
+/**
+ * Narrows a list to `column = value` for each filter the query gives; an absent, empty or zero
+ * filter means "any", as the list queries' parameters do.
+ */
+export function whereGiven<DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  filters: { readonly [Column in keyof DB[TB] & string]?: string | number | undefined },
+): SelectQueryBuilder<DB, TB, Row> {
+  let narrowed = query;
+  for (const [column, value] of Object.entries<string | number | undefined>(filters)) {
+    if (value) narrowed = narrowed.where(sql<boolean>`${sql.ref(column)} = ${value}`);
+  }
+  return narrowed;
+}

@@ -4,21 +4,26 @@ import type { NewLogRow } from '../../platform/db/index.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import type { Price, SettledQuota, Usage } from './quota.js';
 
-export interface ConsumeRecord {
+/** Who is billed, for which model, through which channel and group, at what price: known before the upstream answers. */
+export interface BilledCall {
   caller: RelayCaller;
   requestId: string;
   sourceIp: string;
+  /** The model billed (after the channel's mapping). */
   model: string;
   channelId: number;
   group: string;
   groupRatio: number;
   price: Price;
+  startedAt: number;
+}
+
+export interface ConsumeRecord extends BilledCall {
   settled: SettledQuota;
   /** Raw usage as reported (or counted): logs keep raw tokens, ratios go in the metadata. */
   usage: Usage;
   charged: number;
   shortfall: number;
-  startedAt: number;
   firstByteMs: number | undefined;
   stream: boolean;
   clientGone: boolean;

@@ -28,16 +28,17 @@ export function reserveForRequest(
   const { caller } = attempt;
   const promptTokens = reservedPromptTokens(endpoint, attempt, first.channel.pre_cost);
   const requested = requestedCompletionTokens(attempt.input.fields);
-  const completionTokens = requested ?? deps.completions?.estimate(first.billedModel);
+  // Asked again on each resize: a waiting request is sized by what the node has learned meanwhile.
+  const completionTokens = () => requested ?? deps.completions?.estimate(first.billedModel);
   const size = () =>
     reservationQuota({
       price: first.price,
       groupRatio: attempt.groupRatio,
       promptTokens,
-      completionTokens,
+      completionTokens: completionTokens(),
       preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
     });
-  const key = keyRefOf(deps, caller, promptTokens + (completionTokens ?? 0));
+  const key = keyRefOf(deps, caller, promptTokens + (completionTokens() ?? 0));
   return deps.ledger.reserve(caller.user.id, key, size(), () =>
     quotaWait(deps, attempt.startedAt, request, reply.raw, size),
   );

@@ -1,31 +1,8 @@
 import { keyRefOf } from '../access/budget-rules.js';
-import type { RelayCaller } from '../access/keys.js';
-import { consumeLogRow } from '../billing/consume-log.js';
+import { type BilledCall, consumeLogRow } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota, settledQuota, type Usage } from '../billing/quota.js';
 import type { RelayDeps } from '../exchange/types.js';
-
-/**
- * Billing of one realtime session, response by response. Every `response.done` the upstream sends
- * carries the usage of that response (OpenAI's Realtime API: `response.usage`); it is billed at
- * once on the quota held for it, written as one consume log row, and the quota for the next
- * response is held again. A session that cannot hold it any more is out of quota and is closed.
- * Billing each response as it ends, rather than the whole session at its close, keeps what a
- * long session used billed if the process stops, and holds no more than one response's quota.
- */
-export interface SessionAccount {
-  caller: RelayCaller;
-  requestId: string;
-  sourceIp: string;
-  /** The model billed (after the channel's mapping). */
-  model: string;
-  channelId: number;
-  group: string;
-  groupRatio: number;
-  price: Price;
-  /** When the client asked for the session. */
-  startedAt: number;
-}
 
 type BillingDeps = Pick<
   RelayDeps,
@@ -69,6 +46,14 @@ interface ResponseEvent {
   response?: { id?: unknown; usage?: RealtimeUsage | null };
 }
 
+/**
+ * Billing of one realtime session, response by response. Every `response.done` the upstream sends
+ * carries the usage of that response (OpenAI's Realtime API: `response.usage`); it is billed at
+ * once on the quota held for it, written as one consume log row, and the quota for the next
+ * response is held again. A session that cannot hold it any more is out of quota and is closed.
+ * Billing each response as it ends, rather than the whole session at its close, keeps what a
+ * long session used billed if the process stops, and holds no more than one response's quota.
+ */
 export class SessionBilling {
   private held: Reservation | undefined;
   private work: Promise<void> = Promise.resolve();
@@ -79,7 +64,7 @@ export class SessionBilling {
 
   constructor(
     private readonly deps: BillingDeps,
-    private readonly account: SessionAccount,
+    private readonly account: BilledCall,
     firstReservation: Reservation,
     /** Told once when the quota for the next response cannot be held. */
     private readonly onExhausted: (error: unknown) => void,
@@ -132,14 +117,7 @@ export class SessionBilling {
     if (deps.options.getBoolean('LogConsumeEnabled')) {
       deps.writeLog(
         consumeLogRow({
-          caller: account.caller,
-          requestId: account.requestId,
-          sourceIp: account.sourceIp,
-          model: account.model,
-          channelId: account.channelId,
-          group: account.group,
-          groupRatio: account.groupRatio,
-          price: account.price,
+          ...account,
           settled,
           usage,
           charged,

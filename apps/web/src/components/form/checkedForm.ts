@@ -84,3 +84,25 @@ export function showServerError<Values extends FieldValues>(
 export function sameNamedField<Field extends string>(fields: readonly Field[]) {
   return (apiField: string): Field | undefined => fields.find((field) => field === apiField);
 }
+
+/** What `saveWith` needs of a save mutation (TanStack Query's `mutate`). */
+interface SaveMutation<Body, Saved> {
+  mutate(body: Body, options: { onSuccess(saved: Saved): void; onError(error: unknown): void }): void;
+}
+
+/**
+ * The submit of a form that saves its checked body with one mutation: the saved answer goes to
+ * `onSaved`, and a refusal is placed on the field it names (see `showServerError`).
+ */
+export function saveWith<Values extends FieldValues, Body, Saved>(
+  form: Pick<UseFormReturn<Values, unknown, Body>, 'setError'>,
+  mutation: SaveMutation<Body, Saved>,
+  fieldOf: (apiField: string) => Path<Values> | undefined,
+  onSaved: (saved: Saved) => void,
+): (body: Body) => void {
+  return (body) =>
+    mutation.mutate(body, {
+      onSuccess: onSaved,
+      onError: (error) => showServerError(form.setError, error, fieldOf),
+    });
+}

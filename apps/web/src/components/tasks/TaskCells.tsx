@@ -137,6 +137,16 @@ export function ProgressCell({ percent, failed, testId }: { percent: number; fai
   );
 }
 
+/** Text wrapped anywhere and cut to two lines with an ellipsis (`WebkitLineClamp` changes the count). */
+export const twoLineClamp = {
+  whiteSpace: 'normal',
+  overflowWrap: 'anywhere',
+  display: '-webkit-box',
+  WebkitLineClamp: 2,
+  WebkitBoxOrient: 'vertical',
+  overflow: 'hidden',
+} as const;
+
 /** Long text cut to two lines in the table; the whole text is in the tooltip. */
 export function ClampedText({
   text,
@@ -160,12 +170,7 @@ export function ClampedText({
           // In a table the cell may not shrink below a readable width; a phone's card gives it the line.
           minWidth: { xs: 0, sm: Math.min(width, 160) },
           maxWidth: width,
-          whiteSpace: 'normal',
-          overflowWrap: 'anywhere',
-          display: '-webkit-box',
-          WebkitLineClamp: 2,
-          WebkitBoxOrient: 'vertical',
-          overflow: 'hidden',
+          ...twoLineClamp,
         }}
       >
         {text}

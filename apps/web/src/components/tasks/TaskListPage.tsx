@@ -1,39 +1,46 @@
 import Divider from '@mui/material/Divider';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
-import type { ComponentProps, ComponentType } from 'react';
+import { type ComponentProps, type ComponentType, type ReactNode, useMemo } from 'react';
+import { activeFilterCount, filtersOf, type Paging } from '../../hooks/listParams.js';
+import type { Words, wordSets } from '../../i18n/wordSets.js';
 import { ListEmptyState } from '../ListEmptyState.js';
 import { ListPage } from '../ListPage.js';
 import { ListCountRow } from '../ListPanel.js';
 import { RefreshButton } from '../RefreshButton.js';
-import { FilterBar, type FilterBarLabels, type FilterField } from './FilterBar.js';
+import { FilterBar, type FilterField } from './FilterBar.js';
+import type { TaskTableProps } from './TaskRows.js';
 
 type ListPageProps = ComponentProps<typeof ListPage>;
 
-export interface TaskListTexts {
-  title: string;
-  subtitle: string;
-  /** "N tasks" of the filters in force. */
-  total: string;
-  refresh: string;
-  filters: FilterBarLabels;
-  /** The empty state when there are no tasks at all, and when none matched the filters. */
-  empty: { title: string; description: string; noMatchTitle: string; noMatch: string };
+/** How one kind's filters map to the filter bar's inputs and back. */
+export interface TaskFilterSetup<Filters extends object> {
+  /** The inputs' text of filters, and the filters of the inputs' text . */
+  toDraft(filters: Filters): Record<string, string>;
+  fromDraft(draft: Record<string, string>): Filters;
+  /** No filter at all. */
+  none: Filters;
+  /** Filters only the list of everyone's tasks honours: a stale one in the URL of the own list must not count. */
+  adminOnly: readonly (keyof Filters & string)[];
 }
 
-interface TaskListPageProps extends Pick<ListPageProps, 'params' | 'onChange' | 'compact' | 'children' | 'dialogs'> {
-  /** The screen's words, from the kind's own translations. */
-  texts: TaskListTexts;
+interface TaskListPageProps<Filters extends object, Task> extends Pick<ListPageProps, 'compact' | 'dialogs'> {
+  /** The kind's words: `useWords('<kind>', 'taskList')`. */
+  words: Words<typeof wordSets.taskList>;
+  /** "N tasks" of the filters in force. */
+  total: string;
+  /** Everyone's tasks (an administrator) or the caller's own. */
+  admin: boolean;
   /** `data-testid`s are `${testIdPrefix}-filters`, `-total`, `-refresh`, `-empty`, `-pagination`. */
   testIdPrefix: string;
   icon: ComponentType<SvgIconProps>;
-  query: ListPageProps['query'] & { refetch(): unknown };
+  query: ListPageProps['query'] & { data?: { data: Task[] }; refetch(): unknown };
+  params: Filters & Paging;
+  onChange(changes: Partial<Filters & Paging>): void;
+  /** The filter inputs, and how they map to the filters (a module constant). */
   fields: readonly FilterField[];
-  /** The inputs' text of the filters in force, and of no filter. */
-  draft: Record<string, string>;
-  emptyDraft: Record<string, string>;
-  /** Filters in use that the list honours (an administrator's filter on the own list does not count). */
-  activeCount: number;
-  onApply(draft: Record<string, string>): void;
+  filters: TaskFilterSetup<Filters>;
+  /** The kind's table, given the page of tasks and the list state. */
+  children(table: TaskTableProps<Task>): ReactNode;
 }
 
 /**
@@ -41,41 +48,50 @@ interface TaskListPageProps extends Pick<ListPageProps, 'params' | 'onChange' | 
  * for administrators, the caller's own otherwise, with the filters applied together, the count of
  * matching tasks and the list. Each kind brings its filters, its table and its dialogs.
  */
-export function TaskListPage({
-  texts,
+export function TaskListPage<Filters extends object, Task>({
+  words,
+  total,
+  admin,
   testIdPrefix,
   icon,
   query,
+  params,
+  onChange,
   fields,
-  draft,
-  emptyDraft,
-  activeCount,
-  onApply,
+  filters: setup,
+  children,
   ...page
-}: TaskListPageProps) {
+}: TaskListPageProps<Filters, Task>) {
+  const filters = useMemo(() => filtersOf(params), [params]);
+  // The bar refills its inputs when this changes: it must keep its identity while the URL does.
+  const draft = useMemo(() => setup.toDraft(filters), [setup, filters]);
+  const ignored = admin ? {} : Object.fromEntries(setup.adminOnly.map((key) => [key, '']));
+  const activeCount = activeFilterCount({ ...filters, ...ignored });
   const filtered = activeCount > 0;
   return (
     <ListPage
-      title={texts.title}
-      subtitle={texts.subtitle}
+      title={words.title}
+      subtitle={admin ? words.subtitle.admin : words.subtitle.own}
       query={query}
+      params={params}
+      onChange={onChange}
       paginationTestId={`${testIdPrefix}-pagination`}
       toolbar={
         <>
           <FilterBar
             fields={fields}
             draft={draft}
-            emptyDraft={emptyDraft}
+            emptyDraft={setup.toDraft(setup.none)}
             activeCount={activeCount}
             compact={page.compact}
-            labels={texts.filters}
+            labels={words.filters}
             testIdPrefix={testIdPrefix}
-            onApply={onApply}
+            onApply={(next) => onChange({ ...setup.fromDraft(next), page: 1 } as Partial<Filters & Paging>)}
           />
           <Divider />
-          <ListCountRow text={texts.total} testId={`${testIdPrefix}-total`}>
+          <ListCountRow text={total} testId={`${testIdPrefix}-total`}>
             <RefreshButton
-              label={texts.refresh}
+              label={words.refresh}
               onClick={() => void query.refetch()}
               testId={`${testIdPrefix}-refresh`}
             />
@@ -85,12 +101,21 @@ export function TaskListPage({
       empty={
         <ListEmptyState
           icon={icon}
-          title={filtered ? texts.empty.noMatchTitle : texts.empty.title}
-          description={filtered ? texts.empty.noMatch : texts.empty.description}
+          title={filtered ? words.empty.noMatchTitle : words.empty.title}
+          description={filtered ? words.empty.noMatch : words.empty.description}
           testId={`${testIdPrefix}-empty`}
         />
       }
       {...page}
-    />
+    >
+      {children({
+        tasks: query.data?.data ?? [],
+        loading: query.isLoading,
+        admin,
+        compact: page.compact,
+        order: params.order,
+        onSort: (order) => onChange({ order } as Partial<Filters & Paging>),
+      })}
+    </ListPage>
   );
 }

@@ -1,31 +1,22 @@
 import { useTranslation } from 'react-i18next';
 import { UsageTrendCard as TrendCard } from '../../components/charts/UsageTrendCard.js';
-import { useMetricFormat } from '../../hooks/useMetricFormat.js';
-import { ChartEmpty, useLatencyFormat, useMetricText } from './AnalyticsCard.js';
+import { useWords } from '../../i18n/useWords.js';
+import { ChartEmpty, useLatencyFormat } from './AnalyticsCard.js';
 import { averageLatency, type DayUsage, type UsageTotals } from './series.js';
 
-/** Quota, requests or tokens per day of the period, under the period's totals. */
+/** Quota, requests or tokens per day of the period, under the period's totals and average response time. */
 export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: UsageTotals }) {
   const { t } = useTranslation('analytics');
-  const format = useMetricFormat();
-  const text = useMetricText();
+  const words = useWords('analytics', 'usageTrend');
   const formatLatency = useLatencyFormat();
 
   return (
     <TrendCard
-      title={t('trend.title')}
-      subtitle={t('trend.subtitle')}
-      text={text}
+      words={words}
       chartLabel={(metric) => t('trend.chartLabel', { metric })}
       days={days}
-      figures={[
-        { label: t('trend.quota'), value: format.full('quota', totals.quota), testId: 'analytics-period-quota' },
-        {
-          label: t('trend.requests'),
-          value: format.full('requests', totals.requests),
-          testId: 'analytics-period-requests',
-        },
-        { label: t('trend.tokens'), value: format.full('tokens', totals.tokens), testId: 'analytics-period-tokens' },
+      totals={totals}
+      moreFigures={[
         {
           label: t('trend.latency'),
           value: totals.requests > 0 ? formatLatency(averageLatency(totals)) : '—',
@@ -38,7 +29,7 @@ export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: Usa
           <ChartEmpty title={t('empty.usageTitle')} description={t('empty.usage')} testId="analytics-trend-empty" />
         ) : undefined
       }
-      testId="analytics-trend"
+      screen="analytics"
     />
   );
 }

@@ -8,10 +8,10 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { wechatCodeQuery } from '@one-hub/contracts';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useWeChatCode } from '../../hooks/useWeChatCode.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { useWeChatLogin } from './auth.api.js';
 
@@ -25,26 +25,22 @@ interface WeChatLoginDialogProps {
 /** WeChat sign-in: scan the account's QR code, get a code valid for 3 minutes, enter it here (spec §5). */
 export function WeChatLoginDialog({ open, qrCode, onClose }: WeChatLoginDialogProps) {
   const { t } = useTranslation('auth');
-  const [code, setCode] = useState('');
-  const [invalid, setInvalid] = useState(false);
+  const code = useWeChatCode();
   const weChatLogin = useWeChatLogin();
   const navigate = useNavigate();
 
   const close = () => {
     if (weChatLogin.isPending) return;
     weChatLogin.reset();
-    setInvalid(false);
+    code.reset(true);
     onClose();
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = wechatCodeQuery.safeParse({ code });
-    if (!parsed.success) {
-      setInvalid(true);
-      return;
-    }
-    weChatLogin.mutate(parsed.data.code, {
+    const parsed = code.parse();
+    if (!parsed) return;
+    weChatLogin.mutate(parsed.code, {
       onSuccess: () => {
         notify.success(t('login.success'));
         void navigate('/panel', { replace: true });
@@ -90,13 +86,9 @@ export function WeChatLoginDialog({ open, qrCode, onClose }: WeChatLoginDialogPr
             <TextField
               name="wechat-code"
               label={t('wechat.code')}
-              value={code}
-              onChange={(event) => {
-                setCode(event.target.value);
-                setInvalid(false);
-              }}
-              error={invalid}
-              helperText={invalid ? t('validation.codeRequired') : t('wechat.codeHint')}
+              {...code.input}
+              error={code.invalid}
+              helperText={code.invalid ? t('validation.codeRequired') : t('wechat.codeHint')}
               autoComplete="one-time-code"
               autoFocus
             />

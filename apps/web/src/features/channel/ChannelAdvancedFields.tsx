@@ -1,14 +1,8 @@
-import ExpandMore from '@mui/icons-material/ExpandMore';
-import Accordion from '@mui/material/Accordion';
-import AccordionDetails from '@mui/material/AccordionDetails';
-import AccordionSummary from '@mui/material/AccordionSummary';
 import Autocomplete from '@mui/material/Autocomplete';
-import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { FoldedSection } from '../../components/form/FoldedSection.js';
 import { CODE_EXAMPLES } from './channelForm.js';
 import { JsonField, type SectionProps, SwitchField, testIdOf } from './FormParts.js';
 
@@ -21,99 +15,87 @@ export function AdvancedSection({
   const { t } = useTranslation('channel');
   const { values, change, disabled } = props;
   return (
-    <Accordion
+    <FoldedSection
+      title={t('form.advancedSection')}
+      hint={t('form.advancedHint')}
       expanded={expanded}
-      onChange={(_event, open) => onExpand(open)}
-      disableGutters
-      variant="outlined"
-      sx={{ '&:before': { display: 'none' }, borderRadius: 1 }}
+      onExpand={onExpand}
+      testId="channel-form-advanced"
     >
-      <AccordionSummary expandIcon={<ExpandMore />} data-testid="channel-form-advanced">
-        <Box>
-          <Typography variant="subtitle2">{t('form.advancedSection')}</Typography>
-          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-            {t('form.advancedHint')}
-          </Typography>
-        </Box>
-      </AccordionSummary>
-      <AccordionDetails>
-        <Stack spacing={2}>
-          <JsonField
-            {...props}
-            field="model_mapping"
-            label={t('form.modelMapping')}
-            hint={t('form.modelMappingHint')}
-            placeholder={CODE_EXAMPLES.model_mapping}
-          />
-          <JsonField
-            {...props}
-            field="model_headers"
-            label={t('form.modelHeaders')}
-            hint={t('form.modelHeadersHint')}
-            placeholder={CODE_EXAMPLES.model_headers}
-          />
-          <JsonField
-            {...props}
-            field="custom_parameter"
-            label={t('form.customParameter')}
-            hint={t('form.customParameterHint')}
-            placeholder={CODE_EXAMPLES.custom_parameter}
-          />
-          <Autocomplete
-            multiple
-            freeSolo
-            autoSelect
-            options={values.models.filter((model) => !model.includes('*'))}
-            value={values.disabled_stream}
-            disabled={disabled}
-            filterSelectedOptions
-            onChange={(_event, next) => change('disabled_stream', [...new Set(next.map((model) => model.trim()))])}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                label={t('form.disabledStream')}
-                error={Boolean(props.errors.disabled_stream)}
-                helperText={props.errors.disabled_stream ?? t('form.disabledStreamHint')}
-                slotProps={{
-                  ...params.slotProps,
-                  htmlInput: { ...params.slotProps.htmlInput, ...testIdOf('channel-form-disabled-stream') },
-                }}
-              />
-            )}
-          />
+      <JsonField
+        {...props}
+        field="model_mapping"
+        label={t('form.modelMapping')}
+        hint={t('form.modelMappingHint')}
+        placeholder={CODE_EXAMPLES.model_mapping}
+      />
+      <JsonField
+        {...props}
+        field="model_headers"
+        label={t('form.modelHeaders')}
+        hint={t('form.modelHeadersHint')}
+        placeholder={CODE_EXAMPLES.model_headers}
+      />
+      <JsonField
+        {...props}
+        field="custom_parameter"
+        label={t('form.customParameter')}
+        hint={t('form.customParameterHint')}
+        placeholder={CODE_EXAMPLES.custom_parameter}
+      />
+      <Autocomplete
+        multiple
+        freeSolo
+        autoSelect
+        options={values.models.filter((model) => !model.includes('*'))}
+        value={values.disabled_stream}
+        disabled={disabled}
+        filterSelectedOptions
+        onChange={(_event, next) => change('disabled_stream', [...new Set(next.map((model) => model.trim()))])}
+        renderInput={(params) => (
           <TextField
-            select
-            label={t('form.preCost')}
-            value={values.pre_cost}
-            onChange={(event) => change('pre_cost', Number(event.target.value))}
-            disabled={disabled}
-            helperText={t('form.preCostHint')}
-            fullWidth
-          >
-            {[1, 2, 3].map((mode) => (
-              <MenuItem key={mode} value={mode}>
-                {t(`form.preCostModes.${mode}`)}
-              </MenuItem>
-            ))}
-          </TextField>
-          <SwitchField
-            label={t('form.onlyChat')}
-            hint={t('form.onlyChatHint')}
-            checked={values.only_chat}
-            onChange={(checked) => change('only_chat', checked)}
-            disabled={disabled}
-            testId="channel-form-only-chat"
+            {...params}
+            label={t('form.disabledStream')}
+            error={Boolean(props.errors.disabled_stream)}
+            helperText={props.errors.disabled_stream ?? t('form.disabledStreamHint')}
+            slotProps={{
+              ...params.slotProps,
+              htmlInput: { ...params.slotProps.htmlInput, ...testIdOf('channel-form-disabled-stream') },
+            }}
           />
-          <SwitchField
-            label={t('form.compatibleResponse')}
-            hint={t('form.compatibleResponseHint')}
-            checked={values.compatible_response}
-            onChange={(checked) => change('compatible_response', checked)}
-            disabled={disabled}
-            testId="channel-form-compatible-response"
-          />
-        </Stack>
-      </AccordionDetails>
-    </Accordion>
+        )}
+      />
+      <TextField
+        select
+        label={t('form.preCost')}
+        value={values.pre_cost}
+        onChange={(event) => change('pre_cost', Number(event.target.value))}
+        disabled={disabled}
+        helperText={t('form.preCostHint')}
+        fullWidth
+      >
+        {[1, 2, 3].map((mode) => (
+          <MenuItem key={mode} value={mode}>
+            {t(`form.preCostModes.${mode}`)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <SwitchField
+        label={t('form.onlyChat')}
+        hint={t('form.onlyChatHint')}
+        checked={values.only_chat}
+        onChange={(checked) => change('only_chat', checked)}
+        disabled={disabled}
+        testId="channel-form-only-chat"
+      />
+      <SwitchField
+        label={t('form.compatibleResponse')}
+        hint={t('form.compatibleResponseHint')}
+        checked={values.compatible_response}
+        onChange={(checked) => change('compatible_response', checked)}
+        disabled={disabled}
+        testId="channel-form-compatible-response"
+      />
+    </FoldedSection>
   );
 }

@@ -8,7 +8,6 @@ import Speed from '@mui/icons-material/Speed';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -16,14 +15,12 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import Slide from '@mui/material/Slide';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SelectionBar } from '../../components/SelectionBar.js';
 import { notify } from '../../lib/notify.js';
 import type { BatchKind } from './ChannelDialogs.js';
 import { channelKeys, type TestAllProgress, useTestAllProgress } from './channel.api.js';
@@ -39,60 +36,41 @@ interface BatchBarProps {
 export function BatchBar({ count, onDelete, onBatch, onClear }: BatchBarProps) {
   const { t } = useTranslation('channel');
   return (
-    <Slide in={count > 0} direction="up" mountOnEnter unmountOnExit>
-      <Box sx={{ position: 'sticky', bottom: 16, zIndex: (theme) => theme.zIndex.appBar - 1, mt: 2 }}>
-        <Paper
-          elevation={8}
-          data-testid="channel-batch-bar"
-          sx={{
-            display: 'flex',
-            flexWrap: 'wrap',
-            alignItems: 'center',
-            gap: 1,
-            px: 2,
-            py: 1,
-            borderRadius: 2,
-            border: 1,
-            borderColor: 'primary.main',
-          }}
-        >
-          <Typography sx={{ fontWeight: 600, mr: 'auto' }} data-testid="channel-batch-count">
-            {t('batch.selectedCount', { count: count })}
-          </Typography>
-          <Button
-            size="small"
-            startIcon={<TuneOutlined />}
-            onClick={() => onBatch('azure_api')}
-            data-testid="channel-batch-azure"
-          >
-            {t('batch.azure_api.button')}
-          </Button>
-          <Button
-            size="small"
-            startIcon={<RemoveCircleOutline />}
-            onClick={() => onBatch('del_model')}
-            data-testid="channel-batch-del-model"
-          >
-            {t('batch.del_model.button')}
-          </Button>
-          <Button
-            size="small"
-            color="error"
-            variant="contained"
-            startIcon={<DeleteOutlined />}
-            onClick={onDelete}
-            data-testid="channel-batch-delete"
-          >
-            {t('batch.delete')}
-          </Button>
-          <Tooltip title={t('batch.clear')}>
-            <IconButton size="small" aria-label={t('batch.clear')} onClick={onClear} data-testid="channel-batch-clear">
-              <Close fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        </Paper>
-      </Box>
-    </Slide>
+    <SelectionBar
+      placement={{ kind: 'floating', open: count > 0 }}
+      testId="channel-batch-bar"
+      countText={t('batch.selectedCount', { count: count })}
+      countTestId="channel-batch-count"
+      actions={[
+        {
+          label: t('batch.azure_api.button'),
+          onClick: () => onBatch('azure_api'),
+          icon: <TuneOutlined />,
+          testId: 'channel-batch-azure',
+        },
+        {
+          label: t('batch.del_model.button'),
+          onClick: () => onBatch('del_model'),
+          icon: <RemoveCircleOutline />,
+          testId: 'channel-batch-del-model',
+        },
+        {
+          label: t('batch.delete'),
+          onClick: onDelete,
+          variant: 'contained',
+          color: 'error',
+          icon: <DeleteOutlined />,
+          testId: 'channel-batch-delete',
+        },
+      ]}
+      end={
+        <Tooltip title={t('batch.clear')}>
+          <IconButton size="small" aria-label={t('batch.clear')} onClick={onClear} data-testid="channel-batch-clear">
+            <Close fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      }
+    />
   );
 }
 

@@ -11,8 +11,10 @@ import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../components/FormDialog.js';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
 import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
+import { dialogButtons } from '../../components/form/dialogButtons.js';
 import { useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
+import { useWords } from '../../i18n/useWords.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { AdvancedSection } from './ChannelAdvancedFields.js';
 import { BasicSection, ConnectionSection, RoutingSection, TestModelField } from './ChannelFormFields.js';
@@ -66,6 +68,7 @@ const ADVANCED_FIELDS = ['model_mapping', 'model_headers', 'custom_parameter', '
 
 function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, onSaved }: ChannelFormProps) {
   const { t } = useTranslation('channel');
+  const buttons = useWords('channel', 'formDialog');
   const providerOf = (type: number) => providers.find((entry) => entry.type === type);
   // The checked body becomes the save request: what to call depends on the mode the check saw.
   const form = useCheckedForm(initial, (checked: ChannelFormValues) => {
@@ -149,14 +152,10 @@ function ChannelForm({ mode, initial, id, tag, storedKey, providers, onClose, on
     <CheckedDialogForm
       form={form}
       onSubmit={form.handleSubmit(send, showAdvancedErrors)}
-      testId="channel-form"
       title={title}
       onCancel={onClose}
       saving={saving}
-      cancelLabel={t('form.cancel')}
-      submitLabel={mode === 'create' ? t('form.create') : t('form.save')}
-      cancelTestId="channel-form-cancel"
-      submitTestId="channel-form-submit"
+      {...dialogButtons('channel-form', mode === 'create', buttons)}
     >
       <Stack spacing={3}>
         {mode === 'tag' && <Alert severity="info">{t('form.tagInfo')}</Alert>}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../components/ListPage.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { useCompact } from '../../hooks/useCompact.js';
+import { useWords } from '../../i18n/useWords.js';
 import { notify } from '../../lib/notify.js';
 import { BatchBar, TestAllProgressBanner } from './ChannelBulk.js';
 import { ChannelConfirmDialog, type PendingAction } from './ChannelConfirm.js';
@@ -40,6 +41,7 @@ interface FormState {
 
 export function ChannelPage() {
   const { t } = useTranslation('channel');
+  const words = useWords('channel', 'list');
   const compact = useCompact('md');
   const [params, update] = useChannelListParams();
   const [keyFilter, setKeyFilter] = useState('');
@@ -133,9 +135,9 @@ export function ChannelPage() {
   return (
     <ListPage
       testId="channel-page"
-      title={t('title')}
-      subtitle={t('subtitle')}
-      create={{ label: t('create'), onClick: () => openForm({ mode: 'create' }), testId: 'channel-create' }}
+      title={words.title}
+      subtitle={words.subtitle}
+      create={{ label: words.create, onClick: () => openForm({ mode: 'create' }), testId: 'channel-create' }}
       query={channels}
       params={params}
       onChange={update}
@@ -186,17 +188,14 @@ export function ChannelPage() {
           icon={HubOutlined}
           testId="channel-empty"
           filtered={filterCount > 0 || params.name !== ''}
-          title={t('empty.title')}
-          description={t('empty.description')}
-          noMatchTitle={t('empty.noMatchTitle')}
-          noMatchDescription={t('empty.noMatch')}
+          {...words.empty}
           clearLabel={t('empty.clearFilters')}
           onClear={() => {
             setKeyFilter('');
             update(emptyChannelFilters);
           }}
           clearTestId="channel-clear-filters"
-          create={{ label: t('create'), onClick: () => openForm({ mode: 'create' }) }}
+          create={{ label: words.create, onClick: () => openForm({ mode: 'create' }) }}
         />
       }
       dialogs={

@@ -171,12 +171,33 @@ function TagTitle({ tag, count }: { tag: string; count: number | undefined }) {
   );
 }
 
+/** Whether a tag shows its channels, and those channels (loaded once it is expanded). */
+function useTagExpansion(tag: string) {
+  const [open, setOpen] = useState(false);
+  const channels = useTagChannels(tag, open);
+  return { open, toggle: () => setOpen((current) => !current), channels };
+}
+
+/** The arrow that expands a tag into its channels and folds it again. */
+function ExpandButton({ tag, open, onToggle }: { tag: string; open: boolean; onToggle(): void }) {
+  const { t } = useTranslation('channel');
+  return (
+    <IconButton
+      size="small"
+      aria-label={open ? t('tag.collapse') : t('tag.expand')}
+      aria-expanded={open}
+      onClick={onToggle}
+      data-testid={`channel-tag-expand-${tag}`}
+    >
+      {open ? <KeyboardArrowDown fontSize="small" /> : <KeyboardArrowRight fontSize="small" />}
+    </IconButton>
+  );
+}
+
 /** A tag folded into one row (its representative channel); expanding lists its channels. */
 export function TagRow({ channel }: { channel: ChannelView }) {
-  const { t } = useTranslation('channel');
-  const [open, setOpen] = useState(false);
   const tag = channel.tag;
-  const channels = useTagChannels(tag, open);
+  const { open, toggle, channels } = useTagExpansion(tag);
   return (
     <>
       <TableRow
@@ -184,15 +205,7 @@ export function TagRow({ channel }: { channel: ChannelView }) {
         sx={{ '& > td': { borderBottomStyle: open ? 'dashed' : 'solid' } }}
       >
         <TableCell padding="checkbox">
-          <IconButton
-            size="small"
-            aria-label={open ? t('tag.collapse') : t('tag.expand')}
-            aria-expanded={open}
-            onClick={() => setOpen((current) => !current)}
-            data-testid={`channel-tag-expand-${tag}`}
-          >
-            {open ? <KeyboardArrowDown fontSize="small" /> : <KeyboardArrowRight fontSize="small" />}
-          </IconButton>
+          <ExpandButton tag={tag} open={open} onToggle={toggle} />
         </TableCell>
         <TableCell colSpan={2} sx={{ maxWidth: 280 }}>
           <TagTitle tag={tag} count={channels.data?.length} />
@@ -237,9 +250,8 @@ export function TagRow({ channel }: { channel: ChannelView }) {
 /** A tag as a card (narrow screens), with its channels' cards inside when expanded. */
 export function TagCard({ channel }: { channel: ChannelView }) {
   const { t } = useTranslation('channel');
-  const [open, setOpen] = useState(false);
   const tag = channel.tag;
-  const channels = useTagChannels(tag, open);
+  const { open, toggle, channels } = useTagExpansion(tag);
   return (
     <Card
       variant="outlined"
@@ -247,15 +259,7 @@ export function TagCard({ channel }: { channel: ChannelView }) {
       data-testid={`channel-tag-row-${tag}`}
     >
       <Stack direction="row" spacing={1} sx={{ p: 1.5, alignItems: 'center' }}>
-        <IconButton
-          size="small"
-          aria-label={open ? t('tag.collapse') : t('tag.expand')}
-          aria-expanded={open}
-          onClick={() => setOpen((current) => !current)}
-          data-testid={`channel-tag-expand-${tag}`}
-        >
-          {open ? <KeyboardArrowDown fontSize="small" /> : <KeyboardArrowRight fontSize="small" />}
-        </IconButton>
+        <ExpandButton tag={tag} open={open} onToggle={toggle} />
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <TagTitle tag={tag} count={channels.data?.length} />
         </Box>

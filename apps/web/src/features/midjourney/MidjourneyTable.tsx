@@ -4,7 +4,6 @@ import Typography from '@mui/material/Typography';
 import type { MidjourneyTaskView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { Timestamp } from '../../components/Timestamp.js';
-import { RowsView } from '../../components/tasks/RowsView.js';
 import {
   ClampedText,
   Muted,
@@ -13,29 +12,16 @@ import {
   ProgressCell,
   type TaskColumn,
   TaskIdCell,
-  TaskStatus,
+  twoLineClamp,
 } from '../../components/tasks/TaskCells.js';
+import { TaskRows, type TaskTableProps, taskStatusCell } from '../../components/tasks/TaskRows.js';
 import { progressPercent } from '../../lib/taskStatus.js';
 import { ImageThumb } from './ImageThumb.js';
 
 interface MidjourneyTableProps {
-  tasks: MidjourneyTaskView[];
-  loading: boolean;
-  admin: boolean;
-  compact: boolean;
-  order: string;
-  onSort(order: string): void;
+  table: TaskTableProps<MidjourneyTaskView>;
   onPreview(task: MidjourneyTaskView): void;
 }
-
-const clamp = {
-  whiteSpace: 'normal',
-  overflowWrap: 'anywhere',
-  display: '-webkit-box',
-  WebkitLineClamp: 2,
-  WebkitBoxOrient: 'vertical',
-  overflow: 'hidden',
-} as const;
 
 /** The prompt as written, and the English one the proxy sent to Midjourney under it, both cut to two lines. */
 function PromptCell({ task }: { task: MidjourneyTaskView }) {
@@ -53,11 +39,11 @@ function PromptCell({ task }: { task: MidjourneyTaskView }) {
         sx={{ minWidth: { xs: 0, sm: 200 }, maxWidth: { xs: 'none', sm: 280 } }}
         data-testid={`mj-prompt-${task.id}`}
       >
-        <Typography variant="body2" sx={clamp}>
+        <Typography variant="body2" sx={twoLineClamp}>
           {task.prompt || task.prompt_en}
         </Typography>
         {task.prompt_en && task.prompt_en !== task.prompt && (
-          <Typography variant="caption" sx={{ ...clamp, color: 'text.secondary', WebkitLineClamp: 1 }}>
+          <Typography variant="caption" sx={{ ...twoLineClamp, color: 'text.secondary', WebkitLineClamp: 1 }}>
             {task.prompt_en}
           </Typography>
         )}
@@ -67,12 +53,9 @@ function PromptCell({ task }: { task: MidjourneyTaskView }) {
 }
 
 /** The Midjourney rows (spec "Midjourney task"), a table on wide screens and cards on phones. */
-export function MidjourneyTable({ tasks, loading, admin, compact, order, onSort, onPreview }: MidjourneyTableProps) {
+export function MidjourneyTable({ table, onPreview }: MidjourneyTableProps) {
   const { t } = useTranslation('midjourney');
-  const status = (task: { id: number; status: string }) => (
-    <TaskStatus status={task.status} testId={`mj-status-${task.id}`} />
-  );
-  const allColumns: TaskColumn<MidjourneyTaskView>[] = [
+  const columns: TaskColumn<MidjourneyTaskView>[] = [
     {
       id: 'mjId',
       label: t('columns.mjId'),
@@ -85,7 +68,7 @@ export function MidjourneyTable({ tasks, loading, admin, compact, order, onSort,
       sortField: 'action',
       render: (task) => <PlainChip label={task.action} testId={`mj-action-${task.id}`} />,
     },
-    { id: 'status', label: t('columns.status'), sortField: 'status', render: status },
+    { id: 'status', label: t('columns.status'), sortField: 'status', render: taskStatusCell('mj') },
     {
       id: 'progress',
       label: t('columns.progress'),
@@ -125,22 +108,14 @@ export function MidjourneyTable({ tasks, loading, admin, compact, order, onSort,
     },
     ...ownerColumns<MidjourneyTaskView>({ channel: t('columns.channel'), user: t('columns.user') }, 'mj'),
   ];
-  const columns = allColumns.filter((column) => admin || !column.adminOnly);
   return (
-    <RowsView
-      rows={tasks}
+    <TaskRows
+      table={table}
       columns={columns}
-      rowKey={(task) => task.id}
-      loading={loading}
-      compact={compact}
-      order={order}
-      onSort={onSort}
       testIdPrefix="mj"
-      cardHeader={(task) => ({
-        title: <TaskIdCell value={task.mj_id} copyLabel={t('copyId')} testId={`mj-card-id-${task.id}`} />,
-        badge: status(task),
-      })}
-      cardSkip={['mjId', 'status']}
+      taskId={(task) => task.mj_id}
+      idColumn="mjId"
+      copyIdLabel={t('copyId')}
     />
   );
 }

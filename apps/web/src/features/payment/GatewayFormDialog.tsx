@@ -13,10 +13,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
 import { useCheckedForm } from '../../components/form/checkedForm.js';
+import { dialogButtons } from '../../components/form/dialogButtons.js';
 import { FormSwitchField, FormTextField, useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { useWords } from '../../i18n/useWords.js';
 import { notify } from '../../lib/notify.js';
 import { GatewayConfigFields } from './GatewayConfigFields.js';
 import {
@@ -40,6 +42,7 @@ const testIds = (name: string) => ({ htmlInput: { 'data-testid': `payment-form-$
 
 function GatewayForm({ gateway, onClose }: GatewayFormProps) {
   const { t } = useTranslation('payment');
+  const buttons = useWords('payment', 'formDialog');
   const storedFor = (type: PaymentGatewayType) => (gateway && type === gateway.type ? parseConfig(gateway.config) : {});
   const [initial] = useState<GatewayFormValues>(() => (gateway ? gatewayToForm(gateway) : emptyGatewayForm()));
   const form = useCheckedForm(initial, (checked) =>
@@ -76,14 +79,10 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
     <CheckedDialogForm
       form={form}
       onValid={submit}
-      testId="payment-form"
       title={gateway ? t('form.editTitle', { name: gateway.name }) : t('form.createTitle')}
       onCancel={onClose}
       saving={saving}
-      cancelLabel={t('form.cancel')}
-      submitLabel={gateway ? t('form.save') : t('form.create')}
-      cancelTestId="payment-form-cancel"
-      submitTestId="payment-form-submit"
+      {...dialogButtons('payment-form', !gateway, buttons)}
     >
       <Stack spacing={3}>
         <FormProblem error={create.error ?? update.error} testId="payment-form-error" />

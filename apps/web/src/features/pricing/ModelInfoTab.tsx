@@ -16,16 +16,13 @@ import Typography from '@mui/material/Typography';
 import { type ModelInfoView, parseModelInfoList } from '@one-hub/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EditDeleteActions } from '../../components/EditDeleteActions.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { LocalListCard } from '../../components/LocalListCard.js';
-import { useDialogSubject } from '../../hooks/useDialogSubject.js';
-import { usePendingDelete } from '../../hooks/usePendingDelete.js';
-import { notify } from '../../lib/notify.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { ModelInfoFormDialog } from './ModelInfoFormDialog.js';
 import { ModelText } from './PriceParts.js';
 import { useDeleteModelInfo, useModelInfos } from './pricing.api.js';
+import { useRowEditing } from './useRowEditing.js';
 
 const countFormat = new Intl.NumberFormat('en-US');
 
@@ -59,15 +56,13 @@ export function ModelInfoTab() {
   const infos = useModelInfos();
   const remove = useDeleteModelInfo();
   const [search, setSearch] = useState('');
-  const dialog = useDialogSubject<ModelInfoView>();
-  const deletion = usePendingDelete<ModelInfoView>((info, done) =>
-    remove.mutate(info.id, {
-      onSuccess: () => {
-        notify.success(t('info.deleted', { model: info.model }));
-        done();
-      },
-    }),
-  );
+  const editing = useRowEditing<ModelInfoView>({
+    remove,
+    nameOf: (info) => info.model,
+    deletedText: (info) => t('info.deleted', { model: info.model }),
+    testIdPrefix: 'pricing-info',
+  });
+  const { dialog } = editing;
 
   const all = infos.data ?? [];
   const takenModels = useMemo(() => new Set(all.map((info) => info.model)), [all]);
@@ -165,18 +160,7 @@ export function ModelInfoTab() {
                       ))}
                     </Box>
                   </TableCell>
-                  <TableCell align="right">
-                    <EditDeleteActions
-                      editLabel={t('edit')}
-                      deleteLabel={t('delete')}
-                      editAriaLabel={t('editNamed', { model: info.model })}
-                      deleteAriaLabel={t('deleteNamed', { model: info.model })}
-                      onEdit={() => dialog.show(info)}
-                      onDelete={() => deletion.ask(info)}
-                      editTestId="pricing-info-edit"
-                      deleteTestId="pricing-info-delete"
-                    />
-                  </TableCell>
+                  <TableCell align="right">{editing.actions(info)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -190,20 +174,14 @@ export function ModelInfoTab() {
         info={dialog.subject}
         takenModels={takenModels}
         onClose={() => dialog.close()}
-        onSaved={(info, created) => {
-          dialog.close();
-          notify.success(created ? t('info.created', { model: info.model }) : t('info.saved', { model: info.model }));
-        }}
+        onSaved={(info, created) =>
+          editing.saved(created ? t('info.created', { model: info.model }) : t('info.saved', { model: info.model }))
+        }
       />
       <ConfirmDialog
-        open={deletion.subject !== null}
+        {...editing.confirm}
         title={t('info.deleteTitle')}
-        message={t('info.deleteMessage', { model: deletion.subject?.model ?? '' })}
-        confirmLabel={t('delete')}
-        busy={remove.isPending}
-        onConfirm={deletion.confirm}
-        onClose={deletion.cancel}
-        testId="pricing-info-delete-dialog"
+        message={t('info.deleteMessage', { model: editing.deleting?.model ?? '' })}
       />
     </>
   );

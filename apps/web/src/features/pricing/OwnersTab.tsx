@@ -12,17 +12,14 @@ import Typography from '@mui/material/Typography';
 import { type OwnedByView, RESERVED_OWNER_ID_MAX } from '@one-hub/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EditDeleteActions } from '../../components/EditDeleteActions.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { LocalListCard } from '../../components/LocalListCard.js';
 import { OwnerAvatar } from '../../components/OwnerAvatar.js';
-import { useDialogSubject } from '../../hooks/useDialogSubject.js';
-import { usePendingDelete } from '../../hooks/usePendingDelete.js';
-import { notify } from '../../lib/notify.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { OwnerFormDialog } from './OwnerFormDialog.js';
 import { pricesPerOwner } from './priceTable.js';
 import { useDeleteOwner, useOwnedBy, usePrices } from './pricing.api.js';
+import { useRowEditing } from './useRowEditing.js';
 
 type Filter = 'all' | 'custom' | 'builtIn';
 
@@ -34,16 +31,13 @@ export function OwnersTab() {
   const remove = useDeleteOwner();
   const [filter, setFilter] = useState<Filter>('all');
   const [search, setSearch] = useState('');
-  const dialog = useDialogSubject<OwnedByView>();
-  const deletion = usePendingDelete<OwnedByView>((owner, done) =>
-    remove.mutate(owner.id, {
-      onSuccess: () => {
-        notify.success(t('owners.deleted', { name: owner.name }));
-        done();
-      },
-    }),
-  );
-  const deleting = deletion.subject;
+  const editing = useRowEditing<OwnedByView>({
+    remove,
+    nameOf: (owner) => owner.name,
+    deletedText: (owner) => t('owners.deleted', { name: owner.name }),
+    testIdPrefix: 'pricing-owner',
+  });
+  const { dialog, deleting } = editing;
 
   const owners = useMemo(
     () => Object.values(ownedBy.data ?? {}).sort((left, right) => left.id - right.id),
@@ -141,16 +135,7 @@ export function OwnersTab() {
                     </TableCell>
                     <TableCell align="right">
                       {custom ? (
-                        <EditDeleteActions
-                          editLabel={t('edit')}
-                          deleteLabel={t('delete')}
-                          editAriaLabel={t('editNamed', { model: owner.name })}
-                          deleteAriaLabel={t('deleteNamed', { model: owner.name })}
-                          onEdit={() => dialog.show(owner)}
-                          onDelete={() => deletion.ask(owner)}
-                          editTestId="pricing-owner-edit"
-                          deleteTestId="pricing-owner-delete"
-                        />
+                        editing.actions(owner)
                       ) : (
                         <Typography variant="caption" sx={{ color: 'text.disabled' }}>
                           {t('owners.readOnly')}
@@ -171,26 +156,20 @@ export function OwnersTab() {
         owner={dialog.subject}
         takenIds={takenIds}
         onClose={() => dialog.close()}
-        onSaved={(owner, created) => {
-          dialog.close();
-          notify.success(
+        onSaved={(owner, created) =>
+          editing.saved(
             created ? t('owners.created', { name: owner.name, id: owner.id }) : t('owners.saved', { name: owner.name }),
-          );
-        }}
+          )
+        }
       />
       <ConfirmDialog
-        open={deleting !== null}
+        {...editing.confirm}
         title={t('owners.deleteTitle')}
         message={
           (usage.get(deleting?.id ?? -1) ?? 0) > 0
             ? t('owners.deleteInUse', { name: deleting?.name ?? '', count: usage.get(deleting?.id ?? -1) ?? 0 })
             : t('owners.deleteMessage', { name: deleting?.name ?? '' })
         }
-        confirmLabel={t('delete')}
-        busy={remove.isPending}
-        onConfirm={deletion.confirm}
-        onClose={deletion.cancel}
-        testId="pricing-owner-delete-dialog"
       />
     </>
   );

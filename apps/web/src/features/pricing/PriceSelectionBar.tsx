@@ -1,10 +1,7 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import PaidOutlined from '@mui/icons-material/PaidOutlined';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
-import { alpha } from '@mui/material/styles';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { type SelectionAction, SelectionBar } from '../../components/SelectionBar.js';
 
 interface PriceSelectionBarProps {
   /** Prices selected. */
@@ -27,50 +24,41 @@ export function PriceSelectionBar({
   onDelete,
 }: PriceSelectionBarProps) {
   const { t } = useTranslation('pricing');
+  const selectAll: SelectionAction[] =
+    filteredCount > count
+      ? [
+          {
+            label: t('selection.selectAll', { count: filteredCount }),
+            onClick: onSelectAll,
+            testId: 'pricing-select-all',
+          },
+        ]
+      : [];
   return (
-    <Stack
-      direction={{ xs: 'column', sm: 'row' }}
-      spacing={1}
-      data-testid="pricing-selection"
-      sx={{
-        px: 2,
-        py: 1,
-        alignItems: { sm: 'center' },
-        bgcolor: (theme) => alpha(theme.palette.primary.main, theme.palette.mode === 'light' ? 0.08 : 0.16),
-      }}
-    >
-      <Typography variant="body2" sx={{ fontWeight: 600, flex: 1 }} data-testid="pricing-selected-count">
-        {t('selection.count', { count })}
-      </Typography>
-      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }} useFlexGap>
-        {filteredCount > count && (
-          <Button size="small" onClick={onSelectAll} data-testid="pricing-select-all">
-            {t('selection.selectAll', { count: filteredCount })}
-          </Button>
-        )}
-        <Button size="small" onClick={onClear} color="inherit" data-testid="pricing-select-none">
-          {t('selection.clear')}
-        </Button>
-        <Button
-          size="small"
-          variant="contained"
-          startIcon={<PaidOutlined />}
-          onClick={onSetPrice}
-          data-testid="pricing-edit-selected"
-        >
-          {t('selection.setPrice')}
-        </Button>
-        <Button
-          size="small"
-          variant="outlined"
-          color="error"
-          startIcon={<DeleteOutlined />}
-          onClick={onDelete}
-          data-testid="pricing-delete-selected"
-        >
-          {t('selection.delete')}
-        </Button>
-      </Stack>
-    </Stack>
+    <SelectionBar
+      placement={{ kind: 'inline' }}
+      testId="pricing-selection"
+      countText={t('selection.count', { count })}
+      countTestId="pricing-selected-count"
+      actions={[
+        ...selectAll,
+        { label: t('selection.clear'), onClick: onClear, color: 'inherit', testId: 'pricing-select-none' },
+        {
+          label: t('selection.setPrice'),
+          onClick: onSetPrice,
+          variant: 'contained',
+          icon: <PaidOutlined />,
+          testId: 'pricing-edit-selected',
+        },
+        {
+          label: t('selection.delete'),
+          onClick: onDelete,
+          variant: 'outlined',
+          color: 'error',
+          icon: <DeleteOutlined />,
+          testId: 'pricing-delete-selected',
+        },
+      ]}
+    />
   );
 }

@@ -6,10 +6,10 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { wechatCodeQuery } from '@one-hub/contracts';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { useWeChatCode } from '../../hooks/useWeChatCode.js';
 import { notify } from '../../lib/notify.js';
 import { useBindWeChat } from './profile.api.js';
 
@@ -18,24 +18,19 @@ export function WeChatBindDialog({ open, onClose }: { open: boolean; onClose: ()
   const { t } = useTranslation('profile');
   const { wechat_qrcode: qrCode } = useSiteInfo();
   const bind = useBindWeChat();
-  const [code, setCode] = useState('');
-  const [invalid, setInvalid] = useState(false);
+  const code = useWeChatCode();
+  const { reset } = code;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each opening starts empty; `reset` is new every render.
   useEffect(() => {
-    if (open) {
-      setCode('');
-      setInvalid(false);
-    }
+    if (open) reset();
   }, [open]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = wechatCodeQuery.safeParse({ code });
-    if (!parsed.success) {
-      setInvalid(true);
-      return;
-    }
-    bind.mutate(parsed.data, {
+    const parsed = code.parse();
+    if (!parsed) return;
+    bind.mutate(parsed, {
       onSuccess: () => {
         notify.success(t('wechat.bound'));
         onClose();
@@ -67,13 +62,9 @@ export function WeChatBindDialog({ open, onClose }: { open: boolean; onClose: ()
           <DialogContentText sx={{ mb: 2.5 }}>{t('wechat.description')}</DialogContentText>
           <TextField
             label={t('wechat.code')}
-            value={code}
-            onChange={(event) => {
-              setCode(event.target.value);
-              setInvalid(false);
-            }}
-            error={invalid}
-            helperText={invalid ? t('wechat.codeRequired') : t('wechat.codeHint')}
+            {...code.input}
+            error={code.invalid}
+            helperText={code.invalid ? t('wechat.codeRequired') : t('wechat.codeHint')}
             autoFocus
             autoComplete="one-time-code"
             slotProps={{ htmlInput: { 'data-testid': 'profile-wechat-code' } }}

@@ -11,11 +11,10 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { RedemptionStatus, type RedemptionView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { useLastShown } from '../../hooks/useLastShown.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
-import { notify } from '../../lib/notify.js';
 import {
   type CreatedBatch,
   codesAsCsv,
@@ -30,29 +29,19 @@ import { useDeleteRedemption } from './redemption.api.js';
 export function DeleteRedemptionDialog({ code, onClose }: { code: RedemptionView | null; onClose(): void }) {
   const { t } = useTranslation('redemption');
   const remove = useDeleteRedemption();
-  const confirm = () => {
-    if (!code) return;
-    remove.mutate(code.id, {
-      onSuccess: () => {
-        notify.success(t('notify.deleted', { name: code.name }));
-        onClose();
-      },
-    });
-  };
   const unused = code?.status !== RedemptionStatus.redeemed;
   const names = { name: code?.name ?? '', id: code?.id ?? '' };
   return (
-    <ConfirmDialog
-      open={code !== null}
+    <DeleteDialog
+      row={code}
+      onClose={onClose}
+      remove={remove}
       title={t('delete.title')}
       message={unused ? t('delete.messageUnused', names) : t('delete.messageRedeemed', names)}
       confirmLabel={t('delete.confirm')}
       cancelLabel={t('form.cancel')}
-      busy={remove.isPending}
-      onConfirm={confirm}
-      onClose={onClose}
-      testId="redemption-delete-dialog"
-      confirmTestId="redemption-delete-confirm"
+      deletedText={(deleted) => t('notify.deleted', { name: deleted.name })}
+      testIdPrefix="redemption"
     />
   );
 }

@@ -12,11 +12,13 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
 import { useCheckedForm } from '../../components/form/checkedForm.js';
+import { dialogButtons } from '../../components/form/dialogButtons.js';
 import { FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { useWords } from '../../i18n/useWords.js';
 import { notify } from '../../lib/notify.js';
 import type { CreatedBatch } from './codesExport.js';
 import { useCreateRedemptions, useUpdateRedemption } from './redemption.api.js';
@@ -58,6 +60,7 @@ function useQuotaHint(text: string, unit: QuotaUnit): string {
 
 function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps) {
   const { t } = useTranslation('redemption');
+  const buttons = useWords('redemption', 'formDialog');
   const unit = useQuotaUnit();
   const [initial] = useState<RedemptionFormValues>(() =>
     code ? redemptionToForm(code, unit) : emptyRedemptionForm(unit),
@@ -91,14 +94,10 @@ function RedemptionForm({ code, onClose, onCreated }: RedemptionFormDialogProps)
     <CheckedDialogForm
       form={form}
       onValid={submit}
-      testId="redemption-form"
       title={code ? t('form.editTitle', { id: code.id }) : t('form.createTitle')}
       onCancel={onClose}
       saving={saving}
-      cancelLabel={t('form.cancel')}
-      submitLabel={code ? t('form.save') : t('form.create')}
-      cancelTestId="redemption-form-cancel"
-      submitTestId="redemption-form-submit"
+      {...dialogButtons('redemption-form', !code, buttons)}
     >
       <Stack spacing={2.5}>
         <FormProblem error={failure} testId="redemption-form-error" />

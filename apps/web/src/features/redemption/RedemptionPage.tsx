@@ -9,6 +9,7 @@ import { ListPage } from '../../components/ListPage.js';
 import { ListNoRows } from '../../components/ListStates.js';
 import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { useWords } from '../../i18n/useWords.js';
 import type { CreatedBatch } from './codesExport.js';
 import { CodesCreatedDialog, DeleteRedemptionDialog } from './RedemptionDialogs.js';
 import { RedemptionFormDialog } from './RedemptionFormDialog.js';
@@ -20,6 +21,7 @@ import { useRedemptionListParams } from './useRedemptionListParams.js';
 /** Administrators create redemption codes in batches, hand them out, and switch them off or delete them. */
 export function RedemptionPage() {
   const { t } = useTranslation('redemption');
+  const words = useWords('redemption', 'list');
   const compact = useCompact('sm');
   const [params, update] = useRedemptionListParams();
   const search = useCallback((keyword: string) => update({ keyword }), [update]);
@@ -38,9 +40,9 @@ export function RedemptionPage() {
 
   return (
     <ListPage
-      title={t('title')}
-      subtitle={t('subtitle')}
-      create={{ label: t('create'), onClick: () => openForm(null), testId: 'redemption-create' }}
+      title={words.title}
+      subtitle={words.subtitle}
+      create={{ label: words.create, onClick: () => openForm(null), testId: 'redemption-create' }}
       query={codes}
       params={params}
       onChange={update}
@@ -69,14 +71,11 @@ export function RedemptionPage() {
           icon={RedeemOutlined}
           testId="redemption-empty"
           filtered={Boolean(params.keyword) || params.status !== 0}
-          title={t('empty.title')}
-          description={t('empty.description')}
-          noMatchTitle={t('empty.noMatchTitle')}
-          noMatchDescription={t('empty.noMatch')}
+          {...words.empty}
           clearLabel={t('empty.clearFilters')}
           onClear={() => update({ keyword: '', status: 0 })}
           clearTestId="redemption-clear-filters"
-          create={{ label: t('create'), onClick: () => openForm(null) }}
+          create={{ label: words.create, onClick: () => openForm(null) }}
         />
       }
       dialogs={
@@ -93,15 +92,7 @@ export function RedemptionPage() {
         </>
       }
     >
-      <RedemptionsTable
-        codes={codes.data?.data ?? []}
-        loading={codes.isLoading}
-        order={params.order}
-        onSort={(order) => update({ order })}
-        compact={compact}
-        onEdit={openForm}
-        onDelete={setDeleting}
-      />
+      {(list) => <RedemptionsTable {...list} onEdit={openForm} onDelete={setDeleting} />}
     </ListPage>
   );
 }

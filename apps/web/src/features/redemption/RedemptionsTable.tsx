@@ -5,6 +5,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { RedemptionView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import type { ListRows } from '../../components/ListPage.js';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
@@ -13,14 +14,7 @@ import { RedemptionActions, type RedemptionRowHandlers, RedemptionStatusSwitch }
 import { RedemptionStatusChip } from './RedemptionStatusChip.js';
 import type { RedemptionSortField } from './useRedemptionListParams.js';
 
-interface RedemptionsTableProps extends RedemptionRowHandlers {
-  codes: RedemptionView[];
-  loading: boolean;
-  order: string;
-  onSort(order: string): void;
-  /** Cards instead of a table (narrow screens). */
-  compact: boolean;
-}
+type RedemptionsTableProps = ListRows<RedemptionView> & RedemptionRowHandlers;
 
 const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
@@ -111,7 +105,15 @@ function CodeCard({ code, onEdit, onDelete }: { code: RedemptionView } & Redempt
 }
 
 /** The code list: a table on wide screens, cards on narrow ones. */
-export function RedemptionsTable({ codes, loading, order, onSort, compact, onEdit, onDelete }: RedemptionsTableProps) {
+export function RedemptionsTable({
+  rows: codes,
+  loading,
+  order,
+  onSort,
+  compact,
+  onEdit,
+  onDelete,
+}: RedemptionsTableProps) {
   const { t } = useTranslation('redemption');
 
   const columns: ListColumn<RedemptionSortField>[] = [

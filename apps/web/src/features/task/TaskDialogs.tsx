@@ -1,14 +1,12 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../components/FormDialog.js';
 import { monospace } from '../../components/tasks/TaskCells.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
 
@@ -23,21 +21,11 @@ interface TextDialogProps {
   testId: string;
 }
 
-/** A read-only text in a dialog with a copy button: a task's lyrics or its response body. */
+/** A read-only text in a dialog (full screen on phones) with a copy button: a task's lyrics or its response body. */
 export function TextDialog({ open, onClose, title, text, code, testId }: TextDialogProps) {
   const { t } = useTranslation('task');
-  const theme = useTheme();
-  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullWidth
-      maxWidth="md"
-      fullScreen={fullScreen}
-      scroll="paper"
-      data-testid={testId}
-    >
+    <FormDialog open={open} onClose={onClose} maxWidth="md" testId={testId}>
       <DialogTitle sx={{ overflowWrap: 'anywhere' }}>{title}</DialogTitle>
       <DialogContent dividers>
         {text ? (
@@ -65,6 +53,6 @@ export function TextDialog({ open, onClose, title, text, code, testId }: TextDia
           {t('dialog.close')}
         </Button>
       </DialogActions>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,22 +1,29 @@
 import WorkHistoryOutlined from '@mui/icons-material/WorkHistoryOutlined';
 import { type AsyncTaskView, TASK_ACTIONS, TASK_PLATFORMS, TASK_STATUSES } from '@one-hub/contracts';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterField } from '../../components/tasks/FilterBar.js';
-import { TaskListPage } from '../../components/tasks/TaskListPage.js';
-import { activeFilterCount, filtersOf } from '../../hooks/listParams.js';
+import { type TaskFilterSetup, TaskListPage } from '../../components/tasks/TaskListPage.js';
 import { useCompact } from '../../hooks/useCompact.js';
 import { useSession } from '../../hooks/useSession.js';
+import { useWords } from '../../i18n/useWords.js';
 import { statusKey } from '../../lib/taskStatus.js';
 import { TextDialog } from './TaskDialogs.js';
 import { TasksTable } from './TasksTable.js';
-import { useTasks } from './task.api.js';
+import { type TaskFilters, useTasks } from './task.api.js';
 import { formatData, sunoLyrics } from './taskData.js';
 import { taskDraft, taskFromDraft } from './taskDraft.js';
 import { emptyTaskFilters, useTaskListParams } from './useTaskListParams.js';
 
-const emptyDraft = taskDraft(emptyTaskFilters);
 type Opened = { kind: 'lyrics' | 'body'; task: AsyncTaskView } | null;
+
+/** The own list ignores the channel and user filters. */
+const filterSetup: TaskFilterSetup<TaskFilters> = {
+  toDraft: taskDraft,
+  fromDraft: taskFromDraft,
+  none: emptyTaskFilters,
+  adminOnly: ['channel_id', 'user_id'],
+};
 
 /** The filters of reference §1.17; channel and user only for administrators. */
 function useTaskFilterFields(isAdmin: boolean): FilterField[] {
@@ -62,12 +69,11 @@ function useTaskFilterFields(isAdmin: boolean): FilterField[] {
 /** The Suno and Kling tasks: everyone's for administrators, the caller's own otherwise. */
 export function TaskPage() {
   const { t } = useTranslation('task');
+  const words = useWords('task', 'taskList');
   const compact = useCompact('sm');
   const { isAdmin } = useSession();
   const [params, update] = useTaskListParams();
   const tasks = useTasks(isAdmin, params);
-  const filters = useMemo(() => filtersOf(params), [params]);
-  const draft = useMemo(() => taskDraft(filters), [filters]);
   const [opened, setOpened] = useState<Opened>(null);
   // Keeps the last task while the dialog fades out.
   const [shown, setShown] = useState<AsyncTaskView | null>(null);
@@ -75,33 +81,14 @@ export function TaskPage() {
     setShown(task);
     setOpened({ kind, task });
   };
-
   const fields = useTaskFilterFields(isAdmin);
-  // Channel and user filters are ignored on the own list; stale ones in the URL must not count.
-  const active = activeFilterCount(isAdmin ? filters : { ...filters, channel_id: '', user_id: '' });
-  const rows = tasks.data?.data ?? [];
   const lyrics = shown ? sunoLyrics(shown.data) : null;
 
   return (
     <TaskListPage
-      texts={{
-        title: t('title'),
-        subtitle: isAdmin ? t('subtitleAdmin') : t('subtitle'),
-        total: t('totalCount', { count: tasks.data?.total_count ?? 0 }),
-        refresh: t('refresh'),
-        filters: {
-          apply: t('filters.apply'),
-          reset: t('filters.reset'),
-          show: t('filters.show'),
-          hide: t('filters.hide'),
-        },
-        empty: {
-          title: t('empty.title'),
-          description: t('empty.description'),
-          noMatchTitle: t('empty.noMatchTitle'),
-          noMatch: t('empty.noMatch'),
-        },
-      }}
+      words={words}
+      total={t('totalCount', { count: tasks.data?.total_count ?? 0 })}
+      admin={isAdmin}
       testIdPrefix="task"
       icon={WorkHistoryOutlined}
       query={tasks}
@@ -109,10 +96,7 @@ export function TaskPage() {
       onChange={update}
       compact={compact}
       fields={fields}
-      draft={draft}
-      emptyDraft={emptyDraft}
-      activeCount={active}
-      onApply={(next) => update({ ...taskFromDraft(next), page: 1 })}
+      filters={filterSetup}
       dialogs={
         <>
           <TextDialog
@@ -134,16 +118,7 @@ export function TaskPage() {
         </>
       }
     >
-      <TasksTable
-        tasks={rows}
-        loading={tasks.isLoading}
-        admin={isAdmin}
-        compact={compact}
-        order={params.order}
-        onSort={(order) => update({ order })}
-        onLyrics={open('lyrics')}
-        onBody={open('body')}
-      />
+      {(table) => <TasksTable table={table} onLyrics={open('lyrics')} onBody={open('body')} />}
     </TaskListPage>
   );
 }

@@ -5,7 +5,6 @@ import Typography from '@mui/material/Typography';
 import type { AsyncTaskView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { Timestamp } from '../../components/Timestamp.js';
-import { RowsView } from '../../components/tasks/RowsView.js';
 import {
   ClampedText,
   Muted,
@@ -14,18 +13,13 @@ import {
   ProgressCell,
   type TaskColumn,
   TaskIdCell,
-  TaskStatus,
 } from '../../components/tasks/TaskCells.js';
+import { TaskRows, type TaskTableProps, taskStatusCell } from '../../components/tasks/TaskRows.js';
 import { durationParts, elapsedSeconds } from '../../lib/taskStatus.js';
 import { TaskResult } from './TaskResult.js';
 
 interface TasksTableProps {
-  tasks: AsyncTaskView[];
-  loading: boolean;
-  admin: boolean;
-  compact: boolean;
-  order: string;
-  onSort(order: string): void;
+  table: TaskTableProps<AsyncTaskView>;
   onLyrics(task: AsyncTaskView): void;
   onBody(task: AsyncTaskView): void;
 }
@@ -45,12 +39,9 @@ function Duration({ task }: { task: AsyncTaskView }) {
 }
 
 /** The async task rows (reference §1.17, spec "Async task"), a table on wide screens and cards on phones. */
-export function TasksTable({ tasks, loading, admin, compact, order, onSort, onLyrics, onBody }: TasksTableProps) {
+export function TasksTable({ table, onLyrics, onBody }: TasksTableProps) {
   const { t } = useTranslation('task');
-  const status = (task: { id: number; status: string }) => (
-    <TaskStatus status={task.status} testId={`task-status-${task.id}`} />
-  );
-  const allColumns: TaskColumn<AsyncTaskView>[] = [
+  const columns: TaskColumn<AsyncTaskView>[] = [
     {
       id: 'taskId',
       label: t('columns.taskId'),
@@ -75,7 +66,7 @@ export function TasksTable({ tasks, loading, admin, compact, order, onSort, onLy
       label: t('columns.action'),
       render: (task) => <PlainChip label={task.action} testId={`task-action-${task.id}`} />,
     },
-    { id: 'status', label: t('columns.status'), render: status },
+    { id: 'status', label: t('columns.status'), render: taskStatusCell('task') },
     {
       id: 'progress',
       label: t('columns.progress'),
@@ -127,22 +118,14 @@ export function TasksTable({ tasks, loading, admin, compact, order, onSort, onLy
       ),
     },
   ];
-  const columns = allColumns.filter((column) => admin || !column.adminOnly);
   return (
-    <RowsView
-      rows={tasks}
+    <TaskRows
+      table={table}
       columns={columns}
-      rowKey={(task) => task.id}
-      loading={loading}
-      compact={compact}
-      order={order}
-      onSort={onSort}
       testIdPrefix="task"
-      cardHeader={(task) => ({
-        title: <TaskIdCell value={task.task_id} copyLabel={t('copyTaskId')} testId={`task-card-id-${task.id}`} />,
-        badge: status(task),
-      })}
-      cardSkip={['taskId', 'status']}
+      taskId={(task) => task.task_id}
+      idColumn="taskId"
+      copyIdLabel={t('copyTaskId')}
     />
   );
 }

@@ -4,10 +4,12 @@ import Stack from '@mui/material/Stack';
 import type { TelegramMenuView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
-import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
+import { saveWith, useCheckedForm } from '../../components/form/checkedForm.js';
+import { dialogButtons } from '../../components/form/dialogButtons.js';
 import { FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { useWords } from '../../i18n/useWords.js';
 import { useSaveTelegramMenu } from './telegram.api.js';
 import {
   DESCRIPTION_MAX_LENGTH,
@@ -31,6 +33,7 @@ interface TelegramMenuFormProps {
 
 function TelegramMenuForm({ menu, onClose, onSaved }: TelegramMenuFormProps) {
   const { t } = useTranslation('telegram');
+  const buttons = useWords('telegram', 'formDialog');
   const form = useCheckedForm(
     () => (menu ? telegramMenuToForm(menu) : emptyTelegramForm()),
     (values) => validateTelegramForm(values, menu?.id ?? null, (key, options) => t(key, options)),
@@ -42,20 +45,11 @@ function TelegramMenuForm({ menu, onClose, onSaved }: TelegramMenuFormProps) {
   return (
     <CheckedDialogForm
       form={form}
-      onValid={(body) =>
-        save.mutate(body, {
-          onSuccess: (saved) => onSaved(saved, creating),
-          onError: (error) => showServerError(form.setError, error, formFieldOf),
-        })
-      }
-      testId="telegram-form"
+      onValid={saveWith(form, save, formFieldOf, (saved) => onSaved(saved, creating))}
       title={creating ? t('form.createTitle') : t('form.editTitle', { command: menu.command })}
       onCancel={onClose}
       saving={saving}
-      cancelLabel={t('form.cancel')}
-      submitLabel={creating ? t('form.create') : t('form.save')}
-      cancelTestId="telegram-form-cancel"
-      submitTestId="telegram-form-submit"
+      {...dialogButtons('telegram-form', creating, buttons)}
     >
       <Stack spacing={2.5}>
         <FormProblem testId="telegram-form-error" />

@@ -8,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { TelegramMenuView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import type { ListRows } from '../../components/ListPage.js';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { RowIconButton } from '../../components/RowIconButton.js';
@@ -21,13 +22,7 @@ export interface TelegramRowHandlers {
   onDelete(menu: TelegramMenuView): void;
 }
 
-interface TelegramMenusTableProps extends TelegramRowHandlers {
-  menus: TelegramMenuView[];
-  loading: boolean;
-  order: string;
-  onSort(order: string): void;
-  compact: boolean;
-}
+type TelegramMenusTableProps = ListRows<TelegramMenuView> & TelegramRowHandlers;
 
 function CommandText({ menu }: { menu: TelegramMenuView }) {
   return (
@@ -128,7 +123,14 @@ function MenuCard({ menu, ...handlers }: { menu: TelegramMenuView } & TelegramRo
 }
 
 /** The custom commands: a table on wide screens, cards on narrow ones. */
-export function TelegramMenusTable({ menus, loading, order, onSort, compact, ...handlers }: TelegramMenusTableProps) {
+export function TelegramMenusTable({
+  rows: menus,
+  loading,
+  order,
+  onSort,
+  compact,
+  ...handlers
+}: TelegramMenusTableProps) {
   const { t } = useTranslation('telegram');
   const columns: ListColumn<TelegramSortField>[] = [
     { label: t('columns.id'), field: 'id' },

@@ -7,6 +7,7 @@ import { ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { useWords } from '../../i18n/useWords.js';
 import { notify } from '../../lib/notify.js';
 import { DeleteTelegramMenuDialog } from './DeleteTelegramMenuDialog.js';
 import { TelegramMenuFormDialog } from './TelegramMenuFormDialog.js';
@@ -18,6 +19,7 @@ import { useTelegramListParams } from './useTelegramListParams.js';
 /** The Telegram screen (admin): the bot's state and its custom commands, which are data even while it is off. */
 export function TelegramPage() {
   const { t } = useTranslation('telegram');
+  const words = useWords('telegram', 'list');
   const compact = useCompact('md');
   const [params, update] = useTelegramListParams();
   const search = useCallback((keyword: string) => update({ keyword }), [update]);
@@ -27,9 +29,9 @@ export function TelegramPage() {
 
   return (
     <ListPage
-      title={t('title')}
-      subtitle={t('subtitle')}
-      create={{ label: t('create'), onClick: () => form.show(null), testId: 'telegram-create' }}
+      title={words.title}
+      subtitle={words.subtitle}
+      create={{ label: words.create, onClick: () => form.show(null), testId: 'telegram-create' }}
       above={<TelegramStatusCard />}
       query={menus}
       params={params}
@@ -41,12 +43,11 @@ export function TelegramPage() {
           search={{
             value: params.keyword,
             onSearch: search,
-            placeholder: t('searchPlaceholder'),
-            label: t('searchLabel'),
+            ...words.search,
             testId: 'telegram-search',
             sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } },
           }}
-          refreshLabel={t('refresh')}
+          refreshLabel={words.refresh}
           onRefresh={() => void menus.refetch()}
           refreshTestId="telegram-refresh"
         />
@@ -57,14 +58,11 @@ export function TelegramPage() {
           icon={TelegramIcon}
           testId="telegram-empty"
           filtered={Boolean(params.keyword)}
-          title={t('empty.title')}
-          description={t('empty.description')}
-          noMatchTitle={t('empty.noMatchTitle')}
-          noMatchDescription={t('empty.noMatch')}
+          {...words.empty}
           clearLabel={t('empty.clearFilters')}
           onClear={() => update({ keyword: '' })}
           clearTestId="telegram-clear-search"
-          create={{ label: t('create'), onClick: () => form.show(null) }}
+          create={{ label: words.create, onClick: () => form.show(null) }}
         />
       }
       dialogs={
@@ -83,15 +81,7 @@ export function TelegramPage() {
         </>
       }
     >
-      <TelegramMenusTable
-        menus={menus.data?.data ?? []}
-        loading={menus.isLoading}
-        order={params.order}
-        onSort={(order) => update({ order })}
-        compact={compact}
-        onEdit={(menu) => form.show(menu)}
-        onDelete={setDeleting}
-      />
+      {(list) => <TelegramMenusTable {...list} onEdit={(menu) => form.show(menu)} onDelete={setDeleting} />}
     </ListPage>
   );
 }

@@ -5,6 +5,7 @@ import {
   type TelegramParseMode,
   telegramMenuBody,
 } from '@one-hub/contracts';
+import { placeIssues } from '../../components/form/placeIssues.js';
 
 export type ParseMode = TelegramParseMode;
 /** The reply formats Telegram knows, in the select's order (the default first); '' is plain text. */
@@ -90,7 +91,6 @@ export type TelegramFormResult =
  */
 export function validateTelegramForm(values: TelegramFormValues, id: number | null, t: Translate): TelegramFormResult {
   const errors: TelegramFormErrors = {};
-  const unplaced: string[] = [];
   const name = commandName(values.command);
   // The server refuses them too; saying so before the round trip names the reason in place.
   if (isBuiltinCommand(name)) errors.command = t('telegram:form.errors.commandBuiltin', { command: name });
@@ -102,13 +102,13 @@ export function validateTelegramForm(values: TelegramFormValues, id: number | nu
     parse_mode: values.parseMode,
     reply_message: values.reply,
   });
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = fieldOfPath[String(issue.path[0] ?? '')];
-      if (field) errors[field] ??= issueText(field, issue.code, values, t);
-      else unplaced.push(issue.message);
-    }
-  }
+  const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
+  const { unplaced } = placeIssues(
+    parsed.error?.issues ?? [],
+    fieldAt,
+    (field, issue) => issueText(field, issue.code, values, t),
+    errors,
+  );
   if (values.reply.trim() === '') errors.reply ??= t('telegram:form.errors.replyRequired');
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors, unplaced };
   return { ok: true, body: parsed.data };

@@ -10,37 +10,26 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { clientKey, type TokenView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { useLastShown } from '../../hooks/useLastShown.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
-import { notify } from '../../lib/notify.js';
 import { useDeleteToken } from './token.api.js';
 
 /** Asks before deleting a key: clients using it stop working at once. */
 export function DeleteTokenDialog({ token, onClose }: { token: TokenView | null; onClose(): void }) {
   const { t } = useTranslation('token');
   const remove = useDeleteToken();
-  const confirm = () => {
-    if (!token) return;
-    remove.mutate(token.id, {
-      onSuccess: () => {
-        notify.success(t('notify.deleted', { name: token.name }));
-        onClose();
-      },
-    });
-  };
   return (
-    <ConfirmDialog
-      open={token !== null}
+    <DeleteDialog
+      row={token}
+      onClose={onClose}
+      remove={remove}
       title={t('delete.title')}
       message={t('delete.message', { name: token?.name ?? '' })}
       confirmLabel={t('delete.confirm')}
       cancelLabel={t('form.cancel')}
-      busy={remove.isPending}
-      onConfirm={confirm}
-      onClose={onClose}
-      testId="token-delete-dialog"
-      confirmTestId="token-delete-confirm"
+      deletedText={(deleted) => t('notify.deleted', { name: deleted.name })}
+      testIdPrefix="token"
     />
   );
 }

@@ -3,12 +3,14 @@ import { TOKEN_NAME_MAX_LENGTH, type TokenView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
 import { useCheckedForm } from '../../components/form/checkedForm.js';
+import { dialogButtons } from '../../components/form/dialogButtons.js';
 import { FormTextField, useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
+import { useWords } from '../../i18n/useWords.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { OwnerSection, useOwnerField } from './OwnerSection.js';
 import { TokenBudgetSection } from './TokenBudgetSection.js';
@@ -30,6 +32,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogProps) {
   const { t } = useTranslation('token');
+  const buttons = useWords('token', 'formDialog');
   // Quota is typed in the unit the balance dialog uses: US$ when the site shows currency.
   const unit = quotaUnitOf(useSiteInfo());
   const form = useCheckedForm(
@@ -64,14 +67,10 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
           save.mutate(sent, { onSuccess: (saved) => onSaved(saved, token === null) });
         })(event);
       }}
-      testId="token-form"
       title={token ? t('form.editTitle') : t('form.createTitle')}
       onCancel={onClose}
       saving={saving}
-      cancelLabel={t('form.cancel')}
-      submitLabel={token ? t('form.save') : t('form.create')}
-      cancelTestId="token-form-cancel"
-      submitTestId="token-form-submit"
+      {...dialogButtons('token-form', !token, buttons)}
     >
       <Stack spacing={3}>
         <FormProblem error={save.error} testId="token-form-error" />

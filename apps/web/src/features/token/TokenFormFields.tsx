@@ -1,9 +1,4 @@
-import ExpandMore from '@mui/icons-material/ExpandMore';
-import Accordion from '@mui/material/Accordion';
-import AccordionDetails from '@mui/material/AccordionDetails';
-import AccordionSummary from '@mui/material/AccordionSummary';
 import Autocomplete from '@mui/material/Autocomplete';
-import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
@@ -13,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { HEARTBEAT_MAX_SECONDS, HEARTBEAT_MIN_SECONDS, type UserGroupView } from '@one-hub/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FoldedSection } from '../../components/form/FoldedSection.js';
 import { FormSection } from '../../components/form/FormSection.js';
 import { bindSwitchFields, bindTextFields } from '../../components/form/fieldBinding.js';
 import { SwitchField } from '../../components/form/SwitchField.js';
@@ -169,97 +165,86 @@ export function LimitsSection(props: SectionProps) {
     if (hasError) setExpanded(true);
   }, [hasError]);
   return (
-    <Accordion
-      disableGutters
+    <FoldedSection
+      title={t('form.advanced')}
+      hint={t('form.advancedHint')}
       expanded={expanded}
-      onChange={(_event, open) => setExpanded(open)}
-      variant="outlined"
-      sx={{ borderRadius: 1, '&::before': { display: 'none' } }}
+      onExpand={setExpanded}
+      testId="token-form-advanced"
+      spacing={2.5}
     >
-      <AccordionSummary expandIcon={<ExpandMore />} data-testid="token-form-advanced">
-        <Box>
-          <Typography variant="subtitle2">{t('form.advanced')}</Typography>
-          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-            {t('form.advancedHint')}
-          </Typography>
-        </Box>
-      </AccordionSummary>
-      <AccordionDetails>
-        <Stack spacing={2.5}>
-          <FormSection title={t('form.modelsSection')} spacing={1.5}>
-            <SwitchField label={t('form.modelLimit')} {...switchOf('modelLimitEnabled', 'token-form-model-limit')} />
-            <Autocomplete
-              multiple
-              freeSolo
-              options={[]}
-              value={values.models}
-              onChange={(_event, models) => change('models', models)}
-              disabled={disabled || !values.modelLimitEnabled}
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  label={t('form.models')}
-                  error={Boolean(errors.models)}
-                  helperText={errors.models ?? t('form.modelsHint')}
-                />
-              )}
-            />
-          </FormSection>
-          <FormSection title={t('form.ipSection')} spacing={1.5}>
-            <SwitchField label={t('form.ipLimit')} {...switchOf('ipLimitEnabled', 'token-form-ip-limit')} />
+      <FormSection title={t('form.modelsSection')} spacing={1.5}>
+        <SwitchField label={t('form.modelLimit')} {...switchOf('modelLimitEnabled', 'token-form-model-limit')} />
+        <Autocomplete
+          multiple
+          freeSolo
+          options={[]}
+          value={values.models}
+          onChange={(_event, models) => change('models', models)}
+          disabled={disabled || !values.modelLimitEnabled}
+          renderInput={(params) => (
             <TextField
-              multiline
-              minRows={2}
-              label={t('form.ipWhitelist')}
-              placeholder={t('form.ipPlaceholder')}
-              {...bind('ipWhitelist', t('form.ipHint'))}
-              disabled={disabled || !values.ipLimitEnabled}
-              slotProps={{ htmlInput: { 'data-testid': 'token-form-ips' } }}
+              {...params}
+              label={t('form.models')}
+              error={Boolean(errors.models)}
+              helperText={errors.models ?? t('form.modelsHint')}
             />
-          </FormSection>
-          <FormSection title={t('form.rateSection')} spacing={1.5}>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-              <TextField
-                type="number"
-                label={t('form.rpm')}
-                {...bind('rpm', t('form.zeroNoLimit'))}
-                slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-rpm' } }}
-              />
-              <TextField
-                type="number"
-                label={t('form.tpm')}
-                {...bind('tpm', t('form.zeroNoLimit'))}
-                slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-tpm' } }}
-              />
-              <TextField
-                type="number"
-                label={t('form.concurrency')}
-                {...bind('concurrency', t('form.zeroNoLimit'))}
-                slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-concurrency' } }}
-              />
-            </Stack>
-          </FormSection>
-          <FormSection title={t('form.heartbeatSection')} spacing={1.5}>
-            <SwitchField label={t('form.heartbeat')} {...switchOf('heartbeatEnabled', 'token-form-heartbeat')} />
-            <TextField
-              type="number"
-              label={t('form.heartbeatSeconds')}
-              {...bind(
-                'heartbeatSeconds',
-                t('form.heartbeatHint', { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS }),
-              )}
-              disabled={disabled || !values.heartbeatEnabled}
-              slotProps={{ htmlInput: { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS, step: 1 } }}
-            />
-          </FormSection>
-          <FormSection title={t('form.cacheSection')} spacing={1.5}>
-            <SwitchField label={t('form.chatCache')} {...switchOf('chatCache', 'token-form-chat-cache')} />
-            <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-              {t('form.chatCacheHint')}
-            </Typography>
-          </FormSection>
+          )}
+        />
+      </FormSection>
+      <FormSection title={t('form.ipSection')} spacing={1.5}>
+        <SwitchField label={t('form.ipLimit')} {...switchOf('ipLimitEnabled', 'token-form-ip-limit')} />
+        <TextField
+          multiline
+          minRows={2}
+          label={t('form.ipWhitelist')}
+          placeholder={t('form.ipPlaceholder')}
+          {...bind('ipWhitelist', t('form.ipHint'))}
+          disabled={disabled || !values.ipLimitEnabled}
+          slotProps={{ htmlInput: { 'data-testid': 'token-form-ips' } }}
+        />
+      </FormSection>
+      <FormSection title={t('form.rateSection')} spacing={1.5}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+          <TextField
+            type="number"
+            label={t('form.rpm')}
+            {...bind('rpm', t('form.zeroNoLimit'))}
+            slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-rpm' } }}
+          />
+          <TextField
+            type="number"
+            label={t('form.tpm')}
+            {...bind('tpm', t('form.zeroNoLimit'))}
+            slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-tpm' } }}
+          />
+          <TextField
+            type="number"
+            label={t('form.concurrency')}
+            {...bind('concurrency', t('form.zeroNoLimit'))}
+            slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-concurrency' } }}
+          />
         </Stack>
-      </AccordionDetails>
-    </Accordion>
+      </FormSection>
+      <FormSection title={t('form.heartbeatSection')} spacing={1.5}>
+        <SwitchField label={t('form.heartbeat')} {...switchOf('heartbeatEnabled', 'token-form-heartbeat')} />
+        <TextField
+          type="number"
+          label={t('form.heartbeatSeconds')}
+          {...bind(
+            'heartbeatSeconds',
+            t('form.heartbeatHint', { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS }),
+          )}
+          disabled={disabled || !values.heartbeatEnabled}
+          slotProps={{ htmlInput: { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS, step: 1 } }}
+        />
+      </FormSection>
+      <FormSection title={t('form.cacheSection')} spacing={1.5}>
+        <SwitchField label={t('form.chatCache')} {...switchOf('chatCache', 'token-form-chat-cache')} />
+        <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+          {t('form.chatCacheHint')}
+        </Typography>
+      </FormSection>
+    </FoldedSection>
   );
 }

@@ -8,6 +8,7 @@ import { ListNoRows } from '../../components/ListStates.js';
 import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { useSession } from '../../hooks/useSession.js';
+import { useWords } from '../../i18n/useWords.js';
 import { notify } from '../../lib/notify.js';
 import { AdminTokenBar } from './AdminTokenBar.js';
 import { DeleteTokenDialog, KeyCreatedDialog } from './TokenDialogs.js';
@@ -18,6 +19,7 @@ import { useTokenListParams } from './useTokenListParams.js';
 
 export function TokenPage() {
   const { t } = useTranslation('token');
+  const words = useWords('token', 'list');
   const compact = useCompact('sm');
   const [params, update] = useTokenListParams();
   const search = useCallback((keyword: string) => update({ keyword }), [update]);
@@ -43,9 +45,9 @@ export function TokenPage() {
 
   return (
     <ListPage
-      title={t('title')}
-      subtitle={t('subtitle')}
-      create={{ label: t('create'), onClick: () => openForm(null), testId: 'token-create' }}
+      title={words.title}
+      subtitle={words.subtitle}
+      create={{ label: words.create, onClick: () => openForm(null), testId: 'token-create' }}
       query={tokens}
       params={params}
       onChange={update}
@@ -57,12 +59,11 @@ export function TokenPage() {
             search={{
               value: params.keyword,
               onSearch: search,
-              placeholder: t('searchPlaceholder'),
-              label: t('searchLabel'),
+              ...words.search,
               testId: 'token-search',
               sx: { maxWidth: { sm: 320 } },
             }}
-            refreshLabel={t('refresh')}
+            refreshLabel={words.refresh}
             onRefresh={() => void tokens.refetch()}
             refreshTestId="token-refresh"
           />
@@ -74,9 +75,7 @@ export function TokenPage() {
           icon={KeyOutlined}
           testId="token-empty"
           filtered={Boolean(params.keyword) || idFiltered}
-          title={t('empty.title')}
-          description={t('empty.description')}
-          noMatchTitle={t('empty.noMatchTitle')}
+          {...words.empty}
           noMatchDescription={
             idFiltered || (allUsers && !params.keyword)
               ? t('admin.noMatch')
@@ -84,7 +83,7 @@ export function TokenPage() {
           }
           clearLabel={t('empty.clearSearch')}
           onClear={() => update({ keyword: '', user_id: '', token_id: '' })}
-          create={{ label: t('create'), onClick: () => openForm(null) }}
+          create={{ label: words.create, onClick: () => openForm(null) }}
         />
       }
       dialogs={
@@ -102,17 +101,9 @@ export function TokenPage() {
         </>
       }
     >
-      <TokensTable
-        tokens={tokens.data?.data ?? []}
-        loading={tokens.isLoading}
-        order={params.order}
-        onSort={(order) => update({ order })}
-        nowSeconds={nowSeconds}
-        compact={compact}
-        allUsers={allUsers}
-        onEdit={openForm}
-        onDelete={setDeleting}
-      />
+      {(list) => (
+        <TokensTable {...list} nowSeconds={nowSeconds} allUsers={allUsers} onEdit={openForm} onDelete={setDeleting} />
+      )}
     </ListPage>
   );
 }

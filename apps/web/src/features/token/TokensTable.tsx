@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { clientKey, maskKey, NEVER_EXPIRES, PLAYGROUND_TOKEN_NAME, type TokenView } from '@one-hub/contracts';
 import { createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ListRows } from '../../components/ListPage.js';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
@@ -21,14 +22,8 @@ import { TokenStatusChip, tokenState } from './TokenStatusChip.js';
 import type { TokenRow } from './token.api.js';
 import type { TokenSortField } from './useTokenListParams.js';
 
-interface TokensTableProps extends TokenRowHandlers {
-  tokens: TokenRow[];
-  loading: boolean;
-  order: string;
-  onSort(order: string): void;
+interface TokensTableProps extends ListRows<TokenRow>, TokenRowHandlers {
   nowSeconds: number;
-  /** Cards instead of a table (narrow screens). */
-  compact: boolean;
   /** An administrator's list of other users' keys: an owner column, masked keys, fewer actions. */
   allUsers: boolean;
 }
@@ -198,7 +193,7 @@ function TokenCard({
 
 /** The key list: a table on wide screens, cards on narrow ones. */
 export function TokensTable({
-  tokens,
+  rows: tokens,
   loading,
   order,
   onSort,

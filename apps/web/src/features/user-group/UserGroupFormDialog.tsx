@@ -5,12 +5,14 @@ import type { UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { BudgetsEditor } from '../../components/budgets/BudgetsEditor.js';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
-import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
+import { saveWith, useCheckedForm } from '../../components/form/checkedForm.js';
+import { dialogButtons } from '../../components/form/dialogButtons.js';
 import { FormSwitchField, FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { useWords } from '../../i18n/useWords.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { monospace } from './UserGroupCells.js';
 import { useSaveUserGroup } from './userGroup.api.js';
@@ -33,6 +35,7 @@ interface UserGroupFormDialogProps {
 
 function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
   const { t } = useTranslation('userGroup');
+  const buttons = useWords('userGroup', 'formDialog');
   // Budget money is typed in the unit of every quota field: US$ when the site shows currency.
   const unit = quotaUnitOf(useSiteInfo());
   const form = useCheckedForm(
@@ -50,20 +53,11 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
   return (
     <CheckedDialogForm
       form={form}
-      onValid={(body) =>
-        save.mutate(body, {
-          onSuccess: (saved) => onSaved(saved, creating),
-          onError: (error) => showServerError(form.setError, error, formFieldOf),
-        })
-      }
-      testId="user-group-form"
+      onValid={saveWith(form, save, formFieldOf, (saved) => onSaved(saved, creating))}
       title={creating ? t('form.createTitle') : t('form.editTitle', { name: group.name })}
       onCancel={onClose}
       saving={saving}
-      cancelLabel={t('form.cancel')}
-      submitLabel={creating ? t('form.create') : t('form.save')}
-      cancelTestId="user-group-form-cancel"
-      submitTestId="user-group-form-submit"
+      {...dialogButtons('user-group-form', creating, buttons)}
     >
       <Stack spacing={3}>
         <FormProblem testId="user-group-form-error" />

@@ -10,6 +10,7 @@ import { ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { useWords } from '../../i18n/useWords.js';
 import { notify } from '../../lib/notify.js';
 import { DeleteUserGroupDialog } from './DeleteUserGroupDialog.js';
 import { UserGroupFormDialog } from './UserGroupFormDialog.js';
@@ -19,6 +20,7 @@ import { useUserGroupListParams } from './useUserGroupListParams.js';
 
 export function UserGroupPage() {
   const { t } = useTranslation('userGroup');
+  const words = useWords('userGroup', 'list');
   const compact = useCompact('md');
   const [params, update] = useUserGroupListParams();
   const search = useCallback((name: string) => update({ name }), [update]);
@@ -32,9 +34,9 @@ export function UserGroupPage() {
 
   return (
     <ListPage
-      title={t('title')}
-      subtitle={t('subtitle')}
-      create={{ label: t('create'), onClick: () => openForm(null), testId: 'user-group-create' }}
+      title={words.title}
+      subtitle={words.subtitle}
+      create={{ label: words.create, onClick: () => openForm(null), testId: 'user-group-create' }}
       query={groups}
       params={params}
       onChange={update}
@@ -45,12 +47,11 @@ export function UserGroupPage() {
           search={{
             value: params.name,
             onSearch: search,
-            placeholder: t('searchPlaceholder'),
-            label: t('searchLabel'),
+            ...words.search,
             testId: 'user-group-search',
             sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } },
           }}
-          refreshLabel={t('refresh')}
+          refreshLabel={words.refresh}
           onRefresh={() => void groups.refetch()}
           refreshTestId="user-group-refresh"
         >
@@ -90,14 +91,11 @@ export function UserGroupPage() {
           icon={GroupsOutlined}
           testId="user-group-empty"
           filtered={Boolean(params.name || params.enable)}
-          title={t('empty.title')}
-          description={t('empty.description')}
-          noMatchTitle={t('empty.noMatchTitle')}
-          noMatchDescription={t('empty.noMatch')}
+          {...words.empty}
           clearLabel={t('empty.clearFilters')}
           onClear={() => update({ name: '', enable: '' })}
           clearTestId="user-group-clear-filters"
-          create={{ label: t('create'), onClick: () => openForm(null) }}
+          create={{ label: words.create, onClick: () => openForm(null) }}
         />
       }
       dialogs={
@@ -116,15 +114,7 @@ export function UserGroupPage() {
         </>
       }
     >
-      <UserGroupsTable
-        groups={groups.data?.data ?? []}
-        loading={groups.isLoading}
-        order={params.order}
-        onSort={(order) => update({ order })}
-        compact={compact}
-        onEdit={openForm}
-        onDelete={setDeleting}
-      />
+      {(list) => <UserGroupsTable {...list} onEdit={openForm} onDelete={setDeleting} />}
     </ListPage>
   );
 }

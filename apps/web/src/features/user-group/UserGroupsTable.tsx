@@ -4,6 +4,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { UserGroupSortField, UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import type { ListRows } from '../../components/ListPage.js';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
@@ -18,13 +19,7 @@ import {
   type UserGroupRowHandlers,
 } from './UserGroupCells.js';
 
-interface UserGroupsTableProps extends UserGroupRowHandlers {
-  groups: UserGroupView[];
-  loading: boolean;
-  order: string;
-  onSort(order: string): void;
-  compact: boolean;
-}
+type UserGroupsTableProps = ListRows<UserGroupView> & UserGroupRowHandlers;
 
 function GroupCard({ group, ...handlers }: { group: UserGroupView } & UserGroupRowHandlers) {
   const { t } = useTranslation('userGroup');
@@ -63,7 +58,7 @@ function GroupCard({ group, ...handlers }: { group: UserGroupView } & UserGroupR
 }
 
 /** The group list: a table on wide screens, cards on narrow ones. */
-export function UserGroupsTable({ groups, loading, order, onSort, compact, ...handlers }: UserGroupsTableProps) {
+export function UserGroupsTable({ rows: groups, loading, order, onSort, compact, ...handlers }: UserGroupsTableProps) {
   const { t } = useTranslation('userGroup');
   const groupName = useGroupName();
   const columns: ListColumn<UserGroupSortField>[] = [

@@ -12,6 +12,7 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
+import { placeIssues } from '../../components/form/placeIssues.js';
 import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
 /** The group dialog's fields as the inputs hold them (numbers as typed text). */
@@ -31,18 +32,10 @@ export interface UserGroupFormValues {
   max: string;
 }
 
-export type UserGroupFormField =
-  | 'symbol'
-  | 'name'
-  | 'ratio'
-  | 'apiRate'
-  | 'tpm'
-  | 'min'
-  | 'max'
-  /** A budget row's input (`budgets.0.quota`), a row (`budgets.0.row`) or the list (`budgets`). */
-  | `budgets${string}`;
 /** The fields that are one input each, which a server refusal can name. */
-type SingleField = Exclude<UserGroupFormField, `budgets${string}`>;
+type SingleField = 'symbol' | 'name' | 'ratio' | 'apiRate' | 'tpm' | 'min' | 'max';
+/** Those, a budget row's input (`budgets.0.quota`), a row (`budgets.0.row`) or the budget list. */
+export type UserGroupFormField = SingleField | `budgets${string}`;
 export type UserGroupFormErrors = Partial<Record<UserGroupFormField, string>>;
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -100,7 +93,7 @@ const fieldOfPath: Record<string, SingleField> = {
   max: 'max',
 };
 
-function issueText(field: UserGroupFormField, code: string, values: UserGroupFormValues, t: Translate): string {
+function issueText(field: SingleField, code: string, values: UserGroupFormValues, t: Translate): string {
   switch (field) {
     case 'symbol':
       if (values.symbol.trim() === '') return t('userGroup:form.errors.symbolRequired');
@@ -118,15 +111,15 @@ function issueText(field: UserGroupFormField, code: string, values: UserGroupFor
       return t('userGroup:form.errors.dollars');
     case 'max':
       return code === 'custom' ? t('userGroup:form.errors.maxRange') : t('userGroup:form.errors.dollars');
-    default:
-      // Budget issues are named by `checkBudgetRows`; this is never reached for them.
-      return '';
   }
 }
 
 export type UserGroupFormResult =
   | { ok: true; body: CreateUserGroupBody | UpdateUserGroupBody }
   | { ok: false; errors: UserGroupFormErrors; unplaced: string[] };
+
+/** The form's field of an issue's path (the API's field names are snake_case). */
+const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
 
 /**
  * Checks the values with the server's schema and turns its issues into translated field messages.
@@ -154,16 +147,12 @@ export function validateUserGroupForm(
     id === null
       ? createUserGroupBody.safeParse({ symbol: values.symbol, ...fields })
       : updateUserGroupBody.safeParse({ id, ...fields });
-  const errors: UserGroupFormErrors = { ...checkBudgetRows(values.budgets, unit, t).errors };
-  if (parsed.success && Object.keys(errors).length === 0) return { ok: true, body: parsed.data };
-  const unplaced: string[] = [];
-  for (const issue of parsed.error?.issues ?? []) {
-    if (isBudgetPath(issue.path)) continue;
-    const field = fieldOfPath[String(issue.path[0] ?? '')];
-    if (field) errors[field] ??= issueText(field, issue.code, values, t);
-    else unplaced.push(issue.message);
-  }
-  return { ok: false, errors, unplaced };
+  const budgets: UserGroupFormErrors = checkBudgetRows(values.budgets, unit, t).errors;
+  if (parsed.success && Object.keys(budgets).length === 0) return { ok: true, body: parsed.data };
+  // The budget rows' issues are named by `checkBudgetRows`, on their inputs.
+  const issues = (parsed.error?.issues ?? []).filter((issue) => !isBudgetPath(issue.path));
+  const placed = placeIssues(issues, fieldAt, (field, issue) => issueText(field, issue.code, values, t), budgets);
+  return { ok: false, ...placed };
 }
 
 /** The form's field for the field a server refusal names (the API's `api_rate` is `apiRate` here). */

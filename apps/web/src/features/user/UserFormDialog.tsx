@@ -19,13 +19,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
-import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
+import { saveWith, useCheckedForm } from '../../components/form/checkedForm.js';
+import { dialogButtons } from '../../components/form/dialogButtons.js';
 import { FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
 import { useSession } from '../../hooks/useSession.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
+import { useWords } from '../../i18n/useWords.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { UserBudgetSection } from './UserBudgetSection.js';
 import { useSaveUser } from './user.api.js';
@@ -101,6 +103,7 @@ function OwnAccountHint() {
 
 function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
   const { t } = useTranslation('user');
+  const buttons = useWords('user', 'formDialog');
   const groupName = useGroupName();
   const fields = userFormFields(user, useSession().user?.id);
   const own = fields.password === 'profile';
@@ -118,20 +121,11 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
   return (
     <CheckedDialogForm
       form={form}
-      onValid={(body) =>
-        save.mutate(body, {
-          onSuccess: (saved) => onSaved(saved, creating),
-          onError: (error) => showServerError(form.setError, error, formFieldOf),
-        })
-      }
-      testId="user-form"
+      onValid={saveWith(form, save, formFieldOf, (saved) => onSaved(saved, creating))}
       title={creating ? t('form.createTitle') : t('form.editTitle', { name: user.username })}
       onCancel={onClose}
       saving={saving}
-      cancelLabel={t('form.cancel')}
-      submitLabel={creating ? t('form.create') : t('form.save')}
-      cancelTestId="user-form-cancel"
-      submitTestId="user-form-submit"
+      {...dialogButtons('user-form', creating, buttons)}
     >
       <Stack spacing={2.5} sx={{ pt: 0.5 }}>
         <FormProblem testId="user-form-error" />

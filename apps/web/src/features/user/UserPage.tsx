@@ -10,6 +10,7 @@ import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSession } from '../../hooks/useSession.js';
+import { useWords } from '../../i18n/useWords.js';
 import { notify } from '../../lib/notify.js';
 import { ManageUserDialog, type PendingAction } from './ManageUserDialog.js';
 import { QuotaDialog } from './QuotaDialog.js';
@@ -22,6 +23,7 @@ import { useUserListParams } from './useUserListParams.js';
 
 export function UserPage() {
   const { t } = useTranslation('user');
+  const words = useWords('user', 'list');
   const compact = useCompact('md');
   const { user: caller } = useSession();
   const format = useQuotaFormatter();
@@ -54,10 +56,10 @@ export function UserPage() {
 
   return (
     <ListPage
-      title={t('title')}
-      subtitle={t('subtitle')}
+      title={words.title}
+      subtitle={words.subtitle}
       create={{
-        label: t('create'),
+        label: words.create,
         onClick: () => openForm(null),
         testId: 'user-create',
         icon: <PersonAddAlt1Outlined />,
@@ -72,13 +74,12 @@ export function UserPage() {
           search={{
             value: params.keyword,
             onSearch: search,
-            placeholder: t('searchPlaceholder'),
-            label: t('searchLabel'),
+            ...words.search,
             testId: 'user-search',
             fullWidth: true,
             sx: { maxWidth: { sm: 380 } },
           }}
-          refreshLabel={t('refresh')}
+          refreshLabel={words.refresh}
           onRefresh={() => void users.refetch()}
           refreshTestId="user-refresh"
         />
@@ -89,9 +90,7 @@ export function UserPage() {
           icon={PeopleAltOutlined}
           testId="user-empty"
           filtered={Boolean(params.keyword)}
-          title={t('empty.title')}
-          description={t('empty.description')}
-          noMatchTitle={t('empty.noMatchTitle')}
+          {...words.empty}
           noMatchDescription={t('empty.noMatch', { keyword: params.keyword })}
           clearLabel={t('empty.clearSearch')}
           onClear={() => update({ keyword: '' })}
@@ -125,18 +124,16 @@ export function UserPage() {
         </>
       }
     >
-      <UsersTable
-        users={users.data?.data ?? []}
-        loading={users.isLoading}
-        order={params.order}
-        onSort={(order) => update({ order })}
-        groups={groups.bySymbol}
-        permissionsOf={permissionsOf}
-        compact={compact}
-        onEdit={openForm}
-        onQuota={openQuota}
-        onManage={onManage}
-      />
+      {(list) => (
+        <UsersTable
+          {...list}
+          groups={groups.bySymbol}
+          permissionsOf={permissionsOf}
+          onEdit={openForm}
+          onQuota={openQuota}
+          onManage={onManage}
+        />
+      )}
     </ListPage>
   );
 }

@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import type { UserGroupView, UserSortField, UserView } from '@one-hub/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ListRows } from '../../components/ListPage.js';
 import { ActionsCell, ListTable } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
@@ -16,15 +17,9 @@ import { UserActions, type UserRowHandlers } from './UserActions.js';
 import { GroupChip, RoleChip, StatusChip } from './UserChips.js';
 import type { UserPermissions } from './userPermissions.js';
 
-interface UsersTableProps extends UserRowHandlers {
-  users: UserView[];
-  loading: boolean;
-  order: string;
-  onSort(order: string): void;
+interface UsersTableProps extends ListRows<UserView>, UserRowHandlers {
   groups: Record<string, UserGroupView>;
   permissionsOf(user: UserView): UserPermissions;
-  /** Cards instead of a table (narrow screens). */
-  compact: boolean;
 }
 
 function SortLabel({
@@ -223,7 +218,7 @@ function UserRow({ user, groups, permissions, ...handlers }: RowProps) {
 
 /** The user list: a table on wide screens, cards on narrow ones. */
 export function UsersTable({
-  users,
+  rows: users,
   loading,
   order,
   onSort,

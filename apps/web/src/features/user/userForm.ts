@@ -18,6 +18,7 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
+import { placeIssues } from '../../components/form/placeIssues.js';
 import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
 /** The create/edit dialog's fields as the inputs hold them. */
@@ -100,6 +101,9 @@ export type UserFormResult =
   | { ok: true; body: AdminCreateUserBody | AdminUpdateUserBody }
   | { ok: false; errors: UserFormErrors; unplaced: string[] };
 
+/** The form's field of an issue's path (the API's field names are snake_case). */
+const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
+
 /**
  * Checks the values with the server's own schema (spec §5: username at least 3 characters,
  * password at least 8, group required) and turns its issues into translated field messages.
@@ -129,16 +133,12 @@ export function validateUserForm(
             ? { id, display_name: displayName }
             : { id, display_name: displayName, password: values.password, group: values.group, budgets },
         );
-  const errors: UserFormErrors = own ? {} : { ...checkBudgetRows(values.budgets, unit, t).errors };
-  if (parsed.success && Object.keys(errors).length === 0) return { ok: true, body: parsed.data };
-  const unplaced: string[] = [];
-  for (const issue of parsed.error?.issues ?? []) {
-    if (isBudgetPath(issue.path)) continue;
-    const field = fieldOfPath[String(issue.path[0] ?? '')];
-    if (field) errors[field] ??= issueText(field, issue.code, values, t);
-    else unplaced.push(issue.message);
-  }
-  return { ok: false, errors, unplaced };
+  const budgetErrors: UserFormErrors = own ? {} : checkBudgetRows(values.budgets, unit, t).errors;
+  if (parsed.success && Object.keys(budgetErrors).length === 0) return { ok: true, body: parsed.data };
+  // The budget rows' issues are named by `checkBudgetRows`, on their inputs.
+  const issues = (parsed.error?.issues ?? []).filter((issue) => !isBudgetPath(issue.path));
+  const placed = placeIssues(issues, fieldAt, (field, issue) => issueText(field, issue.code, values, t), budgetErrors);
+  return { ok: false, ...placed };
 }
 
 /** The form's field for the field a server refusal names (the API's `display_name` is `displayName` here). */

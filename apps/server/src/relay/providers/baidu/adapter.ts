@@ -1,6 +1,7 @@
 import { providerByType } from '../../../domain/channel-types/registry.js';
 import { fieldError } from '../../../platform/errors.js';
 import { openAiAdapter, parseOpenAiError } from '../openai/adapter.js';
+import { answerReadersByKey } from '../openai/answers-by-key.js';
 import { resolveOpenAiTarget } from '../openai/request.js';
 import type { AdapterContext, ChatAdapter, Json, UpstreamErrorInfo, WholeBodyAdapter } from '../types.js';
 import { upstreamObject } from '../values.js';
@@ -100,10 +101,7 @@ export function createBaiduAdapter(tokens: BaiduTokens): ChatAdapter {
       };
     },
     errorStatus: wenxinErrorStatus,
-    parseChat: (body, context) =>
-      baiduCredentials(context.key) ? parseWenxinChat(body, context) : openAiAdapter.parseChat(body, context),
-    decodeStream: (context) =>
-      baiduCredentials(context.key) ? wenxinStreamDecoder(context) : openAiAdapter.decodeStream(context),
+    ...answerReadersByKey(baiduCredentials, { parseChat: parseWenxinChat, decodeStream: wenxinStreamDecoder }),
     parseError: parseBaiduError,
   };
 }

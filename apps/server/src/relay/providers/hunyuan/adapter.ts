@@ -1,4 +1,5 @@
 import { openAiAdapter } from '../openai/adapter.js';
+import { answerReadersByKey } from '../openai/answers-by-key.js';
 import type { AdapterContext, ChatAdapter } from '../types.js';
 import { hunyuanStreamDecoder, parseHunyuanChat } from './answer.js';
 import { hunyuanChatBody } from './chat.js';
@@ -30,9 +31,6 @@ export const hunyuanAdapter: ChatAdapter = {
     return tencentCall(context, credentials, 'ChatCompletions', JSON.stringify(body));
   },
   errorStatus: hunyuanErrorStatus,
-  parseChat: (body, context) =>
-    hunyuanCredentials(context.key) ? parseHunyuanChat(body, context) : openAiAdapter.parseChat(body, context),
-  decodeStream: (context) =>
-    hunyuanCredentials(context.key) ? hunyuanStreamDecoder(context) : openAiAdapter.decodeStream(context),
+  ...answerReadersByKey(hunyuanCredentials, { parseChat: parseHunyuanChat, decodeStream: hunyuanStreamDecoder }),
   parseError: parseHunyuanError,
 };

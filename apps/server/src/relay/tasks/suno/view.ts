@@ -1,35 +1,21 @@
-import { parseJson, TASK_STATUSES } from '@one-hub/contracts';
+import { TASK_STATUSES } from '@one-hub/contracts';
+import { parsedColumn, type TaskState, taskState } from '../../../domain/task-rows.js';
 import { objectOf, textOf } from '../body.js';
 import type { TaskRow, TaskUpdate } from '../task-repo.js';
 
 /** A task as `/suno/fetch` answers it (reference §4.15); `data` is the Suno-API's clip data. */
-export interface SunoTaskDto {
+export interface SunoTaskDto extends TaskState {
   task_id: string;
-  action: string;
-  status: string;
-  fail_reason: string;
-  submit_time: number;
-  start_time: number;
-  finish_time: number;
   progress: string;
   data: unknown;
-}
-
-function parsed(text: string): unknown {
-  return text ? (parseJson(text) ?? null) : null;
 }
 
 export function toSunoDto(row: TaskRow): SunoTaskDto {
   return {
     task_id: row.task_id,
-    action: row.action,
-    status: row.status,
-    fail_reason: row.fail_reason,
-    submit_time: Number(row.submit_time),
-    start_time: Number(row.start_time),
-    finish_time: Number(row.finish_time),
+    ...taskState(row),
     progress: `${Number(row.progress)}%`,
-    data: parsed(row.data),
+    data: parsedColumn(row.data),
   };
 }
 
