@@ -1,19 +1,10 @@
 import type { BudgetWindowView, SubscriptionView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
+import { windowFixture } from '../components/budgets/windowFixture.js';
 import { activeSubscription, userWindows } from './userPlan.js';
 
-const window = (scope: BudgetWindowView['scope'], period: BudgetWindowView['period']): BudgetWindowView => ({
-  scope,
-  period,
-  quota: 100,
-  requests: null,
-  tokens: null,
-  used_quota: 0,
-  used_requests: 0,
-  used_tokens: 0,
-  started_at: 0,
-  resets_at: 0,
-});
+const window = (scope: BudgetWindowView['scope'], period: BudgetWindowView['period']) =>
+  windowFixture({ scope, period, quota: 100 });
 
 const subscription = (id: number, status: SubscriptionView['status'], expires: number): SubscriptionView => ({
   id,

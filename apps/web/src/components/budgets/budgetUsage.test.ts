@@ -1,20 +1,8 @@
-import type { BudgetWindowView } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
 import { barColor, resetTime, sortWindows, windowBars } from './budgetUsage.js';
+import { windowFixture } from './windowFixture.js';
 
-const view = (overrides: Partial<BudgetWindowView>): BudgetWindowView => ({
-  scope: 'key',
-  period: 'day',
-  quota: null,
-  requests: null,
-  tokens: null,
-  used_quota: 0,
-  used_requests: 0,
-  used_tokens: 0,
-  started_at: 0,
-  resets_at: 0,
-  ...overrides,
-});
+const view = windowFixture;
 
 describe('budget usage', () => {
   it('draws one bar per limited measure, capped at 100%', () => {

@@ -4,47 +4,28 @@ import type { PlanView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { UnknownUserError, useDeletePlan, useGrantPlan } from './plan.api.js';
 import { grantTarget } from './planForm.js';
 
-/** Asks before deleting a plan; the server's refusal is shown in the dialog. */
+/** Asks before deleting a plan; the server's refusal stays in the dialog. */
 export function DeletePlanDialog({ plan, onClose }: { plan: PlanView | null; onClose(): void }) {
   const { t } = useTranslation('plan');
   const remove = useDeletePlan();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
-  const confirm = () => {
-    if (!plan) return;
-    remove.mutate(plan.id, {
-      onSuccess: () => {
-        notify.success(t('notify.deleted', { name: plan.name }));
-        close();
-      },
-    });
-  };
   return (
-    <ConfirmDialog
-      open={plan !== null}
+    <DeleteDialog
+      row={plan}
+      onClose={onClose}
+      remove={remove}
       title={t('delete.title')}
       message={t('delete.message', { name: plan?.name ?? '' })}
       confirmLabel={t('delete.confirm')}
       cancelLabel={t('form.cancel')}
-      busy={remove.isPending}
-      onConfirm={confirm}
-      onClose={close}
-      testId="plan-delete-dialog"
-      confirmTestId="plan-delete-confirm"
-      cancelTestId="plan-delete-cancel"
-    >
-      {remove.isError && (
-        <Alert severity="error" sx={{ mt: 2 }} data-testid="plan-delete-error">
-          {describeError(remove.error)}
-        </Alert>
-      )}
-    </ConfirmDialog>
+      deletedText={(deleted) => t('notify.deleted', { name: deleted.name })}
+      testIdPrefix="plan"
+      showsRefusal
+    />
   );
 }
 

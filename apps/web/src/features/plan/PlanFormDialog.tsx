@@ -8,7 +8,8 @@ import { PAYMENT_CURRENCIES, type PlanView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { BudgetsEditor } from '../../components/budgets/BudgetsEditor.js';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
-import { showServerError, useCheckedForm } from '../../components/form/checkedForm.js';
+import { saveWith, useCheckedForm } from '../../components/form/checkedForm.js';
+import { dialogButtons } from '../../components/form/dialogButtons.js';
 import { FormSwitchField, FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
@@ -16,6 +17,7 @@ import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
+import { useWords } from '../../i18n/useWords.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { useModelSuggestions, useSavePlan } from './plan.api.js';
 import {
@@ -72,6 +74,7 @@ function GroupField() {
 
 function PlanForm({ plan, onClose, onSaved }: PlanFormDialogProps) {
   const { t } = useTranslation('plan');
+  const buttons = useWords('plan', 'formDialog');
   const unit = quotaUnitOf(useSiteInfo());
   const form = useCheckedForm(
     () => (plan ? planToForm(plan, unit) : emptyPlanForm()),
@@ -87,20 +90,11 @@ function PlanForm({ plan, onClose, onSaved }: PlanFormDialogProps) {
   return (
     <CheckedDialogForm
       form={form}
-      onValid={(body) =>
-        save.mutate(body, {
-          onSuccess: (saved) => onSaved(saved, creating),
-          onError: (error) => showServerError(form.setError, error, formFieldOf),
-        })
-      }
-      testId="plan-form"
+      onValid={saveWith(form, save, formFieldOf, (saved) => onSaved(saved, creating))}
       title={creating ? t('form.createTitle') : t('form.editTitle', { name: plan.name })}
       onCancel={onClose}
       saving={saving}
-      cancelLabel={t('form.cancel')}
-      submitLabel={creating ? t('form.create') : t('form.save')}
-      cancelTestId="plan-form-cancel"
-      submitTestId="plan-form-submit"
+      {...dialogButtons('plan-form', creating, buttons)}
     >
       <Stack spacing={3}>
         <FormProblem testId="plan-form-error" />

@@ -8,6 +8,7 @@ import { ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
 import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { useWords } from '../../i18n/useWords.js';
 import { notify } from '../../lib/notify.js';
 import { DeletePlanDialog, GrantPlanDialog } from './PlanDialogs.js';
 import { PlanFormDialog } from './PlanFormDialog.js';
@@ -18,6 +19,7 @@ import { usePlanListParams } from './usePlanListParams.js';
 /** Subscription plans (administrators): define, edit, delete, and grant one to a user. */
 export function PlanPage() {
   const { t } = useTranslation('plan');
+  const words = useWords('plan', 'list');
   const compact = useCompact('md');
   const [params, update] = usePlanListParams();
   const search = useCallback((keyword: string) => update({ keyword }), [update]);
@@ -28,9 +30,9 @@ export function PlanPage() {
 
   return (
     <ListPage
-      title={t('title')}
-      subtitle={t('subtitle')}
-      create={{ label: t('create'), onClick: () => form.show(null), testId: 'plan-create' }}
+      title={words.title}
+      subtitle={words.subtitle}
+      create={{ label: words.create, onClick: () => form.show(null), testId: 'plan-create' }}
       query={plans}
       params={params}
       onChange={update}
@@ -42,12 +44,11 @@ export function PlanPage() {
           search={{
             value: params.keyword,
             onSearch: search,
-            placeholder: t('searchPlaceholder'),
-            label: t('searchLabel'),
+            ...words.search,
             testId: 'plan-search',
             sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } },
           }}
-          refreshLabel={t('refresh')}
+          refreshLabel={words.refresh}
           onRefresh={() => void plans.refetch()}
           refreshTestId="plan-refresh"
         >
@@ -60,14 +61,11 @@ export function PlanPage() {
           icon={WorkspacePremiumOutlined}
           testId="plan-empty"
           filtered={Boolean(params.keyword)}
-          title={t('empty.title')}
-          description={t('empty.description')}
-          noMatchTitle={t('empty.noMatchTitle')}
-          noMatchDescription={t('empty.noMatch')}
+          {...words.empty}
           clearLabel={t('empty.clearFilters')}
           onClear={() => update({ keyword: '' })}
           clearTestId="plan-clear-filters"
-          create={{ label: t('create'), onClick: () => form.show(null) }}
+          create={{ label: words.create, onClick: () => form.show(null) }}
         />
       }
       dialogs={
@@ -87,16 +85,9 @@ export function PlanPage() {
         </>
       }
     >
-      <PlansTable
-        plans={plans.data?.data ?? []}
-        loading={plans.isLoading}
-        order={params.order}
-        onSort={(order) => update({ order })}
-        compact={compact}
-        onEdit={(plan) => form.show(plan)}
-        onGrant={setGranting}
-        onDelete={setDeleting}
-      />
+      {(list) => (
+        <PlansTable {...list} onEdit={(plan) => form.show(plan)} onGrant={setGranting} onDelete={setDeleting} />
+      )}
     </ListPage>
   );
 }

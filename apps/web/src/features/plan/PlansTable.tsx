@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import type { PlanView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { BudgetAllowance } from '../../components/budgets/BudgetAllowance.js';
+import type { ListRows } from '../../components/ListPage.js';
 import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { RowIconButton } from '../../components/RowIconButton.js';
@@ -120,16 +121,10 @@ function PlanCard({ plan, ...handlers }: { plan: PlanView } & PlanRowHandlers) {
   );
 }
 
-interface PlansTableProps extends PlanRowHandlers {
-  plans: PlanView[];
-  loading: boolean;
-  order: string;
-  onSort(order: string): void;
-  compact: boolean;
-}
+type PlansTableProps = ListRows<PlanView> & PlanRowHandlers;
 
 /** The plan list: a table on wide screens, cards on narrow ones. */
-export function PlansTable({ plans, loading, order, onSort, compact, ...handlers }: PlansTableProps) {
+export function PlansTable({ rows: plans, loading, order, onSort, compact, ...handlers }: PlansTableProps) {
   const { t } = useTranslation('plan');
   const groupText = useGroupText();
   const columns: ListColumn<PlanSortField>[] = [

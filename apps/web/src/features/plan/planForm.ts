@@ -14,6 +14,7 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
+import { placeIssues } from '../../components/form/placeIssues.js';
 import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
 /** The plan dialog's fields as the inputs hold them (numbers as typed text). */
@@ -142,18 +143,14 @@ export function validatePlanForm(
     sort: numberOf(values.sort),
   };
   const parsed = id === null ? createPlanBody.safeParse(fields) : updatePlanBody.safeParse({ id, ...fields });
-  const errors: Partial<Record<PlanFormField, string>> = {
-    ...checkBudgetRows(values.budgets, unit, t, { required: true }).errors,
-  };
-  if (parsed.success && Object.keys(errors).length === 0) return { ok: true, body: parsed.data };
-  const unplaced: string[] = [];
-  for (const issue of parsed.error?.issues ?? []) {
-    if (isBudgetPath(issue.path)) continue;
-    const field = fieldOfPath[String(issue.path[0] ?? '')];
-    if (field) errors[field] ??= issueText(field, values, t);
-    else unplaced.push(issue.message);
-  }
-  return { ok: false, errors, unplaced };
+  const budgets: Partial<Record<PlanFormField, string>> = checkBudgetRows(values.budgets, unit, t, {
+    required: true,
+  }).errors;
+  if (parsed.success && Object.keys(budgets).length === 0) return { ok: true, body: parsed.data };
+  // The budget rows' issues are named by `checkBudgetRows`, on their inputs.
+  const issues = (parsed.error?.issues ?? []).filter((issue) => !isBudgetPath(issue.path));
+  const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
+  return { ok: false, ...placeIssues(issues, fieldAt, (field) => issueText(field, values, t), budgets) };
 }
 
 /** The form's field for the field a server refusal names (the API's `duration_days` is `durationDays` here). */
