@@ -21,4 +21,9 @@ export interface ActivePlan {
 export interface ActivePlanReader {
   /** The user's plan while it runs; undefined when they hold none or it has passed its end. */
   activeFor(userId: number): Promise<ActivePlan | undefined>;
+  /**
+   * The same from memory, without a promise: the plan, null when the user holds none, undefined when
+   * it is not in memory yet (then `activeFor` reads it).
+   */
+  cachedFor(userId: number): ActivePlan | null | undefined;
 }

@@ -182,6 +182,7 @@ export async function installRelay(
         )
       : createMemoryConcurrencyGate(),
     groups,
+    plans: services.plans,
     options: services.options,
     prices: services.prices,
     baseUrlOf: (channel) => channel.base_url || providerByType(channel.type)?.defaultBaseUrl || '',

@@ -7,7 +7,7 @@ import {
   type UserPlanView,
 } from '@one-hub/contracts';
 import type { ActivePlan, ActivePlanReader } from '../../domain/active-plan.js';
-import type { BudgetUsageReader } from '../../domain/budget-windows.js';
+import { type BudgetUsageReader, userBudgetSubjects } from '../../domain/budget-windows.js';
 import type { ChangeBus } from '../../platform/changes.js';
 import {
   type Executor,
@@ -66,6 +66,12 @@ export class SubscriptionService implements PlanOrders, ActivePlanReader {
     return Math.floor(this.deps.clock() / 1000);
   }
 
+  cachedFor(userId: number): ActivePlan | null | undefined {
+    const value = this.cache.get(userId);
+    if (value === undefined || value === null) return value;
+    return value.expiresAt > this.deps.clock() ? value : null;
+  }
+
   /** The user's active plan, from memory after the first read; a plan past its end is none. */
   async activeFor(userId: number): Promise<ActivePlan | undefined> {
     let value = this.cache.get(userId);
@@ -121,8 +127,9 @@ export class SubscriptionService implements PlanOrders, ActivePlanReader {
       if (view.status === 'active' && plan) view.windows = await this.windowsOf(row.id, plan, usage);
       subscriptions.push(view);
     }
-    // The caller's own and group budgets join here once the users table has its `budgets` (lead's migration).
-    return { subscriptions, windows: [] };
+    const group = (await this.deps.groups.all()).find((entry) => entry.symbol === caller.group);
+    const own = { id: caller.id, budgets: parseStoredBudgets(caller.budgets) };
+    return { subscriptions, windows: await usage.windows(userBudgetSubjects(own, group)) };
   }
 
   private windowsOf(subscriptionId: number, plan: PlanRow, usage: BudgetUsageReader) {

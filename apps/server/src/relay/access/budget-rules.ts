@@ -1,4 +1,5 @@
 import { type Budget, parseStoredBudgets, type UserGroupView } from '@one-hub/contracts';
+import type { ActivePlan, ActivePlanReader } from '../../domain/active-plan.js';
 import type { UserRow } from '../../platform/db/index.js';
 import type { CounterRule } from '../billing/budgets/budget-ledger.js';
 import type { KeyRef } from '../billing/ledger.js';
@@ -58,10 +59,37 @@ export function budgetRulesOf(deps: GroupsDep, caller: RelayCaller): CounterRule
   return rules;
 }
 
-/** The key a reservation is made for, with the windows it must fit and the tokens it may use. */
-export function keyRefOf(deps: GroupsDep, caller: RelayCaller, tokens: number): KeyRef {
+/** The relay's view of subscription plans (`Services.plans`). */
+export interface PlansDep {
+  plans?: ActivePlanReader | undefined;
+}
+
+/**
+ * The owner's plan when it pays for `model` (its list is empty or names it); no promise once the
+ * user's plan (or that they hold none) is in memory, which is every request after their first.
+ */
+export function planOf(
+  deps: PlansDep,
+  userId: number,
+  model: string,
+): ActivePlan | undefined | Promise<ActivePlan | undefined> {
+  const { plans } = deps;
+  if (!plans) return undefined;
+  const covering = (plan: ActivePlan | null | undefined) =>
+    plan && (plan.models.length === 0 || plan.models.includes(model)) ? plan : undefined;
+  const cached = plans.cachedFor(userId);
+  if (cached !== undefined) return covering(cached);
+  return plans.activeFor(userId).then(covering);
+}
+
+/** The key a reservation is made for, with the windows it must fit, the tokens it may use and the plan that pays. */
+export function keyRefOf(deps: GroupsDep, caller: RelayCaller, tokens: number, plan?: ActivePlan): KeyRef {
   const rules = budgetRulesOf(deps, caller);
   const key: KeyRef = { id: caller.token.id, limited: !caller.unlimited };
-  if (rules.length > 0) key.budgets = { rules, tokens: Math.max(0, Math.ceil(tokens)) };
+  if (rules.length > 0 || plan) key.budgets = { rules, tokens: Math.max(0, Math.ceil(tokens)) };
+  if (plan) {
+    const rules = windowRules(`sub:${plan.subscriptionId}`, 'plan', plan.budgets);
+    key.plan = { rules, fallbackToBalance: plan.fallbackToBalance };
+  }
   return key;
 }

@@ -29,6 +29,9 @@ export interface ConsumeRecord extends BilledCall {
   clientGone: boolean;
   /** Answered from the chat cache: no upstream was called. */
   cached?: boolean;
+  /** For a plan holder: who paid, and what the plan's allowance took (the balance is charged `charged`). */
+  paidBy?: 'plan' | 'balance' | undefined;
+  planPaid?: number | undefined;
 }
 
 /** Whether the key's backup group served the request: the primary group had no channel for it. */
@@ -59,6 +62,8 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
   if (record.shortfall > 0) metadata.uncharged_quota = record.shortfall;
   if (record.clientGone) metadata.client_disconnected = true;
   if (record.cached) metadata.cache_hit = true;
+  if (record.paidBy) metadata.paid_by = record.paidBy;
+  if (record.paidBy === 'plan') metadata.plan_quota = record.planPaid ?? 0;
   return {
     user_id: record.caller.user.id,
     username: fitLogColumn('username', record.caller.user.username),

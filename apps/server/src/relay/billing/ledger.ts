@@ -35,6 +35,16 @@ export interface KeyRef {
   limited: boolean;
   /** The budget windows and TPM limits the request must fit (budgets/budgeted-ledger.ts). */
   budgets?: BudgetRequest | undefined;
+  /** The owner's plan, when it pays for this request's model: its allowance is drawn on first. */
+  plan?: PlanFunding | undefined;
+}
+
+/** A subscription plan's allowance as a reservation draws on it. */
+export interface PlanFunding {
+  /** Its windows, subject `sub:<subscription id>`. */
+  rules: CounterRule[];
+  /** Once the allowance is used up: the balance pays (true) or the request is refused. */
+  fallbackToBalance: boolean;
 }
 
 /** What a request holds on its budget windows besides its quota and one request. */
@@ -61,6 +71,10 @@ export interface Reservation {
   id?: string;
   /** What it holds on budget windows (budgets/budgeted-ledger.ts). */
   budget?: BudgetHold;
+  /** Paid by the owner's plan: nothing is held on or charged to the balance. */
+  planPaid?: boolean;
+  /** The owner holds a plan that covers the request (paid by it or, once used up, by the balance). */
+  onPlan?: boolean;
 }
 
 export interface SettleResult {
@@ -69,6 +83,9 @@ export interface SettleResult {
   shortfall: number;
   /** The user's balance after the charge, other open reservations not deducted, when the ledger holds it. */
   balance?: number;
+  /** Set while the owner holds a plan that covers the request: who paid, and the quota the plan's allowance took. */
+  paidBy?: 'plan' | 'balance';
+  planPaid?: number;
 }
 
 /** Reserve before the upstream call, settle exactly once after it; balances never go below zero. */

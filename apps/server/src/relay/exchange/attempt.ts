@@ -109,9 +109,14 @@ export async function settle(
   }
   // A cache hit called no channel: none is credited with its cost or named in its log.
   const channelId = cacheRatio === undefined ? channel.id : 0;
-  const { charged, shortfall, balance } = await deps.ledger.settle(reservation, settled.quota, channelId, {
-    tokens: full.promptTokens + full.completionTokens,
-  });
+  const { charged, shortfall, balance, paidBy, planPaid } = await deps.ledger.settle(
+    reservation,
+    settled.quota,
+    channelId,
+    {
+      tokens: full.promptTokens + full.completionTokens,
+    },
+  );
   attempt.charged = charged;
   if (balance !== undefined && charged > 0) deps.remindLowBalance(reservation.userId, balance + charged, balance);
   if (deps.options.getBoolean('LogConsumeEnabled')) {
@@ -129,6 +134,8 @@ export async function settle(
         usage,
         charged,
         shortfall,
+        paidBy,
+        planPaid,
         startedAt: attempt.startedAt,
         firstByteMs: transfer.firstByteMs,
         stream: attempt.input.stream,

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import type { ActivePlan } from '../../domain/active-plan.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
-import { type GroupsDep, keyRefOf } from '../access/budget-rules.js';
+import { type GroupsDep, keyRefOf, type PlansDep, planOf } from '../access/budget-rules.js';
 import { requestedCompletionTokens } from '../billing/completion-estimates.js';
 import type { QuotaWait, Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota } from '../billing/quota.js';
@@ -12,7 +13,7 @@ import type { Attempt, Endpoint, RelayDeps } from './types.js';
  * request (its counted prompt and the completion it may produce), and, when the payer's other
  * running requests hold what it needs, waiting for them as QuotaWaitSeconds and the client allow.
  */
-export type ReservationDeps = Pick<RelayDeps, 'ledger' | 'options' | 'completions'> & GroupsDep;
+export type ReservationDeps = Pick<RelayDeps, 'ledger' | 'options' | 'completions'> & GroupsDep & PlansDep;
 
 /** The refusal reaches the client this long before its own timeout would end the request. */
 const CLIENT_TIMEOUT_MARGIN_MS = 1000;
@@ -38,10 +39,14 @@ export function reserveForRequest(
       completionTokens: completionTokens(),
       preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
     });
-  const key = keyRefOf(deps, caller, promptTokens + (completionTokens() ?? 0));
-  return deps.ledger.reserve(caller.user.id, key, size(), () =>
-    quotaWait(deps, attempt.startedAt, request, reply.raw, size),
-  );
+  const reserve = (plan: ActivePlan | undefined) => {
+    const key = keyRefOf(deps, caller, promptTokens + (completionTokens() ?? 0), plan);
+    return deps.ledger.reserve(caller.user.id, key, size(), () =>
+      quotaWait(deps, attempt.startedAt, request, reply.raw, size),
+    );
+  };
+  const plan = planOf(deps, caller.user.id, attempt.input.model);
+  return plan instanceof Promise ? plan.then(reserve) : reserve(plan);
 }
 
 /**

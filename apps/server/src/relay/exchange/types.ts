@@ -1,4 +1,5 @@
 import type { Json } from '@one-hub/contracts';
+import type { ActivePlanReader } from '../../domain/active-plan.js';
 import type { OptionReader } from '../../domain/options.js';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import type { Logger } from '../../platform/logger.js';
@@ -162,6 +163,8 @@ export interface RelayDeps {
   limiter: RateLimiter;
   concurrency: ConcurrencyGate;
   groups: GroupDirectory;
+  /** Users' subscription plans, drawn on before the balance (budgets/budgeted-ledger.ts). */
+  plans?: ActivePlanReader;
   options: OptionReader;
   prices: { lookup(model: string): Price };
   baseUrlOf(channel: RouterChannel): string;

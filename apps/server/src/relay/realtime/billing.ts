@@ -1,4 +1,4 @@
-import { keyRefOf } from '../access/budget-rules.js';
+import { keyRefOf, planOf } from '../access/budget-rules.js';
 import { type BilledCall, consumeLogRow } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota, settledQuota, type Usage } from '../billing/quota.js';
@@ -6,7 +6,15 @@ import type { RelayDeps } from '../exchange/types.js';
 
 type BillingDeps = Pick<
   RelayDeps,
-  'ledger' | 'options' | 'writeLog' | 'commitJournal' | 'remindLowBalance' | 'logger' | 'completions' | 'groups'
+  | 'ledger'
+  | 'options'
+  | 'writeLog'
+  | 'commitJournal'
+  | 'remindLowBalance'
+  | 'logger'
+  | 'completions'
+  | 'groups'
+  | 'plans'
 >;
 
 interface RealtimeUsage {
@@ -109,9 +117,14 @@ export class SessionBilling {
     deps.completions?.record(account.model, settled.completionTokens);
     const held = this.held ?? (await this.reserve());
     this.held = undefined;
-    const { charged, shortfall, balance } = await deps.ledger.settle(held, settled.quota, account.channelId, {
-      tokens: settled.promptTokens + settled.completionTokens,
-    });
+    const { charged, shortfall, balance, paidBy, planPaid } = await deps.ledger.settle(
+      held,
+      settled.quota,
+      account.channelId,
+      {
+        tokens: settled.promptTokens + settled.completionTokens,
+      },
+    );
     this.charged += charged;
     if (balance !== undefined && charged > 0) deps.remindLowBalance(account.caller.user.id, balance + charged, balance);
     if (deps.options.getBoolean('LogConsumeEnabled')) {
@@ -122,6 +135,8 @@ export class SessionBilling {
           usage,
           charged,
           shortfall,
+          paidBy,
+          planPaid,
           startedAt,
           firstByteMs: undefined,
           stream: true,
@@ -136,11 +151,12 @@ export class SessionBilling {
   }
 
   /** Holds the quota of the next response, as an HTTP request holds its own before it is sent. */
-  private reserve(): Reservation | Promise<Reservation> {
+  private async reserve(): Promise<Reservation> {
     const { account, deps } = this;
+    const plan = await planOf(deps, account.caller.user.id, account.model);
     return deps.ledger.reserve(
       account.caller.user.id,
-      keyRefOf(deps, account.caller, 0),
+      keyRefOf(deps, account.caller, 0, plan),
       realtimeReservation(deps, account.model, account.price, account.groupRatio),
     );
   }

@@ -1,6 +1,6 @@
 import type WebSocket from 'ws';
 import { mapModel } from '../../domain/model-mapping.js';
-import { keyRefOf } from '../access/budget-rules.js';
+import { keyRefOf, planOf } from '../access/budget-rules.js';
 import type { Reservation } from '../billing/ledger.js';
 import type { Price } from '../billing/quota.js';
 import { refuseUnpricedModel, unpricedModelRefusal } from '../billing/unpriced.js';
@@ -48,7 +48,7 @@ export async function openChannel(
   refuseUnpricedModel(deps.options, deps.prices.lookup(first), first);
   const reserving = deps.ledger.reserve(
     caller.user.id,
-    keyRefOf(deps, caller, 0),
+    keyRefOf(deps, caller, 0, await planOf(deps, caller.user.id, input.model)),
     realtimeReservation(deps, first, deps.prices.lookup(first), attempt.groupRatio),
   );
   const reservation = reserving instanceof Promise ? await reserving : reserving;

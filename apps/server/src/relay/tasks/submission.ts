@@ -2,7 +2,7 @@ import type { Json } from '@one-hub/contracts';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError } from '../../platform/errors.js';
 import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../access/admission.js';
-import { keyRefOf } from '../access/budget-rules.js';
+import { keyRefOf, planOf } from '../access/budget-rules.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { consumeLogRow } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
@@ -29,6 +29,7 @@ export type TaskDeps = Pick<
   | 'router'
   | 'ledger'
   | 'groups'
+  | 'plans'
   | 'limiter'
   | 'concurrency'
   | 'options'
@@ -98,7 +99,11 @@ export async function openSubmission(deps: TaskDeps, open: OpenSubmission): Prom
   const release =
     !open.limitsEntered && hasLimits(deps, caller) ? await enterLimits(deps, caller, open.setHeader) : noRelease;
   try {
-    const reserving = deps.ledger.reserve(caller.user.id, keyRefOf(deps, caller, 0), quota);
+    const reserving = deps.ledger.reserve(
+      caller.user.id,
+      keyRefOf(deps, caller, 0, await planOf(deps, caller.user.id, model)),
+      quota,
+    );
     const reservation = reserving instanceof Promise ? await reserving : reserving;
     return {
       caller,
@@ -166,6 +171,8 @@ export async function confirmSubmission(
       usage: NO_USAGE,
       charged: result.charged,
       shortfall: result.shortfall,
+      paidBy: result.paidBy,
+      planPaid: result.planPaid,
       startedAt: submission.startedAt,
       firstByteMs: undefined,
       stream: false,

@@ -106,19 +106,27 @@ const PERIOD_NAMES: Record<WindowPeriod, string> = {
   month: 'monthly',
 };
 
-/** 429 `budget_exceeded`, naming the window and when it resets, with Retry-After. */
-export function budgetRefusal({ rule, measure, end }: Overrun, now = Date.now()): AppError {
-  const scope = rule.scopes[measure] ?? 'user';
-  const limit = rule.limit[measure];
-  const seconds = Math.max(1, Math.ceil((end - now) / 1000));
-  const what =
-    rule.period === 'minute'
-      ? `the tokens-per-minute limit of ${WHOSE[scope]} (${limit} tokens)`
-      : `the ${PERIOD_NAMES[rule.period]} ${measure === 'quota' ? 'spending' : measure} budget of ${WHOSE[scope]} (${limit}${measure === 'quota' ? ' quota' : ` ${measure}`})`;
-  return new AppError('rate_limited', `${what} is used up; it resets at ${new Date(end).toISOString()}`, {
-    details: { type: 'budget_exceeded', code: 'budget_exceeded' },
-    retryAfterSeconds: seconds,
-  });
+/** 429 `budget_exceeded`, naming the window and when it resets, with Retry-After; `scope` says whose window. */
+export class BudgetExceeded extends AppError {
+  readonly scope: BudgetScope;
+
+  constructor({ rule, measure, end }: Overrun, now = Date.now()) {
+    const scope = rule.scopes[measure] ?? 'user';
+    const limit = rule.limit[measure];
+    const what =
+      rule.period === 'minute'
+        ? `the tokens-per-minute limit of ${WHOSE[scope]} (${limit} tokens)`
+        : `the ${PERIOD_NAMES[rule.period]} ${measure === 'quota' ? 'spending' : measure} budget of ${WHOSE[scope]} (${limit}${measure === 'quota' ? ' quota' : ` ${measure}`})`;
+    super('rate_limited', `${what} is used up; it resets at ${new Date(end).toISOString()}`, {
+      details: { type: 'budget_exceeded', code: 'budget_exceeded' },
+      retryAfterSeconds: Math.max(1, Math.ceil((end - now) / 1000)),
+    });
+    this.scope = scope;
+  }
+}
+
+export function budgetRefusal(overrun: Overrun, now = Date.now()): BudgetExceeded {
+  return new BudgetExceeded(overrun, now);
 }
 
 /** The clock of budget windows as the settings say now. */

@@ -77,14 +77,14 @@ describe.each(availableDialects)('budgets per window on %s', (dialect) => {
   });
 
   it('holds a user to its money budget and charges the balance exactly what the window counted', async () => {
-    const { id, cookie: own } = await r.t.createUser(`spender${dialect.slice(0, 3)}`);
+    const { id, cookie: ownCookie } = await r.t.createUser(`spender${dialect.slice(0, 3)}`);
     expect((await r.admin('POST', `/api/user/quota/${id}`, { quota: 100 * COST })).status).toBe(200);
     // Room for two requests and half of a third.
     const budgets = [{ period: 'week', quota: 2 * COST + COST / 2 }];
     const updated = await r.admin('PUT', '/api/user/', { id, budgets });
     expect(updated.status).toBe(200);
     expect((updated.body.data as { budgets: unknown }).budgets).toEqual(budgets);
-    const key = await r.newKey(own);
+    const key = await r.newKey(ownCookie);
     expect((await post(key)).status).toBe(200);
     expect((await post(key)).status).toBe(200);
     await expectRefusal(await post(key), 'weekly spending budget of your account');
@@ -93,6 +93,9 @@ describe.each(availableDialects)('budgets per window on %s', (dialect) => {
     const view = await r.admin('GET', `/api/user/${id}`);
     const windows = (view.body.data as { budget_windows: BudgetWindowView[] }).budget_windows;
     expect(windows).toEqual([expect.objectContaining({ scope: 'user', period: 'week', used_quota: 2 * COST })]);
+    // The user sees the same window on their own plan page.
+    const own = await r.t.app.inject({ method: 'GET', url: '/api/user/plan', headers: { cookie: ownCookie } });
+    expect((own.json() as { data: { windows: BudgetWindowView[] } }).data.windows).toEqual(windows);
   });
 
   it('applies a group’s window to each member on its own', async () => {
