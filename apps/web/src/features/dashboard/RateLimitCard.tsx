@@ -107,8 +107,9 @@ export function RateLimitCard({ rate, loading }: { rate: DashboardRate | undefin
       )}
       {!loading && rate && tokensLimited && (
         <Typography
-          variant="body2"
-          sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}
+          variant="caption"
+          component="p"
+          sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', lineHeight: 1.4 }}
           data-testid="dashboard-rate-tpm"
         >
           {t('rate.tpm', { tpm: rate.tpm.toLocaleString(), max: rate.maxTPM.toLocaleString() })}
