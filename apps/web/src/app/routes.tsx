@@ -104,6 +104,11 @@ export const panelRoutes: PageRoute[] = [
     page: lazyPage(() => import('../features/user-group/UserGroupPage.js'), 'UserGroupPage'),
   },
   {
+    path: 'plan',
+    admin: true,
+    page: lazyPage(() => import('../features/plan/PlanPage.js'), 'PlanPage'),
+  },
+  {
     path: 'telegram',
     admin: true,
     page: lazyPage(() => import('../features/telegram/TelegramPage.js'), 'TelegramPage'),

@@ -32,6 +32,7 @@ describe('console menu (spec §2, §6)', () => {
       'paySetting',
       'redemption',
       'payment',
+      'plan',
       'setting',
     ]);
   });

@@ -96,7 +96,7 @@ export const consoleMenu: MenuGroup[] = [
         type: 'collapse',
         id: 'paySetting',
         admin: true,
-        children: [link('redemption'), link('payment')],
+        children: [link('redemption'), link('payment'), link('plan')],
       },
       link('setting', admin),
     ],

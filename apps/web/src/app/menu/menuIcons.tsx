@@ -20,6 +20,7 @@ import TerminalOutlined from '@mui/icons-material/TerminalOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import ViewInArOutlined from '@mui/icons-material/ViewInArOutlined';
 import WorkHistoryOutlined from '@mui/icons-material/WorkHistoryOutlined';
+import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 import type { GroupId, ScreenId } from './menu.js';
 
 export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = {
@@ -34,6 +35,7 @@ export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = 
   telegram: TelegramIcon,
   paySetting: CreditCardOutlined,
   redemption: RedeemOutlined,
+  plan: WorkspacePremiumOutlined,
   payment: PaymentsOutlined,
   token: KeyOutlined,
   profile: AccountCircleOutlined,

@@ -23,6 +23,7 @@ import { useSession } from '../../hooks/useSession.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { describeError } from '../../lib/notify.js';
+import { BudgetWindowsCard } from './BudgetWindowsCard.js';
 import { useDashboardRate, useDashboardUsage } from './dashboard.api.js';
 import { EmptyUsage } from './EmptyUsage.js';
 import { GettingStarted } from './GettingStarted.js';
@@ -151,6 +152,7 @@ export function DashboardPage() {
           <RateLimitCard rate={rate.data} loading={rate.isPending} />
         </Grid>
       </Grid>
+      <BudgetWindowsCard />
       {showServiceStatus && (
         <Box sx={{ mb: 2.5 }}>
           <ServiceStatusCard />

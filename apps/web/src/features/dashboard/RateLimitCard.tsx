@@ -49,10 +49,20 @@ function Ring({ percent, label }: { percent: number; label: string }) {
   );
 }
 
-/** The group's per-minute request limit and how much of the current minute is used (0 = unlimited). */
+/** The ring shows the fuller of the two limits: requests and tokens per minute (0 = no limit). */
+export function ratePercent(rate: DashboardRate): number {
+  return Math.max(rate.maxRPM > 0 ? rate.usageRpmRate : 0, rate.maxTPM > 0 ? rate.usageTpmRate : 0);
+}
+
+/**
+ * The group's per-minute request and token limits and how much of the current minute is used
+ * (0 = unlimited).
+ */
 export function RateLimitCard({ rate, loading }: { rate: DashboardRate | undefined; loading: boolean }) {
   const { t } = useTranslation('dashboard');
-  const unlimited = rate !== undefined && rate.maxRPM <= 0;
+  const unlimited = rate !== undefined && rate.maxRPM <= 0 && rate.maxTPM <= 0;
+  const percent = rate ? ratePercent(rate) : 0;
+  const tokensLimited = rate !== undefined && rate.maxTPM > 0;
 
   return (
     <StatCardFrame
@@ -63,7 +73,7 @@ export function RateLimitCard({ rate, loading }: { rate: DashboardRate | undefin
             <SpeedOutlined />
           </StatIcon>
         ) : (
-          <Ring percent={rate?.usageRpmRate ?? 0} label={t('rate.ringLabel', { percent: rate?.usageRpmRate ?? 0 })} />
+          <Ring percent={percent} label={t('rate.ringLabel', { percent })} />
         )
       }
       testId="dashboard-rate"
@@ -80,21 +90,33 @@ export function RateLimitCard({ rate, loading }: { rate: DashboardRate | undefin
           {t('rate.unlimited')}
         </Typography>
       ) : (
+        rate.maxRPM > 0 && (
+          <Typography
+            variant="h6"
+            component="p"
+            sx={{ fontWeight: 700, mt: 0.25, fontVariantNumeric: 'tabular-nums' }}
+            noWrap
+          >
+            <span data-testid="dashboard-rate-rpm">{rate.rpm.toLocaleString()}</span>
+            <Box component="span" sx={{ color: 'text.secondary', fontWeight: 500, fontSize: '0.875rem' }}>
+              {' / '}
+              <span data-testid="dashboard-rate-max">{rate.maxRPM.toLocaleString()}</span>
+            </Box>
+          </Typography>
+        )
+      )}
+      {!loading && rate && tokensLimited && (
         <Typography
-          variant="h6"
+          variant="caption"
           component="p"
-          sx={{ fontWeight: 700, mt: 0.25, fontVariantNumeric: 'tabular-nums' }}
-          noWrap
+          sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', lineHeight: 1.4 }}
+          data-testid="dashboard-rate-tpm"
         >
-          <span data-testid="dashboard-rate-rpm">{rate.rpm.toLocaleString()}</span>
-          <Box component="span" sx={{ color: 'text.secondary', fontWeight: 500, fontSize: '0.875rem' }}>
-            {' / '}
-            <span data-testid="dashboard-rate-max">{rate.maxRPM.toLocaleString()}</span>
-          </Box>
+          {t('rate.tpm', { tpm: rate.tpm.toLocaleString(), max: rate.maxTPM.toLocaleString() })}
         </Typography>
       )}
       <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block', lineHeight: 1.4 }} component="p">
-        {unlimited ? t('rate.unlimitedHint') : t('rate.hint')}
+        {unlimited ? t('rate.unlimitedHint') : tokensLimited ? t('rate.tpmHint') : t('rate.hint')}
       </Typography>
     </StatCardFrame>
   );

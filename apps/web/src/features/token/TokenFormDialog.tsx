@@ -13,6 +13,7 @@ import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { useWords } from '../../i18n/useWords.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { OwnerSection, useOwnerField } from './OwnerSection.js';
+import { TokenBudgetSection } from './TokenBudgetSection.js';
 import { ExpirySection, GroupSection, LimitsSection, QuotaSection } from './TokenFormFields.js';
 import { type TokenRow, useSaveToken } from './token.api.js';
 import { emptyTokenForm, type TokenFormValues, tokenToForm, validateTokenForm } from './tokenForm.js';
@@ -85,6 +86,7 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
         </FormSection>
         {managed && <OwnerSection token={managed} {...owner.field} disabled={saving} />}
         <QuotaSection {...sectionProps} />
+        <TokenBudgetSection tokenId={token && !managed ? token.id : null} />
         <ExpirySection {...sectionProps} />
         <GroupSection {...sectionProps} groups={Object.values(groups.data ?? {})} />
         <LimitsSection {...sectionProps} />

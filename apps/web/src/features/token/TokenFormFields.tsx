@@ -154,9 +154,10 @@ export function LimitsSection(props: SectionProps) {
     values.ipLimitEnabled ||
     values.heartbeatEnabled ||
     !!Number(values.rpm) ||
+    !!Number(values.tpm) ||
     !values.chatCache;
   const hasError = Boolean(
-    errors.models || errors.ipWhitelist || errors.rpm || errors.concurrency || errors.heartbeatSeconds,
+    errors.models || errors.ipWhitelist || errors.rpm || errors.tpm || errors.concurrency || errors.heartbeatSeconds,
   );
   const [expanded, setExpanded] = useState(anyLimit);
   // A refused limit must be visible, so the section opens by itself.
@@ -210,6 +211,12 @@ export function LimitsSection(props: SectionProps) {
             label={t('form.rpm')}
             {...bind('rpm', t('form.zeroNoLimit'))}
             slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-rpm' } }}
+          />
+          <TextField
+            type="number"
+            label={t('form.tpm')}
+            {...bind('tpm', t('form.zeroNoLimit'))}
+            slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'token-form-tpm' } }}
           />
           <TextField
             type="number"

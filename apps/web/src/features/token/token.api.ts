@@ -89,3 +89,17 @@ export function useDeleteToken() {
     onSuccess: invalidate,
   });
 }
+
+/**
+ * `GET /api/token/:id`: one of the caller's keys with the current use of its budget windows
+ * (`budget_windows`), for the edit dialog; read afresh at each opening.
+ */
+export function useTokenDetail(id: number | null) {
+  return useQuery({
+    queryKey: ['token', 'detail', id] as const,
+    queryFn: () => api.get<TokenView>(`/api/token/${id}`),
+    enabled: id !== null,
+    staleTime: 0,
+    meta: { silentError: true },
+  });
+}

@@ -163,3 +163,41 @@ describe('moving a key to another owner', () => {
     for (const text of ['', '0', '-2', '1.5', 'abc']) expect(ownerTransfer(text, 7)).toEqual({ ok: false });
   });
 });
+
+describe('budgets and tokens per minute on a key (issue 33)', () => {
+  const dollars = { currency: true, quotaPerUnit: 500_000 };
+
+  it('reads the stored windows and TPM into the form and sends them back unchanged', () => {
+    const setting = {
+      ...defaultTokenSetting(),
+      limits: { ...defaultTokenSetting().limits, tpm: 20_000 },
+      budgets: [
+        { period: '5h' as const, quota: 2_500_000 },
+        { period: 'week' as const, requests: 300 },
+      ],
+    };
+    const values = tokenToForm({ ...tokenView, setting }, now, dollars);
+    expect(values.tpm).toBe('20000');
+    expect(values.budgets).toEqual([
+      { period: '5h', quota: '5', requests: '', tokens: '' },
+      { period: 'week', quota: '', requests: '300', tokens: '' },
+    ]);
+    const result = validateTokenForm(values, 7, now, t, dollars);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.body.setting?.budgets).toEqual(setting.budgets);
+    expect(result.body.setting?.limits?.tpm).toBe(20_000);
+  });
+
+  it("puts a budget row's problem on its input and a bad TPM on the TPM field", () => {
+    const values = {
+      ...emptyTokenForm(now, dollars),
+      name: 'app',
+      tpm: '-1',
+      budgets: [{ period: 'day' as const, quota: 'abc', requests: '', tokens: '' }],
+    };
+    const result = validateTokenForm(values, null, now, t, dollars);
+    if (result.ok) throw new Error('an unreadable budget was accepted');
+    expect(result.errors).toEqual({ tpm: 'token:form.errors.limit', 'budgets.0.quota': 'budget:errors.quotaCurrency' });
+    expect(result.unplaced).toEqual([]);
+  });
+});

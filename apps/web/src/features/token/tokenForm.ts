@@ -11,6 +11,13 @@ import {
   type UpdateTokenBody,
   updateTokenBody,
 } from '@one-hub/contracts';
+import {
+  type BudgetRow,
+  budgetsToRows,
+  checkBudgetRows,
+  isBudgetPath,
+  rowsToBudgets,
+} from '../../components/budgets/budgetRows.js';
 import { amountToQuota, type QuotaUnit, quotaToAmount } from '../../lib/quotaAmount.js';
 
 /** The dialog's fields as the inputs hold them (numbers as typed text). */
@@ -29,7 +36,11 @@ export interface TokenFormValues {
   /** One IP address or CIDR range per line. */
   ipWhitelist: string;
   rpm: string;
+  /** Tokens per minute; 0 = no limit. */
+  tpm: string;
   concurrency: string;
+  /** Allowances per window (issue 33), edited by the budgets editor. */
+  budgets: BudgetRow[];
   heartbeatEnabled: boolean;
   heartbeatSeconds: string;
   /** Whether the site's chat cache may answer this key's requests. */
@@ -45,8 +56,11 @@ export type TokenFormField =
   | 'models'
   | 'ipWhitelist'
   | 'rpm'
+  | 'tpm'
   | 'concurrency'
-  | 'heartbeatSeconds';
+  | 'heartbeatSeconds'
+  /** A budget row's input (`budgets.0.quota`), a row (`budgets.0.row`) or the list (`budgets`). */
+  | `budgets${string}`;
 
 export type TokenFormErrors = Partial<Record<TokenFormField, string>>;
 
@@ -96,7 +110,9 @@ export function emptyTokenForm(nowSeconds: number, unit: QuotaUnit = RAW_QUOTA):
     ipLimitEnabled: false,
     ipWhitelist: '',
     rpm: String(setting.limits.rpm),
+    tpm: String(setting.limits.tpm),
     concurrency: String(setting.limits.concurrency),
+    budgets: budgetsToRows(setting.budgets, unit),
     heartbeatEnabled: false,
     heartbeatSeconds: String(setting.heartbeat.timeout_seconds),
     chatCache: setting.chat_cache,
@@ -119,7 +135,9 @@ export function tokenToForm(token: TokenView, nowSeconds: number, unit: QuotaUni
     ipLimitEnabled: limits.limits_ip_setting.enabled,
     ipWhitelist: limits.limits_ip_setting.whitelist.join('\n'),
     rpm: String(limits.rpm),
+    tpm: String(limits.tpm ?? 0),
     concurrency: String(limits.concurrency),
+    budgets: budgetsToRows(token.setting.budgets, unit),
     heartbeatEnabled: heartbeat.enabled,
     heartbeatSeconds: String(heartbeat.timeout_seconds),
     chatCache: token.setting.chat_cache,
@@ -156,8 +174,10 @@ export function formToInput(values: TokenFormValues, unit: QuotaUnit = RAW_QUOTA
         limit_model_setting: { enabled: values.modelLimitEnabled, models: values.models },
         limits_ip_setting: { enabled: values.ipLimitEnabled, whitelist: ipLines(values.ipWhitelist) },
         rpm: numberOf(values.rpm),
+        tpm: numberOf(values.tpm),
         concurrency: numberOf(values.concurrency),
       },
+      budgets: rowsToBudgets(values.budgets, unit),
     },
   };
 }
@@ -176,6 +196,7 @@ function fieldOf(path: ReadonlyArray<PropertyKey>): TokenFormField | null {
     'setting.limits.limit_model_setting.models': 'models',
     'setting.limits.limits_ip_setting.whitelist': 'ipWhitelist',
     'setting.limits.rpm': 'rpm',
+    'setting.limits.tpm': 'tpm',
     'setting.limits.concurrency': 'concurrency',
     'setting.heartbeat.timeout_seconds': 'heartbeatSeconds',
   };
@@ -209,10 +230,14 @@ function issueText(
       return t('token:form.errors.ip', { value: entry ?? '' });
     }
     case 'rpm':
+    case 'tpm':
     case 'concurrency':
       return t('token:form.errors.limit');
     case 'heartbeatSeconds':
       return t('token:form.errors.heartbeat', { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS });
+    default:
+      // Budget issues are named by `checkBudgetRows`; this is never reached for them.
+      return issue.message;
   }
 }
 
@@ -234,9 +259,10 @@ export function validateTokenForm(
 ): TokenFormResult {
   const input = formToInput(values, unit);
   const parsed = id === null ? createTokenBody.safeParse(input) : updateTokenBody.safeParse({ ...input, id });
-  const errors: TokenFormErrors = {};
+  const errors: TokenFormErrors = { ...checkBudgetRows(values.budgets, unit, t).errors };
   const unplaced: string[] = [];
   for (const issue of parsed.error?.issues ?? []) {
+    if (isBudgetPath(issue.path)) continue;
     const field = fieldOf(issue.path);
     if (field === null) unplaced.push(issue.message);
     else errors[field] ??= issueText(field, issue, input, t, unit);

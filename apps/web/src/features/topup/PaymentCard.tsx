@@ -5,8 +5,6 @@ import Chip from '@mui/material/Chip';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { ORDER_MAX_AMOUNT, type PayInstruction, type UserPaymentView } from '@one-hub/contracts';
 import { useEffect, useMemo, useState } from 'react';
@@ -16,6 +14,7 @@ import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { formatPaymentAmount } from '../../lib/format.js';
 import { describeError } from '../../lib/notify.js';
+import { GatewayPicker } from './GatewayPicker.js';
 import { PayDialog } from './PayDialog.js';
 import { checkAmount, parseDiscounts, presetAmounts } from './payment.js';
 import { openPaymentPage, releasePaymentTab, reservePaymentTab } from './paymentTab.js';
@@ -111,27 +110,13 @@ export function PaymentCard({ gateways }: { gateways: UserPaymentView[] }) {
       fill="none"
     >
       <Stack spacing={2.5}>
-        <ToggleButtonGroup
-          exclusive
+        <GatewayPicker
+          gateways={gateways}
           value={gateway?.uuid ?? ''}
-          onChange={(_event, next: string | null) => next && setUuid(next)}
-          aria-label={t('pay.gateway')}
-          sx={{ flexWrap: 'wrap' }}
-        >
-          {gateways.map((entry) => (
-            <ToggleButton
-              key={entry.uuid}
-              value={entry.uuid}
-              sx={{ gap: 1, px: 2 }}
-              data-testid={`topup-gateway-${entry.uuid}`}
-            >
-              {entry.icon && (
-                <Box component="img" src={entry.icon} alt="" sx={{ width: 20, height: 20, objectFit: 'contain' }} />
-              )}
-              {entry.name}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
+          onChange={setUuid}
+          label={t('pay.gateway')}
+          testIdPrefix="topup-gateway"
+        />
         <Box>
           <TextField
             label={t('pay.amount')}

@@ -8,6 +8,7 @@ import { useSelf } from '../../hooks/useSelf.js';
 import { describeError } from '../../lib/notify.js';
 import { InviteCard } from './InviteCard.js';
 import { PaymentCard } from './PaymentCard.js';
+import { PlansCard } from './PlansCard.js';
 import { RedeemCard } from './RedeemCard.js';
 import { type SelfWithInvites, usePaymentGateways } from './topup.api.js';
 
@@ -29,6 +30,9 @@ export function TopupPage() {
           {describeError(self.error)}
         </Alert>
       )}
+      <Box sx={{ mb: 2.5, '&:empty': { display: 'none' } }}>
+        <PlansCard gateways={gateways.data ?? []} />
+      </Box>
       <Grid container spacing={2.5}>
         <Grid size={{ xs: 12, md: 7 }}>
           <Stack spacing={2.5} sx={{ height: '100%' }}>

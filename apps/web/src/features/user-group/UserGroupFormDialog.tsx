@@ -3,6 +3,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
 import type { UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { BudgetsEditor } from '../../components/budgets/BudgetsEditor.js';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
 import { saveWith, useCheckedForm } from '../../components/form/checkedForm.js';
 import { dialogButtons } from '../../components/form/dialogButtons.js';
@@ -10,7 +11,9 @@ import { FormSwitchField, FormTextField } from '../../components/form/FormFields
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useWords } from '../../i18n/useWords.js';
+import { quotaUnitOf } from '../../lib/quotaAmount.js';
 import { monospace } from './UserGroupCells.js';
 import { useSaveUserGroup } from './userGroup.api.js';
 import {
@@ -33,9 +36,11 @@ interface UserGroupFormDialogProps {
 function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
   const { t } = useTranslation('userGroup');
   const buttons = useWords('userGroup', 'formDialog');
+  // Budget money is typed in the unit of every quota field: US$ when the site shows currency.
+  const unit = quotaUnitOf(useSiteInfo());
   const form = useCheckedForm(
-    () => (group ? userGroupToForm(group) : emptyUserGroupForm()),
-    (values) => validateUserGroupForm(values, group?.id ?? null, (key, options) => t(key, options)),
+    () => (group ? userGroupToForm(group, unit) : emptyUserGroupForm()),
+    (values) => validateUserGroupForm(values, group?.id ?? null, (key, options) => t(key, options), unit),
   );
   const promotion = form.watch('promotion');
   const save = useSaveUserGroup();
@@ -105,6 +110,14 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
                 input: { endAdornment: <InputAdornment position="end">{t('form.rpm')}</InputAdornment> },
               }}
             />
+            <FormTextField<UserGroupFormValues>
+              fullWidth
+              name="tpm"
+              type="number"
+              label={t('form.tpm')}
+              hint={t('form.tpmHint')}
+              slotProps={numberProps('user-group-form-tpm', '1')}
+            />
           </Stack>
           <FormSwitchField<UserGroupFormValues>
             label={t('form.public')}
@@ -112,6 +125,9 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
             name="public"
             testId="user-group-form-public"
           />
+        </FormSection>
+        <FormSection title={t('budget:section')}>
+          <BudgetsEditor testId="user-group-form-budgets" hint={t('budget:hints.group')} />
         </FormSection>
         <FormSection title={t('form.promotionSection')}>
           <FormSwitchField<UserGroupFormValues>

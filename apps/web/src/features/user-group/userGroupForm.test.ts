@@ -14,6 +14,8 @@ describe('validateUserGroupForm', () => {
         name: 'Team',
         ratio: 1,
         api_rate: 600,
+        tpm: 0,
+        budgets: [],
         public: false,
         promotion: false,
         min: 0,
@@ -28,7 +30,18 @@ describe('validateUserGroupForm', () => {
     const result = validateUserGroupForm(values, 4, t);
     expect(result).toEqual({
       ok: true,
-      body: { id: 4, name: 'V', ratio: 0.5, api_rate: 0, public: true, promotion: true, min: 10, max: 0 },
+      body: {
+        id: 4,
+        name: 'V',
+        ratio: 0.5,
+        api_rate: 0,
+        tpm: 0,
+        budgets: [],
+        public: true,
+        promotion: true,
+        min: 10,
+        max: 0,
+      },
     });
   });
 
@@ -75,5 +88,36 @@ describe('formFieldOf', () => {
     expect(formFieldOf('symbol')).toBe('symbol');
     expect(formFieldOf('api_rate')).toBe('apiRate');
     expect(formFieldOf('public')).toBeUndefined();
+  });
+});
+
+describe('budgets and tokens per minute on a group (issue 33)', () => {
+  const dollars = { currency: true, quotaPerUnit: 500_000 };
+
+  it('sends the windows with money typed in US$, and the TPM', () => {
+    const values = {
+      ...valid,
+      tpm: '5000',
+      budgets: [{ period: 'day' as const, quota: '2', requests: '50', tokens: '' }],
+    };
+    const result = validateUserGroupForm(values, null, t, dollars);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.body).toMatchObject({ tpm: 5000, budgets: [{ period: 'day', quota: 1_000_000, requests: 50 }] });
+  });
+
+  it('shows a stored group in the form and names a refused row and TPM on their inputs', () => {
+    const group = { id: 2, symbol: 'vip', name: 'VIP', ratio: 1, api_rate: 0, tpm: 7, public: false } as UserGroupView;
+    const values = userGroupToForm({ ...group, budgets: [{ period: 'week', tokens: 9000 }] }, dollars);
+    expect(values.budgets).toEqual([{ period: 'week', quota: '', requests: '', tokens: '9000' }]);
+    const result = validateUserGroupForm(
+      { ...values, tpm: 'x', budgets: [{ period: 'week', quota: '', requests: '', tokens: '' }] },
+      2,
+      t,
+      dollars,
+    );
+    expect(result.ok || result.errors).toEqual({
+      tpm: 'userGroup:form.errors.apiRate',
+      'budgets.0.row': 'budget:errors.emptyRow',
+    });
   });
 });

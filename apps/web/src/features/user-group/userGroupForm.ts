@@ -5,7 +5,15 @@ import {
   type UserGroupView,
   updateUserGroupBody,
 } from '@one-hub/contracts';
+import {
+  type BudgetRow,
+  budgetsToRows,
+  checkBudgetRows,
+  isBudgetPath,
+  rowsToBudgets,
+} from '../../components/budgets/budgetRows.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
+import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
 /** The group dialog's fields as the inputs hold them (numbers as typed text). */
 export interface UserGroupFormValues {
@@ -13,6 +21,10 @@ export interface UserGroupFormValues {
   name: string;
   ratio: string;
   apiRate: string;
+  /** Tokens per minute for each member; 0 = no limit. */
+  tpm: string;
+  /** Allowances per window, each member on their own (issue 33). */
+  budgets: BudgetRow[];
   public: boolean;
   promotion: boolean;
   /** Promotion bounds in whole US dollars of cumulative top-up. */
@@ -20,10 +32,16 @@ export interface UserGroupFormValues {
   max: string;
 }
 
-export type UserGroupFormField = 'symbol' | 'name' | 'ratio' | 'apiRate' | 'min' | 'max';
+/** The fields that are one input each, which a server refusal can name. */
+type SingleField = 'symbol' | 'name' | 'ratio' | 'apiRate' | 'tpm' | 'min' | 'max';
+/** Those, a budget row's input (`budgets.0.quota`), a row (`budgets.0.row`) or the budget list. */
+export type UserGroupFormField = SingleField | `budgets${string}`;
 export type UserGroupFormErrors = Partial<Record<UserGroupFormField, string>>;
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** Amounts typed as raw quota unless the dialog says otherwise (lib/quotaAmount.ts). */
+const RAW_QUOTA: QuotaUnit = { currency: false, quotaPerUnit: 1 };
 
 export const SYMBOL_MAX_LENGTH = 50;
 export const GROUP_NAME_MAX_LENGTH = 50;
@@ -36,6 +54,8 @@ export function emptyUserGroupForm(): UserGroupFormValues {
     name: '',
     ratio: '1',
     apiRate: String(DEFAULT_API_RATE),
+    tpm: '0',
+    budgets: [],
     public: false,
     promotion: false,
     min: '0',
@@ -43,12 +63,14 @@ export function emptyUserGroupForm(): UserGroupFormValues {
   };
 }
 
-export function userGroupToForm(group: UserGroupView): UserGroupFormValues {
+export function userGroupToForm(group: UserGroupView, unit: QuotaUnit = RAW_QUOTA): UserGroupFormValues {
   return {
     symbol: group.symbol,
     name: group.name,
     ratio: String(group.ratio),
     apiRate: String(group.api_rate),
+    tpm: String(group.tpm ?? 0),
+    budgets: budgetsToRows(group.budgets, unit),
     public: group.public,
     promotion: group.promotion,
     min: String(group.min),
@@ -61,16 +83,17 @@ function numberOf(text: string): number {
   return text.trim() === '' ? Number.NaN : Number(text);
 }
 
-const fieldOfPath: Record<string, UserGroupFormField> = {
+const fieldOfPath: Record<string, SingleField> = {
   symbol: 'symbol',
   name: 'name',
   ratio: 'ratio',
   api_rate: 'apiRate',
+  tpm: 'tpm',
   min: 'min',
   max: 'max',
 };
 
-function issueText(field: UserGroupFormField, code: string, values: UserGroupFormValues, t: Translate): string {
+function issueText(field: SingleField, code: string, values: UserGroupFormValues, t: Translate): string {
   switch (field) {
     case 'symbol':
       if (values.symbol.trim() === '') return t('userGroup:form.errors.symbolRequired');
@@ -82,6 +105,7 @@ function issueText(field: UserGroupFormField, code: string, values: UserGroupFor
     case 'ratio':
       return t('userGroup:form.errors.ratio');
     case 'apiRate':
+    case 'tpm':
       return t('userGroup:form.errors.apiRate');
     case 'min':
       return t('userGroup:form.errors.dollars');
@@ -105,11 +129,14 @@ export function validateUserGroupForm(
   values: UserGroupFormValues,
   id: number | null,
   t: Translate,
+  unit: QuotaUnit = RAW_QUOTA,
 ): UserGroupFormResult {
   const fields = {
     name: values.name,
     ratio: numberOf(values.ratio),
     api_rate: numberOf(values.apiRate),
+    tpm: numberOf(values.tpm),
+    budgets: rowsToBudgets(values.budgets, unit),
     public: values.public,
     promotion: values.promotion,
     // Without promotion the bounds are unused: keep what was there, or 0 when unreadable.
@@ -120,12 +147,15 @@ export function validateUserGroupForm(
     id === null
       ? createUserGroupBody.safeParse({ symbol: values.symbol, ...fields })
       : updateUserGroupBody.safeParse({ id, ...fields });
-  if (parsed.success) return { ok: true, body: parsed.data };
-  const placed = placeIssues(parsed.error.issues, fieldAt, (field, issue) => issueText(field, issue.code, values, t));
+  const budgets: UserGroupFormErrors = checkBudgetRows(values.budgets, unit, t).errors;
+  if (parsed.success && Object.keys(budgets).length === 0) return { ok: true, body: parsed.data };
+  // The budget rows' issues are named by `checkBudgetRows`, on their inputs.
+  const issues = (parsed.error?.issues ?? []).filter((issue) => !isBudgetPath(issue.path));
+  const placed = placeIssues(issues, fieldAt, (field, issue) => issueText(field, issue.code, values, t), budgets);
   return { ok: false, ...placed };
 }
 
 /** The form's field for the field a server refusal names (the API's `api_rate` is `apiRate` here). */
-export function formFieldOf(apiField: string): UserGroupFormField | undefined {
+export function formFieldOf(apiField: string): SingleField | undefined {
   return fieldOfPath[apiField];
 }

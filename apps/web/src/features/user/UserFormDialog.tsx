@@ -26,7 +26,10 @@ import { FormProblem } from '../../components/form/FormProblem.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
 import { useSession } from '../../hooks/useSession.js';
+import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useWords } from '../../i18n/useWords.js';
+import { quotaUnitOf } from '../../lib/quotaAmount.js';
+import { UserBudgetSection } from './UserBudgetSection.js';
 import { useSaveUser } from './user.api.js';
 import {
   emptyUserForm,
@@ -104,9 +107,11 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
   const groupName = useGroupName();
   const fields = userFormFields(user, useSession().user?.id);
   const own = fields.password === 'profile';
+  // Budget money is typed in the unit of every quota field: US$ when the site shows currency.
+  const unit = quotaUnitOf(useSiteInfo());
   const form = useCheckedForm(
-    () => (user ? userToForm(user) : emptyUserForm()),
-    (values) => validateUserForm(values, user?.id ?? null, (key, options) => t(key, options), own),
+    () => (user ? userToForm(user, unit) : emptyUserForm()),
+    (values) => validateUserForm(values, user?.id ?? null, (key, options) => t(key, options), own, unit),
   );
   const save = useSaveUser();
   const saving = save.isPending;
@@ -189,6 +194,7 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
         {fields.password === 'change' && (
           <PasswordField label={t('form.newPassword')} hint={t('form.newPasswordHint', { min: PASSWORD_MIN_LENGTH })} />
         )}
+        <UserBudgetSection userId={user?.id ?? null} editable={fields.groupEditable} />
       </Stack>
     </CheckedDialogForm>
   );
@@ -199,4 +205,4 @@ function UserForm({ user, groups, onClose, onSaved }: UserFormDialogProps) {
  * optionally a new password; on the caller's own row the display name only). `session` changes
  * on every opening, so the form starts afresh.
  */
-export const UserFormDialog = sessionFormDialog(UserForm, { testId: 'user-dialog', maxWidth: 'xs' });
+export const UserFormDialog = sessionFormDialog(UserForm, { testId: 'user-dialog', maxWidth: 'sm' });

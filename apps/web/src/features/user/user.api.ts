@@ -82,3 +82,14 @@ export function useChangeQuota() {
     meta: { silentError: true },
   });
 }
+
+/** `GET /api/user/:id`: one user with the current use of their budget windows, read afresh at each opening. */
+export function useUserDetail(id: number | null) {
+  return useQuery({
+    queryKey: ['user', 'detail', id] as const,
+    queryFn: () => api.get<UserView>(`/api/user/${id}`),
+    enabled: id !== null,
+    staleTime: 0,
+    meta: { silentError: true },
+  });
+}

@@ -54,7 +54,10 @@ describe('validateUserForm for an existing user', () => {
 
   it('keeps the password when it is left empty and never sends the username', () => {
     const result = validateUserForm({ ...userToForm(user), displayName: 'Bobby', group: 'vip' }, 7, t);
-    expect(result).toEqual({ ok: true, body: { id: 7, display_name: 'Bobby', group: 'vip', password: undefined } });
+    expect(result).toEqual({
+      ok: true,
+      body: { id: 7, display_name: 'Bobby', group: 'vip', password: undefined, budgets: [] },
+    });
   });
 
   it('checks a new password for length', () => {
@@ -82,9 +85,41 @@ describe("the dialog on the caller's own row", () => {
   });
 
   it('sends only the display name, never a password or group the server would refuse', () => {
-    const values = { username: 'ops', displayName: ' Ops ', password: 'new-password-1', group: 'vip' };
+    const values = { username: 'ops', displayName: ' Ops ', password: 'new-password-1', group: 'vip', budgets: [] };
     expect(validateUserForm(values, 7, t, true)).toEqual({ ok: true, body: { id: 7, display_name: 'Ops' } });
     const other = validateUserForm(values, 8, t);
-    expect(other.ok && other.body).toEqual({ id: 8, display_name: 'Ops', password: 'new-password-1', group: 'vip' });
+    expect(other.ok && other.body).toEqual({
+      id: 8,
+      display_name: 'Ops',
+      password: 'new-password-1',
+      group: 'vip',
+      budgets: [],
+    });
+  });
+});
+
+describe("a user's budgets per window (issue 33)", () => {
+  const dollars = { currency: true, quotaPerUnit: 500_000 };
+  const rows = [{ period: 'month' as const, quota: '10', requests: '', tokens: '' }];
+
+  it('sends the windows of a new user only when there are some, and of an edited one always', () => {
+    const valid = { ...emptyUserForm(), username: 'alice', password: 'password-1' };
+    const created = validateUserForm({ ...valid, budgets: rows }, null, t, false, dollars);
+    expect(created.ok && created.body).toMatchObject({ budgets: [{ period: 'month', quota: 5_000_000 }] });
+    const plain = validateUserForm(valid, null, t, false, dollars);
+    expect(plain.ok && 'budgets' in plain.body).toBe(false);
+    const edited = validateUserForm({ ...valid, budgets: [] }, 8, t, false, dollars);
+    expect(edited.ok && edited.body).toMatchObject({ budgets: [] });
+  });
+
+  it("never sends the caller's own windows, which the admin route refuses", () => {
+    const own = validateUserForm({ ...emptyUserForm(), displayName: 'me', budgets: rows }, 7, t, true, dollars);
+    expect(own).toEqual({ ok: true, body: { id: 7, display_name: 'me' } });
+  });
+
+  it('names a refused window on its input', () => {
+    const bad = [{ period: 'day' as const, quota: '', requests: '0', tokens: '' }];
+    const result = validateUserForm({ ...emptyUserForm(), displayName: 'x', budgets: bad }, 8, t, false, dollars);
+    expect(result.ok || result.errors).toEqual({ 'budgets.0.requests': 'budget:errors.count' });
   });
 });

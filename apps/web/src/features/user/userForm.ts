@@ -11,7 +11,15 @@ import {
   USERNAME_MIN_LENGTH,
   type UserView,
 } from '@one-hub/contracts';
+import {
+  type BudgetRow,
+  budgetsToRows,
+  checkBudgetRows,
+  isBudgetPath,
+  rowsToBudgets,
+} from '../../components/budgets/budgetRows.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
+import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
 /** The create/edit dialog's fields as the inputs hold them. */
 export interface UserFormValues {
@@ -20,29 +28,43 @@ export interface UserFormValues {
   /** Required for a new user; empty on edit keeps the current password. */
   password: string;
   group: string;
+  /** The user's own allowances per window (issue 33); not on the caller's own row. */
+  budgets: BudgetRow[];
 }
 
-export type UserFormField = keyof UserFormValues;
+/** The fields that are one input each, which a server refusal can name. */
+type SingleField = Exclude<keyof UserFormValues, 'budgets'>;
+/** Those, a budget row's input (`budgets.0.quota`), a row (`budgets.0.row`) or the budget list. */
+export type UserFormField = SingleField | `budgets${string}`;
 export type UserFormErrors = Partial<Record<UserFormField, string>>;
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 
+/** Amounts typed as raw quota unless the dialog says otherwise (lib/quotaAmount.ts). */
+const RAW_QUOTA: QuotaUnit = { currency: false, quotaPerUnit: 1 };
+
 export function emptyUserForm(): UserFormValues {
-  return { username: '', displayName: '', password: '', group: DEFAULT_GROUP };
+  return { username: '', displayName: '', password: '', group: DEFAULT_GROUP, budgets: [] };
 }
 
-export function userToForm(user: UserView): UserFormValues {
-  return { username: user.username, displayName: user.display_name, password: '', group: user.group };
+export function userToForm(user: UserView, unit: QuotaUnit = RAW_QUOTA): UserFormValues {
+  return {
+    username: user.username,
+    displayName: user.display_name,
+    password: '',
+    group: user.group,
+    budgets: budgetsToRows(user.budgets, unit),
+  };
 }
 
-const fieldOfPath: Record<string, UserFormField> = {
+const fieldOfPath: Record<string, SingleField> = {
   username: 'username',
   display_name: 'displayName',
   password: 'password',
   group: 'group',
 };
 
-function issueText(field: UserFormField, code: string, values: UserFormValues, t: Translate): string {
+function issueText(field: SingleField, code: string, values: UserFormValues, t: Translate): string {
   switch (field) {
     case 'username':
       if (values.username.trim() === '') return t('user:form.errors.usernameRequired');
@@ -88,8 +110,15 @@ const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
  * `id` null means a new user; with an id only display name, group and (if typed) password are
  * sent; on the caller's own row (`own`) the display name alone.
  */
-export function validateUserForm(values: UserFormValues, id: number | null, t: Translate, own = false): UserFormResult {
+export function validateUserForm(
+  values: UserFormValues,
+  id: number | null,
+  t: Translate,
+  own = false,
+  unit: QuotaUnit = RAW_QUOTA,
+): UserFormResult {
   const displayName = values.displayName.trim();
+  const budgets = rowsToBudgets(values.budgets, unit);
   const parsed =
     id === null
       ? adminCreateUserBody.safeParse({
@@ -97,18 +126,22 @@ export function validateUserForm(values: UserFormValues, id: number | null, t: T
           password: values.password,
           display_name: displayName || undefined,
           group: values.group,
+          ...(budgets.length > 0 ? { budgets } : {}),
         })
       : adminUpdateUserBody.safeParse(
           own
             ? { id, display_name: displayName }
-            : { id, display_name: displayName, password: values.password, group: values.group },
+            : { id, display_name: displayName, password: values.password, group: values.group, budgets },
         );
-  if (parsed.success) return { ok: true, body: parsed.data };
-  const placed = placeIssues(parsed.error.issues, fieldAt, (field, issue) => issueText(field, issue.code, values, t));
+  const budgetErrors: UserFormErrors = own ? {} : checkBudgetRows(values.budgets, unit, t).errors;
+  if (parsed.success && Object.keys(budgetErrors).length === 0) return { ok: true, body: parsed.data };
+  // The budget rows' issues are named by `checkBudgetRows`, on their inputs.
+  const issues = (parsed.error?.issues ?? []).filter((issue) => !isBudgetPath(issue.path));
+  const placed = placeIssues(issues, fieldAt, (field, issue) => issueText(field, issue.code, values, t), budgetErrors);
   return { ok: false, ...placed };
 }
 
 /** The form's field for the field a server refusal names (the API's `display_name` is `displayName` here). */
-export function formFieldOf(apiField: string): UserFormField | undefined {
+export function formFieldOf(apiField: string): SingleField | undefined {
   return fieldOfPath[apiField];
 }
