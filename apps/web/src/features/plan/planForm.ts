@@ -15,6 +15,7 @@ import {
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
+import { numberOf } from '../../components/form/typedNumber.js';
 import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
 /** The plan dialog's fields as the inputs hold them (numbers as typed text). */
@@ -74,11 +75,6 @@ export function planToForm(plan: PlanView, unit: QuotaUnit): PlanFormValues {
     enable: plan.enable,
     sort: String(plan.sort),
   };
-}
-
-/** Empty text reads as NaN so that a cleared number field is refused rather than sent as 0. */
-function numberOf(text: string): number {
-  return text.trim() === '' ? Number.NaN : Number(text);
 }
 
 const fieldOfPath: Record<string, SingleField> = {

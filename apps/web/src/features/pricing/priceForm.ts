@@ -8,6 +8,7 @@ import {
   type PriceView,
   priceBody,
 } from '@one-hub/contracts';
+import { numberOf } from '../../components/form/typedNumber.js';
 
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
 
@@ -53,11 +54,6 @@ export function priceToFields(price: PriceView): PriceFieldValues {
     locked: price.locked,
     extraRatios: Object.entries(price.extra_ratios ?? {}).map(([kind, ratio]) => ({ kind, ratio: String(ratio) })),
   };
-}
-
-/** Empty text reads as NaN, so a cleared number field is refused rather than sent as 0. */
-function numberOf(text: string): number {
-  return text.trim() === '' ? Number.NaN : Number(text);
 }
 
 function fieldsToInput(values: PriceFieldValues) {

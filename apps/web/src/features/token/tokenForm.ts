@@ -18,6 +18,7 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
+import { numberOf } from '../../components/form/typedNumber.js';
 import { amountToQuota, type QuotaUnit, quotaToAmount } from '../../lib/quotaAmount.js';
 
 /** The dialog's fields as the inputs hold them (numbers as typed text). */
@@ -142,11 +143,6 @@ export function tokenToForm(token: TokenView, nowSeconds: number, unit: QuotaUni
     heartbeatSeconds: String(heartbeat.timeout_seconds),
     chatCache: token.setting.chat_cache,
   };
-}
-
-/** Empty text reads as NaN so that a cleared number field is refused rather than sent as 0. */
-function numberOf(text: string): number {
-  return text.trim() === '' ? Number.NaN : Number(text);
 }
 
 function ipLines(text: string): string[] {

@@ -13,6 +13,7 @@ import {
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
+import { numberOf } from '../../components/form/typedNumber.js';
 import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
 /** The group dialog's fields as the inputs hold them (numbers as typed text). */
@@ -76,11 +77,6 @@ export function userGroupToForm(group: UserGroupView, unit: QuotaUnit = RAW_QUOT
     min: String(group.min),
     max: String(group.max),
   };
-}
-
-/** Empty text reads as NaN so that a cleared number field is refused rather than sent as 0. */
-function numberOf(text: string): number {
-  return text.trim() === '' ? Number.NaN : Number(text);
 }
 
 const fieldOfPath: Record<string, SingleField> = {
