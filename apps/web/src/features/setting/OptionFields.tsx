@@ -118,7 +118,7 @@ export function SelectField({ name }: { name: OptionKey }) {
   const display = (choice: string) => {
     if (name === 'Language')
       return choice ? t(`common:language.${choice}`) : t('setting:fields.Language.choices.unset');
-    if (name === 'InviterRewardCondition' || name === 'UnpricedModelPolicy') {
+    if (name === 'InviterRewardCondition' || name === 'UnpricedModelPolicy' || name === 'BudgetWindowMode') {
       return t(`setting:fields.${name}.choices.${choice}`);
     }
     return choice;
