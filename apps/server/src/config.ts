@@ -83,7 +83,8 @@ const environmentSchema = z.object({
   COOKIE_SECURE: z.enum(['auto', 'true', 'false'], 'must be auto, true or false').default('auto'),
   CRITICAL_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(20),
   CRITICAL_RATE_WINDOW_SECONDS: z.coerce.number('must be a number').int().min(1).default(1200),
-  GLOBAL_API_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(300),
+  // 450: forty cold loads of the signed-in dashboard (about ten API calls each) fit in one window.
+  GLOBAL_API_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(450),
   GLOBAL_WEB_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(180),
   GLOBAL_RATE_WINDOW_SECONDS: z.coerce.number('must be a number').int().min(1).default(180),
   SIGN_IN_FAILURE_LIMIT: z.coerce.number('must be a number').int().min(0).default(10),
