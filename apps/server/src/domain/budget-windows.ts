@@ -21,7 +21,8 @@ export type WindowPeriod = BudgetPeriod | 'minute';
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 const DAY = 24 * HOUR;
-const ROLLING_MS: Record<WindowPeriod, number> = {
+/** How long a rolling window lasts (and the TPM minute). */
+export const ROLLING_MS: Record<WindowPeriod, number> = {
   minute: 60 * SECOND,
   '5h': 5 * HOUR,
   day: DAY,

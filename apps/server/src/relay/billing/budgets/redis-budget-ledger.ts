@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type WindowPeriod, type WindowUse, windowAt } from '../../../domain/budget-windows.js';
+import { ROLLING_MS, type WindowPeriod, type WindowUse, windowAt } from '../../../domain/budget-windows.js';
 import { randomString } from '../../../platform/crypto.js';
 import {
   type BudgetHold,
@@ -15,13 +15,6 @@ import { PendingUse } from './pending-use.js';
 import * as scripts from './redis-budget-scripts.js';
 import type { BudgetUsageStore } from './usage-store.js';
 
-const ROLLING_MS: Record<WindowPeriod, number> = {
-  minute: 60_000,
-  '5h': 5 * 3_600_000,
-  day: 86_400_000,
-  week: 7 * 86_400_000,
-  month: 30 * 86_400_000,
-};
 const MEASURE_OF: Record<string, Measure> = { q: 'quota', r: 'requests', t: 'tokens' };
 const MAX_LOAD_ATTEMPTS = 5;
 
