@@ -13,7 +13,7 @@ import type { DialectName } from './platform/db/index.js';
 /**
  * Issue 30: a request's settlement and its log row are durable before its answer ends, so a
  * server killed outright (SIGKILL: a crash, the OOM killer, `docker kill`) loses no charge and no
- * log row of an answer a client received. The real server runs as a child process; a load of
+ * log row of an answer a client received; nor (issue 33) any use of the key's budget window. The real server runs as a child process; a load of
  * streamed and plain chats is cut by a SIGKILL at a random point; after a restart on the same
  * database and data folder the books must agree with themselves and with what the client saw.
  *
@@ -26,6 +26,9 @@ const ROOT_PASSWORD = 'crash-root-password';
 const MODEL = 'gpt-4o-mini';
 // The mock reports 12 prompt and 7 completion tokens; at prices 1 and 2 every request costs 26.
 const COST = 12 * 1 + 7 * 2;
+const TOKENS = 12 + 7;
+// The key's budget window (issue 33): far more than the load, so it refuses nothing, and counts all.
+const BUDGET = { period: 'month', quota: 1_000_000_000, requests: 1_000_000, tokens: 1_000_000_000 };
 const ROUNDS = 3;
 const REQUESTS_PER_ROUND = 160;
 const CONCURRENCY = 12;
@@ -96,11 +99,12 @@ async function setUpAccount(url: string): Promise<BookedAccount & { key: string 
     expired_time: -1,
     remain_quota: 5_000_000,
     unlimited_quota: false,
+    setting: { budgets: [BUDGET] },
   })) as { id: number; key: string };
   const channels = (await root('GET', '/api/channel/?name=crash-mock')) as { data: Array<{ id: number }> };
   const channelId = channels.data[0]?.id;
   if (!channelId) throw new Error('the channel just made is not listed');
-  return { userId: user.id, tokenId, channelId, key };
+  return { userId: user.id, tokenId, channelId, budgetPeriod: BUDGET.period, key };
 }
 
 async function crashRounds(dialect: DialectName): Promise<void> {
@@ -154,7 +158,7 @@ async function crashRounds(dialect: DialectName): Promise<void> {
         .poll(
           async () => {
             const now = await readBooks(database.target, account);
-            const problems = bookViolations(baseline, now, client, COST);
+            const problems = bookViolations(baseline, now, client, { cost: COST, tokens: TOKENS });
             return problems.length === 0
               ? []
               : [...problems, `books after the restart: ${describeBooks(baseline, now)}`];

@@ -6,6 +6,8 @@ export interface BookedAccount {
   userId: number;
   tokenId: number;
   channelId: number;
+  /** The period of the key's one budget window. */
+  budgetPeriod: string;
 }
 
 /** What the database holds for the account: its balances and counters, and its consume rows. */
@@ -16,6 +18,8 @@ export interface Books {
   keyRemain: number;
   keyUsed: number;
   channelUsed: number;
+  /** The key's budget window (issue 33): its use as `budget_usage` holds it. */
+  window: { quota: number; requests: number; tokens: number };
   rows: Array<{ requestId: string; quota: number }>;
 }
 
@@ -39,6 +43,12 @@ export async function readBooks(target: DatabaseTarget, account: BookedAccount):
       .select('used_quota')
       .where('id', '=', account.channelId)
       .executeTakeFirstOrThrow();
+    const window = await db
+      .selectFrom('budget_usage')
+      .select(['quota', 'requests', 'tokens'])
+      .where('subject', '=', `key:${account.tokenId}`)
+      .where('period', '=', account.budgetPeriod)
+      .executeTakeFirst();
     const rows = await db
       .selectFrom('logs')
       .select(['request_id', 'quota'])
@@ -52,6 +62,11 @@ export async function readBooks(target: DatabaseTarget, account: BookedAccount):
       keyRemain: Number(token.remain_quota),
       keyUsed: Number(token.used_quota),
       channelUsed: Number(channel.used_quota),
+      window: {
+        quota: Number(window?.quota ?? 0),
+        requests: Number(window?.requests ?? 0),
+        tokens: Number(window?.tokens ?? 0),
+      },
       rows: rows.map((row) => ({ requestId: row.request_id, quota: Number(row.quota) })),
     };
   } finally {
@@ -73,16 +88,24 @@ export function describeBooks(baseline: Books, now: Books): string {
     `${now.rows.length} consume rows adding up to ${sum}; balance moved ${baseline.balance - now.balance}, ` +
     `used quota +${now.usedQuota - baseline.usedQuota}, request count +${now.requestCount - baseline.requestCount}, ` +
     `key remain -${baseline.keyRemain - now.keyRemain} used +${now.keyUsed - baseline.keyUsed}, ` +
-    `channel used +${now.channelUsed - baseline.channelUsed}`
+    `channel used +${now.channelUsed - baseline.channelUsed}, key window +${now.window.quota - baseline.window.quota} ` +
+    `in ${now.window.requests - baseline.window.requests} requests and ${now.window.tokens - baseline.window.tokens} tokens`
   );
 }
 
 /**
  * Every way the books disagree with themselves or with what the client saw; empty when they hold:
  * each amount moved by exactly the sum of the consume rows, one row per request the client saw
- * succeed, no request logged twice, no more rows than requests sent, each row at `cost`.
+ * succeed, no request logged twice, no more rows than requests sent, each row at `cost`; the key's
+ * budget window counted every row's quota, request and `tokens`.
  */
-export function bookViolations(baseline: Books, now: Books, client: ClientRecord, cost: number): string[] {
+export function bookViolations(
+  baseline: Books,
+  now: Books,
+  client: ClientRecord,
+  per: { cost: number; tokens: number },
+): string[] {
+  const { cost } = per;
   const sum = now.rows.reduce((total, row) => total + row.quota, 0);
   const problems: string[] = [];
   const expectMoved = (what: string, moved: number, expected: number) => {
@@ -94,6 +117,13 @@ export function bookViolations(baseline: Books, now: Books, client: ClientRecord
   expectMoved("the key's remaining quota", baseline.keyRemain - now.keyRemain, sum);
   expectMoved("the key's used quota", now.keyUsed - baseline.keyUsed, sum);
   expectMoved("the channel's used quota", now.channelUsed - baseline.channelUsed, sum);
+  expectMoved("the key's budget window quota", now.window.quota - baseline.window.quota, sum);
+  expectMoved("the key's budget window requests", now.window.requests - baseline.window.requests, now.rows.length);
+  expectMoved(
+    "the key's budget window tokens",
+    now.window.tokens - baseline.window.tokens,
+    now.rows.length * per.tokens,
+  );
 
   const logged = new Map<string, number>();
   for (const row of now.rows) logged.set(row.requestId, (logged.get(row.requestId) ?? 0) + 1);

@@ -110,8 +110,11 @@ export async function installRelay(
     : undefined;
   const journal = opened?.journal;
   const replayed = opened?.replayed;
-  if (replayed && replayed.settlements + replayed.logRows + replayed.unreadable > 0) {
-    logger.warn(replayed, 'wrote what the journal of a stopped process held: settled requests and log rows');
+  if (replayed && replayed.settlements + replayed.logRows + replayed.windowUses + replayed.unreadable > 0) {
+    logger.warn(
+      replayed,
+      'wrote what the journal of a stopped process held: settled requests, budget window use and log rows',
+    );
   }
   if (journal) shared?.useJournal(journal);
   // Batch ids only matter to a journal not yet replayed; a month covers any node's downtime.
@@ -133,8 +136,12 @@ export async function installRelay(
     logger.error({ err: error }, 'writing budget window use failed; will retry');
   // Budget windows are shared like balances: through Redis when there is one, else in this process.
   const budgets: BudgetLedger = redis
-    ? new RedisBudgetLedger(redis, budgetStore, budgetClock, { prefix: `${namespace}budget:`, onError: onBudgetError })
-    : new MemoryBudgetLedger(budgetStore, budgetClock, { onFlushError: onBudgetError });
+    ? new RedisBudgetLedger(redis, budgetStore, budgetClock, {
+        prefix: `${namespace}budget:`,
+        onError: onBudgetError,
+        journal,
+      })
+    : new MemoryBudgetLedger(budgetStore, budgetClock, { onFlushError: onBudgetError, journal });
   const ledger: QuotaLedger = new BudgetedLedger(balances, budgets);
   const logWriter = services.openLogWriter({
     journal,

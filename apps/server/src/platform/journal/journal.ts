@@ -16,6 +16,8 @@ import type { NewLogRow } from '../db/index.js';
  *   one the shared (Redis) ledger made, which reaches the database through Redis's batches and
  *   is written at replay only beyond the journal's mark in `journal_marks`;
  * - `{"l":seq,"r":row}` a log row;
+ * - `{"w":seq,"d":[[subject,period,start,quota,requests,tokens]…]}` use a settlement counted on budget
+ *   windows (relay/billing/budgets), written by batches of their own;
  * - `{"b":batchId,"i":[seq…]}` a batch about to be written, recorded in `ledger_flushes` with it;
  * - `{"d":batchId}` that batch committed (replay asks the database only about batches without one);
  * - `{"x":[seq…]}` records given up (a row the database refused, reported then).
@@ -29,6 +31,17 @@ export interface SettlementRecord {
   unlimitedKeyId: number;
   channelId: number;
   charged: number;
+}
+
+/** Use counted on one budget window (`budget_usage`): added to the window that opened at `start`. */
+export interface WindowUseRecord {
+  subject: string;
+  period: string;
+  /** The window's start, milliseconds since the epoch. */
+  start: number;
+  quota: number;
+  requests: number;
+  tokens: number;
 }
 
 export interface JournalOptions {
@@ -112,6 +125,16 @@ export class Journal {
     if (count === 0) return;
     this.shared.splice(0, count);
     this.dropSettledSegments();
+  }
+
+  /** Records one settlement's use of budget windows; answers its sequence number. Written at the next commit. */
+  windowUse(records: readonly WindowUseRecord[]): number {
+    const seq = this.nextRecord();
+    const tuples = records.map((record) =>
+      JSON.stringify([record.subject, record.period, record.start, record.quota, record.requests, record.tokens]),
+    );
+    this.append(`{"w":${seq},"d":[${tuples.join(',')}]}\n`);
+    return seq;
   }
 
   /** Records a log row; answers its sequence number. Written at the next commit. */

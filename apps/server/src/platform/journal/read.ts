@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NewLogRow } from '../db/index.js';
-import type { SettlementRecord } from './journal.js';
+import type { SettlementRecord, WindowUseRecord } from './journal.js';
 
 /** What a slot's segments hold, in the order written (see journal.ts for the lines). */
 export interface JournalContents {
@@ -11,6 +11,8 @@ export interface JournalContents {
   /** Settlements of the shared ledger: written at replay only beyond their journal's mark. */
   shared: Array<{ journal: string; seq: number; record: SettlementRecord }>;
   logRows: Map<number, NewLogRow>;
+  /** Budget window use, per settlement. */
+  windowUse: Map<number, WindowUseRecord[]>;
   /** Batch id → the records it carried. */
   batches: Map<string, number[]>;
   /** Batches known to have committed. */
@@ -30,6 +32,7 @@ export function readJournal(directory: string): JournalContents {
     settlements: new Map(),
     shared: [],
     logRows: new Map(),
+    windowUse: new Map(),
     batches: new Map(),
     written: new Set(),
     abandoned: new Set(),
@@ -91,6 +94,12 @@ function readLine(contents: JournalContents, value: Record<string, unknown>, jou
     contents.logRows.set(key(value.l), value.r as NewLogRow);
     return true;
   }
+  if (isCount(value.w)) {
+    const records = Array.isArray(value.d) ? value.d.map(windowUseOf) : [];
+    if (records.length === 0 || records.some((record) => record === undefined)) return false;
+    contents.windowUse.set(key(value.w), records as WindowUseRecord[]);
+    return true;
+  }
   if (typeof value.b === 'string' && Array.isArray(value.i) && value.i.every(isCount)) {
     contents.batches.set(value.b, (value.i as number[]).map(key));
     return true;
@@ -104,6 +113,16 @@ function readLine(contents: JournalContents, value: Record<string, unknown>, jou
     return true;
   }
   return false;
+}
+
+/** One `[subject, period, start, quota, requests, tokens]` tuple of a window-use line. */
+function windowUseOf(tuple: unknown): WindowUseRecord | undefined {
+  if (!Array.isArray(tuple) || tuple.length !== 6) return undefined;
+  const [subject, period, start, quota, requests, tokens] = tuple as unknown[];
+  if (typeof subject !== 'string' || typeof period !== 'string') return undefined;
+  // Quota may be negative: use a window gave back (an answer charged less than it counted).
+  if (!isCount(start) || !isCount(quota) || !isCount(requests) || !isCount(tokens)) return undefined;
+  return { subject, period, start, quota, requests, tokens };
 }
 
 /** Each journal's sequence numbers get a range of their own (2^40 records apart). */

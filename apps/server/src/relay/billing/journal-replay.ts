@@ -4,9 +4,10 @@ import { sha256Hex } from '../../platform/crypto.js';
 import { isConnectionError } from '../../platform/db/errors.js';
 import type { DatabaseHandle, DialectName, Executor, NewLogRow } from '../../platform/db/index.js';
 import { appliedBatches, claimBatch, journalMarks } from '../../platform/journal/batches.js';
-import { Journal } from '../../platform/journal/journal.js';
+import { Journal, type WindowUseRecord } from '../../platform/journal/journal.js';
 import { type JournalContents, readJournal, removeJournalFiles } from '../../platform/journal/read.js';
 import { claimAbandonedSlots, claimSlot } from '../../platform/journal/slots.js';
+import { addWindowUse } from './budgets/usage-store.js';
 import { addSettlement, applyDeltas, isEmpty, type LedgerDeltas, newDeltas } from './ledger-writer.js';
 
 /**
@@ -19,6 +20,8 @@ import { addSettlement, applyDeltas, isEmpty, type LedgerDeltas, newDeltas } fro
 export interface ReplayReport {
   settlements: number;
   logRows: number;
+  /** Settlements' use of budget windows. */
+  windowUses: number;
   /** Rows the database refused (reported, then dropped, as the log writer does). */
   refusedRows: number;
   /** Damaged or half-written lines skipped. */
@@ -48,17 +51,25 @@ export async function replayJournal(
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
   const contents = readJournal(directory);
-  const report: ReplayReport = { settlements: 0, logRows: 0, refusedRows: 0, unreadable: contents.unreadable };
+  const report: ReplayReport = {
+    settlements: 0,
+    logRows: 0,
+    windowUses: 0,
+    refusedRows: 0,
+    unreadable: contents.unreadable,
+  };
   if (contents.files.length === 0) return report;
-  const { deltas, rows } = await unwritten(handle, contents, options);
+  const { deltas, rows, windows } = await unwritten(handle, contents, options);
   report.settlements = countSettlements(deltas);
   report.logRows = rows.length;
-  if (!isEmpty(deltas) || rows.length > 0) {
+  report.windowUses = windows.length;
+  const money = { deltas, windows: windows.flat() };
+  if (!isEmpty(deltas) || rows.length > 0 || windows.length > 0) {
     const replayId = `r-${sha256Hex([...contents.journalIds, ...contents.files.map((file) => basename(file))].join('|')).slice(0, 40)}`;
     try {
       await handle.db.transaction().execute(async (transaction) => {
         if (!(await claimBatch(transaction, replayId))) return;
-        await applyDeltas(transaction, deltas);
+        await applyMoney(transaction, handle.dialect, money);
         for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
           await insertLogRows(transaction, handle.dialect, rows.slice(start, start + ROWS_PER_INSERT));
         }
@@ -67,19 +78,34 @@ export async function replayJournal(
       if (isConnectionError(error)) throw error;
       // A row the database refuses must not hold back the money: the settlements first, then
       // each row on its own.
-      report.refusedRows = await replayApart(handle, insertLogRows, replayId, deltas, rows);
+      report.refusedRows = await replayApart(handle, insertLogRows, replayId, money, rows);
     }
   }
   removeJournalFiles(contents);
   return report;
 }
 
-/** The settlements and rows no committed batch carried, rows in the order they were written. */
+/** What a replay writes besides log rows: settled amounts, and their use of budget windows. */
+interface Money {
+  deltas: LedgerDeltas;
+  windows: WindowUseRecord[];
+}
+
+async function applyMoney(transaction: Executor, dialect: DialectName, money: Money): Promise<void> {
+  await applyDeltas(transaction, money.deltas);
+  await addWindowUse(transaction, dialect, money.windows);
+}
+
+/**
+ * The settlements, window use and rows no committed batch carried, rows in the order they were
+ * written. Window use of a window that has ended since is written too: the store keeps only a
+ * subject's newest window, so it changes nothing there.
+ */
 async function unwritten(
   handle: DatabaseHandle,
   contents: JournalContents,
   options: ReplayOptions,
-): Promise<{ deltas: LedgerDeltas; rows: NewLogRow[] }> {
+): Promise<{ deltas: LedgerDeltas; rows: NewLogRow[]; windows: WindowUseRecord[][] }> {
   const done = new Set(contents.abandoned);
   const unknown = [...contents.batches.keys()].filter((batchId) => !contents.written.has(batchId));
   const applied = await appliedBatches(handle, unknown);
@@ -100,18 +126,19 @@ async function unwritten(
   for (const [seq, row] of [...contents.logRows].sort(([left], [right]) => left - right)) {
     if (!done.has(seq)) rows.push(row);
   }
-  return { deltas, rows };
+  const windows = [...contents.windowUse].filter(([seq]) => !done.has(seq)).map(([, records]) => records);
+  return { deltas, rows, windows };
 }
 
 async function replayApart(
   handle: DatabaseHandle,
   insertLogRows: InsertLogRows,
   replayId: string,
-  deltas: LedgerDeltas,
+  money: Money,
   rows: NewLogRow[],
 ): Promise<number> {
   await handle.db.transaction().execute(async (transaction) => {
-    if (await claimBatch(transaction, `${replayId}-s`)) await applyDeltas(transaction, deltas);
+    if (await claimBatch(transaction, `${replayId}-s`)) await applyMoney(transaction, handle.dialect, money);
   });
   let refused = 0;
   for (const [index, row] of rows.entries()) {
@@ -153,12 +180,13 @@ export async function openJournal(
 ): Promise<OpenedJournal> {
   const { flushShared, ...journalOptions } = options;
   const own = claimSlot(root);
-  const replayed: ReplayReport = { settlements: 0, logRows: 0, refusedRows: 0, unreadable: 0 };
+  const replayed: ReplayReport = { settlements: 0, logRows: 0, windowUses: 0, refusedRows: 0, unreadable: 0 };
   try {
     for (const slot of [own, ...claimAbandonedSlots(root, own)]) {
       const report = await replayJournal(handle, slot.directory, insertLogRows, flushShared ? { flushShared } : {});
       replayed.settlements += report.settlements;
       replayed.logRows += report.logRows;
+      replayed.windowUses += report.windowUses;
       replayed.refusedRows += report.refusedRows;
       replayed.unreadable += report.unreadable;
       if (slot !== own) {

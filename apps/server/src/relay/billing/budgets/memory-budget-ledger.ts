@@ -1,4 +1,5 @@
 import { type WindowPeriod, type WindowUse, windowAt, windowHolds } from '../../../domain/budget-windows.js';
+import type { Journal } from '../../../platform/journal/journal.js';
 import {
   type BudgetHold,
   type BudgetLedger,
@@ -10,9 +11,9 @@ import {
   mergeRules,
   type Overrun,
 } from './budget-ledger.js';
-import { addMeasures, isZero, MEASURES, type Measures, noMeasures } from './measures.js';
+import { addMeasures, MEASURES, type Measures, noMeasures } from './measures.js';
 import { PendingUse } from './pending-use.js';
-import type { BudgetUsageStore } from './usage-store.js';
+import type { BudgetUsageStore, WindowDelta } from './usage-store.js';
 
 /** One subject's window on this node. */
 interface Counter {
@@ -41,9 +42,9 @@ export class MemoryBudgetLedger implements BudgetLedger {
   constructor(
     private readonly store: BudgetUsageStore,
     private readonly clock: ClockSource,
-    options: { flushIntervalMs?: number; onFlushError?: (error: unknown) => void } = {},
+    options: { flushIntervalMs?: number; onFlushError?: (error: unknown) => void; journal?: Journal } = {},
   ) {
-    this.pending = new PendingUse(store, options.onFlushError);
+    this.pending = new PendingUse(store, options.journal, options.onFlushError);
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
     this.timer.unref();
   }
@@ -88,16 +89,15 @@ export class MemoryBudgetLedger implements BudgetLedger {
     });
     const quota = Math.min(used.quota, ...rooms);
     const counted = { ...used, quota: Math.max(0, quota) };
-    for (const counter of counters) this.count(counter, counted, now);
+    this.countAll(counters, counted, now);
     return counted.quota;
   }
 
   uncount(hold: BudgetHold, quota: number): void {
     if (quota <= 0) return;
     const now = Date.now();
-    for (const id of hold.counters) {
-      this.count(this.current(id, now, true), { quota: -quota, requests: 0, tokens: 0 }, now);
-    }
+    const counters = hold.counters.map((id) => this.current(id, now, true));
+    this.countAll(counters, { quota: -quota, requests: 0, tokens: 0 }, now);
   }
 
   async use(subject: string, period: WindowPeriod): Promise<WindowUse | undefined> {
@@ -116,12 +116,15 @@ export class MemoryBudgetLedger implements BudgetLedger {
     await this.flush();
   }
 
-  /** Adds settled use to the counter's open window (opening one if none is) and to the next batch. */
-  private count(counter: Counter, used: Measures, now: number): void {
-    if (counter.start === undefined) this.open(counter, now);
-    addMeasures(counter.used, used);
-    if (!isZero(used))
-      this.pending.add({ subject: counter.subject, period: counter.period, start: counter.start as number, ...used });
+  /** Adds settled use to each counter's open window (opening one if none is) and, as one record, to the next batch. */
+  private countAll(counters: Counter[], used: Measures, now: number): void {
+    const deltas: WindowDelta[] = [];
+    for (const counter of counters) {
+      if (counter.start === undefined) this.open(counter, now);
+      addMeasures(counter.used, used);
+      deltas.push({ subject: counter.subject, period: counter.period, start: counter.start as number, ...used });
+    }
+    this.pending.add(...deltas);
   }
 
   /**

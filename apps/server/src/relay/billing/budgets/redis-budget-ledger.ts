@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { ROLLING_MS, type WindowPeriod, type WindowUse, windowAt } from '../../../domain/budget-windows.js';
 import { randomString } from '../../../platform/crypto.js';
+import type { Journal } from '../../../platform/journal/journal.js';
 import {
   type BudgetHold,
   type BudgetLedger,
@@ -47,10 +48,11 @@ export class RedisBudgetLedger implements BudgetLedger {
       flushIntervalMs?: number;
       holdTtlMs?: number;
       onError?: (error: unknown) => void;
+      journal?: Journal;
     } = {},
   ) {
     this.prefix = options.prefix ?? 'onehub:budget:';
-    this.pending = new PendingUse(store, options.onError);
+    this.pending = new PendingUse(store, options.journal, options.onError);
     let sweeps = 0;
     this.timer = setInterval(() => {
       // Expired holds are looked for every 30 flushes; they only matter after a node died.
@@ -147,9 +149,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     const counted = Number(result[0]);
     const starts = result.slice(1).map(Number);
     (hold as RedisHold).starts = starts;
-    rules.forEach((rule, index) => {
-      this.addPending(rule, starts[index] as number, { ...used, quota: counted });
-    });
+    this.addPending(rules, starts, { ...used, quota: counted });
     return counted;
   }
 
@@ -158,9 +158,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     if (quota <= 0 || !starts) return;
     const keys = rules.map((rule) => this.keyOf(rule));
     await this.redis.eval(scripts.UNCOUNT, keys.length, ...keys, quota, ...starts);
-    rules.forEach((rule, index) => {
-      this.addPending(rule, starts[index] as number, { quota: -quota, requests: 0, tokens: 0 });
-    });
+    this.addPending(rules, starts, { quota: -quota, requests: 0, tokens: 0 });
   }
 
   async use(subject: string, period: WindowPeriod): Promise<WindowUse | undefined> {
@@ -171,8 +169,16 @@ export class RedisBudgetLedger implements BudgetLedger {
     return { start, quota: Number(values[1]), requests: Number(values[2]), tokens: Number(values[3]) };
   }
 
-  private addPending(rule: MergedRule, start: number, used: Measures): void {
-    this.pending.add({ subject: rule.subject, period: rule.period, start, ...used });
+  /** One settlement's use of its windows (`starts`: each window's, as the script answered), for the database. */
+  private addPending(rules: MergedRule[], starts: number[], used: Measures): void {
+    this.pending.add(
+      ...rules.map((rule, index) => ({
+        subject: rule.subject,
+        period: rule.period,
+        start: starts[index] as number,
+        ...used,
+      })),
+    );
   }
 
   flush(): Promise<void> {

@@ -1,15 +1,12 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { WindowUse } from '../../../domain/budget-windows.js';
-import type { DatabaseHandle } from '../../../platform/db/index.js';
-import { MEASURES, type Measures } from './measures.js';
+import type { DatabaseHandle, DialectName, Executor } from '../../../platform/db/index.js';
+import { claimBatch } from '../../../platform/journal/batches.js';
+import type { WindowUseRecord } from '../../../platform/journal/journal.js';
+import { MEASURES } from './measures.js';
 
-/** Use settled into one window, on its way to the database. */
-export interface WindowDelta extends Measures {
-  subject: string;
-  period: string;
-  /** The window's start, milliseconds since the epoch. */
-  start: number;
-}
+/** Use settled into one window, on its way to the database: what the crash journal records of it. */
+export type WindowDelta = WindowUseRecord;
 
 /**
  * The use of each subject's current window in `budget_usage` (migration 0020), one row per subject
@@ -38,35 +35,45 @@ export class BudgetUsageStore {
     };
   }
 
-  /** Writes a batch of deltas in one transaction. */
-  async add(deltas: WindowDelta[], now = Date.now()): Promise<void> {
+  /** Writes a batch of deltas in one transaction; with a batch id, once (claimBatch). */
+  async add(deltas: WindowDelta[], batchId?: string, now = Date.now()): Promise<void> {
     if (deltas.length === 0) return;
-    const mysql = this.handle.dialect === 'mysql';
-    const incoming = (column: string) => (mysql ? sql`values(${sql.ref(column)})` : sql`excluded.${sql.ref(column)}`);
-    const stored = (column: string) => (mysql ? sql.ref(column) : sql.ref(`budget_usage.${column}`));
-    // MySQL applies assignments in order, so started_at, which the others compare with, comes last.
-    const merged: Record<string, RawBuilder<unknown>> = {};
-    for (const column of MEASURES) {
-      merged[column] =
-        sql`case when ${stored('started_at')} = ${incoming('started_at')} then ${stored(column)} + ${incoming(column)} when ${stored('started_at')} < ${incoming('started_at')} then ${incoming(column)} else ${stored(column)} end`;
-    }
-    merged.updated_at = incoming('updated_at');
-    merged.started_at = sql`case when ${stored('started_at')} < ${incoming('started_at')} then ${incoming('started_at')} else ${stored('started_at')} end`;
     await this.handle.db.transaction().execute(async (transaction) => {
-      for (const delta of deltas) {
-        const insert = transaction.insertInto('budget_usage').values({
-          subject: delta.subject,
-          period: delta.period,
-          started_at: delta.start,
-          quota: delta.quota,
-          requests: delta.requests,
-          tokens: delta.tokens,
-          updated_at: now,
-        });
-        if (mysql) await insert.onDuplicateKeyUpdate(merged).execute();
-        else
-          await insert.onConflict((conflict) => conflict.columns(['subject', 'period']).doUpdateSet(merged)).execute();
-      }
+      if (batchId && !(await claimBatch(transaction, batchId))) return;
+      await addWindowUse(transaction, this.handle.dialect, deltas, now);
     });
+  }
+}
+
+/** Adds deltas to their windows' rows in the caller's transaction (a batch, or a crash replay). */
+export async function addWindowUse(
+  transaction: Executor,
+  dialect: DialectName,
+  deltas: readonly WindowDelta[],
+  now = Date.now(),
+): Promise<void> {
+  const mysql = dialect === 'mysql';
+  const incoming = (column: string) => (mysql ? sql`values(${sql.ref(column)})` : sql`excluded.${sql.ref(column)}`);
+  const stored = (column: string) => (mysql ? sql.ref(column) : sql.ref(`budget_usage.${column}`));
+  // MySQL applies assignments in order, so started_at, which the others compare with, comes last.
+  const merged: Record<string, RawBuilder<unknown>> = {};
+  for (const column of MEASURES) {
+    merged[column] =
+      sql`case when ${stored('started_at')} = ${incoming('started_at')} then ${stored(column)} + ${incoming(column)} when ${stored('started_at')} < ${incoming('started_at')} then ${incoming(column)} else ${stored(column)} end`;
+  }
+  merged.updated_at = incoming('updated_at');
+  merged.started_at = sql`case when ${stored('started_at')} < ${incoming('started_at')} then ${incoming('started_at')} else ${stored('started_at')} end`;
+  for (const delta of deltas) {
+    const insert = transaction.insertInto('budget_usage').values({
+      subject: delta.subject,
+      period: delta.period,
+      started_at: delta.start,
+      quota: delta.quota,
+      requests: delta.requests,
+      tokens: delta.tokens,
+      updated_at: now,
+    });
+    if (mysql) await insert.onDuplicateKeyUpdate(merged).execute();
+    else await insert.onConflict((conflict) => conflict.columns(['subject', 'period']).doUpdateSet(merged)).execute();
   }
 }
