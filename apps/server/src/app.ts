@@ -104,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 
-  installErrorHandling(app);
+  installErrorHandling(app, { apiFailuresAs200: config.apiFailuresAs200 });
   installBodyRules(app, {
     apiBodyLimit: config.apiBodyLimitBytes,
     apiRequestTimeoutMs: config.httpTimeouts.apiRequestMs,

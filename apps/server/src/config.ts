@@ -81,6 +81,7 @@ const environmentSchema = z.object({
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], 'must be auto, json or pretty').default('auto'),
   TRUST_PROXY: trustedProxies.default(false),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false'], 'must be auto, true or false').default('auto'),
+  API_ERRORS_HTTP_200: booleanText.default(false),
   CRITICAL_RATE_LIMIT: z.coerce.number('must be a number').int().min(0).default(20),
   CRITICAL_RATE_WINDOW_SECONDS: z.coerce.number('must be a number').int().min(1).default(1200),
   // 450: forty cold loads of the signed-in dashboard (about ten API calls each) fit in one window.
@@ -208,6 +209,8 @@ export interface Config {
   trustProxy: boolean | string[];
   /** Secure flag of the session cookie: auto = when the request arrived over https as the server sees it. */
   cookieSecure: 'auto' | 'true' | 'false';
+  /** `/api` failures answer HTTP 200 with `{success:false}` (but 401 and 429), for One Hub's console and scripts. */
+  apiFailuresAs200: boolean;
   criticalRateLimit: { max: number; windowSeconds: number };
   /** Requests per client address per window to `/api` and to the console; 0 = no limit (reference §0.1). */
   globalRateLimit: { api: number; web: number; windowSeconds: number };
@@ -376,6 +379,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     logFormat: env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY,
     cookieSecure: env.COOKIE_SECURE,
+    apiFailuresAs200: env.API_ERRORS_HTTP_200,
     criticalRateLimit: { max: env.CRITICAL_RATE_LIMIT, windowSeconds: env.CRITICAL_RATE_WINDOW_SECONDS },
     globalRateLimit: {
       api: env.GLOBAL_API_RATE_LIMIT,

@@ -1,6 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** API_ERRORS_HTTP_200: `/api` failures answer 200 with the envelope, as One Hub does (but 401 and 429). */
+    apiFailuresAs200: boolean;
+  }
+}
 
 /**
  * Every failure becomes an AppError here and is rendered once, in the format of the surface the
@@ -65,7 +72,38 @@ export function sendError(error: AppError, request: FastifyRequest, reply: Fasti
   // Refused before its body was read (a guard, a limit, a timeout): the connection closes rather
   // than read the rest of a body nobody will use.
   if (bodyUnread(request.raw)) reply.header('connection', 'close');
-  return reply.status(error.status).send(renderErrorBody(error, request));
+  return reply.status(statusOf(error, request)).send(renderErrorBody(error, request));
+}
+
+/**
+ * The real status, unless the site keeps One Hub's console or scripts, which read `success:false`
+ * from an HTTP 200 and treat any other status as a second, generic failure. Even then "not signed
+ * in" stays 401 (One Hub's console signs out on it) and a rate limit 429 (with its Retry-After).
+ */
+function statusOf(error: AppError, request: FastifyRequest): number {
+  if (!request.server.apiFailuresAs200 || error.status === 401 || error.status === 429) {
+    return error.status;
+  }
+  return (request.url.split('?')[0] ?? '').startsWith('/api/') ? 200 : error.status;
+}
+
+/**
+ * Failures nobody planned (a bug, a lost database) are logged as errors with their stack; a refusal
+ * the code chose with a 5xx status (a feature not set up, an upstream that failed, no channel) is
+ * a warning naming it, with no stack, so it does not bury real errors in the system log.
+ */
+export function logFailure(
+  log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
+  error: unknown,
+  appError: AppError,
+  requestId: string,
+): void {
+  if (appError.status < 500) return;
+  if (error instanceof AppError && error.code !== 'internal' && error.cause === undefined) {
+    log.warn({ reqId: requestId, code: error.code, status: error.status, reason: error.message }, 'request refused');
+  } else {
+    log.error({ err: error, reqId: requestId }, 'request failed');
+  }
 }
 
 /** The route's body limit in the 413 message, so the client knows what to send instead. */
@@ -78,10 +116,11 @@ function withLimit(error: AppError, request: FastifyRequest): AppError {
   );
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, options: { apiFailuresAs200: boolean }): void {
+  app.decorate('apiFailuresAs200', options.apiFailuresAs200);
   app.setErrorHandler((error, request, reply) => {
     const appError = withLimit(toAppError(error), request);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    logFailure(request.log, error, appError, request.id);
     return sendError(appError, request, reply);
   });
 }

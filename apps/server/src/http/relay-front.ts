@@ -5,7 +5,7 @@ import { AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { RelayCaller } from '../relay/access/keys.js';
 import { BodyBudget, bodyBudgetLimits } from './body-budget.js';
-import { bodyUnread, type ErrorRenderer, toAppError } from './errors.js';
+import { bodyUnread, type ErrorRenderer, logFailure, toAppError } from './errors.js';
 import { type BodyCap, readRelayBody } from './relay-body.js';
 
 /**
@@ -253,7 +253,7 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
         `request body is larger than the server accepts (at most ${limit} bytes here)`,
       );
     }
-    if (appError.status >= 500) options.logger.error({ err: error, reqId: request.id }, 'request failed');
+    logFailure(options.logger, error, appError, request.id);
     const body = JSON.stringify(request.errorRenderer(appError, request));
     // Refused before its body was read: the connection closes rather than read the rest.
     if (bodyUnread(response.req)) response.setHeader('connection', 'close');

@@ -59,10 +59,13 @@ describe.each(availableDialects)('monthly invoices on %s', (dialect) => {
     await t?.close();
   });
 
-  it('is not offered while UserInvoiceMonth is off', async () => {
+  it('answers an empty list while UserInvoiceMonth is off and no month was built, as One Hub does', async () => {
     const answer = await asUser(alice.cookie, '/api/user/invoice');
-    expect(answer.statusCode).toBe(404);
-    expect(answer.json().message).toContain('UserInvoiceMonth');
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().data).toMatchObject({ data: [], total_count: 0 });
+    const detail = await asUser(alice.cookie, `/api/user/invoice/detail?date=${lastMonth}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.json().data).toEqual([]);
   });
 
   it('builds past months once, sums them per user and model, and refuses a month not yet over', async () => {

@@ -17,7 +17,8 @@ export function lastMonthOf(now: Date): string {
 /**
  * Monthly invoices (UserInvoiceMonth): users read their months and each month's lines per model;
  * a month is built once it is over — by the master node's daily job, or by the root user on demand.
- * With the setting off, the invoices are not offered (404).
+ * With the setting off no month is built, and the reads answer what is stored (nothing, on a site
+ * that never turned it on), as One Hub does: its console opens the page by URL and expects a list.
  */
 export class InvoiceService {
   constructor(
@@ -26,19 +27,11 @@ export class InvoiceService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  private requireEnabled(): void {
-    if (!this.options.getBoolean('UserInvoiceMonth')) {
-      throw AppError.notFound('monthly invoices are not enabled on this site (UserInvoiceMonth)');
-    }
-  }
-
   months(userId: number, paging: PageQuery): Promise<Paged<InvoiceMonth>> {
-    this.requireEnabled();
     return this.repo.months(userId, paging);
   }
 
   detail(userId: number, month: string): Promise<InvoiceModelRow[]> {
-    this.requireEnabled();
     return this.repo.detail(userId, month);
   }
 
