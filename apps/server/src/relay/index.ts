@@ -276,6 +276,7 @@ export async function installRelay(
         }
         return views;
       },
+      clock: budgetClock,
     },
     taskPollers,
   };
