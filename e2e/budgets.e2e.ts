@@ -15,6 +15,7 @@ import {
   useAccountSite,
 } from './support/account-site.js';
 import { expandSection, text } from './support/browser.js';
+import { narrowPhone } from './support/pages.js';
 
 useAccountSite();
 
@@ -111,9 +112,18 @@ describe('budgets per window in the console', () => {
     await page.getByTestId('token-form-budgets').scrollIntoViewIfNeeded();
     await settledScreenshot(page, 'budgets-key-dialog');
     await page.getByTestId('token-form-cancel').click();
+
+    // On a phone the dialog fills the screen: what shows at once is what a person sees.
+    const phone = await openPage({ viewport: narrowPhone });
+    await signIn(phone, USERS.carol.username, USERS.carol.password);
+    await phone.goto(`${server.origin}/panel/token`);
+    await phone.getByTestId(`token-edit-${id}`).click();
+    await phone.getByTestId('token-form-budget-use-key-5h-requests').waitFor();
+    await phone.getByTestId('token-form-budgets').scrollIntoViewIfNeeded();
+    await settledScreenshot(phone, 'budgets-key-dialog-phone', { fullPage: false });
   });
 
-  it('the group dialog saves a window for each member and the TPM, and says it shows no current use', async () => {
+  it('the group dialog saves a window for each member and the TPM, and shows how its members stand', async () => {
     const group = await groupNamed('default');
     const admin = await openPage();
     await signIn(admin, 'root', 'e2e-root-password');
@@ -124,7 +134,7 @@ describe('budgets per window in the console', () => {
     await admin.getByTestId('user-group-form-budgets-0-period').click();
     await admin.getByTestId('user-group-form-budgets-0-period-month').click();
     await admin.getByTestId('user-group-form-budgets-0-requests').fill('1000');
-    expect(await text(admin, 'user-group-form-budgets')).toContain('no current use');
+    expect(await text(admin, 'user-group-form-budgets')).toContain('the group as a whole is not counted');
     await admin.getByTestId('user-group-form-submit').click();
     await admin.getByTestId('user-group-form').waitFor({ state: 'detached' });
 
@@ -135,7 +145,26 @@ describe('budgets per window in the console', () => {
     expect(await admin.getByTestId('user-group-form-tpm').inputValue()).toBe('100000');
     expect(await admin.getByTestId('user-group-form-budgets-0-requests').inputValue()).toBe('1000');
     expect(await admin.getByTestId('user-group-form-budgets-0-quota').inputValue()).toBe('');
-    await admin.getByTestId('user-group-form-budgets').scrollIntoViewIfNeeded();
+    expect(await text(admin, 'user-group-form-budget-use-month-top')).toBe('No member has used this window yet.');
+    await admin.getByTestId('user-group-form-cancel').click();
+
+    // Carol, a member, uses the window: the dialog counts her and shows her use against the allowance.
+    const key = await call<{ key: string }>('POST', '/api/token/', carol, {
+      name: 'group member',
+      remain_quota: 0,
+      unlimited_quota: true,
+    });
+    await relay(key.key.startsWith('sk-') ? key.key : `sk-${key.key}`);
+    // The counts are read from the window use the server saves each second.
+    await expect
+      .poll(async () => (await call<UserGroupView>('GET', `/api/user_group/${group.id}`, root)).budget_windows?.[0])
+      .toMatchObject({ members_using: 1, members_exhausted: 0, top: { username: USERS.carol.username } });
+    await admin.getByTestId(`user-group-edit-${group.id}`).click();
+    await admin.getByTestId('user-group-form-budget-use-month-requests').waitFor();
+    expect(await text(admin, 'user-group-form-budget-use-month-members')).toBe('1 member using this window');
+    expect(await text(admin, 'user-group-form-budget-use-month-top')).toBe(`Highest use: ${USERS.carol.username}`);
+    expect(await text(admin, 'user-group-form-budget-use-month-requests-text')).toMatch(/^[1-9]\d* of 1,000$/);
+    await admin.getByTestId('user-group-form-budget-use').scrollIntoViewIfNeeded();
     await settledScreenshot(admin, 'budgets-group-dialog');
     await admin.getByTestId('user-group-form-cancel').click();
 
@@ -172,6 +201,7 @@ describe('budgets per window in the console', () => {
       ['budgets-dashboard', {}],
       ['budgets-dashboard-dark', { dark: true }],
       ['budgets-dashboard-zh_CN', { language: 'zh_CN' }],
+      ['budgets-dashboard-phone', { viewport: narrowPhone }],
     ] as const) {
       const dashboard = await openPage(options);
       await signIn(dashboard, USERS.carol.username, USERS.carol.password);

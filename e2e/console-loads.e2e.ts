@@ -10,9 +10,10 @@ const ROOT_PASSWORD = 'e2e-root-password';
 /** The built console's page, which names its hashed files. */
 const builtIndex = new URL('../apps/web/dist/index.html', import.meta.url);
 
-/** Requests one page load made, by path, with the status each got. */
+/** Requests one page load made, by path, with the status each got; `sent`: every request's path as it left. */
 interface LoadRecord {
   requests: Array<{ path: string; status: number }>;
+  sent: string[];
 }
 
 type SignedIn = Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -24,6 +25,10 @@ type SignedIn = Awaited<ReturnType<BrowserContext['storageState']>>;
 async function coldLoad(browser: Browser, origin: string, session: SignedIn): Promise<LoadRecord> {
   const context = await browser.newContext({ locale: 'en-US', storageState: session });
   const requests: LoadRecord['requests'] = [];
+  const sent: string[] = [];
+  context.on('request', (request) => {
+    sent.push(new URL(request.url()).pathname);
+  });
   context.on('response', (response) => {
     requests.push({ path: new URL(response.url()).pathname, status: response.status() });
   });
@@ -31,11 +36,11 @@ async function coldLoad(browser: Browser, origin: string, session: SignedIn): Pr
     const page = await context.newPage();
     const answer = await page.goto(`${origin}/panel`);
     // A refused page has no console to wait for; the caller reads the refusal from the record.
-    if (answer?.status() !== 200) return { requests };
+    if (answer?.status() !== 200) return { requests, sent };
     await page.getByTestId('user-name').waitFor();
     // Files and calls a chunk makes late count too: wait until the network is quiet.
     await page.waitForLoadState('networkidle');
-    return { requests };
+    return { requests, sent };
   } finally {
     await context.close();
   }
@@ -62,6 +67,14 @@ describe('the per-address limits at their defaults, in a browser', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+  });
+
+  it('asks the API for each path once on a cold load of the dashboard', async () => {
+    const { sent } = await coldLoad(browser, server.origin, session);
+    const calls = sent.filter((path) => path.startsWith('/api/'));
+    expect(calls.length).toBeGreaterThan(3);
+    const twice = calls.filter((path, index) => calls.indexOf(path) !== index);
+    expect(twice, `asked twice: ${twice.join(', ')}; all: ${calls.join(', ')}`).toEqual([]);
   });
 
   it('renders the signed-in console on each of 40 cold loads from one address', { timeout: 300_000 }, async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startEpaySimulator } from '../apps/server/test/payments/epay/simulator.js';
 import { sessionCookie } from './support/api.js';
 import { text } from './support/browser.js';
+import { narrowPhone } from './support/pages.js';
 import {
   call,
   createGateway,
@@ -124,6 +125,7 @@ describe('subscription plans in the console', () => {
       ['plans-list', {}],
       ['plans-list-dark', { dark: true }],
       ['plans-list-zh_CN', { language: 'zh_CN' }],
+      ['plans-list-phone', { viewport: narrowPhone }],
     ] as const) {
       const shot = name === 'plans-list' ? page : await openPage(options);
       if (shot !== page) {
@@ -172,13 +174,15 @@ describe('subscription plans in the console', () => {
     // The simulator's page stands in for the vendor's: paying there sends the signed callback.
     await cashier.getByRole('button').first().click();
     await page.getByTestId('topup-pay-state-success').waitFor();
-    await page.getByTestId('topup-pay-close').click();
 
+    // The page behind the dialog shows the plan and its windows as soon as the order is paid.
     await page.getByTestId('topup-subscription').waitFor();
     expect(await text(page, 'topup-subscription-name')).toBe('Pro');
     expect(await page.getByTestId('topup-subscription-status').getAttribute('data-state')).toBe('active');
     expect(await text(page, 'topup-subscription-expires')).toMatch(/^Until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · Bought$/);
     await page.getByTestId('topup-subscription-window-plan-month-quota').waitFor();
+    expect(await page.getByTestId('topup-pay-dialog').isVisible()).toBe(true);
+    await page.getByTestId('topup-pay-close').click();
     expect(await text(page, `topup-plan-buy-${pro.id}`)).toBe('Renew');
     const bought = await call<UserPlanView>('GET', '/api/user/plan', payer);
     expect(bought.subscriptions[0]).toMatchObject({ plan_id: pro.id, status: 'active', source: 'order' });
@@ -196,6 +200,7 @@ describe('subscription plans in the console', () => {
       ['plans-topup', {}],
       ['plans-topup-dark', { dark: true }],
       ['plans-topup-zh_CN', { language: 'zh_CN' }],
+      ['plans-topup-phone', { viewport: narrowPhone }],
     ] as const) {
       const shot = await openPage(options);
       await signIn(shot, PAYER.username, PAYER.password);

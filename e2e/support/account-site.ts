@@ -197,7 +197,7 @@ export const lastToast = (page: Page) => page.locator('.notistack-MuiContent').l
 export async function settledScreenshot(
   page: Page,
   name: string,
-  options: { keepToasts?: boolean } = {},
+  options: { keepToasts?: boolean; fullPage?: boolean } = {},
 ): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
   // A full-page capture of a scrolled page paints the fixed top bar mid-page.
@@ -207,7 +207,7 @@ export async function settledScreenshot(
   }
   // The side drawer may still be sliding in after the first paint; capture it at rest.
   await page.locator('[data-testid=side-drawer][data-settled=true]').first().waitFor({ state: 'attached' });
-  await screenshot(page, name);
+  await screenshot(page, name, { fullPage: options.fullPage ?? true });
 }
 
 /** Starts the site before the file's tests and stops it after them. */

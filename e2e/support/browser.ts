@@ -37,7 +37,21 @@ export async function screenshot(
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
-  await page.screenshot({ path: join(directory, `${name}.png`), fullPage });
+  const viewport = page.viewportSize();
+  // A full-page capture draws fixed elements (the side drawer, 100% of the viewport high) only as
+  // high as the viewport, so the drawer looked cut off half-way down a long page: make the viewport
+  // as high as the page for the capture, then give it back.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const grow = fullPage && viewport !== null && height > viewport.height;
+  if (grow) {
+    await page.setViewportSize({ width: viewport.width, height });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  }
+  try {
+    await page.screenshot({ path: join(directory, `${name}.png`), fullPage });
+  } finally {
+    if (grow) await page.setViewportSize(viewport);
+  }
 }
 
 /** Signs in through the login form and waits for the console. */

@@ -3,6 +3,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const desktop = { width: 1280, height: 860 };
 export const phone = { width: 400, height: 860 };
+/** A common phone's screen (390×844 CSS pixels), the narrowest the budget and plan screens are looked at. */
+export const narrowPhone = { width: 390, height: 844 };
 
 export interface PageOptions {
   /** The console's language on first load (`appLanguage`); English unless given. */

@@ -156,9 +156,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   passkeyRoutes(app, { auth, services, sessions, critical, signInLimit, secret: config.sessionSecret });
   // The relay, installed below, answers for the budget windows' current use.
-  const budgetUsage: BudgetUsageReader = { windows: (subjects) => app.relay.budgetUsage.windows(subjects) };
+  const budgetUsage: BudgetUsageReader = {
+    windows: (subjects) => app.relay.budgetUsage.windows(subjects),
+    clock: () => app.relay.budgetUsage.clock(),
+  };
   userRoutes(app, { auth, users: services.users, groups: services.groups, budgetUsage });
-  userGroupRoutes(app, { auth, groups: services.groups });
+  userGroupRoutes(app, { auth, groups: services.groups, budgetUsage });
   tokenRoutes(app, { auth, tokens: services.tokens, budgetUsage });
   channelRoutes(app, { auth, channels: services.channels });
   priceRoutes(app, {

@@ -36,6 +36,7 @@ import { TokenRepository } from './api/token/repo.js';
 import { TokenService } from './api/token/service.js';
 import { UserRepository } from './api/user/repo.js';
 import { UserService } from './api/user/service.js';
+import { GroupBudgetUseRepository } from './api/user-group/budget-use.js';
 import { UserGroupRepository } from './api/user-group/repo.js';
 import { UserGroupService } from './api/user-group/service.js';
 import { PRODUCTION_PAYMENT_ENDPOINTS } from './config.js';
@@ -144,7 +145,7 @@ export function createServices(
   const tokenRepository = new TokenRepository(database);
   const userGroupRepository = new UserGroupRepository(database);
   const logRepository = new LogRepository();
-  const groups = new UserGroupService(userGroupRepository, changes);
+  const groups = new UserGroupService(userGroupRepository, changes, new GroupBudgetUseRepository(database));
   const users = new UserService(userRepository, new LogRepository(), groups, options, changes);
   const accounts = new AccountService(userRepository, users, options, new VerificationCodes(cache));
   const signIn = createSignInServices({

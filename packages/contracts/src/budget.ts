@@ -97,3 +97,34 @@ export interface BudgetWindowView {
   started_at: number;
   resets_at: number;
 }
+
+/** The member who used the most of a group's window, against the group's allowance. */
+export interface GroupBudgetTopMember {
+  user_id: number;
+  username: string;
+  used_quota: number;
+  used_requests: number;
+  used_tokens: number;
+  /** That member's window, Unix seconds (with rolling windows each member has its own). */
+  started_at: number;
+  resets_at: number;
+}
+
+/**
+ * One window of a user group's budgets as `GET /api/user_group/:id` shows it (`budget_windows`): the
+ * group's allowance and how its members stand in their current windows, counted from the stored
+ * window use (written each second, so up to a second behind the live count).
+ */
+export interface GroupBudgetWindowView {
+  period: BudgetPeriod;
+  /** The allowance per member; null where the window does not limit that measure. */
+  quota: number | null;
+  requests: number | null;
+  tokens: number | null;
+  /** Members with some use in their current window. */
+  members_using: number;
+  /** Members who reached the group's allowance in any of its measures. */
+  members_exhausted: number;
+  /** The member nearest to (or furthest past) the allowance; null when no member has use. */
+  top: GroupBudgetTopMember | null;
+}

@@ -64,6 +64,7 @@ export interface PlanView {
 
 /** `GET /api/plan/`: the administrators' paged list; `keyword` is a name prefix, the default order `-sort`. */
 export const PLAN_SORT_FIELDS = ['id', 'name', 'price', 'duration_days', 'sort', 'enable', 'created_at'] as const;
+export type PlanSortField = (typeof PLAN_SORT_FIELDS)[number];
 export const planListQuery = keywordPageQuery;
 export type PlanListQuery = z.infer<typeof planListQuery>;
 

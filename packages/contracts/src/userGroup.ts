@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Budget, budgetListSchema } from './budget.js';
+import { type Budget, budgetListSchema, type GroupBudgetWindowView } from './budget.js';
 
 /** Columns the user group list (`GET /api/user_group/`) may be ordered by. */
 export const USER_GROUP_SORT_FIELDS = ['id', 'name', 'symbol', 'enable', 'ratio', 'api_rate'] as const;
@@ -79,6 +79,8 @@ export interface UserGroupView {
   api_rate: number;
   tpm: number;
   budgets: Budget[];
+  /** How the members stand in each window; only on GET /api/user_group/:id. */
+  budget_windows?: GroupBudgetWindowView[];
   public: boolean;
   promotion: boolean;
   min: number;

@@ -161,6 +161,17 @@ function nextDay(timeZone: string, local: LocalParts): number {
   return zonedTime(timeZone, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), 0);
 }
 
+/**
+ * The starts (milliseconds, both included) of the windows of `period` that still hold at `now`: what
+ * a stored window's `started_at` must fall in to be current. A rolling window holds for its length
+ * after its start; a calendar window only if it started at the current window's start.
+ */
+export function currentStarts(period: BudgetPeriod, clock: WindowClock, now: number): { from: number; to: number } {
+  if (clock.mode === 'rolling') return { from: now - ROLLING_MS[period] + 1, to: now };
+  const { start } = calendarWindow(period, clock.timeZone, now);
+  return { from: start, to: start };
+}
+
 /** A window's use, as a ledger or the store holds it. */
 export interface WindowUse {
   start: number;
@@ -180,6 +191,8 @@ export interface BudgetSubject {
 /** Current use of budget windows; the composition root hands in the relay's ledger (API ↛ relay). */
 export interface BudgetUsageReader {
   windows(subjects: BudgetSubject[]): Promise<BudgetWindowView[]>;
+  /** How windows are counted now (the options BudgetWindowMode and SiteTimeZone). */
+  clock(): WindowClock;
 }
 
 /** The view of one window from its allowance and its current use (undefined: no window open). */

@@ -283,6 +283,7 @@ export async function installRelay(
         }
         return views;
       },
+      clock: budgetClock,
     },
     taskPollers,
   };

@@ -1,6 +1,7 @@
 import { createUserGroupBody, idParam, pageQuery, updateUserGroupBody } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { BudgetUsageReader } from '../../domain/budget-windows.js';
 import type { Auth } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
@@ -14,8 +15,11 @@ const listQuery = pageQuery.extend({
     .transform((value) => (value === undefined || value === '' ? undefined : value === 'true' || value === '1')),
 });
 
-export function userGroupRoutes(app: FastifyInstance, deps: { auth: Auth; groups: UserGroupService }): void {
-  const { auth, groups } = deps;
+export function userGroupRoutes(
+  app: FastifyInstance,
+  deps: { auth: Auth; groups: UserGroupService; budgetUsage: BudgetUsageReader },
+): void {
+  const { auth, groups, budgetUsage } = deps;
   const admin = { onRequest: auth.requireAdmin };
 
   app.get('/api/user_group/', admin, async (request) => {
@@ -24,7 +28,9 @@ export function userGroupRoutes(app: FastifyInstance, deps: { auth: Auth; groups
   });
   app.get('/api/user_group/:id', admin, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
-    return ok(await groups.get(id));
+    const group = await groups.get(id);
+    // What the group dialog shows under its budgets: how the members stand in each window.
+    return ok({ ...group, budget_windows: await groups.budgetWindows(group, budgetUsage) });
   });
   app.post('/api/user_group/', admin, async (request) =>
     ok(await groups.create(parseInput(createUserGroupBody, request.body))),

@@ -1,14 +1,17 @@
 import {
   type CreateUserGroupBody,
   DEFAULT_GROUP,
+  type GroupBudgetWindowView,
   type Paged,
   type PageQuery,
   type UpdateUserGroupBody,
   type UserGroupView,
 } from '@one-hub/contracts';
+import { type BudgetUsageReader, currentStarts } from '../../domain/budget-windows.js';
 import type { ChangeBus } from '../../platform/changes.js';
 import { isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import type { GroupBudgetUseRepository } from './budget-use.js';
 import type { UserGroupFilter, UserGroupRepository } from './repo.js';
 
 export class UserGroupService {
@@ -16,6 +19,7 @@ export class UserGroupService {
     private readonly repo: UserGroupRepository,
     /** Told after every write, so in-memory copies (the relay's) reload at once, on every node. */
     private readonly changes: ChangeBus,
+    private readonly budgetUse: GroupBudgetUseRepository,
   ) {}
 
   list(paging: PageQuery, filter: UserGroupFilter): Promise<Paged<UserGroupView>> {
@@ -26,6 +30,43 @@ export class UserGroupService {
     const group = await this.repo.findById(id);
     if (!group) throw AppError.notFound(`user group ${id} not found`);
     return group;
+  }
+
+  /**
+   * `budget_windows` of the group's view: each window with its members' standing (from the stored
+   * window use) and the top member's use read live, as the member's own view shows it.
+   */
+  async budgetWindows(group: UserGroupView, usage: BudgetUsageReader): Promise<GroupBudgetWindowView[]> {
+    const clock = usage.clock();
+    const now = Date.now();
+    const views: GroupBudgetWindowView[] = [];
+    for (const budget of group.budgets) {
+      const standing = await this.budgetUse.windowUse(group.symbol, budget, currentStarts(budget.period, clock, now));
+      const [live] = standing.top
+        ? await usage.windows([{ scope: 'group', subject: `user:${standing.top.id}`, budgets: [budget] }])
+        : [];
+      views.push({
+        period: budget.period,
+        quota: budget.quota ?? null,
+        requests: budget.requests ?? null,
+        tokens: budget.tokens ?? null,
+        members_using: standing.using,
+        members_exhausted: standing.exhausted,
+        top:
+          standing.top && live
+            ? {
+                user_id: standing.top.id,
+                username: standing.top.username,
+                used_quota: live.used_quota,
+                used_requests: live.used_requests,
+                used_tokens: live.used_tokens,
+                started_at: live.started_at,
+                resets_at: live.resets_at,
+              }
+            : null,
+      });
+    }
+    return views;
   }
 
   /** A group by symbol, if there is one. */

@@ -4,6 +4,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { BudgetWindowView } from '@one-hub/contracts';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { formatTime } from '../../lib/format.js';
@@ -41,7 +42,18 @@ function Bar({ bar, testId }: { bar: BudgetBar; testId: string }) {
   );
 }
 
-function WindowUsage({ window, testId, showScope }: { window: BudgetWindowView; testId: string; showScope: boolean }) {
+interface WindowUsageProps {
+  window: BudgetWindowView;
+  testId: string;
+  showScope: boolean;
+  /** Under the title, above the bars (the group dialog's member counts). */
+  children?: ReactNode;
+  /** Whether the bars and the reset time are shown (a group window nobody used has neither). */
+  showUse?: boolean;
+}
+
+/** One window: its title, when it resets, and a bar per measure it limits. */
+export function WindowUsage({ window, testId, showScope, children, showUse = true }: WindowUsageProps) {
   const { t } = useTranslation('budget');
   const resets = resetTime(window);
   return (
@@ -53,18 +65,30 @@ function WindowUsage({ window, testId, showScope }: { window: BudgetWindowView; 
         <Typography variant="subtitle2">{t(`usage.periods.${window.period}`)}</Typography>
         {showScope && <Chip size="small" variant="outlined" label={t(`usage.scopes.${window.scope}`)} />}
         <Box sx={{ flex: 1 }} />
-        <Typography variant="caption" sx={{ color: 'text.secondary' }} data-testid={`${testId}-reset`}>
-          {resets === null ? t('usage.opensWithNext') : t('usage.resetsAt', { time: formatTime(resets) })}
-        </Typography>
+        {showUse && (
+          <Typography variant="caption" sx={{ color: 'text.secondary' }} data-testid={`${testId}-reset`}>
+            {resets === null ? t('usage.opensWithNext') : t('usage.resetsAt', { time: formatTime(resets) })}
+          </Typography>
+        )}
       </Stack>
-      <Stack spacing={1}>
-        {windowBars(window).map((bar) => (
-          <Bar key={bar.measure} bar={bar} testId={`${testId}-${bar.measure}`} />
-        ))}
-      </Stack>
+      {children}
+      {showUse && (
+        <Stack spacing={1}>
+          {windowBars(window).map((bar) => (
+            <Bar key={bar.measure} bar={bar} testId={`${testId}-${bar.measure}`} />
+          ))}
+        </Stack>
+      )}
     </Box>
   );
 }
+
+/** Window cards side by side where they fit, one a row on a phone. */
+export const windowGrid = {
+  display: 'grid',
+  gap: 1.5,
+  gridTemplateColumns: { xs: '1fr', sm: 'repeat(auto-fill, minmax(240px, 1fr))' },
+} as const;
 
 interface BudgetUsageProps {
   windows: readonly BudgetWindowView[];
@@ -77,14 +101,7 @@ interface BudgetUsageProps {
 /** The current use of budget windows: per window its allowances as bars, "x of y", and when it resets. */
 export function BudgetUsage({ windows, testId, showScope = true }: BudgetUsageProps) {
   return (
-    <Box
-      sx={{
-        display: 'grid',
-        gap: 1.5,
-        gridTemplateColumns: { xs: '1fr', sm: 'repeat(auto-fill, minmax(240px, 1fr))' },
-      }}
-      data-testid={testId}
-    >
+    <Box sx={windowGrid} data-testid={testId}>
       {sortWindows(windows).map((window) => (
         <WindowUsage
           key={`${window.scope}-${window.period}`}

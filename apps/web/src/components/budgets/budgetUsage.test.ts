@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barColor, resetTime, sortWindows, windowBars } from './budgetUsage.js';
+import { barColor, groupTopWindow, resetTime, sortWindows, windowBars } from './budgetUsage.js';
 import { windowFixture } from './windowFixture.js';
 
 const view = windowFixture;
@@ -34,6 +34,32 @@ describe('budget usage', () => {
       'group-5h',
       'plan-week',
       'group-month',
+    ]);
+  });
+
+  it('draws a group window as its top member’s use against the group’s allowance', () => {
+    const top = { user_id: 7, username: 'ann', used_quota: 0, used_requests: 9, used_tokens: 40 };
+    const window = {
+      period: 'week',
+      quota: null,
+      requests: 10,
+      tokens: null,
+      members_using: 3,
+      members_exhausted: 0,
+    } as const;
+    expect(groupTopWindow({ ...window, top: { ...top, started_at: 5, resets_at: 605 } })).toEqual(
+      windowFixture({
+        scope: 'group',
+        period: 'week',
+        requests: 10,
+        used_requests: 9,
+        used_tokens: 40,
+        started_at: 5,
+        resets_at: 605,
+      }),
+    );
+    expect(windowBars(groupTopWindow({ ...window, top: null }))).toEqual([
+      { measure: 'requests', used: 0, limit: 10, percent: 0 },
     ]);
   });
 });

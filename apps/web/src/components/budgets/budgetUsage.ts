@@ -1,4 +1,4 @@
-import { BUDGET_PERIODS, type BudgetWindowView } from '@one-hub/contracts';
+import { BUDGET_PERIODS, type BudgetWindowView, type GroupBudgetWindowView } from '@one-hub/contracts';
 
 export type BudgetMeasure = 'quota' | 'requests' | 'tokens';
 
@@ -52,4 +52,21 @@ export function sortBudgets<Entry extends { period: (typeof BUDGET_PERIODS)[numb
   budgets: readonly Entry[],
 ): Entry[] {
   return [...budgets].sort((left, right) => BUDGET_PERIODS.indexOf(left.period) - BUDGET_PERIODS.indexOf(right.period));
+}
+
+/** A group's window as the bars of its top member's use against the group's allowance (none used: zeros). */
+export function groupTopWindow(window: GroupBudgetWindowView): BudgetWindowView {
+  const { top } = window;
+  return {
+    scope: 'group',
+    period: window.period,
+    quota: window.quota,
+    requests: window.requests,
+    tokens: window.tokens,
+    used_quota: top?.used_quota ?? 0,
+    used_requests: top?.used_requests ?? 0,
+    used_tokens: top?.used_tokens ?? 0,
+    started_at: top?.started_at ?? 0,
+    resets_at: top?.resets_at ?? 0,
+  };
 }

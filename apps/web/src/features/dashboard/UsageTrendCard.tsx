@@ -14,7 +14,8 @@ export function UsageTrendCard({ days, totals }: { days: DayUsage[]; totals: Usa
       chartLabel={(metric) => t('trend.chartLabel', { metric })}
       days={days}
       totals={totals}
-      figureColumns="repeat(3, minmax(0, 1fr))"
+      // On a phone the money figure (small amounts carry six decimals) needs more room than the counts.
+      figureColumns={{ xs: 'minmax(0, 3fr) minmax(0, 2fr) minmax(0, 2fr)', sm: 'repeat(3, minmax(0, 1fr))' }}
       axisLayout={DASHBOARD_AXES}
       screen="dashboard"
     />

@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { PlanView } from '@one-hub/contracts';
+import type { PlanSortField, PlanView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { BudgetAllowance } from '../../components/budgets/BudgetAllowance.js';
 import type { ListRows } from '../../components/ListPage.js';
@@ -17,7 +17,6 @@ import { StateChip } from '../../components/StateChip.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { formatPaymentAmount } from '../../lib/format.js';
-import type { PlanSortField } from './usePlanListParams.js';
 
 export interface PlanRowHandlers {
   onEdit(plan: PlanView): void;

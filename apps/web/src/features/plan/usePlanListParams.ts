@@ -1,10 +1,7 @@
+import { PLAN_SORT_FIELDS } from '@one-hub/contracts';
 import { parsePaging, writePaging } from '../../hooks/listParams.js';
 import { useUrlListParams } from '../../hooks/useUrlListParams.js';
 import type { PlanListParams } from './plan.api.js';
-
-/** Columns the plan list may be ordered by (the server's `PLAN_SORT_FIELDS`). */
-export const PLAN_SORT_FIELDS = ['id', 'name', 'price', 'duration_days', 'sort', 'enable', 'created_at'] as const;
-export type PlanSortField = (typeof PLAN_SORT_FIELDS)[number];
 
 /** Reads the list state from the query string, ignoring values the server would refuse. */
 export function parsePlanListParams(search: URLSearchParams): PlanListParams {

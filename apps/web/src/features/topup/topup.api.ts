@@ -8,6 +8,7 @@ import type {
 } from '@one-hub/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { selfQueryKey } from '../../hooks/useSelf.js';
+import { userPlanQueryKey } from '../../hooks/useUserPlan.js';
 import { api, isApiError, withQuery } from '../../lib/api.js';
 import { type OrderState, orderStateOfFailure } from './payment.js';
 
@@ -93,7 +94,7 @@ export function useCreateOrder() {
 
 /**
  * Polls `GET /api/user/order/status` every 3 s while `tradeNo` is set (the dialog is open), until the
- * order is paid or can no longer be. A paid order refreshes the balance everywhere.
+ * order is paid or can no longer be. A paid order refreshes the balance and the plan everywhere.
  */
 export function useOrderStatus(tradeNo: string | null) {
   const queryClient = useQueryClient();
@@ -106,7 +107,11 @@ export function useOrderStatus(tradeNo: string | null) {
         if (isApiError(error) && error.status !== 401) return orderStateOfFailure(error.status, error.message);
         throw error;
       }
-      await queryClient.invalidateQueries({ queryKey: topupKeys.self });
+      // An order may be for a plan: its status and windows change as the balance does, while the dialog is open.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: topupKeys.self }),
+        queryClient.invalidateQueries({ queryKey: userPlanQueryKey }),
+      ]);
       return { state: 'success' };
     },
     enabled: Boolean(tradeNo),

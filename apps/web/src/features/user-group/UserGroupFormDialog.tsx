@@ -14,6 +14,7 @@ import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useWords } from '../../i18n/useWords.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
+import { UserGroupBudgetUse } from './UserGroupBudgetUse.js';
 import { monospace } from './UserGroupCells.js';
 import { useSaveUserGroup } from './userGroup.api.js';
 import {
@@ -128,6 +129,7 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
         </FormSection>
         <FormSection title={t('budget:section')}>
           <BudgetsEditor testId="user-group-form-budgets" hint={t('budget:hints.group')} />
+          <UserGroupBudgetUse groupId={group?.id ?? null} />
         </FormSection>
         <FormSection title={t('form.promotionSection')}>
           <FormSwitchField<UserGroupFormValues>

@@ -31,6 +31,17 @@ export function useUserGroups(params: UserGroupListParams) {
   });
 }
 
+/** `GET /api/user_group/:id`: one group with how its members stand in its windows, read afresh at each opening. */
+export function useUserGroupDetail(id: number | null) {
+  return useQuery({
+    queryKey: [...userGroupKeys.all, 'detail', id] as const,
+    queryFn: () => api.get<UserGroupView>(`/api/user_group/${id}`),
+    enabled: id !== null,
+    staleTime: 0,
+    meta: { silentError: true },
+  });
+}
+
 /** After any change: this list, the site's group map (names elsewhere) and the user screen's copy. */
 function useInvalidateGroups() {
   const queryClient = useQueryClient();
