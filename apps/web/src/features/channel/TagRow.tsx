@@ -13,10 +13,7 @@ import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
@@ -26,6 +23,7 @@ import Typography from '@mui/material/Typography';
 import { ChannelStatus, type ChannelView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { menuItems } from '../../components/menuItems.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { GroupChips, toneChip } from './ChannelCells.js';
 import { ChannelCard, ChannelRow, stickyEnd, TypeName } from './ChannelRow.js';
@@ -58,15 +56,10 @@ function TagActions({ tag }: { tag: string }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const action = useTagAction();
   const setStatus = (kind: 'enable' | 'disable') => {
-    setAnchor(null);
     action.mutate(
       { tag, action: { kind } },
       { onSuccess: (count) => notify.success(t(`notify.tag.${kind}`, { tag, count: Number(count) })) },
     );
-  };
-  const choose = (kind: 'deleteDisabled' | 'delete') => () => {
-    setAnchor(null);
-    onTagAction(tag, kind);
   };
   return (
     <Stack direction="row" spacing={0.25} sx={{ justifyContent: 'flex-end' }}>
@@ -92,41 +85,38 @@ function TagActions({ tag }: { tag: string }) {
         </IconButton>
       </Tooltip>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        <MenuItem dense onClick={() => setStatus('enable')} data-testid={`channel-tag-enable-${tag}`}>
-          <ListItemIcon>
-            <PlayCircleOutline fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('tag.enableAll')}</ListItemText>
-        </MenuItem>
-        <MenuItem dense onClick={() => setStatus('disable')} data-testid={`channel-tag-disable-${tag}`}>
-          <ListItemIcon>
-            <PauseCircleOutline fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('tag.disableAll')}</ListItemText>
-        </MenuItem>
-        <Divider />
-        <MenuItem
-          dense
-          onClick={choose('deleteDisabled')}
-          data-testid={`channel-tag-delete-disabled-${tag}`}
-          sx={{ color: 'error.main' }}
-        >
-          <ListItemIcon sx={{ color: 'inherit' }}>
-            <DeleteSweepOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('tag.deleteDisabled')}</ListItemText>
-        </MenuItem>
-        <MenuItem
-          dense
-          onClick={choose('delete')}
-          data-testid={`channel-tag-delete-${tag}`}
-          sx={{ color: 'error.main' }}
-        >
-          <ListItemIcon sx={{ color: 'inherit' }}>
-            <DeleteOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('tag.delete')}</ListItemText>
-        </MenuItem>
+        {menuItems(
+          [
+            {
+              testId: `channel-tag-enable-${tag}`,
+              icon: <PlayCircleOutline fontSize="small" />,
+              label: t('tag.enableAll'),
+              onClick: () => setStatus('enable'),
+            },
+            {
+              testId: `channel-tag-disable-${tag}`,
+              icon: <PauseCircleOutline fontSize="small" />,
+              label: t('tag.disableAll'),
+              onClick: () => setStatus('disable'),
+            },
+            {
+              testId: `channel-tag-delete-disabled-${tag}`,
+              icon: <DeleteSweepOutlined fontSize="small" />,
+              label: t('tag.deleteDisabled'),
+              onClick: () => onTagAction(tag, 'deleteDisabled'),
+              danger: true,
+            },
+            {
+              testId: `channel-tag-delete-${tag}`,
+              icon: <DeleteOutlined fontSize="small" />,
+              label: t('tag.delete'),
+              onClick: () => onTagAction(tag, 'delete'),
+              danger: true,
+            },
+          ],
+          () => setAnchor(null),
+          true,
+        )}
       </Menu>
     </Stack>
   );

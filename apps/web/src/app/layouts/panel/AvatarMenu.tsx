@@ -3,14 +3,13 @@ import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { roleName } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { menuItems } from '../../../components/menuItems.js';
 import { UserAvatar } from '../../../components/UserAvatar.js';
 import { useLogout } from '../../../hooks/useLogout.js';
 import { useSession } from '../../../hooks/useSession.js';
@@ -26,7 +25,6 @@ export function AvatarMenu() {
   const close = () => setAnchor(null);
 
   const signOut = () => {
-    close();
     logout.mutate(undefined, {
       onSettled: () => {
         notify.info(t('topBar.signedOut'));
@@ -63,24 +61,23 @@ export function AvatarMenu() {
           </Typography>
         </Box>
         <Divider sx={{ my: 0.5 }} />
-        <MenuItem
-          onClick={() => {
-            close();
-            void navigate('/panel/profile');
-          }}
-          data-testid="avatar-menu-profile"
-        >
-          <ListItemIcon>
-            <ManageAccountsOutlined fontSize="small" />
-          </ListItemIcon>
-          {t('topBar.profile')}
-        </MenuItem>
-        <MenuItem onClick={signOut} data-testid="sign-out">
-          <ListItemIcon>
-            <LogoutRounded fontSize="small" />
-          </ListItemIcon>
-          {t('topBar.signOut')}
-        </MenuItem>
+        {menuItems(
+          [
+            {
+              testId: 'avatar-menu-profile',
+              icon: <ManageAccountsOutlined fontSize="small" />,
+              label: t('topBar.profile'),
+              onClick: () => void navigate('/panel/profile'),
+            },
+            {
+              testId: 'sign-out',
+              icon: <LogoutRounded fontSize="small" />,
+              label: t('topBar.signOut'),
+              onClick: signOut,
+            },
+          ],
+          close,
+        )}
       </Menu>
     </>
   );
