@@ -8,6 +8,7 @@ import {
   type PriceView,
   priceBody,
 } from '@one-hub/contracts';
+import { placeIssues } from '../../components/form/placeIssues.js';
 import { numberOf } from '../../components/form/typedNumber.js';
 
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -107,14 +108,7 @@ function issueText(field: PriceFormField, issue: Issue, t: Translate): string {
 }
 
 function collect(issues: readonly Issue[], t: Translate) {
-  const errors: PriceFormErrors = {};
-  const unplaced: string[] = [];
-  for (const issue of issues) {
-    const field = fieldOf(issue.path);
-    if (field === null) unplaced.push(issue.message);
-    else errors[field] ??= issueText(field, issue, t);
-  }
-  return { errors, unplaced };
+  return placeIssues(issues, fieldOf, (field, issue) => issueText(field, issue, t));
 }
 
 function duplicateKinds(rows: readonly ExtraRatioRow[]): boolean {
