@@ -72,6 +72,8 @@ export function useListPage<Row, P extends { page: number; size: number; order?:
     loadError: { error: query.error, onRetry: refetch, testId: `${id}-load-error` },
     /** Spread into `ListNoRows`, before what differs (filtered, clear button). */
     noRows: { testId: `${id}-empty`, ...words.empty, create: { label: words.create, onClick: openCreate } },
+    /** Spread into the create/edit dialog, beside its subject (`form.subject`). */
+    formDialog: { open: form.open, session: form.session, onClose: form.close },
     /** Closes the create/edit dialog and says what was saved. */
     saved(message: string) {
       form.close();

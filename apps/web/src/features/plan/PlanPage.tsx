@@ -56,10 +56,8 @@ export function PlanPage() {
       dialogs={
         <>
           <PlanFormDialog
-            open={form.open}
-            session={form.session}
+            {...list.formDialog}
             plan={form.subject}
-            onClose={() => form.close()}
             onSaved={(plan, created) =>
               list.saved(created ? t('notify.created', { name: plan.name }) : t('notify.saved'))
             }

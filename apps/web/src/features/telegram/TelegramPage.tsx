@@ -53,10 +53,8 @@ export function TelegramPage() {
       dialogs={
         <>
           <TelegramMenuFormDialog
-            open={form.open}
-            session={form.session}
+            {...list.formDialog}
             menu={form.subject}
-            onClose={() => form.close()}
             onSaved={(menu, created) =>
               list.saved(created ? t('notify.created', { command: menu.command }) : t('notify.saved'))
             }

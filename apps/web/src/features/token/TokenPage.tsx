@@ -72,14 +72,7 @@ export function TokenPage() {
       }
       dialogs={
         <>
-          <TokenFormDialog
-            open={form.open}
-            session={form.session}
-            token={form.subject}
-            admin={allUsers}
-            onClose={() => form.close()}
-            onSaved={saved}
-          />
+          <TokenFormDialog {...list.formDialog} token={form.subject} admin={allUsers} onSaved={saved} />
           <DeleteTokenDialog token={deleting} onClose={() => setDeleting(null)} />
           <KeyCreatedDialog token={created} onClose={() => setCreated(null)} />
         </>

@@ -80,10 +80,8 @@ export function UserGroupPage() {
       dialogs={
         <>
           <UserGroupFormDialog
-            open={form.open}
-            session={form.session}
+            {...list.formDialog}
             group={form.subject}
-            onClose={() => form.close()}
             onSaved={(group, created) =>
               list.saved(created ? t('notify.created', { name: group.name }) : t('notify.saved'))
             }

@@ -81,11 +81,9 @@ export function UserPage() {
       dialogs={
         <>
           <UserFormDialog
-            open={form.open}
-            session={form.session}
+            {...list.formDialog}
             user={form.subject}
             groups={groups.list}
-            onClose={() => form.close()}
             onSaved={(user, created) =>
               list.saved(created ? t('notify.created', { name: user.username }) : t('notify.saved'))
             }
