@@ -23,10 +23,11 @@ import Typography from '@mui/material/Typography';
 import { ChannelStatus, type ChannelView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionsCell } from '../../components/ListTable.js';
 import { menuItems } from '../../components/menuItems.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { GroupChips, toneChip } from './ChannelCells.js';
-import { ChannelCard, ChannelRow, stickyEnd, TypeName } from './ChannelRow.js';
+import { ChannelCard, ChannelRow, TypeName } from './ChannelRow.js';
 import { useChannelTable } from './ChannelTableContext.js';
 import { useTagAction, useTagChannels } from './channel.api.js';
 import { InlineNumber } from './InlineNumber.js';
@@ -214,9 +215,9 @@ export function TagRow({ channel }: { channel: ChannelView }) {
         <TableCell align="right">
           <TagPriority channel={channel} />
         </TableCell>
-        <TableCell align="right" sx={stickyEnd}>
+        <ActionsCell>
           <TagActions tag={tag} />
-        </TableCell>
+        </ActionsCell>
       </TableRow>
       {open && channels.isLoading && (
         <TableRow>
