@@ -14,10 +14,11 @@ import Menu from '@mui/material/Menu';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { menuItems } from '../../components/menuItems.js';
 import { SelectionBar } from '../../components/SelectionBar.js';
+import { useMenuAnchor } from '../../hooks/useMenuAnchor.js';
 import { notify } from '../../lib/notify.js';
 import type { BatchKind } from './ChannelDialogs.js';
 import { channelKeys, type TestAllProgress, useTestAllProgress } from './channel.api.js';
@@ -139,19 +140,15 @@ export function BulkMenu({
   testing: boolean;
 }) {
   const { t } = useTranslation('channel');
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { show, close, menu } = useMenuAnchor();
   return (
     <>
       <Tooltip title={t('bulk.menu')}>
-        <IconButton
-          onClick={(event) => setAnchor(event.currentTarget)}
-          aria-label={t('bulk.menu')}
-          data-testid="channel-bulk-menu"
-        >
+        <IconButton onClick={show} aria-label={t('bulk.menu')} data-testid="channel-bulk-menu">
           <MoreVert />
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+      <Menu {...menu}>
         {menuItems(
           [
             {
@@ -178,7 +175,7 @@ export function BulkMenu({
               danger: true,
             },
           ],
-          () => setAnchor(null),
+          close,
         )}
       </Menu>
     </>

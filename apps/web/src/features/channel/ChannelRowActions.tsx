@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { menuItems } from '../../components/menuItems.js';
 import { RowIconButton } from '../../components/RowIconButton.js';
+import { useMenuAnchor } from '../../hooks/useMenuAnchor.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { ChannelCheckDialog } from './ChannelCheckDialog.js';
 import { useChannelTable } from './ChannelTableContext.js';
@@ -134,7 +135,7 @@ function TestButton({ channel }: { channel: ChannelView }) {
 export function ChannelRowActions({ channel }: { channel: ChannelView }) {
   const { t } = useTranslation('channel');
   const { providers, onEdit, onCopy, onDelete, onClearTag } = useChannelTable();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { show, close, menu } = useMenuAnchor();
   // null until first opened: a closed dialog per row would still run its hooks on every render.
   const [checking, setChecking] = useState<boolean | null>(null);
   const balance = useUpdateBalance();
@@ -151,14 +152,10 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
       <RowIconButton label={t('actions.edit')} onClick={() => onEdit(channel)} testId={`channel-edit-${channel.id}`}>
         <EditOutlined fontSize="small" />
       </RowIconButton>
-      <RowIconButton
-        label={t('actions.more')}
-        onClick={(event) => setAnchor(event.currentTarget)}
-        testId={`channel-more-${channel.id}`}
-      >
+      <RowIconButton label={t('actions.more')} onClick={show} testId={`channel-more-${channel.id}`}>
         {balance.isPending ? <CircularProgress size={18} /> : <MoreVert fontSize="small" />}
       </RowIconButton>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+      <Menu {...menu}>
         {menuItems(
           [
             {
@@ -195,7 +192,7 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
               danger: true,
             },
           ],
-          () => setAnchor(null),
+          close,
           true,
         )}
       </Menu>

@@ -25,6 +25,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionsCell } from '../../components/ListTable.js';
 import { menuItems } from '../../components/menuItems.js';
+import { useMenuAnchor } from '../../hooks/useMenuAnchor.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { GroupChips, toneChip } from './ChannelCells.js';
 import { ChannelCard, ChannelRow, TypeName } from './ChannelRow.js';
@@ -54,7 +55,7 @@ function EnabledCount({ channels, tag }: { channels: ChannelView[] | undefined; 
 function TagActions({ tag }: { tag: string }) {
   const { t } = useTranslation('channel');
   const { onEditTag, onTagAction } = useChannelTable();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { show, close, menu } = useMenuAnchor();
   const action = useTagAction();
   const setStatus = (kind: 'enable' | 'disable') => {
     action.mutate(
@@ -78,14 +79,14 @@ function TagActions({ tag }: { tag: string }) {
         <IconButton
           size="small"
           aria-label={t('actions.more')}
-          onClick={(event) => setAnchor(event.currentTarget)}
+          onClick={show}
           disabled={action.isPending}
           data-testid={`channel-tag-more-${tag}`}
         >
           <MoreVert fontSize="small" />
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+      <Menu {...menu}>
         {menuItems(
           [
             {
@@ -115,7 +116,7 @@ function TagActions({ tag }: { tag: string }) {
               danger: true,
             },
           ],
-          () => setAnchor(null),
+          close,
           true,
         )}
       </Menu>

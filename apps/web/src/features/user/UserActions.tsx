@@ -14,10 +14,10 @@ import Menu from '@mui/material/Menu';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { isAdminRole, type ManageAction, UserStatus, type UserView } from '@one-hub/contracts';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { menuItems } from '../../components/menuItems.js';
 import { RowIconButton } from '../../components/RowIconButton.js';
+import { useMenuAnchor } from '../../hooks/useMenuAnchor.js';
 import { canDoAnything, type UserPermissions } from './userPermissions.js';
 
 export interface UserRowHandlers {
@@ -37,8 +37,7 @@ function MoreMenu({
   onManage,
 }: { user: UserView; permissions: UserPermissions } & Pick<UserRowHandlers, 'onManage'>) {
   const { t } = useTranslation('user');
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const close = () => setAnchor(null);
+  const { show, close, menu } = useMenuAnchor(true);
   const enabled = user.status === UserStatus.enabled;
   return (
     <>
@@ -47,18 +46,14 @@ function MoreMenu({
           size="small"
           aria-label={t('actions.moreFor', { name: user.username })}
           aria-haspopup="menu"
-          onClick={(event) => setAnchor(event.currentTarget)}
+          onClick={show}
           data-testid={`user-more-${user.id}`}
         >
           <MoreVert fontSize="small" />
         </IconButton>
       </Tooltip>
       <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        {...menu}
         slotProps={{ list: { dense: true, 'aria-label': t('actions.more') } }}
         data-testid={`user-menu-${user.id}`}
       >

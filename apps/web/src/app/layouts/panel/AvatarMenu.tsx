@@ -6,12 +6,12 @@ import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import Typography from '@mui/material/Typography';
 import { roleName } from '@one-hub/contracts';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { menuItems } from '../../../components/menuItems.js';
 import { UserAvatar } from '../../../components/UserAvatar.js';
 import { useLogout } from '../../../hooks/useLogout.js';
+import { useMenuAnchor } from '../../../hooks/useMenuAnchor.js';
 import { useSession } from '../../../hooks/useSession.js';
 import { notify } from '../../../lib/notify.js';
 
@@ -21,8 +21,7 @@ export function AvatarMenu() {
   const { user } = useSession();
   const logout = useLogout();
   const navigate = useNavigate();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const close = () => setAnchor(null);
+  const { show, close, menu } = useMenuAnchor(true);
 
   const signOut = () => {
     logout.mutate(undefined, {
@@ -36,7 +35,7 @@ export function AvatarMenu() {
   return (
     <>
       <IconButton
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={show}
         aria-label={t('topBar.accountMenu')}
         aria-haspopup="menu"
         data-testid="avatar-menu"
@@ -44,14 +43,7 @@ export function AvatarMenu() {
       >
         <UserAvatar size={34} />
       </IconButton>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { minWidth: 220 } } }}
-      >
+      <Menu {...menu} slotProps={{ paper: { sx: { minWidth: 220 } } }}>
         <Box sx={{ px: 2, py: 1.25 }}>
           <Typography variant="subtitle2" noWrap>
             {user?.display_name || user?.username}
