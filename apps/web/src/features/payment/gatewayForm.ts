@@ -6,6 +6,7 @@ import {
   type PaymentGatewayView,
   paymentGatewayBody,
 } from '@one-hub/contracts';
+import type { FormCheck } from '../../components/form/checkedForm.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
 
 /**
@@ -167,7 +168,7 @@ export function validateGatewayForm(
   values: GatewayFormValues,
   stored: Record<string, string>,
   t: Translate,
-): { ok: true; body: PaymentGatewayBody } | { ok: false; errors: GatewayFormErrors; unplaced: string[] } {
+): FormCheck<PaymentGatewayBody, GatewayFormField> {
   const percent = decimal(values.percent_fee);
   const sort = values.sort.trim() === '' ? Number.NaN : Number(values.sort.trim());
   const parsed = paymentGatewayBody.safeParse({

@@ -13,12 +13,9 @@ import {
   type UpdateOwnedByBody,
   updateOwnedByBody,
 } from '@one-hub/contracts';
+import type { FormCheck } from '../../components/form/checkedForm.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
 import type { Translate } from './priceForm.js';
-
-type Result<Field extends string, Body> =
-  | { ok: true; body: Body }
-  | { ok: false; errors: Partial<Record<Field, string>>; unplaced: string[] };
 
 // ---- owners ----
 
@@ -49,7 +46,7 @@ export function validateOwnerForm(
   editing: boolean,
   takenIds: ReadonlySet<number>,
   t: Translate,
-): Result<OwnerFormField, CreateOwnedByBody | UpdateOwnedByBody> {
+): FormCheck<CreateOwnedByBody | UpdateOwnedByBody, OwnerFormField> {
   const idText = values.id.trim();
   const id = idText === '' ? undefined : Number(idText);
   const input = { id, name: values.name, icon: values.icon };
@@ -163,7 +160,7 @@ export function validateModelInfoForm(
   takenModels: ReadonlySet<string>,
   original: string | null,
   t: Translate,
-): Result<ModelInfoFormField, ModelInfoBody> {
+): FormCheck<ModelInfoBody, ModelInfoFormField> {
   const input = {
     model: values.model,
     name: values.name,

@@ -8,6 +8,7 @@ import {
   type PriceView,
   priceBody,
 } from '@one-hub/contracts';
+import type { FormCheck } from '../../components/form/checkedForm.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
 import { numberOf } from '../../components/form/typedNumber.js';
 
@@ -40,7 +41,7 @@ export interface MultiplePriceFormValues extends PriceFieldValues {
 export type PriceFormField = 'model' | 'models' | 'channelType' | 'type' | 'input' | 'output' | 'extraRatios';
 export type PriceFormErrors = Partial<Record<PriceFormField, string>>;
 
-export type FormResult<Body> = { ok: true; body: Body } | { ok: false; errors: PriceFormErrors; unplaced: string[] };
+export type FormResult<Body> = FormCheck<Body, PriceFormField>;
 
 export function emptyPriceFields(): PriceFieldValues {
   return { channelType: null, type: 'tokens', input: '', output: '', locked: false, extraRatios: [] };

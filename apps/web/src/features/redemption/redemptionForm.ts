@@ -8,6 +8,7 @@ import {
   type UpdateRedemptionBody,
   updateRedemptionBody,
 } from '@one-hub/contracts';
+import type { FormCheck } from '../../components/form/checkedForm.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
 
 /** How the site shows quota: in currency ($, `quotaPerUnit` quota to the dollar) or as raw counts. */
@@ -71,9 +72,7 @@ export interface RedemptionFormTarget {
   initialQuota: string;
 }
 
-export type RedemptionFormResult =
-  | { ok: true; body: CreateRedemptionBody | UpdateRedemptionBody }
-  | { ok: false; errors: RedemptionFormErrors; unplaced: string[] };
+export type RedemptionFormResult = FormCheck<CreateRedemptionBody | UpdateRedemptionBody, RedemptionFormField>;
 
 function fieldOf(path: ReadonlyArray<PropertyKey>): RedemptionFormField | null {
   const [first] = path;

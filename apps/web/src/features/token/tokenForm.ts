@@ -18,6 +18,7 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
+import type { FormCheck } from '../../components/form/checkedForm.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
 import { numberOf } from '../../components/form/typedNumber.js';
 import { amountToQuota, type QuotaUnit, quotaToAmount } from '../../lib/quotaAmount.js';
@@ -238,9 +239,7 @@ function issueText(
   }
 }
 
-export type TokenFormResult =
-  | { ok: true; body: CreateTokenBody | UpdateTokenBody }
-  | { ok: false; errors: TokenFormErrors; unplaced: string[] };
+export type TokenFormResult = FormCheck<CreateTokenBody | UpdateTokenBody, TokenFormField>;
 
 /**
  * Validates with the server's own schema (create or update) and turns its issues into translated
