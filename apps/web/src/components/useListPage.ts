@@ -29,6 +29,20 @@ interface ListPageSetup<Row, P, K extends keyof P> {
 }
 
 /**
+ * The props a paged list card (`ListPanel`, or `ListPage` around it) takes from the list's URL
+ * state and query: the paging, the card width and the pager's test id (`<id>-pagination`).
+ */
+export function useListPanel<Q, P>(
+  id: string,
+  [params, update]: readonly [P, (changes: Partial<P>) => void],
+  query: Q,
+  compactBelow: 'sm' | 'md' = 'md',
+) {
+  const compact = useCompact(compactBelow);
+  return { query, params, onChange: update, compact, paginationTestId: `${id}-pagination` };
+}
+
+/**
  * The list state and handlers every `ListPage` screen with a search box wires the same way: the
  * props of the page, its toolbar, its load error and empty state, and the create/edit dialog's
  * subject. A screen spreads them and adds only what is its own (filters, columns, dialogs).
@@ -41,7 +55,7 @@ export function useListPage<Row, P extends { page: number; size: number; order?:
   searchKey,
   compactBelow = 'md',
 }: ListPageSetup<Row, P, K>) {
-  const compact = useCompact(compactBelow);
+  const panel = useListPanel(id, [params, update], query, compactBelow);
   const form: DialogSubject<Row> = useDialogSubject<Row>();
   const onSearch = useCallback((value: string) => update({ [searchKey]: value } as Partial<P>), [update, searchKey]);
   const refetch = () => void query.refetch();
@@ -55,11 +69,7 @@ export function useListPage<Row, P extends { page: number; size: number; order?:
       title: words.title,
       subtitle: words.subtitle,
       create: { label: words.create, onClick: openCreate, testId: `${id}-create` },
-      query,
-      params,
-      onChange: update,
-      compact,
-      paginationTestId: `${id}-pagination`,
+      ...panel,
     },
     /** Spread into `ListToolbar`; a screen may widen `search` with its own `sx`. */
     toolbar: {

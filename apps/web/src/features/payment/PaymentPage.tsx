@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { CreateButton } from '../../components/ListPage.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { PageTabs, useUrlTab } from '../../components/PageTabs.js';
-import { useCompact } from '../../hooks/useCompact.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { GatewayFormDialog } from './GatewayFormDialog.js';
 import { GatewaysTab } from './GatewaysTab.js';
@@ -15,7 +14,6 @@ import { useIsRoot } from './paymentRole.js';
 /** Administrators set up payment gateways and look up the orders paid through them (spec §9). */
 export function PaymentPage() {
   const { t } = useTranslation('payment');
-  const compact = useCompact('sm');
   // Each tab keeps its own filters in the URL; switching tab starts the other one clean.
   const [tab, showTab] = useUrlTab(PAYMENT_TABS, false);
   const formDialog = useDialogSubject<PaymentGatewayView>();
@@ -41,9 +39,9 @@ export function PaymentPage() {
         sx={{ mb: 2 }}
       />
       {tab === 'gateways' ? (
-        <GatewaysTab compact={compact} onCreate={() => formDialog.show(null)} onEdit={formDialog.show} />
+        <GatewaysTab onCreate={() => formDialog.show(null)} onEdit={formDialog.show} />
       ) : (
-        <OrdersTab compact={compact} />
+        <OrdersTab />
       )}
       <GatewayFormDialog
         open={formDialog.open}
