@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { type ChannelView, splitChannelList } from '@one-hub/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ActionsCell } from '../../components/ListTable.js';
+import { ActionsCell, IdCell } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { notify } from '../../lib/notify.js';
 import { Balance, ChannelStatusChip, GroupChips, monospace, ResponseTime, TagChip } from './ChannelCells.js';
@@ -114,7 +114,7 @@ export function ChannelRow({ channel, nested = false }: { channel: ChannelView; 
       <TableCell padding="checkbox">
         <SelectBox channel={channel} />
       </TableCell>
-      <TableCell sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>{channel.id}</TableCell>
+      <IdCell id={channel.id} />
       <TableCell sx={{ maxWidth: 180 }}>
         <NameCell channel={channel} />
       </TableCell>
