@@ -56,21 +56,53 @@ export function ConfirmDialog({
         <DialogContentText component={typeof text.message === 'string' ? 'p' : 'div'}>{text.message}</DialogContentText>
         {children}
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} color="inherit" disabled={busy} data-testid={cancelTestId}>
-          {cancelLabel}
-        </Button>
-        <Button
-          variant="contained"
-          color={text.destructive ? 'error' : 'primary'}
-          onClick={onConfirm}
-          loading={busy}
-          data-testid={confirmTestId}
-          data-action={text.action}
-        >
-          {text.confirmLabel}
-        </Button>
-      </DialogActions>
+      <ConfirmActions
+        cancelLabel={cancelLabel}
+        confirmLabel={text.confirmLabel}
+        busy={busy}
+        onCancel={onClose}
+        onConfirm={onConfirm}
+        destructive={text.destructive}
+        cancelTestId={cancelTestId}
+        confirmTestId={confirmTestId}
+        action={text.action}
+      />
     </Dialog>
+  );
+}
+
+type ConfirmActionsProps = Pick<
+  ConfirmDialogProps,
+  'cancelLabel' | 'confirmLabel' | 'busy' | 'onConfirm' | 'cancelTestId' | 'destructive' | 'action'
+> & { onCancel(): void; confirmTestId: string };
+
+/** The buttons of a dialog that asks before an action: cancel, and the (red, by default) confirm button. */
+export function ConfirmActions({
+  cancelLabel,
+  confirmLabel,
+  busy,
+  onCancel,
+  onConfirm,
+  cancelTestId,
+  confirmTestId,
+  destructive = true,
+  action,
+}: ConfirmActionsProps) {
+  return (
+    <DialogActions sx={{ px: 3, pb: 2 }}>
+      <Button onClick={onCancel} color="inherit" disabled={busy} data-testid={cancelTestId}>
+        {cancelLabel}
+      </Button>
+      <Button
+        variant="contained"
+        color={destructive ? 'error' : 'primary'}
+        onClick={onConfirm}
+        loading={busy}
+        data-testid={confirmTestId}
+        data-action={action}
+      >
+        {confirmLabel}
+      </Button>
+    </DialogActions>
   );
 }

@@ -6,14 +6,14 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMenuAnchor } from '../hooks/useMenuAnchor.js';
 import { currentLanguage, languages, setLanguage } from '../i18n/index.js';
 
 /** The language picker; a choice is saved under `appLanguage`. */
 export function LanguageMenu() {
   const { t } = useTranslation();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { show, close, menu } = useMenuAnchor(true);
   const active = currentLanguage();
 
   return (
@@ -23,19 +23,13 @@ export function LanguageMenu() {
           color="inherit"
           aria-label={t('language.label')}
           aria-haspopup="menu"
-          onClick={(event) => setAnchor(event.currentTarget)}
+          onClick={show}
           data-testid="language-menu"
         >
           <TranslateRounded fontSize="small" />
         </IconButton>
       </Tooltip>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
+      <Menu {...menu}>
         {languages.map((language) => (
           <MenuItem
             key={language}
@@ -43,7 +37,7 @@ export function LanguageMenu() {
             data-testid={`language-${language}`}
             onClick={() => {
               setLanguage(language);
-              setAnchor(null);
+              close();
             }}
           >
             <ListItemText>{t(`language.${language}`)}</ListItemText>

@@ -17,6 +17,20 @@ export const stickyEnd = {
   boxShadow: (theme: Theme) => `inset 1px 0 0 ${theme.palette.divider}`,
 } as const;
 
+/** A cell holding a figure: right-aligned, in digits of one width so a column's figures line up. */
+export function NumberCell({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }} data-testid={testId}>
+      {children}
+    </TableCell>
+  );
+}
+
+/** The first cell of a row: its id, quiet and in digits of one width. */
+export function IdCell({ id }: { id: number }) {
+  return <TableCell sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>{id}</TableCell>;
+}
+
 /** The last cell of a row (or of the header): the row's actions, pinned to the right edge. */
 export function ActionsCell({ children }: { children: ReactNode }) {
   return (

@@ -3,6 +3,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useId } from 'react';
+import { IconTile } from './IconTile.js';
 
 interface SectionCardProps {
   icon: ReactNode;
@@ -40,21 +41,9 @@ export function SectionCard({
         }}
       >
         <Box sx={{ display: 'flex', gap: 1.75, alignItems: 'flex-start', mb: 2.5 }}>
-          <Box
-            aria-hidden
-            sx={{
-              display: 'grid',
-              placeItems: 'center',
-              flexShrink: 0,
-              width: 40,
-              height: 40,
-              borderRadius: '10px',
-              color: 'primary.main',
-              bgcolor: 'action.hover',
-            }}
-          >
+          <IconTile size={40} borderRadius="10px">
             {icon}
-          </Box>
+          </IconTile>
           <Box sx={{ minWidth: 0 }}>
             <Typography id={titleId} variant="h6" component="h2">
               {title}

@@ -1,7 +1,21 @@
 import Chip from '@mui/material/Chip';
-import { alpha } from '@mui/material/styles';
+import { alpha, type Theme } from '@mui/material/styles';
 
 export type StateColor = 'primary' | 'secondary' | 'success' | 'info' | 'warning' | 'error';
+
+/**
+ * The tint of a chip in one of the palette's colours, readable in both themes (light text on dark,
+ * dark text on light): its text colour, a light wash of the colour, and (unless left out) a thin border.
+ */
+export function chipTint(theme: Theme, color: StateColor, border = true) {
+  const palette = theme.palette[color];
+  const dark = theme.palette.mode === 'dark';
+  return {
+    color: dark ? palette.light : palette.dark,
+    bgcolor: alpha(palette.main, dark ? 0.18 : 0.1),
+    ...(border ? { border: `1px solid ${alpha(palette.main, 0.28)}` } : {}),
+  };
+}
 
 /**
  * A row's state as a small tinted chip, readable in both themes (light text on dark, dark text
@@ -31,9 +45,7 @@ export function StateChip({
         height: 24,
         maxWidth,
         fontWeight: 600,
-        color: theme.palette.mode === 'dark' ? theme.palette[color].light : theme.palette[color].dark,
-        bgcolor: alpha(theme.palette[color].main, theme.palette.mode === 'dark' ? 0.18 : 0.1),
-        border: `1px solid ${alpha(theme.palette[color].main, 0.28)}`,
+        ...chipTint(theme, color),
       })}
     />
   );

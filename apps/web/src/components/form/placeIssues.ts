@@ -17,3 +17,8 @@ export function placeIssues<Field extends string, Issue extends { path: Property
   }
   return { errors, unplaced };
 }
+
+/** The form's field of an issue's path, looked up by the path's first key (the API's field name) in `fields`. */
+export function byFirstKey<Field>(fields: Readonly<Record<string, Field>>) {
+  return (path: PropertyKey[]): Field | undefined => fields[String(path[0] ?? '')];
+}

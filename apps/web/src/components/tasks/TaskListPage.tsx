@@ -2,6 +2,7 @@ import Divider from '@mui/material/Divider';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import { type ComponentProps, type ComponentType, type ReactNode, useMemo } from 'react';
 import { activeFilterCount, filtersOf, type Paging } from '../../hooks/listParams.js';
+import { useCompact } from '../../hooks/useCompact.js';
 import type { Words, wordSets } from '../../i18n/wordSets.js';
 import { ListEmptyState } from '../ListEmptyState.js';
 import { ListPage } from '../ListPage.js';
@@ -23,11 +24,11 @@ export interface TaskFilterSetup<Filters extends object> {
   adminOnly: readonly (keyof Filters & string)[];
 }
 
-interface TaskListPageProps<Filters extends object, Task> extends Pick<ListPageProps, 'compact' | 'dialogs'> {
+interface TaskListPageProps<Filters extends object, Task> extends Pick<ListPageProps, 'dialogs'> {
   /** The kind's words: `useWords('<kind>', 'taskList')`. */
   words: Words<typeof wordSets.taskList>;
-  /** "N tasks" of the filters in force. */
-  total: string;
+  /** "N tasks": the kind's words for the count of tasks matching the filters in force. */
+  total(count: number): string;
   /** Everyone's tasks (an administrator) or the caller's own. */
   admin: boolean;
   /** `data-testid`s are `${testIdPrefix}-filters`, `-total`, `-refresh`, `-empty`, `-pagination`. */
@@ -60,8 +61,10 @@ export function TaskListPage<Filters extends object, Task>({
   fields,
   filters: setup,
   children,
-  ...page
+  dialogs,
 }: TaskListPageProps<Filters, Task>) {
+  // Every kind's table turns into cards below the same width.
+  const compact = useCompact('sm');
   const filters = useMemo(() => filtersOf(params), [params]);
   // The bar refills its inputs when this changes: it must keep its identity while the URL does.
   const draft = useMemo(() => setup.toDraft(filters), [setup, filters]);
@@ -83,13 +86,13 @@ export function TaskListPage<Filters extends object, Task>({
             draft={draft}
             emptyDraft={setup.toDraft(setup.none)}
             activeCount={activeCount}
-            compact={page.compact}
+            compact={compact}
             labels={words.filters}
             testIdPrefix={testIdPrefix}
             onApply={(next) => onChange({ ...setup.fromDraft(next), page: 1 } as Partial<Filters & Paging>)}
           />
           <Divider />
-          <ListCountRow text={total} testId={`${testIdPrefix}-total`}>
+          <ListCountRow text={total(query.data?.total_count ?? 0)} testId={`${testIdPrefix}-total`}>
             <RefreshButton
               label={words.refresh}
               onClick={() => void query.refetch()}
@@ -106,13 +109,14 @@ export function TaskListPage<Filters extends object, Task>({
           testId={`${testIdPrefix}-empty`}
         />
       }
-      {...page}
+      compact={compact}
+      dialogs={dialogs}
     >
       {children({
         tasks: query.data?.data ?? [],
         loading: query.isLoading,
         admin,
-        compact: page.compact,
+        compact,
         order: params.order,
         onSort: (order) => onChange({ order } as Partial<Filters & Paging>),
       })}

@@ -3,14 +3,13 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Divider from '@mui/material/Divider';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { FetchingBar } from '../../components/FetchingBar.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { PageTabs, useUrlTab } from '../../components/PageTabs.js';
 import { analyticsKeys } from './analytics.api.js';
 import { OverviewTab } from './OverviewTab.js';
 import { PeriodPicker } from './PeriodPicker.js';
@@ -19,7 +18,6 @@ import { SummaryCards } from './SummaryCards.js';
 import { UsersTab } from './UsersTab.js';
 
 const TABS = ['overview', 'users'] as const;
-type AnalyticsTab = (typeof TABS)[number];
 
 /** Site-wide figures, usage over a chosen period, and usage by user (reference §1.16). */
 export function AnalyticsPage() {
@@ -30,16 +28,9 @@ export function AnalyticsPage() {
   // Parsed once per URL, so "today" keeps one value (and one query key) while the page is open.
   const period = useMemo(() => parsePeriod(search), [search]);
   const range = useMemo(() => ({ from: period.from, to: period.to }), [period]);
-  const tab: AnalyticsTab = search.get('tab') === 'users' ? 'users' : 'overview';
+  const [tab, changeTab] = useUrlTab(TABS, true);
 
   const changePeriod = useCallback((next: Period) => setSearch((current) => writePeriod(current, next)), [setSearch]);
-  const changeTab = (next: AnalyticsTab) =>
-    setSearch((current) => {
-      const updated = new URLSearchParams(current);
-      if (next === 'overview') updated.delete('tab');
-      else updated.set('tab', next);
-      return updated;
-    });
 
   return (
     <Box>
@@ -64,17 +55,14 @@ export function AnalyticsPage() {
           <PeriodPicker period={period} onChange={changePeriod} />
         </Box>
         <Divider />
-        <Tabs
+        <PageTabs
+          tabs={TABS}
           value={tab}
-          onChange={(_event, next: AnalyticsTab) => changeTab(next)}
-          variant="scrollable"
-          allowScrollButtonsMobile
+          onChange={changeTab}
+          label={(value) => t(`tabs.${value}`)}
+          testId="analytics"
           sx={{ px: { xs: 1, sm: 1.5 } }}
-        >
-          {TABS.map((value) => (
-            <Tab key={value} value={value} label={t(`tabs.${value}`)} data-testid={`analytics-tab-${value}`} />
-          ))}
-        </Tabs>
+        />
         <FetchingBar active={fetching} />
       </Card>
       {tab === 'overview' ? <OverviewTab range={range} /> : <UsersTab range={range} />}

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, type TooltipContentProps, XAxis, YAxis } from 'recharts';
 import { ChartTooltipBox, useChartStyle } from '../../components/charts/chartStyle.js';
 import { MetricToggle } from '../../components/charts/MetricToggle.js';
+import { NumberCell } from '../../components/ListTable.js';
 import { useMetricFormat } from '../../hooks/useMetricFormat.js';
 import { useLatencyFormat, useMetricText } from './AnalyticsCard.js';
 import type { UsageMetric } from './series.js';
@@ -134,26 +135,10 @@ export function ComparisonResults({ rows, modelUsage }: ComparisonResultsProps) 
                       </Typography>
                     </Box>
                   </TableCell>
-                  <TableCell
-                    align="right"
-                    sx={{ fontVariantNumeric: 'tabular-nums' }}
-                    data-testid="analytics-compare-requests"
-                  >
-                    {row.request_count.toLocaleString()}
-                  </TableCell>
-                  <TableCell
-                    align="right"
-                    sx={{ fontVariantNumeric: 'tabular-nums' }}
-                    data-testid="analytics-compare-quota"
-                  >
-                    {format.full('quota', row.quota)}
-                  </TableCell>
-                  <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                    {row.prompt_tokens.toLocaleString()}
-                  </TableCell>
-                  <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                    {row.completion_tokens.toLocaleString()}
-                  </TableCell>
+                  <NumberCell testId="analytics-compare-requests">{row.request_count.toLocaleString()}</NumberCell>
+                  <NumberCell testId="analytics-compare-quota">{format.full('quota', row.quota)}</NumberCell>
+                  <NumberCell>{row.prompt_tokens.toLocaleString()}</NumberCell>
+                  <NumberCell>{row.completion_tokens.toLocaleString()}</NumberCell>
                   <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
                     {row.request_count > 0 ? formatLatency(row.request_time / row.request_count) : '—'}
                   </TableCell>

@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { ChartCard, ChoiceToggle } from '../../components/charts/ChartCard.js';
 import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
+import { NumberCell } from '../../components/ListTable.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { describeError } from '../../lib/notify.js';
 import { useLatencyFormat } from './AnalyticsCard.js';
@@ -145,22 +146,14 @@ export function TopUsersCard({ range, onCompare }: TopUsersCardProps) {
                         </Typography>
                       )}
                     </TableCell>
-                    <TableCell
-                      align="right"
-                      sx={{ fontVariantNumeric: 'tabular-nums' }}
-                      data-testid="analytics-top-user-requests"
-                    >
+                    <NumberCell testId="analytics-top-user-requests">
                       {row.request_count.toLocaleString()}
                       {order === 'request_count' && <ShareBar share={shareOf(row)} />}
-                    </TableCell>
-                    <TableCell
-                      align="right"
-                      sx={{ fontVariantNumeric: 'tabular-nums' }}
-                      data-testid="analytics-top-user-quota"
-                    >
+                    </NumberCell>
+                    <NumberCell testId="analytics-top-user-quota">
                       {formatQuota(row.quota)}
                       {order === 'quota' && <ShareBar share={shareOf(row)} />}
-                    </TableCell>
+                    </NumberCell>
                     <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
                       {t('topUsers.tokens', {
                         input: row.prompt_tokens.toLocaleString(),

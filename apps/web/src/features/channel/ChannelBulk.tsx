@@ -8,19 +8,17 @@ import Speed from '@mui/icons-material/Speed';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { menuItems } from '../../components/menuItems.js';
 import { SelectionBar } from '../../components/SelectionBar.js';
+import { useMenuAnchor } from '../../hooks/useMenuAnchor.js';
 import { notify } from '../../lib/notify.js';
 import type { BatchKind } from './ChannelDialogs.js';
 import { channelKeys, type TestAllProgress, useTestAllProgress } from './channel.api.js';
@@ -142,42 +140,43 @@ export function BulkMenu({
   testing: boolean;
 }) {
   const { t } = useTranslation('channel');
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const choose = (action: () => void) => () => {
-    setAnchor(null);
-    action();
-  };
+  const { show, close, menu } = useMenuAnchor();
   return (
     <>
       <Tooltip title={t('bulk.menu')}>
-        <IconButton
-          onClick={(event) => setAnchor(event.currentTarget)}
-          aria-label={t('bulk.menu')}
-          data-testid="channel-bulk-menu"
-        >
+        <IconButton onClick={show} aria-label={t('bulk.menu')} data-testid="channel-bulk-menu">
           <MoreVert />
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        <MenuItem onClick={choose(onTestAll)} disabled={testing} data-testid="channel-test-all">
-          <ListItemIcon>
-            <Speed fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('bulk.testAll')} secondary={t('bulk.testAllHint')} />
-        </MenuItem>
-        <MenuItem onClick={choose(onRefreshBalances)} data-testid="channel-refresh-balances">
-          <ListItemIcon>
-            <AccountBalanceWalletOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('bulk.balances')} secondary={t('bulk.balancesHint')} />
-        </MenuItem>
-        <Divider />
-        <MenuItem onClick={choose(onDeleteDisabled)} data-testid="channel-delete-disabled" sx={{ color: 'error.main' }}>
-          <ListItemIcon sx={{ color: 'inherit' }}>
-            <DeleteSweepOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('bulk.deleteDisabled')} secondary={t('bulk.deleteDisabledHint')} />
-        </MenuItem>
+      <Menu {...menu}>
+        {menuItems(
+          [
+            {
+              testId: 'channel-test-all',
+              icon: <Speed fontSize="small" />,
+              label: t('bulk.testAll'),
+              hint: t('bulk.testAllHint'),
+              onClick: onTestAll,
+              disabled: testing,
+            },
+            {
+              testId: 'channel-refresh-balances',
+              icon: <AccountBalanceWalletOutlined fontSize="small" />,
+              label: t('bulk.balances'),
+              hint: t('bulk.balancesHint'),
+              onClick: onRefreshBalances,
+            },
+            {
+              testId: 'channel-delete-disabled',
+              icon: <DeleteSweepOutlined fontSize="small" />,
+              label: t('bulk.deleteDisabled'),
+              hint: t('bulk.deleteDisabledHint'),
+              onClick: onDeleteDisabled,
+              danger: true,
+            },
+          ],
+          close,
+        )}
       </Menu>
     </>
   );

@@ -7,6 +7,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { ChannelStatus, type ChannelView, formatMoney, splitChannelList } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { chipTint } from '../../components/StateChip.js';
 import { formatTime } from '../../lib/format.js';
 import type { ChannelTestResult } from './channel.api.js';
 
@@ -16,15 +17,11 @@ type Tone = 'success' | 'info' | 'warning' | 'error' | 'secondary';
 
 /** A small tinted chip in one of the palette's colours, readable in light and dark mode. */
 export function toneChip(theme: Theme, tone: Tone) {
-  const colour = theme.palette[tone];
-  const dark = theme.palette.mode === 'dark';
   return {
     height: 22,
     fontWeight: 600,
     fontSize: '0.75rem',
-    color: dark ? colour.light : colour.dark,
-    bgcolor: alpha(colour.main, dark ? 0.18 : 0.1),
-    border: `1px solid ${alpha(colour.main, 0.28)}`,
+    ...chipTint(theme, tone),
     '& .MuiChip-label': { px: 0.875 },
   };
 }

@@ -14,6 +14,7 @@ import { showServerError, useCheckedForm } from '../../components/form/checkedFo
 import { dialogButtons } from '../../components/form/dialogButtons.js';
 import { useFormBinding } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
+import { FormSection } from '../../components/form/FormSection.js';
 import { useWords } from '../../i18n/useWords.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { AdvancedSection } from './ChannelAdvancedFields.js';
@@ -41,7 +42,6 @@ import {
   pricedModelsFor,
   validateChannelForm,
 } from './channelForm.js';
-import { FormSection } from './FormParts.js';
 import { ModelsField } from './ModelsField.js';
 import { UnpricedModelsNote } from './UnpricedModelsNote.js';
 

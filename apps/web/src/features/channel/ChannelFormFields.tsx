@@ -8,8 +8,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ProviderExtraFieldView, ProviderView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { FormSection } from '../../components/form/FormSection.js';
 import { type ChannelFormMode, CODE_EXAMPLES, keyLineCount } from './channelForm.js';
-import { FieldText, FormSection, JsonField, type SectionProps, testIdOf } from './FormParts.js';
+import { FieldText, JsonField, type SectionProps, testIdOf } from './FormParts.js';
 
 export function BasicSection({
   providers,

@@ -3,7 +3,6 @@ import Card from '@mui/material/Card';
 import Checkbox from '@mui/material/Checkbox';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
-import type { Theme } from '@mui/material/styles';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
@@ -11,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { type ChannelView, splitChannelList } from '@one-hub/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionsCell, IdCell } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { notify } from '../../lib/notify.js';
 import { Balance, ChannelStatusChip, GroupChips, monospace, ResponseTime, TagChip } from './ChannelCells.js';
@@ -18,14 +18,6 @@ import { ChannelRowActions, ChannelStatusSwitch } from './ChannelRowActions.js';
 import { useChannelTable } from './ChannelTableContext.js';
 import { usePatchChannel } from './channel.api.js';
 import { InlineNumber } from './InlineNumber.js';
-
-/** The actions stay in view while a wide table scrolls sideways. */
-export const stickyEnd = {
-  position: 'sticky',
-  right: 0,
-  bgcolor: 'background.paper',
-  boxShadow: (theme: Theme) => `inset 1px 0 0 ${theme.palette.divider}`,
-} as const;
 
 export function TypeName({ type }: { type: number }) {
   const { t } = useTranslation('channel');
@@ -122,7 +114,7 @@ export function ChannelRow({ channel, nested = false }: { channel: ChannelView; 
       <TableCell padding="checkbox">
         <SelectBox channel={channel} />
       </TableCell>
-      <TableCell sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>{channel.id}</TableCell>
+      <IdCell id={channel.id} />
       <TableCell sx={{ maxWidth: 180 }}>
         <NameCell channel={channel} />
       </TableCell>
@@ -158,9 +150,9 @@ export function ChannelRow({ channel, nested = false }: { channel: ChannelView; 
           <PriorityWeight channel={channel} field="weight" />
         </Stack>
       </TableCell>
-      <TableCell align="right" sx={stickyEnd}>
+      <ActionsCell>
         <ChannelRowActions channel={channel} />
-      </TableCell>
+      </ActionsCell>
     </TableRow>
   );
 }

@@ -8,10 +8,7 @@ import LabelOffOutlined from '@mui/icons-material/LabelOffOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
 import Speed from '@mui/icons-material/Speed';
 import CircularProgress from '@mui/material/CircularProgress';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
@@ -21,7 +18,9 @@ import Tooltip from '@mui/material/Tooltip';
 import { ChannelStatus, type ChannelView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { menuItems } from '../../components/menuItems.js';
 import { RowIconButton } from '../../components/RowIconButton.js';
+import { useMenuAnchor } from '../../hooks/useMenuAnchor.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { ChannelCheckDialog } from './ChannelCheckDialog.js';
 import { useChannelTable } from './ChannelTableContext.js';
@@ -136,84 +135,66 @@ function TestButton({ channel }: { channel: ChannelView }) {
 export function ChannelRowActions({ channel }: { channel: ChannelView }) {
   const { t } = useTranslation('channel');
   const { providers, onEdit, onCopy, onDelete, onClearTag } = useChannelTable();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { show, close, menu } = useMenuAnchor();
   // null until first opened: a closed dialog per row would still run its hooks on every render.
   const [checking, setChecking] = useState<boolean | null>(null);
   const balance = useUpdateBalance();
   const hasBalance = providers.get(channel.type)?.balance ?? false;
 
   const refreshBalance = () => {
-    setAnchor(null);
     balance.mutate(channel.id, {
       onSuccess: (value) => notify.success(t('notify.balance', { name: channel.name, balance: value.toFixed(2) })),
     });
   };
-  const choose = (action: () => void) => () => {
-    setAnchor(null);
-    action();
-  };
-
   return (
     <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
       <TestButton channel={channel} />
       <RowIconButton label={t('actions.edit')} onClick={() => onEdit(channel)} testId={`channel-edit-${channel.id}`}>
         <EditOutlined fontSize="small" />
       </RowIconButton>
-      <RowIconButton
-        label={t('actions.more')}
-        onClick={(event) => setAnchor(event.currentTarget)}
-        testId={`channel-more-${channel.id}`}
-      >
+      <RowIconButton label={t('actions.more')} onClick={show} testId={`channel-more-${channel.id}`}>
         {balance.isPending ? <CircularProgress size={18} /> : <MoreVert fontSize="small" />}
       </RowIconButton>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        <MenuItem dense onClick={choose(() => setChecking(true))} data-testid={`channel-check-${channel.id}`}>
-          <ListItemIcon>
-            <FactCheckOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('actions.check')}</ListItemText>
-        </MenuItem>
-        <MenuItem dense onClick={choose(() => onCopy(channel))} data-testid={`channel-copy-${channel.id}`}>
-          <ListItemIcon>
-            <ContentCopy fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('actions.copy')}</ListItemText>
-        </MenuItem>
-        <Tooltip title={hasBalance ? '' : t('actions.balanceUnsupported')} placement="left">
-          <span>
-            <MenuItem
-              dense
-              onClick={refreshBalance}
-              disabled={!hasBalance}
-              data-testid={`channel-balance-refresh-${channel.id}`}
-            >
-              <ListItemIcon>
-                <AccountBalanceWalletOutlined fontSize="small" />
-              </ListItemIcon>
-              <ListItemText>{t('actions.balance')}</ListItemText>
-            </MenuItem>
-          </span>
-        </Tooltip>
-        {channel.tag && (
-          <MenuItem dense onClick={choose(() => onClearTag(channel))} data-testid={`channel-untag-${channel.id}`}>
-            <ListItemIcon>
-              <LabelOffOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{t('actions.clearTag')}</ListItemText>
-          </MenuItem>
+      <Menu {...menu}>
+        {menuItems(
+          [
+            {
+              testId: `channel-check-${channel.id}`,
+              icon: <FactCheckOutlined fontSize="small" />,
+              label: t('actions.check'),
+              onClick: () => setChecking(true),
+            },
+            {
+              testId: `channel-copy-${channel.id}`,
+              icon: <ContentCopy fontSize="small" />,
+              label: t('actions.copy'),
+              onClick: () => onCopy(channel),
+            },
+            {
+              testId: `channel-balance-refresh-${channel.id}`,
+              icon: <AccountBalanceWalletOutlined fontSize="small" />,
+              label: t('actions.balance'),
+              onClick: refreshBalance,
+              disabled: !hasBalance,
+              tooltip: hasBalance ? '' : t('actions.balanceUnsupported'),
+            },
+            Boolean(channel.tag) && {
+              testId: `channel-untag-${channel.id}`,
+              icon: <LabelOffOutlined fontSize="small" />,
+              label: t('actions.clearTag'),
+              onClick: () => onClearTag(channel),
+            },
+            {
+              testId: `channel-delete-${channel.id}`,
+              icon: <DeleteOutlined fontSize="small" />,
+              label: t('actions.delete'),
+              onClick: () => onDelete(channel),
+              danger: true,
+            },
+          ],
+          close,
+          true,
         )}
-        <Divider />
-        <MenuItem
-          dense
-          onClick={choose(() => onDelete(channel))}
-          data-testid={`channel-delete-${channel.id}`}
-          sx={{ color: 'error.main' }}
-        >
-          <ListItemIcon sx={{ color: 'inherit' }}>
-            <DeleteOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('actions.delete')}</ListItemText>
-        </MenuItem>
       </Menu>
       {checking !== null && <ChannelCheckDialog channel={channel} open={checking} onClose={() => setChecking(false)} />}
     </Stack>

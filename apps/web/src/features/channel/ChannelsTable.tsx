@@ -12,8 +12,9 @@ import type { ChannelView } from '@one-hub/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SkeletonRows } from '../../components/ListSkeletons.js';
+import { ActionsCell } from '../../components/ListTable.js';
 import { nextOrder, SortableHead as SharedSortableHead } from '../../components/SortableHead.js';
-import { ChannelCard, ChannelRow, inputAttributes, stickyEnd } from './ChannelRow.js';
+import { ChannelCard, ChannelRow, inputAttributes } from './ChannelRow.js';
 import { CHANNEL_COLUMN_COUNT, TagCard, TagRow } from './TagRow.js';
 import type { ChannelSortField } from './useChannelListParams.js';
 
@@ -160,9 +161,7 @@ export function ChannelsTable({
                 </StackedSortLabel>
               </Stack>
             </TableCell>
-            <TableCell align="right" sx={stickyEnd}>
-              {t('columns.actions')}
-            </TableCell>
+            <ActionsCell>{t('columns.actions')}</ActionsCell>
           </TableRow>
         </TableHead>
         <TableBody>

@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -21,28 +20,27 @@ export interface SectionProps {
 /** Data attributes are valid on every slot but absent from MUI's slot prop types. */
 export const testIdOf = (testId: string) => ({ 'data-testid': testId });
 
-/** A titled group of fields; `columns` lays them out two by two from the small breakpoint up. */
-export function FormSection({
-  title,
-  children,
-  columns = false,
-}: {
-  title: string;
-  children: ReactNode;
-  columns?: boolean;
-}) {
-  return (
-    <Box component="fieldset" sx={{ border: 0, m: 0, p: 0, minWidth: 0 }}>
-      <Typography component="legend" variant="overline" sx={{ color: 'text.secondary', mb: 1, p: 0 }}>
-        {title}
-      </Typography>
-      {columns ? (
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>{children}</Box>
-      ) : (
-        <Stack spacing={2}>{children}</Stack>
-      )}
-    </Box>
-  );
+type TextFieldName = Extract<
+  ChannelFormField,
+  'name' | 'base_url' | 'proxy' | 'tag' | 'priority' | 'weight' | 'other' | 'key' | JsonFieldName
+>;
+type JsonFieldName = 'model_mapping' | 'model_headers' | 'custom_parameter' | 'plugin';
+
+/** What every text input of the channel form takes from the form: its value, change and error (or hint). */
+function bindText(
+  field: TextFieldName,
+  hint: ReactNode,
+  { values, errors, change, disabled }: Pick<SectionProps, 'values' | 'errors' | 'change' | 'disabled'>,
+) {
+  return {
+    name: field,
+    value: values[field],
+    onChange: (event: { target: { value: string } }) => change(field, event.target.value),
+    error: Boolean(errors[field]),
+    helperText: errors[field] ?? hint,
+    disabled,
+    fullWidth: true,
+  };
 }
 
 /** A text input bound to one form field, with its error in place of the hint. */
@@ -70,14 +68,8 @@ export function FieldText({
   const { monospaced, end, ...props } = rest;
   return (
     <TextField
-      name={field}
+      {...bindText(field, hint, { values, errors, change, disabled })}
       label={label}
-      value={values[field]}
-      onChange={(event) => change(field, event.target.value)}
-      error={Boolean(errors[field])}
-      helperText={errors[field] ?? hint}
-      disabled={disabled}
-      fullWidth
       {...props}
       slotProps={{
         input: end ? { endAdornment: end } : {},
@@ -101,25 +93,19 @@ export function JsonField({
   change,
   disabled,
 }: Pick<SectionProps, 'values' | 'errors' | 'change' | 'disabled'> & {
-  field: 'model_mapping' | 'model_headers' | 'custom_parameter' | 'plugin';
+  field: JsonFieldName;
   label: string;
   hint: string;
   placeholder?: string;
 }) {
   return (
     <TextField
-      name={field}
+      {...bindText(field, hint, { values, errors, change, disabled })}
       label={label}
-      value={values[field]}
-      onChange={(event) => change(field, event.target.value)}
-      error={Boolean(errors[field])}
-      helperText={errors[field] ?? hint}
       placeholder={placeholder}
-      disabled={disabled}
       multiline
       minRows={3}
       maxRows={12}
-      fullWidth
       slotProps={{
         htmlInput: {
           ...testIdOf(`channel-form-${field.replaceAll('_', '-')}`),

@@ -13,10 +13,7 @@ import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
@@ -26,9 +23,12 @@ import Typography from '@mui/material/Typography';
 import { ChannelStatus, type ChannelView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionsCell } from '../../components/ListTable.js';
+import { menuItems } from '../../components/menuItems.js';
+import { useMenuAnchor } from '../../hooks/useMenuAnchor.js';
 import { describeError, notify } from '../../lib/notify.js';
 import { GroupChips, toneChip } from './ChannelCells.js';
-import { ChannelCard, ChannelRow, stickyEnd, TypeName } from './ChannelRow.js';
+import { ChannelCard, ChannelRow, TypeName } from './ChannelRow.js';
 import { useChannelTable } from './ChannelTableContext.js';
 import { useTagAction, useTagChannels } from './channel.api.js';
 import { InlineNumber } from './InlineNumber.js';
@@ -55,18 +55,13 @@ function EnabledCount({ channels, tag }: { channels: ChannelView[] | undefined; 
 function TagActions({ tag }: { tag: string }) {
   const { t } = useTranslation('channel');
   const { onEditTag, onTagAction } = useChannelTable();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { show, close, menu } = useMenuAnchor();
   const action = useTagAction();
   const setStatus = (kind: 'enable' | 'disable') => {
-    setAnchor(null);
     action.mutate(
       { tag, action: { kind } },
       { onSuccess: (count) => notify.success(t(`notify.tag.${kind}`, { tag, count: Number(count) })) },
     );
-  };
-  const choose = (kind: 'deleteDisabled' | 'delete') => () => {
-    setAnchor(null);
-    onTagAction(tag, kind);
   };
   return (
     <Stack direction="row" spacing={0.25} sx={{ justifyContent: 'flex-end' }}>
@@ -84,49 +79,46 @@ function TagActions({ tag }: { tag: string }) {
         <IconButton
           size="small"
           aria-label={t('actions.more')}
-          onClick={(event) => setAnchor(event.currentTarget)}
+          onClick={show}
           disabled={action.isPending}
           data-testid={`channel-tag-more-${tag}`}
         >
           <MoreVert fontSize="small" />
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        <MenuItem dense onClick={() => setStatus('enable')} data-testid={`channel-tag-enable-${tag}`}>
-          <ListItemIcon>
-            <PlayCircleOutline fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('tag.enableAll')}</ListItemText>
-        </MenuItem>
-        <MenuItem dense onClick={() => setStatus('disable')} data-testid={`channel-tag-disable-${tag}`}>
-          <ListItemIcon>
-            <PauseCircleOutline fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('tag.disableAll')}</ListItemText>
-        </MenuItem>
-        <Divider />
-        <MenuItem
-          dense
-          onClick={choose('deleteDisabled')}
-          data-testid={`channel-tag-delete-disabled-${tag}`}
-          sx={{ color: 'error.main' }}
-        >
-          <ListItemIcon sx={{ color: 'inherit' }}>
-            <DeleteSweepOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('tag.deleteDisabled')}</ListItemText>
-        </MenuItem>
-        <MenuItem
-          dense
-          onClick={choose('delete')}
-          data-testid={`channel-tag-delete-${tag}`}
-          sx={{ color: 'error.main' }}
-        >
-          <ListItemIcon sx={{ color: 'inherit' }}>
-            <DeleteOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('tag.delete')}</ListItemText>
-        </MenuItem>
+      <Menu {...menu}>
+        {menuItems(
+          [
+            {
+              testId: `channel-tag-enable-${tag}`,
+              icon: <PlayCircleOutline fontSize="small" />,
+              label: t('tag.enableAll'),
+              onClick: () => setStatus('enable'),
+            },
+            {
+              testId: `channel-tag-disable-${tag}`,
+              icon: <PauseCircleOutline fontSize="small" />,
+              label: t('tag.disableAll'),
+              onClick: () => setStatus('disable'),
+            },
+            {
+              testId: `channel-tag-delete-disabled-${tag}`,
+              icon: <DeleteSweepOutlined fontSize="small" />,
+              label: t('tag.deleteDisabled'),
+              onClick: () => onTagAction(tag, 'deleteDisabled'),
+              danger: true,
+            },
+            {
+              testId: `channel-tag-delete-${tag}`,
+              icon: <DeleteOutlined fontSize="small" />,
+              label: t('tag.delete'),
+              onClick: () => onTagAction(tag, 'delete'),
+              danger: true,
+            },
+          ],
+          close,
+          true,
+        )}
       </Menu>
     </Stack>
   );
@@ -224,9 +216,9 @@ export function TagRow({ channel }: { channel: ChannelView }) {
         <TableCell align="right">
           <TagPriority channel={channel} />
         </TableCell>
-        <TableCell align="right" sx={stickyEnd}>
+        <ActionsCell>
           <TagActions tag={tag} />
-        </TableCell>
+        </ActionsCell>
       </TableRow>
       {open && channels.isLoading && (
         <TableRow>

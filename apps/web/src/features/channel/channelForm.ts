@@ -11,6 +11,7 @@ import {
   updateChannelBody,
   updateChannelTagBody,
 } from '@one-hub/contracts';
+import { placeIssues } from '../../components/form/placeIssues.js';
 
 /** The dialog's fields as the inputs hold them (numbers and JSON as typed text). */
 export interface ChannelFormValues {
@@ -333,12 +334,12 @@ export function validateChannelForm(
       : mode === 'edit'
         ? updateChannelBody.safeParse({ ...withoutKey, ...(key ? { key } : {}), id: context.id })
         : updateChannelTagBody.safeParse(tagInput(input));
-  const unplaced: string[] = [];
-  for (const issue of parsed.error?.issues ?? []) {
-    const field = String(issue.path[0] ?? '');
-    if (isFormField(field)) errors[field] ??= issue.message;
-    else unplaced.push(issue.message);
-  }
+  const { unplaced } = placeIssues(
+    parsed.error?.issues ?? [],
+    (path) => formFieldOf(String(path[0] ?? '')),
+    (_field, issue) => issue.message,
+    errors,
+  );
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors, unplaced };
   return { ok: true, mode, body: parsed.data } as ChannelFormResult;
 }

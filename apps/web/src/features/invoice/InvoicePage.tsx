@@ -14,7 +14,7 @@ import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../comp
 import { Quota } from '../../components/Quota.js';
 import { RefreshButton } from '../../components/RefreshButton.js';
 import { RowCard } from '../../components/RowCard.js';
-import { useCompact } from '../../hooks/useCompact.js';
+import { useListPanel } from '../../components/useListPage.js';
 import { useInvoiceListParams, useInvoiceMonths } from './invoice.api.js';
 import { INVOICE_PAGE_SIZES, monthLabel, seconds } from './invoiceParams.js';
 
@@ -37,9 +37,10 @@ function DetailButton({ month }: { month: InvoiceMonth }) {
 /** Monthly invoices (UserInvoiceMonth): one row a month, built once the month is over. */
 export function InvoicePage() {
   const { t, i18n } = useTranslation('invoice');
-  const compact = useCompact('md');
-  const [params, update] = useInvoiceListParams();
-  const months = useInvoiceMonths(params);
+  const listParams = useInvoiceListParams();
+  const months = useInvoiceMonths(listParams[0]);
+  const panel = useListPanel('invoice', listParams, months);
+  const { params, onChange: update, compact } = panel;
   const rows = months.data?.data ?? [];
   const columns: ListColumn<InvoiceField>[] = [
     { label: t('columns.month'), field: 'date' },
@@ -54,12 +55,8 @@ export function InvoicePage() {
     <ListPage
       title={t('title')}
       subtitle={t('subtitle')}
-      query={months}
-      params={params}
-      onChange={update}
+      {...panel}
       sizes={INVOICE_PAGE_SIZES}
-      compact={compact}
-      paginationTestId="invoice-pagination"
       toolbar={
         <Stack direction="row" sx={{ p: 2, alignItems: 'center' }}>
           <Typography variant="body2" sx={{ flex: 1, color: 'text.secondary' }}>

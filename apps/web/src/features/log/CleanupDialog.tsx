@@ -12,6 +12,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmActions } from '../../components/ConfirmDialog.js';
 import { DAY_SECONDS, useCleanupCutoff, useDeleteOldLogs } from '../../hooks/useLogCleanup.js';
 import { describeError, notify } from '../../lib/notify.js';
 
@@ -92,20 +93,14 @@ function CleanupForm({ onClose }: { onClose(): void }) {
           </Alert>
         </Stack>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button color="inherit" onClick={onClose} disabled={cleanup.isPending}>
-          {t('cleanup.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          color="error"
-          onClick={confirm}
-          loading={cleanup.isPending}
-          data-testid="log-cleanup-confirm"
-        >
-          {t('cleanup.confirm')}
-        </Button>
-      </DialogActions>
+      <ConfirmActions
+        cancelLabel={t('cleanup.cancel')}
+        confirmLabel={t('cleanup.confirm')}
+        busy={cleanup.isPending}
+        onCancel={onClose}
+        onConfirm={confirm}
+        confirmTestId="log-cleanup-confirm"
+      />
     </>
   );
 }

@@ -4,11 +4,11 @@ import ButtonBase from '@mui/material/ButtonBase';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import { alpha } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { LogType, type LogView, logEventOf, tokensPerSecond } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { chipTint } from '../../components/StateChip.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
 import { logEventText } from './logEventText.js';
@@ -37,8 +37,7 @@ export function LogTypeChip({ type, testId }: { type: number; testId?: string })
         height: 22,
         fontWeight: 600,
         fontSize: '0.75rem',
-        color: theme.palette.mode === 'dark' ? theme.palette[color].light : theme.palette[color].dark,
-        bgcolor: alpha(theme.palette[color].main, theme.palette.mode === 'dark' ? 0.18 : 0.1),
+        ...chipTint(theme, color, false),
       })}
     />
   );

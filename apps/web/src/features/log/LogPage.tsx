@@ -9,8 +9,8 @@ import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { ListPage } from '../../components/ListPage.js';
 import { ListCountRow } from '../../components/ListPanel.js';
 import { RefreshButton } from '../../components/RefreshButton.js';
+import { useListPanel } from '../../components/useListPage.js';
 import { activeFilterCount, filtersOf } from '../../hooks/listParams.js';
-import { useCompact } from '../../hooks/useCompact.js';
 import { useSession } from '../../hooks/useSession.js';
 import { CleanupDialog } from './CleanupDialog.js';
 import { LogFilterBar } from './LogFilterBar.js';
@@ -21,11 +21,13 @@ import { useLogListParams } from './useLogListParams.js';
 
 export function LogPage() {
   const { t } = useTranslation('log');
-  const compact = useCompact('sm');
   const { isAdmin } = useSession();
-  const [params, update] = useLogListParams();
+  const listParams = useLogListParams();
+  const [params, update] = listParams;
   const filters = useMemo(() => filtersOf(params), [params]);
   const logs = useLogs(isAdmin, params);
+  const panel = useListPanel('log', listParams, logs, 'sm');
+  const { compact } = panel;
   const stat = useLogStat(isAdmin, filters);
   const [cleanup, setCleanup] = useState({ open: false, session: 0 });
 
@@ -39,11 +41,7 @@ export function LogPage() {
     <ListPage
       title={t('title')}
       subtitle={isAdmin ? t('subtitleAdmin') : t('subtitle')}
-      query={logs}
-      params={params}
-      onChange={update}
-      compact={compact}
-      paginationTestId="log-pagination"
+      {...panel}
       toolbar={
         <>
           <LogFilterBar

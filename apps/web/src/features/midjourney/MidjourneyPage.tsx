@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterField } from '../../components/tasks/FilterBar.js';
 import { type TaskFilterSetup, TaskListPage } from '../../components/tasks/TaskListPage.js';
-import { useCompact } from '../../hooks/useCompact.js';
 import { useSession } from '../../hooks/useSession.js';
 import { useWords } from '../../i18n/useWords.js';
 import { ImagePreviewDialog } from './ImagePreviewDialog.js';
@@ -25,7 +24,6 @@ const filterSetup: TaskFilterSetup<MidjourneyFilters> = {
 export function MidjourneyPage() {
   const { t } = useTranslation('midjourney');
   const words = useWords('midjourney', 'taskList');
-  const compact = useCompact('sm');
   const { isAdmin } = useSession();
   const [params, update] = useMidjourneyListParams();
   const tasks = useMidjourneyTasks(isAdmin, params);
@@ -44,14 +42,13 @@ export function MidjourneyPage() {
   return (
     <TaskListPage
       words={words}
-      total={t('totalCount', { count: tasks.data?.total_count ?? 0 })}
+      total={(count) => t('totalCount', { count })}
       admin={isAdmin}
       testIdPrefix="mj"
       icon={PaletteOutlined}
       query={tasks}
       params={params}
       onChange={update}
-      compact={compact}
       fields={fields}
       filters={filterSetup}
       dialogs={

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ListPanel, ListToolbar } from '../../components/ListPanel.js';
 import { ListNoRows } from '../../components/ListStates.js';
+import { useListPanel } from '../../components/useListPage.js';
 import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { notify } from '../../lib/notify.js';
 import { GatewaysTable } from './GatewaysTable.js';
@@ -14,7 +15,6 @@ import { useGatewayListParams } from './paymentListParams.js';
 import { useIsRoot } from './paymentRole.js';
 
 interface GatewaysTabProps {
-  compact: boolean;
   onCreate(): void;
   onEdit(gateway: PaymentGatewayView): void;
 }
@@ -47,22 +47,21 @@ function DeleteGatewayDialog({ gateway, onClose }: { gateway: PaymentGatewayView
 }
 
 /** The gateway list with its type and name filters. */
-export function GatewaysTab({ compact, onCreate, onEdit }: GatewaysTabProps) {
+export function GatewaysTab({ onCreate, onEdit }: GatewaysTabProps) {
   const { t } = useTranslation('payment');
-  const [params, update] = useGatewayListParams();
+  const listParams = useGatewayListParams();
+  const [params, update] = listParams;
   const gateways = usePaymentGatewayList(params);
+  const panel = useListPanel('payment', listParams, gateways, 'sm');
+  const { compact } = panel;
   const [deleting, setDeleting] = useState<PaymentGatewayView | null>(null);
   const root = useIsRoot();
 
   return (
     <>
       <ListPanel
-        query={gateways}
-        params={params}
-        onChange={update}
+        {...panel}
         sizes={PAGE_SIZES}
-        compact={compact}
-        paginationTestId="payment-pagination"
         toolbar={
           <ListToolbar
             search={{

@@ -8,6 +8,7 @@ import { ListPanel } from '../../components/ListPanel.js';
 import { ListNoRows } from '../../components/ListStates.js';
 import { RefreshButton } from '../../components/RefreshButton.js';
 import { SearchField } from '../../components/SearchField.js';
+import { useListPanel } from '../../components/useListPage.js';
 import { PAGE_SIZES } from '../../hooks/listParams.js';
 import { FilterSelect, ListLoadFailed } from './ListParts.js';
 import { OrdersTable } from './OrdersTable.js';
@@ -16,10 +17,13 @@ import { dateInputToSeconds, secondsToDateInput } from './paymentDates.js';
 import { useOrderListParams } from './paymentListParams.js';
 
 /** The order list with its filters; a trade number pasted by a user finds their order. */
-export function OrdersTab({ compact }: { compact: boolean }) {
+export function OrdersTab() {
   const { t } = useTranslation('payment');
-  const [params, update] = useOrderListParams();
+  const listParams = useOrderListParams();
+  const [params, update] = listParams;
   const orders = usePaymentOrders(params);
+  const panel = useListPanel('payment-order', listParams, orders, 'sm');
+  const { compact } = panel;
   const filtered = Boolean(
     params.trade_no || params.gateway_no || params.user_id || params.status || params.start_timestamp,
   );
@@ -98,12 +102,8 @@ export function OrdersTab({ compact }: { compact: boolean }) {
 
   return (
     <ListPanel
-      query={orders}
-      params={params}
-      onChange={update}
+      {...panel}
       sizes={PAGE_SIZES}
-      compact={compact}
-      paginationTestId="payment-order-pagination"
       toolbar={toolbar}
       error={
         <ListLoadFailed title={t('orders.error')} onRetry={() => void orders.refetch()} testId="payment-order-error" />

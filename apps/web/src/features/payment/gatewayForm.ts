@@ -6,6 +6,8 @@ import {
   type PaymentGatewayView,
   paymentGatewayBody,
 } from '@one-hub/contracts';
+import type { FormCheck } from '../../components/form/checkedForm.js';
+import { placeIssues } from '../../components/form/placeIssues.js';
 
 /**
  * The gateway dialog's model, free of React: which settings each gateway type has (reference
@@ -166,7 +168,7 @@ export function validateGatewayForm(
   values: GatewayFormValues,
   stored: Record<string, string>,
   t: Translate,
-): { ok: true; body: PaymentGatewayBody } | { ok: false; errors: GatewayFormErrors; unplaced: string[] } {
+): FormCheck<PaymentGatewayBody, GatewayFormField> {
   const percent = decimal(values.percent_fee);
   const sort = values.sort.trim() === '' ? Number.NaN : Number(values.sort.trim());
   const parsed = paymentGatewayBody.safeParse({
@@ -182,12 +184,12 @@ export function validateGatewayForm(
     enable: values.enable,
   });
   const errors: GatewayFormErrors = {};
-  const unplaced: string[] = [];
-  for (const issue of parsed.error?.issues ?? []) {
-    const field = issueField(issue.path);
-    if (field === null) unplaced.push(issue.message);
-    else errors[field] ??= t(`payment:form.errors.${field}`);
-  }
+  const { unplaced } = placeIssues(
+    parsed.error?.issues ?? [],
+    issueField,
+    (field) => t(`payment:form.errors.${field}`),
+    errors,
+  );
   for (const field of GATEWAY_CONFIG_FIELDS[values.type]) {
     if (isRequired(field, values.config) && !(values.config[field.name] ?? '').trim()) {
       errors[`config.${field.name}`] = t('payment:form.errors.required');

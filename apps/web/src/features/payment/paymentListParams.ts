@@ -35,10 +35,6 @@ export interface OrderListParams {
 /** A positive whole number from the URL; 0 (no filter) otherwise. */
 const positiveOrNone = (text: string | null) => wholeNumber(text, 1) ?? 0;
 
-export function parseTab(search: URLSearchParams): PaymentTab {
-  return search.get('tab') === 'orders' ? 'orders' : 'gateways';
-}
-
 export function parseGatewayListParams(search: URLSearchParams): GatewayListParams {
   const type = search.get('type') ?? '';
   return {

@@ -17,6 +17,7 @@ import { type ModelInfoView, parseModelInfoList } from '@one-hub/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
+import { NumberCell } from '../../components/ListTable.js';
 import { LocalListCard } from '../../components/LocalListCard.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { ModelInfoFormDialog } from './ModelInfoFormDialog.js';
@@ -140,16 +141,12 @@ export function ModelInfoTab() {
                       </Typography>
                     )}
                   </TableCell>
-                  <TableCell
-                    align="right"
-                    sx={{ fontVariantNumeric: 'tabular-nums' }}
-                    data-testid="pricing-info-context"
-                  >
+                  <NumberCell testId="pricing-info-context">
                     <Count value={info.context_length} />
-                  </TableCell>
-                  <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                  </NumberCell>
+                  <NumberCell>
                     <Count value={info.max_tokens} />
-                  </TableCell>
+                  </NumberCell>
                   <TableCell>
                     <Modalities info={info} />
                   </TableCell>

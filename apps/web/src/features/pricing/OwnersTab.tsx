@@ -13,6 +13,7 @@ import { type OwnedByView, RESERVED_OWNER_ID_MAX } from '@one-hub/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
+import { NumberCell } from '../../components/ListTable.js';
 import { LocalListCard } from '../../components/LocalListCard.js';
 import { OwnerAvatar } from '../../components/OwnerAvatar.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
@@ -130,9 +131,7 @@ export function OwnersTab() {
                         {custom && <Chip size="small" variant="outlined" color="primary" label={t('owners.custom')} />}
                       </Stack>
                     </TableCell>
-                    <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                      {usage.get(owner.id) ?? 0}
-                    </TableCell>
+                    <NumberCell>{usage.get(owner.id) ?? 0}</NumberCell>
                     <TableCell align="right">
                       {custom ? (
                         editing.actions(owner)

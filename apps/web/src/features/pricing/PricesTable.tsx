@@ -5,7 +5,6 @@ import Checkbox from '@mui/material/Checkbox';
 import Divider from '@mui/material/Divider';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import type { Theme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -17,6 +16,7 @@ import Typography from '@mui/material/Typography';
 import type { PriceView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { EditDeleteActions } from '../../components/EditDeleteActions.js';
+import { ActionsCell } from '../../components/ListTable.js';
 import { ModelText, OwnerLabel, PriceFigures, TypeChip } from './PriceParts.js';
 import type { OwnerOption } from './priceTable.js';
 
@@ -35,13 +35,6 @@ interface PricesTableProps extends PriceRowHandlers {
   onToggleAll(select: boolean): void;
   compact: boolean;
 }
-
-const stickyEnd = {
-  position: 'sticky',
-  right: 0,
-  bgcolor: 'background.paper',
-  boxShadow: (theme: Theme) => `inset 1px 0 0 ${theme.palette.divider}`,
-} as const;
 
 const PLACEHOLDERS = ['first', 'second', 'third', 'fourth', 'fifth'];
 
@@ -200,9 +193,7 @@ export function PricesTable({
             <TableCell>{t('columns.input')}</TableCell>
             <TableCell>{t('columns.output')}</TableCell>
             <TableCell align="center">{t('columns.locked')}</TableCell>
-            <TableCell align="right" sx={stickyEnd}>
-              {t('columns.actions')}
-            </TableCell>
+            <ActionsCell>{t('columns.actions')}</ActionsCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -252,9 +243,9 @@ export function PricesTable({
                   <TableCell align="center">
                     <LockedMark locked={price.locked} />
                   </TableCell>
-                  <TableCell align="right" sx={stickyEnd}>
+                  <ActionsCell>
                     <RowActions price={price} {...handlers} />
-                  </TableCell>
+                  </ActionsCell>
                 </TableRow>
               ))}
         </TableBody>

@@ -1,9 +1,8 @@
 import Box from '@mui/material/Box';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.js';
+import { PageTabs } from '../../components/PageTabs.js';
 import { useCompact } from '../../hooks/useCompact.js';
 import { ModelInfoTab } from './ModelInfoTab.js';
 import { OwnersTab } from './OwnersTab.js';
@@ -26,17 +25,14 @@ export function PricingPage() {
   return (
     <Box data-testid="pricing-page">
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <Tabs
+      <PageTabs
+        tabs={PRICING_TABS}
         value={params.tab}
-        onChange={(_event, tab) => update({ tab })}
-        variant="scrollable"
-        allowScrollButtonsMobile
+        onChange={(tab) => update({ tab })}
+        label={(tab) => t(`tabs.${tab}`)}
+        testId="pricing"
         sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
-      >
-        {PRICING_TABS.map((tab) => (
-          <Tab key={tab} value={tab} label={t(`tabs.${tab}`)} data-testid={`pricing-tab-${tab}`} />
-        ))}
-      </Tabs>
+      />
       {params.tab === 'prices' && (
         <PricesTab params={params} update={update} owners={owners} ownerMap={ownerMap} compact={compact} />
       )}

@@ -13,11 +13,9 @@ import {
   type UpdateOwnedByBody,
   updateOwnedByBody,
 } from '@one-hub/contracts';
+import type { FormCheck } from '../../components/form/checkedForm.js';
+import { placeIssues } from '../../components/form/placeIssues.js';
 import type { Translate } from './priceForm.js';
-
-type Result<Field extends string, Body> =
-  | { ok: true; body: Body }
-  | { ok: false; errors: Partial<Record<Field, string>>; unplaced: string[] };
 
 // ---- owners ----
 
@@ -27,7 +25,16 @@ export interface OwnerFormValues {
   name: string;
   icon: string;
 }
-export type OwnerFormField = 'id' | 'name' | 'icon';
+const OWNER_FIELDS = ['id', 'name', 'icon'] as const;
+export type OwnerFormField = (typeof OWNER_FIELDS)[number];
+
+function ownerIssueText(field: OwnerFormField, tooLong: boolean, t: Translate): string {
+  if (field === 'id') return t('pricing:owners.errors.id', { min: RESERVED_OWNER_ID_MAX + 1 });
+  if (field === 'icon') return t('pricing:owners.errors.icon');
+  return tooLong
+    ? t('pricing:owners.errors.nameTooLong', { max: OWNER_NAME_MAX_LENGTH })
+    : t('pricing:owners.errors.name');
+}
 
 export function ownerToForm(owner: OwnedByView | null): OwnerFormValues {
   return owner ? { id: String(owner.id), name: owner.name, icon: owner.icon } : { id: '', name: '', icon: '' };
@@ -39,24 +46,16 @@ export function validateOwnerForm(
   editing: boolean,
   takenIds: ReadonlySet<number>,
   t: Translate,
-): Result<OwnerFormField, CreateOwnedByBody | UpdateOwnedByBody> {
+): FormCheck<CreateOwnedByBody | UpdateOwnedByBody, OwnerFormField> {
   const idText = values.id.trim();
   const id = idText === '' ? undefined : Number(idText);
   const input = { id, name: values.name, icon: values.icon };
   const parsed = editing ? updateOwnedByBody.safeParse(input) : createOwnedByBody.safeParse(input);
-  const errors: Partial<Record<OwnerFormField, string>> = {};
-  const unplaced: string[] = [];
-  for (const issue of parsed.error?.issues ?? []) {
-    const field = issue.path[0];
-    if (field === 'id') errors.id ??= t('pricing:owners.errors.id', { min: RESERVED_OWNER_ID_MAX + 1 });
-    else if (field === 'name') {
-      errors.name ??=
-        issue.code === 'too_big'
-          ? t('pricing:owners.errors.nameTooLong', { max: OWNER_NAME_MAX_LENGTH })
-          : t('pricing:owners.errors.name');
-    } else if (field === 'icon') errors.icon ??= t('pricing:owners.errors.icon');
-    else unplaced.push(issue.message);
-  }
+  const { errors, unplaced } = placeIssues(
+    parsed.error?.issues ?? [],
+    (path) => OWNER_FIELDS.find((field) => field === path[0]),
+    (field, issue) => ownerIssueText(field, issue.code === 'too_big', t),
+  );
   if (!editing && !errors.id && id !== undefined && id !== 0 && takenIds.has(id)) {
     errors.id = t('pricing:owners.errors.idTaken', { id });
   }
@@ -161,7 +160,7 @@ export function validateModelInfoForm(
   takenModels: ReadonlySet<string>,
   original: string | null,
   t: Translate,
-): Result<ModelInfoFormField, ModelInfoBody> {
+): FormCheck<ModelInfoBody, ModelInfoFormField> {
   const input = {
     model: values.model,
     name: values.name,
@@ -177,14 +176,11 @@ export function validateModelInfoForm(
       .filter(Boolean),
   };
   const parsed = modelInfoBody.safeParse(input);
-  const errors: Partial<Record<ModelInfoFormField, string>> = {};
-  const unplaced: string[] = [];
-  for (const issue of parsed.error?.issues ?? []) {
-    const name = issue.path[0];
-    const field = typeof name === 'string' ? infoFields[name] : undefined;
-    if (field) errors[field] ??= infoIssueText(field, issue.code === 'too_big', t);
-    else unplaced.push(issue.message);
-  }
+  const { errors, unplaced } = placeIssues(
+    parsed.error?.issues ?? [],
+    (path) => (typeof path[0] === 'string' ? infoFields[path[0]] : undefined),
+    (field, issue) => infoIssueText(field, issue.code === 'too_big', t),
+  );
   const model = values.model.trim();
   if (!errors.model && model !== original && takenModels.has(model)) {
     errors.model = t('pricing:info.errors.modelTaken', { model });

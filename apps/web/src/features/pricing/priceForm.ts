@@ -8,6 +8,8 @@ import {
   type PriceView,
   priceBody,
 } from '@one-hub/contracts';
+import type { FormCheck } from '../../components/form/checkedForm.js';
+import { placeIssues } from '../../components/form/placeIssues.js';
 import { numberOf } from '../../components/form/typedNumber.js';
 
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -39,7 +41,7 @@ export interface MultiplePriceFormValues extends PriceFieldValues {
 export type PriceFormField = 'model' | 'models' | 'channelType' | 'type' | 'input' | 'output' | 'extraRatios';
 export type PriceFormErrors = Partial<Record<PriceFormField, string>>;
 
-export type FormResult<Body> = { ok: true; body: Body } | { ok: false; errors: PriceFormErrors; unplaced: string[] };
+export type FormResult<Body> = FormCheck<Body, PriceFormField>;
 
 export function emptyPriceFields(): PriceFieldValues {
   return { channelType: null, type: 'tokens', input: '', output: '', locked: false, extraRatios: [] };
@@ -107,14 +109,7 @@ function issueText(field: PriceFormField, issue: Issue, t: Translate): string {
 }
 
 function collect(issues: readonly Issue[], t: Translate) {
-  const errors: PriceFormErrors = {};
-  const unplaced: string[] = [];
-  for (const issue of issues) {
-    const field = fieldOf(issue.path);
-    if (field === null) unplaced.push(issue.message);
-    else errors[field] ??= issueText(field, issue, t);
-  }
-  return { errors, unplaced };
+  return placeIssues(issues, fieldOf, (field, issue) => issueText(field, issue, t));
 }
 
 function duplicateKinds(rows: readonly ExtraRatioRow[]): boolean {

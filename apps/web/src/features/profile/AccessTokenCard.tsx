@@ -11,9 +11,9 @@ import Typography from '@mui/material/Typography';
 import type { UserView } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { SectionCard } from '../../components/SectionCard.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
 import { useRegenerateAccessToken } from './profile.api.js';
 
 /**
@@ -105,9 +105,10 @@ export function AccessTokenCard({ user }: { user: UserView | undefined }) {
       <ConfirmDialog
         open={confirming}
         title={hasToken ? t('token.confirmTitle') : t('token.generate')}
-        description={hasToken ? t('token.confirmReplace') : t('token.confirmNew')}
+        message={hasToken ? t('token.confirmReplace') : t('token.confirmNew')}
         confirmLabel={hasToken ? t('token.regenerate') : t('token.generate')}
-        danger={hasToken}
+        destructive={hasToken}
+        cancelLabel={t('cancel')}
         busy={regenerate.isPending}
         onConfirm={generate}
         onClose={() => setConfirming(false)}

@@ -15,11 +15,11 @@ import type { BindingType, UserView } from '@one-hub/contracts';
 import { Fragment, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHref } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { SectionCard } from '../../components/SectionCard.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { notify, showError } from '../../lib/notify.js';
 import { githubAuthorizeUrl, larkAuthorizeUrl, telegramBotUrl } from '../../lib/oauthLinks.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
 import { EmailBindDialog } from './EmailBindDialog.js';
 import { fetchOAuthState, fetchOidcEndpoint, useUnbind } from './profile.api.js';
 import { WeChatBindDialog } from './WeChatBindDialog.js';
@@ -244,9 +244,9 @@ export function BindingsCard({ user }: { user: UserView }) {
       <ConfirmDialog
         open={unbinding !== null}
         title={t('bindings.unbindTitle', { name: unbinding ? t(`bindings.names.${unbinding}`) : '' })}
-        description={t('bindings.unbindDescription')}
+        message={t('bindings.unbindDescription')}
         confirmLabel={t('bindings.unbind')}
-        danger
+        cancelLabel={t('cancel')}
         busy={unbind.isPending}
         onConfirm={() =>
           unbinding &&

@@ -14,6 +14,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { SectionCard } from '../../components/SectionCard.js';
 import {
   type PasskeyItem,
@@ -26,7 +27,6 @@ import { usePendingDelete } from '../../hooks/usePendingDelete.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { formatTime } from '../../lib/format.js';
 import { notify } from '../../lib/notify.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
 
 const ALIAS_MAX = 255;
 
@@ -114,9 +114,9 @@ export function PasskeysCard() {
       <ConfirmDialog
         open={pending.subject !== null}
         title={t('passkeys.deleteTitle')}
-        description={t('passkeys.deleteDescription', { alias: pending.subject?.alias ?? '' })}
+        message={t('passkeys.deleteDescription', { alias: pending.subject?.alias ?? '' })}
         confirmLabel={t('passkeys.delete')}
-        danger
+        cancelLabel={t('cancel')}
         busy={remove.isPending}
         onConfirm={pending.confirm}
         onClose={pending.cancel}

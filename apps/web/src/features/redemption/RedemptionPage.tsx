@@ -2,13 +2,12 @@ import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
 import RedeemOutlined from '@mui/icons-material/RedeemOutlined';
 import Button from '@mui/material/Button';
 import type { RedemptionView } from '@one-hub/contracts';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { ListPage } from '../../components/ListPage.js';
 import { ListNoRows } from '../../components/ListStates.js';
-import { useCompact } from '../../hooks/useCompact.js';
-import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { useListPage } from '../../components/useListPage.js';
 import { useWords } from '../../i18n/useWords.js';
 import type { CreatedBatch } from './codesExport.js';
 import { CodesCreatedDialog, DeleteRedemptionDialog } from './RedemptionDialogs.js';
@@ -22,39 +21,37 @@ import { useRedemptionListParams } from './useRedemptionListParams.js';
 export function RedemptionPage() {
   const { t } = useTranslation('redemption');
   const words = useWords('redemption', 'list');
-  const compact = useCompact('sm');
-  const [params, update] = useRedemptionListParams();
-  const search = useCallback((keyword: string) => update({ keyword }), [update]);
-  const codes = useRedemptions(params);
-  const formDialog = useDialogSubject<RedemptionView>();
+  const listParams = useRedemptionListParams();
+  const codes = useRedemptions(listParams[0]);
+  const { params, update, form, ...list } = useListPage({
+    id: 'redemption',
+    words,
+    list: listParams,
+    query: codes,
+    searchKey: 'keyword',
+    compactBelow: 'sm',
+  });
   const [deleting, setDeleting] = useState<RedemptionView | null>(null);
   const [created, setCreated] = useState<CreatedBatch | null>(null);
 
   const openForm = (code: RedemptionView | null) => {
-    formDialog.show(code);
+    form.show(code);
   };
   const createdBatch = (batch: CreatedBatch) => {
-    formDialog.close();
+    form.close();
     setCreated(batch);
   };
 
   return (
     <ListPage
-      title={words.title}
-      subtitle={words.subtitle}
-      create={{ label: words.create, onClick: () => openForm(null), testId: 'redemption-create' }}
-      query={codes}
-      params={params}
-      onChange={update}
-      compact={compact}
-      paginationTestId="redemption-pagination"
+      {...list.page}
       toolbar={
         <RedemptionToolbar
           keyword={params.keyword}
           status={params.status}
-          onSearch={search}
+          onSearch={list.toolbar.search.onSearch}
           onStatus={(status) => update({ status })}
-          onRefresh={() => void codes.refetch()}
+          onRefresh={list.toolbar.onRefresh}
         />
       }
       error={
@@ -68,25 +65,17 @@ export function RedemptionPage() {
       }
       empty={
         <ListNoRows
+          {...list.noRows}
           icon={RedeemOutlined}
-          testId="redemption-empty"
           filtered={Boolean(params.keyword) || params.status !== 0}
-          {...words.empty}
           clearLabel={t('empty.clearFilters')}
           onClear={() => update({ keyword: '', status: 0 })}
           clearTestId="redemption-clear-filters"
-          create={{ label: words.create, onClick: () => openForm(null) }}
         />
       }
       dialogs={
         <>
-          <RedemptionFormDialog
-            open={formDialog.open}
-            session={formDialog.session}
-            code={formDialog.subject}
-            onClose={() => formDialog.close()}
-            onCreated={createdBatch}
-          />
+          <RedemptionFormDialog {...list.formDialog} code={form.subject} onCreated={createdBatch} />
           <DeleteRedemptionDialog code={deleting} onClose={() => setDeleting(null)} />
           <CodesCreatedDialog batch={created} onClose={() => setCreated(null)} />
         </>

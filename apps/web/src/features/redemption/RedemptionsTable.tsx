@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import type { RedemptionView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import type { ListRows } from '../../components/ListPage.js';
-import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
+import { ActionsCell, ColumnHeads, IdCell, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { Timestamp } from '../../components/Timestamp.js';
@@ -138,7 +138,7 @@ export function RedemptionsTable({
     >
       {codes.map((code) => (
         <TableRow key={code.id} hover data-testid={`redemption-row-${code.id}`}>
-          <TableCell sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>{code.id}</TableCell>
+          <IdCell id={code.id} />
           <TableCell sx={{ maxWidth: 240 }}>
             <NameCell code={code} />
           </TableCell>

@@ -8,6 +8,8 @@ import {
   type UpdateRedemptionBody,
   updateRedemptionBody,
 } from '@one-hub/contracts';
+import type { FormCheck } from '../../components/form/checkedForm.js';
+import { placeIssues } from '../../components/form/placeIssues.js';
 
 /** How the site shows quota: in currency ($, `quotaPerUnit` quota to the dollar) or as raw counts. */
 export interface QuotaUnit {
@@ -70,9 +72,7 @@ export interface RedemptionFormTarget {
   initialQuota: string;
 }
 
-export type RedemptionFormResult =
-  | { ok: true; body: CreateRedemptionBody | UpdateRedemptionBody }
-  | { ok: false; errors: RedemptionFormErrors; unplaced: string[] };
+export type RedemptionFormResult = FormCheck<CreateRedemptionBody | UpdateRedemptionBody, RedemptionFormField>;
 
 function fieldOf(path: ReadonlyArray<PropertyKey>): RedemptionFormField | null {
   const [first] = path;
@@ -115,13 +115,9 @@ export function validateRedemptionForm(
           name: values.name,
           ...(quotaChanged && code.status !== RedemptionStatus.redeemed ? { quota } : {}),
         });
-  const errors: RedemptionFormErrors = {};
-  const unplaced: string[] = [];
-  for (const issue of parsed.error?.issues ?? []) {
-    const field = fieldOf(issue.path);
-    if (field === null) unplaced.push(issue.message);
-    else errors[field] ??= issueText(field, issue.code, unit, t);
-  }
   if (parsed.success) return { ok: true, body: parsed.data };
-  return { ok: false, errors, unplaced };
+  return {
+    ok: false,
+    ...placeIssues(parsed.error.issues, fieldOf, (field, issue) => issueText(field, issue.code, unit, t)),
+  };
 }

@@ -13,7 +13,7 @@ import { Markdown } from '../../components/Markdown.js';
 import { RichContent } from '../../components/RichContent.js';
 import { richContentKind } from '../../lib/richContent.js';
 import { monospaceFontStack } from '../../theme/fonts.js';
-import { ChangedLabel, useOptionField } from './useOptionField.js';
+import { ChangedLabel, optionInputData, optionTextProps, useOptionField } from './useOptionField.js';
 
 interface ContentFieldProps {
   name: OptionKey;
@@ -66,16 +66,11 @@ export function ContentField({ name, mode }: ContentFieldProps) {
           multiline
           minRows={6}
           maxRows={20}
-          value={field.value}
-          onChange={(event) => field.edit(event.target.value)}
-          onBlur={field.check}
-          error={field.invalid}
-          helperText={field.errorText ?? field.help}
+          {...optionTextProps(field)}
           slotProps={{
             htmlInput: {
               'aria-label': field.label,
-              'data-testid': field.testId,
-              'data-changed': field.changed,
+              ...optionInputData(field),
               style: { fontFamily: monospaceFontStack, fontSize: '0.8125rem' },
             },
           }}

@@ -4,7 +4,7 @@ import type { OptionKey } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { splitDomains } from './fieldValues.js';
-import { ChangedLabel, useOptionField } from './useOptionField.js';
+import { ChangedLabel, optionInputData, useOptionField } from './useOptionField.js';
 
 /** A comma-separated list of e-mail domains, edited as chips (Enter, comma or leaving the field adds one). */
 export function DomainsField({ name }: { name: OptionKey }) {
@@ -39,7 +39,7 @@ export function DomainsField({ name }: { name: OptionKey }) {
           helperText={field.errorText ?? field.help}
           slotProps={{
             ...params.slotProps,
-            htmlInput: { ...params.slotProps.htmlInput, 'data-testid': field.testId, 'data-changed': field.changed },
+            htmlInput: { ...params.slotProps.htmlInput, ...optionInputData(field) },
           }}
         />
       )}

@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -14,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import { formatTimestamp } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmActions } from '../../components/ConfirmDialog.js';
 import { DAY_SECONDS, useCleanupCutoff, useDeleteOldLogs } from '../../hooks/useLogCleanup.js';
 import { describeError, notify } from '../../lib/notify.js';
 
@@ -105,20 +105,14 @@ export function LogCleanup() {
             {cleanup.isError && <Alert severity="error">{describeError(cleanup.error)}</Alert>}
           </Stack>
         </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button color="inherit" onClick={() => setConfirming(false)} disabled={cleanup.isPending}>
-            {t('logCleanup.cancel')}
-          </Button>
-          <Button
-            variant="contained"
-            color="error"
-            onClick={confirm}
-            loading={cleanup.isPending}
-            data-testid="setting-log-cleanup-confirm"
-          >
-            {t('logCleanup.confirm')}
-          </Button>
-        </DialogActions>
+        <ConfirmActions
+          cancelLabel={t('logCleanup.cancel')}
+          confirmLabel={t('logCleanup.confirm')}
+          busy={cleanup.isPending}
+          onCancel={() => setConfirming(false)}
+          onConfirm={confirm}
+          confirmTestId="setting-log-cleanup-confirm"
+        />
       </Dialog>
     </Box>
   );

@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { monospaceFontStack } from '../../theme/fonts.js';
 import { useSettingsForm } from './SettingsForm.js';
-import { ChangedLabel, useOptionField } from './useOptionField.js';
+import { ChangedLabel, optionInputData, optionTextProps, useOptionField } from './useOptionField.js';
 
 const monospace = { fontFamily: monospaceFontStack, fontSize: '0.8125rem' } as const;
 
@@ -86,18 +86,14 @@ export function TextOptionField({ name, variant = 'text' }: TextOptionProps) {
     <TextField
       fullWidth
       label={<ChangedLabel label={field.label} changed={field.changed} />}
-      value={field.value}
-      onChange={(event) => field.edit(event.target.value)}
-      onBlur={field.check}
-      error={field.invalid}
+      {...optionTextProps(field)}
       helperText={field.errorText ?? `${field.help}${worth}`}
       multiline={multiline}
       minRows={multiline ? 3 : undefined}
       maxRows={multiline ? 12 : undefined}
       slotProps={{
         htmlInput: {
-          'data-testid': field.testId,
-          'data-changed': field.changed,
+          ...optionInputData(field),
           inputMode: variant === 'number' ? 'decimal' : undefined,
           spellCheck: variant === 'code' ? false : undefined,
           style: variant === 'code' ? monospace : undefined,
@@ -209,7 +205,7 @@ export function SecretField({ name }: { name: OptionKey }) {
             </InputAdornment>
           ),
         },
-        htmlInput: { 'data-testid': field.testId, 'data-changed': field.changed },
+        htmlInput: optionInputData(field),
         formHelperText: { 'data-testid': `setting-help-${name}` } as object,
       }}
     />
@@ -235,15 +231,10 @@ export function JsonField({ name }: { name: OptionKey }) {
         minRows={3}
         maxRows={14}
         label={<ChangedLabel label={field.label} changed={field.changed} />}
-        value={field.value}
-        onChange={(event) => field.edit(event.target.value)}
-        onBlur={field.check}
-        error={field.invalid}
-        helperText={field.errorText ?? field.help}
+        {...optionTextProps(field)}
         slotProps={{
           htmlInput: {
-            'data-testid': field.testId,
-            'data-changed': field.changed,
+            ...optionInputData(field),
             spellCheck: false,
             style: monospace,
           },

@@ -5,13 +5,12 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Grid from '@mui/material/Grid';
 import Skeleton from '@mui/material/Skeleton';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import { isRootRole } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { FetchingBar } from '../../components/FetchingBar.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { PageTabs } from '../../components/PageTabs.js';
 import { StatusScreen } from '../../components/StatusScreen.js';
 import { useOptions } from '../../hooks/useOptions.js';
 import { useSession } from '../../hooks/useSession.js';
@@ -54,29 +53,21 @@ function SettingTabs({ tab, snapshot }: { tab: SettingTab; snapshot: OptionsSnap
   const [, setSearch] = useSearchParams();
   return (
     <Card sx={{ mb: 2.5 }}>
-      <Tabs
+      <PageTabs
+        tabs={SETTING_TABS}
         value={tab}
-        onChange={(_event, next: SettingTab) =>
+        onChange={(next) =>
           setSearch((current) => {
             const search = new URLSearchParams(current);
             search.set('tab', next);
             return search;
           })
         }
-        variant="scrollable"
-        allowScrollButtonsMobile
+        label={(id) => <TabLabel tab={id} snapshot={snapshot} />}
+        testId="setting"
         sx={{ px: { xs: 0.5, sm: 1.5 } }}
-      >
-        {SETTING_TABS.map((id) => (
-          <Tab
-            key={id}
-            value={id}
-            label={<TabLabel tab={id} snapshot={snapshot} />}
-            data-testid={`setting-tab-${id}`}
-            sx={{ minHeight: 52 }}
-          />
-        ))}
-      </Tabs>
+        tabSx={{ minHeight: 52 }}
+      />
     </Card>
   );
 }

@@ -39,6 +39,22 @@ export function useOptionField(key: OptionKey) {
 
 export type OptionField = ReturnType<typeof useOptionField>;
 
+/** What a text input of an option takes from its field: the value, edits, a check on leaving, the error or help. */
+export function optionTextProps(field: OptionField) {
+  return {
+    value: field.value,
+    onChange: (event: { target: { value: string } }) => field.edit(event.target.value),
+    onBlur: field.check,
+    error: field.invalid,
+    helperText: field.errorText ?? field.help,
+  };
+}
+
+/** The data attributes of an option's input: the tests find it by them and read whether it changed. */
+export function optionInputData(field: OptionField) {
+  return { 'data-testid': field.testId, 'data-changed': field.changed };
+}
+
 /** A field's label, with a dot while it holds an unsaved change. */
 export function ChangedLabel({ label, changed }: { label: string; changed: boolean }) {
   const { t } = useTranslation('setting');

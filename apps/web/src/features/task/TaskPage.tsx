@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterField } from '../../components/tasks/FilterBar.js';
 import { type TaskFilterSetup, TaskListPage } from '../../components/tasks/TaskListPage.js';
-import { useCompact } from '../../hooks/useCompact.js';
 import { useSession } from '../../hooks/useSession.js';
 import { useWords } from '../../i18n/useWords.js';
 import { statusKey } from '../../lib/taskStatus.js';
@@ -70,7 +69,6 @@ function useTaskFilterFields(isAdmin: boolean): FilterField[] {
 export function TaskPage() {
   const { t } = useTranslation('task');
   const words = useWords('task', 'taskList');
-  const compact = useCompact('sm');
   const { isAdmin } = useSession();
   const [params, update] = useTaskListParams();
   const tasks = useTasks(isAdmin, params);
@@ -87,14 +85,13 @@ export function TaskPage() {
   return (
     <TaskListPage
       words={words}
-      total={t('totalCount', { count: tasks.data?.total_count ?? 0 })}
+      total={(count) => t('totalCount', { count })}
       admin={isAdmin}
       testIdPrefix="task"
       icon={WorkHistoryOutlined}
       query={tasks}
       params={params}
       onChange={update}
-      compact={compact}
       fields={fields}
       filters={filterSetup}
       dialogs={

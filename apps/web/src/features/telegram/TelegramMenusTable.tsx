@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import type { TelegramMenuView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import type { ListRows } from '../../components/ListPage.js';
-import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
+import { ActionsCell, ColumnHeads, IdCell, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { RowIconButton } from '../../components/RowIconButton.js';
 import { parseModeKey } from './telegramForm.js';
@@ -153,7 +153,7 @@ export function TelegramMenusTable({
     >
       {menus.map((menu) => (
         <TableRow key={menu.id} hover data-testid={`telegram-row-${menu.id}`}>
-          <TableCell sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>{menu.id}</TableCell>
+          <IdCell id={menu.id} />
           <TableCell sx={{ maxWidth: 200 }}>
             <CommandText menu={menu} />
           </TableCell>

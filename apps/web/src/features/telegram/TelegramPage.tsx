@@ -1,14 +1,12 @@
 import TelegramIcon from '@mui/icons-material/Telegram';
 import type { TelegramMenuView } from '@one-hub/contracts';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../components/ListPage.js';
 import { ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
-import { useCompact } from '../../hooks/useCompact.js';
-import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { useListPage } from '../../components/useListPage.js';
 import { useWords } from '../../i18n/useWords.js';
-import { notify } from '../../lib/notify.js';
 import { DeleteTelegramMenuDialog } from './DeleteTelegramMenuDialog.js';
 import { TelegramMenuFormDialog } from './TelegramMenuFormDialog.js';
 import { TelegramMenusTable } from './TelegramMenusTable.js';
@@ -20,62 +18,46 @@ import { useTelegramListParams } from './useTelegramListParams.js';
 export function TelegramPage() {
   const { t } = useTranslation('telegram');
   const words = useWords('telegram', 'list');
-  const compact = useCompact('md');
-  const [params, update] = useTelegramListParams();
-  const search = useCallback((keyword: string) => update({ keyword }), [update]);
-  const menus = useTelegramMenus(params);
-  const form = useDialogSubject<TelegramMenuView>();
+  const listParams = useTelegramListParams();
+  const menus = useTelegramMenus(listParams[0]);
+  const { params, update, form, ...list } = useListPage({
+    id: 'telegram',
+    words,
+    list: listParams,
+    query: menus,
+    searchKey: 'keyword',
+  });
   const [deleting, setDeleting] = useState<TelegramMenuView | null>(null);
 
   return (
     <ListPage
-      title={words.title}
-      subtitle={words.subtitle}
-      create={{ label: words.create, onClick: () => form.show(null), testId: 'telegram-create' }}
+      {...list.page}
       above={<TelegramStatusCard />}
-      query={menus}
-      params={params}
-      onChange={update}
-      compact={compact}
-      paginationTestId="telegram-pagination"
       toolbar={
         <ListToolbar
-          search={{
-            value: params.keyword,
-            onSearch: search,
-            ...words.search,
-            testId: 'telegram-search',
-            sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } },
-          }}
-          refreshLabel={words.refresh}
-          onRefresh={() => void menus.refetch()}
-          refreshTestId="telegram-refresh"
+          {...list.toolbar}
+          search={{ ...list.toolbar.search, sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } } }}
         />
       }
-      error={<ListLoadError error={menus.error} onRetry={() => void menus.refetch()} testId="telegram-load-error" />}
+      error={<ListLoadError {...list.loadError} />}
       empty={
         <ListNoRows
+          {...list.noRows}
           icon={TelegramIcon}
-          testId="telegram-empty"
           filtered={Boolean(params.keyword)}
-          {...words.empty}
           clearLabel={t('empty.clearFilters')}
           onClear={() => update({ keyword: '' })}
           clearTestId="telegram-clear-search"
-          create={{ label: words.create, onClick: () => form.show(null) }}
         />
       }
       dialogs={
         <>
           <TelegramMenuFormDialog
-            open={form.open}
-            session={form.session}
+            {...list.formDialog}
             menu={form.subject}
-            onClose={() => form.close()}
-            onSaved={(menu, created) => {
-              form.close();
-              notify.success(created ? t('notify.created', { command: menu.command }) : t('notify.saved'));
-            }}
+            onSaved={(menu, created) =>
+              list.saved(created ? t('notify.created', { command: menu.command }) : t('notify.saved'))
+            }
           />
           <DeleteTelegramMenuDialog menu={deleting} onClose={() => setDeleting(null)} />
         </>

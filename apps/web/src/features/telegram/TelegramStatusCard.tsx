@@ -12,6 +12,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { TelegramBotStatus } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { IconTile } from '../../components/IconTile.js';
 import { StateChip } from '../../components/StateChip.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { notify } from '../../lib/notify.js';
@@ -78,21 +79,9 @@ export function TelegramStatusCard() {
     <Card sx={{ mb: 3 }} data-testid="telegram-status">
       <CardContent sx={{ p: { xs: 2, sm: 3 }, '&:last-child': { pb: { xs: 2, sm: 3 } } }}>
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
-          <Box
-            aria-hidden
-            sx={{
-              display: 'grid',
-              placeItems: 'center',
-              flexShrink: 0,
-              width: 48,
-              height: 48,
-              borderRadius: '12px',
-              color: enabled ? 'primary.main' : 'text.secondary',
-              bgcolor: 'action.hover',
-            }}
-          >
+          <IconTile size={48} borderRadius="12px" color={enabled ? 'primary.main' : 'text.secondary'}>
             <TelegramIcon />
-          </Box>
+          </IconTile>
           {/* On a phone the text takes the row beside the icon and the button goes under it, lined up. */}
           <Box sx={{ flex: { xs: '1 1 calc(100% - 64px)', sm: 1 }, minWidth: 0 }}>
             <Typography variant="h6" component="h2">

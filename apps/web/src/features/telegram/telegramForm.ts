@@ -5,7 +5,8 @@ import {
   type TelegramParseMode,
   telegramMenuBody,
 } from '@one-hub/contracts';
-import { placeIssues } from '../../components/form/placeIssues.js';
+import type { FormCheck } from '../../components/form/checkedForm.js';
+import { byFirstKey, placeIssues } from '../../components/form/placeIssues.js';
 
 export type ParseMode = TelegramParseMode;
 /** The reply formats Telegram knows, in the select's order (the default first); '' is plain text. */
@@ -81,9 +82,7 @@ function issueText(field: TelegramFormField, code: string, values: TelegramFormV
   }
 }
 
-export type TelegramFormResult =
-  | { ok: true; body: TelegramMenuBody }
-  | { ok: false; errors: TelegramFormErrors; unplaced: string[] };
+export type TelegramFormResult = FormCheck<TelegramMenuBody, TelegramFormField>;
 
 /**
  * Checks the values with the server's schema (spec: command, description, message type and content
@@ -102,7 +101,7 @@ export function validateTelegramForm(values: TelegramFormValues, id: number | nu
     parse_mode: values.parseMode,
     reply_message: values.reply,
   });
-  const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
+  const fieldAt = byFirstKey(fieldOfPath);
   const { unplaced } = placeIssues(
     parsed.error?.issues ?? [],
     fieldAt,

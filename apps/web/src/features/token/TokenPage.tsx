@@ -1,12 +1,11 @@
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import type { TokenView } from '@one-hub/contracts';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../components/ListPage.js';
 import { ListToolbar } from '../../components/ListPanel.js';
 import { ListNoRows } from '../../components/ListStates.js';
-import { useCompact } from '../../hooks/useCompact.js';
-import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { useListPage } from '../../components/useListPage.js';
 import { useSession } from '../../hooks/useSession.js';
 import { useWords } from '../../i18n/useWords.js';
 import { notify } from '../../lib/notify.js';
@@ -20,14 +19,19 @@ import { useTokenListParams } from './useTokenListParams.js';
 export function TokenPage() {
   const { t } = useTranslation('token');
   const words = useWords('token', 'list');
-  const compact = useCompact('sm');
-  const [params, update] = useTokenListParams();
-  const search = useCallback((keyword: string) => update({ keyword }), [update]);
+  const listParams = useTokenListParams();
   const { isAdmin } = useSession();
   // Administrators may also list every user's keys; anyone else always sees their own.
-  const allUsers = isAdmin && params.scope === 'all';
-  const tokens = useTokens(params, allUsers);
-  const formDialog = useDialogSubject<TokenRow>();
+  const allUsers = isAdmin && listParams[0].scope === 'all';
+  const tokens = useTokens(listParams[0], allUsers);
+  const { params, update, form, ...list } = useListPage({
+    id: 'token',
+    words,
+    list: listParams,
+    query: tokens,
+    searchKey: 'keyword',
+    compactBelow: 'sm',
+  });
   const [deleting, setDeleting] = useState<TokenView | null>(null);
   const [created, setCreated] = useState<TokenView | null>(null);
 
@@ -35,47 +39,28 @@ export function TokenPage() {
   const nowSeconds = Math.floor((tokens.dataUpdatedAt || Date.now()) / 1000);
 
   const openForm = (token: TokenRow | null) => {
-    formDialog.show(token);
+    form.show(token);
   };
   const saved = (token: TokenView, isNew: boolean) => {
-    formDialog.close();
+    form.close();
     if (isNew) setCreated(token);
     else notify.success(t('notify.saved'));
   };
 
   return (
     <ListPage
-      title={words.title}
-      subtitle={words.subtitle}
-      create={{ label: words.create, onClick: () => openForm(null), testId: 'token-create' }}
-      query={tokens}
-      params={params}
-      onChange={update}
-      compact={compact}
-      paginationTestId="token-pagination"
+      {...list.page}
       toolbar={
         <>
-          <ListToolbar
-            search={{
-              value: params.keyword,
-              onSearch: search,
-              ...words.search,
-              testId: 'token-search',
-              sx: { maxWidth: { sm: 320 } },
-            }}
-            refreshLabel={words.refresh}
-            onRefresh={() => void tokens.refetch()}
-            refreshTestId="token-refresh"
-          />
+          <ListToolbar {...list.toolbar} search={{ ...list.toolbar.search, sx: { maxWidth: { sm: 320 } } }} />
           {isAdmin && <AdminTokenBar params={params} update={update} />}
         </>
       }
       empty={
         <ListNoRows
+          {...list.noRows}
           icon={KeyOutlined}
-          testId="token-empty"
           filtered={Boolean(params.keyword) || idFiltered}
-          {...words.empty}
           noMatchDescription={
             idFiltered || (allUsers && !params.keyword)
               ? t('admin.noMatch')
@@ -83,19 +68,11 @@ export function TokenPage() {
           }
           clearLabel={t('empty.clearSearch')}
           onClear={() => update({ keyword: '', user_id: '', token_id: '' })}
-          create={{ label: words.create, onClick: () => openForm(null) }}
         />
       }
       dialogs={
         <>
-          <TokenFormDialog
-            open={formDialog.open}
-            session={formDialog.session}
-            token={formDialog.subject}
-            admin={allUsers}
-            onClose={() => formDialog.close()}
-            onSaved={saved}
-          />
+          <TokenFormDialog {...list.formDialog} token={form.subject} admin={allUsers} onSaved={saved} />
           <DeleteTokenDialog token={deleting} onClose={() => setDeleting(null)} />
           <KeyCreatedDialog token={created} onClose={() => setCreated(null)} />
         </>

@@ -18,6 +18,8 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
+import type { FormCheck } from '../../components/form/checkedForm.js';
+import { placeIssues } from '../../components/form/placeIssues.js';
 import { numberOf } from '../../components/form/typedNumber.js';
 import { amountToQuota, type QuotaUnit, quotaToAmount } from '../../lib/quotaAmount.js';
 
@@ -237,9 +239,7 @@ function issueText(
   }
 }
 
-export type TokenFormResult =
-  | { ok: true; body: CreateTokenBody | UpdateTokenBody }
-  | { ok: false; errors: TokenFormErrors; unplaced: string[] };
+export type TokenFormResult = FormCheck<CreateTokenBody | UpdateTokenBody, TokenFormField>;
 
 /**
  * Validates with the server's own schema (create or update) and turns its issues into translated
@@ -256,13 +256,9 @@ export function validateTokenForm(
   const input = formToInput(values, unit);
   const parsed = id === null ? createTokenBody.safeParse(input) : updateTokenBody.safeParse({ ...input, id });
   const errors: TokenFormErrors = { ...checkBudgetRows(values.budgets, unit, t).errors };
-  const unplaced: string[] = [];
-  for (const issue of parsed.error?.issues ?? []) {
-    if (isBudgetPath(issue.path)) continue;
-    const field = fieldOf(issue.path);
-    if (field === null) unplaced.push(issue.message);
-    else errors[field] ??= issueText(field, issue, input, t, unit);
-  }
+  // The budget rows' issues are named by `checkBudgetRows`, on their inputs.
+  const issues = (parsed.error?.issues ?? []).filter((issue) => !isBudgetPath(issue.path));
+  const { unplaced } = placeIssues(issues, fieldOf, (field, issue) => issueText(field, issue, input, t, unit), errors);
   if (!errors.expiresAt && id === null && !values.neverExpires && input.expired_time <= nowSeconds) {
     errors.expiresAt = t('token:form.errors.expiryPast');
   }

@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHref } from 'react-router';
+import { IconTile } from '../../components/IconTile.js';
 import { Quota } from '../../components/Quota.js';
 import { SectionCard } from '../../components/SectionCard.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
@@ -62,24 +63,9 @@ function InviteSteps() {
     <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0, mt: 3, display: 'grid', gap: 1.75 }}>
       {STEPS.map((step, index) => (
         <Box component="li" key={step} sx={{ display: 'flex', gap: 1.5, alignItems: 'flex-start' }}>
-          <Box
-            aria-hidden
-            sx={{
-              display: 'grid',
-              placeItems: 'center',
-              flexShrink: 0,
-              width: 24,
-              height: 24,
-              borderRadius: '50%',
-              fontSize: 12,
-              fontWeight: 700,
-              color: 'primary.main',
-              border: 1,
-              borderColor: 'divider',
-            }}
-          >
+          <IconTile size={24} borderRadius="50%" outlined sx={{ fontSize: 12, fontWeight: 700 }}>
             {index + 1}
-          </Box>
+          </IconTile>
           <Box sx={{ minWidth: 0 }}>
             <Typography variant="subtitle2" component="p">
               {t(`invite.steps.${step}.title`)}

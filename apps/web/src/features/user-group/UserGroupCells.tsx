@@ -4,12 +4,12 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import { alpha } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { DEFAULT_GROUP, type UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { RowIconButton } from '../../components/RowIconButton.js';
+import { chipTint } from '../../components/StateChip.js';
 import { notify } from '../../lib/notify.js';
 import { useToggleUserGroup } from './userGroup.api.js';
 
@@ -32,9 +32,7 @@ export function ToneChip({ label, tone, testId }: { label: string; tone: Tone; t
         height: 22,
         fontWeight: 600,
         fontSize: '0.75rem',
-        color: theme.palette.mode === 'dark' ? theme.palette[tone].light : theme.palette[tone].dark,
-        bgcolor: alpha(theme.palette[tone].main, theme.palette.mode === 'dark' ? 0.18 : 0.1),
-        border: `1px solid ${alpha(theme.palette[tone].main, 0.28)}`,
+        ...chipTint(theme, tone),
       })}
     />
   );

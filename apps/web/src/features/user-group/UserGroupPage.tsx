@@ -3,15 +3,13 @@ import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { UserGroupView } from '@one-hub/contracts';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../components/ListPage.js';
 import { ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
-import { useCompact } from '../../hooks/useCompact.js';
-import { useDialogSubject } from '../../hooks/useDialogSubject.js';
+import { useListPage } from '../../components/useListPage.js';
 import { useWords } from '../../i18n/useWords.js';
-import { notify } from '../../lib/notify.js';
 import { DeleteUserGroupDialog } from './DeleteUserGroupDialog.js';
 import { UserGroupFormDialog } from './UserGroupFormDialog.js';
 import { UserGroupsTable } from './UserGroupsTable.js';
@@ -21,39 +19,24 @@ import { useUserGroupListParams } from './useUserGroupListParams.js';
 export function UserGroupPage() {
   const { t } = useTranslation('userGroup');
   const words = useWords('userGroup', 'list');
-  const compact = useCompact('md');
-  const [params, update] = useUserGroupListParams();
-  const search = useCallback((name: string) => update({ name }), [update]);
-  const groups = useUserGroups(params);
-  const form = useDialogSubject<UserGroupView>();
+  const listParams = useUserGroupListParams();
+  const groups = useUserGroups(listParams[0]);
+  const { params, update, form, ...list } = useListPage({
+    id: 'user-group',
+    words,
+    list: listParams,
+    query: groups,
+    searchKey: 'name',
+  });
   const [deleting, setDeleting] = useState<UserGroupView | null>(null);
-
-  const openForm = (group: UserGroupView | null) => {
-    form.show(group);
-  };
 
   return (
     <ListPage
-      title={words.title}
-      subtitle={words.subtitle}
-      create={{ label: words.create, onClick: () => openForm(null), testId: 'user-group-create' }}
-      query={groups}
-      params={params}
-      onChange={update}
-      compact={compact}
-      paginationTestId="user-group-pagination"
+      {...list.page}
       toolbar={
         <ListToolbar
-          search={{
-            value: params.name,
-            onSearch: search,
-            ...words.search,
-            testId: 'user-group-search',
-            sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } },
-          }}
-          refreshLabel={words.refresh}
-          onRefresh={() => void groups.refetch()}
-          refreshTestId="user-group-refresh"
+          {...list.toolbar}
+          search={{ ...list.toolbar.search, sx: { flex: 1, minWidth: 0, maxWidth: { sm: 300 } } }}
         >
           <TextField
             select
@@ -83,38 +66,31 @@ export function UserGroupPage() {
           <Box sx={{ flex: 1, display: { xs: 'none', sm: 'block' } }} />
         </ListToolbar>
       }
-      error={
-        <ListLoadError error={groups.error} onRetry={() => void groups.refetch()} testId="user-group-load-error" />
-      }
+      error={<ListLoadError {...list.loadError} />}
       empty={
         <ListNoRows
+          {...list.noRows}
           icon={GroupsOutlined}
-          testId="user-group-empty"
           filtered={Boolean(params.name || params.enable)}
-          {...words.empty}
           clearLabel={t('empty.clearFilters')}
           onClear={() => update({ name: '', enable: '' })}
           clearTestId="user-group-clear-filters"
-          create={{ label: words.create, onClick: () => openForm(null) }}
         />
       }
       dialogs={
         <>
           <UserGroupFormDialog
-            open={form.open}
-            session={form.session}
+            {...list.formDialog}
             group={form.subject}
-            onClose={() => form.close()}
-            onSaved={(group, created) => {
-              form.close();
-              notify.success(created ? t('notify.created', { name: group.name }) : t('notify.saved'));
-            }}
+            onSaved={(group, created) =>
+              list.saved(created ? t('notify.created', { name: group.name }) : t('notify.saved'))
+            }
           />
           <DeleteUserGroupDialog group={deleting} onClose={() => setDeleting(null)} />
         </>
       }
     >
-      {(list) => <UserGroupsTable {...list} onEdit={openForm} onDelete={setDeleting} />}
+      {(list) => <UserGroupsTable {...list} onEdit={(group) => form.show(group)} onDelete={setDeleting} />}
     </ListPage>
   );
 }

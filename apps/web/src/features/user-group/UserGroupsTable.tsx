@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import type { UserGroupSortField, UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import type { ListRows } from '../../components/ListPage.js';
-import { ActionsCell, ColumnHeads, type ListColumn, ListTable } from '../../components/ListTable.js';
+import { ActionsCell, ColumnHeads, IdCell, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { useGroupName } from '../../hooks/useGroupName.js';
 import {
@@ -85,7 +85,7 @@ export function UserGroupsTable({ rows: groups, loading, order, onSort, compact,
     >
       {groups.map((group) => (
         <TableRow key={group.id} hover data-testid={`user-group-row-${group.id}`}>
-          <TableCell sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>{group.id}</TableCell>
+          <IdCell id={group.id} />
           <TableCell sx={{ maxWidth: 220 }}>
             <SymbolCell group={group} />
           </TableCell>

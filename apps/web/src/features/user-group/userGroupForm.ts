@@ -12,7 +12,8 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
-import { placeIssues } from '../../components/form/placeIssues.js';
+import type { FormCheck } from '../../components/form/checkedForm.js';
+import { byFirstKey, placeIssues } from '../../components/form/placeIssues.js';
 import { numberOf } from '../../components/form/typedNumber.js';
 import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
@@ -110,12 +111,10 @@ function issueText(field: SingleField, code: string, values: UserGroupFormValues
   }
 }
 
-export type UserGroupFormResult =
-  | { ok: true; body: CreateUserGroupBody | UpdateUserGroupBody }
-  | { ok: false; errors: UserGroupFormErrors; unplaced: string[] };
+export type UserGroupFormResult = FormCheck<CreateUserGroupBody | UpdateUserGroupBody, UserGroupFormField>;
 
 /** The form's field of an issue's path (the API's field names are snake_case). */
-const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
+const fieldAt = byFirstKey(fieldOfPath);
 
 /**
  * Checks the values with the server's schema and turns its issues into translated field messages.

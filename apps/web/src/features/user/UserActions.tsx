@@ -9,19 +9,15 @@ import PaidOutlined from '@mui/icons-material/PaidOutlined';
 import PersonRemoveOutlined from '@mui/icons-material/PersonRemoveOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import VerifiedUserOutlined from '@mui/icons-material/VerifiedUserOutlined';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { isAdminRole, type ManageAction, UserStatus, type UserView } from '@one-hub/contracts';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { menuItems } from '../../components/menuItems.js';
 import { RowIconButton } from '../../components/RowIconButton.js';
+import { useMenuAnchor } from '../../hooks/useMenuAnchor.js';
 import { canDoAnything, type UserPermissions } from './userPermissions.js';
 
 export interface UserRowHandlers {
@@ -41,12 +37,7 @@ function MoreMenu({
   onManage,
 }: { user: UserView; permissions: UserPermissions } & Pick<UserRowHandlers, 'onManage'>) {
   const { t } = useTranslation('user');
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const close = () => setAnchor(null);
-  const run = (action: ManageAction) => {
-    close();
-    onManage(user, action);
-  };
+  const { show, close, menu } = useMenuAnchor(true);
   const enabled = user.status === UserStatus.enabled;
   return (
     <>
@@ -55,70 +46,58 @@ function MoreMenu({
           size="small"
           aria-label={t('actions.moreFor', { name: user.username })}
           aria-haspopup="menu"
-          onClick={(event) => setAnchor(event.currentTarget)}
+          onClick={show}
           data-testid={`user-more-${user.id}`}
         >
           <MoreVert fontSize="small" />
         </IconButton>
       </Tooltip>
       <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        {...menu}
         slotProps={{ list: { dense: true, 'aria-label': t('actions.more') } }}
         data-testid={`user-menu-${user.id}`}
       >
-        {permissions.status && (
-          <MenuItem
-            onClick={() => run(enabled ? 'disable' : 'enable')}
-            data-testid={`user-${enabled ? 'disable' : 'enable'}-${user.id}`}
-          >
-            <ListItemIcon>
-              {enabled ? <BlockOutlined fontSize="small" /> : <CheckCircleOutlined fontSize="small" />}
-            </ListItemIcon>
-            <ListItemText>{enabled ? t('actions.disable') : t('actions.enable')}</ListItemText>
-          </MenuItem>
-        )}
-        {permissions.promote && (
-          <MenuItem onClick={() => run('promote')} data-testid={`user-promote-${user.id}`}>
-            <ListItemIcon>
-              <AdminPanelSettingsOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{t('actions.promote')}</ListItemText>
-          </MenuItem>
-        )}
-        {permissions.setReliable && (
-          <MenuItem onClick={() => run('set_reliable')} data-testid={`user-set-reliable-${user.id}`}>
-            <ListItemIcon>
-              <VerifiedUserOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{t('actions.setReliable')}</ListItemText>
-          </MenuItem>
-        )}
-        {permissions.demote && (
-          <MenuItem onClick={() => run('demote')} data-testid={`user-demote-${user.id}`}>
-            <ListItemIcon>
-              <PersonRemoveOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{isAdminRole(user.role) ? t('actions.demote') : t('actions.revokeReliable')}</ListItemText>
-          </MenuItem>
-        )}
-        <MenuItem component={RouterLink} to={userLogsPath(user)} onClick={close} data-testid={`user-logs-${user.id}`}>
-          <ListItemIcon>
-            <ReceiptLongOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t('actions.logs')}</ListItemText>
-        </MenuItem>
-        {permissions.delete && <Divider />}
-        {permissions.delete && (
-          <MenuItem onClick={() => run('delete')} sx={{ color: 'error.main' }} data-testid={`user-delete-${user.id}`}>
-            <ListItemIcon sx={{ color: 'inherit' }}>
-              <DeleteOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{t('actions.delete')}</ListItemText>
-          </MenuItem>
+        {menuItems(
+          [
+            permissions.status && {
+              testId: `user-${enabled ? 'disable' : 'enable'}-${user.id}`,
+              icon: enabled ? <BlockOutlined fontSize="small" /> : <CheckCircleOutlined fontSize="small" />,
+              label: enabled ? t('actions.disable') : t('actions.enable'),
+              onClick: () => onManage(user, enabled ? 'disable' : 'enable'),
+            },
+            permissions.promote && {
+              testId: `user-promote-${user.id}`,
+              icon: <AdminPanelSettingsOutlined fontSize="small" />,
+              label: t('actions.promote'),
+              onClick: () => onManage(user, 'promote'),
+            },
+            permissions.setReliable && {
+              testId: `user-set-reliable-${user.id}`,
+              icon: <VerifiedUserOutlined fontSize="small" />,
+              label: t('actions.setReliable'),
+              onClick: () => onManage(user, 'set_reliable'),
+            },
+            permissions.demote && {
+              testId: `user-demote-${user.id}`,
+              icon: <PersonRemoveOutlined fontSize="small" />,
+              label: isAdminRole(user.role) ? t('actions.demote') : t('actions.revokeReliable'),
+              onClick: () => onManage(user, 'demote'),
+            },
+            {
+              testId: `user-logs-${user.id}`,
+              icon: <ReceiptLongOutlined fontSize="small" />,
+              label: t('actions.logs'),
+              to: userLogsPath(user),
+            },
+            permissions.delete && {
+              testId: `user-delete-${user.id}`,
+              icon: <DeleteOutlined fontSize="small" />,
+              label: t('actions.delete'),
+              onClick: () => onManage(user, 'delete'),
+              danger: true,
+            },
+          ],
+          close,
         )}
       </Menu>
     </>

@@ -1,12 +1,12 @@
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import PersonAddAlt1Outlined from '@mui/icons-material/PersonAddAlt1Outlined';
 import type { ManageAction, UserView } from '@one-hub/contracts';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../components/ListPage.js';
 import { ListToolbar } from '../../components/ListPanel.js';
 import { ListLoadError, ListNoRows } from '../../components/ListStates.js';
-import { useCompact } from '../../hooks/useCompact.js';
+import { useListPage } from '../../components/useListPage.js';
 import { useDialogSubject } from '../../hooks/useDialogSubject.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { useSession } from '../../hooks/useSession.js';
@@ -24,21 +24,22 @@ import { useUserListParams } from './useUserListParams.js';
 export function UserPage() {
   const { t } = useTranslation('user');
   const words = useWords('user', 'list');
-  const compact = useCompact('md');
   const { user: caller } = useSession();
   const format = useQuotaFormatter();
-  const [params, update] = useUserListParams();
-  const search = useCallback((keyword: string) => update({ keyword }), [update]);
-  const users = useUsers(params);
+  const listParams = useUserListParams();
+  const users = useUsers(listParams[0]);
+  const { params, update, form, ...list } = useListPage({
+    id: 'user',
+    words,
+    list: listParams,
+    query: users,
+    searchKey: 'keyword',
+  });
   const groups = useGroupDirectory();
   const manage = useManageUser();
-  const form = useDialogSubject<UserView>();
   const quota = useDialogSubject<UserView>();
   const [pending, setPending] = useState<PendingAction | null>(null);
 
-  const openForm = (user: UserView | null) => {
-    form.show(user);
-  };
   const openQuota = (user: UserView) => {
     quota.show(user);
   };
@@ -56,41 +57,21 @@ export function UserPage() {
 
   return (
     <ListPage
-      title={words.title}
-      subtitle={words.subtitle}
-      create={{
-        label: words.create,
-        onClick: () => openForm(null),
-        testId: 'user-create',
-        icon: <PersonAddAlt1Outlined />,
-      }}
-      query={users}
-      params={params}
-      onChange={update}
-      compact={compact}
-      paginationTestId="user-pagination"
+      {...list.page}
+      create={{ ...list.page.create, icon: <PersonAddAlt1Outlined /> }}
       toolbar={
         <ListToolbar
-          search={{
-            value: params.keyword,
-            onSearch: search,
-            ...words.search,
-            testId: 'user-search',
-            fullWidth: true,
-            sx: { maxWidth: { sm: 380 } },
-          }}
-          refreshLabel={words.refresh}
-          onRefresh={() => void users.refetch()}
-          refreshTestId="user-refresh"
+          {...list.toolbar}
+          search={{ ...list.toolbar.search, fullWidth: true, sx: { maxWidth: { sm: 380 } } }}
         />
       }
-      error={<ListLoadError error={users.error} onRetry={() => void users.refetch()} testId="user-load-error" />}
+      error={<ListLoadError {...list.loadError} />}
       empty={
         <ListNoRows
+          {...list.noRows}
+          create={undefined}
           icon={PeopleAltOutlined}
-          testId="user-empty"
           filtered={Boolean(params.keyword)}
-          {...words.empty}
           noMatchDescription={t('empty.noMatch', { keyword: params.keyword })}
           clearLabel={t('empty.clearSearch')}
           onClear={() => update({ keyword: '' })}
@@ -100,15 +81,12 @@ export function UserPage() {
       dialogs={
         <>
           <UserFormDialog
-            open={form.open}
-            session={form.session}
+            {...list.formDialog}
             user={form.subject}
             groups={groups.list}
-            onClose={() => form.close()}
-            onSaved={(user, created) => {
-              form.close();
-              notify.success(created ? t('notify.created', { name: user.username }) : t('notify.saved'));
-            }}
+            onSaved={(user, created) =>
+              list.saved(created ? t('notify.created', { name: user.username }) : t('notify.saved'))
+            }
           />
           <QuotaDialog
             open={quota.open}
@@ -129,7 +107,7 @@ export function UserPage() {
           {...list}
           groups={groups.bySymbol}
           permissionsOf={permissionsOf}
-          onEdit={openForm}
+          onEdit={(user) => form.show(user)}
           onQuota={openQuota}
           onManage={onManage}
         />

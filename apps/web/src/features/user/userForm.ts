@@ -18,7 +18,8 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
-import { placeIssues } from '../../components/form/placeIssues.js';
+import type { FormCheck } from '../../components/form/checkedForm.js';
+import { byFirstKey, placeIssues } from '../../components/form/placeIssues.js';
 import type { QuotaUnit } from '../../lib/quotaAmount.js';
 
 /** The create/edit dialog's fields as the inputs hold them. */
@@ -97,12 +98,10 @@ export function userFormFields(user: Pick<UserView, 'id'> | null, callerId: numb
   return { password: own ? 'profile' : 'change', groupEditable: !own };
 }
 
-export type UserFormResult =
-  | { ok: true; body: AdminCreateUserBody | AdminUpdateUserBody }
-  | { ok: false; errors: UserFormErrors; unplaced: string[] };
+export type UserFormResult = FormCheck<AdminCreateUserBody | AdminUpdateUserBody, UserFormField>;
 
 /** The form's field of an issue's path (the API's field names are snake_case). */
-const fieldAt = (path: PropertyKey[]) => fieldOfPath[String(path[0] ?? '')];
+const fieldAt = byFirstKey(fieldOfPath);
 
 /**
  * Checks the values with the server's own schema (spec §5: username at least 3 characters,

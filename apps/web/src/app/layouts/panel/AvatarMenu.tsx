@@ -3,16 +3,15 @@ import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { roleName } from '@one-hub/contracts';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { menuItems } from '../../../components/menuItems.js';
 import { UserAvatar } from '../../../components/UserAvatar.js';
 import { useLogout } from '../../../hooks/useLogout.js';
+import { useMenuAnchor } from '../../../hooks/useMenuAnchor.js';
 import { useSession } from '../../../hooks/useSession.js';
 import { notify } from '../../../lib/notify.js';
 
@@ -22,11 +21,9 @@ export function AvatarMenu() {
   const { user } = useSession();
   const logout = useLogout();
   const navigate = useNavigate();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const close = () => setAnchor(null);
+  const { show, close, menu } = useMenuAnchor(true);
 
   const signOut = () => {
-    close();
     logout.mutate(undefined, {
       onSettled: () => {
         notify.info(t('topBar.signedOut'));
@@ -38,7 +35,7 @@ export function AvatarMenu() {
   return (
     <>
       <IconButton
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={show}
         aria-label={t('topBar.accountMenu')}
         aria-haspopup="menu"
         data-testid="avatar-menu"
@@ -46,14 +43,7 @@ export function AvatarMenu() {
       >
         <UserAvatar size={34} />
       </IconButton>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { minWidth: 220 } } }}
-      >
+      <Menu {...menu} slotProps={{ paper: { sx: { minWidth: 220 } } }}>
         <Box sx={{ px: 2, py: 1.25 }}>
           <Typography variant="subtitle2" noWrap>
             {user?.display_name || user?.username}
@@ -63,24 +53,23 @@ export function AvatarMenu() {
           </Typography>
         </Box>
         <Divider sx={{ my: 0.5 }} />
-        <MenuItem
-          onClick={() => {
-            close();
-            void navigate('/panel/profile');
-          }}
-          data-testid="avatar-menu-profile"
-        >
-          <ListItemIcon>
-            <ManageAccountsOutlined fontSize="small" />
-          </ListItemIcon>
-          {t('topBar.profile')}
-        </MenuItem>
-        <MenuItem onClick={signOut} data-testid="sign-out">
-          <ListItemIcon>
-            <LogoutRounded fontSize="small" />
-          </ListItemIcon>
-          {t('topBar.signOut')}
-        </MenuItem>
+        {menuItems(
+          [
+            {
+              testId: 'avatar-menu-profile',
+              icon: <ManageAccountsOutlined fontSize="small" />,
+              label: t('topBar.profile'),
+              onClick: () => void navigate('/panel/profile'),
+            },
+            {
+              testId: 'sign-out',
+              icon: <LogoutRounded fontSize="small" />,
+              label: t('topBar.signOut'),
+              onClick: signOut,
+            },
+          ],
+          close,
+        )}
       </Menu>
     </>
   );

@@ -9,12 +9,12 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { LanguageMenu } from '../../../components/LanguageMenu.js';
 import { SiteLogo } from '../../../components/SiteLogo.js';
 import { ThemeToggle } from '../../../components/ThemeToggle.js';
+import { useMenuAnchor } from '../../../hooks/useMenuAnchor.js';
 import { useSession } from '../../../hooks/useSession.js';
 import { CONTAINER_MAX_WIDTH, TOP_BAR_HEIGHT } from '../../../theme/layout.js';
 import { isActiveLink, publicLinks } from './publicLinks.js';
@@ -23,7 +23,7 @@ export function PublicHeader() {
   const { t } = useTranslation('shell');
   const { pathname } = useLocation();
   const { isSignedIn } = useSession();
-  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const navMenu = useMenuAnchor(true);
   const links = publicLinks.filter((link) => isSignedIn || !link.signedIn);
   const account = isSignedIn ? { to: '/panel', label: t('nav.console') } : { to: '/login', label: t('nav.login') };
 
@@ -73,39 +73,26 @@ export function PublicHeader() {
             color="inherit"
             aria-label={t('nav.openMenu')}
             aria-haspopup="menu"
-            onClick={(event) => setMenuAnchor(event.currentTarget)}
+            onClick={navMenu.show}
             data-testid="public-menu-button"
             sx={{ display: { xs: 'inline-flex', md: 'none' } }}
           >
             <MenuRounded />
           </IconButton>
-          <Menu
-            anchorEl={menuAnchor}
-            open={menuAnchor !== null}
-            onClose={() => setMenuAnchor(null)}
-            anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-            transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-            slotProps={{ paper: { sx: { minWidth: 200 } } }}
-            data-testid="public-menu"
-          >
+          <Menu {...navMenu.menu} slotProps={{ paper: { sx: { minWidth: 200 } } }} data-testid="public-menu">
             {links.map((link) => (
               <MenuItem
                 key={link.id}
                 component={RouterLink}
                 to={link.to}
                 selected={isActiveLink(pathname, link.to)}
-                onClick={() => setMenuAnchor(null)}
+                onClick={navMenu.close}
               >
                 {t(`nav.${link.id}`)}
               </MenuItem>
             ))}
             <Divider />
-            <MenuItem
-              component={RouterLink}
-              to={account.to}
-              onClick={() => setMenuAnchor(null)}
-              sx={{ fontWeight: 600 }}
-            >
+            <MenuItem component={RouterLink} to={account.to} onClick={navMenu.close} sx={{ fontWeight: 600 }}>
               {account.label}
             </MenuItem>
           </Menu>
