@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Budget, budgetListSchema } from './budget.js';
+import { BALANCING_STRATEGIES, type BalancingStrategy } from './channelHealth.js';
 
 /** Columns the user group list (`GET /api/user_group/`) may be ordered by. */
 export const USER_GROUP_SORT_FIELDS = ['id', 'name', 'symbol', 'enable', 'ratio', 'api_rate'] as const;
@@ -23,6 +24,10 @@ const groupFields = {
   /** Allowances per window applying to each member on its own (issue 33). */
   budgets: budgetListSchema.optional().transform((budgets) => budgets ?? []),
   public: z.boolean('public must be true or false').default(false),
+  /** How the group's requests choose among the channels of one priority tier (issue 34). */
+  routing_strategy: z
+    .enum(BALANCING_STRATEGIES, `routing_strategy must be one of ${BALANCING_STRATEGIES.join(', ')}`)
+    .default('weighted'),
   promotion: z.boolean('promotion must be true or false').default(false),
   min: z
     .number('min must be a number')
@@ -84,4 +89,5 @@ export interface UserGroupView {
   min: number;
   max: number;
   enable: boolean;
+  routing_strategy: BalancingStrategy;
 }

@@ -1,4 +1,6 @@
 import {
+  BALANCING_STRATEGIES,
+  type BalancingStrategy,
   type Paged,
   type PageQuery,
   parseStoredBudgets,
@@ -28,7 +30,13 @@ export function toUserGroupView(row: UserGroupRow): UserGroupView {
     min: row.min,
     max: row.max,
     enable: toBoolean(row.enable),
+    routing_strategy: strategyOf(row.routing_strategy),
   };
+}
+
+/** A value written by a newer version or by hand reads as the default. */
+function strategyOf(stored: string): BalancingStrategy {
+  return (BALANCING_STRATEGIES as readonly string[]).includes(stored) ? (stored as BalancingStrategy) : 'weighted';
 }
 
 export interface UserGroupFilter {
