@@ -24,10 +24,13 @@ const groupFields = {
   /** Allowances per window applying to each member on its own (issue 33). */
   budgets: budgetListSchema.optional().transform((budgets) => budgets ?? []),
   public: z.boolean('public must be true or false').default(false),
-  /** How the group's requests choose among the channels of one priority tier (issue 34). */
+  /**
+   * How the group's requests choose among the channels of one priority tier (issue 34). Optional
+   * on update: a console or script that does not know it keeps the stored one.
+   */
   routing_strategy: z
     .enum(BALANCING_STRATEGIES, `routing_strategy must be one of ${BALANCING_STRATEGIES.join(', ')}`)
-    .default('weighted'),
+    .optional(),
   promotion: z.boolean('promotion must be true or false').default(false),
   min: z
     .number('min must be a number')
@@ -63,6 +66,7 @@ export const createUserGroupBody = z
     ...groupFields,
     api_rate: groupFields.api_rate.default(600),
     ratio: groupFields.ratio.default(1),
+    routing_strategy: groupFields.routing_strategy.default('weighted'),
   })
   .refine(promotionRange.check, promotionRange.issue);
 export type CreateUserGroupBody = z.infer<typeof createUserGroupBody>;

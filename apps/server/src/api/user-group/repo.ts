@@ -44,11 +44,14 @@ export interface UserGroupFilter {
   enable?: boolean | undefined;
 }
 
-type GroupFields = Omit<UserGroupView, 'id' | 'symbol' | 'enable'>;
+/** An update may leave the strategy out (a console that does not know it): the stored one stays. */
+type GroupFields = Omit<UserGroupView, 'id' | 'symbol' | 'enable' | 'routing_strategy'> & {
+  routing_strategy?: BalancingStrategy | undefined;
+};
 
 /** The budgets are stored as JSON text. */
-function storedFields({ budgets, ...fields }: GroupFields) {
-  return { ...fields, budgets: JSON.stringify(budgets) };
+function storedFields({ budgets, routing_strategy, ...fields }: GroupFields) {
+  return { ...fields, budgets: JSON.stringify(budgets), ...(routing_strategy ? { routing_strategy } : {}) };
 }
 
 export class UserGroupRepository {

@@ -68,7 +68,7 @@ describe('channel health', () => {
     expect(health.view([1])[0]).toMatchObject({ samples: 0, last_error: { class: 'rate_limit' } });
   });
 
-  it("forgets failures older than the window", () => {
+  it('forgets failures older than the window', () => {
     const { health, clock } = tracker();
     outcomes(health, 1, 'm', 0, 9);
     clock.now += DEFAULT_HEALTH_SETTINGS.windowSeconds * 1000;

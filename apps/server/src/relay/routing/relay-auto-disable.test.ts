@@ -111,7 +111,11 @@ describe('auto-disable', () => {
     try {
       const wordedId = await r.addChannel({ name: 'worded', base_url: worded.url, models: 'worded-model' });
       await r.setPrice('worded-model', 1, 2);
-      worded.behaviour.failWith = { status: 500, message: 'Sorry: account deactivated by the vendor', type: 'server_error' };
+      worded.behaviour.failWith = {
+        status: 500,
+        message: 'Sorry: account deactivated by the vendor',
+        type: 'server_error',
+      };
       expect((await ask(r, 'worded-model')).status).toBe(502);
       await expect.poll(() => channelStatus(r, wordedId)).toBe(3);
       expect(notices.at(-1)?.markdown).toContain('account deactivated by the vendor');

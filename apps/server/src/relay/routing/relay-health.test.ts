@@ -34,6 +34,17 @@ describe('channel health on one node', () => {
     return (response.body.data as ChannelHealthView[]).find((view) => view.channel_id === id);
   };
 
+  const lastRoute = async () => {
+    await r.t.app.relay.flush();
+    const row = await r.t.database.db
+      .selectFrom('logs')
+      .select('metadata')
+      .where('type', '=', 2)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    return JSON.parse(row.metadata).route as RouteExplanation;
+  };
+
   beforeAll(async () => {
     // The slow channel's answers come after the answer timeout (whole answers) and the first-byte one (streams).
     r = await startRelayTest({ env: { UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '1000', UPSTREAM_ANSWER_TIMEOUT_MS: '1000' } });
@@ -116,9 +127,26 @@ describe('channel health on one node', () => {
     const adminRows = (admin.body.data as { data: Array<{ metadata: Record<string, unknown> }> }).data;
     expect(adminRows[0]?.metadata.route).toBeDefined();
     const cookie = await r.t.login('relayuser', 'password-123');
-    const own = await r.t.app.inject({ method: 'GET', url: '/api/log/self?p=1&size=5&log_type=2', headers: { cookie } });
+    const own = await r.t.app.inject({
+      method: 'GET',
+      url: '/api/log/self?p=1&size=5&log_type=2',
+      headers: { cookie },
+    });
     const ownRows = (own.json() as { data: { data: Array<{ metadata: Record<string, unknown> }> } }).data.data;
     expect(ownRows.length).toBeGreaterThan(0);
     for (const row of ownRows) expect(row.metadata.route).toBeUndefined();
+  });
+
+  it("routes by the group's balancing strategy and records it", async () => {
+    const group = (await r.admin('GET', '/api/user_group/1')).body.data as Record<string, unknown>;
+    const { id, name, ratio, api_rate } = group;
+    const saved = await r.admin('PUT', '/api/user_group/', { id, name, ratio, api_rate, routing_strategy: 'latency' });
+    expect(saved.status).toBe(200);
+    // The relay reloads groups on the change notice; each poll sends one more request.
+    const routed = async () => {
+      await askMany(1);
+      return lastRoute();
+    };
+    await expect.poll(routed).toMatchObject({ strategy: 'latency' });
   });
 });

@@ -120,7 +120,9 @@ describe('channel router', () => {
       const { router } = healthRouter();
       fail(router, 1);
       const skipped: Array<[number, string]> = [];
-      const picks = [0, 0, 0].map(() => router.select({ ...request, skipped: (id, why) => skipped.push([id, why]) })?.id);
+      const picks = [0, 0, 0].map(
+        () => router.select({ ...request, skipped: (id, why) => skipped.push([id, why]) })?.id,
+      );
       expect(picks).toEqual([2, 2, 2]);
       expect(skipped[0]).toEqual([1, 'open']);
     });
