@@ -80,7 +80,7 @@ export function ChannelCell({ log, label }: { log: LogView; label: string }) {
           <Section title={t('route.tried')}>
             {route.tried.map((entry, index) => (
               <Line
-                key={`${entry.id}-${index}`}
+                key={entry.id}
                 left={`#${entry.id}`}
                 right={`${t(`route.outcomes.${entry.outcome}`, entry.outcome)} · ${t('route.ms', { ms: entry.ms })}`}
                 testId={`log-route-tried-${index}`}
