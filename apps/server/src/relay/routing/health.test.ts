@@ -98,12 +98,13 @@ describe('channel health', () => {
     expect(health.status(3, 'x')).toBe('healthy');
   });
 
-  it('changes nothing while turned off, but still reports what it counted', () => {
+  it('counts nothing and changes nothing while turned off', () => {
     const { health } = tracker();
     health.useSettings(() => ({ ...DEFAULT_HEALTH_SETTINGS, enabled: false }));
     outcomes(health, 1, 'm', 0, 20);
     expect(health.status(1, 'm')).toBe('healthy');
-    expect(health.view([1])[0]).toMatchObject({ samples: 20, success_rate: 0 });
+    expect(health.view([1])[0]).toMatchObject({ samples: 0, last_error: null });
+    expect(health.size).toBe(0);
   });
 
   it('reports success rate, median latencies and the last error per channel', () => {

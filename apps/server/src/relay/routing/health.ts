@@ -104,7 +104,9 @@ export class ChannelHealth {
     this.changed = listener;
   }
 
+  /** Off (ChannelHealthEnabled): nothing is counted, so the request path does what it did before health. */
   recordSuccess(channelId: number, model: string, firstByteMs: number, durationMs: number): void {
+    if (!this.read().enabled) return;
     const channel = this.channelEntry(channelId);
     channel.firstByte.add(firstByteMs);
     channel.duration.add(durationMs);
@@ -113,6 +115,7 @@ export class ChannelHealth {
 
   /** A failed try; `message` is what the client was told (already masked), kept for administrators. */
   recordFailure(channelId: number, model: string, failureClass: FailureClass, message: string): void {
+    if (!this.read().enabled) return;
     const now = this.clock();
     this.channelEntry(channelId).lastError = { class: failureClass, message: message.slice(0, 300), at: now };
     if (COUNTED.has(failureClass)) this.count(channelId, model, false);
@@ -200,7 +203,7 @@ export class ChannelHealth {
     ] as const) {
       entry.window.add(now, windowMs, success);
       entry.lastAt = now;
-      if (settings.enabled) this.evaluate(entry, { channelId, model: name }, success, settings, now);
+      this.evaluate(entry, { channelId, model: name }, success, settings, now);
     }
   }
 
