@@ -1,7 +1,7 @@
 import type { ChannelHealthView, RouteExplanation } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockUpstream, startMockUpstream } from '../../../test/mocks/openai-upstream.js';
-import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
+import { lastConsumeLog, type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
 
 /**
  * Three mock channels of one priority tier driven through failure scripts (500s, timeouts,
@@ -34,16 +34,7 @@ describe('channel health on one node', () => {
     return (response.body.data as ChannelHealthView[]).find((view) => view.channel_id === id);
   };
 
-  const lastRoute = async () => {
-    await r.t.app.relay.flush();
-    const row = await r.t.database.db
-      .selectFrom('logs')
-      .select('metadata')
-      .where('type', '=', 2)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    return JSON.parse(row.metadata).route as RouteExplanation;
-  };
+  const lastRoute = async () => JSON.parse((await lastConsumeLog(r)).metadata).route as RouteExplanation;
 
   beforeAll(async () => {
     // The slow channel's answers come after the answer timeout (whole answers) and the first-byte one (streams).
