@@ -161,6 +161,14 @@ describe('failed relay requests on the Logs screen', () => {
     const detail = await text(page, `log-detail-${errorRow.id}`);
     expect(detail).toContain('the model is overloaded');
     expect(detail).not.toContain(QUOTED_SECRET);
+    // The channel cell opens how the request was routed: the one channel tried, and how it failed.
+    await page.getByTestId(`log-channel-${errorRow.id}`).click();
+    await page.getByTestId('log-route').waitFor();
+    const tried = await text(page, 'log-route-tried-0');
+    expect(tried).toContain(`#${brokenId}`);
+    expect(tried).toContain('Server error');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('log-route').waitFor({ state: 'detached' });
     await screenshot(page, 'logs-error-rows');
     await page.close();
   });

@@ -163,7 +163,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   userRoutes(app, { auth, users: services.users, groups: services.groups, budgetUsage });
   userGroupRoutes(app, { auth, groups: services.groups, budgetUsage });
   tokenRoutes(app, { auth, tokens: services.tokens, budgetUsage });
-  channelRoutes(app, { auth, channels: services.channels });
+  // The relay, installed below, answers for the channels' health.
+  channelRoutes(app, { auth, channels: services.channels, health: { view: () => app.relay.channelHealth.view() } });
   priceRoutes(app, {
     auth,
     prices: services.prices,

@@ -1,6 +1,7 @@
 export * from './account.js';
 export * from './budget.js';
 export * from './channel.js';
+export * from './channelHealth.js';
 export * from './csv.js';
 export * from './enums.js';
 export * from './envelope.js';

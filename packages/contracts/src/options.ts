@@ -177,6 +177,18 @@ export const optionDefinitions = {
   RetryTimes: int(2, atLeastZero), // 2, not 0: a request a failing channel refused is retried on others
   RetryTimeOut: int(10, atLeastZero),
   RetryCooldownSeconds: int(5, atLeastZero),
+  /**
+   * Channel health (issue 34): failure rates over a sliding window degrade a channel (less weight),
+   * open it (no traffic) for a cool-off, then let a share of requests through as trials.
+   */
+  ChannelHealthEnabled: bool(true),
+  ChannelHealthWindowSeconds: int(60, { min: 10, max: 3600 }),
+  ChannelHealthMinSamples: int(10, { min: 1, max: 10_000 }),
+  ChannelHealthDegradedPercent: int(20, { min: 1, max: 100 }),
+  ChannelHealthOpenPercent: int(50, { min: 1, max: 100 }),
+  ChannelHealthCoolOffSeconds: int(30, { min: 1, max: 3600 }),
+  ChannelHealthTrialPercent: int(10, { min: 1, max: 100 }),
+  ChannelHealthDegradedWeight: num(0.25, { min: 0.01, max: 1 }),
   /** Answer a user's identical non-streamed chat requests from a cache for ChatCacheExpireMinute minutes. */
   ChatCacheEnabled: bool(false),
   ChatCacheExpireMinute: int(5, { min: 1, max: 10_080 }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Budget, budgetListSchema, type GroupBudgetWindowView } from './budget.js';
+import { BALANCING_STRATEGIES, type BalancingStrategy } from './channelHealth.js';
 
 /** Columns the user group list (`GET /api/user_group/`) may be ordered by. */
 export const USER_GROUP_SORT_FIELDS = ['id', 'name', 'symbol', 'enable', 'ratio', 'api_rate'] as const;
@@ -23,6 +24,13 @@ const groupFields = {
   /** Allowances per window applying to each member on its own (issue 33). */
   budgets: budgetListSchema.optional().transform((budgets) => budgets ?? []),
   public: z.boolean('public must be true or false').default(false),
+  /**
+   * How the group's requests choose among the channels of one priority tier (issue 34). Optional
+   * on update: a console or script that does not know it keeps the stored one.
+   */
+  routing_strategy: z
+    .enum(BALANCING_STRATEGIES, `routing_strategy must be one of ${BALANCING_STRATEGIES.join(', ')}`)
+    .optional(),
   promotion: z.boolean('promotion must be true or false').default(false),
   min: z
     .number('min must be a number')
@@ -58,6 +66,7 @@ export const createUserGroupBody = z
     ...groupFields,
     api_rate: groupFields.api_rate.default(600),
     ratio: groupFields.ratio.default(1),
+    routing_strategy: groupFields.routing_strategy.default('weighted'),
   })
   .refine(promotionRange.check, promotionRange.issue);
 export type CreateUserGroupBody = z.infer<typeof createUserGroupBody>;
@@ -86,4 +95,5 @@ export interface UserGroupView {
   min: number;
   max: number;
   enable: boolean;
+  routing_strategy: BalancingStrategy;
 }

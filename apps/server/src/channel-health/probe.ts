@@ -67,12 +67,7 @@ export function channelBaseUrl(channel: Pick<RoutingChannel, 'base_url'>, provid
   return baseUrl;
 }
 
-export function disableKeywords(raw: string): string[] {
-  return raw
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
-}
+export { disableKeywords } from '../relay/exchange/upstream-errors.js';
 
 /**
  * Speech-only channels (Azure Speech) are tested by speaking a word, whatever the model: cheap, and

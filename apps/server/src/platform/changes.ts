@@ -21,6 +21,11 @@ export interface ChangeTopics {
    * milliseconds: an absolute end, so a notice that arrives late does not lengthen the rest.
    */
   cooldowns: { channelId: number; model: string; until: number };
+  /**
+   * A channel (`model` '') or a channel and model pair was opened until `until` (Unix ms), or
+   * closed after its trials (relay/routing/health.ts); each process counts its own outcomes.
+   */
+  health: { channelId: number; model: string; state: 'open' | 'closed'; openedAt: number; until: number };
   /** A user's subscription began, was renewed or ended; no `userId`: a plan changed, every user's copy goes. */
   subscriptions: { userId?: number };
 }

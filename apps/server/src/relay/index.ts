@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { type BudgetUsageReader, type WindowClock, windowView } from '../domain/budget-windows.js';
+import type { ChannelHealthReader } from '../domain/channel-health.js';
 import { providerByType } from '../domain/channel-types/registry.js';
 import { pruneBatchRecords } from '../platform/journal/batches.js';
 import type { Logger } from '../platform/logger.js';
@@ -29,6 +30,7 @@ import { installRealtime } from './realtime/index.js';
 import { relayRoutes } from './routes.js';
 import { ChannelRouter } from './routing/router.js';
 import { shareCooldowns } from './routing/shared-cooldowns.js';
+import { healthSettingsFrom, shareHealth } from './routing/shared-health.js';
 import { dashboardRoutes } from './surfaces/dashboard.js';
 import { installTaskRelays, type TaskPlatformPoller } from './tasks/index.js';
 import { createAddressGuard } from './transport/address-guard.js';
@@ -50,6 +52,10 @@ export interface RelayHandle {
   taskPollers: TaskPlatformPoller[];
   /** The current use of budget windows, for the management API's views. */
   budgetUsage: BudgetUsageReader;
+  /** Each channel's health on this process (GET /api/channel/health). */
+  channelHealth: ChannelHealthReader;
+  /** The router, for tests that drive its health's clock. */
+  router: ChannelRouter;
 }
 
 export async function installRelay(
@@ -89,6 +95,9 @@ export async function installRelay(
   const { changes } = services;
   // A channel one worker or node saw fail with a 429 rests in all of them.
   shareCooldowns(router.cooldowns, changes);
+  // A channel one process opened (or closed after its trials) is opened (or closed) in all of them.
+  router.health.useSettings(healthSettingsFrom(services.options));
+  shareHealth(router.health, changes);
   changes.on('channels', () => {
     reloadChannels().catch((error: unknown) => logger.error({ err: error }, 'reloading channels failed'));
   });
@@ -286,5 +295,7 @@ export async function installRelay(
       clock: budgetClock,
     },
     taskPollers,
+    channelHealth: { view: () => router.health.view(router.channelIds()) },
+    router,
   };
 }

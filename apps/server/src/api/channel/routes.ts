@@ -7,6 +7,7 @@ import {
   updateChannelBody,
 } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ChannelHealthReader } from '../../domain/channel-health.js';
 import { type Auth, currentUser } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
@@ -17,8 +18,11 @@ import { channelTagRoutes } from './tag-routes.js';
  * Channel administration. Channel tests, balance refreshes, the upstream model list and the SSE
  * check need the upstream executor and are registered with the relay, not here.
  */
-export function channelRoutes(app: FastifyInstance, deps: { auth: Auth; channels: ChannelService }): void {
-  const { auth, channels } = deps;
+export function channelRoutes(
+  app: FastifyInstance,
+  deps: { auth: Auth; channels: ChannelService; health: ChannelHealthReader },
+): void {
+  const { auth, channels, health } = deps;
   const admin = { onRequest: auth.requireAdmin };
 
   app.get('/api/providers', admin, async () => ok(channels.providers()));
@@ -31,6 +35,8 @@ export function channelRoutes(app: FastifyInstance, deps: { auth: Auth; channels
   app.get('/api/channel/setup', admin, async (request) => ok(await channels.repo.setupFacts(currentUser(request).id)));
   // Not enveloped: it is OpenAI's model-list shape.
   app.get('/api/channel/models', admin, async () => channels.models());
+  // Ours (issue 34): each routed channel's health on the node that answers (docs/api.md).
+  app.get('/api/channel/health', admin, async () => ok(health.view()));
   app.get('/api/channel/:id', admin, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
     return ok(await channels.get(id));

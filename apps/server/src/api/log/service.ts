@@ -71,10 +71,13 @@ export class LogService {
     };
   }
 
-  /** A user's own logs. Channel names are operator data, so they are not looked up here. */
+  /**
+   * A user's own logs. Channel names are operator data, so they are not looked up here, and the
+   * route explanation (which channels were tried or passed over, and why) is left out.
+   */
   async listOwn(user: UserRow, query: OwnLogListQuery): Promise<Paged<LogView>> {
     const page = await this.repo.list({ ...ownFilter(user.id, query), type: query.log_type }, query);
-    return { ...page, data: page.data.map((row) => toLogView(row, null)) };
+    return { ...page, data: page.data.map((row) => withoutRoute(toLogView(row, null))) };
   }
 
   /** Sums over the logs `list` would show the caller. */
@@ -112,4 +115,10 @@ export class LogService {
   deleteExpiredBatch(before: number, limit: number): Promise<number> {
     return this.repo.deleteExpiredBatch(before, limit);
   }
+}
+
+function withoutRoute(view: LogView): LogView {
+  if (!('route' in view.metadata)) return view;
+  const { route: _route, ...metadata } = view.metadata;
+  return { ...view, metadata };
 }

@@ -1,4 +1,6 @@
 import {
+  BALANCING_STRATEGIES,
+  type BalancingStrategy,
   type Paged,
   type PageQuery,
   parseStoredBudgets,
@@ -28,7 +30,13 @@ export function toUserGroupView(row: UserGroupRow): UserGroupView {
     min: row.min,
     max: row.max,
     enable: toBoolean(row.enable),
+    routing_strategy: strategyOf(row.routing_strategy),
   };
+}
+
+/** A value written by a newer version or by hand reads as the default. */
+function strategyOf(stored: string): BalancingStrategy {
+  return (BALANCING_STRATEGIES as readonly string[]).includes(stored) ? (stored as BalancingStrategy) : 'weighted';
 }
 
 export interface UserGroupFilter {
@@ -36,11 +44,14 @@ export interface UserGroupFilter {
   enable?: boolean | undefined;
 }
 
-type GroupFields = Omit<UserGroupView, 'id' | 'symbol' | 'enable'>;
+/** An update may leave the strategy out (a console that does not know it): the stored one stays. */
+type GroupFields = Omit<UserGroupView, 'id' | 'symbol' | 'enable' | 'routing_strategy'> & {
+  routing_strategy?: BalancingStrategy | undefined;
+};
 
 /** The budgets are stored as JSON text. */
-function storedFields({ budgets, ...fields }: GroupFields) {
-  return { ...fields, budgets: JSON.stringify(budgets) };
+function storedFields({ budgets, routing_strategy, ...fields }: GroupFields) {
+  return { ...fields, budgets: JSON.stringify(budgets), ...(routing_strategy ? { routing_strategy } : {}) };
 }
 
 export class UserGroupRepository {

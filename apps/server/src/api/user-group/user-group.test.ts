@@ -78,6 +78,20 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
     expect((await s.call('GET', `/api/user_group/${id}`, s.root)).json().data.symbol).toBe('team');
   });
 
+  it('stores the balancing strategy, keeps it when an update leaves it out, and names a bad one', async () => {
+    const id = await groupId('team');
+    const body = { id, name: 'Team 2', ratio: 1.5, api_rate: 60 };
+    const set = await s.call('PUT', '/api/user_group/', s.root, { ...body, routing_strategy: 'least_in_flight' });
+    expect(set.json().data.routing_strategy).toBe('least_in_flight');
+    const kept = await s.call('PUT', '/api/user_group/', s.root, body);
+    expect(kept.json().data.routing_strategy).toBe('least_in_flight');
+    const bad = await s.call('PUT', '/api/user_group/', s.root, { ...body, routing_strategy: 'fastest' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('routing_strategy');
+    const created = await s.call('POST', '/api/user_group/', s.root, { symbol: 'plainer', name: 'P' });
+    expect(created.json().data.routing_strategy).toBe('weighted');
+  });
+
   it('protects the default group from being disabled or deleted', async () => {
     const id = await groupId('default');
     const disable = await s.call('PUT', `/api/user_group/enable/${id}`, s.root);

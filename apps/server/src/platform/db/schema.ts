@@ -78,6 +78,8 @@ export interface UserGroupsTable {
   tpm: Generated<number>;
   /** JSON list of budget windows applying to each member (contracts budget.ts). */
   budgets: Generated<string>;
+  /** How the group's requests choose among a tier's channels (contracts BALANCING_STRATEGIES). */
+  routing_strategy: Generated<string>;
 }
 
 export interface LogsTable {

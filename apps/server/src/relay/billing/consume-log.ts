@@ -1,4 +1,4 @@
-import { LogType } from '@one-hub/contracts';
+import { LogType, type RouteExplanation } from '@one-hub/contracts';
 import { fitLogColumn } from '../../domain/log-rows.js';
 import type { NewLogRow } from '../../platform/db/index.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
@@ -32,6 +32,8 @@ export interface ConsumeRecord extends BilledCall {
   /** For a plan holder: who paid, and what the plan's allowance took (the balance is charged `charged`). */
   paidBy?: 'plan' | 'balance' | undefined;
   planPaid?: number | undefined;
+  /** How the request was routed (route-trace.ts); absent for a chat-cache hit, which called no channel. */
+  route?: RouteExplanation | undefined;
 }
 
 /** Whether the key's backup group served the request: the primary group had no channel for it. */
@@ -64,6 +66,7 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
   if (record.cached) metadata.cache_hit = true;
   if (record.paidBy) metadata.paid_by = record.paidBy;
   if (record.paidBy === 'plan') metadata.plan_quota = record.planPaid ?? 0;
+  if (record.route) metadata.route = record.route;
   return {
     user_id: record.caller.user.id,
     username: fitLogColumn('username', record.caller.user.username),

@@ -1,4 +1,4 @@
-import { LogType } from '@one-hub/contracts';
+import { LogType, type RouteExplanation } from '@one-hub/contracts';
 import { fitLogColumn } from '../../domain/log-rows.js';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import type { NewLogRow } from '../../platform/db/index.js';
@@ -18,6 +18,8 @@ export interface FailureRecord {
   /** Every channel called, in order; the last one gave the answer the client got. */
   channelsTried: readonly number[];
   error: AppError;
+  /** How the request was routed (route-trace.ts), when it was. */
+  route?: RouteExplanation | undefined;
 }
 
 const CONTENT_LIMIT = 2000;
@@ -47,6 +49,7 @@ export function errorLogRow(record: FailureRecord): NewLogRow {
     error_code: typeof error.details.code === 'string' ? error.details.code : error.code,
     attempts: channelsTried.length,
     channels_tried: channelsTried,
+    ...(record.route ? { route: record.route } : {}),
   };
   const text = maskText(error.message);
   return {
@@ -91,6 +94,7 @@ export function recordFailure(
       startedAt: attempt.startedAt,
       channelsTried: attempt.channelsTried,
       error,
+      route: attempt.route?.toJSON(),
     }),
   );
 }

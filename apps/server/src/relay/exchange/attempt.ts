@@ -35,6 +35,7 @@ export async function tryChannel(
   if (refused) return { error: refused, retry: true, disable: false, coolDown: false };
   const adapter = chatAdapterFor(channel.type);
   const exchange = exchangeFor(endpoint, channel.type, upstreamModel, adapter, channel);
+  const sentAt = Date.now();
   const answer = await exchange({
     deps,
     endpoint,
@@ -46,6 +47,8 @@ export async function tryChannel(
     request,
   });
   if (isFailure(answer)) return answer;
+  const answeredAt = Date.now();
+  attempt.route?.attempted(channel.id, 'ok', answeredAt - sentAt);
   const generates = endpoint.surface !== undefined || endpoint.path === '/v1/completions';
   const billed: Billed = { attempt, channel, reservation, request, billedModel, price, generates };
   let transfer: TransferOutcome;
@@ -64,7 +67,29 @@ export async function tryChannel(
     );
   }
   if (transfer.failure) deps.logger.warn({ err: transfer.failure }, 'upstream stream broke off');
+  recordOutcome(deps, attempt, channel, transfer, { sentAt, answeredAt });
   return undefined;
+}
+
+/**
+ * The channel's health hears how the answer went: its time to first byte (the first streamed
+ * chunk, or the whole answer) and duration; a stream the upstream broke off is a connection failure.
+ */
+function recordOutcome(
+  deps: RelayDeps,
+  attempt: Attempt,
+  channel: RouterChannel,
+  transfer: TransferOutcome,
+  times: { sentAt: number; answeredAt: number },
+): void {
+  const { health } = deps.router;
+  const model = attempt.input.model;
+  if (transfer.failure) {
+    health.recordFailure(channel.id, model, 'connection', 'the upstream broke the answer off');
+    return;
+  }
+  const firstByte = transfer.firstByteMs === undefined ? times.answeredAt : attempt.startedAt + transfer.firstByteMs;
+  health.recordSuccess(channel.id, model, Math.max(0, firstByte - times.sentAt), Date.now() - times.sentAt);
 }
 
 /** Fills the chat cache off the request's path; a cache that fails only costs the next request a call. */
@@ -141,6 +166,7 @@ export async function settle(
         stream: attempt.input.stream,
         clientGone: transfer.clientGone,
         cached: cacheRatio !== undefined,
+        route: cacheRatio === undefined ? attempt.route?.toJSON() : undefined,
       }),
     );
   }

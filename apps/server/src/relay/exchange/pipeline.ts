@@ -10,7 +10,9 @@ import { refuseUnpricedModel } from '../billing/unpriced.js';
 import { backupGroupOf, noChannelError } from '../routing/backup-group.js';
 import { handleChannelFailure } from '../routing/channel-failure.js';
 import { checkModelName } from '../routing/model-name.js';
+import { RouteTrace } from '../routing/route-trace.js';
 import type { RouterChannel } from '../routing/router.js';
+import type { BalancingStrategy } from '../routing/strategies.js';
 import { sendWhole } from '../transport/respond.js';
 import { type Billed, settle, tryChannel } from './attempt.js';
 import { readRelayInput } from './endpoint.js';
@@ -104,7 +106,15 @@ async function relayAuthorised(
   checkModelName(model);
   checkModelAllowed(caller, model);
   const primary = primaryGroupOf(caller);
-  const attempt: Attempt = { caller, input, group: primary, groupRatio: 1, startedAt, channelsTried: [] };
+  const attempt: Attempt = {
+    caller,
+    input,
+    group: primary,
+    groupRatio: 1,
+    startedAt,
+    channelsTried: [],
+    route: new RouteTrace(strategyOf(deps, primary)),
+  };
   if (record) record.attempt = attempt;
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);
   const heartbeat = endpoint.heartbeat ? keyHeartbeat(deps, attempt, reply) : undefined;
@@ -150,10 +160,18 @@ async function relayToChannels(
   try {
     for (let tries = 0; ; tries++) {
       attempt.channelsTried.push(channel.id);
-      const tried = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
+      const sentAt = Date.now();
+      const tried = await tryOnChannel(deps, endpoint, attempt, channel, reservation, request, reply);
       if (!tried) return;
-      const failure = withoutChannelKey(tried, channel);
-      handleChannelFailure(deps, channel, input.model, failure, request.id);
+      const failure = handleChannelFailure(
+        deps,
+        channel,
+        input.model,
+        withoutChannelKey(tried, channel),
+        request.id,
+        () => JSON.stringify(input.fields),
+      );
+      attempt.route?.attempted(channel.id, failure.class ?? 'refused', Date.now() - sentAt);
       // RetryTimeOut stops retries on an upstream that is saturated; a channel that did not answer
       // in time took most of that time itself, and another channel is what the client needs.
       const late = !failure.timedOut && Date.now() > retryDeadline;
@@ -165,6 +183,17 @@ async function relayToChannels(
   } finally {
     // A no-op when the request settled already; otherwise the whole reservation goes back.
     await deps.ledger.settle(reservation, 0);
+  }
+}
+
+/** One try, counted in flight on its channel while it runs (the least_in_flight strategy). */
+async function tryOnChannel(...args: Parameters<typeof tryChannel>): ReturnType<typeof tryChannel> {
+  const [deps, , , channel] = args;
+  deps.router.inFlight.enter(channel.id);
+  try {
+    return await tryChannel(...args);
+  } finally {
+    deps.router.inFlight.leave(channel.id);
   }
 }
 
@@ -227,17 +256,31 @@ export function nextChannel(
   excluded: Set<number>,
   hasTools: boolean,
 ): RouterChannel | undefined {
-  const { group } = attempt;
-  const filter = { model: attempt.input.model, excluded, hasTools, stream: attempt.input.stream };
-  const sameGroup = deps.router.select({ ...filter, group });
+  const { group, route } = attempt;
+  const filter = {
+    model: attempt.input.model,
+    excluded,
+    hasTools,
+    stream: attempt.input.stream,
+    ...(route ? { skipped: route.skip } : {}),
+  };
+  const sameGroup = deps.router.select({ ...filter, group, strategy: strategyOf(deps, group) });
   if (sameGroup) return sameGroup;
   const backup = backupGroupOf(deps, attempt);
-  const fallback = backup ? deps.router.select({ ...filter, group: backup }) : undefined;
+  const fallback = backup
+    ? deps.router.select({ ...filter, group: backup, strategy: strategyOf(deps, backup) })
+    : undefined;
   if (backup && fallback) {
     attempt.group = backup;
     attempt.groupRatio = deps.groups.enabled(backup)?.ratio ?? 1;
+    if (route) route.strategy = strategyOf(deps, backup);
   }
   return fallback;
+}
+
+/** The group's balancing strategy (user_groups.routing_strategy); weighted for a group that sets none. */
+function strategyOf(deps: RelayDeps, group: string): BalancingStrategy {
+  return deps.groups.enabled(group)?.routing_strategy ?? 'weighted';
 }
 
 function throwError(error: Error): never {

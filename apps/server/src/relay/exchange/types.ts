@@ -23,6 +23,7 @@ import type {
   TextSink,
   UpstreamCall,
 } from '../providers/types.js';
+import type { RouteTrace } from '../routing/route-trace.js';
 import type { ChannelRouter, RouterChannel } from '../routing/router.js';
 import type { StreamedResponse, UpstreamClient } from '../transport/executor.js';
 import type { ImageFetcher } from '../transport/image-fetch.js';
@@ -221,6 +222,8 @@ export interface Attempt {
   charged?: number;
   /** The chat cache's entry this request's answer fills (chat-cache.ts); absent when it may not. */
   cacheKey?: string;
+  /** How the request was routed, for its log row; absent where nothing routes (forced channels still trace). */
+  route?: RouteTrace;
 }
 
 /** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */

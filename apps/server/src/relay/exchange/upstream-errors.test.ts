@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors.js';
 import {
+  accountKeyword,
   adminMessage,
   classifyUpstreamError,
+  malformedAnswer,
   maskAddress,
   networkFailure,
   withoutChannelKey,
@@ -84,6 +86,31 @@ describe('classifyUpstreamError', () => {
       'You exceeded your current quota',
     ]);
     expect(failure).toMatchObject({ disable: false, coolDown: true, retry: true });
+  });
+});
+
+describe("what a failure says of the channel's health", () => {
+  it("classes account, rate-limit, timeout and server failures, and says nothing of the client's mistakes", () => {
+    expect(classify(401).class).toBe('account');
+    expect(classify(403, { message: 'x', code: 'account_deactivated' }).class).toBe('account');
+    expect(classify(429).class).toBe('rate_limit');
+    expect(classify(504).class).toBe('timeout');
+    expect(classify(500).class).toBe('5xx');
+    expect(classify(400).class).toBeUndefined();
+    expect(classify(404).class).toBeUndefined();
+    expect(networkFailure(Object.assign(new Error('t'), { code: 'UND_ERR_HEADERS_TIMEOUT' })).class).toBe('timeout');
+    expect(networkFailure(Object.assign(new Error('r'), { code: 'ECONNREFUSED' })).class).toBe('connection');
+    expect(malformedAnswer('not JSON').class).toBe('malformed');
+  });
+
+  it('finds a disable keyword in the structured message only when the client did not send it', () => {
+    const failure = classify(500, { message: 'Your organization has been disabled.' });
+    const keywords = ['has been disabled', 'banned'];
+    expect(accountKeyword(failure, keywords, () => '{"messages":[]}')).toBe('has been disabled');
+    expect(accountKeyword(failure, keywords, () => 'why has been disabled?')).toBeUndefined();
+    // A page from something in between is not the vendor's word.
+    const page = classifyUpstreamError(502, '<html>account has been disabled</html>');
+    expect(accountKeyword(page, keywords, () => '')).toBeUndefined();
   });
 });
 

@@ -1,3 +1,4 @@
+import type { FailureClass } from '@one-hub/contracts';
 import { AppError } from '../../platform/errors.js';
 import type { ChatAdapter } from '../providers/types.js';
 
@@ -14,6 +15,13 @@ export interface UpstreamFailure {
   timedOut?: boolean;
   /** What only administrators may read (the channel's address in a connection error); for logs and tests. */
   detail?: string;
+  /** What the failure says of the channel's health (routing/health.ts); absent when it says nothing (the client's mistake). */
+  class?: FailureClass;
+  /**
+   * The message of the vendor's own structured error object, unmasked: matched against
+   * DisableChannelKeywords (routing/channel-failure.ts), never shown.
+   */
+  upstreamMessage?: string;
 }
 
 /** Some vendors quote the key they refused; it must not reach the caller, the console or the logs. */
@@ -202,7 +210,24 @@ export function classifyParsedError(
     retryable: retry,
     details: { type: parsed.type ?? 'upstream_error', ...(parsed.code ? { code: parsed.code } : {}) },
   });
-  return { error, retry, disable: disables(status, parsed, trustedKeywords), coolDown: status === 429 };
+  const disable = disables(status, parsed, trustedKeywords);
+  const failureClass = classOf(status, disable);
+  return {
+    error,
+    retry,
+    disable,
+    coolDown: status === 429,
+    ...(failureClass ? { class: failureClass } : {}),
+    ...(parsed.structured ? { upstreamMessage: parsed.message } : {}),
+  };
+}
+
+/** What an error answer says of the channel: its account, its rate limit, its time, its server; a client's mistake nothing. */
+function classOf(status: number, disable: boolean): FailureClass | undefined {
+  if (disable || status === 401) return 'account';
+  if (status === 429) return 'rate_limit';
+  if (status === 408 || status === 504 || status === 524) return 'timeout';
+  return status >= 500 ? '5xx' : undefined;
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -236,7 +261,42 @@ export function networkFailure(cause: unknown): UpstreamFailure {
         details: { type: 'upstream_error', code: 'upstream_unavailable' },
       });
   const detail = `${timedOut ? 'the upstream timed out' : 'could not reach the upstream'}: ${reason}`;
-  return { error, retry: true, disable: false, coolDown: timedOut, timedOut, detail };
+  return {
+    error,
+    retry: true,
+    disable: false,
+    coolDown: timedOut,
+    timedOut,
+    detail,
+    class: timedOut ? 'timeout' : 'connection',
+  };
+}
+
+/** The DisableChannelKeywords setting as a list: one keyword a line, blank lines ignored. */
+export function disableKeywords(raw: string): string[] {
+  return raw
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/**
+ * The first DisableChannelKeywords entry found in the message of the vendor's own structured
+ * error object of a failed relay call, and not in what the client sent: an upstream that repeats
+ * the client's input must not let the client switch a channel off. `clientSent` is read only
+ * when a keyword is in the message, which is rare.
+ */
+export function accountKeyword(
+  failure: UpstreamFailure,
+  keywords: readonly string[],
+  clientSent: () => string,
+): string | undefined {
+  const message = failure.upstreamMessage;
+  if (!message) return undefined;
+  const found = keywords.filter((keyword) => message.includes(keyword));
+  if (found.length === 0) return undefined;
+  const sent = clientSent();
+  return found.find((keyword) => !sent.includes(keyword));
 }
 
 /** What an administrator is told of a failure (channel tests, disable notices, logs): the detail when there is one. */
@@ -271,6 +331,7 @@ export function malformedAnswer(message: string): UpstreamFailure {
     retry: true,
     disable: false,
     coolDown: false,
+    class: 'malformed',
   };
 }
 

@@ -57,8 +57,14 @@ export async function openChannel(
   try {
     for (let tries = 0; ; tries++) {
       attempt.channelsTried.push(channel.id);
+      const connectingAt = Date.now();
       const opened = await openOn(deps, channel, input.model, beta, options);
-      if (!isFailure(opened)) return { ...opened, reservation };
+      if (!isFailure(opened)) {
+        // A session that opened is the channel's success (its health counts failures to open too).
+        const ms = Date.now() - connectingAt;
+        deps.router.health.recordSuccess(channel.id, input.model, ms, ms);
+        return { ...opened, reservation };
+      }
       const failure = withoutChannelKey(opened, channel);
       handleChannelFailure(deps, channel, input.model, failure);
       const late = !failure.timedOut && Date.now() > retryDeadline;

@@ -90,7 +90,7 @@ function handshakeTimedOut(cause: unknown): UpstreamFailure {
     details: { type: 'upstream_error', code: 'upstream_timeout' },
   });
   const detail = `the upstream did not answer the WebSocket upgrade in time: ${String(cause)}`;
-  return { error, retry: true, disable: false, coolDown: true, timedOut: true, detail };
+  return { error, retry: true, disable: false, coolDown: true, timedOut: true, detail, class: 'timeout' };
 }
 
 /** Reads an upgrade refusal's body (bounded) and classifies it like an HTTP error answer. */

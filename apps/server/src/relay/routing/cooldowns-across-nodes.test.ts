@@ -13,8 +13,8 @@ import { createLogger } from '../../platform/logger.js';
 const redisUrl = process.env.TEST_REDIS_URL;
 const ROOT_TOKEN = 'cooldown-root-access-token-0123456789';
 
-// Two processes share cooldowns through Redis; without TEST_REDIS_URL there is nothing to share through.
-describe.skipIf(!redisUrl)('a 429 on one node rests the channel on the other', () => {
+// Two processes share cooldowns and channel health through Redis; without TEST_REDIS_URL there is nothing to share through.
+describe.skipIf(!redisUrl)('what one node learns of a channel holds on the other', () => {
   let testDatabase: TestDatabase;
   let nodes: [AssembledServer, AssembledServer];
   let limited: MockUpstream;
@@ -23,12 +23,12 @@ describe.skipIf(!redisUrl)('a 429 on one node rests the channel on the other', (
 
   const admin = (method: 'POST' | 'PUT' | 'GET', url: string, payload?: object) =>
     nodes[0].app.inject({ method, url, headers: { authorization: ROOT_TOKEN }, ...(payload ? { payload } : {}) });
-  const ask = async (node: AssembledServer) => {
+  const ask = async (node: AssembledServer, model = 'gpt-4o-mini') => {
     const answer = await relayInject(node.app, {
       method: 'POST',
       url: '/v1/chat/completions',
       headers: { authorization: `Bearer ${key}` },
-      payload: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+      payload: { model, messages: [{ role: 'user', content: 'hi' }] },
     });
     expect(answer.statusCode, answer.body).toBe(200);
     const { choices } = answer.json() as { choices: Array<{ message: { content: string } }> };
@@ -50,16 +50,17 @@ describe.skipIf(!redisUrl)('a 429 on one node rests the channel on the other', (
     nodes = [await assemble(), await assemble()];
     limited = await startMockUpstream({ reply: 'from the limited channel' });
     backup = await startMockUpstream({ reply: 'from the backup' });
-    for (const [name, upstream, priority] of [
-      ['limited', limited, 10],
-      ['backup', backup, 0],
+    // The limited channel also serves health-model, which the backup serves too.
+    for (const [name, upstream, priority, models] of [
+      ['limited', limited, 10, 'gpt-4o-mini,health-model'],
+      ['backup', backup, 0, 'gpt-4o-mini,health-model'],
     ] as const) {
       const created = await admin('POST', '/api/channel/', {
         name,
         type: providerType('openai'),
         key: upstream.behaviour.apiKey,
         base_url: upstream.url,
-        models: 'gpt-4o-mini',
+        models,
         group: 'default',
         priority,
       });
@@ -102,5 +103,28 @@ describe.skipIf(!redisUrl)('a 429 on one node rests the channel on the other', (
     expect(await ask(second)).toBe('from the backup');
     expect(await ask(first)).toBe('from the backup');
     expect(limited.received.length).toBe(calls);
+  });
+
+  it('opens a channel failing with 500s on the other node too, which then calls it no more', async () => {
+    const [first, second] = nodes;
+    await nodes[0].services.options.update('ChannelHealthMinSamples', '2');
+    await expect.poll(() => second.services.options.getNumber('ChannelHealthMinSamples')).toBe(2);
+    const heard: Array<{ channelId: number; model: string; state: string }> = [];
+    second.services.changes.on('health', (notice, origin) => {
+      if (origin === 'remote') heard.push(notice);
+    });
+    limited.behaviour.failWith = { status: 500, message: 'upstream exploded', type: 'server_error' };
+    // Each request fails on the limited channel first and is answered by the backup.
+    expect(await ask(first, 'health-model')).toBe('from the backup');
+    expect(await ask(first, 'health-model')).toBe('from the backup');
+    await expect.poll(() => heard.filter((notice) => notice.state === 'open').length).toBe(2);
+    expect(heard.map((notice) => notice.model).sort()).toEqual(['', 'health-model']);
+
+    // The second node never saw it fail, and still sends nothing its way.
+    const calls = limited.received.length;
+    expect(await ask(second, 'health-model')).toBe('from the backup');
+    expect(await ask(second, 'health-model')).toBe('from the backup');
+    expect(limited.received.length).toBe(calls);
+    expect(second.app.relay.router.health.status(1, 'health-model')).toBe('open');
   });
 });

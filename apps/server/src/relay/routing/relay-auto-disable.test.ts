@@ -105,4 +105,22 @@ describe('auto-disable', () => {
     expect(notices.at(-1)?.markdown).toContain('has been deactivated');
     expect(notices.some((notice) => notice.markdown.includes('request blocked by policy'))).toBe(false);
   });
+
+  it("disables on a DisableChannelKeywords entry in the vendor's structured error that the client did not send", async () => {
+    const worded = await startMockUpstream();
+    try {
+      const wordedId = await r.addChannel({ name: 'worded', base_url: worded.url, models: 'worded-model' });
+      await r.setPrice('worded-model', 1, 2);
+      worded.behaviour.failWith = {
+        status: 500,
+        message: 'Sorry: account deactivated by the vendor',
+        type: 'server_error',
+      };
+      expect((await ask(r, 'worded-model')).status).toBe(502);
+      await expect.poll(() => channelStatus(r, wordedId)).toBe(3);
+      expect(notices.at(-1)?.markdown).toContain('account deactivated by the vendor');
+    } finally {
+      await worded.close();
+    }
+  });
 });

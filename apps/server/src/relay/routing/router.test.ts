@@ -101,4 +101,85 @@ describe('channel router', () => {
       expect(router.serves('other', 'gpt-4o')).toBe(false);
     });
   });
+
+  describe('health and strategies', () => {
+    /** A router whose health runs on a clock the test moves; channel 1 then 2 weigh alike, one tier. */
+    function healthRouter(draws: number[] = []) {
+      let next = 0;
+      const clock = { now: 5_000_000 };
+      const router = new ChannelRouter(() => draws[next++] ?? 0);
+      router.health.clock = () => clock.now;
+      router.replaceChannels([channel(1), channel(2)]);
+      return { router, clock };
+    }
+    const fail = (router: ChannelRouter, id: number, times = 10) => {
+      for (let index = 0; index < times; index++) router.health.recordFailure(id, 'gpt-4o', '5xx', 'boom');
+    };
+
+    it('gives an open channel no traffic and says why it was passed over', () => {
+      const { router } = healthRouter();
+      fail(router, 1);
+      const skipped: Array<[number, string]> = [];
+      const picks = [0, 0, 0].map(
+        () => router.select({ ...request, skipped: (id, why) => skipped.push([id, why]) })?.id,
+      );
+      expect(picks).toEqual([2, 2, 2]);
+      expect(skipped[0]).toEqual([1, 'open']);
+    });
+
+    it('lets a half-open channel take only its trial share', () => {
+      // Draws: the trial's dice, then the weighted pick between the two.
+      const { router, clock } = healthRouter([0.05, 0.0, 0.5, 0.0]);
+      fail(router, 1);
+      clock.now += 30_000;
+      expect(router.health.status(1, 'gpt-4o')).toBe('half_open');
+      // 0.05 is under the 10 % share: a trial, and the pick's 0.0 lands on channel 1.
+      expect(router.select(request)?.id).toBe(1);
+      // 0.5 is not: channel 1 is passed over.
+      expect(router.select(request)?.id).toBe(2);
+    });
+
+    it('weighs a degraded channel down by the degraded weight factor', () => {
+      // Draws of 0.3: with weights 1 and 1 that is channel 1; with 0.25 and 1, channel 2.
+      const { router } = healthRouter([0.3, 0.3]);
+      expect(router.select(request)?.id).toBe(1);
+      for (let index = 0; index < 8; index++) router.health.recordSuccess(1, 'gpt-4o', 1, 1);
+      fail(router, 1, 2);
+      expect(router.health.status(1, 'gpt-4o')).toBe('degraded');
+      expect(router.select(request)?.id).toBe(2);
+    });
+
+    it('still tries the least recently opened channel when every one is open', () => {
+      const { router, clock } = healthRouter();
+      fail(router, 2);
+      clock.now += 1000;
+      fail(router, 1);
+      expect(router.select(request)?.id).toBe(2);
+      // Anything else that rules a channel out still does.
+      expect(router.select({ ...request, excluded: new Set([2]) })?.id).toBe(1);
+      expect(router.select({ ...request, excluded: new Set([1, 2]) })).toBeUndefined();
+    });
+
+    it('latency: the lowest median first, an unmeasured channel before any measured one', () => {
+      const { router } = healthRouter();
+      const latency = { ...request, strategy: 'latency' as const };
+      router.health.recordSuccess(1, 'gpt-4o', 50, 400);
+      expect(router.select(latency)?.id).toBe(2);
+      router.health.recordSuccess(2, 'gpt-4o', 500, 100);
+      expect(router.select(latency)?.id).toBe(2);
+      // Streams go by time to first byte.
+      expect(router.select({ ...latency, stream: true })?.id).toBe(1);
+    });
+
+    it('least_in_flight: the channel serving the fewest requests on this process', () => {
+      const { router } = healthRouter();
+      const least = { ...request, strategy: 'least_in_flight' as const };
+      router.inFlight.enter(1);
+      expect(router.select(least)?.id).toBe(2);
+      router.inFlight.enter(2);
+      router.inFlight.enter(2);
+      router.inFlight.leave(1);
+      expect(router.select(least)?.id).toBe(1);
+    });
+  });
 });

@@ -1,9 +1,16 @@
+import type { RouteSkipReason } from '@one-hub/contracts';
 import { CooldownStore } from './cooldowns.js';
+import { ChannelHealth } from './health.js';
+import { type BalancingStrategy, InFlightCounts, pickByStrategy } from './strategies.js';
 
 /**
  * Channel selection over an in-memory index rebuilt whenever channels change. For a group and
  * model: exact model entries, else the longest matching wildcard (`gpt-4*`); highest priority tier
- * first; weighted random inside a tier; channels skipped, cooling down or filtered out are passed over.
+ * first; inside a tier, the group's strategy (weighted random by default: strategies.ts); channels
+ * excluded, cooling down, open (health.ts) or filtered out are passed over. A half-open channel is
+ * let through for a share of requests as a trial; a degraded one weighs less. When health alone
+ * left nothing, the least recently opened of the channels it passed over is tried anyway: a
+ * gateway whose every channel failed a while ago answers by trying one rather than refusing.
  */
 export interface RouterChannel {
   id: number;
@@ -36,6 +43,10 @@ export interface SelectionFilter {
   excluded: ReadonlySet<number>;
   hasTools: boolean;
   stream: boolean;
+  /** How a channel is chosen inside a priority tier; weighted random without it. */
+  strategy?: BalancingStrategy;
+  /** Told of each channel passed over and why (the log's route explanation). */
+  skipped?: (channelId: number, reason: RouteSkipReason) => void;
 }
 
 type Tiers = RouterChannel[][];
@@ -61,6 +72,10 @@ export class ChannelRouter {
   private byId = new Map<number, RouterChannel>();
   /** Pairs resting after a failure; shared with other processes through its `onStart` hook (shared-cooldowns.ts). */
   readonly cooldowns = new CooldownStore();
+  /** Each channel's recent outcomes and state; shared with other processes by shared-health.ts. */
+  readonly health = new ChannelHealth();
+  /** Requests each channel is serving on this process (the least_in_flight strategy). */
+  readonly inFlight = new InFlightCounts();
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -85,6 +100,12 @@ export class ChannelRouter {
     }
     this.groups = groups;
     this.byId = new Map(channels.map((channel) => [channel.id, channel]));
+    this.health.retain(new Set(this.byId.keys()));
+  }
+
+  /** The ids of the channels routed to (enabled ones), in ascending order. */
+  channelIds(): number[] {
+    return [...this.byId.keys()].sort((left, right) => left - right);
   }
 
   byChannelId(id: number): RouterChannel | undefined {
@@ -123,16 +144,37 @@ export class ChannelRouter {
     if (!index) return undefined;
     const tiers =
       index.exact.get(filter.model) ?? index.wildcards.find((entry) => filter.model.startsWith(entry.prefix))?.tiers;
+    let unhealthy: RouterChannel[] | undefined;
     for (const tier of tiers ?? []) {
       // The common case, one channel in the tier, takes no array.
-      if (tier.length === 1) {
-        if (tier[0] && this.eligible(tier[0], filter)) return tier[0];
+      if (tier.length === 1 && tier[0]) {
+        const reason = this.skipReason(tier[0], filter);
+        if (!reason) return tier[0];
+        unhealthy = this.passOver(tier[0], reason, filter, unhealthy);
         continue;
       }
-      const chosen = this.weightedPick(tier.filter((channel) => this.eligible(channel, filter)));
+      const usable: RouterChannel[] = [];
+      for (const channel of tier) {
+        const reason = this.skipReason(channel, filter);
+        if (!reason) usable.push(channel);
+        else unhealthy = this.passOver(channel, reason, filter, unhealthy);
+      }
+      const chosen = pickByStrategy(this, usable, filter);
       if (chosen) return chosen;
     }
-    return undefined;
+    return unhealthy ? this.leastRecentlyOpened(unhealthy, filter.model) : undefined;
+  }
+
+  /** What a channel weighs in a weighted pick: its weight (at least 1), scaled down while degraded. */
+  weightOf(channel: RouterChannel, model: string): number {
+    const weight = Math.max(1, channel.weight);
+    if (this.health.status(channel.id, model) !== 'degraded') return weight;
+    return weight * this.health.settings().degradedWeight;
+  }
+
+  /** A number in [0, 1) from the router's source of chance (tests fix it). */
+  chance(): number {
+    return this.random();
   }
 
   /** After a 429 the channel is not used for this model until the cooldown ends. */
@@ -145,21 +187,42 @@ export class ChannelRouter {
     return this.cooldowns.size;
   }
 
-  private eligible(channel: RouterChannel, filter: SelectionFilter): boolean {
-    if (filter.excluded.has(channel.id)) return false;
-    if (filter.hasTools && channel.only_chat) return false;
-    if (filter.stream && channel.disabled_stream.includes(filter.model)) return false;
-    return !this.cooldowns.cooling(channel.id, filter.model);
+  private skipReason(channel: RouterChannel, filter: SelectionFilter): RouteSkipReason | undefined {
+    if (filter.excluded.has(channel.id)) return 'excluded';
+    if (filter.hasTools && channel.only_chat) return 'tools';
+    if (filter.stream && channel.disabled_stream.includes(filter.model)) return 'stream';
+    if (this.cooldowns.cooling(channel.id, filter.model)) return 'cooling';
+    const status = this.health.status(channel.id, filter.model);
+    if (status === 'open') return 'open';
+    // A half-open channel takes its trial share of the requests that meet it.
+    if (status === 'half_open' && this.random() * 100 >= this.health.settings().trialPercent) return 'half_open';
+    return undefined;
   }
 
-  private weightedPick(channels: RouterChannel[]): RouterChannel | undefined {
-    if (channels.length <= 1) return channels[0];
-    const total = channels.reduce((sum, channel) => sum + Math.max(1, channel.weight), 0);
-    let point = this.random() * total;
+  /** Tells the filter's listener; collects the channels health alone passed over, for the last resort. */
+  private passOver(
+    channel: RouterChannel,
+    reason: RouteSkipReason,
+    filter: SelectionFilter,
+    unhealthy: RouterChannel[] | undefined,
+  ): RouterChannel[] | undefined {
+    filter.skipped?.(channel.id, reason);
+    if (reason !== 'open' && reason !== 'half_open') return unhealthy;
+    const list = unhealthy ?? [];
+    list.push(channel);
+    return list;
+  }
+
+  private leastRecentlyOpened(channels: RouterChannel[], model: string): RouterChannel | undefined {
+    let chosen: RouterChannel | undefined;
+    let earliest = Number.POSITIVE_INFINITY;
     for (const channel of channels) {
-      point -= Math.max(1, channel.weight);
-      if (point < 0) return channel;
+      const openedAt = this.health.openedAt(channel.id, model);
+      if (openedAt < earliest) {
+        earliest = openedAt;
+        chosen = channel;
+      }
     }
-    return channels[channels.length - 1];
+    return chosen;
   }
 }

@@ -26,6 +26,7 @@ import {
   SpeedCell,
   TokenCount,
 } from './LogCells.js';
+import { ChannelCell } from './RouteDetails.js';
 import { TokenBreakdown } from './TokenBreakdown.js';
 
 interface LogsTableProps {
@@ -192,7 +193,7 @@ export function LogsTable({ logs, loading, admin, order, onSort, compact }: Logs
       label: t('columns.channel'),
       sortField: 'channel_id',
       adminOnly: true,
-      render: (log) => text(channelText(log), `log-channel-${log.id}`),
+      render: (log) => <ChannelCell log={log} label={channelText(log)} />,
     },
     { id: 'group', label: t('columns.group'), render: (log) => <GroupCell log={log} /> },
     {

@@ -112,6 +112,20 @@ export const SECTIONS: SectionSpec[] = [
     ],
   },
   {
+    id: 'health',
+    tab: 'operation',
+    fields: keys(
+      'ChannelHealthWindowSeconds',
+      'ChannelHealthMinSamples',
+      'ChannelHealthDegradedPercent',
+      'ChannelHealthOpenPercent',
+      'ChannelHealthCoolOffSeconds',
+      'ChannelHealthTrialPercent',
+      'ChannelHealthDegradedWeight',
+      'ChannelHealthEnabled',
+    ),
+  },
+  {
     id: 'topup',
     tab: 'operation',
     fields: [...keys('PaymentUSDRate', 'PaymentMinAmount', 'TopUpLink'), f('RechargeDiscount')],

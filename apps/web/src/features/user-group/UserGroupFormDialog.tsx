@@ -1,7 +1,8 @@
 import Collapse from '@mui/material/Collapse';
 import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import type { UserGroupView } from '@one-hub/contracts';
+import { BALANCING_STRATEGIES, type UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { BudgetsEditor } from '../../components/budgets/BudgetsEditor.js';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
@@ -120,6 +121,20 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
               slotProps={numberProps('user-group-form-tpm', '1')}
             />
           </Stack>
+          <FormTextField<UserGroupFormValues>
+            fullWidth
+            select
+            name="routingStrategy"
+            label={t('form.routingStrategy')}
+            hint={t('form.routingStrategyHint')}
+            slotProps={{ htmlInput: { 'data-testid': 'user-group-form-routing-strategy' } }}
+          >
+            {BALANCING_STRATEGIES.map((strategy) => (
+              <MenuItem key={strategy} value={strategy} data-testid={`user-group-form-strategy-${strategy}`}>
+                {t(`form.strategies.${strategy}`)}
+              </MenuItem>
+            ))}
+          </FormTextField>
           <FormSwitchField<UserGroupFormValues>
             label={t('form.public')}
             description={t('form.publicHint')}

@@ -17,6 +17,7 @@ describe('validateUserGroupForm', () => {
         tpm: 0,
         budgets: [],
         public: false,
+        routing_strategy: 'weighted',
         promotion: false,
         min: 0,
         max: 0,
@@ -26,7 +27,8 @@ describe('validateUserGroupForm', () => {
 
   it('leaves the symbol out when editing', () => {
     const group = { id: 4, symbol: 'vip', name: 'VIP', ratio: 0.5, api_rate: 0, public: true } as UserGroupView;
-    const values = { ...userGroupToForm({ ...group, promotion: true, min: 10, max: 0, enable: true }), name: 'V' };
+    const stored = { ...group, promotion: true, min: 10, max: 0, enable: true, routing_strategy: 'latency' as const };
+    const values = { ...userGroupToForm(stored), name: 'V' };
     const result = validateUserGroupForm(values, 4, t);
     expect(result).toEqual({
       ok: true,
@@ -38,6 +40,7 @@ describe('validateUserGroupForm', () => {
         tpm: 0,
         budgets: [],
         public: true,
+        routing_strategy: 'latency',
         promotion: true,
         min: 10,
         max: 0,

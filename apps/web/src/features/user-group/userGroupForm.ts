@@ -1,4 +1,5 @@
 import {
+  type BalancingStrategy,
   type CreateUserGroupBody,
   createUserGroupBody,
   type UpdateUserGroupBody,
@@ -32,6 +33,8 @@ export interface UserGroupFormValues {
   /** Promotion bounds in whole US dollars of cumulative top-up. */
   min: string;
   max: string;
+  /** How the group's requests choose among a priority tier's channels (issue 34). */
+  routingStrategy: BalancingStrategy;
 }
 
 /** The fields that are one input each, which a server refusal can name. */
@@ -62,6 +65,7 @@ export function emptyUserGroupForm(): UserGroupFormValues {
     promotion: false,
     min: '0',
     max: '0',
+    routingStrategy: 'weighted',
   };
 }
 
@@ -77,6 +81,7 @@ export function userGroupToForm(group: UserGroupView, unit: QuotaUnit = RAW_QUOT
     promotion: group.promotion,
     min: String(group.min),
     max: String(group.max),
+    routingStrategy: group.routing_strategy ?? 'weighted',
   };
 }
 
@@ -133,6 +138,7 @@ export function validateUserGroupForm(
     tpm: numberOf(values.tpm),
     budgets: rowsToBudgets(values.budgets, unit),
     public: values.public,
+    routing_strategy: values.routingStrategy,
     promotion: values.promotion,
     // Without promotion the bounds are unused: keep what was there, or 0 when unreadable.
     min: values.promotion ? numberOf(values.min) : numberOf(values.min) || 0,
