@@ -43,6 +43,8 @@ export function midjourneyRow(row: SourceRow): LegacyMidjourney {
     properties: toJsonText(row.properties, ''),
     mode: MODES.has(mode) ? mode : 'fast',
     token_id: toInteger(row.token_id),
+    // Counted on no budget window of this gateway: a failure refunds only the balance.
+    budget_use: null,
   };
 }
 
@@ -68,6 +70,7 @@ export function taskRow(row: SourceRow): LegacyTask {
     data: toJsonText(row.data, '{}'),
     notify_hook: toText(row.notify_hook),
     token_id: toInteger(row.token_id),
+    budget_use: null,
   };
 }
 

@@ -11,6 +11,7 @@ import { refuseUnpricedModel } from '../billing/unpriced.js';
 import { pickChannel } from '../exchange/pipeline.js';
 import type { Attempt, RelayDeps } from '../exchange/types.js';
 import type { RouterChannel } from '../routing/router.js';
+import { budgetUseColumn } from './refund.js';
 
 /**
  * What every asynchronous task (Midjourney, Suno, Kling) does at submission, whatever its wire
@@ -141,15 +142,20 @@ export interface Confirmation {
   quota?: number;
 }
 
-/**
- * The upstream took the task: the price is charged and a consume log written. Answers what was
- * charged, which the task row keeps so a failure refunds exactly that.
- */
+/** What the task row keeps of its charge, so a failure gives back exactly that (refund.ts). */
+export interface TaskCharge {
+  /** What the balance was charged. */
+  quota: number;
+  /** What the budget windows counted (budgetUseColumn). */
+  budget_use: string | null;
+}
+
+/** The upstream took the task: the price is charged and a consume log written. */
 export async function confirmSubmission(
   deps: TaskDeps,
   submission: TaskSubmission,
   confirmation: Confirmation,
-): Promise<number> {
+): Promise<TaskCharge> {
   submission.release();
   const cost = confirmation.quota ?? submission.quota;
   const result = await deps.ledger.settle(submission.reservation, cost, submission.channel.id, { tokens: 0 });
@@ -185,7 +191,7 @@ export async function confirmSubmission(
   if (result.balance !== undefined && result.charged > 0) {
     deps.remindLowBalance(submission.caller.user.id, result.balance + result.charged, result.balance);
   }
-  return result.charged;
+  return { quota: result.charged, budget_use: budgetUseColumn(result.windows) };
 }
 
 /** The upstream refused the task (or never answered): nothing is charged. */
@@ -201,7 +207,7 @@ export interface SubmissionSteps<Accepted> {
   /** The consume log's content for the accepted task, and what is charged if not the price. */
   confirmation(accepted: Accepted): Omit<Confirmation, 'request'>;
   /** Keeps the accepted task for the pollers and fetches, with what it was charged. */
-  record(accepted: Accepted, submission: TaskSubmission, charged: number): Promise<void>;
+  record(accepted: Accepted, submission: TaskSubmission, charge: TaskCharge): Promise<void>;
 }
 
 /**
@@ -230,7 +236,7 @@ export async function runSubmission<Accepted>(
     await cancelSubmission(deps, submission);
     throw error;
   }
-  const charged = await confirmSubmission(deps, submission, { request, ...steps.confirmation(accepted) });
-  await steps.record(accepted, submission, charged);
+  const charge = await confirmSubmission(deps, submission, { request, ...steps.confirmation(accepted) });
+  await steps.record(accepted, submission, charge);
   return accepted;
 }

@@ -21,6 +21,7 @@ import * as statisticsMonths from './0018_statistics_months.js';
 import * as journalMarks from './0019_journal_marks.js';
 import * as budgets from './0020_budgets.js';
 import * as plans from './0021_plans.js';
+import * as taskBudgetUse from './0022_task_budget_use.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -51,6 +52,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0019_journal_marks': journalMarks,
   '0020_budgets': budgets,
   '0021_plans': plans,
+  '0022_task_budget_use': taskBudgetUse,
 };
 
 class StaticProvider implements MigrationProvider {

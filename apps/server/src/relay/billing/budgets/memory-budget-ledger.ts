@@ -12,7 +12,7 @@ import {
 } from './budget-ledger.js';
 import { addMeasures, isZero, MEASURES, type Measures, noMeasures } from './measures.js';
 import { PendingUse } from './pending-use.js';
-import type { BudgetUsageStore } from './usage-store.js';
+import type { BudgetUsageStore, WindowDelta } from './usage-store.js';
 
 /** One subject's window on this node. */
 interface Counter {
@@ -89,15 +89,31 @@ export class MemoryBudgetLedger implements BudgetLedger {
     const quota = Math.min(used.quota, ...rooms);
     const counted = { ...used, quota: Math.max(0, quota) };
     for (const counter of counters) this.count(counter, counted, now);
+    hold.counted = counters.map((counter) => ({
+      subject: counter.subject,
+      period: counter.period,
+      start: counter.start as number,
+      ...counted,
+    }));
     return counted.quota;
   }
 
-  uncount(hold: BudgetHold, quota: number): void {
-    if (quota <= 0) return;
-    const now = Date.now();
-    for (const id of hold.counters) {
-      this.count(this.current(id, now, true), { quota: -quota, requests: 0, tokens: 0 }, now);
-    }
+  uncount(counted: WindowDelta[]): void | Promise<void> {
+    const idOf = (delta: WindowDelta) => counterId(delta.subject, delta.period as WindowPeriod);
+    // A refund may run where the window was never met yet (after a restart): it is read first.
+    const missing = counted.filter((delta) => !this.counters.has(idOf(delta)));
+    const uncountLoaded = () => {
+      const now = Date.now();
+      for (const delta of counted) {
+        const counter = this.current(idOf(delta), now, false);
+        if (counter.start !== delta.start) continue;
+        this.count(counter, { quota: -delta.quota, requests: -delta.requests, tokens: -delta.tokens }, now);
+      }
+    };
+    if (missing.length === 0) return uncountLoaded();
+    return Promise.all(missing.map((delta) => this.load(delta.subject, delta.period as WindowPeriod))).then(
+      uncountLoaded,
+    );
   }
 
   async use(subject: string, period: WindowPeriod): Promise<WindowUse | undefined> {

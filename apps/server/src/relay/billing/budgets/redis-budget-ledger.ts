@@ -10,10 +10,10 @@ import {
   type MergedRule,
   mergeRules,
 } from './budget-ledger.js';
-import type { Measure, Measures } from './measures.js';
+import { isZero, type Measure, type Measures } from './measures.js';
 import { PendingUse } from './pending-use.js';
 import * as scripts from './redis-budget-scripts.js';
-import type { BudgetUsageStore } from './usage-store.js';
+import type { BudgetUsageStore, WindowDelta } from './usage-store.js';
 
 const MEASURE_OF: Record<string, Measure> = { q: 'quota', r: 'requests', t: 'tokens' };
 const MAX_LOAD_ATTEMPTS = 5;
@@ -21,7 +21,6 @@ const MAX_LOAD_ATTEMPTS = 5;
 /** A hold as this ledger keeps it: the rules too, to describe the counters to the settling script. */
 interface RedisHold extends BudgetHold {
   rules: MergedRule[];
-  starts?: number[];
 }
 
 /**
@@ -144,23 +143,27 @@ export class RedisBudgetLedger implements BudgetLedger {
     const keys = [...rules.map((rule) => this.keyOf(rule)), `${this.prefix}bres`];
     const result = (await this.redis.eval(scripts.SETTLE, keys.length, ...keys, ...args)) as number[];
     if (!used) return 0;
-    const counted = Number(result[0]);
-    const starts = result.slice(1).map(Number);
-    (hold as RedisHold).starts = starts;
-    rules.forEach((rule, index) => {
-      this.addPending(rule, starts[index] as number, { ...used, quota: counted });
-    });
-    return counted;
+    const counted = { ...used, quota: Number(result[0]) };
+    hold.counted = rules.map((rule, index) => ({
+      subject: rule.subject,
+      period: rule.period,
+      start: Number(result[index + 1]),
+      ...counted,
+    }));
+    for (const delta of hold.counted) this.pending.add(delta);
+    return counted.quota;
   }
 
-  async uncount(hold: BudgetHold, quota: number): Promise<void> {
-    const { rules, starts } = hold as RedisHold;
-    if (quota <= 0 || !starts) return;
-    const keys = rules.map((rule) => this.keyOf(rule));
-    await this.redis.eval(scripts.UNCOUNT, keys.length, ...keys, quota, ...starts);
-    rules.forEach((rule, index) => {
-      this.addPending(rule, starts[index] as number, { quota: -quota, requests: 0, tokens: 0 });
-    });
+  async uncount(counted: WindowDelta[]): Promise<void> {
+    const deltas = counted.filter((delta) => !isZero(delta));
+    if (deltas.length === 0) return;
+    const keys = deltas.map((delta) => this.keyOf({ subject: delta.subject, period: delta.period as WindowPeriod }));
+    const args = deltas.flatMap((delta) => [delta.start, delta.quota, delta.requests, delta.tokens]);
+    await this.redis.eval(scripts.UNCOUNT, keys.length, ...keys, ...args);
+    // The stored row drops a delta for a window it no longer holds, as Redis did.
+    for (const delta of deltas) {
+      this.pending.add({ ...delta, quota: -delta.quota, requests: -delta.requests, tokens: -delta.tokens });
+    }
   }
 
   async use(subject: string, period: WindowPeriod): Promise<WindowUse | undefined> {
@@ -169,10 +172,6 @@ export class RedisBudgetLedger implements BudgetLedger {
     const start = Number(values[0]);
     if (start < 0) return undefined;
     return { start, quota: Number(values[1]), requests: Number(values[2]), tokens: Number(values[3]) };
-  }
-
-  private addPending(rule: MergedRule, start: number, used: Measures): void {
-    this.pending.add({ subject: rule.subject, period: rule.period, start, ...used });
   }
 
   flush(): Promise<void> {
