@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../access/admission.js';
 import { keyRefOf, planOf } from '../access/budget-rules.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
-import { consumeLogRow } from '../billing/consume-log.js';
+import { recordCharge } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota, settledQuota } from '../billing/quota.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
@@ -163,8 +163,10 @@ export async function confirmSubmission(
     ...settledQuota({ price: submission.price, groupRatio: submission.groupRatio, usage: NO_USAGE }),
     quota: cost,
   };
-  if (deps.options.getBoolean('LogConsumeEnabled')) {
-    const row = consumeLogRow({
+  // Durable before the submission is answered (journal.ts).
+  recordCharge(
+    deps,
+    {
       caller: submission.caller,
       requestId: confirmation.request.id,
       sourceIp: confirmation.request.ip,
@@ -175,22 +177,14 @@ export async function confirmSubmission(
       price: submission.price,
       settled,
       usage: NO_USAGE,
-      charged: result.charged,
-      shortfall: result.shortfall,
-      paidBy: result.paidBy,
-      planPaid: result.planPaid,
       startedAt: submission.startedAt,
       firstByteMs: undefined,
       stream: false,
       clientGone: false,
-    });
-    deps.writeLog({ ...row, content: confirmation.content });
-  }
-  // Durable before the submission is answered (journal.ts).
-  deps.commitJournal?.();
-  if (result.balance !== undefined && result.charged > 0) {
-    deps.remindLowBalance(submission.caller.user.id, result.balance + result.charged, result.balance);
-  }
+    },
+    result,
+    confirmation.content,
+  );
   return { quota: result.charged, budget_use: budgetUseColumn(result.windows) };
 }
 
