@@ -114,7 +114,9 @@ async function disableAfterFailure(
 
 /**
  * The enabled channels as prices see them, read from the database on each call so price screens
- * follow channel edits. A model is billed under the name the relay bills it (`mapModel`).
+ * follow channel edits. A model is billed under the name the relay bills it (`mapModel`). Not the
+ * router's snapshot: the same rows (`listForRouting`) without its group/priority index, which price
+ * screens do not use, and the router follows an edit only once its change event arrives.
  */
 async function servedChannels(channels: ChannelService): Promise<ServedChannel[]> {
   return (await channels.listForRouting()).map((channel) => ({

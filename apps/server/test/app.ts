@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -98,6 +99,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (!options.database) await testDatabase.drop();
     },
   };
+}
+
+/** Listens on a free loopback port (unless it already listens); answers `http://127.0.0.1:<port>`. */
+export async function listenOnLoopback(t: Pick<TestApp, 'app'>): Promise<string> {
+  if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 }
 
 export function sessionCookie(response: LightMyRequestResponse): string {

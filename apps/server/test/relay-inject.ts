@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { listenOnLoopback } from './app.js';
 
 export interface RelayAnswer {
   statusCode: number;
@@ -18,10 +18,9 @@ export async function relayInject(
   app: FastifyInstance,
   request: { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: unknown },
 ): Promise<RelayAnswer> {
-  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
+  const base = await listenOnLoopback({ app });
   const { payload } = request;
-  const response = await fetch(`http://127.0.0.1:${port}${request.url}`, {
+  const response = await fetch(`${base}${request.url}`, {
     method: request.method,
     headers: {
       ...(payload === undefined || typeof payload === 'string' ? {} : { 'content-type': 'application/json' }),

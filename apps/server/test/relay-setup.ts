@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { providerType } from '../src/domain/channel-types/registry.js';
-import { ROOT_TOKEN, startTestApp, type TestApp, type TestAppOptions } from './app.js';
+import { listenOnLoopback, ROOT_TOKEN, startTestApp, type TestApp, type TestAppOptions } from './app.js';
 import { type MockUpstream, startMockUpstream } from './mocks/openai-upstream.js';
 
 export interface RelayTestContext {
@@ -24,12 +23,28 @@ export interface RelayTestContext {
   close(): Promise<void>;
 }
 
+/**
+ * Another node (or the same one after a restart) on `r`'s database, so with its channels, prices
+ * and users, on a loopback port; `baseURL` is its `/v1`. Close it before `r`, which drops the database.
+ */
+export async function startSecondNode(
+  r: Pick<RelayTestContext, 't'>,
+  options: Pick<TestAppOptions, 'cache' | 'env'> = {},
+): Promise<{ t: TestApp; baseURL: string }> {
+  const t = await startTestApp({ ...options, database: r.t.testDatabase });
+  try {
+    return { t, baseURL: `${await listenOnLoopback(t)}/v1` };
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+}
+
 /** A running One Hub on a loopback port with one mock OpenAI channel, a price, a user and a key. */
 export async function startRelayTest(options: TestAppOptions & { quota?: number } = {}): Promise<RelayTestContext> {
   const t = await startTestApp(options);
   const upstream = await startMockUpstream();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const baseURL = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`;
+  const baseURL = `${await listenOnLoopback(t)}/v1`;
 
   const admin: RelayTestContext['admin'] = async (method, url, payload) => {
     const response = await t.app.inject({

@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import type { DialectName } from '../src/platform/db/index.js';
 import type { TaskPlatformPoller } from '../src/relay/tasks/index.js';
-import { ROOT_TOKEN, startTestApp, type TestApp } from './app.js';
+import { listenOnLoopback, ROOT_TOKEN, startTestApp, type TestApp } from './app.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 /**
@@ -65,11 +64,18 @@ export interface TaskGatewayBase {
   close(): Promise<void>;
 }
 
-/** A server on a loopback port, on `database` (left for the gateway to drop). */
+/**
+ * A server on a loopback port, on `database` (left for the gateway to drop). With REDIS_CONN_STRING
+ * in `env` it uses that Redis as production does (balances, budget windows), under the database's
+ * own namespace.
+ */
 async function boot(database: TestDatabase, env: Record<string, string>) {
-  const server = await startTestApp({ database, env: { NODE_TYPE: 'slave', ...env } });
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  return { server, url: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}` };
+  const server = await startTestApp({
+    database,
+    env: { NODE_TYPE: 'slave', ...env },
+    ...(env.REDIS_CONN_STRING ? { cache: 'configured' as const } : {}),
+  });
+  return { server, url: await listenOnLoopback(server) };
 }
 
 const must = (answer: Answer & { what: string }): Answer => {

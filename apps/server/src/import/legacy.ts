@@ -47,6 +47,11 @@ export interface SourceDb {
   count?(table: string): Promise<number>;
 }
 
+/** Every row of `table`, or none when the source has no such table (an older schema). */
+export async function rowsIfPresent(source: SourceDb, table: string): Promise<SourceRow[]> {
+  return (await source.schema()).has(table) ? source.allRows(table) : [];
+}
+
 export type ProductName = 'one-hub' | 'one-api' | 'new-api';
 
 /** One Hub's `users` row. */
@@ -129,10 +134,11 @@ export type LegacyOrder = Omit<Carried<OrdersTable>, 'order_amount' | 'fee' | 'd
 };
 
 /** One Hub's `midjourneys` row (times in milliseconds, JSON columns as text). */
-export type LegacyMidjourney = Carried<MidjourneysTable>;
+// `budget_use` is ours (issue 33): no source counted on our budget windows, so imported tasks have none.
+export type LegacyMidjourney = Omit<Carried<MidjourneysTable>, 'budget_use'>;
 
 /** One Hub's `tasks` row (times in seconds, `properties` and `data` as JSON text). */
-export type LegacyTask = Carried<TasksTable>;
+export type LegacyTask = Omit<Carried<TasksTable>, 'budget_use'>;
 
 export type LegacyTelegramMenu = Omit<Carried<TelegramMenusTable>, 'id'>;
 

@@ -242,6 +242,11 @@ export async function installRelay(
         users: services.userRepository,
         logs: services.logRepository,
         onQuotaChanged: (userId, delta) => services.users.quotaChanged(userId, delta),
+        // The refund is committed by then; windows that could not give back are logged, not retried.
+        uncountWindows: (counted) =>
+          Promise.resolve(budgets.uncount(counted)).catch((error: unknown) =>
+            logger.error({ err: error }, 'giving back a failed task’s budget window use failed'),
+          ),
       },
     },
     inFlight,

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { DialectName } from '../../src/platform/db/index.js';
-import { ROOT_PASSWORD, startTestApp, type TestApp, type TestAppOptions } from '../app.js';
+import { listenOnLoopback, ROOT_PASSWORD, startTestApp, type TestApp, type TestAppOptions } from '../app.js';
 
 /**
  * A test app listening on loopback, so a simulated vendor can call its notify URL over HTTP the
@@ -31,10 +31,7 @@ export async function startPaymentApp(
   node: Pick<TestAppOptions, 'cache' | 'database' | 'clock'> = {},
 ): Promise<PaymentTestApp> {
   const t = await startTestApp({ dialect, env, ...node });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('the test app is not listening');
-  const base = `http://127.0.0.1:${address.port}`;
+  const base = await listenOnLoopback(t);
   await t.services.options.update('ServerAddress', base);
   const root = await t.login('root', ROOT_PASSWORD);
   const call: PaymentTestApp['call'] = (method, url, cookie, payload) =>

@@ -1,6 +1,7 @@
 import { RedemptionStatus } from '@one-hub/contracts';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../platform/db/index.js';
+import { type UserName, userNamesById } from '../user/names.js';
 
 export interface UserTotals {
   total_quota: number;
@@ -31,12 +32,6 @@ export interface QuarterRedemptions {
  */
 const quarterOf = (column: 'created_time' | 'redeemed_time') =>
   sql<number | string>`${sql.ref(column)} - ${sql.ref(column)} % 900`;
-
-export interface UserName {
-  id: number;
-  username: string;
-  display_name: string;
-}
 
 /**
  * Aggregates over users, channels and redemption codes for the analytics page; never reads logs.
@@ -154,19 +149,7 @@ export class AnalyticsRepository {
   }
 
   /** Users by id, deleted ones included. */
-  async usersById(ids: readonly number[]): Promise<Map<number, UserName>> {
-    const wanted = [...new Set(ids)];
-    if (wanted.length === 0) return new Map();
-    const rows = await this.handle.db
-      .selectFrom('users')
-      .select(['id', 'username', 'display_name'])
-      .where('id', 'in', wanted)
-      .execute();
-    return new Map(
-      rows.map((row) => [
-        Number(row.id),
-        { id: Number(row.id), username: row.username, display_name: row.display_name },
-      ]),
-    );
+  usersById(ids: readonly number[]): Promise<Map<number, UserName>> {
+    return userNamesById(this.handle, ids);
   }
 }

@@ -10,6 +10,7 @@ import {
   type TokenRow,
   type TokensTable,
 } from '../../platform/db/index.js';
+import { userNamesById } from '../user/names.js';
 
 export const TOKEN_SORT_FIELDS = [
   'id',
@@ -126,13 +127,7 @@ export class TokenRepository {
 
   /** Display name (or username) of each owner; deleted owners are included so old tokens still show a name. */
   async ownerNames(userIds: readonly number[]): Promise<Map<number, string>> {
-    const unique = [...new Set(userIds)];
-    if (unique.length === 0) return new Map();
-    const rows = await this.handle.db
-      .selectFrom('users')
-      .select(['id', 'username', 'display_name'])
-      .where('id', 'in', unique)
-      .execute();
-    return new Map(rows.map((row) => [row.id, row.display_name || row.username]));
+    const names = await userNamesById(this.handle, userIds);
+    return new Map([...names].map(([id, name]) => [id, name.display_name || name.username]));
   }
 }

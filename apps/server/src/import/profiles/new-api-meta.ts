@@ -1,7 +1,7 @@
 /**
  * new-api's model metadata (vendors, models), its extra token ratios, and what of it stays behind.
  */
-import type { LegacyModelOwner, Skipped, SourceDb, SourceRow } from '../legacy.js';
+import { type LegacyModelOwner, rowsIfPresent, type Skipped, type SourceDb, type SourceRow } from '../legacy.js';
 import { leftovers } from './family-options.js';
 import { toInteger, toNumberMap, toText, toUnixSeconds } from './values.js';
 
@@ -77,8 +77,7 @@ function ownerId(vendor: SourceRow): number {
 const alive = (row: SourceRow) => toUnixSeconds(row.deleted_at) === null;
 
 async function vendors(source: SourceDb): Promise<SourceRow[]> {
-  if (!(await source.schema()).has('vendors')) return [];
-  return (await source.allRows('vendors')).filter(alive);
+  return (await rowsIfPresent(source, 'vendors')).filter(alive);
 }
 
 /** Vendors One Hub does not already know, as custom owners. */

@@ -3,7 +3,15 @@ import { nowSeconds } from '../../platform/clock.js';
  * new-api (QuantumNous/new-api), a one-api fork: the same core tables with soft deletes and more
  * columns, plus top-ups, Midjourney and async tasks, hourly quota data, and model/vendor metadata.
  */
-import type { LegacyLog, LegacyModelInfo, ProductProfile, Skipped, SourceDb, SourceRow } from '../legacy.js';
+import {
+  type LegacyLog,
+  type LegacyModelInfo,
+  type ProductProfile,
+  rowsIfPresent,
+  type Skipped,
+  type SourceDb,
+  type SourceRow,
+} from '../legacy.js';
 import { translateOptions, wellKnownToIssuer } from './family-options.js';
 import { groupsFromOptions, pricesFromOptions } from './family-prices.js';
 import { familyLog, familyRedemption, familyToken, familyUser, keySetting, ONE_HUB_LOG_TYPES } from './family-rows.js';
@@ -105,8 +113,7 @@ function newApiLog(row: SourceRow): LegacyLog {
 }
 
 async function modelInfo(source: SourceDb): Promise<LegacyModelInfo[]> {
-  if (!(await source.schema()).has('models')) return [];
-  const rows = (await source.allRows('models')).filter((row) => toUnixSeconds(row.deleted_at) === null);
+  const rows = (await rowsIfPresent(source, 'models')).filter((row) => toUnixSeconds(row.deleted_at) === null);
   // Only exact names: One Hub's model info has no prefix/suffix/contains rules (name_rule 1-3).
   return rows
     .filter((row) => toInteger(row.name_rule) === 0)

@@ -1,16 +1,17 @@
 import { centsOf, centsText } from '../../payments/money.js';
-import type {
-  LegacyModelInfo,
-  LegacyModelOwner,
-  LegacyOrder,
-  LegacyPayment,
-  LegacyPrice,
-  LegacyStatistic,
-  LegacyUserGroup,
-  ProductProfile,
-  Skipped,
-  SourceDb,
-  SourceRow,
+import {
+  type LegacyModelInfo,
+  type LegacyModelOwner,
+  type LegacyOrder,
+  type LegacyPayment,
+  type LegacyPrice,
+  type LegacyStatistic,
+  type LegacyUserGroup,
+  type ProductProfile,
+  rowsIfPresent,
+  type Skipped,
+  type SourceDb,
+  type SourceRow,
 } from '../legacy.js';
 import { oneHubChannel, oneHubLog, oneHubRedemption, oneHubToken, oneHubUser } from './one-hub-rows.js';
 import { midjourneyRow, taskRow, telegramMenus } from './task-rows.js';
@@ -63,8 +64,7 @@ async function userGroups(source: SourceDb, options: Map<string, string>): Promi
 }
 
 async function prices(source: SourceDb): Promise<LegacyPrice[]> {
-  if (!(await source.schema()).has('prices')) return [];
-  return (await source.allRows('prices')).map((row) => ({
+  return (await rowsIfPresent(source, 'prices')).map((row) => ({
     model: toText(row.model),
     type: toText(row.type) === 'times' ? 'times' : 'tokens',
     channel_type: toInteger(row.channel_type),
@@ -76,8 +76,7 @@ async function prices(source: SourceDb): Promise<LegacyPrice[]> {
 }
 
 async function statistics(source: SourceDb): Promise<LegacyStatistic[]> {
-  if (!(await source.schema()).has('statistics')) return [];
-  return (await source.allRows('statistics')).map((row) => ({
+  return (await rowsIfPresent(source, 'statistics')).map((row) => ({
     date: toDateOnly(row.date),
     user_id: toInteger(row.user_id),
     channel_id: toInteger(row.channel_id),
@@ -91,8 +90,7 @@ async function statistics(source: SourceDb): Promise<LegacyStatistic[]> {
 }
 
 async function modelOwners(source: SourceDb): Promise<LegacyModelOwner[]> {
-  if (!(await source.schema()).has('model_owned_by')) return [];
-  return (await source.allRows('model_owned_by')).map((row) => ({
+  return (await rowsIfPresent(source, 'model_owned_by')).map((row) => ({
     id: toInteger(row.id),
     name: toText(row.name),
     icon: toText(row.icon),
@@ -100,8 +98,7 @@ async function modelOwners(source: SourceDb): Promise<LegacyModelOwner[]> {
 }
 
 async function modelInfo(source: SourceDb): Promise<LegacyModelInfo[]> {
-  if (!(await source.schema()).has('model_info')) return [];
-  return (await source.allRows('model_info')).map((row) => ({
+  return (await rowsIfPresent(source, 'model_info')).map((row) => ({
     model: toText(row.model),
     name: toText(row.name),
     description: toText(row.description),
@@ -129,8 +126,7 @@ function money(value: unknown): string {
 const deletedAt = (row: SourceRow) => toUnixSeconds(row.deleted_at);
 
 async function payments(source: SourceDb): Promise<LegacyPayment[]> {
-  if (!(await source.schema()).has('payments')) return [];
-  return (await source.allRows('payments')).map((row) => ({
+  return (await rowsIfPresent(source, 'payments')).map((row) => ({
     id: toInteger(row.id),
     type: toText(row.type),
     uuid: toText(row.uuid),

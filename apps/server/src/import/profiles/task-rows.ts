@@ -1,4 +1,12 @@
-import type { LegacyMidjourney, LegacyTask, LegacyTelegramMenu, Skipped, SourceDb, SourceRow } from '../legacy.js';
+import {
+  type LegacyMidjourney,
+  type LegacyTask,
+  type LegacyTelegramMenu,
+  rowsIfPresent,
+  type Skipped,
+  type SourceDb,
+  type SourceRow,
+} from '../legacy.js';
 import { toInteger, toJsonText, toText, toUnixSeconds } from './values.js';
 
 /**
@@ -96,8 +104,7 @@ export function newApiTaskNotes(rows: SourceRow[]): Skipped[] {
 }
 
 export async function telegramMenus(source: SourceDb): Promise<LegacyTelegramMenu[]> {
-  if (!(await source.schema()).has('telegram_menus')) return [];
-  return (await source.allRows('telegram_menus')).map((row) => ({
+  return (await rowsIfPresent(source, 'telegram_menus')).map((row) => ({
     command: toText(row.command).trim(),
     description: toText(row.description),
     parse_mode: row.parse_mode === undefined || row.parse_mode === null ? 'MarkdownV2' : toText(row.parse_mode),

@@ -1,5 +1,5 @@
 import { isOptionKey, isSecretOptionKey, normaliseOptionValue } from '@one-hub/contracts';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { toPriceRow } from '../../api/price/repo.js';
 import type { Database } from '../../platform/db/index.js';
 import type { LegacyModelInfo, LegacyModelOwner, LegacyPrice, LegacyUserGroup, Skipped } from '../legacy.js';
@@ -139,69 +139,67 @@ function stringListText(text: string): string {
   return JSON.stringify(text.trim() ? [text.trim()] : []);
 }
 
-export async function writeModelInfo(
+export function writeModelInfo(
   executor: Kysely<Database>,
   context: WriteContext,
   infos: readonly LegacyModelInfo[],
 ): Promise<BatchResult> {
-  const present = new Set((await executor.selectFrom('model_info').select('model').execute()).map((row) => row.model));
-  const skipped: Skipped[] = [];
-  let written = 0;
-  for (const info of infos) {
-    const fields = {
-      name: clip(info.name, 100),
-      description: info.description,
-      context_length: info.context_length,
-      max_tokens: info.max_tokens,
-      input_modalities: stringListText(info.input_modalities),
-      output_modalities: stringListText(info.output_modalities),
-      tags: stringListText(info.tags),
-      support_url: stringListText(info.support_url),
-      created_at: info.created_at,
-      updated_at: info.updated_at,
-    };
-    if (!info.model || info.model.length > 100) {
-      skipped.push(skip('model_info', info.model, 'the model name is empty or longer than 100 characters'));
-    } else if (present.has(info.model) && context.mode === 'merge') {
-      skipped.push(skip('model_info', info.model, KEPT_BY_TARGET));
-    } else {
-      if (present.has(info.model))
-        await executor.updateTable('model_info').set(fields).where('model', '=', info.model).execute();
-      else
-        await executor
-          .insertInto('model_info')
-          .values({ model: info.model, ...fields })
-          .execute();
-      present.add(info.model);
-      written++;
-    }
-  }
-  return { written, skipped };
+  return writeByModel(executor, context, 'model_info', infos, (info) => ({
+    name: clip(info.name, 100),
+    description: info.description,
+    context_length: info.context_length,
+    max_tokens: info.max_tokens,
+    input_modalities: stringListText(info.input_modalities),
+    output_modalities: stringListText(info.output_modalities),
+    tags: stringListText(info.tags),
+    support_url: stringListText(info.support_url),
+    created_at: info.created_at,
+    updated_at: info.updated_at,
+  }));
 }
 
-export async function writePrices(
+export function writePrices(
   executor: Kysely<Database>,
   context: WriteContext,
   prices: readonly LegacyPrice[],
 ): Promise<BatchResult> {
-  const present = new Set((await executor.selectFrom('prices').select('model').execute()).map((row) => row.model));
+  return writeByModel(executor, context, 'prices', prices, (price) => {
+    const { model: _model, ...fields } = toPriceRow(price);
+    return fields;
+  });
+}
+
+/**
+ * Rows keyed by their model name: a name that is empty or too long is skipped; one the target
+ * already has is kept when merging and overwritten otherwise.
+ */
+async function writeByModel<Row extends { model: string }>(
+  executor: Kysely<Database>,
+  context: WriteContext,
+  table: 'model_info' | 'prices',
+  rows: readonly Row[],
+  fieldsOf: (row: Row) => object,
+): Promise<BatchResult> {
+  const present = new Set((await executor.selectFrom(table).select('model').execute()).map((row) => row.model));
   const skipped: Skipped[] = [];
   let written = 0;
-  for (const price of prices) {
-    const { model: _model, ...fields } = toPriceRow(price);
-    if (!price.model || price.model.length > 100) {
-      skipped.push(skip('prices', price.model, 'the model name is empty or longer than 100 characters'));
-    } else if (present.has(price.model) && context.mode === 'merge') {
-      skipped.push(skip('prices', price.model, KEPT_BY_TARGET));
+  // Both tables are keyed by `model`; the other columns are what `fieldsOf` gives for that table.
+  const target = table as 'prices';
+  for (const row of rows) {
+    const fields = fieldsOf(row) as Omit<Insertable<Database['prices']>, 'model'>;
+    if (!row.model || row.model.length > 100) {
+      skipped.push(skip(table, row.model, 'the model name is empty or longer than 100 characters'));
+    } else if (present.has(row.model) && context.mode === 'merge') {
+      skipped.push(skip(table, row.model, KEPT_BY_TARGET));
     } else {
-      if (present.has(price.model))
-        await executor.updateTable('prices').set(fields).where('model', '=', price.model).execute();
+      if (present.has(row.model))
+        await executor.updateTable(target).set(fields).where('model', '=', row.model).execute();
       else
         await executor
-          .insertInto('prices')
-          .values({ model: price.model, ...fields })
+          .insertInto(target)
+          .values({ model: row.model, ...fields })
           .execute();
-      present.add(price.model);
+      present.add(row.model);
       written++;
     }
   }

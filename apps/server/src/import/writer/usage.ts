@@ -41,6 +41,27 @@ function toLogRow(log: LegacyLog, userId: number, channelId: number): NewLogRow 
   };
 }
 
+/** The target's ids for the users and channels that usage rows name. */
+async function userAndChannelIds(
+  executor: Kysely<Database>,
+  context: WriteContext,
+  rows: readonly { user_id: number; channel_id: number }[],
+) {
+  const users = await lookupIds(
+    executor,
+    context,
+    'users',
+    rows.map((row) => row.user_id),
+  );
+  const channels = await lookupIds(
+    executor,
+    context,
+    'channels',
+    rows.map((row) => row.channel_id),
+  );
+  return { users, channels };
+}
+
 /**
  * Log rows, with user and channel ids remapped. `rollUp`: the source had no daily statistics, so
  * each batch's consume rows are added to them here, in the same transaction as the rows.
@@ -51,18 +72,7 @@ export async function writeLogs(
   logs: readonly LegacyLog[],
   rollUp: boolean,
 ): Promise<BatchResult> {
-  const users = await lookupIds(
-    executor,
-    context,
-    'users',
-    logs.map((log) => log.user_id),
-  );
-  const channels = await lookupIds(
-    executor,
-    context,
-    'channels',
-    logs.map((log) => log.channel_id),
-  );
+  const { users, channels } = await userAndChannelIds(executor, context, logs);
   const missing = new Map<number, number>();
   const rows: NewLogRow[] = [];
   for (const log of logs) {
@@ -104,18 +114,7 @@ export async function writeStatistics(
   context: WriteContext,
   statistics: readonly LegacyStatistic[],
 ): Promise<BatchResult> {
-  const users = await lookupIds(
-    executor,
-    context,
-    'users',
-    statistics.map((row) => row.user_id),
-  );
-  const channels = await lookupIds(
-    executor,
-    context,
-    'channels',
-    statistics.map((row) => row.channel_id),
-  );
+  const { users, channels } = await userAndChannelIds(executor, context, statistics);
   const missing = new Map<number, number>();
   const deltas: StatisticsDelta[] = [];
   let undated = 0;

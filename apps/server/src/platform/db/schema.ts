@@ -294,6 +294,8 @@ export interface MidjourneysTable {
   /** fast | turbo | relax */
   mode: string;
   token_id: number;
+  /** JSON text: what the submission counted on budget windows, given back if the task fails. */
+  budget_use: string | null;
 }
 
 /** Suno and Kling tasks (reference `tasks`); times in seconds. */
@@ -324,6 +326,8 @@ export interface TasksTable {
   data: string;
   notify_hook: string;
   token_id: number;
+  /** JSON text: what the submission counted on budget windows, given back if the task fails. */
+  budget_use: string | null;
 }
 
 /** The Telegram bot's custom commands (reference `telegram_menus`). */

@@ -2,6 +2,8 @@ import { LogType, type RouteExplanation } from '@one-hub/contracts';
 import { fitLogColumn } from '../../domain/log-rows.js';
 import type { NewLogRow } from '../../platform/db/index.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
+import type { SettleResult } from './ledger.js';
+import type { LowBalanceReminder } from './low-balance.js';
 import type { Price, SettledQuota, Usage } from './quota.js';
 
 /** Who is billed, for which model, through which channel and group, at what price: known before the upstream answers. */
@@ -88,4 +90,30 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
     request_id: fitLogColumn('request_id', record.requestId),
     metadata: JSON.stringify(metadata),
   };
+}
+
+/** What follows every charge the relay settles: a request's, a realtime response's, a task's. */
+export interface ChargeEffects {
+  options: { getBoolean(key: 'LogConsumeEnabled'): boolean };
+  writeLog(row: NewLogRow): void;
+  commitJournal?(): void;
+  remindLowBalance: LowBalanceReminder;
+}
+
+/** The consume record but for what the settlement answers. */
+export type ChargedCall = Omit<ConsumeRecord, 'charged' | 'shortfall' | 'paidBy' | 'planPaid'>;
+
+/**
+ * After a settlement: the low-balance reminder when the charge crossed its threshold, the consume
+ * log row when LogConsumeEnabled (`content` names a task), and the journal's commit, so the
+ * settlement and its row are durable before the answer ends (journal.ts).
+ */
+export function recordCharge(deps: ChargeEffects, call: ChargedCall, result: SettleResult, content?: string): void {
+  const { charged, shortfall, balance, paidBy, planPaid } = result;
+  if (balance !== undefined && charged > 0) deps.remindLowBalance(call.caller.user.id, balance + charged, balance);
+  if (deps.options.getBoolean('LogConsumeEnabled')) {
+    const row = consumeLogRow({ ...call, charged, shortfall, paidBy, planPaid });
+    deps.writeLog(content === undefined ? row : { ...row, content });
+  }
+  deps.commitJournal?.();
 }

@@ -2,6 +2,7 @@ import type { DatabaseHandle } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Journal, SettlementRecord } from '../../platform/journal/journal.js';
 import type { BudgetHold, CounterRule } from './budgets/budget-ledger.js';
+import type { WindowDelta } from './budgets/usage-store.js';
 import type { LedgerDeltas } from './ledger-writer.js';
 import { type Short, type TryOutcome, type WaitFor, WaitQueue } from './quota-waiters.js';
 import { SettledBatches } from './settled-batches.js';
@@ -86,6 +87,8 @@ export interface SettleResult {
   /** Set while the owner holds a plan that covers the request: who paid, and the quota the plan's allowance took. */
   paidBy?: 'plan' | 'balance';
   planPaid?: number;
+  /** What the budget windows counted, each with its window's start: a failed task gives it back. */
+  windows?: WindowDelta[];
 }
 
 /** Reserve before the upstream call, settle exactly once after it; balances never go below zero. */

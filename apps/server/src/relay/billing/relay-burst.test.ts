@@ -1,8 +1,8 @@
 import { LogType } from '@one-hub/contracts';
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/app.js';
-import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
+import type { TestApp } from '../../../test/app.js';
+import { type RelayTestContext, startRelayTest, startSecondNode } from '../../../test/relay-setup.js';
 import { countChatPromptTokens } from './metering.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -99,26 +99,21 @@ describe('a burst of 200 requests at the end of a balance that pays for 50', () 
   // Two nodes share the balance through Redis, on one PostgreSQL database.
   describe.skipIf(!redisUrl || !pgUrl)('on two nodes sharing PostgreSQL and Redis', () => {
     let r: RelayTestContext;
-    let second: TestApp;
-    let secondUrl: string;
+    let second: { t: TestApp; baseURL: string };
     beforeAll(async () => {
       const env = { REDIS_CONN_STRING: String(redisUrl) };
       r = await startRelayTest({ quota: 0, dialect: 'postgres', cache: 'configured', env });
       await prepare(r);
       // Started after the setup, the second node reads the channel, prices and group as they are now.
-      second = await startTestApp({ database: r.t.testDatabase, cache: 'configured', env });
-      await second.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = second.app.server.address();
-      secondUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`;
+      second = await startSecondNode(r, { cache: 'configured', env });
     });
     afterAll(async () => {
-      // The second node is on the first one's database, which the first drops when it closes.
-      await second?.close();
+      await second?.t.close();
       await r?.close();
     });
 
     it('serves what the balance pays for with the requests split over both nodes, and spends exactly', async () => {
-      await burstAtTheEndOfTheBalance(r, [r.t, second], [r.baseURL, secondUrl]);
+      await burstAtTheEndOfTheBalance(r, [r.t, second.t], [r.baseURL, second.baseURL]);
     });
   });
 });

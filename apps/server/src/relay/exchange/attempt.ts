@@ -1,6 +1,6 @@
 import { mapModel } from '../../domain/model-mapping.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
-import { consumeLogRow } from '../billing/consume-log.js';
+import { recordCharge } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
 import { type Price, settledQuota, type Usage } from '../billing/quota.js';
 import { unpricedModelRefusal } from '../billing/unpriced.js';
@@ -134,42 +134,30 @@ export async function settle(
   }
   // A cache hit called no channel: none is credited with its cost or named in its log.
   const channelId = cacheRatio === undefined ? channel.id : 0;
-  const { charged, shortfall, balance, paidBy, planPaid } = await deps.ledger.settle(
-    reservation,
-    settled.quota,
-    channelId,
+  const result = await deps.ledger.settle(reservation, settled.quota, channelId, {
+    tokens: full.promptTokens + full.completionTokens,
+  });
+  attempt.charged = result.charged;
+  recordCharge(
+    deps,
     {
-      tokens: full.promptTokens + full.completionTokens,
+      caller: attempt.caller,
+      requestId: request.id,
+      sourceIp: request.ip,
+      model: billed.billedModel,
+      channelId,
+      group: attempt.group,
+      groupRatio: attempt.groupRatio,
+      price,
+      settled,
+      usage,
+      startedAt: attempt.startedAt,
+      firstByteMs: transfer.firstByteMs,
+      stream: attempt.input.stream,
+      clientGone: transfer.clientGone,
+      cached: cacheRatio !== undefined,
+      route: cacheRatio === undefined ? attempt.route?.toJSON() : undefined,
     },
+    result,
   );
-  attempt.charged = charged;
-  if (balance !== undefined && charged > 0) deps.remindLowBalance(reservation.userId, balance + charged, balance);
-  if (deps.options.getBoolean('LogConsumeEnabled')) {
-    deps.writeLog(
-      consumeLogRow({
-        caller: attempt.caller,
-        requestId: request.id,
-        sourceIp: request.ip,
-        model: billed.billedModel,
-        channelId,
-        group: attempt.group,
-        groupRatio: attempt.groupRatio,
-        price,
-        settled,
-        usage,
-        charged,
-        shortfall,
-        paidBy,
-        planPaid,
-        startedAt: attempt.startedAt,
-        firstByteMs: transfer.firstByteMs,
-        stream: attempt.input.stream,
-        clientGone: transfer.clientGone,
-        cached: cacheRatio !== undefined,
-        route: cacheRatio === undefined ? attempt.route?.toJSON() : undefined,
-      }),
-    );
-  }
-  // The settlement and its row reach the journal before the answer's end is written.
-  deps.commitJournal?.();
 }

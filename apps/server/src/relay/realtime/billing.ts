@@ -1,5 +1,5 @@
 import { keyRefOf, planOf } from '../access/budget-rules.js';
-import { type BilledCall, consumeLogRow } from '../billing/consume-log.js';
+import { type BilledCall, recordCharge } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota, settledQuota, type Usage } from '../billing/quota.js';
 import type { RelayDeps } from '../exchange/types.js';
@@ -117,36 +117,17 @@ export class SessionBilling {
     deps.completions?.record(account.model, settled.completionTokens);
     const held = this.held ?? (await this.reserve());
     this.held = undefined;
-    const { charged, shortfall, balance, paidBy, planPaid } = await deps.ledger.settle(
-      held,
-      settled.quota,
-      account.channelId,
-      {
-        tokens: settled.promptTokens + settled.completionTokens,
-      },
-    );
-    this.charged += charged;
-    if (balance !== undefined && charged > 0) deps.remindLowBalance(account.caller.user.id, balance + charged, balance);
-    if (deps.options.getBoolean('LogConsumeEnabled')) {
-      deps.writeLog(
-        consumeLogRow({
-          ...account,
-          settled,
-          usage,
-          charged,
-          shortfall,
-          paidBy,
-          planPaid,
-          startedAt,
-          firstByteMs: undefined,
-          stream: true,
-          clientGone: false,
-        }),
-      );
-    }
+    const result = await deps.ledger.settle(held, settled.quota, account.channelId, {
+      tokens: settled.promptTokens + settled.completionTokens,
+    });
+    this.charged += result.charged;
     // Journaled now (journal.ts). A session forwards `response.done` as it reads it, so here the
     // client may see the event a moment before its charge is on disk; HTTP answers wait for it.
-    deps.commitJournal?.();
+    recordCharge(
+      deps,
+      { ...account, settled, usage, startedAt, firstByteMs: undefined, stream: true, clientGone: false },
+      result,
+    );
     if (!this.closed) this.held = await this.reserve();
   }
 

@@ -11,7 +11,8 @@ import {
   migrateToLatest,
   openDatabase,
 } from '../../platform/db/index.js';
-import { refundTask } from './refund.js';
+import type { WindowDelta } from '../billing/budgets/usage-store.js';
+import { budgetUseColumn, refundTask } from './refund.js';
 
 /**
  * A failed task is refunded once, whoever sees the failure first: several pollers, fetches and
@@ -21,6 +22,10 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
   let testDatabase: TestDatabase;
   let handle: DatabaseHandle;
   const announced: Array<[number, number]> = [];
+  const uncounted: WindowDelta[][] = [];
+  const counted: WindowDelta[] = [
+    { subject: 'key:7', period: 'day', start: 1_700_000_000_000, quota: 250, requests: 1, tokens: 0 },
+  ];
 
   beforeAll(async () => {
     testDatabase = await createTestDatabase(dialect);
@@ -38,6 +43,9 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
     users: new UserRepository(handle),
     logs: new LogRepository(),
     onQuotaChanged: (userId: number, delta: number) => announced.push([userId, delta]),
+    uncountWindows: async (windows: WindowDelta[]) => {
+      uncounted.push(windows);
+    },
   });
 
   async function insertTask(status: string): Promise<number> {
@@ -77,7 +85,7 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
     return Number(result.numUpdatedRows) === 1;
   };
 
-  it('credits the charge once, with one system log row, however many see the failure at once', async () => {
+  it('credits the charge and gives back the windows’ count once, with one system log row, however many see the failure at once', async () => {
     const id = await insertTask('IN_PROGRESS');
     const before = await storedQuotaOf(handle, 41);
     const results = await Promise.all(
@@ -85,6 +93,7 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
         refundTask(deps(), {
           userId: 41,
           quota: 250,
+          budgetUse: budgetUseColumn(counted),
           content: `异步任务执行失败 ${id}，补偿 250`,
           event: { event: 'task_refund', kind: 'task', task_id: String(id), quota: 250 },
           markFailed: markFailed(id),
@@ -108,6 +117,7 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
       quota: 250,
     });
     expect(announced.filter(([userId]) => userId === 41)).toEqual([[41, 250]]);
+    expect(uncounted).toEqual([counted]);
     const task = await handle.db
       .selectFrom('tasks')
       .select(['status', 'fail_reason'])
@@ -123,11 +133,13 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
       await refundTask(deps(), {
         userId: 41,
         quota: 250,
+        budgetUse: budgetUseColumn(counted),
         content: 'x',
         event: { event: 'task_refund', kind: 'task', task_id: String(id), quota: 250 },
         markFailed: markFailed(id),
       }),
     ).toBe(false);
     expect(await storedQuotaOf(handle, 41)).toBe(before);
+    expect(uncounted).toHaveLength(1);
   });
 });

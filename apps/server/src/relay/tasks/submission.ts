@@ -4,13 +4,14 @@ import { AppError } from '../../platform/errors.js';
 import { checkModelAllowed, enterLimits, hasLimits, noRelease } from '../access/admission.js';
 import { keyRefOf, planOf } from '../access/budget-rules.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
-import { consumeLogRow } from '../billing/consume-log.js';
+import { recordCharge } from '../billing/consume-log.js';
 import type { Reservation } from '../billing/ledger.js';
 import { type Price, reservationQuota, settledQuota } from '../billing/quota.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
 import { pickChannel } from '../exchange/pipeline.js';
 import type { Attempt, RelayDeps } from '../exchange/types.js';
 import type { RouterChannel } from '../routing/router.js';
+import { budgetUseColumn } from './refund.js';
 
 /**
  * What every asynchronous task (Midjourney, Suno, Kling) does at submission, whatever its wire
@@ -141,15 +142,20 @@ export interface Confirmation {
   quota?: number;
 }
 
-/**
- * The upstream took the task: the price is charged and a consume log written. Answers what was
- * charged, which the task row keeps so a failure refunds exactly that.
- */
+/** What the task row keeps of its charge, so a failure gives back exactly that (refund.ts). */
+export interface TaskCharge {
+  /** What the balance was charged. */
+  quota: number;
+  /** What the budget windows counted (budgetUseColumn). */
+  budget_use: string | null;
+}
+
+/** The upstream took the task: the price is charged and a consume log written. */
 export async function confirmSubmission(
   deps: TaskDeps,
   submission: TaskSubmission,
   confirmation: Confirmation,
-): Promise<number> {
+): Promise<TaskCharge> {
   submission.release();
   const cost = confirmation.quota ?? submission.quota;
   const result = await deps.ledger.settle(submission.reservation, cost, submission.channel.id, { tokens: 0 });
@@ -157,8 +163,10 @@ export async function confirmSubmission(
     ...settledQuota({ price: submission.price, groupRatio: submission.groupRatio, usage: NO_USAGE }),
     quota: cost,
   };
-  if (deps.options.getBoolean('LogConsumeEnabled')) {
-    const row = consumeLogRow({
+  // Durable before the submission is answered (journal.ts).
+  recordCharge(
+    deps,
+    {
       caller: submission.caller,
       requestId: confirmation.request.id,
       sourceIp: confirmation.request.ip,
@@ -169,23 +177,15 @@ export async function confirmSubmission(
       price: submission.price,
       settled,
       usage: NO_USAGE,
-      charged: result.charged,
-      shortfall: result.shortfall,
-      paidBy: result.paidBy,
-      planPaid: result.planPaid,
       startedAt: submission.startedAt,
       firstByteMs: undefined,
       stream: false,
       clientGone: false,
-    });
-    deps.writeLog({ ...row, content: confirmation.content });
-  }
-  // Durable before the submission is answered (journal.ts).
-  deps.commitJournal?.();
-  if (result.balance !== undefined && result.charged > 0) {
-    deps.remindLowBalance(submission.caller.user.id, result.balance + result.charged, result.balance);
-  }
-  return result.charged;
+    },
+    result,
+    confirmation.content,
+  );
+  return { quota: result.charged, budget_use: budgetUseColumn(result.windows) };
 }
 
 /** The upstream refused the task (or never answered): nothing is charged. */
@@ -201,7 +201,7 @@ export interface SubmissionSteps<Accepted> {
   /** The consume log's content for the accepted task, and what is charged if not the price. */
   confirmation(accepted: Accepted): Omit<Confirmation, 'request'>;
   /** Keeps the accepted task for the pollers and fetches, with what it was charged. */
-  record(accepted: Accepted, submission: TaskSubmission, charged: number): Promise<void>;
+  record(accepted: Accepted, submission: TaskSubmission, charge: TaskCharge): Promise<void>;
 }
 
 /**
@@ -230,7 +230,7 @@ export async function runSubmission<Accepted>(
     await cancelSubmission(deps, submission);
     throw error;
   }
-  const charged = await confirmSubmission(deps, submission, { request, ...steps.confirmation(accepted) });
-  await steps.record(accepted, submission, charged);
+  const charge = await confirmSubmission(deps, submission, { request, ...steps.confirmation(accepted) });
+  await steps.record(accepted, submission, charge);
   return accepted;
 }

@@ -120,7 +120,7 @@ export function submitTableTask<Accepted extends TableAccepted>(
     {
       send: (submission) => send(submission.channel),
       confirmation: (accepted) => ({ content: `${task.label} ${task.action} ${accepted.taskId}` }),
-      async record(accepted, submission, charged) {
+      async record(accepted, submission, charge) {
         const now = nowSeconds();
         await deps.repo.insert({
           created_at: now,
@@ -129,7 +129,7 @@ export function submitTableTask<Accepted extends TableAccepted>(
           platform: task.platform,
           user_id: submission.caller.user.id,
           channel_id: submission.channel.id,
-          quota: charged,
+          ...charge,
           action: task.action,
           status: 'SUBMITTED',
           fail_reason: '',
@@ -191,6 +191,7 @@ async function failTask(deps: TaskTrackerDeps, row: TaskRow, update: TaskUpdate)
   return refundTask(deps.refunds, {
     userId: row.user_id,
     quota,
+    budgetUse: row.budget_use,
     content: taskRefundText(row.task_id, quota),
     event: { event: 'task_refund', kind: 'task', task_id: row.task_id, quota },
     markFailed: (executor) => deps.repo.updateUnfinished(Number(row.id), final, executor),

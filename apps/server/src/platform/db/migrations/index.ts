@@ -22,6 +22,7 @@ import * as journalMarks from './0019_journal_marks.js';
 import * as budgets from './0020_budgets.js';
 import * as plans from './0021_plans.js';
 import * as routingStrategy from './0022_routing_strategy.js';
+import * as taskBudgetUse from './0023_task_budget_use.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -53,6 +54,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0020_budgets': budgets,
   '0021_plans': plans,
   '0022_routing_strategy': routingStrategy,
+  '0023_task_budget_use': taskBudgetUse,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,9 +1,9 @@
 import { LogType } from '@one-hub/contracts';
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/app.js';
+import type { TestApp } from '../../../../test/app.js';
 import { availableDialects } from '../../../../test/databases.js';
-import { type RelayTestContext, startRelayTest } from '../../../../test/relay-setup.js';
+import { type RelayTestContext, startRelayTest, startSecondNode } from '../../../../test/relay-setup.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -108,24 +108,20 @@ describe.each(availableDialects.filter((dialect) => dialect !== 'sqlite' && redi
   'a burst of 200 requests against a budget for 50 on two nodes sharing %s and Redis',
   (dialect) => {
     let r: RelayTestContext;
-    let second: TestApp;
-    let secondUrl: string;
+    let second: { t: TestApp; baseURL: string };
     beforeAll(async () => {
       const env = { REDIS_CONN_STRING: String(redisUrl) };
       r = await startRelayTest({ dialect, cache: 'configured', env });
       await prepare(r);
-      second = await startTestApp({ database: r.t.testDatabase, cache: 'configured', env });
-      await second.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = second.app.server.address();
-      secondUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`;
+      second = await startSecondNode(r, { cache: 'configured', env });
     });
     afterAll(async () => {
-      await second?.close();
+      await second?.t.close();
       await r?.close();
     });
 
     it('serves at most the budget with the requests split over both nodes, and spends exactly', async () => {
-      await bothBudgets(r, [r.t, second], [r.baseURL, secondUrl]);
+      await bothBudgets(r, [r.t, second.t], [r.baseURL, second.baseURL]);
     });
   },
 );

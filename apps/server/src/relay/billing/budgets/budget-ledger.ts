@@ -2,6 +2,7 @@ import type { BudgetScope } from '@one-hub/contracts';
 import type { WindowClock, WindowPeriod, WindowUse } from '../../../domain/budget-windows.js';
 import { AppError } from '../../../platform/errors.js';
 import type { Measure, Measures } from './measures.js';
+import type { WindowDelta } from './usage-store.js';
 
 /**
  * Budgets per window (issue 33) ride the balance's reserve/settle path: before the upstream call a
@@ -30,6 +31,8 @@ export interface BudgetHold {
   settled: boolean;
   /** Set by ledgers that track holds outside the process. */
   id?: string;
+  /** What `settle` counted on each window, with the window's start: what `uncount` can take back. */
+  counted?: WindowDelta[];
 }
 
 export interface BudgetLedger {
@@ -41,8 +44,11 @@ export interface BudgetLedger {
    * returns the quota counted.
    */
   settle(hold: BudgetHold, used: Measures | null): number | Promise<number>;
-  /** Takes back quota counted by `settle` that the balance did not charge after all. */
-  uncount(hold: BudgetHold, quota: number): void | Promise<void>;
+  /**
+   * Takes back use that `settle` counted (the balance did not charge it after all, or the task it
+   * paid for failed), from each window only while it is still the window that counted it.
+   */
+  uncount(counted: WindowDelta[]): void | Promise<void>;
   /** The current use of a subject's window (read-only, for the console). */
   use(subject: string, period: WindowPeriod): Promise<WindowUse | undefined>;
   flush(): Promise<void>;

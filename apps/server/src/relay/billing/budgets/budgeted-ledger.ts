@@ -100,14 +100,21 @@ export class BudgetedLedger implements QuotaLedger {
     if (!hold || reservation.settled || hold.settled) return this.base.settle(reservation, cost, channelId, use);
     const used = use === undefined && cost <= 0 ? null : { quota: cost, requests: 1, tokens: use?.tokens ?? 0 };
     const counted = await this.budgets.settle(hold, used);
+    const windows = hold.counted ? { windows: hold.counted } : {};
     if (reservation.planPaid) {
       const result = await this.base.settle(reservation, 0, channelId, use);
-      return { ...result, charged: 0, shortfall: used ? cost - counted : 0, planPaid: used ? counted : 0 };
+      return { ...result, charged: 0, shortfall: used ? cost - counted : 0, planPaid: used ? counted : 0, ...windows };
     }
     const result = await this.base.settle(reservation, used ? Math.min(cost, counted) : 0, channelId, use);
     // The balance may charge less than the windows counted (it ran short): they count what was charged.
-    if (used && result.charged < counted) await this.budgets.uncount(hold, counted - result.charged);
-    return { ...result, shortfall: cost - result.charged };
+    if (used && result.charged < counted) await this.uncountQuota(hold, counted - result.charged);
+    return { ...result, shortfall: cost - result.charged, ...windows };
+  }
+
+  private async uncountQuota(hold: BudgetHold, quota: number): Promise<void> {
+    const counted = hold.counted ?? [];
+    await this.budgets.uncount(counted.map((delta) => ({ ...delta, quota, requests: 0, tokens: 0 })));
+    for (const delta of counted) delta.quota -= quota;
   }
 
   invalidateUser(userId: number, delta?: number): void {

@@ -89,15 +89,31 @@ export class MemoryBudgetLedger implements BudgetLedger {
     });
     const quota = Math.min(used.quota, ...rooms);
     const counted = { ...used, quota: Math.max(0, quota) };
-    this.countAll(counters, counted, now);
+    hold.counted = this.countAll(counters, counted, now);
     return counted.quota;
   }
 
-  uncount(hold: BudgetHold, quota: number): void {
-    if (quota <= 0) return;
-    const now = Date.now();
-    const counters = hold.counters.map((id) => this.current(id, now, true));
-    this.countAll(counters, { quota: -quota, requests: 0, tokens: 0 }, now);
+  uncount(counted: WindowDelta[]): void | Promise<void> {
+    const idOf = (delta: WindowDelta) => counterId(delta.subject, delta.period as WindowPeriod);
+    // A refund may run where the window was never met yet (after a restart): it is read first.
+    const missing = counted.filter((delta) => !this.counters.has(idOf(delta)));
+    const uncountLoaded = () => {
+      const now = Date.now();
+      const givenBack: WindowDelta[] = [];
+      for (const delta of counted) {
+        const counter = this.current(idOf(delta), now, false);
+        // Only the window that counted it: a newer one never did.
+        if (counter.start !== delta.start) continue;
+        const back = { quota: -delta.quota, requests: -delta.requests, tokens: -delta.tokens };
+        addMeasures(counter.used, back);
+        givenBack.push({ ...delta, ...back });
+      }
+      this.pending.add(...givenBack);
+    };
+    if (missing.length === 0) return uncountLoaded();
+    return Promise.all(missing.map((delta) => this.load(delta.subject, delta.period as WindowPeriod))).then(
+      uncountLoaded,
+    );
   }
 
   async use(subject: string, period: WindowPeriod): Promise<WindowUse | undefined> {
@@ -116,8 +132,11 @@ export class MemoryBudgetLedger implements BudgetLedger {
     await this.flush();
   }
 
-  /** Adds settled use to each counter's open window (opening one if none is) and, as one record, to the next batch. */
-  private countAll(counters: Counter[], used: Measures, now: number): void {
+  /**
+   * Adds settled use to each counter's open window (opening one if none is) and, as one record, to
+   * the next batch; answers what each window counted.
+   */
+  private countAll(counters: Counter[], used: Measures, now: number): WindowDelta[] {
     const deltas: WindowDelta[] = [];
     for (const counter of counters) {
       if (counter.start === undefined) this.open(counter, now);
@@ -125,6 +144,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
       deltas.push({ subject: counter.subject, period: counter.period, start: counter.start as number, ...used });
     }
     this.pending.add(...deltas);
+    return deltas;
   }
 
   /**

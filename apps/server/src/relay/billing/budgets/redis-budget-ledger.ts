@@ -11,10 +11,10 @@ import {
   type MergedRule,
   mergeRules,
 } from './budget-ledger.js';
-import type { Measure, Measures } from './measures.js';
+import { isZero, type Measure, type Measures } from './measures.js';
 import { PendingUse } from './pending-use.js';
 import * as scripts from './redis-budget-scripts.js';
-import type { BudgetUsageStore } from './usage-store.js';
+import type { BudgetUsageStore, WindowDelta } from './usage-store.js';
 
 const MEASURE_OF: Record<string, Measure> = { q: 'quota', r: 'requests', t: 'tokens' };
 const MAX_LOAD_ATTEMPTS = 5;
@@ -22,7 +22,6 @@ const MAX_LOAD_ATTEMPTS = 5;
 /** A hold as this ledger keeps it: the rules too, to describe the counters to the settling script. */
 interface RedisHold extends BudgetHold {
   rules: MergedRule[];
-  starts?: number[];
 }
 
 /**
@@ -146,19 +145,28 @@ export class RedisBudgetLedger implements BudgetLedger {
     const keys = [...rules.map((rule) => this.keyOf(rule)), `${this.prefix}bres`];
     const result = (await this.redis.eval(scripts.SETTLE, keys.length, ...keys, ...args)) as number[];
     if (!used) return 0;
-    const counted = Number(result[0]);
-    const starts = result.slice(1).map(Number);
-    (hold as RedisHold).starts = starts;
-    this.addPending(rules, starts, { ...used, quota: counted });
-    return counted;
+    const counted = { ...used, quota: Number(result[0]) };
+    hold.counted = rules.map((rule, index) => ({
+      subject: rule.subject,
+      period: rule.period,
+      start: Number(result[index + 1]),
+      ...counted,
+    }));
+    // One record for the journal: the settlement's use of every window.
+    this.pending.add(...hold.counted);
+    return counted.quota;
   }
 
-  async uncount(hold: BudgetHold, quota: number): Promise<void> {
-    const { rules, starts } = hold as RedisHold;
-    if (quota <= 0 || !starts) return;
-    const keys = rules.map((rule) => this.keyOf(rule));
-    await this.redis.eval(scripts.UNCOUNT, keys.length, ...keys, quota, ...starts);
-    this.addPending(rules, starts, { quota: -quota, requests: 0, tokens: 0 });
+  async uncount(counted: WindowDelta[]): Promise<void> {
+    const deltas = counted.filter((delta) => !isZero(delta));
+    if (deltas.length === 0) return;
+    const keys = deltas.map((delta) => this.keyOf({ subject: delta.subject, period: delta.period as WindowPeriod }));
+    const args = deltas.flatMap((delta) => [delta.start, delta.quota, delta.requests, delta.tokens]);
+    await this.redis.eval(scripts.UNCOUNT, keys.length, ...keys, ...args);
+    // The stored row drops a delta for a window it no longer holds, as Redis did.
+    this.pending.add(
+      ...deltas.map((delta) => ({ ...delta, quota: -delta.quota, requests: -delta.requests, tokens: -delta.tokens })),
+    );
   }
 
   async use(subject: string, period: WindowPeriod): Promise<WindowUse | undefined> {
@@ -167,18 +175,6 @@ export class RedisBudgetLedger implements BudgetLedger {
     const start = Number(values[0]);
     if (start < 0) return undefined;
     return { start, quota: Number(values[1]), requests: Number(values[2]), tokens: Number(values[3]) };
-  }
-
-  /** One settlement's use of its windows (`starts`: each window's, as the script answered), for the database. */
-  private addPending(rules: MergedRule[], starts: number[], used: Measures): void {
-    this.pending.add(
-      ...rules.map((rule, index) => ({
-        subject: rule.subject,
-        period: rule.period,
-        start: starts[index] as number,
-        ...used,
-      })),
-    );
   }
 
   flush(): Promise<void> {

@@ -30,6 +30,18 @@ end
 `;
 
 /**
+ * Takes amounts off a counter's settled (prefix '') or held ('h') measures. Subtracted from 0, not
+ * negated: Lua writes a negated 0 as "-0", which HINCRBY refuses as no integer.
+ */
+const TAKE = `
+local function take(key, prefix, q, r, t)
+  redis.call('HINCRBY', key, prefix .. 'q', 0 - tonumber(q))
+  redis.call('HINCRBY', key, prefix .. 'r', 0 - tonumber(r))
+  redis.call('HINCRBY', key, prefix .. 't', 0 - tonumber(t))
+end
+`;
+
+/**
  * KEYS: counters…, bres. ARGV: now, hold id, expiresAt, demand q, r, t, then 8 per counter.
  * → {1} held; {0, i, measure, end} counter i would be overrun; {-1, i} counter i must be loaded.
  */
@@ -73,17 +85,13 @@ return {1}`;
  * (not given back as expired); the quota counted is at most what no other hold keeps of any window.
  * → {counted quota, start of counter 1, start of counter 2, …}.
  */
-export const SETTLE = `${ROLL}
+export const SETTLE = `${ROLL}${TAKE}
 local now = tonumber(ARGV[1])
 local n = #KEYS - 1
 local held = {q = tonumber(ARGV[6]), r = tonumber(ARGV[7]), t = tonumber(ARGV[8])}
 if redis.call('HDEL', KEYS[n + 1], ARGV[2]) == 1 then
   for i = 1, n do
-    if redis.call('EXISTS', KEYS[i]) == 1 then
-      redis.call('HINCRBY', KEYS[i], 'hq', -held.q)
-      redis.call('HINCRBY', KEYS[i], 'hr', -held.r)
-      redis.call('HINCRBY', KEYS[i], 'ht', -held.t)
-    end
+    if redis.call('EXISTS', KEYS[i]) == 1 then take(KEYS[i], 'h', held.q, held.r, held.t) end
   end
 end
 local q = tonumber(ARGV[3])
@@ -109,11 +117,15 @@ local result = {q}
 for i = 1, n do result[i + 1] = starts[i] end
 return result`;
 
-/** KEYS: counters…. ARGV: quota, then each counter's window start. Takes back counted quota from windows still open. */
-export const UNCOUNT = `
+/**
+ * KEYS: counters…. ARGV: 4 per counter: the window's start, and the quota, requests and tokens to
+ * take back. Takes back use counted by a settlement from each window still open at that start.
+ */
+export const UNCOUNT = `${TAKE}
 for i = 1, #KEYS do
-  if tonumber(redis.call('HGET', KEYS[i], 's') or '-1') == tonumber(ARGV[i + 1]) then
-    redis.call('HINCRBY', KEYS[i], 'q', -tonumber(ARGV[1]))
+  local base = (i - 1) * 4
+  if tonumber(redis.call('HGET', KEYS[i], 's') or '-1') == tonumber(ARGV[base + 1]) then
+    take(KEYS[i], '', ARGV[base + 2], ARGV[base + 3], ARGV[base + 4])
   end
 end
 return 1`;
@@ -126,17 +138,13 @@ if tonumber(ARGV[2]) > 0 then redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[2])
 return 1`;
 
 /** KEYS: bres. ARGV: hold id, now. Gives back a hold nobody settled in time (its node died). */
-export const REFUND_EXPIRED = `
+export const REFUND_EXPIRED = `${TAKE}
 local record = redis.call('HGET', KEYS[1], ARGV[1])
 if not record then return 0 end
 local expires, q, r, t, names = string.match(record, '^(%d+)|(%d+)|(%d+)|(%d+)|(.*)$')
 if not expires or tonumber(expires) > tonumber(ARGV[2]) then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 for key in string.gmatch(names, '[^,]+') do
-  if redis.call('EXISTS', key) == 1 then
-    redis.call('HINCRBY', key, 'hq', -tonumber(q))
-    redis.call('HINCRBY', key, 'hr', -tonumber(r))
-    redis.call('HINCRBY', key, 'ht', -tonumber(t))
-  end
+  if redis.call('EXISTS', key) == 1 then take(key, 'h', q, r, t) end
 end
 return 1`;

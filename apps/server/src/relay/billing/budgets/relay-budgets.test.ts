@@ -1,8 +1,7 @@
 import type { BudgetWindowView } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/app.js';
 import { availableDialects } from '../../../../test/databases.js';
-import { type RelayTestContext, startRelayTest, storedQuota } from '../../../../test/relay-setup.js';
+import { type RelayTestContext, startRelayTest, startSecondNode, storedQuota } from '../../../../test/relay-setup.js';
 import { windowAt } from '../../../domain/budget-windows.js';
 
 /**
@@ -141,14 +140,11 @@ describe.each(availableDialects)('budgets per window on %s', (dialect) => {
     const key = await r.newKey(cookie, { setting: { budgets: [{ period: 'month', requests: 1 }] } });
     expect((await post(key)).status).toBe(200);
     await r.t.app.relay.flush();
-    const restarted = await startTestApp({ database: r.t.testDatabase });
+    const restarted = await startSecondNode(r);
     try {
-      await restarted.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = restarted.app.server.address();
-      const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`;
-      await expectRefusal(await post(key, chat, base), 'monthly requests budget of this API key');
+      await expectRefusal(await post(key, chat, restarted.baseURL), 'monthly requests budget of this API key');
     } finally {
-      await restarted.close();
+      await restarted.t.close();
     }
   });
 

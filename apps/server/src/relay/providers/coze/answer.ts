@@ -2,7 +2,7 @@ import { parseJson } from '@one-hub/contracts';
 import { eventData, SseSplitter } from '../../transport/sse.js';
 import { oneChoiceChunks, singleChoiceCompletion } from '../completion.js';
 import type { AdapterContext, ChatChunk, ChatCompletion, ChatUsage, Json, StreamDecoder } from '../types.js';
-import { isRecord, num, upstreamJson } from '../values.js';
+import { isRecord, namedUsage, upstreamJson } from '../values.js';
 
 /**
  * Coze's chat stream → OpenAI. Events are named on their `event:` line:
@@ -57,15 +57,7 @@ export function cozeFailure(body: Buffer): CozeFailure | undefined {
 const failed = (failure: CozeFailure) => new Error(`Coze: ${failure.message} (code ${failure.code})`);
 
 export function usageFromCoze(usage: unknown): ChatUsage | undefined {
-  if (!isRecord(usage)) return undefined;
-  const prompt = num(usage.input_count);
-  const completion = num(usage.output_count);
-  if (prompt + completion <= 0) return undefined;
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: num(usage.token_count) || prompt + completion,
-  };
+  return namedUsage(usage, { prompt: 'input_count', completion: 'output_count', total: 'token_count' });
 }
 
 export function cozeStreamDecoder(context: AdapterContext): StreamDecoder {

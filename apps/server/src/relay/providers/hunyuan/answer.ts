@@ -10,7 +10,7 @@ import type {
   Json,
   StreamDecoder,
 } from '../types.js';
-import { isRecord, num, upstreamJson, upstreamObject } from '../values.js';
+import { isRecord, namedUsage, num, upstreamJson, upstreamObject } from '../values.js';
 import { tencentError } from './errors.js';
 
 /**
@@ -40,15 +40,7 @@ export function finishFromHunyuan(reason: unknown, hasToolCalls: boolean): Finis
 }
 
 export function usageFromHunyuan(usage: unknown): ChatUsage | undefined {
-  if (!isRecord(usage)) return undefined;
-  const prompt = num(usage.PromptTokens);
-  const completion = num(usage.CompletionTokens);
-  if (prompt + completion <= 0) return undefined;
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: num(usage.TotalTokens) || prompt + completion,
-  };
+  return namedUsage(usage, { prompt: 'PromptTokens', completion: 'CompletionTokens', total: 'TotalTokens' });
 }
 
 /** `ErrorMsg` of a stream event ({Code, Msg}), as an Error to raise. */

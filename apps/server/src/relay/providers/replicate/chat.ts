@@ -1,6 +1,6 @@
 import { fieldError } from '../../../platform/errors.js';
 import type { AdapterContext, ChatCompletion, ChatMessage, ChatRequest, ChatUsage, Json } from '../types.js';
-import { isRecord, num } from '../values.js';
+import { namedUsage } from '../values.js';
 
 /**
  * Chat with Replicate's language models (meta/meta-llama-3-70b-instruct and the like), whose input
@@ -81,11 +81,7 @@ export function outputText(output: unknown): string {
 }
 
 function metricsUsage(metrics: unknown): ChatUsage | undefined {
-  if (!isRecord(metrics)) return undefined;
-  const prompt = num(metrics.input_token_count);
-  const completion = num(metrics.output_token_count);
-  if (prompt + completion <= 0) return undefined;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  return namedUsage(metrics, { prompt: 'input_token_count', completion: 'output_token_count' });
 }
 
 /** A finished prediction as an OpenAI chat completion. */

@@ -168,19 +168,21 @@ export function responsesStreamEncoder(requestedModel: string, request?: ChatReq
     return open ? close(open, 'completed') : '';
   };
 
+  /** Closes the open item and adds `item` after it, announced as `shown`. */
+  const openItem = (item: Item, shown: Json): string => {
+    const out = closeCurrent();
+    items.push(item);
+    return out + event('response.output_item.added', { output_index: item.index, item: shown });
+  };
+
   const reasoningDelta = (text: string): string => {
     let out = '';
     let item = current?.kind === 'reasoning' ? current : undefined;
     if (!item) {
-      out += closeCurrent();
       const index = items.length;
       item = { kind: 'reasoning', id: itemId('rs', stem, index), index, pieces: [], open: true };
-      items.push(item);
+      out += openItem(item, { id: item.id, type: 'reasoning', summary: [] });
       current = item;
-      out += event('response.output_item.added', {
-        output_index: item.index,
-        item: { id: item.id, type: 'reasoning', summary: [] },
-      });
       out += event('response.reasoning_summary_part.added', {
         item_id: item.id,
         output_index: item.index,
@@ -204,15 +206,10 @@ export function responsesStreamEncoder(requestedModel: string, request?: ChatReq
     let out = '';
     let message = current?.kind === 'message' ? current : undefined;
     if (!message) {
-      out += closeCurrent();
       const index = items.length;
       message = { kind: 'message', id: itemId('msg', stem, index), index, parts: [], open: true };
-      items.push(message);
+      out += openItem(message, messageItem(message.id, 'in_progress', []));
       current = message;
-      out += event('response.output_item.added', {
-        output_index: index,
-        item: messageItem(message.id, 'in_progress', []),
-      });
     }
     let part = message.parts.at(-1);
     if (part?.type !== type || part.text !== undefined) {
@@ -242,7 +239,6 @@ export function responsesStreamEncoder(requestedModel: string, request?: ChatReq
     let out = '';
     let item = calls.get(position);
     if (!item) {
-      out += closeCurrent();
       const index = items.length;
       item = {
         kind: 'call',
@@ -253,12 +249,11 @@ export function responsesStreamEncoder(requestedModel: string, request?: ChatReq
         pieces: [],
         open: true,
       };
-      items.push(item);
+      out += openItem(
+        item,
+        functionCallItem(item.id, 'in_progress', { callId: item.callId, name: item.name, arguments: '' }),
+      );
       calls.set(position, item);
-      out += event('response.output_item.added', {
-        output_index: index,
-        item: functionCallItem(item.id, 'in_progress', { callId: item.callId, name: item.name, arguments: '' }),
-      });
     } else if (!item.name && call.function?.name) {
       // A name that comes after the first fragment: shown from the `.done` events on.
       item.name = call.function.name;

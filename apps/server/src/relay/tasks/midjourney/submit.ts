@@ -3,7 +3,7 @@ import { AppError } from '../../../platform/errors.js';
 import type { RelayCaller } from '../../access/keys.js';
 import { callerOf } from '../admission.js';
 import { bodyObject, clientHookAddress } from '../body.js';
-import { runSubmission, type TaskSubmission } from '../submission.js';
+import { runSubmission, type TaskCharge, type TaskSubmission } from '../submission.js';
 import { billedModel, FREE_ACTIONS, type MjMode, resolveAction } from './actions.js';
 import type { MidjourneyDeps } from './deps.js';
 import { MJ_CODE_NO_ACCOUNT, MJ_CODE_UNKNOWN, proxyRefusal, proxyUnreachable } from './errors.js';
@@ -139,7 +139,7 @@ async function attempt(
         content: `Midjourney ${context.action} ${taskIdOf(answer)}`.trim(),
         ...(FREE_ACTIONS.has(context.action) ? { quota: 0 } : {}),
       }),
-      record: ({ answer }, submission, charged) => record(deps, submission, charged, target, context, answer),
+      record: ({ answer }, submission, charge) => record(deps, submission, charge, target, context, answer),
     });
     return clientAnswer(answer, code === 21 && !FREE_ACTIONS.has(context.action) ? 1 : code);
   } catch (error) {
@@ -191,7 +191,7 @@ function taskIdOf(answer: ProxySubmitAnswer): string {
 async function record(
   deps: MidjourneyDeps,
   submission: TaskSubmission,
-  charged: number,
+  charge: TaskCharge,
   target: SubmitTarget,
   context: AttemptContext,
   answer: ProxySubmitAnswer,
@@ -226,7 +226,7 @@ async function record(
     progress: known === 'SUCCESS' ? '100%' : '0%',
     fail_reason: '',
     channel_id: submission.channel.id,
-    quota: charged,
+    ...charge,
     buttons: '[]',
     properties: keptProperties(properties, hook),
     mode: target.mode,

@@ -43,6 +43,7 @@ function row(hook: string): MidjourneyRow {
     properties: JSON.stringify({ [CLIENT_HOOK_KEY]: hook }),
     mode: 'fast',
     token_id: 1,
+    budget_use: null,
   };
 }
 

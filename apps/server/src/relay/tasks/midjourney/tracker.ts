@@ -64,6 +64,7 @@ export class MidjourneyTracker {
     const failed = await refundTask(this.deps.refunds, {
       userId: row.user_id,
       quota,
+      budgetUse: row.budget_use,
       content: refundText(row.mj_id, quota),
       event: { event: 'task_refund', kind: 'midjourney', task_id: row.mj_id, quota },
       markFailed: (executor) => this.deps.repo.updateUnfinished(row.id, final, executor),
