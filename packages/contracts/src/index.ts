@@ -4,6 +4,7 @@ export * from './channel.js';
 export * from './csv.js';
 export * from './enums.js';
 export * from './envelope.js';
+export * from './fallbacks.js';
 export * from './format.js';
 export * from './invoice.js';
 export * from './json.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Budget, budgetListSchema } from './budget.js';
+import { type FallbackMap, fallbackMapSchema } from './fallbacks.js';
 
 /** Columns the user group list (`GET /api/user_group/`) may be ordered by. */
 export const USER_GROUP_SORT_FIELDS = ['id', 'name', 'symbol', 'enable', 'ratio', 'api_rate'] as const;
@@ -22,6 +23,10 @@ const groupFields = {
     .default(0),
   /** Allowances per window applying to each member on its own (issue 33). */
   budgets: budgetListSchema.optional().transform((budgets) => budgets ?? []),
+  /** Models tried when every channel of the requested one failed (issue 34). */
+  fallbacks: fallbackMapSchema,
+  /** Requests of one conversation stay on one channel while it works (issue 34). */
+  cache_affinity: z.boolean('cache_affinity must be true or false').default(true),
   public: z.boolean('public must be true or false').default(false),
   promotion: z.boolean('promotion must be true or false').default(false),
   min: z
@@ -79,6 +84,8 @@ export interface UserGroupView {
   api_rate: number;
   tpm: number;
   budgets: Budget[];
+  fallbacks: FallbackMap;
+  cache_affinity: boolean;
   public: boolean;
   promotion: boolean;
   min: number;

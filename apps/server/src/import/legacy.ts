@@ -88,7 +88,7 @@ export interface LegacyToken {
 export type LegacyChannel = Carried<ChannelsTable>;
 
 /** Budgets and TPM are ours (issue 33): imported groups start without them. */
-export type LegacyUserGroup = Omit<Carried<UserGroupsTable>, 'id' | 'budgets' | 'tpm'>;
+export type LegacyUserGroup = Omit<Carried<UserGroupsTable>, 'id' | 'budgets' | 'tpm' | 'fallbacks' | 'cache_affinity'>;
 
 export interface LegacyPrice {
   model: string;

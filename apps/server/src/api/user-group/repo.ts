@@ -2,6 +2,7 @@ import {
   type Paged,
   type PageQuery,
   parseStoredBudgets,
+  parseStoredFallbacks,
   USER_GROUP_SORT_FIELDS,
   type UserGroupView,
 } from '@one-hub/contracts';
@@ -23,6 +24,8 @@ export function toUserGroupView(row: UserGroupRow): UserGroupView {
     api_rate: row.api_rate,
     tpm: Number(row.tpm),
     budgets: parseStoredBudgets(row.budgets),
+    fallbacks: parseStoredFallbacks(row.fallbacks),
+    cache_affinity: toBoolean(row.cache_affinity),
     public: toBoolean(row.public),
     promotion: toBoolean(row.promotion),
     min: row.min,
@@ -38,9 +41,9 @@ export interface UserGroupFilter {
 
 type GroupFields = Omit<UserGroupView, 'id' | 'symbol' | 'enable'>;
 
-/** The budgets are stored as JSON text. */
-function storedFields({ budgets, ...fields }: GroupFields) {
-  return { ...fields, budgets: JSON.stringify(budgets) };
+/** The budgets and fallbacks are stored as JSON text. */
+function storedFields({ budgets, fallbacks, ...fields }: GroupFields) {
+  return { ...fields, budgets: JSON.stringify(budgets), fallbacks: JSON.stringify(fallbacks) };
 }
 
 export class UserGroupRepository {

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DbBoolean } from './column-types.js';
 import type {
   BudgetUsageTable,
@@ -78,6 +78,10 @@ export interface UserGroupsTable {
   tpm: Generated<number>;
   /** JSON list of budget windows applying to each member (contracts budget.ts). */
   budgets: Generated<string>;
+  /** JSON object model → fallback models (contracts fallbacks.ts). */
+  fallbacks: Generated<string>;
+  /** Conversations stay on one channel while it works (relay/routing/affinity.ts); defaults to on. */
+  cache_affinity: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface LogsTable {

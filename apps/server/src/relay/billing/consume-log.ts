@@ -32,6 +32,8 @@ export interface ConsumeRecord extends BilledCall {
   /** For a plan holder: who paid, and what the plan's allowance took (the balance is charged `charged`). */
   paidBy?: 'plan' | 'balance' | undefined;
   planPaid?: number | undefined;
+  /** A fallback served (routing/fallbacks.ts): the model the client asked for; `model` is the one billed. */
+  requestedModel?: string | undefined;
 }
 
 /** Whether the key's backup group served the request: the primary group had no channel for it. */
@@ -62,6 +64,7 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
   if (record.shortfall > 0) metadata.uncharged_quota = record.shortfall;
   if (record.clientGone) metadata.client_disconnected = true;
   if (record.cached) metadata.cache_hit = true;
+  if (record.requestedModel) metadata.requested_model = record.requestedModel;
   if (record.paidBy) metadata.paid_by = record.paidBy;
   if (record.paidBy === 'plan') metadata.plan_quota = record.planPaid ?? 0;
   return {

@@ -141,6 +141,7 @@ export async function settle(
         stream: attempt.input.stream,
         clientGone: transfer.clientGone,
         cached: cacheRatio !== undefined,
+        requestedModel: attempt.requestedModel,
       }),
     );
   }

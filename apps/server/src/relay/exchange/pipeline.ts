@@ -9,6 +9,7 @@ import { recordFailure } from '../billing/error-log.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
 import { backupGroupOf, noChannelError } from '../routing/backup-group.js';
 import { handleChannelFailure } from '../routing/channel-failure.js';
+import { withFallbacks } from '../routing/fallbacks.js';
 import { checkModelName } from '../routing/model-name.js';
 import type { RouterChannel } from '../routing/router.js';
 import { sendWhole } from '../transport/respond.js';
@@ -111,7 +112,8 @@ async function relayAuthorised(
   try {
     // Before anything is reserved or sent; a refusal is logged as an error row, without the text.
     checkContentSafety(deps.options, input.fields);
-    await relayToChannels(deps, endpoint, attempt, request, reply);
+    // Model fallbacks (routing/fallbacks.ts): each model tried is one round of relayToChannels.
+    await withFallbacks(deps, attempt, reply, () => relayToChannels(deps, endpoint, attempt, request, reply));
   } catch (error) {
     recordFailure(deps.writeLog, attempt, request, error);
     // After the heartbeat's early headers a failure can only be told in the body.
@@ -153,6 +155,7 @@ async function relayToChannels(
       const tried = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
       if (!tried) return;
       const failure = withoutChannelKey(tried, channel);
+      attempt.lastFailure = failure;
       handleChannelFailure(deps, channel, input.model, failure, request.id);
       // RetryTimeOut stops retries on an upstream that is saturated; a channel that did not answer
       // in time took most of that time itself, and another channel is what the client needs.

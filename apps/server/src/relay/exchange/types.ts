@@ -221,6 +221,10 @@ export interface Attempt {
   charged?: number;
   /** The chat cache's entry this request's answer fills (chat-cache.ts); absent when it may not. */
   cacheKey?: string;
+  /** The last channel failure of the current model's round: whether a fallback may follow (routing/fallbacks.ts). */
+  lastFailure?: UpstreamFailure | undefined;
+  /** Set while a fallback model serves: the model the client asked for (`input.model` is the fallback). */
+  requestedModel?: string;
 }
 
 /** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */

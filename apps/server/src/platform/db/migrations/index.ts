@@ -21,6 +21,7 @@ import * as statisticsMonths from './0018_statistics_months.js';
 import * as journalMarks from './0019_journal_marks.js';
 import * as budgets from './0020_budgets.js';
 import * as plans from './0021_plans.js';
+import * as routeFallbacks from './0023_route_fallbacks.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -51,6 +52,8 @@ const migrations: Record<string, VersionedMigration> = {
   '0019_journal_marks': journalMarks,
   '0020_budgets': budgets,
   '0021_plans': plans,
+  // 0022 is left to the channel-health work of the same issue (its own migration file).
+  '0023_route_fallbacks': routeFallbacks,
 };
 
 class StaticProvider implements MigrationProvider {
