@@ -55,7 +55,11 @@ function checkEntries(map: FallbackMap, context: z.core.$RefinementCtx<FallbackM
   }
   const cycle = fallbackCycle(map);
   if (cycle && cycle.length > 2) {
-    context.addIssue({ code: 'custom', path: [cycle[0] ?? ''], message: `fallbacks form a cycle: ${cycle.join(' → ')}` });
+    context.addIssue({
+      code: 'custom',
+      path: [cycle[0] ?? ''],
+      message: `fallbacks form a cycle: ${cycle.join(' → ')}`,
+    });
   }
 }
 
