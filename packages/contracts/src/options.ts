@@ -177,6 +177,8 @@ export const optionDefinitions = {
   RetryTimes: int(2, atLeastZero), // 2, not 0: a request a failing channel refused is retried on others
   RetryTimeOut: int(10, atLeastZero),
   RetryCooldownSeconds: int(5, atLeastZero),
+  /** How long a conversation stays on the channel that served it after its last request (cache affinity; 0: off). */
+  CacheAffinitySeconds: int(600, { min: 0, max: 86_400 }),
   /** Answer a user's identical non-streamed chat requests from a cache for ChatCacheExpireMinute minutes. */
   ChatCacheEnabled: bool(false),
   ChatCacheExpireMinute: int(5, { min: 1, max: 10_080 }),

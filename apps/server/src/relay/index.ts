@@ -27,6 +27,7 @@ import { InFlightRequests } from './in-flight.js';
 import { rawRoutes } from './raw/routes.js';
 import { installRealtime } from './realtime/index.js';
 import { relayRoutes } from './routes.js';
+import { AffinityPins } from './routing/affinity.js';
 import { ChannelRouter } from './routing/router.js';
 import { shareCooldowns } from './routing/shared-cooldowns.js';
 import { dashboardRoutes } from './surfaces/dashboard.js';
@@ -201,6 +202,7 @@ export async function installRelay(
     chatCache: createChatCache(services.cache, services.options),
     images,
     completions: new CompletionEstimates(),
+    affinity: new AffinityPins(),
   };
   relayRoutes(
     app.relayFront,

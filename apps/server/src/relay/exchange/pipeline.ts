@@ -7,6 +7,7 @@ import { checkContentSafety } from '../access/content-safety.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { recordFailure } from '../billing/error-log.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
+import { conversationKeyOf, selectChannel } from '../routing/affinity.js';
 import { backupGroupOf, noChannelError } from '../routing/backup-group.js';
 import { handleChannelFailure } from '../routing/channel-failure.js';
 import { withFallbacks } from '../routing/fallbacks.js';
@@ -136,6 +137,7 @@ async function relayToChannels(
   const hasTools = Array.isArray(input.fields.tools) && input.fields.tools.length > 0;
   const excluded = new Set<number>(caller.skippedChannelIds);
   attempt.groupRatio = deps.groups.enabled(attempt.group)?.ratio ?? 1;
+  attempt.affinityKey = conversationKeyOf(deps, endpoint, attempt, request);
   // The backup group, when it is chosen, sets its own ratio.
   let channel = pickChannel(deps, attempt, excluded, hasTools);
 
@@ -232,10 +234,10 @@ export function nextChannel(
 ): RouterChannel | undefined {
   const { group } = attempt;
   const filter = { model: attempt.input.model, excluded, hasTools, stream: attempt.input.stream };
-  const sameGroup = deps.router.select({ ...filter, group });
+  const sameGroup = selectChannel(deps, attempt, { ...filter, group });
   if (sameGroup) return sameGroup;
   const backup = backupGroupOf(deps, attempt);
-  const fallback = backup ? deps.router.select({ ...filter, group: backup }) : undefined;
+  const fallback = backup ? selectChannel(deps, attempt, { ...filter, group: backup }) : undefined;
   if (backup && fallback) {
     attempt.group = backup;
     attempt.groupRatio = deps.groups.enabled(backup)?.ratio ?? 1;

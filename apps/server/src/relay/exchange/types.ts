@@ -23,6 +23,7 @@ import type {
   TextSink,
   UpstreamCall,
 } from '../providers/types.js';
+import type { AffinityPins } from '../routing/affinity.js';
 import type { ChannelRouter, RouterChannel } from '../routing/router.js';
 import type { StreamedResponse, UpstreamClient } from '../transport/executor.js';
 import type { ImageFetcher } from '../transport/image-fetch.js';
@@ -189,6 +190,8 @@ export interface RelayDeps {
   images?: ImageFetcher | undefined;
   /** What this node learned of each model's answer lengths, to size reservations; absent, PreConsumedQuota is held. */
   completions?: CompletionEstimates | undefined;
+  /** Conversations' pinned channels (routing/affinity.ts); absent, every request is routed afresh. */
+  affinity?: AffinityPins | undefined;
 }
 
 /**
@@ -225,6 +228,8 @@ export interface Attempt {
   lastFailure?: UpstreamFailure | undefined;
   /** Set while a fallback model serves: the model the client asked for (`input.model` is the fallback). */
   requestedModel?: string;
+  /** The conversation's pin key when cache affinity applies (routing/affinity.ts). */
+  affinityKey?: string | undefined;
 }
 
 /** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */
