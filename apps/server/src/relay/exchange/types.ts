@@ -23,7 +23,6 @@ import type {
   TextSink,
   UpstreamCall,
 } from '../providers/types.js';
-import type { AffinityPins } from '../routing/affinity.js';
 import type { ChannelRouter, RouterChannel } from '../routing/router.js';
 import type { StreamedResponse, UpstreamClient } from '../transport/executor.js';
 import type { ImageFetcher } from '../transport/image-fetch.js';
@@ -191,7 +190,13 @@ export interface RelayDeps {
   /** What this node learned of each model's answer lengths, to size reservations; absent, PreConsumedQuota is held. */
   completions?: CompletionEstimates | undefined;
   /** Conversations' pinned channels (routing/affinity.ts); absent, every request is routed afresh. */
-  affinity?: AffinityPins | undefined;
+  affinity?: ChannelPins | undefined;
+}
+
+/** Conversations' pinned channels, expiring `ttlMs` after their last use (routing/affinity.ts's AffinityPins). */
+export interface ChannelPins {
+  get(key: string): number | undefined;
+  set(key: string, channelId: number, ttlMs: number): void;
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isRecord, type Json } from '@one-hub/contracts';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import { primaryGroupOf } from '../access/keys.js';
-import type { Attempt, Endpoint, RelayDeps } from '../exchange/types.js';
+import type { Attempt, ChannelPins, Endpoint, RelayDeps } from '../exchange/types.js';
 import type { RouterChannel, SelectionFilter } from './router.js';
 
 /**
@@ -27,7 +27,7 @@ interface Pin {
   until: number;
 }
 
-export class AffinityPins {
+export class AffinityPins implements ChannelPins {
   /** In order of last use, oldest first: the first entry is the one to evict. */
   private readonly pins = new Map<string, Pin>();
 
