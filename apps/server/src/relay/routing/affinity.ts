@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { isRecord, type Json } from '@one-hub/contracts';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import { primaryGroupOf } from '../access/keys.js';
@@ -19,8 +19,8 @@ import type { RouterChannel, SelectionFilter } from './router.js';
  */
 
 const MAX_PINS = 100_000;
-/** A prefix longer than this is digested by its head, its tail and its length: bounded CPU per request. */
-const DIGEST_SPAN = 8192;
+/** A part longer than twice this is digested by its head, its tail and its length: bounded CPU per request. */
+const DIGEST_SPAN = 4096;
 
 interface Pin {
   channelId: number;
@@ -82,7 +82,7 @@ const isInstruction = (item: unknown) => isRecord(item) && (item.role === 'syste
  * `system`, Gemini's `systemInstruction`, Responses' `instructions`, leading system and developer
  * messages) and the first message after it. Undefined when the request has no message list.
  */
-function stablePrefix(fields: Json): string | undefined {
+function stablePrefix(fields: Json): unknown[] | undefined {
   const parts: unknown[] = [fields.system, fields.systemInstruction, fields.instructions];
   const list = fields.messages ?? fields.contents ?? fields.input;
   if (typeof list === 'string') parts.push(list);
@@ -90,13 +90,29 @@ function stablePrefix(fields: Json): string | undefined {
     const first = list.findIndex((item) => !isInstruction(item));
     parts.push(...list.slice(0, first < 0 ? list.length : first + 1));
   } else return undefined;
-  return JSON.stringify(parts);
+  return parts;
 }
 
-function digest(kind: string, value: string, scope: string): string {
-  const hash = createHash('sha256').update(scope).update(kind);
+/**
+ * Feeds one part to the hash. Text (a string, or a message whose content is one) goes in as it is,
+ * without a JSON copy; a long one by its head, its tail and its length, so a long system prompt
+ * costs no more than a short one.
+ */
+function hashPart(hash: Hash, part: unknown): void {
+  let value: string;
+  if (typeof part === 'string') value = part;
+  else if (isRecord(part) && typeof part.content === 'string') {
+    hash.update(String(part.role));
+    value = part.content;
+  } else value = part === undefined ? '' : JSON.stringify(part);
   if (value.length <= 2 * DIGEST_SPAN) hash.update(value);
   else hash.update(value.slice(0, DIGEST_SPAN)).update(value.slice(-DIGEST_SPAN)).update(String(value.length));
+  hash.update('\u0000');
+}
+
+function digest(scope: string, kind: string, parts: unknown[]): string {
+  const hash = createHash('sha256').update(scope).update(kind);
+  for (const part of parts) hashPart(hash, part);
   return hash.digest('base64url').slice(0, 24);
 }
 
@@ -117,9 +133,9 @@ export function conversationKeyOf(
   if (deps.groups.enabled(primaryGroupOf(caller))?.cache_affinity === false) return undefined;
   const scope = `${caller.token.id}\u0000${input.model}\u0000`;
   const hint = clientHint(input.fields, request.headers);
-  if (hint !== undefined) return digest('hint', hint, scope);
+  if (hint !== undefined) return digest(scope, 'hint', [hint]);
   const prefix = stablePrefix(input.fields);
-  return prefix === undefined ? undefined : digest('prefix', prefix, scope);
+  return prefix === undefined ? undefined : digest(scope, 'prefix', prefix);
 }
 
 /** The router's pick for the filter, kept to the conversation's pinned channel while it may take the request. */
