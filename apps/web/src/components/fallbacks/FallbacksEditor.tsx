@@ -1,16 +1,11 @@
-import Add from '@mui/icons-material/Add';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import FormHelperText from '@mui/material/FormHelperText';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { MAX_FALLBACK_MODELS } from '@one-hub/contracts';
 import { useContext } from 'react';
-import { type FieldValues, get, useFieldArray, useFormContext } from 'react-hook-form';
+import { type FieldValues, useFieldArray, useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { AddRowBar, messageAt, RemoveRowButton } from '../form/EditableRows.js';
 import { FormSaving, FormTextField } from '../form/FormFields.js';
 
 interface FallbacksEditorProps {
@@ -32,9 +27,6 @@ export function FallbacksEditor({ name = 'fallbacks', testId, hint }: FallbacksE
   const { control, clearErrors, formState } = useFormContext<FieldValues>();
   const { fields, append, remove } = useFieldArray({ control, name });
   const saving = useContext(FormSaving);
-  const listError: unknown = get(formState.errors, name);
-  const listMessage =
-    typeof listError === 'object' && listError !== null ? (listError as { message?: unknown }).message : undefined;
 
   return (
     <Stack spacing={1.5} data-testid={testId}>
@@ -63,49 +55,30 @@ export function FallbacksEditor({ name = 'fallbacks', testId, hint }: FallbacksE
                 placeholder={t('editor.fallbacksPlaceholder')}
                 slotProps={{ htmlInput: { 'data-testid': `${testId}-${index}-fallbacks`, autoComplete: 'off' } }}
               />
-              <Tooltip title={t('editor.remove')}>
-                <span>
-                  <IconButton
-                    aria-label={t('editor.remove')}
-                    onClick={() => {
-                      remove(index);
-                      clearErrors(name);
-                    }}
-                    disabled={saving}
-                    sx={{ mt: { sm: 0.25 } }}
-                    data-testid={`${testId}-${index}-remove`}
-                  >
-                    <DeleteOutlined fontSize="small" />
-                  </IconButton>
-                </span>
-              </Tooltip>
+              <RemoveRowButton
+                label={t('editor.remove')}
+                onClick={() => {
+                  remove(index);
+                  clearErrors(name);
+                }}
+                disabled={saving}
+                testId={`${testId}-${index}-remove`}
+              />
             </Stack>
           </Box>
         );
       })}
-      {typeof listMessage === 'string' && (
-        <FormHelperText error sx={{ mt: 0 }} data-testid={`${testId}-error`}>
-          {listMessage}
-        </FormHelperText>
-      )}
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
-        <Button
-          size="small"
-          variant="outlined"
-          startIcon={<Add />}
-          disabled={saving || fields.length >= MAX_FALLBACK_MODELS}
-          onClick={() => {
-            append({ model: '', fallbacks: '' });
-            clearErrors(name);
-          }}
-          data-testid={`${testId}-add`}
-        >
-          {t('editor.add')}
-        </Button>
-        <Typography variant="caption" sx={{ color: 'text.secondary', flex: 1, minWidth: 200 }}>
-          {hint}
-        </Typography>
-      </Box>
+      <AddRowBar
+        label={t('editor.add')}
+        onClick={() => {
+          append({ model: '', fallbacks: '' });
+          clearErrors(name);
+        }}
+        disabled={saving || fields.length >= MAX_FALLBACK_MODELS}
+        testId={testId}
+        hint={hint}
+        message={messageAt(formState.errors, name)}
+      />
     </Stack>
   );
 }
