@@ -1,7 +1,7 @@
 // Part of `npm run bench`: what budgets per window cost on the request path (issue 33). One One Hub
 // process, two keys: one with no budget, one with three windows (5 hours of money, a day of requests,
 // a week of tokens) that the load never reaches, alternating with the pass-through in the same run.
-import { type Target, throughput } from './measure.js';
+import { alternatingRuns, type Target } from './measure.js';
 import { BENCH_ROOT_TOKEN } from './processes.js';
 
 const ROUNDS = 4;
@@ -26,19 +26,10 @@ export async function budgetsSection(hub: Target, passthrough: Target, seconds: 
   });
   const created = (await response.json()) as { data: { key: string } };
   const budgeted: Target = { ...hub, name: 'three windows', headers: { authorization: `Bearer ${created.data.key}` } };
-  const targets = [passthrough, hub, budgeted];
-  for (const target of targets) await throughput(target, 16, 2); // warm-up
-  const runs = targets.map(() => [] as Awaited<ReturnType<typeof throughput>>[]);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let step = 0; step < targets.length; step++) {
-      const index = (round + step) % targets.length;
-      runs[index]?.push(await throughput(targets[index] as Target, 64, seconds / 2));
-    }
-  }
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const cpu = runs.map((measured) => mean(measured.map((run) => run.cpuMicrosPerRequest)));
-  const rps = runs.map((measured) => mean(measured.map((run) => run.rps)));
-  const errors = runs.map((measured) => measured.reduce((sum, run) => sum + run.errors, 0));
+  const measured = await alternatingRuns([passthrough, hub, budgeted], ROUNDS, seconds / 2);
+  const cpu = measured.map((run) => run.cpu);
+  const rps = measured.map((run) => run.rps);
+  const errors = measured.map((run) => run.errors);
   const [base = 0, plain = 0, windows = 0] = cpu;
   const row = (index: number, name: string, cost: string) =>
     `| ${name} | ${(rps[index] ?? 0).toFixed(0)} | ${(cpu[index] ?? 0).toFixed(0)} µs | ${((cpu[index] ?? 0) - base).toFixed(0)} µs | ${cost} | ${errors[index]} |`;

@@ -38,6 +38,38 @@ export async function throughput(target: Target, connections: number, seconds: n
 }
 
 /**
+ * Each target's mean requests/s and CPU per request, and its errors, over `rounds` load runs of
+ * `seconds` at 64 concurrent, after a warm-up: the targets alternate in rotating order, so each
+ * gets the same share of the machine's moments. `before` runs ahead of each run of a target (to
+ * switch a setting the target stands for).
+ */
+export async function alternatingRuns(
+  targets: Target[],
+  rounds: number,
+  seconds: number,
+  before: (target: Target) => Promise<void> = async () => {},
+) {
+  for (const target of targets) {
+    await before(target);
+    await throughput(target, 16, 2); // warm-up
+  }
+  const runs = targets.map(() => [] as Awaited<ReturnType<typeof throughput>>[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let step = 0; step < targets.length; step++) {
+      const index = (round + step) % targets.length;
+      await before(targets[index] as Target);
+      runs[index]?.push(await throughput(targets[index] as Target, 64, seconds));
+    }
+  }
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  return runs.map((measured) => ({
+    cpu: mean(measured.map((run) => run.cpuMicrosPerRequest)),
+    rps: mean(measured.map((run) => run.rps)),
+    errors: measured.reduce((sum, run) => sum + run.errors, 0),
+  }));
+}
+
+/**
  * Runs `measure` on each target in turn, `rounds` times, and returns each target's samples
  * together, sorted. Measuring in alternating slices rather than one block per target gives every
  * target the same share of the machine's good and bad moments, so their figures compare fairly.

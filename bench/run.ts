@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { affinitySection } from './affinity.js';
 import { budgetsSection } from './budgets.js';
 import { journalSection } from './journal.js';
 import {
@@ -170,8 +171,9 @@ try {
   const journal = await journalSection(root, upstream.url, base, seconds);
   const budgets = await budgetsSection(hub, base, seconds);
   const routing = await routingSection(hub, base, seconds);
+  const affinity = await affinitySection(hub, base, seconds);
   const scaling = await scalingSection(root, upstream.url, seconds);
-  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs as \`npm start\` runs it (\`node ${startFlags(root).join(' ')}\`) with key auth, channel routing, quota reservation and settlement, consume logs and the crash journal on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n\n${journal}\n${budgets}\n${routing}\n${scaling}`;
+  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs as \`npm start\` runs it (\`node ${startFlags(root).join(' ')}\`) with key auth, channel routing, quota reservation and settlement, consume logs and the crash journal on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n\n${journal}\n${budgets}\n${routing}\n${affinity}\n${scaling}`;
   process.stdout.write(`${report}\n`);
   if (process.env.BENCH_WRITE !== '0') {
     // The notes written by hand below the table (decisions, profiles) are kept.

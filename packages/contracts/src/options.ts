@@ -189,6 +189,8 @@ export const optionDefinitions = {
   ChannelHealthCoolOffSeconds: int(30, { min: 1, max: 3600 }),
   ChannelHealthTrialPercent: int(10, { min: 1, max: 100 }),
   ChannelHealthDegradedWeight: num(0.25, { min: 0.01, max: 1 }),
+  /** How long a conversation stays on the channel that served it after its last request (cache affinity; 0: off). */
+  CacheAffinitySeconds: int(600, { min: 0, max: 86_400 }),
   /** Answer a user's identical non-streamed chat requests from a cache for ChatCacheExpireMinute minutes. */
   ChatCacheEnabled: bool(false),
   ChatCacheExpireMinute: int(5, { min: 1, max: 10_080 }),

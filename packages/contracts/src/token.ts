@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type BudgetWindowView, budgetListSchema } from './budget.js';
+import { fallbackMapSchema } from './fallbacks.js';
 import { keywordPageQuery } from './paging.js';
 import { quotaAmountField } from './quota.js';
 
@@ -125,6 +126,8 @@ export const tokenSettingSchema = settingObject({
   }).prefault({}),
   /** Allowances per window (issue 33); a request that would pass one is refused with 429 budget_exceeded. */
   budgets: budgetListSchema,
+  /** Models tried when every channel of the requested one failed (issue 34); wins over the group's for a model it names. */
+  fallbacks: fallbackMapSchema,
   /** The reference console sends its billing tag back with every key; One Hub has none, and drops it. */
   billing_tag: z.string('billing_tag must be a string').nullish(),
 }).transform(({ billing_tag: _dropped, ...setting }) => setting);

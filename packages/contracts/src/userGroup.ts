@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Budget, budgetListSchema, type GroupBudgetWindowView } from './budget.js';
 import { BALANCING_STRATEGIES, type BalancingStrategy } from './channelHealth.js';
+import { type FallbackMap, fallbackMapSchema } from './fallbacks.js';
 
 /** Columns the user group list (`GET /api/user_group/`) may be ordered by. */
 export const USER_GROUP_SORT_FIELDS = ['id', 'name', 'symbol', 'enable', 'ratio', 'api_rate'] as const;
@@ -23,6 +24,10 @@ const groupFields = {
     .default(0),
   /** Allowances per window applying to each member on its own (issue 33). */
   budgets: budgetListSchema.optional().transform((budgets) => budgets ?? []),
+  /** Models tried when every channel of the requested one failed (issue 34). */
+  fallbacks: fallbackMapSchema,
+  /** Requests of one conversation stay on one channel while it works (issue 34). */
+  cache_affinity: z.boolean('cache_affinity must be true or false').default(true),
   public: z.boolean('public must be true or false').default(false),
   /**
    * How the group's requests choose among the channels of one priority tier (issue 34). Optional
@@ -88,6 +93,8 @@ export interface UserGroupView {
   api_rate: number;
   tpm: number;
   budgets: Budget[];
+  fallbacks: FallbackMap;
+  cache_affinity: boolean;
   /** How the members stand in each window; only on GET /api/user_group/:id. */
   budget_windows?: GroupBudgetWindowView[];
   public: boolean;

@@ -93,7 +93,10 @@ export interface LegacyToken {
 export type LegacyChannel = Carried<ChannelsTable>;
 
 /** Budgets and TPM are ours (issue 33): imported groups start without them. */
-export type LegacyUserGroup = Omit<Carried<UserGroupsTable>, 'id' | 'budgets' | 'tpm' | 'routing_strategy'>;
+export type LegacyUserGroup = Omit<
+  Carried<UserGroupsTable>,
+  'id' | 'budgets' | 'tpm' | 'routing_strategy' | 'fallbacks' | 'cache_affinity'
+>;
 
 export interface LegacyPrice {
   model: string;

@@ -28,6 +28,7 @@ import { InFlightRequests } from './in-flight.js';
 import { rawRoutes } from './raw/routes.js';
 import { installRealtime } from './realtime/index.js';
 import { relayRoutes } from './routes.js';
+import { AffinityPins } from './routing/affinity.js';
 import { ChannelRouter } from './routing/router.js';
 import { shareCooldowns } from './routing/shared-cooldowns.js';
 import { healthSettingsFrom, shareHealth } from './routing/shared-health.js';
@@ -217,6 +218,7 @@ export async function installRelay(
     chatCache: createChatCache(services.cache, services.options),
     images,
     completions: new CompletionEstimates(),
+    affinity: new AffinityPins(),
   };
   relayRoutes(
     app.relayFront,

@@ -4,6 +4,7 @@ import {
   HEARTBEAT_MIN_SECONDS,
   parseJson,
   parseStoredBudgets,
+  parseStoredFallbacks,
   type TokenSetting,
   tokenSettingSchema,
 } from '@one-hub/contracts';
@@ -52,6 +53,10 @@ const lenientSetting = z
       .unknown()
       .optional()
       .transform((value) => parseStoredBudgets(value)),
+    fallbacks: z
+      .unknown()
+      .optional()
+      .transform((value) => parseStoredFallbacks(value)),
   })
   .catch(() => defaultTokenSetting());
 

@@ -149,6 +149,7 @@ describe.each(availableDialects)('API keys on %s', (dialect) => {
         tpm: 0,
       },
       budgets: [],
+      fallbacks: {},
     };
     expect(token.setting).toEqual(expected);
     const stored = (await storedRow(token.id)).setting;

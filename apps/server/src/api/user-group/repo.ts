@@ -4,6 +4,7 @@ import {
   type Paged,
   type PageQuery,
   parseStoredBudgets,
+  parseStoredFallbacks,
   USER_GROUP_SORT_FIELDS,
   type UserGroupView,
 } from '@one-hub/contracts';
@@ -25,6 +26,8 @@ export function toUserGroupView(row: UserGroupRow): UserGroupView {
     api_rate: row.api_rate,
     tpm: Number(row.tpm),
     budgets: parseStoredBudgets(row.budgets),
+    fallbacks: parseStoredFallbacks(row.fallbacks),
+    cache_affinity: toBoolean(row.cache_affinity),
     public: toBoolean(row.public),
     promotion: toBoolean(row.promotion),
     min: row.min,
@@ -49,9 +52,14 @@ type GroupFields = Omit<UserGroupView, 'id' | 'symbol' | 'enable' | 'routing_str
   routing_strategy?: BalancingStrategy | undefined;
 };
 
-/** The budgets are stored as JSON text. */
-function storedFields({ budgets, routing_strategy, ...fields }: GroupFields) {
-  return { ...fields, budgets: JSON.stringify(budgets), ...(routing_strategy ? { routing_strategy } : {}) };
+/** The budgets and fallbacks are stored as JSON text. */
+function storedFields({ budgets, fallbacks, routing_strategy, ...fields }: GroupFields) {
+  return {
+    ...fields,
+    budgets: JSON.stringify(budgets),
+    fallbacks: JSON.stringify(fallbacks),
+    ...(routing_strategy ? { routing_strategy } : {}),
+  };
 }
 
 export class UserGroupRepository {

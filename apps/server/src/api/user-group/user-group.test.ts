@@ -11,6 +11,38 @@ describe.each(availableDialects)('user groups on %s', (dialect) => {
     expect(page.data[0]).toMatchObject({ symbol: 'default', ratio: 1, api_rate: 600, public: true, enable: true });
   });
 
+  it('stores a group’s fallbacks and cache affinity, affinity on by default (issue 34)', async () => {
+    const fallbacks = { 'gpt-4o': ['gpt-4o-mini', 'claude-3-5-haiku'] };
+    const created = await s.call('POST', '/api/user_group/', s.root, { symbol: 'routed', name: 'Routed', fallbacks });
+    expect(created.statusCode).toBe(200);
+    expect(created.json().data).toMatchObject({ fallbacks, cache_affinity: true });
+    const id = created.json().data.id as number;
+    const updated = await s.call('PUT', '/api/user_group/', s.root, {
+      id,
+      name: 'Routed',
+      ratio: 1,
+      api_rate: 600,
+      fallbacks: {},
+      cache_affinity: false,
+    });
+    expect(updated.statusCode).toBe(200);
+    expect((await s.call('GET', `/api/user_group/${id}`, s.root)).json().data).toMatchObject({
+      fallbacks: {},
+      cache_affinity: false,
+    });
+    const cyclic = await s.call('PUT', '/api/user_group/', s.root, {
+      id,
+      name: 'Routed',
+      ratio: 1,
+      api_rate: 600,
+      fallbacks: { a: ['b'], b: ['c'], c: ['a'] },
+    });
+    expect(cyclic.statusCode).toBe(400);
+    expect(cyclic.json().message).toContain('fallbacks');
+    expect((await s.call('GET', `/api/user_group/${id}`, s.root)).json().data.cache_affinity).toBe(false);
+    await s.call('DELETE', `/api/user_group/${id}`, s.root);
+  });
+
   it('creates a group with defaults; symbols are unique and validated', async () => {
     const created = await s.call('POST', '/api/user_group/', s.root, {
       symbol: 'team',

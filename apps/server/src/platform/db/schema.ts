@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DbBoolean } from './column-types.js';
 import type {
   BudgetUsageTable,
@@ -80,6 +80,10 @@ export interface UserGroupsTable {
   budgets: Generated<string>;
   /** How the group's requests choose among a tier's channels (contracts BALANCING_STRATEGIES). */
   routing_strategy: Generated<string>;
+  /** JSON object model → fallback models (contracts fallbacks.ts). */
+  fallbacks: Generated<string>;
+  /** Conversations stay on one channel while it works (relay/routing/affinity.ts); defaults to on. */
+  cache_affinity: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface LogsTable {

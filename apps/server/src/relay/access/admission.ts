@@ -11,9 +11,14 @@ import type { RelayCaller } from './keys.js';
  * key's requests per minute and the key's concurrency.
  */
 
-export function checkModelAllowed(caller: RelayCaller, model: string): void {
+/** Whether the key's model allow-list, when it has one on, names the model. */
+export function modelAllowed(caller: RelayCaller, model: string): boolean {
   const rule = caller.setting.limits.limit_model_setting;
-  if (rule.enabled && !rule.models.includes(model)) {
+  return !rule.enabled || rule.models.includes(model);
+}
+
+export function checkModelAllowed(caller: RelayCaller, model: string): void {
+  if (!modelAllowed(caller, model)) {
     throw new AppError('forbidden', `model ${model} is not allowed for this API key`, {
       status: 403,
       details: { code: 'model_not_allowed', param: 'model' },

@@ -36,6 +36,8 @@ export interface ConsumeRecord extends BilledCall {
   planPaid?: number | undefined;
   /** How the request was routed (route-trace.ts); absent for a chat-cache hit, which called no channel. */
   route?: RouteExplanation | undefined;
+  /** A fallback served (routing/fallbacks.ts): the model the client asked for; `model` is the one billed. */
+  requestedModel?: string | undefined;
 }
 
 /** Whether the key's backup group served the request: the primary group had no channel for it. */
@@ -66,6 +68,7 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
   if (record.shortfall > 0) metadata.uncharged_quota = record.shortfall;
   if (record.clientGone) metadata.client_disconnected = true;
   if (record.cached) metadata.cache_hit = true;
+  if (record.requestedModel) metadata.requested_model = record.requestedModel;
   if (record.paidBy) metadata.paid_by = record.paidBy;
   if (record.paidBy === 'plan') metadata.plan_quota = record.planPaid ?? 0;
   if (record.route) metadata.route = record.route;

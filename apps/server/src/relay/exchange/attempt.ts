@@ -157,6 +157,7 @@ export async function settle(
       clientGone: transfer.clientGone,
       cached: cacheRatio !== undefined,
       route: cacheRatio === undefined ? attempt.route?.toJSON() : undefined,
+      requestedModel: attempt.requestedModel,
     },
     result,
   );

@@ -7,8 +7,10 @@ import { checkContentSafety } from '../access/content-safety.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
 import { recordFailure } from '../billing/error-log.js';
 import { refuseUnpricedModel } from '../billing/unpriced.js';
+import { conversationKeyOf, selectChannel } from '../routing/affinity.js';
 import { backupGroupOf, noChannelError } from '../routing/backup-group.js';
 import { handleChannelFailure } from '../routing/channel-failure.js';
+import { withFallbacks } from '../routing/fallbacks.js';
 import { checkModelName } from '../routing/model-name.js';
 import { RouteTrace } from '../routing/route-trace.js';
 import type { RouterChannel } from '../routing/router.js';
@@ -121,7 +123,8 @@ async function relayAuthorised(
   try {
     // Before anything is reserved or sent; a refusal is logged as an error row, without the text.
     checkContentSafety(deps.options, input.fields);
-    await relayToChannels(deps, endpoint, attempt, request, reply);
+    // Model fallbacks (routing/fallbacks.ts): each model tried is one round of relayToChannels.
+    await withFallbacks(deps, attempt, reply, () => relayToChannels(deps, endpoint, attempt, request, reply));
   } catch (error) {
     recordFailure(deps.writeLog, attempt, request, error);
     // After the heartbeat's early headers a failure can only be told in the body.
@@ -144,6 +147,7 @@ async function relayToChannels(
   const hasTools = Array.isArray(input.fields.tools) && input.fields.tools.length > 0;
   const excluded = new Set<number>(caller.skippedChannelIds);
   attempt.groupRatio = deps.groups.enabled(attempt.group)?.ratio ?? 1;
+  attempt.affinityKey = conversationKeyOf(deps, endpoint, attempt, request);
   // The backup group, when it is chosen, sets its own ratio.
   let channel = pickChannel(deps, attempt, excluded, hasTools);
 
@@ -171,6 +175,7 @@ async function relayToChannels(
         request.id,
         () => JSON.stringify(input.fields),
       );
+      attempt.lastFailure = failure;
       attempt.route?.attempted(channel.id, failure.class ?? 'refused', Date.now() - sentAt);
       // RetryTimeOut stops retries on an upstream that is saturated; a channel that did not answer
       // in time took most of that time itself, and another channel is what the client needs.
@@ -264,11 +269,11 @@ export function nextChannel(
     stream: attempt.input.stream,
     ...(route ? { skipped: route.skip } : {}),
   };
-  const sameGroup = deps.router.select({ ...filter, group, strategy: strategyOf(deps, group) });
+  const sameGroup = selectChannel(deps, attempt, { ...filter, group, strategy: strategyOf(deps, group) });
   if (sameGroup) return sameGroup;
   const backup = backupGroupOf(deps, attempt);
   const fallback = backup
-    ? deps.router.select({ ...filter, group: backup, strategy: strategyOf(deps, backup) })
+    ? selectChannel(deps, attempt, { ...filter, group: backup, strategy: strategyOf(deps, backup) })
     : undefined;
   if (backup && fallback) {
     attempt.group = backup;

@@ -190,6 +190,14 @@ export interface RelayDeps {
   images?: ImageFetcher | undefined;
   /** What this node learned of each model's answer lengths, to size reservations; absent, PreConsumedQuota is held. */
   completions?: CompletionEstimates | undefined;
+  /** Conversations' pinned channels (routing/affinity.ts); absent, every request is routed afresh. */
+  affinity?: ChannelPins | undefined;
+}
+
+/** Conversations' pinned channels, expiring `ttlMs` after their last use (routing/affinity.ts's AffinityPins). */
+export interface ChannelPins {
+  get(key: string): number | undefined;
+  set(key: string, channelId: number, ttlMs: number): void;
 }
 
 /**
@@ -224,6 +232,12 @@ export interface Attempt {
   cacheKey?: string;
   /** How the request was routed, for its log row; absent where nothing routes (forced channels still trace). */
   route?: RouteTrace;
+  /** The last channel failure of the current model's round: whether a fallback may follow (routing/fallbacks.ts). */
+  lastFailure?: UpstreamFailure | undefined;
+  /** Set while a fallback model serves: the model the client asked for (`input.model` is the fallback). */
+  requestedModel?: string;
+  /** The conversation's pin key when cache affinity applies (routing/affinity.ts). */
+  affinityKey?: string | undefined;
 }
 
 /** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */

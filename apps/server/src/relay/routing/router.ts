@@ -177,6 +177,22 @@ export class ChannelRouter {
     return this.random();
   }
 
+  /**
+   * Cache affinity (affinity.ts): the pinned channel when it may take the request, unless a higher
+   * priority tier has a channel that may; undefined sends the request to `select` and re-pins it.
+   */
+  pinned(channelId: number, filter: SelectionFilter): RouterChannel | undefined {
+    const index = this.groups.get(filter.group);
+    const tiers =
+      index?.exact.get(filter.model) ?? index?.wildcards.find((entry) => filter.model.startsWith(entry.prefix))?.tiers;
+    for (const tier of tiers ?? []) {
+      const channel = tier.find((candidate) => candidate.id === channelId);
+      if (channel && !this.skipReason(channel, filter)) return channel;
+      if (tier.some((candidate) => !this.skipReason(candidate, filter))) return undefined;
+    }
+    return undefined;
+  }
+
   /** After a 429 the channel is not used for this model until the cooldown ends. */
   coolDown(channelId: number, model: string, seconds: number): void {
     this.cooldowns.start(channelId, model, seconds);

@@ -1,29 +1,18 @@
-import Add from '@mui/icons-material/Add';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
-import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { BUDGET_PERIODS } from '@one-hub/contracts';
 import { useContext } from 'react';
-import { type FieldValues, get, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
+import { type FieldValues, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { quotaUnitOf } from '../../lib/quotaAmount.js';
+import { AddRowBar, messageAt, RemoveRowButton } from '../form/EditableRows.js';
 import { FormSaving, FormTextField } from '../form/FormFields.js';
 import { type BudgetRow, nextBudgetRow, ROW_MESSAGE } from './budgetRows.js';
-
-/** The message react-hook-form holds at a path of its errors, if any. */
-function messageAt(errors: object, path: string): string | undefined {
-  const error: unknown = get(errors, path);
-  const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
-  return typeof message === 'string' ? message : undefined;
-}
 
 interface BudgetsEditorProps {
   /** The form field holding the rows (`BudgetRow[]`). */
@@ -109,22 +98,15 @@ export function BudgetsEditor({ name = 'budgets', testId, hint }: BudgetsEditorP
                 label={t('editor.tokens')}
                 slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `${testId}-${index}-tokens` } }}
               />
-              <Tooltip title={t('editor.remove')}>
-                <span>
-                  <IconButton
-                    aria-label={t('editor.remove')}
-                    onClick={() => {
-                      remove(index);
-                      clearErrors(name);
-                    }}
-                    disabled={saving}
-                    sx={{ mt: { sm: 0.25 } }}
-                    data-testid={`${testId}-${index}-remove`}
-                  >
-                    <DeleteOutlined fontSize="small" />
-                  </IconButton>
-                </span>
-              </Tooltip>
+              <RemoveRowButton
+                label={t('editor.remove')}
+                onClick={() => {
+                  remove(index);
+                  clearErrors(name);
+                }}
+                disabled={saving}
+                testId={`${testId}-${index}-remove`}
+              />
             </Stack>
             {rowMessage && (
               <FormHelperText error data-testid={`${testId}-${index}-error`}>
@@ -134,29 +116,17 @@ export function BudgetsEditor({ name = 'budgets', testId, hint }: BudgetsEditorP
           </Box>
         );
       })}
-      {listMessage && (
-        <FormHelperText error sx={{ mt: 0 }} data-testid={`${testId}-error`}>
-          {listMessage}
-        </FormHelperText>
-      )}
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
-        <Button
-          size="small"
-          variant="outlined"
-          startIcon={<Add />}
-          disabled={saving || next === null}
-          onClick={() => {
-            if (next) append(next);
-            clearErrors(name);
-          }}
-          data-testid={`${testId}-add`}
-        >
-          {t('editor.add')}
-        </Button>
-        <Typography variant="caption" sx={{ color: 'text.secondary', flex: 1, minWidth: 200 }}>
-          {hint ?? t('editor.hint')}
-        </Typography>
-      </Box>
+      <AddRowBar
+        label={t('editor.add')}
+        onClick={() => {
+          if (next) append(next);
+          clearErrors(name);
+        }}
+        disabled={saving || next === null}
+        testId={testId}
+        hint={hint ?? t('editor.hint')}
+        message={listMessage}
+      />
     </Stack>
   );
 }

@@ -98,6 +98,7 @@ export const SECTIONS: SectionSpec[] = [
       'RetryTimes',
       'RetryTimeOut',
       'RetryCooldownSeconds',
+      'CacheAffinitySeconds',
       'ChatCacheExpireMinute',
       'ChatCacheRatio',
       'ChatCacheEnabled',

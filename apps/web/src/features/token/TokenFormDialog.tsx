@@ -1,6 +1,7 @@
 import Stack from '@mui/material/Stack';
 import { TOKEN_NAME_MAX_LENGTH, type TokenView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
+import { FallbacksEditor } from '../../components/fallbacks/FallbacksEditor.js';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
 import { useCheckedForm } from '../../components/form/checkedForm.js';
 import { dialogButtons } from '../../components/form/dialogButtons.js';
@@ -90,6 +91,9 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
         <ExpirySection {...sectionProps} />
         <GroupSection {...sectionProps} groups={Object.values(groups.data ?? {})} />
         <LimitsSection {...sectionProps} />
+        <FormSection title={t('fallback:section')}>
+          <FallbacksEditor testId="token-form-fallbacks" hint={t('fallback:hints.key')} />
+        </FormSection>
       </Stack>
     </CheckedDialogForm>
   );

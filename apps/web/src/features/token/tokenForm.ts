@@ -18,6 +18,13 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
+import {
+  checkFallbackRows,
+  type FallbackRow,
+  fallbacksToRows,
+  isFallbackPath,
+  rowsToFallbacks,
+} from '../../components/fallbacks/fallbackRows.js';
 import type { FormCheck } from '../../components/form/checkedForm.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
 import { numberOf } from '../../components/form/typedNumber.js';
@@ -44,6 +51,8 @@ export interface TokenFormValues {
   concurrency: string;
   /** Allowances per window (issue 33), edited by the budgets editor. */
   budgets: BudgetRow[];
+  /** Models tried when every channel of the requested one failed (issue 34). */
+  fallbacks: FallbackRow[];
   heartbeatEnabled: boolean;
   heartbeatSeconds: string;
   /** Whether the site's chat cache may answer this key's requests. */
@@ -63,7 +72,9 @@ export type TokenFormField =
   | 'concurrency'
   | 'heartbeatSeconds'
   /** A budget row's input (`budgets.0.quota`), a row (`budgets.0.row`) or the list (`budgets`). */
-  | `budgets${string}`;
+  | `budgets${string}`
+  /** A fallback row's input (`fallbacks.0.model`) or the map (`fallbacks`). */
+  | `fallbacks${string}`;
 
 export type TokenFormErrors = Partial<Record<TokenFormField, string>>;
 
@@ -116,6 +127,7 @@ export function emptyTokenForm(nowSeconds: number, unit: QuotaUnit = RAW_QUOTA):
     tpm: String(setting.limits.tpm),
     concurrency: String(setting.limits.concurrency),
     budgets: budgetsToRows(setting.budgets, unit),
+    fallbacks: fallbacksToRows(setting.fallbacks),
     heartbeatEnabled: false,
     heartbeatSeconds: String(setting.heartbeat.timeout_seconds),
     chatCache: setting.chat_cache,
@@ -141,6 +153,7 @@ export function tokenToForm(token: TokenView, nowSeconds: number, unit: QuotaUni
     tpm: String(limits.tpm ?? 0),
     concurrency: String(limits.concurrency),
     budgets: budgetsToRows(token.setting.budgets, unit),
+    fallbacks: fallbacksToRows(token.setting.fallbacks),
     heartbeatEnabled: heartbeat.enabled,
     heartbeatSeconds: String(heartbeat.timeout_seconds),
     chatCache: token.setting.chat_cache,
@@ -176,6 +189,7 @@ export function formToInput(values: TokenFormValues, unit: QuotaUnit = RAW_QUOTA
         concurrency: numberOf(values.concurrency),
       },
       budgets: rowsToBudgets(values.budgets, unit),
+      fallbacks: rowsToFallbacks(values.fallbacks),
     },
   };
 }
@@ -234,7 +248,7 @@ function issueText(
     case 'heartbeatSeconds':
       return t('token:form.errors.heartbeat', { min: HEARTBEAT_MIN_SECONDS, max: HEARTBEAT_MAX_SECONDS });
     default:
-      // Budget issues are named by `checkBudgetRows`; this is never reached for them.
+      // Budget and fallback issues are named by their row checks; this is never reached for them.
       return issue.message;
   }
 }
@@ -255,9 +269,14 @@ export function validateTokenForm(
 ): TokenFormResult {
   const input = formToInput(values, unit);
   const parsed = id === null ? createTokenBody.safeParse(input) : updateTokenBody.safeParse({ ...input, id });
-  const errors: TokenFormErrors = { ...checkBudgetRows(values.budgets, unit, t).errors };
-  // The budget rows' issues are named by `checkBudgetRows`, on their inputs.
-  const issues = (parsed.error?.issues ?? []).filter((issue) => !isBudgetPath(issue.path));
+  const errors: TokenFormErrors = {
+    ...checkBudgetRows(values.budgets, unit, t).errors,
+    ...checkFallbackRows(values.fallbacks, t).errors,
+  };
+  // The budget and fallback rows' issues are named by their own checks, on their inputs.
+  const issues = (parsed.error?.issues ?? []).filter(
+    (issue) => !isBudgetPath(issue.path) && !isFallbackPath(issue.path),
+  );
   const { unplaced } = placeIssues(issues, fieldOf, (field, issue) => issueText(field, issue, input, t, unit), errors);
   if (!errors.expiresAt && id === null && !values.neverExpires && input.expired_time <= nowSeconds) {
     errors.expiresAt = t('token:form.errors.expiryPast');

@@ -2,9 +2,11 @@ import Collapse from '@mui/material/Collapse';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import { BALANCING_STRATEGIES, type UserGroupView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { BudgetsEditor } from '../../components/budgets/BudgetsEditor.js';
+import { FallbacksEditor } from '../../components/fallbacks/FallbacksEditor.js';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
 import { saveWith, useCheckedForm } from '../../components/form/checkedForm.js';
 import { dialogButtons } from '../../components/form/dialogButtons.js';
@@ -145,6 +147,16 @@ function UserGroupForm({ group, onClose, onSaved }: UserGroupFormDialogProps) {
         <FormSection title={t('budget:section')}>
           <BudgetsEditor testId="user-group-form-budgets" hint={t('budget:hints.group')} />
           <UserGroupBudgetUse groupId={group?.id ?? null} />
+        </FormSection>
+        <FormSection title={t('form.routingSection')}>
+          <FormSwitchField<UserGroupFormValues>
+            label={t('form.cacheAffinity')}
+            description={t('form.cacheAffinityHint')}
+            name="cacheAffinity"
+            testId="user-group-form-cache-affinity"
+          />
+          <Typography variant="subtitle2">{t('fallback:section')}</Typography>
+          <FallbacksEditor testId="user-group-form-fallbacks" hint={t('fallback:hints.group')} />
         </FormSection>
         <FormSection title={t('form.promotionSection')}>
           <FormSwitchField<UserGroupFormValues>

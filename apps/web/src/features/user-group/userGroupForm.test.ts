@@ -16,6 +16,8 @@ describe('validateUserGroupForm', () => {
         api_rate: 600,
         tpm: 0,
         budgets: [],
+        fallbacks: {},
+        cache_affinity: true,
         public: false,
         routing_strategy: 'weighted',
         promotion: false,
@@ -39,12 +41,31 @@ describe('validateUserGroupForm', () => {
         api_rate: 0,
         tpm: 0,
         budgets: [],
+        fallbacks: {},
+        cache_affinity: true,
         public: true,
         routing_strategy: 'latency',
         promotion: true,
         min: 10,
         max: 0,
       },
+    });
+  });
+
+  it('sends the fallback rows as a map and the affinity switch, and names a cycle on its row', () => {
+    const fallbacks = [
+      { model: 'big', fallbacks: 'small, tiny' },
+      { model: '', fallbacks: '' },
+    ];
+    const result = validateUserGroupForm({ ...valid, fallbacks, cacheAffinity: false }, null, t);
+    expect(result.ok && result.body).toMatchObject({ fallbacks: { big: ['small', 'tiny'] }, cache_affinity: false });
+    const cyclic = [
+      { model: 'a', fallbacks: 'b' },
+      { model: 'b', fallbacks: 'a' },
+    ];
+    const refused = validateUserGroupForm({ ...valid, fallbacks: cyclic }, null, t);
+    expect(refused.ok || refused.errors).toEqual({
+      'fallbacks.0.fallbacks': 'fallback:errors.cycle:{"cycle":"a → b → a"}',
     });
   });
 

@@ -13,6 +13,13 @@ import {
   isBudgetPath,
   rowsToBudgets,
 } from '../../components/budgets/budgetRows.js';
+import {
+  checkFallbackRows,
+  type FallbackRow,
+  fallbacksToRows,
+  isFallbackPath,
+  rowsToFallbacks,
+} from '../../components/fallbacks/fallbackRows.js';
 import type { FormCheck } from '../../components/form/checkedForm.js';
 import { byFirstKey, placeIssues } from '../../components/form/placeIssues.js';
 import { numberOf } from '../../components/form/typedNumber.js';
@@ -28,6 +35,10 @@ export interface UserGroupFormValues {
   tpm: string;
   /** Allowances per window, each member on their own (issue 33). */
   budgets: BudgetRow[];
+  /** Models tried when every channel of the requested one failed (issue 34). */
+  fallbacks: FallbackRow[];
+  /** Requests of one conversation stay on one channel (issue 34). */
+  cacheAffinity: boolean;
   public: boolean;
   promotion: boolean;
   /** Promotion bounds in whole US dollars of cumulative top-up. */
@@ -39,8 +50,8 @@ export interface UserGroupFormValues {
 
 /** The fields that are one input each, which a server refusal can name. */
 type SingleField = 'symbol' | 'name' | 'ratio' | 'apiRate' | 'tpm' | 'min' | 'max';
-/** Those, a budget row's input (`budgets.0.quota`), a row (`budgets.0.row`) or the budget list. */
-export type UserGroupFormField = SingleField | `budgets${string}`;
+/** Those, a budget row's input (`budgets.0.quota`), a row (`budgets.0.row`) or the budget list; a fallback row's input. */
+export type UserGroupFormField = SingleField | `budgets${string}` | `fallbacks${string}`;
 export type UserGroupFormErrors = Partial<Record<UserGroupFormField, string>>;
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -61,6 +72,8 @@ export function emptyUserGroupForm(): UserGroupFormValues {
     apiRate: String(DEFAULT_API_RATE),
     tpm: '0',
     budgets: [],
+    fallbacks: [],
+    cacheAffinity: true,
     public: false,
     promotion: false,
     min: '0',
@@ -77,6 +90,8 @@ export function userGroupToForm(group: UserGroupView, unit: QuotaUnit = RAW_QUOT
     apiRate: String(group.api_rate),
     tpm: String(group.tpm ?? 0),
     budgets: budgetsToRows(group.budgets, unit),
+    fallbacks: fallbacksToRows(group.fallbacks),
+    cacheAffinity: group.cache_affinity ?? true,
     public: group.public,
     promotion: group.promotion,
     min: String(group.min),
@@ -137,6 +152,8 @@ export function validateUserGroupForm(
     api_rate: numberOf(values.apiRate),
     tpm: numberOf(values.tpm),
     budgets: rowsToBudgets(values.budgets, unit),
+    fallbacks: rowsToFallbacks(values.fallbacks),
+    cache_affinity: values.cacheAffinity,
     public: values.public,
     routing_strategy: values.routingStrategy,
     promotion: values.promotion,
@@ -148,10 +165,15 @@ export function validateUserGroupForm(
     id === null
       ? createUserGroupBody.safeParse({ symbol: values.symbol, ...fields })
       : updateUserGroupBody.safeParse({ id, ...fields });
-  const budgets: UserGroupFormErrors = checkBudgetRows(values.budgets, unit, t).errors;
+  const budgets: UserGroupFormErrors = {
+    ...checkBudgetRows(values.budgets, unit, t).errors,
+    ...checkFallbackRows(values.fallbacks, t).errors,
+  };
   if (parsed.success && Object.keys(budgets).length === 0) return { ok: true, body: parsed.data };
-  // The budget rows' issues are named by `checkBudgetRows`, on their inputs.
-  const issues = (parsed.error?.issues ?? []).filter((issue) => !isBudgetPath(issue.path));
+  // The budget and fallback rows' issues are named by their checks, on their inputs.
+  const issues = (parsed.error?.issues ?? []).filter(
+    (issue) => !isBudgetPath(issue.path) && !isFallbackPath(issue.path),
+  );
   const placed = placeIssues(issues, fieldAt, (field, issue) => issueText(field, issue.code, values, t), budgets);
   return { ok: false, ...placed };
 }

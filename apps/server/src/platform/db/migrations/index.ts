@@ -23,6 +23,7 @@ import * as budgets from './0020_budgets.js';
 import * as plans from './0021_plans.js';
 import * as routingStrategy from './0022_routing_strategy.js';
 import * as taskBudgetUse from './0023_task_budget_use.js';
+import * as routeFallbacks from './0024_route_fallbacks.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -55,6 +56,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0021_plans': plans,
   '0022_routing_strategy': routingStrategy,
   '0023_task_budget_use': taskBudgetUse,
+  '0024_route_fallbacks': routeFallbacks,
 };
 
 class StaticProvider implements MigrationProvider {
