@@ -48,6 +48,9 @@ describe('channel health on one node', () => {
       // Timeouts would otherwise rest the channel (the cooldown) before its health saw enough of them.
       ['RetryCooldownSeconds', '0'],
       ['ChannelHealthMinSamples', String(MIN_SAMPLES)],
+      // Every request here is the same conversation: cache affinity would keep it off the failing
+      // channel once it failed (relay-affinity.test.ts), so health would never see it fail again.
+      ['CacheAffinitySeconds', '0'],
     ] as const) {
       await r.t.services.options.update(option, value);
     }
