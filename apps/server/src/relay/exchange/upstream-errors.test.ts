@@ -86,6 +86,14 @@ describe('classifyUpstreamError', () => {
       'You exceeded your current quota',
     ]);
     expect(failure).toMatchObject({ disable: false, coolDown: true, retry: true });
+    // Gemini's per-minute limit: a 429 with a default keyword and no rate-limit type, in a channel
+    // test and on a relay call alike; OpenAI's out-of-credit 429 still disables, by its code.
+    const gemini = { message: 'You exceeded your current quota, please check your plan', status: 'RESOURCE_EXHAUSTED' };
+    expect(classify(429, gemini, ['You exceeded your current quota']).disable).toBe(false);
+    expect(accountKeyword(classify(429, gemini), ['You exceeded your current quota'], () => '')).toBeUndefined();
+    expect(classify(429, { message: 'You exceeded your current quota', code: 'insufficient_quota' }).disable).toBe(
+      true,
+    );
   });
 });
 

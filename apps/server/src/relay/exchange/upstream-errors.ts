@@ -164,7 +164,10 @@ function parseErrorBody(bodyText: string): ParsedError {
  * object, for a 403 as for any 4xx; `param: PERMISSIONDENIED`. A 403 alone does not: another
  * gateway or a firewall in front of the vendor answers 403 with JSON of its own, and its verdict
  * can be provoked by the request's content. `keywords` are searched in the message only when the
- * request was the gateway's own (channel tests), never a client's.
+ * request was the gateway's own (channel tests), never a client's, and never in a rate limit: a 429
+ * rests a channel whatever its words (Gemini's per-minute 429 says "You exceeded your current
+ * quota", a default keyword), while OpenAI's out-of-credit 429 disables by its code. The relay's
+ * keyword search (accountKeyword) keeps the same rule.
  */
 function disables(status: number, parsed: ParsedError, keywords: readonly string[]): boolean {
   if (status === 401) return true;
@@ -175,7 +178,7 @@ function disables(status: number, parsed: ParsedError, keywords: readonly string
     // How some vendors' OpenAI-format errors say the account may not use the API at all.
     if (parsed.param === 'PERMISSIONDENIED') return true;
   }
-  return keywords.some((keyword) => keyword && parsed.message.includes(keyword));
+  return status !== 429 && keywords.some((keyword) => keyword && parsed.message.includes(keyword));
 }
 
 /**
@@ -292,7 +295,8 @@ export function accountKeyword(
   clientSent: () => string,
 ): string | undefined {
   const message = failure.upstreamMessage;
-  if (!message) return undefined;
+  // Never in a rate limit, as in `disables`.
+  if (!message || failure.class === 'rate_limit') return undefined;
   const found = keywords.filter((keyword) => message.includes(keyword));
   if (found.length === 0) return undefined;
   const sent = clientSent();

@@ -39,10 +39,7 @@ function withKeywordVerdict(
   failure: UpstreamFailure,
   clientSent: () => string,
 ): UpstreamFailure {
-  // A rate limit rests the channel and never disables it, whatever its words: Gemini's per-minute
-  // 429 says "You exceeded your current quota", one of the default keywords. (OpenAI's answer for
-  // an account out of credit is a 429 too, but with its `insufficient_quota` code, which disables.)
-  if (failure.disable || !failure.upstreamMessage || failure.class === 'rate_limit') return failure;
+  if (failure.disable || !failure.upstreamMessage) return failure;
   const keyword = accountKeyword(failure, disableKeywords(deps.options.get('DisableChannelKeywords')), clientSent);
   return keyword ? { ...failure, disable: true, class: 'account' } : failure;
 }
