@@ -106,19 +106,21 @@ export class ChannelHealth {
 
   /** Off (ChannelHealthEnabled): nothing is counted, so the request path does what it did before health. */
   recordSuccess(channelId: number, model: string, firstByteMs: number, durationMs: number): void {
-    if (!this.read().enabled) return;
+    const settings = this.read();
+    if (!settings.enabled) return;
     const channel = this.channelEntry(channelId);
     channel.firstByte.add(firstByteMs);
     channel.duration.add(durationMs);
-    this.count(channelId, model, true);
+    this.count(channel, channelId, model, true, settings);
   }
 
   /** A failed try; `message` is what the client was told (already masked), kept for administrators. */
   recordFailure(channelId: number, model: string, failureClass: FailureClass, message: string): void {
-    if (!this.read().enabled) return;
-    const now = this.clock();
-    this.channelEntry(channelId).lastError = { class: failureClass, message: message.slice(0, 300), at: now };
-    if (COUNTED.has(failureClass)) this.count(channelId, model, false);
+    const settings = this.read();
+    if (!settings.enabled) return;
+    const channel = this.channelEntry(channelId);
+    channel.lastError = { class: failureClass, message: message.slice(0, 300), at: this.clock() };
+    if (COUNTED.has(failureClass)) this.count(channel, channelId, model, false, settings);
   }
 
   /** The state the router goes by for this channel and model. No work at all while every entry is healthy. */
@@ -191,25 +193,36 @@ export class ChannelHealth {
     return (stream ? entry?.firstByte : entry?.duration)?.median();
   }
 
-  private count(channelId: number, model: string, success: boolean): void {
-    const settings = this.read();
+  /** One outcome, on the channel's entry and on its pair's, with the settings read once per request. */
+  private count(
+    channel: ChannelEntry,
+    channelId: number,
+    model: string,
+    success: boolean,
+    settings: HealthSettings,
+  ): void {
     const now = this.clock();
-    const windowMs = settings.windowSeconds * 1000;
-    const channel = this.channelEntry(channelId);
-    const pair = this.pairEntry(channelId, model);
-    for (const [entry, name] of [
-      [channel, ''],
-      [pair, model],
-    ] as const) {
-      entry.window.add(now, windowMs, success);
-      entry.lastAt = now;
-      this.evaluate(entry, { channelId, model: name }, success, settings, now);
-    }
+    this.countOn(channel, channelId, '', success, settings, now);
+    this.countOn(this.pairEntry(channelId, model), channelId, model, success, settings, now);
+  }
+
+  private countOn(
+    entry: Entry,
+    channelId: number,
+    model: string,
+    success: boolean,
+    settings: HealthSettings,
+    now: number,
+  ): void {
+    entry.window.add(now, settings.windowSeconds * 1000, success);
+    entry.lastAt = now;
+    this.evaluate(entry, channelId, model, success, settings, now);
   }
 
   private evaluate(
     entry: Entry,
-    subject: { channelId: number; model: string },
+    channelId: number,
+    model: string,
     success: boolean,
     settings: HealthSettings,
     now: number,
@@ -218,13 +231,13 @@ export class ChannelHealth {
     if (status === 'open') return;
     if (status === 'half_open') {
       if (!success) {
-        this.open(entry, subject, settings, now);
+        this.open(entry, { channelId, model }, settings, now);
         return;
       }
       entry.trialWins += 1;
       if (entry.trialWins >= TRIALS_TO_CLOSE) {
         this.close(entry);
-        this.changed?.({ ...subject, state: 'closed', openedAt: entry.openedAt, until: now });
+        this.changed?.({ channelId, model, state: 'closed', openedAt: entry.openedAt, until: now });
       }
       return;
     }
@@ -232,7 +245,7 @@ export class ChannelHealth {
     entry.samples = successes + failures;
     const percent = entry.samples > 0 ? (failures / entry.samples) * 100 : 0;
     if (entry.samples < settings.minSamples) this.setStatus(entry, 'healthy');
-    else if (percent >= settings.openPercent) this.open(entry, subject, settings, now);
+    else if (percent >= settings.openPercent) this.open(entry, { channelId, model }, settings, now);
     else this.setStatus(entry, percent >= settings.degradedPercent ? 'degraded' : 'healthy');
   }
 
