@@ -37,7 +37,8 @@ export class JournaledBatches<Batch> {
 
   constructor(
     private readonly kind: BatchKind<Batch>,
-    private readonly journal: Journal | undefined,
+    /** Where subclasses journal what they add (`journaled` takes the record's sequence number). */
+    protected readonly journal: Journal | undefined,
     private readonly onError?: (error: unknown) => void,
   ) {
     this.pending = kind.empty();

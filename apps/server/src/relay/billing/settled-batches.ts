@@ -8,22 +8,13 @@ import { addSettlement, createLedgerWriter, isEmpty, type LedgerDeltas, newDelta
  * journaled in the same turn), written as one batch at a time (platform/journal/journaled-batches.ts).
  */
 export class SettledBatches extends JournaledBatches<LedgerDeltas> {
-  constructor(
-    handle: DatabaseHandle,
-    private readonly settlements: Journal | undefined,
-    onError?: (error: unknown) => void,
-  ) {
-    const write = createLedgerWriter(handle);
-    super(
-      { prefix: 's', empty: newDeltas, isEmpty, write: (deltas, batchId) => write(deltas, batchId) },
-      settlements,
-      onError,
-    );
+  constructor(handle: DatabaseHandle, journal: Journal | undefined, onError?: (error: unknown) => void) {
+    super({ prefix: 's', empty: newDeltas, isEmpty, write: createLedgerWriter(handle) }, journal, onError);
   }
 
   add(record: SettlementRecord): void {
     addSettlement(this.open(), record);
     // Journaled in the same turn as it is counted: a crash after this line loses nothing.
-    if (this.settlements) this.journaled(this.settlements.settlement(record));
+    if (this.journal) this.journaled(this.journal.settlement(record));
   }
 }

@@ -11,11 +11,7 @@ type WindowBatch = Map<string, WindowDelta>;
  * that is killed loses no window use: the next start replays it (billing/journal-replay.ts).
  */
 export class PendingUse extends JournaledBatches<WindowBatch> {
-  constructor(
-    store: BudgetUsageStore,
-    private readonly windows: Journal | undefined,
-    onError?: (error: unknown) => void,
-  ) {
+  constructor(store: BudgetUsageStore, journal: Journal | undefined, onError?: (error: unknown) => void) {
     super(
       {
         prefix: 'w',
@@ -23,7 +19,7 @@ export class PendingUse extends JournaledBatches<WindowBatch> {
         isEmpty: (batch) => batch.size === 0,
         write: (batch, batchId) => store.add([...batch.values()], batchId),
       },
-      windows,
+      journal,
       onError,
     );
   }
@@ -41,6 +37,6 @@ export class PendingUse extends JournaledBatches<WindowBatch> {
       else batch.set(key, { ...delta });
     }
     // Journaled in the same turn as it is counted: a crash after this line loses nothing.
-    if (this.windows) this.journaled(this.windows.windowUse(stored));
+    if (this.journal) this.journaled(this.journal.windowUse(stored));
   }
 }
