@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BALANCING_STRATEGIES, type BalancingStrategy } from './channelHealth.js';
 import { parseJsonObject } from './json.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { pageQuery } from './paging.js';
@@ -10,6 +11,9 @@ export const ChannelStatus = {
   autoDisabled: 3,
 } as const;
 export type ChannelStatus = (typeof ChannelStatus)[keyof typeof ChannelStatus];
+
+/** A channel's strategy inside its tier: '' follows the user group's. */
+export type ChannelRoutingStrategy = '' | BalancingStrategy;
 
 /** `pre_cost`: how prompt tokens are pre-counted: 1 everything, 2 skip images, 3 nothing. */
 export const channelPreCosts = [1, 2, 3] as const;
@@ -163,6 +167,9 @@ const settingFields = {
     .transform((models) => (models ?? []).filter(Boolean)),
   plugin: pluginField,
   status: integerField('status', 1, 3),
+  routing_strategy: z.enum(['', ...BALANCING_STRATEGIES], {
+    error: `routing_strategy must be '' (the group's) or one of ${BALANCING_STRATEGIES.join(', ')}`,
+  }),
 };
 
 const keyText = z.string('key is required').max(2_000_000, 'key is too long');
@@ -191,6 +198,7 @@ export const createChannelBody = z.object({
   disabled_stream: settingFields.disabled_stream.default([]),
   plugin: settingFields.plugin.default(null),
   status: settingFields.status.default(ChannelStatus.enabled),
+  routing_strategy: settingFields.routing_strategy.default(''),
 });
 export type CreateChannelBody = z.infer<typeof createChannelBody>;
 
@@ -218,6 +226,7 @@ const editFields = {
   disabled_stream: settingFields.disabled_stream.optional(),
   plugin: settingFields.plugin.optional(),
   status: settingFields.status.optional(),
+  routing_strategy: settingFields.routing_strategy.optional(),
 };
 const channelEdit = z.object(editFields);
 export type ChannelEdit = z.infer<typeof channelEdit>;
@@ -326,6 +335,8 @@ export interface ChannelView {
   allow_extra_body: boolean;
   disabled_stream: string[];
   plugin: Record<string, unknown> | null;
+  /** '' follows the user group's strategy; a tier whose channels all name one strategy uses it. */
+  routing_strategy: ChannelRoutingStrategy;
 }
 
 /** One channel opened for editing, with its provider key. */

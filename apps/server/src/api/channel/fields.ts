@@ -86,6 +86,7 @@ const TAG_SHARED_FIELDS = [
   'pre_cost',
   'disabled_stream',
   'compatible_response',
+  'routing_strategy',
 ] as const satisfies ReadonlyArray<keyof ChannelPatch>;
 
 export function sharedTagPatch(edit: ChannelEdit): ChannelPatch {

@@ -1,5 +1,5 @@
-import type { ChannelDetailView, ChannelView, ProviderView } from '@one-hub/contracts';
-import { parseJsonObject, parseJsonStringList } from '@one-hub/contracts';
+import type { ChannelDetailView, ChannelRoutingStrategy, ChannelView, ProviderView } from '@one-hub/contracts';
+import { BALANCING_STRATEGIES, parseJsonObject, parseJsonStringList } from '@one-hub/contracts';
 import { isRelayable, type ProviderDefinition } from '../../domain/channel-types/registry.js';
 import { toBoolean } from '../../platform/db/index.js';
 import type { ChannelListRow, ChannelRecord } from './repo.js';
@@ -11,6 +11,11 @@ export function parseDisabledStream(text: string): string[] {
 
 export function parsePlugin(text: string): Record<string, unknown> | null {
   return text ? (parseJsonObject(text) ?? null) : null;
+}
+
+/** A stored strategy; anything else (a hand-edited row) reads as the group's. */
+export function channelStrategy(text: string): ChannelRoutingStrategy {
+  return BALANCING_STRATEGIES.find((strategy) => strategy === text) ?? '';
 }
 
 /** What lists show of a channel: everything but the key. */
@@ -44,6 +49,7 @@ export function toChannelView(row: ChannelListRow): ChannelView {
     allow_extra_body: toBoolean(row.allow_extra_body),
     disabled_stream: parseDisabledStream(row.disabled_stream),
     plugin: parsePlugin(row.plugin),
+    routing_strategy: channelStrategy(row.routing_strategy),
   };
 }
 

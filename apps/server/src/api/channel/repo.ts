@@ -63,6 +63,7 @@ const LIST_COLUMNS = [
   'allow_extra_body',
   'disabled_stream',
   'plugin',
+  'routing_strategy',
   'deleted_at',
 ] as const;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { parseJsonObject, splitChannelList } from '@one-hub/contracts';
+import { type ChannelRoutingStrategy, parseJsonObject, splitChannelList } from '@one-hub/contracts';
 import { toBoolean } from '../../platform/db/index.js';
-import { parseDisabledStream, parsePlugin } from './presenter.js';
+import { channelStrategy, parseDisabledStream, parsePlugin } from './presenter.js';
 import type { ChannelRecord } from './repo.js';
 
 /** A channel as the relay uses it: key decrypted, JSON parsed, lists split, booleans normalised. */
@@ -31,6 +31,8 @@ export interface RoutingChannel {
   allow_extra_body: boolean;
   disabled_stream: string[];
   plugin: Record<string, unknown>;
+  /** '' follows the group's strategy. */
+  routing_strategy: ChannelRoutingStrategy;
   response_time: number;
   balance: number;
 }
@@ -68,6 +70,7 @@ export function toRoutingChannel(record: ChannelRecord): RoutingChannel {
     allow_extra_body: toBoolean(record.allow_extra_body),
     disabled_stream: parseDisabledStream(record.disabled_stream),
     plugin: parsePlugin(record.plugin) ?? {},
+    routing_strategy: channelStrategy(record.routing_strategy),
     response_time: record.response_time,
     balance: Number(record.balance),
   };

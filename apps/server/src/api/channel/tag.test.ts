@@ -14,6 +14,7 @@ interface Row {
   models: string;
   base_url: string;
   tag: string;
+  routing_strategy: string;
 }
 
 describe.each(availableDialects)('channel tags on %s', (dialect) => {
@@ -69,6 +70,7 @@ describe.each(availableDialects)('channel tags on %s', (dialect) => {
       base_url: 'https://shared.example.com',
       group: 'vip',
       priority: 9,
+      routing_strategy: 'latency',
     });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().data).toEqual({ added: 2, removed: 1, updated: 1 });
@@ -78,7 +80,12 @@ describe.each(availableDialects)('channel tags on %s', (dialect) => {
     expect(after.map((row) => row.name)).toEqual(['team-a_2', 'team-a_3', 'team-a_4']);
     expect(after[0]?.id).toBe(before[1]?.id);
     for (const row of after) {
-      expect(row).toMatchObject({ models: 'gpt-4.1,o3', base_url: 'https://shared.example.com', status: 1 });
+      expect(row).toMatchObject({
+        models: 'gpt-4.1,o3',
+        base_url: 'https://shared.example.com',
+        status: 1,
+        routing_strategy: 'latency',
+      });
       // priority is not among the shared settings of a tag edit.
       expect(row.priority).toBe(0);
     }
@@ -93,6 +100,7 @@ describe.each(availableDialects)('channel tags on %s', (dialect) => {
       ['models', { key: 'sk-a2\nsk-new', models: 'gp*t' }],
       ['group', { key: 'sk-a2\nsk-new', group: 'ghost' }],
       ['model_mapping', { key: 'sk-a2', model_mapping: '{bad' }],
+      ['routing_strategy', { key: 'sk-a2', routing_strategy: 'fastest' }],
     ] as const) {
       const response = await s.call('PUT', '/api/channel_tag/team-a', s.root, body);
       expect(response.statusCode, response.body).toBe(400);

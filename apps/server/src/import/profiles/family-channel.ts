@@ -48,6 +48,8 @@ export function familyChannel(row: SourceRow, target: ChannelTypeTarget, parts: 
     pre_cost: 1,
     compatible_response: false,
     allow_extra_body: false,
+    // Theirs has no strategy per channel: the group's applies.
+    routing_strategy: '',
     disabled_stream: '[]',
     plugin: '',
     deleted_at: null,

@@ -85,6 +85,8 @@ export function oneHubChannel(row: SourceRow): LegacyChannel {
     pre_cost: toInteger(row.pre_cost, 1) || 1,
     compatible_response: toBool(row.compatible_response),
     allow_extra_body: toBool(row.allow_extra_body),
+    // Theirs has no strategy per channel: the group's applies.
+    routing_strategy: '',
     disabled_stream: toJsonText(row.disabled_stream, '[]'),
     plugin: toJsonText(row.plugin, ''),
     deleted_at: toUnixSeconds(row.deleted_at),

@@ -36,6 +36,7 @@ function toRow(channel: LegacyChannel, context: WriteContext): NewChannelRow {
     allow_extra_body: channel.allow_extra_body,
     disabled_stream: channel.disabled_stream || '[]',
     plugin: channel.plugin,
+    routing_strategy: channel.routing_strategy,
     deleted_at: channel.deleted_at,
   };
 }

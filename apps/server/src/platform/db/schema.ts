@@ -162,6 +162,8 @@ export interface ChannelsTable {
   allow_extra_body: DbBoolean;
   disabled_stream: string;
   plugin: string;
+  /** '' follows the group's strategy (0026). */
+  routing_strategy: Generated<string>;
   deleted_at: number | null;
 }
 

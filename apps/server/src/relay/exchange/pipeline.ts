@@ -267,7 +267,7 @@ export function nextChannel(
     excluded,
     hasTools,
     stream: attempt.input.stream,
-    ...(route ? { skipped: route.skip } : {}),
+    ...(route ? { skipped: route.skip, tierStrategy: route.useStrategy } : {}),
   };
   const sameGroup = selectChannel(deps, attempt, { ...filter, group, strategy: strategyOf(deps, group) });
   if (sameGroup) return sameGroup;

@@ -150,4 +150,17 @@ describe('channel health on one node', () => {
     };
     await expect.poll(routed).toMatchObject({ strategy: 'latency' });
   });
+
+  it("routes a tier by the strategy all its channels name (a tag's) instead of the group's", async () => {
+    for (const id of [firstId, secondId, slowId]) {
+      const saved = await r.admin('PUT', '/api/channel/', { id, routing_strategy: 'least_in_flight' });
+      expect(saved.status).toBe(200);
+    }
+    const routed = async () => {
+      await askMany(1);
+      const route = await lastRoute();
+      return route;
+    };
+    await expect.poll(routed).toMatchObject({ strategy: 'least_in_flight' });
+  });
 });

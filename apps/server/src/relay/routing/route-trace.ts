@@ -12,6 +12,9 @@ export class RouteTrace {
   private readonly tried: RouteExplanation['tried'] = [];
   private readonly skipped: RouteExplanation['skipped'] = [];
 
+  /** A tier's own strategy (set per tag) that chose a channel, which the log names instead of the group's. */
+  private tierStrategy: string | undefined;
+
   constructor(public strategy: string) {}
 
   /** The router's listener (SelectionFilter.skipped); a property so it can be handed over as it is. */
@@ -22,12 +25,17 @@ export class RouteTrace {
     this.skipped.push({ id: channelId, reason });
   };
 
+  /** The router's listener (SelectionFilter.tierStrategy): a tier's own strategy chose the channel. */
+  readonly useStrategy = (strategy: string): void => {
+    this.tierStrategy = strategy;
+  };
+
   /** A try that ended: `ok`, the failure's class, or `refused` (a failure that says nothing of the channel). */
   attempted(channelId: number, outcome: 'ok' | FailureClass | 'refused', ms: number): void {
     if (this.tried.length < LIMIT) this.tried.push({ id: channelId, outcome, ms: Math.max(0, Math.round(ms)) });
   }
 
   toJSON(): RouteExplanation {
-    return { strategy: this.strategy, tried: [...this.tried], skipped: [...this.skipped] };
+    return { strategy: this.tierStrategy ?? this.strategy, tried: [...this.tried], skipped: [...this.skipped] };
   }
 }

@@ -181,5 +181,40 @@ describe('channel router', () => {
       router.inFlight.leave(1);
       expect(router.select(least)?.id).toBe(1);
     });
+
+    it("a tier whose channels all name one strategy uses it instead of the group's, and says so", () => {
+      // Draws of 0: a weighted pick would always take the tier's first channel.
+      const router = new ChannelRouter(() => 0);
+      const tagged = { routing_strategy: 'least_in_flight' as const };
+      router.replaceChannels([
+        channel(1, tagged),
+        channel(2, tagged),
+        channel(3, { priority: -1 }),
+        channel(4, { priority: -1 }),
+      ]);
+      router.inFlight.enter(1);
+      const told: string[] = [];
+      const weighted = { ...request, strategy: 'weighted' as const, tierStrategy: (name: string) => told.push(name) };
+      expect(router.select(weighted)?.id).toBe(2);
+      expect(told).toEqual(['least_in_flight']);
+      // The lower tier names none: the group's weighted pick, and nothing told.
+      told.length = 0;
+      router.inFlight.enter(3);
+      expect(router.select({ ...weighted, excluded: new Set([1, 2]) })?.id).toBe(3);
+      expect(told).toEqual([]);
+    });
+
+    it("a tier whose channels name different strategies, or only some do, follows the group's", () => {
+      const router = new ChannelRouter(() => 0);
+      router.replaceChannels([
+        channel(1, { routing_strategy: 'latency' }),
+        channel(2, { routing_strategy: 'least_in_flight' }),
+      ]);
+      router.inFlight.enter(1);
+      expect(router.select({ ...request, strategy: 'weighted' })?.id).toBe(1);
+      router.replaceChannels([channel(1, { routing_strategy: 'least_in_flight' }), channel(2)]);
+      expect(router.select({ ...request, strategy: 'weighted' })?.id).toBe(1);
+      expect(router.select({ ...request, strategy: 'least_in_flight' })?.id).toBe(2);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { RouteSkipReason } from '@one-hub/contracts';
+import type { ChannelRoutingStrategy, RouteSkipReason } from '@one-hub/contracts';
 import { CooldownStore } from './cooldowns.js';
 import { ChannelHealth } from './health.js';
 import { type BalancingStrategy, InFlightCounts, pickByStrategy } from './strategies.js';
@@ -6,7 +6,8 @@ import { type BalancingStrategy, InFlightCounts, pickByStrategy } from './strate
 /**
  * Channel selection over an in-memory index rebuilt whenever channels change. For a group and
  * model: exact model entries, else the longest matching wildcard (`gpt-4*`); highest priority tier
- * first; inside a tier, the group's strategy (weighted random by default: strategies.ts); channels
+ * first; inside a tier, the strategy all its channels name (set per tag), else the group's
+ * (weighted random by default: strategies.ts); channels
  * excluded, cooling down, open (health.ts) or filtered out are passed over. A half-open channel is
  * let through for a share of requests as a trial; a degraded one weighs less. When health alone
  * left nothing, the least recently opened of the channels it passed over is tried anyway: a
@@ -35,6 +36,8 @@ export interface RouterChannel {
   pre_cost?: number;
   /** Responses requests to this channel are translated to chat even where it serves Responses itself. */
   compatible_response?: boolean;
+  /** The channel's strategy inside its tier; '' or absent follows the group's. */
+  routing_strategy?: ChannelRoutingStrategy;
 }
 
 export interface SelectionFilter {
@@ -47,9 +50,20 @@ export interface SelectionFilter {
   strategy?: BalancingStrategy;
   /** Told of each channel passed over and why (the log's route explanation). */
   skipped?: (channelId: number, reason: RouteSkipReason) => void;
+  /** Told when a tier's own strategy replaced the group's (the log's route explanation). */
+  tierStrategy?: (strategy: BalancingStrategy) => void;
 }
 
-type Tiers = RouterChannel[][];
+/** The channels of one priority tier, with the strategy every one of them names, if they agree on one. */
+type Tier = RouterChannel[] & { strategy?: BalancingStrategy };
+type Tiers = Tier[];
+
+/** The strategy all the tier's channels name; none when one follows the group or they differ. */
+function commonStrategy(tier: RouterChannel[]): BalancingStrategy | undefined {
+  const first = tier[0]?.routing_strategy;
+  if (!first) return undefined;
+  return tier.every((channel) => channel.routing_strategy === first) ? first : undefined;
+}
 
 interface GroupIndex {
   exact: Map<string, Tiers>;
@@ -64,7 +78,14 @@ function toTiers(channels: RouterChannel[]): Tiers {
     tier.push(channel);
     byPriority.set(channel.priority, tier);
   }
-  return [...byPriority.entries()].sort(([left], [right]) => right - left).map(([, tier]) => tier);
+  return [...byPriority.entries()]
+    .sort(([left], [right]) => right - left)
+    .map(([, channels]) => {
+      const tier: Tier = channels;
+      const strategy = commonStrategy(channels);
+      if (strategy) tier.strategy = strategy;
+      return tier;
+    });
 }
 
 export class ChannelRouter {
@@ -159,8 +180,12 @@ export class ChannelRouter {
         if (!reason) usable.push(channel);
         else unhealthy = this.passOver(channel, reason, filter, unhealthy);
       }
-      const chosen = pickByStrategy(this, usable, filter);
-      if (chosen) return chosen;
+      const strategy = tier.strategy ?? filter.strategy;
+      const chosen = pickByStrategy(this, usable, strategy === filter.strategy ? filter : { ...filter, strategy });
+      if (chosen) {
+        if (strategy !== filter.strategy && strategy) filter.tierStrategy?.(strategy);
+        return chosen;
+      }
     }
     return unhealthy ? this.leastRecentlyOpened(unhealthy, filter.model) : undefined;
   }

@@ -1,10 +1,14 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import { BALANCING_STRATEGIES, type ChannelRoutingStrategy } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { FoldedSection } from '../../components/form/FoldedSection.js';
 import { CODE_EXAMPLES } from './channelForm.js';
 import { JsonField, type SectionProps, SwitchField, testIdOf } from './FormParts.js';
+
+/** '' first: the user group's strategy, which most channels keep. */
+const CHANNEL_STRATEGIES: ChannelRoutingStrategy[] = ['', ...BALANCING_STRATEGIES];
 
 /** Mapping, headers, extra body parameters and the less common switches, folded by default. */
 export function AdvancedSection({
@@ -77,6 +81,22 @@ export function AdvancedSection({
         {[1, 2, 3].map((mode) => (
           <MenuItem key={mode} value={mode}>
             {t(`form.preCostModes.${mode}`)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        select
+        label={t('form.routingStrategy')}
+        value={values.routing_strategy}
+        onChange={(event) => change('routing_strategy', event.target.value as ChannelRoutingStrategy)}
+        disabled={disabled}
+        helperText={t('form.routingStrategyHint')}
+        fullWidth
+        slotProps={{ select: { SelectDisplayProps: testIdOf('channel-form-routing-strategy') as object } }}
+      >
+        {CHANNEL_STRATEGIES.map((strategy) => (
+          <MenuItem key={strategy || 'group'} value={strategy} data-testid={`channel-strategy-${strategy || 'group'}`}>
+            {t(`form.strategies.${strategy || 'group'}`)}
           </MenuItem>
         ))}
       </TextField>

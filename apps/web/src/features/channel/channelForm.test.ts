@@ -5,6 +5,7 @@ import {
   copyToForm,
   emptyChannelForm,
   formFieldOf,
+  formToInput,
   keyLineCount,
   mergeModels,
   pickerProviders,
@@ -84,6 +85,7 @@ const channel: ChannelView = {
   allow_extra_body: true,
   disabled_stream: ['o1'],
   plugin: { voice: { alloy: 'x' } },
+  routing_strategy: 'latency',
 };
 
 describe('validateChannelForm', () => {
@@ -207,7 +209,13 @@ describe('validateChannelForm', () => {
 describe('form conversions', () => {
   it('reads a channel into the form, JSON indented, and copies it without its key', () => {
     const form = channelToForm(channel, 'sk-x');
-    expect(form).toMatchObject({ key: 'sk-x', models: ['gpt-4o', 'gpt-4*', 'o1'], group: ['default', 'vip'] });
+    expect(form).toMatchObject({
+      key: 'sk-x',
+      models: ['gpt-4o', 'gpt-4*', 'o1'],
+      group: ['default', 'vip'],
+      routing_strategy: 'latency',
+    });
+    expect(formToInput(form).routing_strategy).toBe('latency');
     expect(form.model_mapping).toBe('{\n  "a": "b"\n}');
     expect(JSON.parse(form.plugin)).toEqual({ voice: { alloy: 'x' } });
     expect(copyToForm(channel)).toMatchObject({ name: 'main_copy', key: '', priority: '5', weight: '3' });

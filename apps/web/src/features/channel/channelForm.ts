@@ -1,4 +1,5 @@
 import {
+  type ChannelRoutingStrategy,
   type ChannelView,
   type CreateChannelBody,
   createChannelBody,
@@ -40,11 +41,13 @@ export interface ChannelFormValues {
   compatible_response: boolean;
   allow_extra_body: boolean;
   disabled_stream: string[];
+  /** '' follows the user group's strategy. */
+  routing_strategy: ChannelRoutingStrategy;
 }
 
 export type ChannelFormField = Exclude<
   keyof ChannelFormValues,
-  'only_chat' | 'compatible_response' | 'allow_extra_body' | 'pre_cost'
+  'only_chat' | 'compatible_response' | 'allow_extra_body' | 'pre_cost' | 'routing_strategy'
 >;
 export type ChannelFormErrors = Partial<Record<ChannelFormField, string>>;
 
@@ -98,6 +101,7 @@ export function emptyChannelForm(type = 0): ChannelFormValues {
     compatible_response: false,
     allow_extra_body: false,
     disabled_stream: [],
+    routing_strategy: '',
   };
 }
 
@@ -131,6 +135,7 @@ export function channelToForm(channel: ChannelView, key = ''): ChannelFormValues
     compatible_response: channel.compatible_response,
     allow_extra_body: channel.allow_extra_body,
     disabled_stream: channel.disabled_stream,
+    routing_strategy: channel.routing_strategy ?? '',
   };
 }
 
@@ -292,6 +297,7 @@ export function formToInput(values: ChannelFormValues) {
     compatible_response: values.compatible_response,
     allow_extra_body: values.allow_extra_body,
     disabled_stream: values.disabled_stream,
+    routing_strategy: values.routing_strategy,
     plugin: pluginText ? (parseJsonObject(pluginText) ?? pluginText) : null,
   };
 }
