@@ -61,6 +61,10 @@ async function startMockUpstream(): Promise<MockUpstream> {
         sendJson(response, 200, { total_usage: 500 });
       } else if (path === '/v1/chat/completions') {
         if (mock.delayMs) await new Promise((resolve) => setTimeout(resolve, mock.delayMs));
+        if (model === 'mock-flaky') {
+          sendJson(response, 500, { error: { message: 'the mock is overloaded', type: 'server_error' } });
+          return;
+        }
         if (model === 'mock-broken') {
           sendJson(response, 400, { error: { message: REFUSAL, type: 'invalid_request_error' } });
           return;

@@ -28,6 +28,7 @@ import { userGroupRoutes } from './api/user-group/routes.js';
 import { installChannelTests } from './channel-health/test-all.js';
 import type { Config } from './config.js';
 import type { BudgetUsageReader } from './domain/budget-windows.js';
+import type { ChannelHealthReader } from './domain/channel-health.js';
 import { createAuth } from './http/auth.js';
 import { installBodyRules } from './http/bodies.js';
 import { hashedAssetPaths, installConsole } from './http/console.js';
@@ -164,7 +165,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   userGroupRoutes(app, { auth, groups: services.groups, budgetUsage });
   tokenRoutes(app, { auth, tokens: services.tokens, budgetUsage });
   // The relay, installed below, answers for the channels' health.
-  channelRoutes(app, { auth, channels: services.channels, health: { view: () => app.relay.channelHealth.view() } });
+  const health: ChannelHealthReader = {
+    view: () => app.relay.channelHealth.view(),
+    history: (channelId) => app.relay.channelHealth.history(channelId),
+  };
+  channelRoutes(app, { auth, channels: services.channels, health });
   priceRoutes(app, {
     auth,
     prices: services.prices,

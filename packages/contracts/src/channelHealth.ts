@@ -42,6 +42,28 @@ export interface RouteExplanation {
   skipped: Array<{ id: number; reason: RouteSkipReason }>;
 }
 
+/** One minute of a channel's history on the answering process (GET /api/channel/health/:id). */
+export interface ChannelHealthMinute {
+  /** Unix milliseconds the minute starts at. */
+  at: number;
+  successes: number;
+  /** Failures that count toward health: 5xx, timeout, connection, malformed answer, account. */
+  failures: number;
+  /** 429s: they rest the channel through the cooldowns and do not count toward health. */
+  rate_limited: number;
+  /** Mean duration of the minute's successes, milliseconds; null with none. */
+  mean_latency_ms: number | null;
+}
+
+/** GET /api/channel/health/:id: the channel's last hour by minute and its recent state changes. */
+export interface ChannelHealthHistory {
+  channel_id: number;
+  /** Sixty minutes, oldest first, the current one last. */
+  minutes: ChannelHealthMinute[];
+  /** The channel's last state changes on the answering process, oldest first (Unix milliseconds). */
+  changes: Array<{ state: ChannelHealthState; at: number }>;
+}
+
 /**
  * How a user group's requests choose among the channels of one priority tier: weighted random
  * (the default, One Hub's), the lowest recent latency, or the fewest requests in flight.

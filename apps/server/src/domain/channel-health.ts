@@ -1,4 +1,4 @@
-import type { ChannelHealthView } from '@one-hub/contracts';
+import type { ChannelHealthHistory, ChannelHealthView } from '@one-hub/contracts';
 
 /**
  * What the management API reads of the relay's channel health (relay/routing/health.ts): the
@@ -6,4 +6,5 @@ import type { ChannelHealthView } from '@one-hub/contracts';
  */
 export interface ChannelHealthReader {
   view(): ChannelHealthView[];
+  history(channelId: number): ChannelHealthHistory;
 }

@@ -302,7 +302,10 @@ export async function installRelay(
       clock: budgetClock,
     },
     taskPollers,
-    channelHealth: { view: () => router.health.view(router.channelIds()) },
+    channelHealth: {
+      view: () => router.health.view(router.channelIds()),
+      history: (channelId) => router.health.history(channelId),
+    },
     router,
   };
 }

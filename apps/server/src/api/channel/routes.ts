@@ -37,6 +37,12 @@ export function channelRoutes(
   app.get('/api/channel/models', admin, async () => channels.models());
   // Ours (issue 34): each routed channel's health on the node that answers (docs/api.md).
   app.get('/api/channel/health', admin, async () => ok(health.view()));
+  // Ours (issue 34): one channel's last hour by minute and its state changes, for the console's chart.
+  app.get('/api/channel/health/:id', admin, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path');
+    await channels.get(id);
+    return ok(health.history(id));
+  });
   app.get('/api/channel/:id', admin, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path');
     return ok(await channels.get(id));

@@ -137,6 +137,41 @@ describe('channel health', () => {
     ]);
   });
 
+  it('keeps the last hour by minute and the state changes for the chart', () => {
+    const { health, clock } = tracker();
+    // Minute boundaries on the test's clock: 1_000_000 is 40 s into a minute.
+    const minute = clock.now - (clock.now % 60_000);
+    health.recordSuccess(1, 'm', 5, 100);
+    health.recordSuccess(1, 'm', 5, 301);
+    health.recordFailure(1, 'm', 'rate_limit', 'slow down');
+    clock.now += 60_000;
+    outcomes(health, 1, 'm', 0, 10);
+    clock.now += DEFAULT_HEALTH_SETTINGS.coolOffSeconds * 1000;
+
+    const history = health.history(1);
+    expect(history.minutes).toHaveLength(60);
+    // The cool-off ended in the minute after the failures': the current minute, last and empty.
+    expect(history.minutes.slice(-3)).toEqual([
+      { at: minute, successes: 2, failures: 0, rate_limited: 1, mean_latency_ms: 201 },
+      { at: minute + 60_000, successes: 0, failures: 10, rate_limited: 0, mean_latency_ms: null },
+      { at: minute + 120_000, successes: 0, failures: 0, rate_limited: 0, mean_latency_ms: null },
+    ]);
+    expect(history.minutes[0]?.at).toBe(minute + 120_000 - 59 * 60_000);
+    // Opened at the tenth failure; the ended cool-off reads as half-open.
+    const opened = clock.now - DEFAULT_HEALTH_SETTINGS.coolOffSeconds * 1000;
+    expect(history.changes).toEqual([
+      { state: 'open', at: opened },
+      { state: 'half_open', at: clock.now },
+    ]);
+
+    // An hour on, the old minutes are gone, not counted again in the ring's reused slots.
+    clock.now += 60 * 60_000;
+    health.recordSuccess(1, 'm', 5, 50);
+    const later = health.history(1).minutes;
+    expect(later.reduce((sum, entry) => sum + entry.successes + entry.failures + entry.rate_limited, 0)).toBe(1);
+    expect(health.history(99)).toMatchObject({ channel_id: 99, changes: [] });
+  });
+
   it('keeps its memory bounded when clients send many model names', () => {
     const { health, clock } = tracker();
     for (let index = 0; index < 3000; index++) {

@@ -1,5 +1,5 @@
-import type { ChannelHealthState, ChannelHealthView, FailureClass } from '@one-hub/contracts';
-import { LatencyRing, OutcomeWindow } from './health-window.js';
+import type { ChannelHealthHistory, ChannelHealthState, ChannelHealthView, FailureClass } from '@one-hub/contracts';
+import { LatencyRing, MinuteHistory, OutcomeWindow } from './health-window.js';
 
 /**
  * Channel health (issue 34): per channel, and per channel and model pair, the outcomes of recent
@@ -40,6 +40,8 @@ export const DEFAULT_HEALTH_SETTINGS: HealthSettings = Object.freeze({
 
 /** Trial successes in a row that close a half-open channel. */
 export const TRIALS_TO_CLOSE = 3;
+/** State changes kept per channel for the console. */
+const CHANGES_KEPT = 20;
 /** Pairs that may pile up before the quiet ones are swept out. */
 const SWEEP_SIZE = 1000;
 /** Classes that count as the channel's failure; a 429 is left to the cooldowns. */
@@ -69,6 +71,9 @@ interface ChannelEntry extends Entry {
   firstByte: LatencyRing;
   duration: LatencyRing;
   lastError?: { class: FailureClass; message: string; at: number };
+  /** The last hour by minute, and the channel's recent state changes (not its pairs'), for the console. */
+  history: MinuteHistory;
+  changes: Array<{ state: ChannelHealthState; at: number }>;
 }
 
 const newEntry = (): Entry => ({
@@ -111,6 +116,7 @@ export class ChannelHealth {
     const channel = this.channelEntry(channelId);
     channel.firstByte.add(firstByteMs);
     channel.duration.add(durationMs);
+    channel.history.success(this.clock(), durationMs);
     this.count(channel, channelId, model, true, settings);
   }
 
@@ -119,7 +125,9 @@ export class ChannelHealth {
     const settings = this.read();
     if (!settings.enabled) return;
     const channel = this.channelEntry(channelId);
-    channel.lastError = { class: failureClass, message: message.slice(0, 300), at: this.clock() };
+    const now = this.clock();
+    channel.lastError = { class: failureClass, message: message.slice(0, 300), at: now };
+    channel.history.failure(now, failureClass === 'rate_limit');
     if (COUNTED.has(failureClass)) this.count(channel, channelId, model, false, settings);
   }
 
@@ -185,6 +193,19 @@ export class ChannelHealth {
         last_error: entry?.lastError ?? null,
       };
     });
+  }
+
+  /** A channel's last hour by minute and its recent state changes on this process. */
+  history(channelId: number): ChannelHealthHistory {
+    const entry = this.channels.get(channelId);
+    const now = this.clock();
+    // Reading the state first lets an ended cool-off show as the half-open it now is.
+    if (entry) this.current(entry, now);
+    return {
+      channel_id: channelId,
+      minutes: (entry?.history ?? new MinuteHistory()).minutes(now),
+      changes: entry ? [...entry.changes] : [],
+    };
   }
 
   /** Median time to first byte (streams) or duration of a channel's recent successes, for the latency strategy. */
@@ -287,12 +308,23 @@ export class ChannelHealth {
     if (entry.status === 'healthy') this.unhealthy += 1;
     else if (status === 'healthy') this.unhealthy -= 1;
     entry.status = status;
+    if ('changes' in entry) {
+      const { changes } = entry as ChannelEntry;
+      changes.push({ state: status, at: this.clock() });
+      if (changes.length > CHANGES_KEPT) changes.shift();
+    }
   }
 
   private channelEntry(channelId: number): ChannelEntry {
     let entry = this.channels.get(channelId);
     if (!entry) {
-      entry = { ...newEntry(), firstByte: new LatencyRing(), duration: new LatencyRing() };
+      entry = {
+        ...newEntry(),
+        firstByte: new LatencyRing(),
+        duration: new LatencyRing(),
+        history: new MinuteHistory(),
+        changes: [],
+      };
       this.channels.set(channelId, entry);
     }
     return entry;

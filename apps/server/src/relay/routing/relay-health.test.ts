@@ -1,4 +1,4 @@
-import type { ChannelHealthView, RouteExplanation } from '@one-hub/contracts';
+import type { ChannelHealthHistory, ChannelHealthView, RouteExplanation } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockUpstream, startMockUpstream } from '../../../test/mocks/openai-upstream.js';
 import { lastConsumeLog, type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
@@ -79,6 +79,18 @@ describe('channel health on one node', () => {
     const calls = r.upstream.received.length;
     await askMany(10);
     expect(r.upstream.received.length).toBe(calls);
+  });
+
+  it("charts the failing channel's last hour by minute, with its opening", async () => {
+    const response = await r.admin('GET', `/api/channel/health/${firstId}`);
+    expect(response.status).toBe(200);
+    const history = response.body.data as ChannelHealthHistory;
+    expect(history.minutes).toHaveLength(60);
+    const failures = history.minutes.reduce((sum, minute) => sum + minute.failures, 0);
+    expect(failures).toBeGreaterThanOrEqual(MIN_SAMPLES);
+    expect(history.changes.at(-1)).toMatchObject({ state: 'open' });
+    expect((await r.admin('GET', '/api/channel/health/9999')).status).toBe(404);
+    expect((await r.admin('GET', '/api/channel/health/first')).status).toBe(400);
   });
 
   it('gives a recovered channel its share back after the cool-off, with no administrator', async () => {

@@ -1,6 +1,6 @@
 import HubOutlined from '@mui/icons-material/HubOutlined';
 import Collapse from '@mui/material/Collapse';
-import { ChannelTagFolding, splitChannelList } from '@one-hub/contracts';
+import { type ChannelHealthView, ChannelTagFolding, type ChannelView, splitChannelList } from '@one-hub/contracts';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../components/ListPage.js';
@@ -13,11 +13,13 @@ import { ChannelConfirmDialog, type PendingAction } from './ChannelConfirm.js';
 import { type BatchKind, BatchValueDialog } from './ChannelDialogs.js';
 import { ChannelFilterPanel } from './ChannelFilterBar.js';
 import { ChannelFormDialog, type ChannelFormRequest } from './ChannelFormDialog.js';
+import { ChannelHealthDialog } from './ChannelHealthDialog.js';
 import { ChannelsTable } from './ChannelsTable.js';
 import { ChannelTableContext, type ChannelTableContextValue } from './ChannelTableContext.js';
 import { ChannelToolbar } from './ChannelToolbar.js';
 import {
   type ChannelTestResult,
+  useChannelHealth,
   useChannels,
   useChannelTags,
   useClearChannelTag,
@@ -33,6 +35,9 @@ import {
   isTagView,
   useChannelListParams,
 } from './useChannelListParams.js';
+
+/** Until the health is read, and for a server that answers none. */
+const NO_HEALTH: ReadonlyMap<number, ChannelHealthView> = new Map();
 
 interface FormState {
   request: ChannelFormRequest;
@@ -50,6 +55,8 @@ export function ChannelPage() {
   const providers = useProviders();
   const groups = useGroupSymbols();
   const tags = useChannelTags();
+  const health = useChannelHealth();
+  const [healthOf, setHealthOf] = useState<ChannelView | null>(null);
   const tagView = isTagView(params.filter_tag);
   // While a new layout loads, the previous rows stay on screen: draw them as the layout they came in.
   const settledFolding = useRef(params.filter_tag);
@@ -89,6 +96,8 @@ export function ChannelPage() {
     providers: providerMap,
     testResults,
     onTestResult: (id, result) => setTestResults((current) => ({ ...current, [id]: result })),
+    health: health.data ?? NO_HEALTH,
+    onShowHealth: setHealthOf,
     selected,
     toggleSelected: (id) =>
       setSelected((current) => {
@@ -213,6 +222,11 @@ export function ChannelPage() {
             request={form?.request ?? null}
             onClose={() => setFormOpen(false)}
             onSaved={() => setFormOpen(false)}
+          />
+          <ChannelHealthDialog
+            channel={healthOf}
+            view={healthOf ? health.data?.get(healthOf.id) : undefined}
+            onClose={() => setHealthOf(null)}
           />
           <ChannelConfirmDialog
             pending={pending}

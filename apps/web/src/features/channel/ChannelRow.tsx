@@ -14,6 +14,7 @@ import { ActionsCell, IdCell } from '../../components/ListTable.js';
 import { Quota } from '../../components/Quota.js';
 import { notify } from '../../lib/notify.js';
 import { Balance, ChannelStatusChip, GroupChips, monospace, ResponseTime, TagChip } from './ChannelCells.js';
+import { HealthCell } from './ChannelHealthCell.js';
 import { ChannelRowActions, ChannelStatusSwitch } from './ChannelRowActions.js';
 import { useChannelTable } from './ChannelTableContext.js';
 import { usePatchChannel } from './channel.api.js';
@@ -134,6 +135,9 @@ export function ChannelRow({ channel, nested = false }: { channel: ChannelView; 
         </Stack>
       </TableCell>
       <TableCell>
+        <HealthCell channel={channel} />
+      </TableCell>
+      <TableCell>
         <ResponseTime channel={channel} result={testResults[channel.id]} />
       </TableCell>
       <TableCell align="right">
@@ -197,6 +201,9 @@ export function ChannelCard({ channel }: { channel: ChannelView }) {
         </Fact>
         <Fact label={t('columns.tag')}>
           <TagChip tag={channel.tag} testId={`channel-tag-${channel.id}`} />
+        </Fact>
+        <Fact label={t('columns.health')}>
+          <HealthCell channel={channel} />
         </Fact>
         <Fact label={t('columns.response')}>
           <ResponseTime channel={channel} result={testResults[channel.id]} />

@@ -1,4 +1,4 @@
-import type { ChannelView, ProviderView } from '@one-hub/contracts';
+import type { ChannelHealthView, ChannelView, ProviderView } from '@one-hub/contracts';
 import { createContext, useContext } from 'react';
 import type { ChannelTestResult } from './channel.api.js';
 
@@ -8,6 +8,9 @@ export interface ChannelTableContextValue {
   /** Results of the tests run during this visit, by channel id. */
   testResults: Readonly<Record<number, ChannelTestResult>>;
   onTestResult(id: number, result: ChannelTestResult): void;
+  /** Each routed channel's health on the node that answered, by id; channels not routed are absent. */
+  health: ReadonlyMap<number, ChannelHealthView>;
+  onShowHealth(channel: ChannelView): void;
   selected: ReadonlySet<number>;
   toggleSelected(id: number): void;
   onEdit(channel: ChannelView): void;

@@ -145,6 +145,7 @@ export function ChannelsTable({
             <SortableHead field="status" {...sortProps}>
               {t('columns.status')}
             </SortableHead>
+            <TableCell>{t('columns.health')}</TableCell>
             <SortableHead field="response_time" {...sortProps}>
               {t('columns.response')}
             </SortableHead>

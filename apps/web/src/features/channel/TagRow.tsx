@@ -33,7 +33,7 @@ import { useChannelTable } from './ChannelTableContext.js';
 import { useTagAction, useTagChannels } from './channel.api.js';
 import { InlineNumber } from './InlineNumber.js';
 
-export const CHANNEL_COLUMN_COUNT = 11;
+export const CHANNEL_COLUMN_COUNT = 12;
 
 /** "3 / 4 enabled" once the tag's channels are loaded. */
 function EnabledCount({ channels, tag }: { channels: ChannelView[] | undefined; tag: string }) {
@@ -212,7 +212,7 @@ export function TagRow({ channel }: { channel: ChannelView }) {
         <TableCell>
           <EnabledCount channels={channels.data} tag={tag} />
         </TableCell>
-        <TableCell colSpan={2} />
+        <TableCell colSpan={3} />
         <TableCell align="right">
           <TagPriority channel={channel} />
         </TableCell>

@@ -1,5 +1,7 @@
 import {
   type ChannelDetailView,
+  type ChannelHealthHistory,
+  type ChannelHealthView,
   type ChannelTagView,
   type ChannelView,
   type CreateChannelBody,
@@ -29,7 +31,12 @@ export const channelKeys = {
   groups: ['channel', 'groups'] as const,
   prices: ['channel', 'prices'] as const,
   testStatus: ['channel', 'test-status'] as const,
+  health: ['channel', 'health'] as const,
+  healthHistory: (id: number) => ['channel', 'health', id] as const,
 };
+
+/** How often the health the list and the chart show is read again while they are on screen. */
+const HEALTH_REFRESH_MS = 15_000;
 
 export interface ChannelListQueryParams extends ChannelListParams {
   /** Exact key filter; kept out of the URL. */
@@ -42,6 +49,26 @@ export function useChannels(query: ChannelListQueryParams) {
     queryKey: channelKeys.list(query),
     queryFn: () => api.get<Paged<ChannelView>>(withQuery('/api/channel/', { ...query })),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** `GET /api/channel/health`: each routed channel's health on the node that answers, by channel id. */
+export function useChannelHealth() {
+  return useQuery({
+    queryKey: channelKeys.health,
+    queryFn: () => api.get<ChannelHealthView[]>('/api/channel/health'),
+    select: (views) => new Map(views.map((view) => [view.channel_id, view])),
+    refetchInterval: HEALTH_REFRESH_MS,
+  });
+}
+
+/** `GET /api/channel/health/:id`: one channel's last hour by minute, while its chart is open. */
+export function useChannelHealthHistory(id: number | null) {
+  return useQuery({
+    queryKey: channelKeys.healthHistory(id ?? 0),
+    queryFn: () => api.get<ChannelHealthHistory>(`/api/channel/health/${id}`),
+    enabled: id !== null,
+    refetchInterval: HEALTH_REFRESH_MS,
   });
 }
 
