@@ -281,8 +281,16 @@ describe('settings in other conditions', () => {
 
     const page = await openPage();
     await signInWithForm(page, server.origin, ADMIN.username, ADMIN.password);
+    // No Settings entry in its menu, and the route's guard answers 403 before the page asks anything.
+    await page.getByTestId('menu-user').waitFor();
+    expect(await page.getByTestId('menu-setting').count()).toBe(0);
+    const optionCalls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/option')) optionCalls.push(request.url());
+    });
     await page.goto(`${server.origin}/panel/setting?tab=system`);
-    await page.getByTestId('setting-forbidden').waitFor();
+    await page.getByTestId('forbidden').waitFor();
+    expect(optionCalls).toEqual([]);
     expect(await page.getByTestId('setting-panel-system').count()).toBe(0);
     await shot(page, 'settings-not-root');
     await page.close();

@@ -41,17 +41,26 @@ describe('online payments', () => {
     await page.getByTestId('payment-form-percent_fee').fill('5');
     await page.getByTestId('payment-form-config-pay_domain').fill(epay().url);
     await page.getByTestId('payment-form-config-partner_id').fill(epay().partnerId);
-    // A missing required setting is named before anything is sent.
+    // A missing required setting, and the missing icon (spec §5), are named before anything is sent.
     await page.getByTestId('payment-form-submit').click();
     await page.locator('.MuiFormHelperText-root.Mui-error').first().waitFor();
+    expect(await page.getByTestId('payment-form-icon').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('payment-form-config-key').getAttribute('aria-invalid')).toBe('true');
     expect(await gateways()).toEqual([]);
 
+    await page.getByTestId('payment-form-icon').fill('/favicon.svg');
     await page.getByTestId('payment-form-config-key').fill(epay().key);
     await page.getByTestId('payment-form-submit').click();
     await page.getByTestId('payment-form').waitFor({ state: 'detached' });
 
     const [saved] = await gateways();
-    expect(saved).toMatchObject({ name: GATEWAY_NAME, type: 'epay', percent_fee: 0.05, enable: true });
+    expect(saved).toMatchObject({
+      name: GATEWAY_NAME,
+      type: 'epay',
+      icon: '/favicon.svg',
+      percent_fee: 0.05,
+      enable: true,
+    });
     expect(saved?.config).not.toContain(epay().key);
     await page.getByTestId(`payment-name-${saved?.id}`).waitFor();
     expect(await text(page, `payment-uuid-${saved?.id}`)).toBe(saved?.uuid);

@@ -149,6 +149,8 @@ export interface ConsoleGateway {
   choices?: Record<string, string>;
   /** The percent fee as typed (5 = 5 %). */
   percentFee?: number;
+  /** The icon's address (required by the dialog); the site's own favicon unless given. */
+  icon?: string;
 }
 
 /** Opens the gateway dialog on the Payment screen (signed in as root) and fills it in, without saving. */
@@ -156,6 +158,7 @@ export async function fillGatewayDialog(page: Page, gateway: ConsoleGateway): Pr
   await page.getByTestId('payment-create').click();
   await choose(page, 'payment-form-type', `payment-form-type-${gateway.type}`);
   await page.getByTestId('payment-form-name').fill(gateway.name);
+  await page.getByTestId('payment-form-icon').fill(gateway.icon ?? '/favicon.svg');
   for (const [field, value] of Object.entries(gateway.config)) {
     await page.getByTestId(`payment-form-config-${field}`).fill(value);
   }

@@ -107,6 +107,14 @@ export const paymentGatewayBody = gatewayFields.extend({
 export type PaymentGatewayBody = z.infer<typeof paymentGatewayBody>;
 
 /**
+ * The console's gateway dialog (spec §5: currency and icon required). The API keeps the icon
+ * optional, as One Hub's API does, so scripts that create gateways without one keep working.
+ */
+export const paymentGatewayFormBody = paymentGatewayBody.extend({
+  icon: z.string('icon is required').trim().min(1, 'icon is required').max(300, 'icon must be at most 300 characters'),
+});
+
+/**
  * `PUT /api/payment/`: with `uuid` every column is replaced (the edit dialog); without it only
  * the fields sent change (the list's enable and sort toggles), so no field has a default here.
  */

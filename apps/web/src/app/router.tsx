@@ -9,9 +9,9 @@ import { PublicLayout } from './layouts/public/PublicLayout.js';
 import { RootLayout } from './RootLayout.js';
 import { type PageRoute, panelRoutes, publicRoutes } from './routes.js';
 
-function toRouteObject({ path, page: Page, admin }: PageRoute): RouteObject {
+function toRouteObject({ path, page: Page, admin, root }: PageRoute): RouteObject {
   const page = <Page />;
-  const element = admin ? <RequireAdmin>{page}</RequireAdmin> : page;
+  const element = admin || root ? <RequireAdmin root={root}>{page}</RequireAdmin> : page;
   return path === '' ? { index: true, element } : { path, element };
 }
 

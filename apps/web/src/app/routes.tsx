@@ -3,13 +3,14 @@ import { NotFoundPage } from '../features/errors/NotFoundPage.js';
 
 /**
  * THE ROUTE TABLE. Each screen is one line: its path (relative to its layout), its page, and
- * `admin: true` when only role ≥ 10 may open it. A screen that is not built has no route and no
- * menu entry.
+ * `admin: true` when only role ≥ 10 may open it, `root: true` when only the super administrator may.
+ * A screen that is not built has no route and no menu entry.
  */
 export interface PageRoute {
   /** '' is the layout's index route. */
   path: string;
   admin?: boolean;
+  root?: boolean;
   page: ComponentType;
 }
 
@@ -69,7 +70,7 @@ export const panelRoutes: PageRoute[] = [
   },
   {
     path: 'setting',
-    admin: true,
+    root: true,
     page: lazyPage(() => import('../features/setting/SettingPage.js'), 'SettingPage'),
   },
   { path: 'token', page: lazyPage(() => import('../features/token/TokenPage.js'), 'TokenPage') },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseTarget, consoleMenu, findMenuTrail, visibleMenu } from './menu.js';
+import { clearanceOf, collapseTarget, consoleMenu, findMenuTrail, visibleMenu } from './menu.js';
 
 const ids = (menu: ReturnType<typeof visibleMenu>) =>
   menu.flatMap((group) =>
@@ -10,7 +10,7 @@ const ids = (menu: ReturnType<typeof visibleMenu>) =>
 
 describe('console menu (spec §2, §6)', () => {
   it('shows every item to an admin, in the spec order', () => {
-    const menu = visibleMenu(consoleMenu, true);
+    const menu = visibleMenu(consoleMenu, 'root');
     expect(menu.map((group) => group.id)).toEqual(['dashboard', 'account', 'billing', 'usage', 'setting']);
     expect(ids(menu)).toEqual([
       'dashboard',
@@ -38,7 +38,7 @@ describe('console menu (spec §2, §6)', () => {
   });
 
   it('hides the admin-only items from a common user', () => {
-    const menu = visibleMenu(consoleMenu, false);
+    const menu = visibleMenu(consoleMenu, 'user');
     expect(menu.map((group) => group.id)).toEqual(['dashboard', 'account', 'billing', 'usage']);
     expect(ids(menu)).toEqual([
       'dashboard',
@@ -51,6 +51,16 @@ describe('console menu (spec §2, §6)', () => {
       'midjourney',
       'task',
     ]);
+  });
+
+  it('hides the root-only Settings from an administrator who is not root, and nothing else', () => {
+    const everything = ids(visibleMenu(consoleMenu, 'root'));
+    expect(ids(visibleMenu(consoleMenu, 'admin'))).toEqual(everything.filter((id) => id !== 'setting'));
+  });
+
+  it('reads the clearance from the numeric role (spec §6)', () => {
+    expect([0, 1, 9, 10, 99, 100].map(clearanceOf)).toEqual(['user', 'user', 'user', 'admin', 'admin', 'root']);
+    expect(clearanceOf(undefined)).toBe('user');
   });
 
   it('hides a group whose items are all hidden, and a collapse left empty', () => {
@@ -66,7 +76,7 @@ describe('console menu (spec §2, §6)', () => {
           ],
         },
       ],
-      false,
+      'user',
     );
     expect(ids(menu)).toEqual(['token']);
     expect(menu.map((group) => group.id)).toEqual(['setting']);
@@ -84,7 +94,7 @@ describe('console menu (spec §2, §6)', () => {
   });
 
   it('lets the screens of wide tables use the whole width, and no other', () => {
-    const wideIds = visibleMenu(consoleMenu, true)
+    const wideIds = visibleMenu(consoleMenu, 'root')
       .flatMap((group) => group.children.flatMap((entry) => (entry.type === 'collapse' ? entry.children : [entry])))
       .filter((entry) => entry.wide)
       .map((entry) => entry.id);

@@ -1,3 +1,4 @@
+import { isAdminRole, isRootRole } from '@one-hub/contracts';
 import type shellCatalogue from '../../i18n/locales/zh_CN/shell.json';
 
 /** A screen with a title under `shell:screens.<id>`. */
@@ -11,6 +12,8 @@ export interface MenuLink {
   id: ScreenId;
   url: string;
   admin?: boolean;
+  /** Only the super administrator (root) may open it: other admins would meet a 403. */
+  root?: boolean;
   external?: boolean;
   /** With `external`, opens the link in a new tab. */
   target?: boolean;
@@ -51,6 +54,7 @@ const link = (id: ScreenId, extra: Partial<MenuLink> = {}): MenuLink => ({
   ...extra,
 });
 const admin = { admin: true } as const;
+const root = { admin: true, root: true } as const;
 const wide = { wide: true } as const;
 
 /**
@@ -98,22 +102,37 @@ export const consoleMenu: MenuGroup[] = [
         admin: true,
         children: [link('redemption'), link('payment'), link('plan')],
       },
-      link('setting', admin),
+      // The server answers 403 to every settings call of an admin below root.
+      link('setting', root),
     ],
   },
 ];
 
+/** Who is looking at the menu: a common user, an administrator, or the super administrator. */
+export type Clearance = 'user' | 'admin' | 'root';
+
+/** A role's clearance (spec §6: 10 and up is an admin; root is the super administrator). */
+export function clearanceOf(role: number | undefined | null): Clearance {
+  if (isRootRole(role)) return 'root';
+  return isAdminRole(role) ? 'admin' : 'user';
+}
+
+function cleared(entry: { admin?: boolean; root?: boolean }, clearance: Clearance): boolean {
+  if (entry.root) return clearance === 'root';
+  return !entry.admin || clearance !== 'user';
+}
+
 /**
- * The menu a user sees: admin entries dropped for non-admins, entries of features the site has off
- * dropped, empty collapses and groups hidden.
+ * The menu a user sees: admin entries dropped for common users, root entries for everyone but
+ * root, entries of features the site has off dropped, empty collapses and groups hidden.
  */
 export function visibleMenu(
   menu: MenuGroup[],
-  isAdmin: boolean,
+  clearance: Clearance,
   features: ReadonlySet<SiteFeature> = new Set(),
 ): MenuGroup[] {
-  const allowed = (entry: { admin?: boolean; requires?: SiteFeature }) =>
-    (isAdmin || !entry.admin) && (!entry.requires || features.has(entry.requires));
+  const allowed = (entry: { admin?: boolean; root?: boolean; requires?: SiteFeature }) =>
+    cleared(entry, clearance) && (!entry.requires || features.has(entry.requires));
   const groups: MenuGroup[] = [];
   for (const group of menu) {
     const children: MenuEntry[] = [];

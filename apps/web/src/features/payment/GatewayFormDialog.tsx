@@ -113,6 +113,7 @@ function GatewayForm({ gateway, onClose }: GatewayFormProps) {
             name="icon"
             label={t('fields.icon')}
             hint={t('form.iconHint')}
+            required
             slotProps={testIds('icon')}
           />
           <FormTextField<GatewayFormValues>

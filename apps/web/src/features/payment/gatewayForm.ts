@@ -4,7 +4,7 @@ import {
   type PaymentGatewayBody,
   type PaymentGatewayType,
   type PaymentGatewayView,
-  paymentGatewayBody,
+  paymentGatewayFormBody,
 } from '@one-hub/contracts';
 import type { FormCheck } from '../../components/form/checkedForm.js';
 import { placeIssues } from '../../components/form/placeIssues.js';
@@ -171,7 +171,7 @@ export function validateGatewayForm(
 ): FormCheck<PaymentGatewayBody, GatewayFormField> {
   const percent = decimal(values.percent_fee);
   const sort = values.sort.trim() === '' ? Number.NaN : Number(values.sort.trim());
-  const parsed = paymentGatewayBody.safeParse({
+  const parsed = paymentGatewayFormBody.safeParse({
     type: values.type,
     name: values.name,
     icon: values.icon,

@@ -1,4 +1,4 @@
-import { PAYMENT_GATEWAY_TYPES, type PaymentGatewayView } from '@one-hub/contracts';
+import { PAYMENT_GATEWAY_TYPES, type PaymentGatewayView, paymentGatewayBody } from '@one-hub/contracts';
 import { describe, expect, it } from 'vitest';
 import { lookup, readCatalogues } from '../../i18n/checks/catalogues.js';
 import {
@@ -20,7 +20,7 @@ const storedEpay: PaymentGatewayView = {
   uuid: 'a'.repeat(32),
   type: 'epay',
   name: 'Epay',
-  icon: '',
+  icon: 'https://pay.example.com/epay.png',
   notify_domain: '',
   fixed_fee: 0,
   percent_fee: 0.05,
@@ -81,6 +81,7 @@ describe('gateway form', () => {
         'config.app_id',
         'config.private_key',
         'config.public_key',
+        'icon',
         'name',
         'notify_domain',
         'percent_fee',
@@ -88,6 +89,19 @@ describe('gateway form', () => {
       ].sort(),
     );
     expect(result.errors['config.app_id']).toBe('payment:form.errors.required');
+  });
+
+  it('requires an icon (spec §5), spaces alone are none, while the API body keeps it optional', () => {
+    const stored = parseConfig(storedEpay.config);
+    const form = gatewayToForm(storedEpay);
+    for (const icon of ['', '   ']) {
+      const refused = validateGatewayForm({ ...form, icon }, stored, t);
+      expect(!refused.ok && refused.errors).toEqual({ icon: 'payment:form.errors.icon' });
+    }
+    const accepted = validateGatewayForm({ ...form, icon: ' /epay.png ' }, stored, t);
+    expect(accepted.ok && accepted.body.icon).toBe('/epay.png');
+    const { icon: _icon, ...withoutIcon } = paymentGatewayBody.parse({ ...storedEpay });
+    expect(paymentGatewayBody.parse(withoutIcon).icon).toBe('');
   });
 
   it('asks for the WeChat Pay public key id only when a public key, not a platform certificate, is pasted', () => {
@@ -101,7 +115,7 @@ describe('gateway form', () => {
       wechatpay_public_key_id: '',
       pay_type: 'Native',
     };
-    const form = { ...emptyGatewayForm('wxpay'), name: 'WeChat Pay', config };
+    const form = { ...emptyGatewayForm('wxpay'), name: 'WeChat Pay', icon: '/wxpay.svg', config };
     const field = GATEWAY_CONFIG_FIELDS.wxpay.find((entry) => entry.name === 'wechatpay_public_key_id');
     if (!field) throw new Error('no wechatpay_public_key_id field');
 

@@ -10,7 +10,7 @@ import { PasswordChangeDialog } from '../../../features/profile/PasswordChangeDi
 import { useSession } from '../../../hooks/useSession.js';
 import { useSiteInfo } from '../../../hooks/useSiteInfo.js';
 import { CONTAINER_MAX_WIDTH, DRAWER_WIDTH, TOP_BAR_HEIGHT } from '../../../theme/layout.js';
-import { consoleMenu, findMenuTrail, visibleMenu } from '../../menu/menu.js';
+import { clearanceOf, consoleMenu, findMenuTrail, visibleMenu } from '../../menu/menu.js';
 import { useAppActions, useAppState } from '../../state/AppStateProvider.js';
 import { AppBreadcrumbs } from './AppBreadcrumbs.js';
 import { SideDrawer } from './SideDrawer.js';
@@ -20,14 +20,14 @@ import { TopBar } from './TopBar.js';
 export function PanelLayout() {
   const theme = useTheme();
   const largeScreen = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
-  const { isAdmin } = useSession();
+  const clearance = clearanceOf(useSession().user?.role);
   const { opened } = useAppState().customization;
   const { setMenu, menuOpen } = useAppActions();
   const { pathname } = useLocation();
   const { UserInvoiceMonth: invoices } = useSiteInfo();
   const menu = useMemo(
-    () => visibleMenu(consoleMenu, isAdmin, new Set(invoices ? (['invoice'] as const) : [])),
-    [isAdmin, invoices],
+    () => visibleMenu(consoleMenu, clearance, new Set(invoices ? (['invoice'] as const) : [])),
+    [clearance, invoices],
   );
   const trail = findMenuTrail(menu, pathname);
 
