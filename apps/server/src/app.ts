@@ -202,7 +202,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     subscriptions: services.plans,
     budgetUsage: app.relay.budgetUsage,
   });
-  mcpRoutes(app, {
+  await mcpRoutes(app, {
     enabled: config.mcpEnabled,
     auth,
     bodyLimit: config.apiBodyLimitBytes,

@@ -89,7 +89,7 @@ describe('who may use the MCP server', () => {
         });
       const missing = await post(alice.token, '');
       expect(missing.status).toBe(400);
-      expect((await missing.json()).field).toBe('sessionId');
+      expect(((await missing.json()) as { field?: string }).field).toBe('sessionId');
       expect((await post(alice.token, '?sessionId=00000000-0000-0000-0000-000000000000')).status).toBe(404);
       expect((await post(bob.token, `?sessionId=${sessionId}`)).status).toBe(404);
       expect((await post(alice.token, `?sessionId=${sessionId}`)).status).toBe(202);

@@ -1,11 +1,8 @@
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { UserStatus } from '@one-hub/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Auth, currentUser } from '../http/auth.js';
+import type { FastifyInstance } from 'fastify';
+import type { Auth } from '../http/auth.js';
 import { AppError } from '../platform/errors.js';
-import { createMcpServer, type McpToolDeps, mcpTools } from './server.js';
-import { SseSessions } from './sse-sessions.js';
+import { authenticateByPath } from './access.js';
+import type { McpToolDeps } from './server.js';
 
 export interface McpRouteDeps extends McpToolDeps {
   /** MCP_ENABLE: off, every /mcp path answers 404. */
@@ -15,44 +12,11 @@ export interface McpRouteDeps extends McpToolDeps {
   bodyLimit: number;
 }
 
-/** Comment lines on an open SSE stream, so proxies do not cut a quiet connection. */
-const SSE_KEEP_ALIVE_MS = 25_000;
-
-function accessTokenOf(request: FastifyRequest): string {
-  return (request.params as { accessToken?: string }).accessToken ?? '';
-}
-
 /**
- * The access token in the path names the user, as the reference does (`/mcp/<token>`): MCP
- * clients are configured with a URL. Checked from the path alone, before the body is read.
+ * `/mcp` (reference `SetMcpRouter`): the streamable HTTP transport at `/mcp/<access token>`, the
+ * older SSE transport at `/mcp/sse/<access token>` with its messages at `/mcp/message/<access token>`.
  */
-function authenticate(auth: McpRouteDeps['auth']) {
-  return async (request: FastifyRequest) => {
-    const token = accessTokenOf(request);
-    const user = token ? await auth.accessTokenUser(token) : null;
-    if (!user || user.status !== UserStatus.enabled) {
-      throw AppError.unauthorized('the access token in the URL is not valid, or its user is disabled');
-    }
-    request.user = user;
-  };
-}
-
-/** After a hijacked reply failed: answer if nothing was sent yet, else cut the connection. */
-function abandon(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
-  request.log.error({ err: error, reqId: request.id }, 'an MCP request failed');
-  if (reply.raw.headersSent) reply.raw.destroy();
-  else
-    reply.raw
-      .writeHead(500, { 'content-type': 'application/json' })
-      .end('{"success":false,"message":"internal server error"}');
-}
-
-/**
- * `/mcp` (reference `SetMcpRouter`): the streamable HTTP transport, stateless (one server and
- * transport per request, so any node of a cluster can answer), and the older SSE transport, whose
- * connections live on the node that opened them.
- */
-export function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
+export async function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Promise<void> {
   const notFound = async () => {
     throw AppError.notFound(deps.enabled ? 'no such MCP path' : 'the MCP server is not enabled on this site');
   };
@@ -60,23 +24,14 @@ export function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
   app.route({ method: ['GET', 'POST', 'DELETE'], url: '/mcp/*', onRequest: notFound, handler: notFound });
   if (!deps.enabled) return;
 
-  const tools = mcpTools(deps);
-  const sessions = new SseSessions();
-  const guarded = { onRequest: authenticate(deps.auth), bodyLimit: deps.bodyLimit };
-  app.addHook('preClose', async () => sessions.closeAll());
+  // The SDK and what it brings load only when the server is on: about half a second of start-up
+  // and 30 MB that a site without MCP would spend for nothing.
+  const { createMcpHandlers } = await import('./transports.js');
+  const handlers = createMcpHandlers(deps);
+  const guarded = { onRequest: authenticateByPath(deps.auth), bodyLimit: deps.bodyLimit };
+  app.addHook('preClose', () => handlers.close());
 
-  app.post('/mcp/:accessToken', guarded, async (request, reply) => {
-    const server = createMcpServer(tools, currentUser(request), deps);
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-    reply.hijack();
-    reply.raw.once('close', () => void server.close());
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (error) {
-      abandon(request, reply, error);
-    }
-  });
+  app.post('/mcp/:accessToken', guarded, handlers.streamable);
   // Stateless: no stream the server could push to outside a request, and no session to end.
   app.route({
     method: ['GET', 'DELETE'],
@@ -88,43 +43,6 @@ export function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
         .header('allow', 'POST')
         .send({ success: false, message: 'this MCP endpoint is stateless: send each message with POST' }),
   });
-
-  app.get('/mcp/sse/:accessToken', guarded, async (request, reply) => {
-    const user = currentUser(request);
-    sessions.assertRoomFor(user.id);
-    const endpoint = `/mcp/message/${encodeURIComponent(accessTokenOf(request))}`;
-    const transport = new SSEServerTransport(endpoint, reply.raw);
-    const server = createMcpServer(tools, user, deps);
-    sessions.add({ userId: user.id, transport });
-    reply.hijack();
-    const keepAlive = setInterval(() => reply.raw.write(': keep-alive\n\n'), SSE_KEEP_ALIVE_MS);
-    reply.raw.once('close', () => {
-      clearInterval(keepAlive);
-      sessions.remove(transport.sessionId);
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-    } catch (error) {
-      abandon(request, reply, error);
-    }
-  });
-
-  app.post('/mcp/message/:accessToken', guarded, async (request, reply) => {
-    const { sessionId } = request.query as { sessionId?: unknown };
-    if (typeof sessionId !== 'string' || !sessionId) {
-      throw AppError.badRequest(
-        'the sessionId query parameter is required (the SSE endpoint event gives it)',
-        'sessionId',
-      );
-    }
-    const session = sessions.find(sessionId, currentUser(request).id);
-    if (!session) throw AppError.notFound('no open MCP SSE connection has this sessionId; connect again', 'sessionId');
-    reply.hijack();
-    try {
-      await session.transport.handlePostMessage(request.raw, reply.raw, request.body);
-    } catch (error) {
-      abandon(request, reply, error);
-    }
-  });
+  app.get('/mcp/sse/:accessToken', guarded, handlers.openSse);
+  app.post('/mcp/message/:accessToken', guarded, handlers.sseMessage);
 }
