@@ -64,6 +64,14 @@ describe('who may use the MCP server', () => {
     }
   });
 
+  it('reads at most the body limit of the management API (1 MiB) of a message', async () => {
+    const answer = await partialPost(base, `/mcp/${alice.token}`, {}, 2 * 1024 * 1024, '{"jsonrpc":');
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).message).toBe(
+      'request body is larger than the server accepts (at most 1048576 bytes here)',
+    );
+  });
+
   it('answers 405 to GET and DELETE on the stateless endpoint, and 404 to other paths under /mcp', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(`${base}/mcp/${alice.token}`, { method });
