@@ -40,6 +40,7 @@ import { installSecurityHeaders } from './http/security-headers.js';
 import { frontServerFactory } from './http/server.js';
 import { createSessionCodec, SESSION_COOKIE } from './http/session.js';
 import { installWriteOriginCheck } from './http/write-origin.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { createMetricsAuthFailures } from './metrics/auth-failures.js';
 import { createMetrics } from './metrics/relay-metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
@@ -205,6 +206,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     plans: services.planCatalog,
     subscriptions: services.plans,
     budgetUsage: app.relay.budgetUsage,
+  });
+  await mcpRoutes(app, {
+    enabled: config.mcpEnabled,
+    auth,
+    bodyLimit: config.apiBodyLimitBytes,
+    prices: services.prices,
+    sources: serviceSources(services.channels, services.groups),
+    dashboard: services.dashboard,
+    options: services.options,
+    logger: options.logger,
+    serverInfo: () => ({
+      name: `${services.options.get('SystemName') || 'One Hub'} MCP server`,
+      version: config.version,
+    }),
   });
   installChannelTests(app, { auth, services, logger: options.logger, pauseMs: options.config.pollingIntervalMs });
 

@@ -152,4 +152,12 @@ describe('configuration', () => {
       /METRICS_PASSWORD: must be at least 8/,
     );
   });
+
+  it('turns the MCP server on only with MCP_ENABLE', () => {
+    const base = { SQLITE_PATH: join(dataDir(), 'x.db') };
+    expect(loadConfig(base).mcpEnabled).toBe(false);
+    expect(loadConfig({ ...base, MCP_ENABLE: 'true' }).mcpEnabled).toBe(true);
+    expect(loadConfig({ ...base, MCP_ENABLE: 'false' }).mcpEnabled).toBe(false);
+    expect(() => loadConfig({ ...base, MCP_ENABLE: 'on' })).toThrow(/MCP_ENABLE: must be true or false/);
+  });
 });

@@ -159,6 +159,8 @@ const environmentSchema = z.object({
     .refine((value) => value >= 1 && value <= 64, 'must be between 1 and 64'),
   /** Set by the cluster's primary process on each worker it starts (0 is the first); not a user setting. */
   ONE_HUB_WORKER_INDEX: z.coerce.number().int().min(0).optional(),
+  /** The MCP server at /mcp (reference `mcp.enable`); off: its paths answer 404. */
+  MCP_ENABLE: booleanText.default(false),
   METRICS_USER: optionalText,
   METRICS_PASSWORD: optionalText.refine(
     (value) => value === undefined || value.length >= 8,
@@ -231,6 +233,8 @@ export interface Config {
   workerIndex: number | undefined;
   /** Credentials of GET /api/metrics (METRICS_USER, METRICS_PASSWORD); undefined: metrics off. */
   metrics: { user: string; password: string } | undefined;
+  /** Whether /mcp serves the MCP server (MCP_ENABLE). */
+  mcpEnabled: boolean;
   channelTestFrequencyMinutes: number;
   /** Asynchronous tasks: the poll interval and how long a task may stay unfinished. */
   tasks: { pollIntervalMs: number; timeoutMs: number };
@@ -401,6 +405,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     workerIndex: env.ONE_HUB_WORKER_INDEX,
     metrics:
       env.METRICS_USER && env.METRICS_PASSWORD ? { user: env.METRICS_USER, password: env.METRICS_PASSWORD } : undefined,
+    mcpEnabled: env.MCP_ENABLE,
     channelTestFrequencyMinutes: env.CHANNEL_TEST_FREQUENCY_MINUTES,
     tasks: { pollIntervalMs: env.TASK_POLL_INTERVAL_SECONDS * 1000, timeoutMs: env.TASK_TIMEOUT_MINUTES * 60_000 },
     telegramBot: telegramBotConfig(env),

@@ -7,7 +7,7 @@ import { assembleServer } from '../src/assemble.js';
 import { loadConfig } from '../src/config.js';
 import { type Cache, createMemoryCache } from '../src/platform/cache/index.js';
 import type { DatabaseHandle, DialectName } from '../src/platform/db/index.js';
-import { createLogger } from '../src/platform/logger.js';
+import { createLogger, type Logger } from '../src/platform/logger.js';
 import type { HeartbeatTiming } from '../src/relay/exchange/heartbeat.js';
 import type { Services } from '../src/services.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
@@ -39,6 +39,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** Milliseconds since the epoch for subscriptions' starts and ends (tests move it on). */
   clock?: () => number;
+  /** Where log lines go (a test reading them back); silent by default. */
+  logger?: Logger;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -61,7 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     GLOBAL_WEB_RATE_LIMIT: '0',
     ...options.env,
   });
-  const server = await assembleServer(config, createLogger('silent'), {
+  const server = await assembleServer(config, options.logger ?? createLogger('silent'), {
     ...(options.cache === 'configured' ? {} : { cache: options.cache ?? createMemoryCache() }),
     consoleDirectory: options.consoleDirectory ?? join(dataDirectory, 'no-console'),
     ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),

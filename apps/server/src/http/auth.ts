@@ -27,6 +27,8 @@ export interface Auth {
   requireUser: onRequestAsyncHookHandler;
   requireAdmin: onRequestAsyncHookHandler;
   requireRoot: onRequestAsyncHookHandler;
+  /** The user holding this access token, whatever their status; null when nobody holds it. */
+  accessTokenUser(token: string): Promise<UserRow | null>;
   /** The user a current session cookie names (access tokens do not count); null otherwise. */
   sessionUser(request: FastifyRequest): Promise<UserRow | null>;
   /** Loads the caller if there is one, without requiring it. */
@@ -63,12 +65,16 @@ export function createAuth(sessions: SessionCodec, users: UserLookup): Auth {
     return user && sessions.isCurrent(session, user) ? user : null;
   }
 
+  async function accessTokenUser(token: string): Promise<UserRow | null> {
+    return (await users.findByAccessTokenHash(sha256Hex(token))) ?? null;
+  }
+
   async function resolve(request: FastifyRequest): Promise<UserRow | null> {
     const sessionUser = await fromSession(request);
     if (sessionUser) return sessionUser;
     const token = bearerToken(request);
     if (!token) return null;
-    const user = await users.findByAccessTokenHash(sha256Hex(token));
+    const user = await accessTokenUser(token);
     if (!user) throw AppError.unauthorized('access token is invalid');
     return user;
   }
@@ -90,6 +96,7 @@ export function createAuth(sessions: SessionCodec, users: UserLookup): Auth {
 
   return {
     resolve,
+    accessTokenUser,
     sessionUser: fromSession,
     requireUser: guard(Role.common),
     requireAdmin: guard(Role.admin),

@@ -20,6 +20,8 @@ const CROSS_ORIGIN_PREFIXES = [
   '/dashboard/',
   '/api/prices',
   '/api/available_model',
+  // MCP clients in a page (an inspector, a web chat) authenticate by the access token in the URL.
+  '/mcp/',
 ];
 const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const PREFLIGHT_MAX_AGE_SECONDS = '86400';

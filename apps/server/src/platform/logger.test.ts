@@ -22,6 +22,12 @@ describe('maskUrlSecrets', () => {
   it('hides API keys in paths', () => {
     expect(maskUrlSecrets('/v1/x/sk-abcdefghijkl/y')).toBe('/v1/x/sk-***/y');
   });
+
+  it('hides the access token of MCP URLs', () => {
+    expect(maskUrlSecrets('/mcp/tok3n-Value_1')).toBe('/mcp/***');
+    expect(maskUrlSecrets('/mcp/sse/tok3n-Value_1')).toBe('/mcp/sse/***');
+    expect(maskUrlSecrets('/mcp/message/tok3n%2FValue?sessionId=abc')).toBe('/mcp/message/***?sessionId=abc');
+  });
 });
 
 describe('logged errors', () => {

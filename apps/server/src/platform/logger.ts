@@ -191,6 +191,8 @@ export function maskText(text: string): string {
       // Telegram bot tokens: in the webhook path Telegram calls and in Bot API URLs.
       .replace(/(\/api\/telegram\/)[^/?\s"]+/g, '$1***')
       .replace(/(\/bot\d+:)[A-Za-z0-9_-]+/g, '$1***')
+      // MCP clients are given a URL holding the user's access token (/mcp/<token>, /mcp/sse/<token>…).
+      .replace(/(\/mcp\/(?:sse\/|message\/)?)[^/?\s"]+/g, '$1***')
       .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 ***')
       .replace(/AIza[0-9A-Za-z_-]{20,}/g, 'AIza***')
       .replace(/:\/\/([^:/@\s]*):[^@\s/]+@/g, '://$1:***@')
