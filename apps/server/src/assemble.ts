@@ -71,6 +71,7 @@ export async function assembleServer(
   const services = createServices(database, cache, logger, {
     serverSecret: config.sessionSecret,
     notify: config.notify,
+    storage: config.storage,
     paymentEndpoints: config.paymentEndpoints,
     ...(options.clock ? { clock: options.clock } : {}),
   });
@@ -78,6 +79,7 @@ export async function assembleServer(
   // E-mail needs SMTP settings (options, so read after loading them); without them it sends nothing.
   const notifiers = services.notifier.names.filter((name) => name !== 'email' || services.signIn.mailer.isConfigured());
   if (notifiers.length > 0) logger.info({ notifiers }, 'notifications on');
+  if (services.imageStorage) logger.info({ hosts: services.imageStorage.names }, 'image storage on');
   services.prices.setUpdateService(config.priceUpdates.serviceUrl);
   await services.prices.load();
   await ensureRootUser(config, services.userRepository, services.users, logger, options.announce ?? (() => {}));

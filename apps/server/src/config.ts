@@ -14,8 +14,10 @@ import {
   trustedProxies,
   upstreamTimeout,
 } from './config-fields.js';
+import { storageConfig, storageEnvironment, storageProblems } from './config-storage.js';
 import type { GatewayEndpoints } from './payments/gateway.js';
 import type { NotifyConfig } from './platform/notify.js';
+import type { StorageConfig } from './platform/storage/index.js';
 
 /**
  * The only reader of process.env. Everything is parsed and checked once at start-up; a wrong value
@@ -187,6 +189,7 @@ const environmentSchema = z.object({
   PAYMENT_ALIPAY_GATEWAY: z.url('must be a URL').default(PRODUCTION_PAYMENT_ENDPOINTS.alipayGateway),
   PAYMENT_WXPAY_API_BASE: z.url('must be a URL').default(PRODUCTION_PAYMENT_ENDPOINTS.wxpayApiBase),
   PAYMENT_STRIPE_API_BASE: z.url('must be a URL').default(PRODUCTION_PAYMENT_ENDPOINTS.stripeApiBase),
+  ...storageEnvironment,
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -251,6 +254,8 @@ export interface Config {
   /** How long an upstream may keep a relay request waiting, by phase (UPSTREAM_*_TIMEOUT_MS). */
   upstreamTimeouts: { connectMs: number; firstByteMs: number; answerMs: number; idleMs: number };
   notify: NotifyConfig;
+  /** Image hosts for generated images answered as URLs (STORAGE_*); empty: none. */
+  storage: StorageConfig;
   /** Where the payment vendors are (PAYMENT_*): production, a sandbox, or a local simulator in tests. */
   paymentEndpoints: GatewayEndpoints;
   version: string;
@@ -363,7 +368,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const env = parsed.data;
-  const problems = clusterProblems(env);
+  const problems = [...clusterProblems(env), ...storageProblems(env)];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const sqlitePath = resolve(env.SQLITE_PATH);
   const dataDir = dirname(sqlitePath);
@@ -428,6 +433,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       idleMs: env.UPSTREAM_IDLE_TIMEOUT_MS,
     },
     notify: notifyConfig(env),
+    storage: storageConfig(env),
     paymentEndpoints: {
       alipayGateway: env.PAYMENT_ALIPAY_GATEWAY,
       wxpayApiBase: env.PAYMENT_WXPAY_API_BASE,

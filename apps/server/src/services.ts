@@ -50,6 +50,7 @@ import type { Logger } from './platform/logger.js';
 import { channelDisabledNotice, createNotifier, type Notifier, type NotifyConfig } from './platform/notify.js';
 import { createSecretBox } from './platform/secret-box.js';
 import { createLinkSigner, type LinkSigner } from './platform/signed-links.js';
+import { createImageStorage, type ImageStorage, type StorageConfig } from './platform/storage/index.js';
 
 /** The composition root: every repository and service, built once per process. */
 export interface Services {
@@ -71,6 +72,8 @@ export interface Services {
   signIn: SignInServices;
   /** Operator notices (channel disabled, channel test summary), NOTIFY_* in the environment. */
   notifier: Notifier;
+  /** Image hosts (STORAGE_*) for generated images answered as URLs; undefined when none is configured. */
+  imageStorage: ImageStorage | undefined;
   tokens: TokenService;
   channels: ChannelService;
   prices: PriceService;
@@ -134,6 +137,7 @@ export function createServices(
   settings: {
     serverSecret: string;
     notify?: NotifyConfig;
+    storage?: StorageConfig;
     paymentEndpoints?: GatewayEndpoints;
     /** Milliseconds since the epoch, for subscriptions' starts and ends; tests drive it. */
     clock?: () => number;
@@ -235,6 +239,7 @@ export function createServices(
     analytics,
     invoices: new InvoiceService(new InvoiceRepository(database), options),
     notifier,
+    imageStorage: createImageStorage(settings.storage ?? {}, logger),
     payments,
     plans,
     planCatalog,

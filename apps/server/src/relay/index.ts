@@ -217,6 +217,7 @@ export async function installRelay(
     observer: timing.observer,
     chatCache: createChatCache(services.cache, services.options),
     images,
+    imageStorage: services.imageStorage,
     completions: new CompletionEstimates(),
     affinity: new AffinityPins(),
   };

@@ -18,6 +18,7 @@ import type {
 import { eventStreamAnswer, type FailureReader, fetchAnswer, openAnswer } from './call.js';
 import { withInlineImages } from './inline-images.js';
 import { translationSettings } from './settings.js';
+import { wantsImageUrls, withStoredImages } from './stored-images.js';
 import type { Exchange, ExchangeCall, RelayInput, SurfaceBinding } from './types.js';
 import {
   buildFailure,
@@ -256,10 +257,15 @@ export const translatedWhole: Exchange = async (call) => {
   const reportedStatus = whole.errorStatus?.(answer.body);
   if (reportedStatus !== undefined) return adapterFailure(call)(reportedStatus, answer.body);
   let body: Json | BinaryAnswer;
+  const follow = followUpsOf(call);
   try {
-    body = await whole.parse(answer.body, context, followUpsOf(call), request);
+    body = await whole.parse(answer.body, context, follow, request);
   } catch (error) {
     return parseFailure(error);
+  }
+  const storage = call.deps.imageStorage;
+  if (storage && !isBinary(body) && wantsImageUrls(endpoint.path, request)) {
+    body = await withStoredImages(body, { storage, adapter: whole, context, follow });
   }
   // Without reported usage: the request's count, and what the answer holds where the endpoint counts it (transcripts).
   const countedUsage = (bytes: () => Buffer, contentType: string) => ({

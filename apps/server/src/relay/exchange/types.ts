@@ -3,6 +3,7 @@ import type { ActivePlanReader } from '../../domain/active-plan.js';
 import type { OptionReader } from '../../domain/options.js';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import type { Logger } from '../../platform/logger.js';
+import type { ImageStorage } from '../../platform/storage/index.js';
 import type { ConcurrencyGate } from '../access/concurrency.js';
 import type { GroupDirectory } from '../access/groups.js';
 import type { KeyAuthenticator, RelayCaller } from '../access/keys.js';
@@ -188,6 +189,8 @@ export interface RelayDeps {
   chatCache?: ChatCache | undefined;
   /** Image URLs fetched for upstreams that take images only inline (transport/image-fetch.ts). */
   images?: ImageFetcher | undefined;
+  /** Image hosts for generated images answered as URLs (exchange/stored-images.ts); absent, none. */
+  imageStorage?: ImageStorage | undefined;
   /** What this node learned of each model's answer lengths, to size reservations; absent, PreConsumedQuota is held. */
   completions?: CompletionEstimates | undefined;
   /** Conversations' pinned channels (routing/affinity.ts); absent, every request is routed afresh. */
@@ -241,7 +244,7 @@ export interface Attempt {
 }
 
 /** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */
-export type ExchangeDeps = Pick<RelayDeps, 'upstream' | 'baseUrlOf'> & {
+export type ExchangeDeps = Pick<RelayDeps, 'upstream' | 'baseUrlOf' | 'imageStorage'> & {
   /** The settings translations follow (exchange/settings.ts); without them, their defaults. */
   options?: Pick<OptionReader, 'get' | 'getNumber'>;
   /** Fetches images by URL for upstreams that take them only inline; without it such URLs are refused. */

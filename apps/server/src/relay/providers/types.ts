@@ -285,6 +285,17 @@ export interface WholeBodyAdapter {
     /** The OpenAI-shaped request `build` was given (its `n`, `response_format`…); the exchange always passes it. */
     request?: Json,
   ): Json | BinaryAnswer | Promise<Json | BinaryAnswer>;
+  /**
+   * Image answers whose `url`s expire (Replicate's output files): the image behind one of them,
+   * fetched with `follow`, so that configured image storage can keep a lasting copy.
+   */
+  expiringImage?(url: string, context: AdapterContext, follow: FollowUp): Promise<StoredImageBytes>;
+}
+
+/** An image's bytes and their content type. */
+export interface StoredImageBytes {
+  bytes: Buffer;
+  contentType: string;
 }
 
 export interface ChatAdapter {

@@ -1,5 +1,5 @@
 import { fieldError } from '../../../platform/errors.js';
-import { imageCountOf, nearestAspectRatio, responseFormatOf, seedOf } from '../stability/images.js';
+import { imageCountOf, imageTypeOf, nearestAspectRatio, responseFormatOf, seedOf } from '../stability/images.js';
 import type { AdapterContext, FollowUp, Json, WholeBodyAdapter } from '../types.js';
 import { createPredictionCall, finishedPrediction, type PollTiming, replicateAuth } from './prediction.js';
 
@@ -7,8 +7,9 @@ import { createPredictionCall, finishedPrediction, type PollTiming, replicateAut
  * Image models on Replicate (black-forest-labs/flux-schnell, …): OpenAI's request becomes the
  * prediction's input (`prompt`, `aspect_ratio` nearest the `size`, `num_outputs` for `n > 1`,
  * `seed`), and any other field the client adds (`negative_prompt`, `output_format`, …) is passed
- * in as it is, since each model has inputs of its own. The output URLs are the answer's `url`s;
- * for `b64_json` each is downloaded and inlined.
+ * in as it is, since each model has inputs of its own. The output URLs are the answer's `url`s
+ * (copied to image storage when it is configured: they expire); for `b64_json` each is downloaded
+ * and inlined.
  */
 
 const ASPECT_RATIOS = ['1:1', '16:9', '21:9', '3:2', '2:3', '4:5', '5:4', '3:4', '4:3', '9:16', '9:21'] as const;
@@ -42,14 +43,14 @@ function outputUrls(output: unknown): string[] {
 
 const DATA_URL = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s;
 
-/** An output file's bytes as base64: a data URL's own, or downloaded (the key only to the channel's host). */
-async function base64Of(url: string, context: AdapterContext, follow: FollowUp): Promise<string> {
+/** An output file's bytes: a data URL's own, or downloaded (the key only to the channel's host). */
+async function bytesOf(url: string, context: AdapterContext, follow: FollowUp): Promise<Buffer> {
   const inline = DATA_URL.exec(url);
-  if (inline) return inline[2] ?? '';
+  if (inline) return Buffer.from(inline[2] ?? '', 'base64');
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new Error(`the output ${url} is no URL`);
   const ownHost = new URL(url).origin === new URL(context.baseUrl).origin;
   const answer = await follow({ url, method: 'GET', headers: ownHost ? replicateAuth(context) : {} });
-  return answer.body.toString('base64');
+  return answer.body;
 }
 
 export function imageGenerations(timing: PollTiming): WholeBodyAdapter {
@@ -65,8 +66,15 @@ export function imageGenerations(timing: PollTiming): WholeBodyAdapter {
       const data =
         format === 'url'
           ? urls.map((url) => ({ url }))
-          : await Promise.all(urls.map(async (url) => ({ b64_json: await base64Of(url, context, follow) })));
+          : await Promise.all(
+              urls.map(async (url) => ({ b64_json: (await bytesOf(url, context, follow)).toString('base64') })),
+            );
       return { created: context.now, data };
+    },
+    // Output files are deleted an hour after the prediction: image storage keeps a copy.
+    async expiringImage(url, context, follow) {
+      const bytes = await bytesOf(url, context, follow);
+      return { bytes, contentType: imageTypeOf(bytes) ?? 'image/webp' };
     },
   };
 }
