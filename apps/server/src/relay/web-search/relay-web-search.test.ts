@@ -20,14 +20,14 @@ const ANSWER = 'It is sunny [1](https://weather.example/paris).';
 const messages = [{ role: 'user' as const, content: QUESTION }];
 const TAVILY_KEY = 'tvly-test-key';
 
-type Row = { model_name: string; quota: number; prompt_tokens: number; completion_tokens: number };
+type Row = { model_name: string; quota: number; request_id: string };
 
 /** The consume rows written after row `afterId`, oldest first. */
 async function rowsAfter(r: RelayTestContext, afterId: number): Promise<Row[]> {
   await r.t.app.relay.flush();
   return r.t.database.db
     .selectFrom('logs')
-    .select(['model_name', 'quota', 'prompt_tokens', 'completion_tokens'])
+    .select(['model_name', 'quota', 'request_id'])
     .where('type', '=', 2)
     .where('id', '>', afterId)
     .orderBy('id', 'asc')
@@ -101,14 +101,13 @@ describe('#search with SearXNG', () => {
   it('answers from the rewritten message and bills the query call and the answer, each with its row', async () => {
     const queryCalls = r.upstream.received.length;
     let answer: OpenAI.ChatCompletion | undefined;
-    let header: string | null = null;
+    let response: Response | undefined;
     const { rows, spent } = await searchAndCount(async () => {
-      const { data, response } = await r.client.chat.completions
-        .create({ model: 'gpt-4o#search', messages })
-        .withResponse();
-      answer = data;
-      header = response.headers.get('x-web-search-results');
+      const answered = await r.client.chat.completions.create({ model: 'gpt-4o#search', messages }).withResponse();
+      answer = answered.data;
+      response = answered.response;
     });
+    const header = response?.headers.get('x-web-search-results');
     expect(answer?.choices[0]?.message.content).toBe(ANSWER);
     expect(answer?.model).toBe('gpt-4o');
     expect(header).toBe('2');
@@ -138,6 +137,8 @@ describe('#search with SearXNG', () => {
       ['gpt-4o-mini', plainCost.query],
       ['gpt-4o', plainCost.answer],
     ]);
+    expect(rows[0]?.request_id).toBe(response?.headers.get('x-request-id'));
+    expect(rows[1]?.request_id).toBe(rows[0]?.request_id);
     expect(plainCost.query).toBeGreaterThan(0);
     expect(plainCost.answer).toBeGreaterThan(plainCost.query);
     expect(spent).toBe(plainCost.query + plainCost.answer);
