@@ -65,7 +65,7 @@ export function searxngSearcher(upstream: UpstreamClient, template: string): Sea
   return {
     name: 'SearXNG',
     async search(query) {
-      let url = template.replace('{query}', encodeURIComponent(query));
+      let url = template.replaceAll('{query}', encodeURIComponent(query));
       if (!/[?&]format=/.test(url)) url += `${url.includes('?') ? '&' : '?'}format=json`;
       const body = await askJson(
         upstream,
