@@ -196,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       heartbeat: options.heartbeat ?? HEARTBEAT_TIMING,
       observer: metrics?.relay,
       taskTimeoutMs: config.tasks.timeoutMs,
+      webSearch: config.webSearch,
     }),
   );
   statisticsRoutes(app, { auth, dashboard: services.dashboard, analytics: services.analytics, rate: app.relay });

@@ -160,4 +160,20 @@ describe('configuration', () => {
     expect(loadConfig({ ...base, MCP_ENABLE: 'false' }).mcpEnabled).toBe(false);
     expect(() => loadConfig({ ...base, MCP_ENABLE: 'on' })).toThrow(/MCP_ENABLE: must be true or false/);
   });
+
+  it('reads the web searchers of #search models, and refuses a SearXNG URL without {query}', () => {
+    const base = { SQLITE_PATH: join(dataDir(), 'x.db') };
+    expect(loadConfig(base).webSearch).toEqual({ queryModel: 'gpt-4o-mini' });
+    const searxngUrl = 'http://searxng.local:8080/search?q={query}&format=json';
+    expect(
+      loadConfig({ ...base, SEARCH_SEARXNG_URL: searxngUrl, SEARCH_TAVILY_KEY: 'tvly-key', SEARCH_QUERY_MODEL: 'q' })
+        .webSearch,
+    ).toEqual({ searxngUrl, tavily: { key: 'tvly-key', apiBase: 'https://api.tavily.com' }, queryModel: 'q' });
+    expect(() => loadConfig({ ...base, SEARCH_SEARXNG_URL: 'http://searxng.local/search?q=' })).toThrow(
+      /SEARCH_SEARXNG_URL: must be an http\(s\) URL with a \{query\} placeholder/,
+    );
+    expect(() => loadConfig({ ...base, SEARCH_SEARXNG_URL: 'ftp://searxng.local/{query}' })).toThrow(
+      /SEARCH_SEARXNG_URL/,
+    );
+  });
 });

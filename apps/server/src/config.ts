@@ -119,6 +119,14 @@ const environmentSchema = z.object({
   TG_HTTP_PROXY: optionalUrl,
   // Where the Bot API is: Telegram's, a self-hosted Bot API server, or a local stand-in in tests.
   TELEGRAM_API_ROOT: z.url('must be a URL').default('https://api.telegram.org'),
+  // Web search for `#search` chat models (reference search.searxng.url, search.tavily.key).
+  SEARCH_SEARXNG_URL: optionalUrl.refine(
+    (value) => value === undefined || (/^https?:\/\//.test(value) && value.includes('{query}')),
+    'must be an http(s) URL with a {query} placeholder, e.g. http://searxng:8080/search?q={query}',
+  ),
+  SEARCH_TAVILY_KEY: optionalText,
+  SEARCH_TAVILY_API_BASE: z.url('must be a URL').default('https://api.tavily.com'),
+  SEARCH_QUERY_MODEL: z.string().trim().min(1, 'must not be empty').default('gpt-4o-mini'),
   // One Hub's price list, which its own installations follow; '' (set but empty) turns the service off.
   UPDATE_PRICE_SERVICE: z
     .string()
@@ -245,6 +253,8 @@ export interface Config {
   telegramBot: TelegramBotConfig | undefined;
   /** The remote price list and whether (and how) the master node applies it on a schedule. */
   priceUpdates: PriceUpdateSettings;
+  /** The searchers of `#search` chat models (SEARCH_*); `#search` is refused when neither is set. */
+  webSearch: WebSearchConfig;
   /** Pause between two channels in a test of all channels (POLLING_INTERVAL). */
   pollingIntervalMs: number;
   /** At shutdown, how long relay requests in flight may run on before they are cut and billed. */
@@ -270,6 +280,15 @@ export interface TelegramBotConfig {
   webhookSecret?: string;
   /** TG_HTTP_PROXY */
   proxy?: string;
+}
+
+export interface WebSearchConfig {
+  /** SEARCH_SEARXNG_URL: a SearXNG search URL with `{query}` where the query goes. */
+  searxngUrl?: string;
+  /** SEARCH_TAVILY_KEY and SEARCH_TAVILY_API_BASE. */
+  tavily?: { key: string; apiBase: string };
+  /** SEARCH_QUERY_MODEL: the model that turns the user's message into a search query. */
+  queryModel: string;
 }
 
 export class ConfigError extends Error {}
@@ -323,6 +342,14 @@ function telegramBotConfig(env: z.output<typeof environmentSchema>): TelegramBot
     apiRoot: env.TELEGRAM_API_ROOT,
     ...(env.TG_WEBHOOK_SECRET ? { webhookSecret: env.TG_WEBHOOK_SECRET } : {}),
     ...(env.TG_HTTP_PROXY ? { proxy: env.TG_HTTP_PROXY } : {}),
+  };
+}
+
+function webSearchConfig(env: z.output<typeof environmentSchema>): WebSearchConfig {
+  return {
+    queryModel: env.SEARCH_QUERY_MODEL,
+    ...(env.SEARCH_SEARXNG_URL ? { searxngUrl: env.SEARCH_SEARXNG_URL } : {}),
+    ...(env.SEARCH_TAVILY_KEY ? { tavily: { key: env.SEARCH_TAVILY_KEY, apiBase: env.SEARCH_TAVILY_API_BASE } } : {}),
   };
 }
 
@@ -414,6 +441,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     channelTestFrequencyMinutes: env.CHANNEL_TEST_FREQUENCY_MINUTES,
     tasks: { pollIntervalMs: env.TASK_POLL_INTERVAL_SECONDS * 1000, timeoutMs: env.TASK_TIMEOUT_MINUTES * 60_000 },
     telegramBot: telegramBotConfig(env),
+    webSearch: webSearchConfig(env),
     priceUpdates: {
       serviceUrl: env.UPDATE_PRICE_SERVICE,
       auto: env.AUTO_PRICE_UPDATES,

@@ -23,6 +23,7 @@ import { countApproximatelyWhen } from './billing/metering.js';
 import { RedisQuotaLedger } from './billing/redis-ledger.js';
 import { createChatCache } from './exchange/chat-cache.js';
 import type { HeartbeatTiming } from './exchange/heartbeat.js';
+import { completerFor } from './exchange/internal-call.js';
 import type { RelayDeps, RelayObserver } from './exchange/types.js';
 import { InFlightRequests } from './in-flight.js';
 import { rawRoutes } from './raw/routes.js';
@@ -37,6 +38,7 @@ import { installTaskRelays, type TaskPlatformPoller } from './tasks/index.js';
 import { createAddressGuard } from './transport/address-guard.js';
 import { createUpstreamClient, type UpstreamTimeouts } from './transport/executor.js';
 import { createImageFetcher } from './transport/image-fetch.js';
+import { createWebSearch, type WebSearchSettings } from './web-search/index.js';
 
 /**
  * The relay: key auth → channel selection → upstream → metering → settlement → log. Everything it
@@ -78,6 +80,8 @@ export async function installRelay(
     observer?: RelayObserver | undefined;
     /** TASK_TIMEOUT_MINUTES, in milliseconds. */
     taskTimeoutMs: number;
+    /** The searchers of `#search` chat models (SEARCH_*); none configured: `#search` is refused. */
+    webSearch?: WebSearchSettings;
   },
 ): Promise<RelayHandle> {
   const { shutdownGraceMs } = timing;
@@ -221,6 +225,9 @@ export async function installRelay(
     completions: new CompletionEstimates(),
     affinity: new AffinityPins(),
   };
+  if (timing.webSearch) {
+    relayDeps.webSearch = createWebSearch(timing.webSearch, { upstream, logger, complete: completerFor(relayDeps) });
+  }
   relayRoutes(
     app.relayFront,
     relayDeps,

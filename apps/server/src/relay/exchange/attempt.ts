@@ -57,7 +57,8 @@ export async function tryChannel(
     // saw it has billed and logged it.
     transfer = { firstByteMs: Date.now() - attempt.startedAt, clientGone: false };
     await settle(deps, billed, answer.usage, transfer);
-    sendWhole(reply, answer.status, answer.contentType, answer.body);
+    if (attempt.keepAnswer) attempt.keepAnswer(answer);
+    else sendWhole(reply, answer.status, answer.contentType, answer.body);
     if (attempt.cacheKey) keepInChatCache(deps, attempt.cacheKey, answer);
   } else {
     // Bill what was produced, also when the client left or the upstream broke off mid-way; before

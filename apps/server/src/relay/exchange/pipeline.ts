@@ -16,6 +16,7 @@ import { RouteTrace } from '../routing/route-trace.js';
 import type { RouterChannel } from '../routing/router.js';
 import type { BalancingStrategy } from '../routing/strategies.js';
 import { sendWhole } from '../transport/respond.js';
+import { takeSearchSwitch } from '../web-search/switch.js';
 import { type Billed, settle, tryChannel } from './attempt.js';
 import { readRelayInput } from './endpoint.js';
 import { Heartbeat } from './heartbeat.js';
@@ -104,6 +105,7 @@ async function relayAuthorised(
 ) {
   const startedAt = Date.now();
   const input = readRelayInput(endpoint, request);
+  const searching = endpoint.webSearch === true && takeSearchSwitch(deps, input);
   const model = input.model;
   checkModelName(model);
   checkModelAllowed(caller, model);
@@ -123,6 +125,7 @@ async function relayAuthorised(
   try {
     // Before anything is reserved or sent; a refusal is logged as an error row, without the text.
     checkContentSafety(deps.options, input.fields);
+    if (searching) await deps.webSearch?.prepare(endpoint, attempt, request, reply);
     // Model fallbacks (routing/fallbacks.ts): each model tried is one round of relayToChannels.
     await withFallbacks(deps, attempt, reply, () => relayToChannels(deps, endpoint, attempt, request, reply));
   } catch (error) {
@@ -136,7 +139,7 @@ async function relayAuthorised(
 }
 
 /** Reserves, then calls channels until one answers or the retries run out (the last failure is thrown). */
-async function relayToChannels(
+export async function relayToChannels(
   deps: RelayDeps,
   endpoint: Endpoint,
   attempt: Attempt,
@@ -215,7 +218,8 @@ async function answeredFromCache(
   reply: RelayHttpReply,
   billed: Omit<Billed, 'attempt' | 'request'>,
 ): Promise<boolean> {
-  const key = deps.chatCache?.keyFor(endpoint, attempt);
+  // A call the gateway makes for the client (keepAnswer) is neither answered from nor kept in the cache.
+  const key = attempt.keepAnswer ? undefined : deps.chatCache?.keyFor(endpoint, attempt);
   if (!key || !deps.chatCache) return false;
   const hit = await deps.chatCache.read(key).catch((error: unknown) => {
     deps.logger.warn({ err: error }, 'reading the chat cache failed; calling the upstream');
@@ -284,7 +288,7 @@ export function nextChannel(
 }
 
 /** The group's balancing strategy (user_groups.routing_strategy); weighted for a group that sets none. */
-function strategyOf(deps: RelayDeps, group: string): BalancingStrategy {
+export function strategyOf(deps: RelayDeps, group: string): BalancingStrategy {
   return deps.groups.enabled(group)?.routing_strategy ?? 'weighted';
 }
 

@@ -1,7 +1,7 @@
 import type { Json } from '@one-hub/contracts';
 import type { ActivePlanReader } from '../../domain/active-plan.js';
 import type { OptionReader } from '../../domain/options.js';
-import type { RelayHttpRequest } from '../../http/relay-front.js';
+import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ImageStorage } from '../../platform/storage/index.js';
 import type { ConcurrencyGate } from '../access/concurrency.js';
@@ -108,6 +108,8 @@ export interface Endpoint {
   onlyFormat?: string;
   /** Chat surfaces (OpenAI chat, Anthropic, Gemini) honour a key's heartbeat (heartbeat.ts). */
   heartbeat?: boolean;
+  /** OpenAI chat: a model ending in `#search` is answered with web search results (relay/web-search/). */
+  webSearch?: boolean;
   /** The API key as the client's SDK sends it, when not in `Authorization` (x-api-key, ?key=). */
   credential?(request: RelayHttpRequest): string | undefined;
   /** The model when the client names it outside the body (Gemini puts it in the path). */
@@ -195,6 +197,17 @@ export interface RelayDeps {
   completions?: CompletionEstimates | undefined;
   /** Conversations' pinned channels (routing/affinity.ts); absent, every request is routed afresh. */
   affinity?: ChannelPins | undefined;
+  /** `#search` models' step before routing (relay/web-search/); absent when no searcher is configured. */
+  webSearch?: WebSearchStep | undefined;
+}
+
+/**
+ * Runs before a `#search` request is routed: asks for a search query, searches, and rewrites the
+ * attempt's last user message with the results. It never fails the request: without results the
+ * request goes on as the client sent it.
+ */
+export interface WebSearchStep {
+  prepare(endpoint: Endpoint, attempt: Attempt, request: RelayHttpRequest, reply: RelayHttpReply): Promise<void>;
 }
 
 /** Conversations' pinned channels, expiring `ttlMs` after their last use (routing/affinity.ts's AffinityPins). */
@@ -241,6 +254,11 @@ export interface Attempt {
   requestedModel?: string;
   /** The conversation's pin key when cache affinity applies (routing/affinity.ts). */
   affinityKey?: string | undefined;
+  /**
+   * Set for a call the gateway makes on the client's behalf (a `#search` query, web-search/): its
+   * whole answer is handed here, settled and logged as usual, instead of being sent to the client.
+   */
+  keepAnswer?: ((answer: WholeAnswer) => void) | undefined;
 }
 
 /** What an exchange needs of the server: the executor and the channel's base URL, nothing more. */

@@ -29,3 +29,11 @@ export function checkModelName(model: string): void {
     throw new AppError('bad_request', problem, { details: { code: 'invalid_model_name', param: 'model' } });
   }
 }
+
+/** The switch a chat model name may end in to be answered with web search results (relay/web-search/). */
+export const SEARCH_SWITCH = '#search';
+
+/** `gpt-4o#search` → `gpt-4o`; undefined for a name without the switch. */
+export function modelWithoutSearch(model: string): string | undefined {
+  return model.endsWith(SEARCH_SWITCH) ? model.slice(0, -SEARCH_SWITCH.length) : undefined;
+}

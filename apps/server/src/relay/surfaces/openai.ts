@@ -174,6 +174,7 @@ export const endpoints: Endpoint[] = [
     output: 'json',
     surface: openAiChatSurface,
     heartbeat: true,
+    webSearch: true,
     stream: chatStream,
     validate: checkChat,
     estimatePrompt: (input, options) => estimateChatPromptTokens(input.fields, options),
