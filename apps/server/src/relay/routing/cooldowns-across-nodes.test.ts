@@ -127,4 +127,47 @@ describe.skipIf(!redisUrl)('what one node learns of a channel holds on the other
     expect(limited.received.length).toBe(calls);
     expect(second.app.relay.router.health.status(1, 'health-model')).toBe('open');
   });
+
+  it('closes the channel on both nodes once trials on one succeed after the cool-off, with no administrator', async () => {
+    const [first, second] = nodes;
+    limited.behaviour.failWith = undefined;
+    // Past the cool-off on both nodes' health clocks; every request that meets the channel tries it.
+    const later = Date.now() + 31_000;
+    for (const node of nodes) node.app.relay.router.health.clock = () => later;
+    await nodes[0].services.options.update('ChannelHealthTrialPercent', '100');
+    await expect.poll(() => second.services.options.getNumber('ChannelHealthTrialPercent')).toBe(100);
+    expect(first.app.relay.router.health.status(1, 'health-model')).toBe('half_open');
+    const heard: Array<{ model: string; state: string }> = [];
+    first.services.changes.on('health', (notice, origin) => {
+      if (origin === 'remote') heard.push(notice);
+    });
+    // Three trial successes on the second node close it there and tell the first.
+    for (let index = 0; index < 3; index++) expect(await ask(second, 'health-model')).toBe('from the limited channel');
+    await expect.poll(() => heard.filter((notice) => notice.state === 'closed').length).toBe(2);
+    expect(first.app.relay.router.health.status(1, 'health-model')).toBe('healthy');
+    expect(await ask(first, 'health-model')).toBe('from the limited channel');
+  });
+
+  it("routes by a strategy set through the other node, and each node's log row names it", async () => {
+    const [first, second] = nodes;
+    const groups = (await admin('GET', '/api/user_group/?name=')).json().data.data as Array<Record<string, unknown>>;
+    const group = groups.find((entry) => entry.symbol === 'default');
+    const saved = await admin('PUT', '/api/user_group/', { ...group, routing_strategy: 'least_in_flight' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // Each node's latest consume row, after one more request through it.
+    const routedBy = async (node: AssembledServer) => {
+      await ask(node, 'health-model');
+      await node.app.relay.flush();
+      const row = await node.services.database.db
+        .selectFrom('logs')
+        .select('metadata')
+        .where('type', '=', 2)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      return JSON.parse(row.metadata).route.strategy as string;
+    };
+    // The second node hears of the change through Redis.
+    await expect.poll(() => routedBy(second)).toBe('least_in_flight');
+    expect(await routedBy(first)).toBe('least_in_flight');
+  });
 });

@@ -24,7 +24,7 @@ import * as plans from './0021_plans.js';
 import * as routingStrategy from './0022_routing_strategy.js';
 import * as taskBudgetUse from './0023_task_budget_use.js';
 import * as routeFallbacks from './0024_route_fallbacks.js';
-import * as channelRoutingStrategy from './0026_channel_routing_strategy.js';
+import * as channelRoutingStrategy from './0025_channel_routing_strategy.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -58,7 +58,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0022_routing_strategy': routingStrategy,
   '0023_task_budget_use': taskBudgetUse,
   '0024_route_fallbacks': routeFallbacks,
-  '0026_channel_routing_strategy': channelRoutingStrategy,
+  '0025_channel_routing_strategy': channelRoutingStrategy,
 };
 
 class StaticProvider implements MigrationProvider {
