@@ -20,7 +20,10 @@ describe('a channel’s custom parameters', () => {
 
   it('never send their control keys nor set stream', () => {
     const body = { stream: false };
-    expect(merged(body, { overwrite: true, per_model: false, stream: true, seed: 7 })).toEqual({ stream: false, seed: 7 });
+    expect(merged(body, { overwrite: true, per_model: false, stream: true, seed: 7 })).toEqual({
+      stream: false,
+      seed: 7,
+    });
     expect(merged({}, { stream: true, seed: 7 })).toEqual({ seed: 7 });
   });
 
