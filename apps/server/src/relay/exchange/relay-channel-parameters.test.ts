@@ -91,7 +91,11 @@ describe('channel parameters and headers through the relay', () => {
     });
 
     it('keeps the stream the client asked for, with usage still requested for billing', async () => {
-      const stream = await ask(OPENAI_FILL, { stream: true });
+      const stream = await r.client.chat.completions.create({
+        model: OPENAI_FILL,
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+      });
       for await (const _ of stream) {
         // read to the end
       }
