@@ -51,7 +51,8 @@ describe('channel parameters and headers through the relay', () => {
       name: 'claude params',
       models: CLAUDE,
       custom_parameter: text({ overwrite: true, top_k: 5, max_tokens: 99, stream: false }),
-      model_headers: text({ 'X-Team': 'red' }),
+      // A header of the channel never replaces the provider's own authentication.
+      model_headers: text({ 'X-Team': 'red', 'x-api-key': 'sk-from-headers' }),
     });
     await r.addChannel({
       ...anthropic,
@@ -134,6 +135,7 @@ describe('channel parameters and headers through the relay', () => {
       const sent = sentToNative();
       expect(sent?.body).toMatchObject({ top_k: 5, max_tokens: 99, stream: true });
       expect(sent?.headers['x-team']).toBe('red');
+      expect(sent?.headers['x-api-key']).toBe(native.behaviour.anthropicKey);
     });
 
     it("under pre_add gets them through the translation of the client's OpenAI request", async () => {
