@@ -9,6 +9,7 @@ import { openAiAdapter } from '../providers/openai/adapter.js';
 import type { RouterChannel } from '../routing/router.js';
 import { pumpToClient, sendWhole, type TransferOutcome } from '../transport/respond.js';
 import { exchangeFor } from './exchange.js';
+import { withPreAddedParameters } from './pre-add.js';
 import type { Attempt, Endpoint, RelayDeps, WholeAnswer } from './types.js';
 import { isFailure, type UpstreamFailure } from './upstream-errors.js';
 
@@ -39,7 +40,7 @@ export async function tryChannel(
   const answer = await exchange({
     deps,
     endpoint,
-    attempt,
+    attempt: withPreAddedParameters(attempt, endpoint, channel),
     channel,
     adapter: adapter ?? openAiAdapter,
     upstreamModel,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../../platform/errors.js';
 import { countChatPromptTokens, countTextTokens, TextTally } from '../billing/metering.js';
 import type { Usage } from '../billing/quota.js';
+import { withChannelParameters } from '../providers/channel-parameters.js';
 import type {
   AdapterContext,
   BinaryAnswer,
@@ -119,6 +120,7 @@ export function contextFor(call: ExchangeCall): AdapterContext {
     other: channel.other,
     plugin: channel.plugin,
     headers: channel.model_headers,
+    parameters: channel.custom_parameter,
     stream: attempt.input.stream,
     now: Math.floor(attempt.startedAt / 1000),
     responseId: `chatcmpl-${randomBytes(12).toString('base64url')}`,
@@ -132,14 +134,20 @@ export const adapterFailure =
   (status, body) =>
     classifyAdapterError(call.adapter, status, body, call.trustedKeywords);
 
-/** Builds the channel's request; a request that cannot be built is the channel's failure. */
+/**
+ * Builds the channel's request, its JSON body with the channel's parameters (custom_parameter)
+ * merged in whatever the provider; a request that cannot be built is the channel's failure.
+ */
 export async function built(build: () => UpstreamCall | Promise<UpstreamCall>, call: ExchangeCall) {
+  let upstreamCall: UpstreamCall;
   try {
     // e.g. a Vertex token that could not be had, or a request this provider cannot take.
-    return { ...(await build()), proxy: call.channel.proxy };
+    upstreamCall = await build();
   } catch (error) {
     return buildFailure(error);
   }
+  const { channel } = call;
+  return { ...withChannelParameters(upstreamCall, channel.custom_parameter, call.upstreamModel), proxy: channel.proxy };
 }
 
 /** The surface of a chat endpoint (the lookup gives this exchange chat endpoints only). */

@@ -175,6 +175,11 @@ export interface UpstreamCall {
   url: string;
   headers: Record<string, string>;
   body: string | Buffer;
+  /**
+   * The body is signed (SigV4, TC3) and must go as built: its adapter merged the channel's
+   * parameters itself before signing (channel-parameters.ts), nothing after it may.
+   */
+  sealed?: boolean;
 }
 
 /** What an adapter knows about the call it is building. */
@@ -193,6 +198,11 @@ export interface AdapterContext {
   plugin: Json;
   /** Extra headers the channel adds to every call. */
   headers: Record<string, string>;
+  /**
+   * The channel's `custom_parameter`, parsed. The exchange merges it into every JSON body built;
+   * only an adapter that signs its body merges it itself, before signing (channel-parameters.ts).
+   */
+  parameters?: Record<string, unknown>;
   /** Whether the client asked for a stream. */
   stream: boolean;
   /** Unix seconds, for the `created` fields of translated answers. */

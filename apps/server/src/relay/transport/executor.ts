@@ -67,6 +67,13 @@ export const DEFAULT_UPSTREAM_TIMEOUTS: Readonly<UpstreamTimeouts> = Object.free
   idleMs: 120_000,
 });
 
+/**
+ * The proxy as undici takes it: http(s) proxies are tunnelled with CONNECT, socks5 ones dialled by
+ * undici's SOCKS5 client, which always hands the host name to the proxy to resolve, as
+ * `socks5h://` asks (and as One Hub's dialer does for both), so `socks5h` is read as `socks5`.
+ */
+export const proxyUri = (proxy: string): string => proxy.replace(/^socks5h:/i, 'socks5:');
+
 export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTREAM_TIMEOUTS): UpstreamClient {
   const agentOptions = {
     keepAliveTimeout: 30_000,
@@ -80,7 +87,7 @@ export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTRE
     if (!proxy) return directAgent;
     let agent = proxyAgents.get(proxy);
     if (!agent) {
-      agent = new ProxyAgent({ uri: proxy, ...agentOptions });
+      agent = new ProxyAgent({ uri: proxyUri(proxy), ...agentOptions });
       proxyAgents.set(proxy, agent);
     }
     return agent;

@@ -45,11 +45,12 @@ export const anthropicAdapter: ChatAdapter = {
     const body = buildAnthropicBody(request, context.upstreamModel, context.stream, context.settings);
     return {
       url: upstreamUrl(context.baseUrl, '/v1/messages'),
+      // The channel's headers first: as in One Hub, they never replace the key or the API version.
       headers: {
-        'x-api-key': context.key,
-        'anthropic-version': ANTHROPIC_VERSION,
-        'content-type': 'application/json',
         ...context.headers,
+        'content-type': 'application/json',
+        'anthropic-version': ANTHROPIC_VERSION,
+        'x-api-key': context.key,
       },
       body: JSON.stringify(body),
     };

@@ -439,3 +439,13 @@ describe('toBedrockClaudeBody', () => {
     });
   });
 });
+
+describe("bedrockAdapter and the channel's parameters", () => {
+  it('merges them before signing, so the signature covers them, and seals the call', async () => {
+    const call = await build({ max_tokens: 300 }, { parameters: { top_k: 7, max_tokens: 50, overwrite: false } });
+    expect(call.json).toMatchObject({ top_k: 7, max_tokens: 300 });
+    expect(call.json).not.toHaveProperty('overwrite');
+    expect(call.headers['x-amz-content-sha256']).toBe(createHash('sha256').update(call.body).digest('hex'));
+    expect(call.sealed).toBe(true);
+  });
+});

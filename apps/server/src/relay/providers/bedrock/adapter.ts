@@ -1,5 +1,6 @@
 import { anthropicStreamDecoder, buildAnthropicBody, completionFromMessage } from '../anthropic/adapter.js';
 import { isRecord, parseDataUrl } from '../anthropic/common.js';
+import { addChannelParameters } from '../channel-parameters.js';
 import type {
   AdapterContext,
   ChatAdapter,
@@ -105,6 +106,8 @@ async function bedrockCall(
   const credentials = parseBedrockKey(context.key);
   const base = (context.baseUrl || runtimeEndpoint(credentials.region)).replace(/\/+$/, '');
   const url = new URL(`${base}/model/${encodeModelId(modelId)}/${action}`);
+  // Signed below: the channel's parameters join the body first (channel-parameters.ts).
+  if (context.parameters) addChannelParameters(body, context.parameters, modelId, 'send');
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   const own: Record<string, string> = { 'content-type': JSON_TYPE };
   if (stream) own['x-amzn-bedrock-accept'] = JSON_TYPE;
@@ -112,7 +115,7 @@ async function bedrockCall(
   const signed = await authenticate(credentials, url, bytes, own, new Date(context.now * 1000));
   // Extra channel headers go unsigned and can never replace a signed one.
   const extra = Object.fromEntries(Object.entries(extraHeaders).filter(([name]) => !(name.toLowerCase() in signed)));
-  return { url: url.toString(), headers: { ...extra, ...signed }, body: bytes };
+  return { url: url.toString(), headers: { ...extra, ...signed }, body: bytes, sealed: true };
 }
 
 // ---- event stream → Anthropic SSE ----

@@ -28,7 +28,7 @@ export const hunyuanAdapter: ChatAdapter = {
     const credentials = hunyuanCredentials(context.key);
     if (!credentials) return openAiAdapter.buildChat(request, compatible(context));
     const body = hunyuanChatBody(request, context.upstreamModel, context.stream);
-    return tencentCall(context, credentials, 'ChatCompletions', JSON.stringify(body));
+    return tencentCall(context, credentials, 'ChatCompletions', body);
   },
   errorStatus: hunyuanErrorStatus,
   ...answerReadersByKey(hunyuanCredentials, { parseChat: parseHunyuanChat, decodeStream: hunyuanStreamDecoder }),

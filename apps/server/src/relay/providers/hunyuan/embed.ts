@@ -73,7 +73,7 @@ export const hunyuanEmbeddings: WholeBodyAdapter = {
     encodings.set(context, encoding);
     const credentials = hunyuanCredentials(context.key);
     if (credentials) {
-      return tencentCall(context, credentials, 'GetEmbedding', JSON.stringify(nativeInput(body.input)));
+      return tencentCall(context, credentials, 'GetEmbedding', nativeInput(body.input));
     }
     // The compatible API answers floats; base64 is made here when asked.
     const { encoding_format: _format, ...rest } = body;

@@ -1,4 +1,5 @@
 import { providerByType } from '../../../domain/channel-types/registry.js';
+import { addChannelParameters } from '../channel-parameters.js';
 import { upstreamUrl } from '../openai/request.js';
 import type { AdapterContext, UpstreamCall } from '../types.js';
 import { tc3Authorization } from './sign.js';
@@ -51,8 +52,11 @@ export function tencentCall(
   context: AdapterContext,
   credentials: TencentCredentials,
   action: string,
-  payload: string,
+  body: Record<string, unknown>,
 ): UpstreamCall {
+  // Signed below: the channel's parameters join the body first (channel-parameters.ts).
+  if (context.parameters) addChannelParameters(body, context.parameters, context.upstreamModel, 'send');
+  const payload = JSON.stringify(body);
   const base = (isDefaultBase(context) ? NATIVE_BASE : context.baseUrl).replace(/\/+$/, '');
   const url = `${base}/`;
   const contentType = 'application/json';
@@ -76,5 +80,6 @@ export function tencentCall(
       ...(region ? { 'x-tc-region': region } : {}),
     },
     body: payload,
+    sealed: true,
   };
 }

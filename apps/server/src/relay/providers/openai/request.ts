@@ -2,6 +2,7 @@ import { type OpenAiLayout, providerByType } from '../../../domain/channel-types
 import { mapModel } from '../../../domain/model-mapping.js';
 import type { RouterChannel } from '../../routing/router.js';
 import { type MultipartForm, withField } from '../../transport/multipart.js';
+import { addChannelParameters } from '../channel-parameters.js';
 import { zhipuTokens } from '../zhipu/token.js';
 
 /**
@@ -300,7 +301,9 @@ export async function prepareOpenAiRequest(
   const { upstreamModel, billedModel } = mapModel(channel, requestedModel);
   const target = await resolveOpenAiTarget(channel, baseUrl, path, upstreamModel);
   if (!target) return undefined;
-  const outgoing: Record<string, unknown> = { ...body, ...channel.custom_parameter, model: target.model };
+  const outgoing: Record<string, unknown> = { ...body, model: target.model };
+  // Before the usage flag below, so billing keeps its counts whatever the channel's parameters say.
+  addChannelParameters(outgoing, channel.custom_parameter, target.model, 'send');
   if (outgoing.stream === true && (path === '/v1/chat/completions' || path === '/v1/completions')) {
     // Always ask for usage so billing never depends on the client's choice.
     const options = typeof body.stream_options === 'object' && body.stream_options !== null ? body.stream_options : {};
