@@ -17,9 +17,16 @@ describe('LogConsumeEnabled', () => {
   const setLogging = async (on: boolean) => {
     expect((await r.admin('PUT', '/api/option/', { key: 'LogConsumeEnabled', value: String(on) })).status).toBe(200);
   };
-  const consumeRows = async () => {
+  const rowsOfType = async (type: LogType) => {
     await r.t.app.relay.flush();
-    return (await r.t.database.db.selectFrom('logs').select('id').where('type', '=', LogType.consume).execute()).length;
+    return (await r.t.database.db.selectFrom('logs').select('id').where('type', '=', type).execute()).length;
+  };
+  const consumeRows = () => rowsOfType(LogType.consume);
+  /** Requests counted in the daily statistics the dashboards read (rolled up from consume rows). */
+  const statisticsRequests = async () => {
+    await r.t.app.relay.flush();
+    const rows = await r.t.database.db.selectFrom('statistics').select('request_count').execute();
+    return rows.reduce((sum, row) => sum + Number(row.request_count), 0);
   };
   const counters = async () => {
     await r.t.app.relay.flush();
@@ -51,25 +58,37 @@ describe('LogConsumeEnabled', () => {
           })
       : r.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
 
-  it('writes no consume log row while off, and charges the balance, the key and the counters exactly', async () => {
+  it('writes no consume log row nor statistics while off, and charges the balance, the key and the counters exactly', async () => {
     await setLogging(false);
     const rows = await consumeRows();
+    const counted = await statisticsRequests();
     const before = await counters();
     await chat(false);
     await chat(true);
     const after = await counters();
     expect(await consumeRows()).toBe(rows);
+    expect(await statisticsRequests()).toBe(counted);
     expect(before.quota - after.quota).toBe(2 * COST);
     expect(after.userUsed - before.userUsed).toBe(2 * COST);
     expect(after.keyUsed - before.keyUsed).toBe(2 * COST);
     expect(after.requests - before.requests).toBe(2);
+
+    // Error rows are not consume logs: a failed request is still written down, at no charge.
+    const errors = await rowsOfType(LogType.error);
+    r.upstream.behaviour.failWith = { status: 500, message: 'upstream exploded' };
+    await expect(chat(false)).rejects.toMatchObject({ status: 502 });
+    r.upstream.behaviour.failWith = undefined;
+    expect(await rowsOfType(LogType.error)).toBe(errors + 1);
+    expect(await storedQuota(r)).toBe(after.quota);
   });
 
   it('writes the row again once it is back on', async () => {
     await setLogging(true);
     const rows = await consumeRows();
+    const counted = await statisticsRequests();
     await chat(false);
     expect(await consumeRows()).toBe(rows + 1);
+    expect(await statisticsRequests()).toBe(counted + 1);
     expect(Number((await lastConsumeLog(r)).quota)).toBe(COST);
   });
 });
