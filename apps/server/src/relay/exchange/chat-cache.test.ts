@@ -101,7 +101,10 @@ describe('the chat cache’s lifetime', () => {
   let now = Date.now();
   const calls = () => r.upstream.received.filter((request) => request.path.endsWith('/chat/completions')).length;
   const ask = () =>
-    r.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'How old is Rome?' }] });
+    r.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'How old is Rome?' }],
+    });
 
   beforeAll(async () => {
     r = await startRelayTest({ cache: createMemoryCache(() => now) });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type MockUpstream, startMockUpstream } from '../../../test/mocks/openai-upstream.js';
 import { ROOT_PASSWORD } from '../../../test/app.js';
+import { type MockUpstream, startMockUpstream } from '../../../test/mocks/openai-upstream.js';
 import { type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
 import type { Notification } from '../../platform/notify.js';
 
@@ -182,7 +182,10 @@ describe('the retry window and skipped channels', () => {
 
     await r.t.services.options.update('RetryTimeOut', '0');
     const [firstCalls, backupCalls] = [r.upstream.received.length, backup.received.length];
-    await expect(ask(r)).rejects.toMatchObject({ status: 502, error: { message: expect.stringContaining('exploded') } });
+    await expect(ask(r)).rejects.toMatchObject({
+      status: 502,
+      error: { message: expect.stringContaining('exploded') },
+    });
     expect(r.upstream.received.length).toBe(firstCalls + 1);
     expect(backup.received.length).toBe(backupCalls);
   });
