@@ -178,6 +178,7 @@ describe("administrators' view of every user's keys", () => {
     const field = reliable.getByTestId('token-form-billing-tag');
     await field.waitFor();
     expect(await field.locator('input').inputValue()).toBe('default');
+    await field.scrollIntoViewIfNeeded();
     await screenshot(reliable, 'token-billing-tag');
   });
 });
