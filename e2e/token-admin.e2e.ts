@@ -26,6 +26,7 @@ interface AdminTokenRow {
   user_id: number;
   name: string;
   owner_name: string;
+  setting: { billing_tag?: string };
 }
 
 const ids = { dora: 0, erin: 0, peer: 0 };
@@ -149,5 +150,35 @@ describe("administrators' view of every user's keys", () => {
     expect(await page.getByTestId(`token-owner-${erinKey}`).count()).toBe(0);
     // Her own list, with her own actions.
     expect(await page.getByTestId(`token-copy-${erinKey}`).count()).toBe(1);
+  });
+
+  it('lets an admin tag a key for billing; its owner sees the tag only once reliable, and keeps it', async () => {
+    const page = await openTokens(OPS);
+    await page.getByTestId('token-scope-all').click();
+    await filterByUser(page, ids.erin);
+    await page.getByTestId(`token-edit-${erinKey}`).click();
+    await page.getByTestId('token-form-billing-tag').locator('[role=combobox]').click();
+    await page.locator('[role=option][data-value="default"]').click();
+    await page.getByTestId('token-form-submit').click();
+    await closed(page, 'token-dialog');
+    expect((await keyById(erinKey))?.setting.billing_tag).toBe('default');
+
+    // A common user's form has no such field, and saving it keeps the tag.
+    const own = await openTokens(ERIN);
+    await own.getByTestId(`token-edit-${erinKey}`).click();
+    await own.getByTestId('token-form-name').waitFor();
+    expect(await own.getByTestId('token-form-billing-tag').count()).toBe(0);
+    await own.getByTestId('token-form-submit').click();
+    await closed(own, 'token-dialog');
+    expect((await keyById(erinKey))?.setting.billing_tag).toBe('default');
+
+    await call('POST', '/api/user/manage', { username: ERIN.username, action: 'set_reliable' });
+    const reliable = await openTokens(ERIN);
+    await reliable.getByTestId(`token-edit-${erinKey}`).click();
+    const field = reliable.getByTestId('token-form-billing-tag');
+    await field.waitFor();
+    expect(await field.locator('input').inputValue()).toBe('default');
+    await field.scrollIntoViewIfNeeded();
+    await screenshot(reliable, 'token-billing-tag');
   });
 });

@@ -20,6 +20,8 @@ export const NEVER_EXPIRES = -1;
 export const PLAYGROUND_TOKEN_NAME = 'sys_playground';
 export const HEARTBEAT_MIN_SECONDS = 30;
 export const HEARTBEAT_MAX_SECONDS = 90;
+/** The longest billing tag a key's setting holds (a user group's symbol is at most 50 characters). */
+export const BILLING_TAG_MAX_LENGTH = 50;
 
 const IPV4_PART = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = new RegExp(`^${IPV4_PART}(\\.${IPV4_PART}){3}$`);
@@ -128,9 +130,19 @@ export const tokenSettingSchema = settingObject({
   budgets: budgetListSchema,
   /** Models tried when every channel of the requested one failed (issue 34); wins over the group's for a model it names. */
   fallbacks: fallbackMapSchema,
-  /** The reference console sends its billing tag back with every key; One Hub has none, and drops it. */
-  billing_tag: z.string('billing_tag must be a string').nullish(),
-}).transform(({ billing_tag: _dropped, ...setting }) => setting);
+  /**
+   * A label for cost accounting (the reference's "billing tag", usually a user group's symbol); it
+   * changes no routing or billing. Only reliable users (role 3) and above set or see it. Absent:
+   * the stored tag is kept; empty or null: cleared.
+   */
+  billing_tag: z
+    .string('billing_tag must be a string')
+    .trim()
+    .max(BILLING_TAG_MAX_LENGTH, `billing_tag must be at most ${BILLING_TAG_MAX_LENGTH} characters`)
+    .nullish()
+    .transform((tag) => (tag === null ? '' : tag))
+    .optional(),
+});
 export type TokenSetting = z.output<typeof tokenSettingSchema>;
 export type TokenSettingInput = z.input<typeof tokenSettingSchema>;
 

@@ -222,6 +222,7 @@ describe.each(dialectPairs())(
       expect(JSON.parse(tokens[7]?.setting ?? '')).toMatchObject({
         heartbeat: { enabled: true, timeout_seconds: 40 },
         limits: { limits_ip_setting: { enabled: true, whitelist: ['10.0.0.0/8'] } },
+        billing_tag: 'internal',
       });
       expect(Number(tokens[7]?.expired_time)).toBe(-1);
     });

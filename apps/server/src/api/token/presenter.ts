@@ -1,13 +1,13 @@
 import type { AdminTokenView, TokenStatus, TokenView } from '@one-hub/contracts';
 import { type TokenRow, toBoolean } from '../../platform/db/index.js';
-import { readTokenSetting } from './setting.js';
+import { readTokenSetting, visibleSetting } from './setting.js';
 
 /**
  * What leaves the server about a token. `key` is decided by the caller and never carries `sk-`
  * (reference §1.7): the full key to its owner, the masked form in every administrator's view.
- * Hash and cipher never leave.
+ * Hash and cipher never leave; the billing tag only to reliable users (role 3) and above.
  */
-export function toTokenView(row: TokenRow, key: string): TokenView {
+export function toTokenView(row: TokenRow, key: string, showBillingTag: boolean): TokenView {
   return {
     id: row.id,
     user_id: row.user_id,
@@ -22,10 +22,10 @@ export function toTokenView(row: TokenRow, key: string): TokenView {
     used_quota: Number(row.used_quota),
     group: row.group,
     backup_group: row.backup_group,
-    setting: readTokenSetting(row.setting),
+    setting: visibleSetting(readTokenSetting(row.setting), showBillingTag),
   };
 }
 
 export function toAdminTokenView(row: TokenRow, key: string, ownerName: string): AdminTokenView {
-  return { ...toTokenView(row, key), owner_name: ownerName };
+  return { ...toTokenView(row, key, true), owner_name: ownerName };
 }

@@ -4,6 +4,7 @@ import {
   type AdminUpdateTokenBody,
   type CreateTokenBody,
   defaultTokenSetting,
+  isReliableRole,
   isRootRole,
   maskKey,
   NEVER_EXPIRES,
@@ -27,7 +28,7 @@ import type { UserGroupService } from '../user-group/service.js';
 import { toAdminTokenView, toTokenView } from './presenter.js';
 import type { TokenRepository, TokenUpdate } from './repo.js';
 import { assertStatusChange, type TokenLimits } from './rules.js';
-import { readTokenSetting, writeTokenSetting } from './setting.js';
+import { readTokenSetting, withBillingTag, writeTokenSetting } from './setting.js';
 
 type NewToken = Omit<CreateTokenBody, 'setting'> & { setting: TokenSetting };
 
@@ -47,13 +48,14 @@ export class TokenService {
 
   async listOwn(caller: UserRow, query: TokenListQuery): Promise<Paged<TokenView>> {
     const page = await this.repo.list({ userId: caller.id, keyword: query.keyword }, query);
-    return { ...page, data: page.data.map((row) => toTokenView(row, this.fullKey(row))) };
+    const showTag = isReliableRole(caller.role);
+    return { ...page, data: page.data.map((row) => toTokenView(row, this.fullKey(row), showTag)) };
   }
 
   /** One of the caller's tokens with its full key. */
   async getOwn(caller: UserRow, id: number): Promise<TokenView> {
     const row = await this.requireOwned(caller, id);
-    return toTokenView(row, this.fullKey(row));
+    return toTokenView(row, this.fullKey(row), isReliableRole(caller.role));
   }
 
   /** The key of the caller's playground token, created (unlimited, never expiring) on first use. */
@@ -78,18 +80,23 @@ export class TokenService {
       throw AppError.badRequest('must be in the future, or -1 for never', 'expired_time');
     }
     await this.checkGroups(caller.group, body.group, body.backup_group);
-    const { row, key } = await this.insert(caller.id, { ...body, setting: body.setting ?? defaultTokenSetting() });
-    return toTokenView(row, key);
+    const mayTag = isReliableRole(caller.role);
+    const setting = withBillingTag(body.setting ?? defaultTokenSetting(), mayTag, undefined);
+    const { row, key } = await this.insert(caller.id, { ...body, setting });
+    return toTokenView(row, key, mayTag);
   }
 
   async updateOwn(caller: UserRow, body: UpdateTokenBody): Promise<TokenView> {
     const token = await this.requireOwned(caller, body.id);
-    return toTokenView(await this.applyUpdate(token, caller.group, body), this.fullKey(token));
+    const mayTag = isReliableRole(caller.role);
+    const changes = { ...body, setting: body.setting && tagged(body.setting, token, mayTag) };
+    return toTokenView(await this.applyUpdate(token, caller.group, changes), this.fullKey(token), mayTag);
   }
 
   async setOwnStatus(caller: UserRow, body: TokenStatusBody): Promise<TokenView> {
     const token = await this.requireOwned(caller, body.id);
-    return toTokenView(await this.applyUpdate(token, caller.group, { status: body.status }), this.fullKey(token));
+    const updated = await this.applyUpdate(token, caller.group, { status: body.status });
+    return toTokenView(updated, this.fullKey(token), isReliableRole(caller.role));
   }
 
   async deleteOwn(caller: UserRow, id: number): Promise<void> {
@@ -128,7 +135,8 @@ export class TokenService {
       );
     }
     // A token whose owner was deleted can still be edited; only public groups are then allowed.
-    return this.toAdminView(await this.applyUpdate(token, owner?.group ?? '', body, owner?.id ?? token.user_id));
+    const changes = { ...body, setting: body.setting && tagged(body.setting, token, true) };
+    return this.toAdminView(await this.applyUpdate(token, owner?.group ?? '', changes, owner?.id ?? token.user_id));
   }
 
   async adminSetStatus(caller: UserRow, body: TokenStatusBody): Promise<AdminTokenView> {
@@ -265,4 +273,9 @@ export class TokenService {
   private notify(tokenId: number): void {
     void this.changes.publish('tokens', { id: tokenId });
   }
+}
+
+/** A new setting for `token` with its billing tag settled (setting.ts). */
+function tagged(setting: TokenSetting, token: TokenRow, mayTag: boolean): TokenSetting {
+  return withBillingTag(setting, mayTag, readTokenSetting(token.setting).billing_tag);
 }

@@ -57,6 +57,7 @@ const lenientSetting = z
       .unknown()
       .optional()
       .transform((value) => parseStoredFallbacks(value)),
+    billing_tag: z.string().optional().catch(undefined),
   })
   .catch(() => defaultTokenSetting());
 
@@ -73,4 +74,22 @@ export function readTokenSetting(json: string): TokenSetting {
 
 export function writeTokenSetting(setting: TokenSetting): string {
   return JSON.stringify(setting);
+}
+
+/**
+ * The setting a write stores, billing tag settled: only a reliable user (role 3) or above sets
+ * it; a setting sent without one keeps the stored tag (a console that does not know the field
+ * cannot erase it), and an empty one clears it.
+ */
+export function withBillingTag(setting: TokenSetting, mayTag: boolean, storedTag: string | undefined): TokenSetting {
+  const { billing_tag: sent, ...rest } = setting;
+  const tag = mayTag && sent !== undefined ? sent : storedTag;
+  return tag ? { ...rest, billing_tag: tag } : rest;
+}
+
+/** What a caller below reliable may see of a setting: everything but the billing tag. */
+export function visibleSetting(setting: TokenSetting, showBillingTag: boolean): TokenSetting {
+  if (showBillingTag || setting.billing_tag === undefined) return setting;
+  const { billing_tag: _hidden, ...rest } = setting;
+  return rest;
 }

@@ -34,7 +34,8 @@ export function bucketShape(perMinute: number): { ratePerSecond: number; capacit
   return { ratePerSecond, capacity: Math.max(1, Math.floor(ratePerSecond * 10)) };
 }
 
-export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
+/** `now` looks `Date.now` up at each call, so a test that fakes the process clock moves the windows too. */
+export function createMemoryRateLimiter(now: () => number = () => Date.now()): RateLimiter {
   const windows = new Map<string, WindowState>();
   const buckets = new Map<string, BucketState>();
   const sweep = () => {

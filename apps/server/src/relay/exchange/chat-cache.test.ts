@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastConsumeLog, type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
+import { createMemoryCache } from '../../platform/cache/index.js';
 
 /**
  * ChatCacheEnabled through the OpenAI SDK: a user's repeated non-streamed chat is answered from
@@ -88,5 +89,48 @@ describe('the chat cache', () => {
     // The owner's default key still gets the cached answer.
     await ask();
     expect(calls()).toBe(3);
+  });
+});
+
+/**
+ * ChatCacheExpireMinute: an answer is served from the cache until that many minutes after it was
+ * stored, then the same request goes upstream again. The shared cache runs on a clock the test moves.
+ */
+describe('the chat cache’s lifetime', () => {
+  let r: RelayTestContext;
+  let now = Date.now();
+  const calls = () => r.upstream.received.filter((request) => request.path.endsWith('/chat/completions')).length;
+  const ask = () =>
+    r.client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'How old is Rome?' }],
+    });
+
+  beforeAll(async () => {
+    r = await startRelayTest({ cache: createMemoryCache(() => now) });
+    for (const [key, value] of [
+      ['ChatCacheEnabled', 'true'],
+      ['ChatCacheExpireMinute', '2'],
+    ]) {
+      expect((await r.admin('PUT', '/api/option/', { key, value })).status).toBe(200);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await r?.close();
+  });
+
+  it('answers a repeat from the cache within ChatCacheExpireMinute and from the upstream after it', async () => {
+    const first = await ask();
+    expect(calls()).toBe(1);
+    now += 2 * 60_000 - 1_000;
+    expect(await ask()).toEqual(first);
+    expect(calls()).toBe(1);
+    now += 2_000;
+    await ask();
+    expect(calls()).toBe(2);
+    // That answer is stored afresh, for another two minutes.
+    now += 60_000;
+    await ask();
+    expect(calls()).toBe(2);
   });
 });

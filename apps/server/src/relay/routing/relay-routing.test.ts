@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_PASSWORD } from '../../../test/app.js';
 import { type MockUpstream, startMockUpstream } from '../../../test/mocks/openai-upstream.js';
 import { type RelayTestContext, startRelayTest, storedQuota } from '../../../test/relay-setup.js';
 import type { Notification } from '../../platform/notify.js';
@@ -147,6 +148,75 @@ describe('retries, cooldown and auto-disable', () => {
     } finally {
       channels.setStatus = setStatus;
     }
+  });
+});
+
+/** The retry window (`RetryTimeOut`) and an administrator's `sk-key#!<id>`, each on a fresh pair of channels. */
+describe('the retry window and skipped channels', () => {
+  let r: RelayTestContext;
+  let backup: MockUpstream;
+  const firstId = 1;
+
+  beforeAll(async () => {
+    r = await startRelayTest();
+    backup = await startMockUpstream({ reply: 'from the backup' });
+    await r.addChannel({ name: 'backup', base_url: backup.url, priority: 0 });
+  });
+  afterAll(async () => {
+    await r?.close();
+    await backup?.close();
+  });
+  afterEach(async () => {
+    r.upstream.behaviour.failWith = undefined;
+    r.upstream.behaviour.answerDelayMs = 0;
+    backup.behaviour.failWith = undefined;
+    await r.t.services.options.update('RetryTimeOut', '10');
+  });
+
+  it('retries a failure on another channel within RetryTimeOut, and not once the request is older', async () => {
+    await r.t.services.options.update('RetryTimes', '1');
+    // The first channel fails after 20 ms, so the request is always older than a 0 s window by then.
+    r.upstream.behaviour.failWith = { status: 500, message: 'upstream exploded' };
+    r.upstream.behaviour.answerDelayMs = 20;
+    expect((await ask(r)).choices[0]?.message.content).toBe('from the backup');
+
+    await r.t.services.options.update('RetryTimeOut', '0');
+    const [firstCalls, backupCalls] = [r.upstream.received.length, backup.received.length];
+    await expect(ask(r)).rejects.toMatchObject({
+      status: 502,
+      error: { message: expect.stringContaining('exploded') },
+    });
+    expect(r.upstream.received.length).toBe(firstCalls + 1);
+    expect(backup.received.length).toBe(backupCalls);
+  });
+
+  it('never sends a request with sk-key#!<id> to that channel, not even on a retry', async () => {
+    await r.admin('POST', '/api/user/quota/1', { quota: 1_000_000 });
+    const rootKey = await r.newKey(await r.t.login('root', ROOT_PASSWORD));
+    await r.t.services.options.update('RetryTimes', '2');
+    const skipping = (key: string) =>
+      fetch(`${r.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}#!${firstId}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    const firstCalls = r.upstream.received.length;
+    for (let sent = 0; sent < 3; sent++) {
+      const answer = await skipping(rootKey);
+      expect(answer.status, await answer.clone().text()).toBe(200);
+      const body = (await answer.json()) as { choices: Array<{ message: { content: string } }> };
+      expect(body.choices[0]?.message.content).toBe('from the backup');
+    }
+    // The only other channel fails: the retry has nowhere to go but the skipped one, and does not go there.
+    backup.behaviour.failWith = { status: 500, message: 'backup exploded' };
+    const failed = await skipping(rootKey);
+    expect(failed.status).toBe(502);
+    expect(await failed.text()).toContain('backup exploded');
+    expect(r.upstream.received.length).toBe(firstCalls);
+    // Without the directive the first channel serves again; a user who is not an admin may not skip.
+    backup.behaviour.failWith = undefined;
+    expect((await ask(r)).choices[0]?.message.content).toBe('Hello from the mock upstream.');
+    expect((await skipping(r.apiKey)).status).toBe(403);
   });
 });
 

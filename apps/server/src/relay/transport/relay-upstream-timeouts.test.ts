@@ -57,10 +57,20 @@ describe('upstream timeouts and unreachable upstreams', () => {
   afterEach(async () => {
     await r.t.services.options.update('RetryTimes', '0');
     await r.t.services.options.update('RetryCooldownSeconds', '0');
+    await r.t.services.options.update('RetryTimeOut', '10');
   });
 
   it('retries a whole answer that never comes on the next channel', async () => {
     await r.t.services.options.update('RetryTimes', '1');
+    const before = hung.received.length;
+    const completion = await r.client.chat.completions.create(chat('gpt-4o-mini') as never);
+    expect(completion.choices[0]?.message.content).toBe('Hello from the mock upstream.');
+    expect(hung.received.length).toBe(before + 1);
+  });
+
+  it('retries a channel that timed out even once RetryTimeOut has passed: the time was that channel’s', async () => {
+    await r.t.services.options.update('RetryTimes', '1');
+    await r.t.services.options.update('RetryTimeOut', '0');
     const before = hung.received.length;
     const completion = await r.client.chat.completions.create(chat('gpt-4o-mini') as never);
     expect(completion.choices[0]?.message.content).toBe('Hello from the mock upstream.');

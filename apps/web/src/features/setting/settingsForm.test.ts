@@ -73,6 +73,10 @@ describe('settings sections', () => {
     expect(new Set(placed).size).toBe(placed.length);
   });
 
+  it('does not offer GroupRatio: billing reads the ratios of the user groups, never that option', () => {
+    expect(placed).not.toContain('GroupRatio');
+  });
+
   it('has a label, a help text and a title for every field and section', () => {
     const fields = english.fields as Record<string, { label?: string; help?: string }>;
     const sections = english.sections as Record<string, { title?: string }>;

@@ -1,5 +1,5 @@
 import Stack from '@mui/material/Stack';
-import { TOKEN_NAME_MAX_LENGTH, type TokenView } from '@one-hub/contracts';
+import { isReliableRole, TOKEN_NAME_MAX_LENGTH, type TokenView } from '@one-hub/contracts';
 import { useTranslation } from 'react-i18next';
 import { FallbacksEditor } from '../../components/fallbacks/FallbacksEditor.js';
 import { CheckedDialogForm } from '../../components/form/CheckedDialogForm.js';
@@ -9,6 +9,7 @@ import { FormTextField, useFormBinding } from '../../components/form/FormFields.
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { FormSection } from '../../components/form/FormSection.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
+import { useSession } from '../../hooks/useSession.js';
 import { useSiteInfo } from '../../hooks/useSiteInfo.js';
 import { useUserGroupMap } from '../../hooks/useUserGroupMap.js';
 import { useWords } from '../../i18n/useWords.js';
@@ -42,6 +43,7 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
       validateTokenForm(values, token?.id ?? null, nowSeconds(), (key, options) => t(key, options), unit),
   );
   const groups = useUserGroupMap();
+  const billingTag = isReliableRole(useSession().user?.role);
   const managed = admin && token !== null ? token : null;
   const save = useSaveToken(managed !== null);
   const saving = save.isPending;
@@ -89,7 +91,7 @@ function TokenForm({ token, admin = false, onClose, onSaved }: TokenFormDialogPr
         <QuotaSection {...sectionProps} />
         <TokenBudgetSection tokenId={token && !managed ? token.id : null} />
         <ExpirySection {...sectionProps} />
-        <GroupSection {...sectionProps} groups={Object.values(groups.data ?? {})} />
+        <GroupSection {...sectionProps} groups={Object.values(groups.data ?? {})} billingTag={billingTag} />
         <LimitsSection {...sectionProps} />
         <FormSection title={t('fallback:section')}>
           <FallbacksEditor testId="token-form-fallbacks" hint={t('fallback:hints.key')} />

@@ -93,14 +93,19 @@ export function ExpirySection(props: SectionProps) {
   );
 }
 
-export function GroupSection({ groups, ...props }: SectionProps & { groups: UserGroupView[] }) {
+/** `billingTag`: whether the billing tag is offered (reliable users and above; the server ignores it from others). */
+export function GroupSection({
+  groups,
+  billingTag,
+  ...props
+}: SectionProps & { groups: UserGroupView[]; billingTag: boolean }) {
   const { values } = props;
   const { t } = useTranslation('token');
   const groupName = useGroupName();
   const bind = bindTextFields(props);
   const symbols = groups.map((group) => group.symbol);
   // Keep a group that is no longer offered selectable, so editing an old key does not blank it.
-  for (const current of [values.group, values.backupGroup]) {
+  for (const current of [values.group, values.backupGroup, values.billingTag]) {
     if (current && !symbols.includes(current)) symbols.push(current);
   }
   const options = (emptyLabel: string) => [
@@ -140,6 +145,17 @@ export function GroupSection({ groups, ...props }: SectionProps & { groups: User
           {options(t('form.backupNone'))}
         </TextField>
       </Stack>
+      {billingTag && (
+        <TextField
+          select
+          label={t('form.billingTag')}
+          {...bind('billingTag', t('form.billingTagHint'))}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          data-testid="token-form-billing-tag"
+        >
+          {options(t('form.backupNone'))}
+        </TextField>
+      )}
     </FormSection>
   );
 }

@@ -89,6 +89,20 @@ describe('token form validation (the server schema, messages on fields)', () => 
     expect(optedOut.body.setting?.chat_cache).toBe(false);
   });
 
+  it("sends the key's billing tag back as it was read, '' when it has none (which clears it)", () => {
+    const tagged = { ...tokenView, setting: { ...defaultTokenSetting(), billing_tag: 'research' } };
+    expect(tokenToForm(tagged, now).billingTag).toBe('research');
+    const kept = validateTokenForm(tokenToForm(tagged, now), tagged.id, now, t);
+    if (!kept.ok) throw new Error(JSON.stringify(kept.errors));
+    expect(kept.body.setting?.billing_tag).toBe('research');
+    const none = validateTokenForm({ ...emptyTokenForm(now), name: 'app' }, null, now, t);
+    if (!none.ok) throw new Error(JSON.stringify(none.errors));
+    expect(none.body.setting?.billing_tag).toBe('');
+    const long = validateTokenForm({ ...emptyTokenForm(now), name: 'app', billingTag: 'x'.repeat(51) }, null, now, t);
+    if (long.ok) throw new Error('a 51-character billing tag was accepted');
+    expect(long.errors.billingTag).toBe('token:form.errors.group');
+  });
+
   it('places nested issues: a bad IP line, a past expiry on create, the same backup group', () => {
     const values = {
       ...emptyTokenForm(now),

@@ -57,6 +57,8 @@ export interface TokenFormValues {
   heartbeatSeconds: string;
   /** Whether the site's chat cache may answer this key's requests. */
   chatCache: boolean;
+  /** `setting.billing_tag`, '' for none; the server keeps it only from reliable users and above. */
+  billingTag: string;
 }
 
 export type TokenFormField =
@@ -65,6 +67,7 @@ export type TokenFormField =
   | 'expiresAt'
   | 'group'
   | 'backupGroup'
+  | 'billingTag'
   | 'models'
   | 'ipWhitelist'
   | 'rpm'
@@ -131,6 +134,7 @@ export function emptyTokenForm(nowSeconds: number, unit: QuotaUnit = RAW_QUOTA):
     heartbeatEnabled: false,
     heartbeatSeconds: String(setting.heartbeat.timeout_seconds),
     chatCache: setting.chat_cache,
+    billingTag: '',
   };
 }
 
@@ -157,6 +161,7 @@ export function tokenToForm(token: TokenView, nowSeconds: number, unit: QuotaUni
     heartbeatEnabled: heartbeat.enabled,
     heartbeatSeconds: String(heartbeat.timeout_seconds),
     chatCache: token.setting.chat_cache,
+    billingTag: token.setting.billing_tag ?? '',
   };
 }
 
@@ -190,6 +195,7 @@ export function formToInput(values: TokenFormValues, unit: QuotaUnit = RAW_QUOTA
       },
       budgets: rowsToBudgets(values.budgets, unit),
       fallbacks: rowsToFallbacks(values.fallbacks),
+      billing_tag: values.billingTag,
     },
   };
 }
@@ -211,6 +217,7 @@ function fieldOf(path: ReadonlyArray<PropertyKey>): TokenFormField | null {
     'setting.limits.tpm': 'tpm',
     'setting.limits.concurrency': 'concurrency',
     'setting.heartbeat.timeout_seconds': 'heartbeatSeconds',
+    'setting.billing_tag': 'billingTag',
   };
   return fields[names] ?? null;
 }
@@ -233,6 +240,7 @@ function issueText(
       return t('token:form.errors.expiry');
     case 'group':
     case 'backupGroup':
+    case 'billingTag':
       return t('token:form.errors.group');
     case 'models':
       return t('token:form.errors.model');
