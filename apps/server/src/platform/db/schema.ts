@@ -162,7 +162,7 @@ export interface ChannelsTable {
   allow_extra_body: DbBoolean;
   disabled_stream: string;
   plugin: string;
-  /** '' follows the group's strategy (0026). */
+  /** '' follows the group's strategy (0025). */
   routing_strategy: Generated<string>;
   deleted_at: number | null;
 }
