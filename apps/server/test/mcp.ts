@@ -1,13 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LogType, type UserStatus } from '@one-hub/contracts';
+import type { UserStatus } from '@one-hub/contracts';
 import { expect } from 'vitest';
 import { LogWriter } from '../src/api/log/writer.js';
 import { providerType } from '../src/domain/channel-types/registry.js';
-import type { NewLogRow } from '../src/platform/db/index.js';
 import { caller, channelBody } from './api/channel-support.js';
-import { daysAgo } from './api/days.js';
+import { consumeRow } from './api/consume-rows.js';
 import { ROOT_PASSWORD, type TestApp } from './app.js';
 
 export type McpTransportKind = 'streamable' | 'sse';
@@ -47,37 +46,15 @@ export async function setUserColumns(
   await t.database.db.updateTable('users').set(columns).where('id', '=', id).execute();
 }
 
-function consume(userId: number, days: number, model: string, quota: number): NewLogRow {
-  return {
-    user_id: userId,
-    username: 'someone',
-    created_at: daysAgo(days).at,
-    type: LogType.consume,
-    content: '',
-    quota,
-    source_ip: '',
-    token_name: '',
-    model_name: model,
-    prompt_tokens: 10,
-    completion_tokens: 20,
-    channel_id: 1,
-    request_time: 300,
-    is_stream: false,
-    metadata: '{}',
-    token_id: 0,
-    request_id: '',
-  };
-}
-
 /** Usage rows the dashboard's roll-up counts: two models today, one a week ago, one outside its window. */
 export async function seedUsage(t: TestApp, userId: number, otherUserId: number): Promise<void> {
   const writer = new LogWriter(t.database, { flushIntervalMs: 60_000 });
-  writer.push(consume(userId, 0, 'gpt-4o', 200));
-  writer.push(consume(userId, 0, 'gpt-4o', 300));
-  writer.push(consume(userId, 0, 'acme-chat', 50));
-  writer.push(consume(userId, 7, 'gpt-4o', 1000));
-  writer.push(consume(userId, 30, 'gpt-4o', 9000));
-  writer.push(consume(otherUserId, 0, 'gpt-4o', 7777));
+  writer.push(consumeRow(userId, 0, 'gpt-4o', 200));
+  writer.push(consumeRow(userId, 0, 'gpt-4o', 300));
+  writer.push(consumeRow(userId, 0, 'acme-chat', 50));
+  writer.push(consumeRow(userId, 7, 'gpt-4o', 1000));
+  writer.push(consumeRow(userId, 30, 'gpt-4o', 9000));
+  writer.push(consumeRow(otherUserId, 0, 'gpt-4o', 7777));
   await writer.close();
 }
 

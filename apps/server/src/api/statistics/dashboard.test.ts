@@ -1,9 +1,9 @@
-import { type DashboardRow, LogType } from '@one-hub/contracts';
+import type { DashboardRow } from '@one-hub/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consumeRow } from '../../../test/api/consume-rows.js';
 import { daysAgo } from '../../../test/api/days.js';
 import { startTestApp, type TestApp } from '../../../test/app.js';
 import { availableDialects } from '../../../test/databases.js';
-import type { NewLogRow } from '../../platform/db/index.js';
 import { LogWriter } from '../log/writer.js';
 
 describe.each(availableDialects)('GET /api/user/dashboard on %s', (dialect) => {
@@ -11,40 +11,18 @@ describe.each(availableDialects)('GET /api/user/dashboard on %s', (dialect) => {
   let alice: { id: number; cookie: string };
   let bob: { id: number; cookie: string };
 
-  function consume(userId: number, days: number, model: string, quota: number): NewLogRow {
-    return {
-      user_id: userId,
-      username: 'someone',
-      created_at: daysAgo(days).at,
-      type: LogType.consume,
-      content: '',
-      quota,
-      source_ip: '',
-      token_name: '',
-      model_name: model,
-      prompt_tokens: 10,
-      completion_tokens: 20,
-      channel_id: 1 + (quota % 2),
-      request_time: 300,
-      is_stream: false,
-      metadata: '{}',
-      token_id: 0,
-      request_id: '',
-    };
-  }
-
   beforeAll(async () => {
     t = await startTestApp({ dialect });
     alice = await t.createUser('alice');
     bob = await t.createUser('bob');
     const writer = new LogWriter(t.database, { flushIntervalMs: 60_000 });
     // Two channels of the same model on the same day fold into one dashboard row.
-    for (const quota of [1, 2, 3]) writer.push(consume(alice.id, 0, 'gpt-4o', quota));
-    writer.push(consume(alice.id, 0, 'claude', 50));
-    writer.push(consume(alice.id, 7, 'gpt-4o', 70));
-    writer.push(consume(alice.id, 8, 'gpt-4o', 80));
-    writer.push(consume(alice.id, 30, 'gpt-4o', 300));
-    writer.push(consume(bob.id, 0, 'gpt-4o', 1000));
+    for (const quota of [1, 2, 3]) writer.push(consumeRow(alice.id, 0, 'gpt-4o', quota, 1 + (quota % 2)));
+    writer.push(consumeRow(alice.id, 0, 'claude', 50));
+    writer.push(consumeRow(alice.id, 7, 'gpt-4o', 70));
+    writer.push(consumeRow(alice.id, 8, 'gpt-4o', 80));
+    writer.push(consumeRow(alice.id, 30, 'gpt-4o', 300));
+    writer.push(consumeRow(bob.id, 0, 'gpt-4o', 1000));
     await writer.close();
   });
   afterAll(async () => {
