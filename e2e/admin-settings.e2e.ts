@@ -64,6 +64,8 @@ beforeAll(async () => {
     INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
     INITIAL_ROOT_ACCESS_TOKEN: ROOT_TOKEN,
     CRITICAL_RATE_LIMIT: '1000',
+    // Info lines too, for the system information screen.
+    LOG_LEVEL: 'info',
   });
   admin = adminApi(server.origin, ROOT_TOKEN);
   await admin.createUser(ADMIN);
@@ -293,6 +295,42 @@ describe('settings in other conditions', () => {
     expect(optionCalls).toEqual([]);
     expect(await page.getByTestId('setting-panel-system').count()).toBe(0);
     await shot(page, 'settings-not-root');
+    // Nor the system information screen: no entry, the 403 screen, and the log API refuses.
+    expect(await page.getByTestId('menu-system_info').count()).toBe(0);
+    await page.goto(`${server.origin}/panel/system_info`);
+    await page.getByTestId('forbidden').waitFor();
+    const log = await fetch(`${server.origin}/api/system_info/log`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 10 }),
+    });
+    expect(log.status).toBe(403);
+    await page.close();
+  });
+});
+
+describe('system information as root', () => {
+  it("shows the server's recent log lines, newest first, filtered by level and text", async () => {
+    const page = await openPage();
+    await signInWithForm(page, server.origin, 'root', ROOT_PASSWORD);
+    await page.getByTestId('menu-system_info').click();
+    await page.getByTestId('system-info-page').waitFor();
+    const lines = page.getByTestId('system-info-line');
+    // The start-up line of the database is in the server's buffer.
+    await lines.filter({ hasText: 'database ready' }).first().waitFor();
+    await screenshot(page, 'system-info');
+
+    await page.getByTestId('system-info-search').fill('database ready');
+    await expect
+      .poll(async () => (await lines.allTextContents()).every((line) => line.includes('database ready')))
+      .toBe(true);
+    expect(await lines.count()).toBeGreaterThan(0);
+
+    // Warnings and up leave the info line out: nothing matches both.
+    await page.getByTestId('system-info-level').click();
+    await page.getByTestId('system-info-level-warn').click();
+    await page.getByTestId('system-info-empty').waitFor();
+    expect(await lines.count()).toBe(0);
     await page.close();
   });
 });

@@ -87,6 +87,11 @@ export const panelRoutes: PageRoute[] = [
   },
   { path: 'profile', page: lazyPage(() => import('../features/profile/ProfilePage.js'), 'ProfilePage') },
   {
+    path: 'system_info',
+    root: true,
+    page: lazyPage(() => import('../features/system-info/SystemInfoPage.js'), 'SystemInfoPage'),
+  },
+  {
     path: 'analytics',
     admin: true,
     page: lazyPage(() => import('../features/analytics/AnalyticsPage.js'), 'AnalyticsPage'),

@@ -15,6 +15,7 @@ describe('console menu (spec §2, §6)', () => {
     expect(ids(menu)).toEqual([
       'dashboard',
       'analytics',
+      'system_info',
       'playground',
       'token',
       'profile',
@@ -53,9 +54,10 @@ describe('console menu (spec §2, §6)', () => {
     ]);
   });
 
-  it('hides the root-only Settings from an administrator who is not root, and nothing else', () => {
+  it('hides the root-only Settings and system information from an administrator who is not root, and nothing else', () => {
     const everything = ids(visibleMenu(consoleMenu, 'root'));
-    expect(ids(visibleMenu(consoleMenu, 'admin'))).toEqual(everything.filter((id) => id !== 'setting'));
+    const rootOnly = ['setting', 'system_info'];
+    expect(ids(visibleMenu(consoleMenu, 'admin'))).toEqual(everything.filter((id) => !rootOnly.includes(id)));
   });
 
   it('reads the clearance from the numeric role (spec §6)', () => {

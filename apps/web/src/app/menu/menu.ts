@@ -66,7 +66,7 @@ export const consoleMenu: MenuGroup[] = [
   {
     type: 'group',
     id: 'dashboard',
-    children: [link('dashboard'), link('analytics', admin), link('playground')],
+    children: [link('dashboard'), link('analytics', admin), link('system_info', root), link('playground')],
   },
   // A user looks for their keys and profile under their account, not under the site's settings.
   {

@@ -6,6 +6,7 @@ import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
 import HubOutlined from '@mui/icons-material/HubOutlined';
 import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
+import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
 import PaletteOutlined from '@mui/icons-material/PaletteOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
@@ -26,6 +27,7 @@ import type { GroupId, ScreenId } from './menu.js';
 export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = {
   dashboard: DashboardOutlined,
   analytics: InsightsOutlined,
+  system_info: ListAltOutlined,
   playground: TerminalOutlined,
   user: PeopleAltOutlined,
   channel: HubOutlined,
