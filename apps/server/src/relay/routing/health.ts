@@ -65,13 +65,15 @@ interface Entry {
   openUntil: number;
   trialWins: number;
   lastAt: number;
+  /** A channel's recent state changes, for the console; pairs keep none. */
+  changes?: Array<{ state: ChannelHealthState; at: number }>;
 }
 
 interface ChannelEntry extends Entry {
   firstByte: LatencyRing;
   duration: LatencyRing;
   lastError?: { class: FailureClass; message: string; at: number };
-  /** The last hour by minute, and the channel's recent state changes (not its pairs'), for the console. */
+  /** The last hour by minute, for the console. */
   history: MinuteHistory;
   changes: Array<{ state: ChannelHealthState; at: number }>;
 }
@@ -116,8 +118,9 @@ export class ChannelHealth {
     const channel = this.channelEntry(channelId);
     channel.firstByte.add(firstByteMs);
     channel.duration.add(durationMs);
-    channel.history.success(this.clock(), durationMs);
-    this.count(channel, channelId, model, true, settings);
+    const now = this.clock();
+    channel.history.success(now, durationMs);
+    this.count(channel, channelId, model, true, settings, now);
   }
 
   /** A failed try; `message` is what the client was told (already masked), kept for administrators. */
@@ -128,7 +131,7 @@ export class ChannelHealth {
     const now = this.clock();
     channel.lastError = { class: failureClass, message: message.slice(0, 300), at: now };
     channel.history.failure(now, failureClass === 'rate_limit');
-    if (COUNTED.has(failureClass)) this.count(channel, channelId, model, false, settings);
+    if (COUNTED.has(failureClass)) this.count(channel, channelId, model, false, settings, now);
   }
 
   /** The state the router goes by for this channel and model. No work at all while every entry is healthy. */
@@ -221,8 +224,8 @@ export class ChannelHealth {
     model: string,
     success: boolean,
     settings: HealthSettings,
+    now: number,
   ): void {
-    const now = this.clock();
     this.countOn(channel, channelId, '', success, settings, now);
     this.countOn(this.pairEntry(channelId, model), channelId, model, success, settings, now);
   }
@@ -308,10 +311,9 @@ export class ChannelHealth {
     if (entry.status === 'healthy') this.unhealthy += 1;
     else if (status === 'healthy') this.unhealthy -= 1;
     entry.status = status;
-    if ('changes' in entry) {
-      const { changes } = entry as ChannelEntry;
-      changes.push({ state: status, at: this.clock() });
-      if (changes.length > CHANGES_KEPT) changes.shift();
+    if (entry.changes) {
+      entry.changes.push({ state: status, at: this.clock() });
+      if (entry.changes.length > CHANGES_KEPT) entry.changes.shift();
     }
   }
 
