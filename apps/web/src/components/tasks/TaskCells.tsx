@@ -8,10 +8,12 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { copyToClipboard } from '../../lib/clipboard.js';
 import { statusColor, statusKey } from '../../lib/taskStatus.js';
+import { monospaceFontStack } from '../../theme/fonts.js';
 import { StateChip } from '../StateChip.js';
 import type { RowColumn } from './RowsView.js';
 
-export const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+/** The theme's monospace stack, under the name this feature's cells use. */
+export const monospace = monospaceFontStack;
 
 /** The dash of an empty cell. */
 export function Muted() {

@@ -9,9 +9,11 @@ import { ChannelStatus, type ChannelView, formatMoney, splitChannelList } from '
 import { useTranslation } from 'react-i18next';
 import { chipTint } from '../../components/StateChip.js';
 import { formatTime } from '../../lib/format.js';
+import { monospaceFontStack } from '../../theme/fonts.js';
 import type { ChannelTestResult } from './channel.api.js';
 
-export const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+/** The theme's monospace stack, under the name this feature's cells use. */
+export const monospace = monospaceFontStack;
 
 type Tone = 'success' | 'info' | 'warning' | 'error' | 'secondary';
 

@@ -16,14 +16,14 @@ import { useTranslation } from 'react-i18next';
 import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, type TooltipContentProps, XAxis, YAxis } from 'recharts';
 import { ChartTooltipBox, type TooltipLine, useChartStyle } from '../../components/charts/chartStyle.js';
 import { useLastShown } from '../../hooks/useLastShown.js';
+import { formatTime } from '../../lib/format.js';
 import { formatSeconds, toneChip } from './ChannelCells.js';
 import { healthTones, LastError, percentOf } from './ChannelHealthCell.js';
 import { useChannelHealthHistory } from './channel.api.js';
 
-/** "14:05" of a Unix-millisecond minute, in the browser's time zone. */
+/** "14:05" of a Unix-millisecond minute, in the console's time format. */
 function clock(at: number): string {
-  const date = new Date(at);
-  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+  return formatTime(Math.floor(at / 1000)).slice(11, 16);
 }
 
 function Fact({ label, children, testId }: { label: string; children: ReactNode; testId: string }) {

@@ -11,9 +11,11 @@ import { useTranslation } from 'react-i18next';
 import { chipTint } from '../../components/StateChip.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
+import { monospaceFontStack } from '../../theme/fonts.js';
 import { logEventText } from './logEventText.js';
 
-export const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+/** The theme's monospace stack, under the name this feature's cells use. */
+export const monospace = monospaceFontStack;
 
 const typeColors = {
   [LogType.topup]: 'success',

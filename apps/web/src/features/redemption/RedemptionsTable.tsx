@@ -10,13 +10,14 @@ import { ActionsCell, ColumnHeads, IdCell, type ListColumn, ListTable } from '..
 import { Quota } from '../../components/Quota.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { Timestamp } from '../../components/Timestamp.js';
+import { monospaceFontStack } from '../../theme/fonts.js';
 import { RedemptionActions, type RedemptionRowHandlers, RedemptionStatusSwitch } from './RedemptionActions.js';
 import { RedemptionStatusChip } from './RedemptionStatusChip.js';
 import type { RedemptionSortField } from './useRedemptionListParams.js';
 
 type RedemptionsTableProps = ListRows<RedemptionView> & RedemptionRowHandlers;
 
-const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+const monospace = monospaceFontStack;
 
 /** The start and end of a code: enough to tell codes apart at a glance; the copy button gives all of it. */
 function shortKey(key: string): string {

@@ -20,11 +20,12 @@ import { RefreshButton } from '../../components/RefreshButton.js';
 import { SearchField } from '../../components/SearchField.js';
 import { StateChip } from '../../components/StateChip.js';
 import { formatTime } from '../../lib/format.js';
+import { monospaceFontStack } from '../../theme/fonts.js';
 import { useSystemLog } from './systemInfo.api.js';
 import { LEVEL_FILTERS, type LevelFilter, levelColor, shownLines } from './systemLog.js';
 
 const COUNTS = [100, 200, 500, 1000] as const;
-const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+const monospace = monospaceFontStack;
 
 /**
  * `/panel/system_info` (root): the answering node's recent server log lines, newest first, read

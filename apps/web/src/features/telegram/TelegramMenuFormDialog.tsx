@@ -10,6 +10,7 @@ import { FormTextField } from '../../components/form/FormFields.js';
 import { FormProblem } from '../../components/form/FormProblem.js';
 import { sessionFormDialog } from '../../components/form/SessionFormDialog.js';
 import { useWords } from '../../i18n/useWords.js';
+import { monospaceFontStack } from '../../theme/fonts.js';
 import { useSaveTelegramMenu } from './telegram.api.js';
 import {
   DESCRIPTION_MAX_LENGTH,
@@ -22,7 +23,7 @@ import {
   validateTelegramForm,
 } from './telegramForm.js';
 
-const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+const monospace = monospaceFontStack;
 
 interface TelegramMenuFormProps {
   /** The command to edit; null to create one. */

@@ -12,10 +12,11 @@ import type { ListRows } from '../../components/ListPage.js';
 import { ActionsCell, ColumnHeads, IdCell, type ListColumn, ListTable } from '../../components/ListTable.js';
 import { type CardFact, RowCard } from '../../components/RowCard.js';
 import { RowIconButton } from '../../components/RowIconButton.js';
+import { monospaceFontStack } from '../../theme/fonts.js';
 import { parseModeKey } from './telegramForm.js';
 import type { TelegramSortField } from './useTelegramListParams.js';
 
-const monospace = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+const monospace = monospaceFontStack;
 
 export interface TelegramRowHandlers {
   onEdit(menu: TelegramMenuView): void;
