@@ -7,6 +7,7 @@ import { invoiceRoutes } from './api/invoice/routes.js';
 import { logRoutes } from './api/log/routes.js';
 import { midjourneyRoutes } from './api/midjourney/routes.js';
 import { modelMetadataRoutes } from './api/model-info/routes.js';
+import { openApiRoutes } from './api/openapi/routes.js';
 import { optionRoutes } from './api/option/routes.js';
 import { PasskeysOnPasswordChange } from './api/passkey/password-change.js';
 import { passkeyRoutes } from './api/passkey/routes.js';
@@ -143,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       telegramBot: () => app.telegramBot.username(),
     },
   });
+  openApiRoutes(app, { version: config.version });
   optionRoutes(app, { auth, options: services.options });
   systemLogRoutes(app, { auth, systemLog: createSystemLogService(systemLogOf(options.logger)) });
   const signInLimit = createAccountSignInLimit(services.cache, config.signInFailureLimit);

@@ -19,7 +19,7 @@ const HEARTBEAT_MS = 10_000;
 const requiredOr = (field: string, kind: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? `${field} is required` : `${field} must be ${kind}`;
 
-const checkBody = z.object({
+export const checkBody = z.object({
   id: z.preprocess(
     (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
     z

@@ -15,7 +15,7 @@ import { installImageBeacon } from './check-beacon.js';
 import { listProviderModels, providerModelsBody } from './models.js';
 import { ChannelTester, type ChannelTestProgress, channelTestRunFor, type StartedRun } from './runner.js';
 
-const testQuery = z.object({
+export const testQuery = z.object({
   model: z.string('model must be text').trim().max(100, 'model must be at most 100 characters').optional(),
 });
 

@@ -33,7 +33,7 @@ export interface PaymentRouteDeps {
  */
 const NOTIFY_BODY_LIMIT = 64 * 1024;
 
-const uuidParam = z.object({ uuid: z.string().max(64, 'uuid is too long') });
+export const uuidParam = z.object({ uuid: z.string().max(64, 'uuid is too long') });
 
 /** Gateways and orders (reference §1.15, §4.10): administrators configure, users pay, vendors call back. */
 export async function paymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): Promise<void> {

@@ -7,7 +7,7 @@ import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import type { UserGroupService } from './service.js';
 
-const listQuery = pageQuery.extend({
+export const listQuery = pageQuery.extend({
   name: z.string().trim().max(50).optional(),
   enable: z
     .enum(['true', 'false', '1', '0', ''], 'enable must be true or false')

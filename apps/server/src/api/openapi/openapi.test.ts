@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
+import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
+import { renderReferencePage } from './reference-page.js';
+import { openApiPath } from './schemas.js';
+
+/** Every route the app registers, as `METHOD url`, recorded by an onRoute hook on the real app. */
+const registered = vi.hoisted(() => [] as string[]);
+
+vi.mock('fastify', async (importOriginal) => {
+  const fastify = await importOriginal<typeof import('fastify')>();
+  const recording = ((options: Parameters<typeof fastify.default>[0]) => {
+    const app = fastify.default(options);
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) registered.push(`${method} ${route.url}`);
+    });
+    return app;
+  }) as typeof fastify.default;
+  return { ...fastify, default: recording };
+});
+
+/** Methods a route answers that an OpenAPI operation can describe; HEAD comes with every GET. */
+const DESCRIBED_METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
+
+/** `GET /api/user/{}`: parameter names differ (`:id(^\d+$)`, `*`), their places do not. */
+const comparable = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`;
+
+/** The /api routes, with a route registered for every method (a webhook) standing for its GET and POST. */
+function registeredApiRoutes(): Set<string> {
+  const methodsByUrl = new Map<string, Set<string>>();
+  for (const entry of registered) {
+    const [method = '', url = ''] = entry.split(' ');
+    if (!url.startsWith('/api/') && url !== '/api') continue;
+    methodsByUrl.set(url, (methodsByUrl.get(url) ?? new Set()).add(method));
+  }
+  const routes = new Set<string>();
+  for (const [url, methods] of methodsByUrl) {
+    const anyMethod = methods.has('TRACE');
+    for (const method of anyMethod ? ['GET', 'POST'] : methods) {
+      if (DESCRIBED_METHODS.has(method)) routes.add(comparable(method, openApiPath(url)));
+    }
+  }
+  return routes;
+}
+
+function documentedRoutes(document: OpenApiDocument): Set<string> {
+  const routes = new Set<string>();
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const method of Object.keys(methods)) routes.add(comparable(method, path));
+  }
+  return routes;
+}
+
+let t: TestApp;
+let document: OpenApiDocument;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  document = buildOpenApiDocument('test');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('the OpenAPI document of the management API', () => {
+  it('describes every /api route the app registers, and no route it does not', () => {
+    const routes = registeredApiRoutes();
+    const described = documentedRoutes(document);
+    expect(routes.size).toBeGreaterThan(150);
+    const leftOut = [...routes].filter((route) => !described.has(route)).sort();
+    const withoutRoute = [...described].filter((route) => !routes.has(route)).sort();
+    expect({ leftOut, withoutRoute }).toEqual({ leftOut: [], withoutRoute: [] });
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    // validate() dereferences in place: it gets a copy.
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+    expect(result.specification).toBe('OpenAPI');
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('is served at GET /api/openapi.json without signing in', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const served = response.json() as OpenApiDocument;
+    expect(served.openapi).toBe('3.1.0');
+    expect(Object.keys(served.paths)).toEqual(Object.keys(document.paths));
+    expect(served.paths['/api/token/']?.post?.security).toEqual([{ session: [] }, { accessToken: [] }]);
+  });
+
+  it('keeps docs/api-reference.md in step with the document (npm run docs:api rewrites it)', () => {
+    const page = readFileSync(new URL('../../../../../docs/api-reference.md', import.meta.url), 'utf8');
+    expect(page === renderReferencePage(buildOpenApiDocument('reference')), 'run `npm run docs:api`').toBe(true);
+  });
+});
+
+/** The described body of an operation, compiled; it must refuse what the server refuses. */
+function bodyValidator(method: string, path: string) {
+  const operation = document.paths[path]?.[method] as { requestBody?: { content: Record<string, { schema: object }> } };
+  const schema = operation?.requestBody?.content['application/json']?.schema;
+  if (!schema) throw new Error(`${method} ${path} describes no JSON body`);
+  return new Ajv2020({ strict: false }).compile(schema);
+}
+
+describe('the described bodies agree with the server', () => {
+  const cases: Array<{ method: 'POST' | 'PUT'; url: string; path: string; refused: object; accepted?: object }> = [
+    {
+      method: 'POST',
+      url: '/api/token/',
+      path: '/api/token/',
+      refused: { remain_quota: 5 },
+      accepted: { name: 'spot key' },
+    },
+    { method: 'POST', url: '/api/user/login', path: '/api/user/login', refused: { username: 'root' } },
+    { method: 'POST', url: '/api/user/', path: '/api/user/', refused: { username: 'no-password' } },
+    { method: 'PUT', url: '/api/option/', path: '/api/option/', refused: { value: 'x' } },
+    { method: 'POST', url: '/api/channel/', path: '/api/channel/', refused: { key: 'sk-x' } },
+    { method: 'POST', url: '/api/user/topup', path: '/api/user/topup', refused: {} },
+    { method: 'POST', url: '/api/redemption/', path: '/api/redemption/', refused: { count: 1 } },
+  ];
+
+  for (const { method, url, path, refused, accepted } of cases) {
+    it(`${method} ${url}: what the server refuses with 400, the schema refuses`, async () => {
+      const check = bodyValidator(method.toLowerCase(), path);
+      const headers = { authorization: ROOT_TOKEN };
+      const response = await t.app.inject({ method, url, payload: refused, headers });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(check(refused)).toBe(false);
+      if (accepted) {
+        const done = await t.app.inject({ method, url, payload: accepted, headers });
+        expect(done.statusCode, done.body).toBe(200);
+        expect(check(accepted), JSON.stringify(check.errors)).toBe(true);
+      }
+    });
+  }
+});
