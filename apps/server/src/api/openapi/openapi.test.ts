@@ -4,7 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT_TOKEN, startTestApp, type TestApp } from '../../../test/app.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
+import type { Access, ApiOperation } from './operation.js';
 import { renderReferencePage } from './reference-page.js';
+import { API_RESOURCES } from './resources.js';
 import { openApiPath } from './schemas.js';
 
 /** Every route the app registers, as `METHOD url`, recorded by an onRoute hook on the real app. */
@@ -138,4 +140,61 @@ describe('the described bodies agree with the server', () => {
       }
     });
   }
+});
+
+/** A URL for an operation: each path parameter filled with a value its schema accepts (ids of no record). */
+function sampleUrl(operation: ApiOperation): string {
+  return openApiPath(operation.path, operation.wildcardName).replace(/\{[^}]+\}/g, (name) =>
+    name === '{tag}' ? 'tag' : name === '{status}' ? 'enable' : name === '{time}' ? '2026-01' : '999999',
+  );
+}
+
+/** The lowest role a route lets in, as each caller sees it: refused at the door (401 / 403) or let in. */
+const LETS_IN: Record<'anonymous' | 'user' | 'admin', Access[]> = {
+  anonymous: ['public', 'optional', 'webhook', 'basic'],
+  user: ['public', 'optional', 'webhook', 'basic', 'user', 'session'],
+  admin: ['public', 'optional', 'webhook', 'basic', 'user', 'session', 'admin'],
+};
+
+/** The auth guards' refusals (a handler's own 401 or 403, e.g. a missing OAuth state, is not one). */
+function refusedByGuard(status: number, message = ''): boolean {
+  return (
+    (status === 401 && message.startsWith('not signed in')) ||
+    (status === 403 && message.startsWith('permission denied'))
+  );
+}
+
+describe('the described access is what the route guards enforce', () => {
+  it('refuses anonymous callers, users and admins exactly where the document says', async () => {
+    const user = await t.createUser('oa-user');
+    const admin = await t.createUser('oa-admin');
+    const promoted = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/manage',
+      headers: { authorization: ROOT_TOKEN },
+      payload: { username: 'oa-admin', action: 'promote' },
+    });
+    expect(promoted.statusCode).toBe(200);
+    const callers = { anonymous: {}, user: { cookie: user.cookie }, admin: { cookie: admin.cookie } };
+    const wrong: string[] = [];
+    for (const operation of API_RESOURCES.flatMap((resource) => resource.operations)) {
+      // Answers only with HTTP Basic or a third party's secret: nothing a session changes.
+      if (operation.access === 'basic' || operation.access === 'webhook') continue;
+      // Signing out ends every session of the caller, the ones this test goes on with too.
+      if (operation.path === '/api/user/logout') continue;
+      for (const [caller, headers] of Object.entries(callers) as Array<[keyof typeof LETS_IN, object]>) {
+        const method = operation.method.toUpperCase() as 'GET';
+        const response = await t.app.inject({
+          method,
+          url: sampleUrl(operation),
+          headers,
+          payload: method === 'GET' ? undefined : {},
+        });
+        const refusedAtTheDoor = refusedByGuard(response.statusCode, response.json<{ message?: string }>().message);
+        const letIn = LETS_IN[caller].includes(operation.access);
+        if (letIn === refusedAtTheDoor) wrong.push(`${method} ${operation.path} as ${caller}: ${response.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 });

@@ -5,7 +5,9 @@ import {
   modelInfoBody,
   multiplePricesBody,
   priceBody,
+  priceFieldsBody,
   priceListQuery,
+  priceModelField,
   syncPricesBody,
   syncPricesQuery,
   updateModelInfoBody,
@@ -13,6 +15,9 @@ import {
 } from '@one-hub/contracts';
 import { z } from 'zod';
 import type { ApiOperation, ResourceOperations } from '../openapi/operation.js';
+
+/** An update may leave out `model`: the stored name in the path is kept. */
+const priceUpdateBody = priceFieldsBody.extend({ model: priceModelField.optional() });
 
 /** A bare array of prices, or the update service's `{data: [...]}`. */
 const syncBody = z.union([syncPricesBody, z.object({ data: syncPricesBody })]);
@@ -69,7 +74,7 @@ export const priceOperations: ResourceOperations = {
       summary: 'Update a price (its stored model name in the path)',
       description: 'The model name is URL-encoded and may contain `/`; the body may leave out `model` to keep it.',
       access: 'admin',
-      body: priceBody,
+      body: priceUpdateBody,
     },
     {
       method: 'delete',
