@@ -48,6 +48,14 @@ describe('cross-origin access for browser clients', () => {
     },
   );
 
+  it('lets a page on another site read the OpenAPI document, without credentials', async () => {
+    const response = await request(`${base}/api/openapi.json`, { headers: { origin: ORIGIN } });
+    expect(response.statusCode).toBe(200);
+    expect(((await response.body.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    expect(response.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+
   it('keeps credentials allowed on the public lists under /api, as the reference does', async () => {
     for (const path of ['/api/prices', '/api/available_model']) {
       const preflight = await request(`${base}${path}`, {

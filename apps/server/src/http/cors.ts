@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /**
  * Cross-origin access for what browser clients call directly: the relay surfaces (a web chat app
  * calling /v1 with the user's key), the dashboard billing endpoints and the public price and model
- * lists. Any origin, as the reference allows (reference §0). The relay and the dashboard are called
+ * lists and the OpenAPI document. Any origin, as the reference allows (reference §0). The relay and the dashboard are called
  * with a bearer key, never a cookie, so unlike the reference they do not allow credentials; the two
  * public lists keep the reference's credentials. The management API (/api/*, signed in by cookie)
  * is left same-origin.
@@ -20,6 +20,8 @@ const CROSS_ORIGIN_PREFIXES = [
   '/dashboard/',
   '/api/prices',
   '/api/available_model',
+  // The API's description, for API tools in a page (Swagger UI, Redoc) served from another site.
+  '/api/openapi.json',
   // MCP clients in a page (an inspector, a web chat) authenticate by the access token in the URL.
   '/mcp/',
 ];

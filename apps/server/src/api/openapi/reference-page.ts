@@ -12,6 +12,10 @@ export function renderReferencePage(document: OpenApiDocument): string {
     'the `{success, message, data}` envelope with the real HTTP status; see [api.md](api.md) for the conventions.',
     '',
   ];
+  lines.push(
+    document.tags.map((tag) => `[${tag.name}](#${tag.name.toLowerCase().replace(/ /g, '-')})`).join(' · '),
+    '',
+  );
   for (const tag of document.tags) {
     lines.push(`## ${tag.name}`, '', tag.description, '');
     for (const [path, methods] of Object.entries(document.paths)) {
@@ -26,6 +30,7 @@ export function renderReferencePage(document: OpenApiDocument): string {
 function operationSection(method: string, path: string, operation: JsonSchema): string[] {
   const lines = [`### \`${method.toUpperCase()} ${path}\``, '', `${String(operation.summary)}.`, ''];
   lines.push(String(operation.description ?? '').replace(/\n\n/g, ' '), '');
+  lines.push(...answerLines(operation.responses as Record<string, JsonSchema>));
   const parameters = (operation.parameters ?? []) as ParameterObject[];
   if (parameters.length > 0) {
     lines.push('| Parameter | In | Type | Required |', '| --- | --- | --- | --- |');
@@ -41,6 +46,16 @@ function operationSection(method: string, path: string, operation: JsonSchema): 
   return lines;
 }
 
+/** What a success answers when it is not the envelope, and which refusals the operation may give. */
+function answerLines(responses: Record<string, JsonSchema>): string[] {
+  const success = responses['200'] as { description: string; content: Record<string, unknown> };
+  const [contentType] = Object.keys(success.content);
+  const refusals = Object.keys(responses).filter((status) => status !== '200');
+  const lines = [`Refusals: ${refusals.join(', ')} (the \`{success: false, message}\` envelope).`, ''];
+  if (success.description.startsWith('Done:')) return lines;
+  return [`Answers \`${contentType}\`: ${success.description}`, '', ...lines];
+}
+
 function bodySchema(operation: JsonSchema): JsonSchema | undefined {
   const requestBody = operation.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined;
   return requestBody?.content['application/json']?.schema;
@@ -52,7 +67,7 @@ function bodyTable(schema: JsonSchema): string[] {
   const lines: string[] = [];
   variants.forEach((variant, index) => {
     const properties = variant.properties as Record<string, JsonSchema> | undefined;
-    const heading = variants.length > 1 ? `Body (one of, ${index + 1}):` : 'Body:';
+    const heading = variants.length > 1 ? `Body, variant ${index + 1} of ${variants.length}:` : 'Body:';
     if (!properties) {
       lines.push(`${heading} ${typeOf(variant)}`, '');
       return;
@@ -67,14 +82,18 @@ function bodyTable(schema: JsonSchema): string[] {
   return lines;
 }
 
-/** A short, readable type: `integer`, `string (enable, disable)`, `array of string`, `any`. */
-export function typeOf(schema: JsonSchema): string {
+/** A short, readable type for a table cell: `integer`, `one of "a", "b"`, `array of string`, `any`. */
+function typeOf(schema: JsonSchema): string {
+  return readableType(schema).replace(/\|/g, '\\|');
+}
+
+function readableType(schema: JsonSchema): string {
   if (Array.isArray(schema.enum))
     return `one of ${schema.enum.map((value) => `\`${JSON.stringify(value)}\``).join(', ')}`;
   if (schema.const !== undefined) return `\`${JSON.stringify(schema.const)}\``;
   const choices = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (Array.isArray(choices)) return [...new Set(choices.map(typeOf))].join(' or ');
-  if (schema.type === 'array') return `array of ${typeOf((schema.items ?? {}) as JsonSchema)}`;
+  if (Array.isArray(choices)) return [...new Set(choices.map(readableType))].join(' or ');
+  if (schema.type === 'array') return `array of ${readableType((schema.items ?? {}) as JsonSchema)}`;
   if (Array.isArray(schema.type)) return schema.type.join(' or ');
   if (typeof schema.type === 'string') return schema.type;
   return 'any';
