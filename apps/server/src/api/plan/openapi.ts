@@ -1,23 +1,22 @@
-import {
-  createPlanBody,
-  grantPlanBody,
-  idParam,
-  planListQuery,
-  planOrderBody,
-  updatePlanBody,
-} from '@one-hub/contracts';
+import { createPlanBody, grantPlanBody, planListQuery, planOrderBody, updatePlanBody } from '@one-hub/contracts';
+import { editedListOperations } from '../openapi/edited-list.js';
 import type { ResourceOperations } from '../openapi/operation.js';
 
 export const planOperations: ResourceOperations = {
   tag: 'Plans',
   description: 'Subscription plans: administrators define and grant them, users buy them and read their windows.',
   operations: [
-    { method: 'get', path: '/api/plan/', summary: 'List plans', access: 'admin', query: planListQuery, paged: true },
-    { method: 'post', path: '/api/plan/', summary: 'Create a plan', access: 'admin', body: createPlanBody },
-    { method: 'put', path: '/api/plan/', summary: 'Update a plan', access: 'admin', body: updatePlanBody },
+    ...editedListOperations({
+      base: '/api/plan/',
+      idPath: ':id(^\\d+$)',
+      one: 'a plan',
+      many: 'plans',
+      access: 'admin',
+      listQuery: planListQuery,
+      create: createPlanBody,
+      update: updatePlanBody,
+    }),
     { method: 'get', path: '/api/plan/available', summary: 'The plans on sale', access: 'user' },
-    { method: 'get', path: '/api/plan/:id(^\\d+$)', summary: 'Read a plan', access: 'admin', params: idParam },
-    { method: 'delete', path: '/api/plan/:id(^\\d+$)', summary: 'Delete a plan', access: 'admin', params: idParam },
     {
       method: 'post',
       path: '/api/plan/grant',

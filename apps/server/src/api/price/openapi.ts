@@ -1,7 +1,6 @@
 import {
   createOwnedByBody,
   deletePricesBody,
-  idParam,
   modelInfoBody,
   multiplePricesBody,
   priceBody,
@@ -14,24 +13,14 @@ import {
   updateOwnedByBody,
 } from '@one-hub/contracts';
 import { z } from 'zod';
-import type { ApiOperation, ResourceOperations } from '../openapi/operation.js';
+import { editedListOperations } from '../openapi/edited-list.js';
+import type { ResourceOperations } from '../openapi/operation.js';
 
 /** An update may leave out `model`: the stored name in the path is kept. */
 const priceUpdateBody = priceFieldsBody.extend({ model: priceModelField.optional() });
 
 /** A bare array of prices, or the update service's `{data: [...]}`. */
 const syncBody = z.union([syncPricesBody, z.object({ data: syncPricesBody })]);
-
-/** `/api/model_ownedby/` and `/api/model_info/` share five routes: a public list, the rest for admins. */
-function adminEditedList(base: string, noun: string, create: z.ZodType, update: z.ZodType): ApiOperation[] {
-  return [
-    { method: 'get', path: base, summary: `List the ${noun}s`, access: 'public' },
-    { method: 'get', path: `${base}:id`, summary: `Read a ${noun}`, access: 'admin', params: idParam },
-    { method: 'post', path: base, summary: `Create a ${noun}`, access: 'admin', body: create },
-    { method: 'put', path: base, summary: `Update a ${noun}`, access: 'admin', body: update },
-    { method: 'delete', path: `${base}:id`, summary: `Delete a ${noun}`, access: 'admin', params: idParam },
-  ];
-}
 
 export const priceOperations: ResourceOperations = {
   tag: 'Prices',
@@ -105,7 +94,23 @@ export const priceOperations: ResourceOperations = {
       query: syncPricesQuery,
       body: syncBody,
     },
-    ...adminEditedList('/api/model_ownedby/', 'model owner', createOwnedByBody, updateOwnedByBody),
-    ...adminEditedList('/api/model_info/', 'model information entry', modelInfoBody, updateModelInfoBody),
+    ...editedListOperations({
+      base: '/api/model_ownedby/',
+      one: 'a model owner',
+      many: 'the model owners',
+      access: 'admin',
+      listAccess: 'public',
+      create: createOwnedByBody,
+      update: updateOwnedByBody,
+    }),
+    ...editedListOperations({
+      base: '/api/model_info/',
+      one: 'a model information entry',
+      many: 'the model information entries',
+      access: 'admin',
+      listAccess: 'public',
+      create: modelInfoBody,
+      update: updateModelInfoBody,
+    }),
   ],
 };

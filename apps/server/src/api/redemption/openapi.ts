@@ -1,6 +1,5 @@
 import {
   createRedemptionBody,
-  idParam,
   redemptionListQuery,
   redemptionStatusBody,
   redemptionUpdateQuery,
@@ -8,32 +7,24 @@ import {
   updateRedemptionBody,
 } from '@one-hub/contracts';
 import { z } from 'zod';
+import { editedListOperations, STATUS_ONLY } from '../openapi/edited-list.js';
 import type { ResourceOperations } from '../openapi/operation.js';
 
 export const redemptionOperations: ResourceOperations = {
   tag: 'Redemptions',
   description: 'Redemption codes: administrators make them, any signed-in user redeems one.',
   operations: [
-    {
-      method: 'get',
-      path: '/api/redemption/',
-      summary: 'List or search codes',
+    ...editedListOperations({
+      base: '/api/redemption/',
+      one: 'a code (creation: a batch of them)',
+      many: 'codes',
       access: 'admin',
-      query: redemptionListQuery,
-      paged: true,
-    },
-    { method: 'post', path: '/api/redemption/', summary: 'Create codes', access: 'admin', body: createRedemptionBody },
-    {
-      method: 'put',
-      path: '/api/redemption/',
-      summary: 'Update a code',
-      description: 'With `status_only=1` the body is `{id, status}` and only the status changes.',
-      access: 'admin',
-      query: redemptionUpdateQuery,
-      body: z.union([updateRedemptionBody, redemptionStatusBody]),
-    },
-    { method: 'get', path: '/api/redemption/:id', summary: 'Read a code', access: 'admin', params: idParam },
-    { method: 'delete', path: '/api/redemption/:id', summary: 'Delete a code', access: 'admin', params: idParam },
+      listQuery: redemptionListQuery,
+      create: createRedemptionBody,
+      update: z.union([updateRedemptionBody, redemptionStatusBody]),
+      updateQuery: redemptionUpdateQuery,
+      updateDescription: STATUS_ONLY,
+    }),
     {
       method: 'post',
       path: '/api/user/topup',

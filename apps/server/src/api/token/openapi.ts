@@ -2,13 +2,13 @@ import {
   adminTokenSearchQuery,
   adminUpdateTokenBody,
   createTokenBody,
-  idParam,
   tokenListQuery,
   tokenStatusBody,
   tokenUpdateQuery,
   updateTokenBody,
 } from '@one-hub/contracts';
 import { z } from 'zod';
+import { editedListOperations, STATUS_ONLY } from '../openapi/edited-list.js';
 import type { ResourceOperations } from '../openapi/operation.js';
 
 /** `PUT ?status_only=1` takes only `{id, status}`; otherwise the whole key. */
@@ -20,32 +20,17 @@ export const tokenOperations: ResourceOperations = {
   description:
     'API keys (`sk-…`) for the relay: each user manages their own; administrators those of users below them.',
   operations: [
-    {
-      method: 'get',
-      path: '/api/token/',
-      summary: 'List your API keys',
+    ...editedListOperations({
+      base: '/api/token/',
+      one: 'one of your API keys',
+      many: 'your API keys',
       access: 'user',
-      query: tokenListQuery,
-      paged: true,
-    },
-    { method: 'post', path: '/api/token/', summary: 'Create an API key', access: 'user', body: createTokenBody },
-    {
-      method: 'put',
-      path: '/api/token/',
-      summary: 'Update one of your API keys',
-      description: 'With `status_only=1` the body is `{id, status}` and only the status changes.',
-      access: 'user',
-      query: tokenUpdateQuery,
-      body: ownUpdate,
-    },
-    { method: 'get', path: '/api/token/:id', summary: 'Read one of your API keys', access: 'user', params: idParam },
-    {
-      method: 'delete',
-      path: '/api/token/:id',
-      summary: 'Delete one of your API keys',
-      access: 'user',
-      params: idParam,
-    },
+      listQuery: tokenListQuery,
+      create: createTokenBody,
+      update: ownUpdate,
+      updateQuery: tokenUpdateQuery,
+      updateDescription: STATUS_ONLY,
+    }),
     {
       method: 'post',
       path: '/api/token/playground',
@@ -71,7 +56,7 @@ export const tokenOperations: ResourceOperations = {
       method: 'put',
       path: '/api/token/admin',
       summary: 'Update an API key of a user below you',
-      description: 'With `status_only=1` the body is `{id, status}` and only the status changes.',
+      description: STATUS_ONLY,
       access: 'admin',
       query: tokenUpdateQuery,
       body: adminUpdate,

@@ -1,4 +1,5 @@
 import { createUserGroupBody, idParam, updateUserGroupBody } from '@one-hub/contracts';
+import { editedListOperations } from '../openapi/edited-list.js';
 import type { ResourceOperations } from '../openapi/operation.js';
 import { listQuery } from './routes.js';
 
@@ -6,24 +7,16 @@ export const userGroupOperations: ResourceOperations = {
   tag: 'User groups',
   description: 'User groups: their price ratios, limits and budgets.',
   operations: [
-    {
-      method: 'get',
-      path: '/api/user_group/',
-      summary: 'List or search groups',
+    ...editedListOperations({
+      base: '/api/user_group/',
+      one: 'a group',
+      many: 'groups',
       access: 'admin',
-      query: listQuery,
-      paged: true,
-    },
-    { method: 'post', path: '/api/user_group/', summary: 'Create a group', access: 'admin', body: createUserGroupBody },
-    { method: 'put', path: '/api/user_group/', summary: 'Update a group', access: 'admin', body: updateUserGroupBody },
-    {
-      method: 'get',
-      path: '/api/user_group/:id',
-      summary: 'Read a group with its members’ budget windows',
-      access: 'admin',
-      params: idParam,
-    },
-    { method: 'delete', path: '/api/user_group/:id', summary: 'Delete a group', access: 'admin', params: idParam },
+      listQuery,
+      create: createUserGroupBody,
+      update: updateUserGroupBody,
+      readDescription: 'With how its members stand in each budget window.',
+    }),
     {
       method: 'put',
       path: '/api/user_group/enable/:id',

@@ -6,30 +6,24 @@ import {
   manageUserBody,
   quotaChangeBody,
 } from '@one-hub/contracts';
+import { editedListOperations } from '../openapi/edited-list.js';
 import type { ResourceOperations } from '../openapi/operation.js';
 
 export const userOperations: ResourceOperations = {
   tag: 'Users',
   description: 'Administrators’ user management: only users below the caller’s role (root manages everyone).',
   operations: [
-    {
-      method: 'get',
-      path: '/api/user/',
-      summary: 'List or search users',
+    ...editedListOperations({
+      base: '/api/user/',
+      idPath: ':id(^\\d+$)',
+      one: 'a user',
+      many: 'users',
+      readDescription: 'With the budget windows of the user and its group.',
       access: 'admin',
-      query: keywordPageQuery,
-      paged: true,
-    },
-    { method: 'post', path: '/api/user/', summary: 'Create a user', access: 'admin', body: adminCreateUserBody },
-    { method: 'put', path: '/api/user/', summary: 'Update a user', access: 'admin', body: adminUpdateUserBody },
-    {
-      method: 'get',
-      path: '/api/user/:id(^\\d+$)',
-      summary: 'Read a user with its budget windows',
-      access: 'admin',
-      params: idParam,
-    },
-    { method: 'delete', path: '/api/user/:id(^\\d+$)', summary: 'Delete a user', access: 'admin', params: idParam },
+      listQuery: keywordPageQuery,
+      create: adminCreateUserBody,
+      update: adminUpdateUserBody,
+    }),
     {
       method: 'post',
       path: '/api/user/manage',
