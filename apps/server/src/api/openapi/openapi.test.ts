@@ -56,6 +56,18 @@ function documentedRoutes(document: OpenApiDocument): Set<string> {
   return routes;
 }
 
+/** Every schema an operation carries inline, named by where it sits. */
+function operationSchemas(operation: Record<string, unknown>): Array<[string, object]> {
+  const parameters = (operation.parameters ?? []) as Array<{ name: string; schema: object }>;
+  const content = (holder: unknown) => (holder as { content?: Record<string, { schema: object }> })?.content ?? {};
+  const responses = operation.responses as Record<string, unknown>;
+  return [
+    ...parameters.map((parameter): [string, object] => [`parameter ${parameter.name}`, parameter.schema]),
+    ...Object.values(content(operation.requestBody)).map(({ schema }): [string, object] => ['body', schema]),
+    ...Object.values(content(responses['200'])).map(({ schema }): [string, object] => ['answer', schema]),
+  ];
+}
+
 let t: TestApp;
 let document: OpenApiDocument;
 
@@ -83,6 +95,20 @@ describe('the OpenAPI document of the management API', () => {
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
     expect(result.specification).toBe('OpenAPI');
     expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('holds only valid JSON Schema 2020-12 in its parameters, bodies and answers', () => {
+    // The OpenAPI validator does not look inside schemas; Ajv checks each against the 2020-12 meta-schema.
+    const ajv = new Ajv2020({ strict: false });
+    const invalid: string[] = [];
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const [where, schema] of operationSchemas(operation)) {
+          if (!ajv.validateSchema(schema)) invalid.push(`${method} ${path} ${where}: ${ajv.errorsText()}`);
+        }
+      }
+    }
+    expect(invalid).toEqual([]);
   });
 
   it('is served at GET /api/openapi.json without signing in', async () => {
