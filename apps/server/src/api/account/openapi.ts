@@ -89,6 +89,8 @@ export const accountOperations: ResourceOperations = {
       method: 'get',
       path: '/api/oauth/state',
       summary: 'Start an OAuth sign-in: a state (and an OIDC nonce)',
+      description:
+        'Answers the state in `data` and the nonce beside it in `nonce`; the state is also kept in a cookie.',
       access: 'public',
     },
     {
@@ -120,6 +122,7 @@ export const accountOperations: ResourceOperations = {
       method: 'get',
       path: '/api/oauth/wechat',
       summary: 'Sign in with a WeChat code',
+      description: 'Sets the `session` cookie.',
       access: 'public',
       query: wechatCodeQuery,
     },
