@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/account/routes.js';
+import { installAuditScope } from './api/audit/context.js';
 import { channelRoutes } from './api/channel/routes.js';
 import { invoiceRoutes } from './api/invoice/routes.js';
 import { logRoutes } from './api/log/routes.js';
@@ -121,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('user', null);
   await app.register(cookie);
   installWriteOriginCheck(app, SESSION_COOKIE);
+  installAuditScope(app);
 
   const sessions = createSessionCodec(config.sessionSecret, { cookieSecure: config.cookieSecure });
   const auth = createAuth(sessions, services.userRepository);

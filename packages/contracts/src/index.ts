@@ -1,4 +1,5 @@
 export * from './account.js';
+export * from './audit.js';
 export * from './budget.js';
 export * from './channel.js';
 export * from './channelHealth.js';
