@@ -36,7 +36,8 @@ export function csvRecords(text: string): Record<string, string>[] {
   const [header, ...lines] = parseCsv(text);
   if (!header) throw new Error('CSV has no header line');
   return lines.map((cells) => {
-    if (cells.length !== header.length) throw new Error(`a line has ${cells.length} fields, the header ${header.length}`);
+    if (cells.length !== header.length)
+      throw new Error(`a line has ${cells.length} fields, the header ${header.length}`);
     return Object.fromEntries(header.map((name, column) => [name, cells[column] ?? '']));
   });
 }

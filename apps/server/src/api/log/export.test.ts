@@ -51,7 +51,11 @@ describe.each(availableDialects)('log export on %s', (dialect) => {
     ladder = await createRankLadder(s.t, s.root, 'exp');
     const created = await s.call('POST', '/api/channel/', s.root, channelBody({ name: 'alpha' }));
     expect(created.statusCode, created.body).toBe(200);
-    const channel = await s.t.database.db.selectFrom('channels').select('id').where('name', '=', 'alpha').executeTakeFirst();
+    const channel = await s.t.database.db
+      .selectFrom('channels')
+      .select('id')
+      .where('name', '=', 'alpha')
+      .executeTakeFirst();
     channelId = Number(channel?.id);
     const user = { user_id: ladder.userId, username: 'exp_user', source_ip: '10.0.0.1' };
     const row = (content: string, at: number, fields: Partial<NewLogRow>) =>
@@ -92,7 +96,10 @@ describe.each(availableDialects)('log export on %s', (dialect) => {
       expect(await jsonLines(`/api/log/export?${filter}&format=jsonl`, asCookie(s.root)), filter).toEqual(listed);
       const csv = await get(`/api/log/export?${filter}`, asCookie(s.root));
       expect(csv.statusCode).toBe(200);
-      expect(csvRecords(csv.body).map((record) => Number(record.id)), filter).toEqual(listed.map((log) => log.id));
+      expect(
+        csvRecords(csv.body).map((record) => Number(record.id)),
+        filter,
+      ).toEqual(listed.map((log) => log.id));
     }
   });
 
@@ -126,13 +133,23 @@ describe.each(availableDialects)('log export on %s', (dialect) => {
       channel: 'alpha',
       is_stream: 'false',
     });
-    expect(JSON.parse(first?.metadata ?? '')).toEqual({ route: [{ channel: 9, outcome: 'skipped' }], group_name: 'default' });
+    expect(JSON.parse(first?.metadata ?? '')).toEqual({
+      route: [{ channel: 9, outcome: 'skipped' }],
+      group_name: 'default',
+    });
     expect(records.find((record) => record.content === "'=1+2")).toMatchObject({ is_stream: 'true', channel: '' });
   });
 
   it("exports a user's own rows as its own list shows them, whatever other names the query gives", async () => {
     const user = asCookie(ladder.userCookie);
-    for (const filter of ['', range, 'model_name=m-b', 'token_name=tokB', `log_type=${LogType.topup}`, 'request_id=req-2']) {
+    for (const filter of [
+      '',
+      range,
+      'model_name=m-b',
+      'token_name=tokB',
+      `log_type=${LogType.topup}`,
+      'request_id=req-2',
+    ]) {
       const listed = await listRows(`/api/log/self?${filter}&size=100`, user);
       expect(listed.length, filter).toBeGreaterThan(0);
       expect(await jsonLines(`/api/log/self/export?${filter}&format=jsonl`, user), filter).toEqual(listed);
