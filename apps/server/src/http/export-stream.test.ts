@@ -44,15 +44,21 @@ function heldSink() {
   return { sink, held, chunks };
 }
 
+/** A client that takes every write at once, keeping what it got. */
+function collectingSink() {
+  const chunks: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  return { sink, chunks };
+}
+
 describe('writeExport', () => {
   it('writes CSV with a header line and JSON lines in the rows’ own shape', async () => {
-    const chunks: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        chunks.push(chunk.toString());
-        done();
-      },
-    });
+    const { sink, chunks } = collectingSink();
     await writeExport(sink, 'csv', { pages: countingPages(2).pages, columns });
     expect(csvRecords(chunks.join(''))).toEqual([
       { id: '0', name: 'n0a', tags: '' },
@@ -62,15 +68,9 @@ describe('writeExport', () => {
     ]);
     expect(chunks).toHaveLength(2);
 
-    const lines: string[] = [];
-    const jsonSink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    await writeExport(jsonSink, 'jsonl', { pages: countingPages(1).pages, columns });
-    expect(lines.join('')).toBe('{"id":0,"name":"n0a","tags":null}\n{"id":1,"name":"n0b","tags":["x"]}\n');
+    const json = collectingSink();
+    await writeExport(json.sink, 'jsonl', { pages: countingPages(1).pages, columns });
+    expect(json.chunks.join('')).toBe('{"id":0,"name":"n0a","tags":null}\n{"id":1,"name":"n0b","tags":["x"]}\n');
   });
 
   it('writes only the header of an empty CSV export, and nothing of an empty JSON-lines one', async () => {
@@ -78,13 +78,7 @@ describe('writeExport', () => {
       ['csv', 'id,name,tags\r\n'],
       ['jsonl', ''],
     ] as const) {
-      const chunks: string[] = [];
-      const sink = new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          chunks.push(chunk.toString());
-          done();
-        },
-      });
+      const { sink, chunks } = collectingSink();
       const finished = new Promise((resolve) => sink.once('finish', resolve));
       await writeExport(sink, format, { pages: countingPages(0).pages, columns });
       await finished;
