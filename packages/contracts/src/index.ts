@@ -6,6 +6,7 @@ export * from './channelHealth.js';
 export * from './csv.js';
 export * from './enums.js';
 export * from './envelope.js';
+export * from './export.js';
 export * from './fallbacks.js';
 export * from './format.js';
 export * from './invoice.js';
