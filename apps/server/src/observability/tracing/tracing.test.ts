@@ -27,25 +27,33 @@ const childrenOf = (collector: OtlpCollector, parent: CollectedSpan) =>
 
 const byRequestId = (id: string | null) => (span: CollectedSpan) => span.attributes['one_hub.request_id'] === id;
 
-describe('traces over OTLP http/protobuf, content not captured', () => {
-  let collector: OtlpCollector;
-  let r: RelayTestContext;
+/** A relay test whose One Hub exports to a fresh collector with the OTEL_* settings `env` (for one describe). */
+function tracedRelay(env: (collectorUrl: string) => Record<string, string>) {
+  const traced = {} as { collector: OtlpCollector; r: RelayTestContext };
   beforeAll(async () => {
-    collector = await startOtlpCollector();
-    r = await startRelayTest({
-      env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-        OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=acme%20corp',
-        OTEL_SERVICE_NAME: 'hub-under-test',
-        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test',
-        METRICS_USER: 'prometheus',
-        METRICS_PASSWORD: 'scrape-password-123',
-      },
-    });
+    traced.collector = await startOtlpCollector();
+    traced.r = await startRelayTest({ env: env(traced.collector.url) });
   });
   afterAll(async () => {
-    await r?.close();
-    await collector?.close();
+    await traced.r?.close();
+    await traced.collector?.close();
+  });
+  return traced;
+}
+
+describe('traces over OTLP http/protobuf, content not captured', () => {
+  const traced = tracedRelay((url) => ({
+    OTEL_EXPORTER_OTLP_ENDPOINT: url,
+    OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=acme%20corp',
+    OTEL_SERVICE_NAME: 'hub-under-test',
+    OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test',
+    METRICS_USER: 'prometheus',
+    METRICS_PASSWORD: 'scrape-password-123',
+  }));
+  let collector: OtlpCollector;
+  let r: RelayTestContext;
+  beforeAll(() => {
+    ({ collector, r } = traced);
   });
 
   it('gives a non-stream chat one server span with the GenAI attributes and a client span for its channel', async () => {
@@ -199,21 +207,15 @@ describe('traces over OTLP http/protobuf, content not captured', () => {
 });
 
 describe('traces over OTLP http/json, content captured', () => {
+  const traced = tracedRelay((url) => ({
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${url}/v1/traces`,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+  }));
   let collector: OtlpCollector;
   let r: RelayTestContext;
-  beforeAll(async () => {
-    collector = await startOtlpCollector();
-    r = await startRelayTest({
-      env: {
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.url}/v1/traces`,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
-      },
-    });
-  });
-  afterAll(async () => {
-    await r?.close();
-    await collector?.close();
+  beforeAll(() => {
+    ({ collector, r } = traced);
   });
 
   it('records the prompt and the answer of a chat', async () => {
