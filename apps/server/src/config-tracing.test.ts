@@ -59,7 +59,10 @@ describe('OTEL_* settings', () => {
     );
     expect(() => tracingOf({ ...endpoint, OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
     expect(() => tracingOf({ ...endpoint, OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(/OTEL_TRACES_SAMPLER/);
-    expect(() => tracingOf({ ...endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'no-equals-sign' })).toThrow(ConfigError);
+    const headers = () => tracingOf({ ...endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=acme,Bearer-secret-token' });
+    expect(headers).toThrow(ConfigError);
+    expect(headers).toThrow(/OTEL_EXPORTER_OTLP_HEADERS: must be a list of key=value pairs \(entry 2 is not one\)/);
+    expect(headers).not.toThrow(/secret-token/);
     expect(() => tracingOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
   });
 });

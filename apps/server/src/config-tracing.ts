@@ -33,7 +33,7 @@ export interface TracingConfig {
 /** `key=value,key=value`, values percent-encoded (the W3C Baggage octets the specification names). */
 const keyValueList = optionalText.transform((value, context): Record<string, string> => {
   const entries: Record<string, string> = {};
-  for (const pair of (value ?? '').split(',')) {
+  for (const [index, pair] of (value ?? '').split(',').entries()) {
     if (pair.trim() === '') continue;
     const separator = pair.indexOf('=');
     const key = separator > 0 ? pair.slice(0, separator).trim() : '';
@@ -44,7 +44,11 @@ const keyValueList = optionalText.transform((value, context): Record<string, str
       decoded = undefined;
     }
     if (!key || decoded === undefined) {
-      context.addIssue({ code: 'custom', message: `must be a list of key=value pairs ('${key || pair}' is not one)` });
+      // The entry is not echoed: it may be a token pasted without its header name.
+      context.addIssue({
+        code: 'custom',
+        message: `must be a list of key=value pairs (entry ${index + 1} is not one)`,
+      });
       return z.NEVER;
     }
     entries[key] = decoded;
