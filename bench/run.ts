@@ -21,6 +21,7 @@ import { BENCH_ROOT_TOKEN, startChild, startFlags, startOneHub } from './process
 import { routingSection } from './routing.js';
 import { scalingSection } from './scaling.js';
 import { prepareOneHub } from './setup.js';
+import { tracingSection } from './tracing.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -172,8 +173,9 @@ try {
   const budgets = await budgetsSection(hub, base, seconds);
   const routing = await routingSection(hub, base, seconds);
   const affinity = await affinitySection(hub, base, seconds);
+  const tracing = await tracingSection(root, upstream.url, base, seconds);
   const scaling = await scalingSection(root, upstream.url, seconds);
-  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs as \`npm start\` runs it (\`node ${startFlags(root).join(' ')}\`) with key auth, channel routing, quota reservation and settlement, consume logs and the crash journal on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n\n${journal}\n${budgets}\n${routing}\n${affinity}\n${scaling}`;
+  const report = `# Benchmarks\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, two ${seconds / 2} s load runs per proxy, alternating, everything on loopback on this machine; the load generator, the upstream and the proxy under test share its cores).\n\nOne Hub runs as \`npm start\` runs it (\`node ${startFlags(root).join(' ')}\`) with key auth, channel routing, quota reservation and settlement, consume logs and the crash journal on, on SQLite. The pass-through is a minimal undici proxy with none of those. Both sit in front of the same loopback mock upstream.\n\n${table}\n\n${journal}\n${budgets}\n${routing}\n${affinity}\n${tracing}\n${scaling}`;
   process.stdout.write(`${report}\n`);
   if (process.env.BENCH_WRITE !== '0') {
     // The notes written by hand below the table (decisions, profiles) are kept.

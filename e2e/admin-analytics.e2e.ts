@@ -327,6 +327,27 @@ describe('analytics by user', () => {
     expect(
       await page.getByTestId('analytics-top-user-bob').getByTestId('analytics-top-user-requests').textContent(),
     ).toBe('2');
+
+    // The table as shown (ranked by requests) saved as CSV: integer quota, the API's names.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('analytics-top-users-export').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^top-users_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}-\d{8}-\d{6}\.csv$/);
+    const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe(
+      'rank,user_id,username,display_name,request_count,quota,prompt_tokens,completion_tokens,request_time',
+    );
+    const cells = lines.slice(1, -1).map((line) => line.split(','));
+    expect(cells.map((line) => [line[0], line[2], line[4], line[5]])).toEqual(
+      ['alice', 'bob'].map((name, index) => [
+        String(index + 1),
+        name,
+        String(sums[name]?.requests),
+        String(sums[name]?.quota),
+      ]),
+    );
+    expect(lines.at(-1)).toBe('');
   });
 
   it('compares users, reports unknown names and downloads the CSV', async () => {

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
@@ -132,6 +133,7 @@ async function openPage(options: { language?: string; theme?: string; viewport?:
   const page = await browser.newPage({
     viewport: options.viewport ?? desktop,
     permissions: ['clipboard-read', 'clipboard-write'],
+    acceptDownloads: true,
   });
   await page.addInitScript(
     ([language, theme]) => {
@@ -151,6 +153,15 @@ const text = async (page: Page, testId: string) =>
 /** The exact quota behind a displayed amount (the Quota component's tooltip). */
 const exactQuota = async (page: Page, testId: string) =>
   Number(((await page.getByTestId(testId).first().getAttribute('title')) ?? '').replace(/\D/g, ''));
+/** Picks a format from the Logs screen's Export menu and reads the file the browser saved. */
+async function exportLogs(page: Page, format: 'csv' | 'jsonl'): Promise<{ name: string; content: string }> {
+  await page.getByTestId('log-export').click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId(`log-export-${format}`).click(),
+  ]);
+  return { name: download.suggestedFilename(), content: await readFile(await download.path(), 'utf8') };
+}
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 const rowIds = (page: Page, prefix: string) =>
   page
@@ -411,6 +422,19 @@ describe('logs', () => {
     await page.waitForURL(/model_name=gpt-4o(&|$)/);
     await expect.poll(() => rowIds(page, 'log')).toEqual([streamed?.id]);
     await expect.poll(() => exactQuota(page, 'log-stat-quota')).toBe(streamed?.quota);
+    // The export has exactly the filtered rows: a header, then the one gpt-4o request.
+    const exported = await exportLogs(page, 'csv');
+    expect(exported.name).toMatch(/^logs-\d{8}-\d{6}\.csv$/);
+    const lines = exported.content.trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^id,created_at,type,user_id,username,/);
+    expect(
+      lines.slice(1).map((line) =>
+        line
+          .split(',')
+          .slice(0, 1)
+          .concat(line.split(',')[7] ?? ''),
+      ),
+    ).toEqual([[String(streamed?.id), 'gpt-4o']]);
     await page.reload();
     expect(await page.getByTestId('log-filter-model').inputValue()).toBe('gpt-4o');
     await page.close();
@@ -429,6 +453,15 @@ describe('logs', () => {
     const users = await page.locator('[data-testid^=log-user-]').allTextContents();
     expect(new Set(users)).toEqual(new Set([BOB.username]));
     expect(page.url()).toContain('log_type=2');
+    // The export follows the filters on screen: bob's three consume logs, in the list's order.
+    const exported = await exportLogs(page, 'jsonl');
+    expect(exported.name).toMatch(/^logs-\d{8}-\d{6}\.jsonl$/);
+    const rows = exported.content
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogRow);
+    expect(rows.map((row) => row.id)).toEqual(await rowIds(page, 'log'));
+    expect(rows.every((row) => row.username === BOB.username && row.type === 2)).toBe(true);
     await page.close();
   });
 

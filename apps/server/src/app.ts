@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/account/routes.js';
+import { installAuditScope } from './api/audit/context.js';
 import { channelRoutes } from './api/channel/routes.js';
 import { invoiceRoutes } from './api/invoice/routes.js';
 import { logRoutes } from './api/log/routes.js';
@@ -45,8 +46,10 @@ import { mcpRoutes } from './mcp/routes.js';
 import { createMetricsAuthFailures } from './metrics/auth-failures.js';
 import { createMetrics } from './metrics/relay-metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
+import { startTracing, type Tracing } from './observability/tracing/index.js';
 import { type Logger, systemLogOf } from './platform/logger.js';
 import { HEARTBEAT_TIMING, type HeartbeatTiming } from './relay/exchange/heartbeat.js';
+import { combineObservers } from './relay/exchange/observers.js';
 import { installRelay, type RelayHandle } from './relay/index.js';
 import type { Services } from './services.js';
 import { createTelegramBot } from './telegram/bot.js';
@@ -56,6 +59,8 @@ declare module 'fastify' {
     relay: RelayHandle;
     /** Serves the relay's surfaces; Fastify serves /api and the console (http/server.ts). */
     relayFront: RelayFront;
+    /** OpenTelemetry traces; undefined when no OTLP endpoint is configured. */
+    tracing: Tracing | undefined;
   }
 }
 
@@ -107,6 +112,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 
+  // Off (the SDK not even loaded) unless OTEL_EXPORTER_OTLP_ENDPOINT or its traces variant is set.
+  const tracing = await startTracing(config.tracing, config.version);
+  app.decorate('tracing', tracing);
+  tracing?.installApi(app);
   installErrorHandling(app, { apiFailuresAs200: config.apiFailuresAs200 });
   installBodyRules(app, {
     apiBodyLimit: config.apiBodyLimitBytes,
@@ -122,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('user', null);
   await app.register(cookie);
   installWriteOriginCheck(app, SESSION_COOKIE);
+  installAuditScope(app);
 
   const sessions = createSessionCodec(config.sessionSecret, { cookieSecure: config.cookieSecure });
   const auth = createAuth(sessions, services.userRepository);
@@ -196,11 +206,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       journal: config.journal,
       upstreamTimeouts: config.upstreamTimeouts,
       heartbeat: options.heartbeat ?? HEARTBEAT_TIMING,
-      observer: metrics?.relay,
+      observer: combineObservers(metrics?.relay, tracing?.relay),
       taskTimeoutMs: config.tasks.timeoutMs,
       webSearch: config.webSearch,
     }),
   );
+  // After the relay's own hooks: the requests it drains at shutdown have ended their spans.
+  if (tracing) app.addHook('onClose', () => exportLastSpans(tracing, options.logger));
   statisticsRoutes(app, { auth, dashboard: services.dashboard, analytics: services.analytics, rate: app.relay });
   uptimeKumaRoutes(app, { auth, options: services.options });
   invoiceRoutes(app, { auth, invoices: services.invoices });
@@ -233,4 +245,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     analyticsCode: () => services.options.get('AnalyticsCode'),
   });
   return app;
+}
+
+/** A collector that cannot be reached loses these spans; the shutdown goes on. */
+async function exportLastSpans(tracing: Tracing, logger: Logger): Promise<void> {
+  try {
+    await tracing.shutdown();
+  } catch (error) {
+    logger.warn({ err: error }, 'exporting the last spans failed');
+  }
 }

@@ -15,6 +15,7 @@ import {
   upstreamTimeout,
 } from './config-fields.js';
 import { storageConfig, storageEnvironment, storageProblems } from './config-storage.js';
+import { type TracingConfig, tracingConfig, tracingEnvironment } from './config-tracing.js';
 import type { GatewayEndpoints } from './payments/gateway.js';
 import type { NotifyConfig } from './platform/notify.js';
 import type { StorageConfig } from './platform/storage/index.js';
@@ -198,6 +199,7 @@ const environmentSchema = z.object({
   PAYMENT_WXPAY_API_BASE: z.url('must be a URL').default(PRODUCTION_PAYMENT_ENDPOINTS.wxpayApiBase),
   PAYMENT_STRIPE_API_BASE: z.url('must be a URL').default(PRODUCTION_PAYMENT_ENDPOINTS.stripeApiBase),
   ...storageEnvironment,
+  ...tracingEnvironment,
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -268,6 +270,8 @@ export interface Config {
   storage: StorageConfig;
   /** Where the payment vendors are (PAYMENT_*): production, a sandbox, or a local simulator in tests. */
   paymentEndpoints: GatewayEndpoints;
+  /** OpenTelemetry traces (OTEL_*); undefined when no OTLP endpoint is set: tracing off, its SDK never loaded. */
+  tracing: TracingConfig | undefined;
   version: string;
 }
 
@@ -467,6 +471,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       wxpayApiBase: env.PAYMENT_WXPAY_API_BASE,
       stripeApiBase: env.PAYMENT_STRIPE_API_BASE,
     },
+    tracing: tracingConfig(env),
     version: versionOf(environment.npm_package_version ?? '0.1.0'),
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deleteLogsQuery, logListQuery, tokensPerSecond } from './log.js';
+import { deleteLogsQuery, logExportQuery, logListQuery, ownLogExportQuery, tokensPerSecond } from './log.js';
 
 describe('log contracts', () => {
   it('computes output speed as completion tokens over total seconds, 0 when unmeasurable', () => {
@@ -21,5 +21,22 @@ describe('log contracts', () => {
     });
     expect(deleteLogsQuery.safeParse({}).success).toBe(false);
     expect(deleteLogsQuery.parse({ target_timestamp: '1700000000' }).target_timestamp).toBe(1_700_000_000);
+  });
+});
+
+describe('log export query', () => {
+  it('takes the list filters without paging, csv by default, and refuses another format by name', () => {
+    expect(logExportQuery.parse({ username: 'bob', page: '3', size: '50' })).toEqual({
+      username: 'bob',
+      format: 'csv',
+    });
+    expect(ownLogExportQuery.parse({ format: 'jsonl', model_name: 'gpt-4o' })).toEqual({
+      format: 'jsonl',
+      model_name: 'gpt-4o',
+    });
+    expect(logExportQuery.parse({ format: '' }).format).toBe('csv');
+    const refused = logExportQuery.safeParse({ format: 'xlsx' });
+    expect(refused.error?.issues[0]?.message).toBe('format must be csv or jsonl');
+    expect(ownLogExportQuery.parse({ username: 'root' })).toEqual({ format: 'csv' });
   });
 });

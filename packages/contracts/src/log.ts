@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LogType } from './enums.js';
+import { exportFormat } from './export.js';
 import { MAX_INTEGER_COLUMN, pageQuery } from './paging.js';
 
 /** Columns the log lists may be ordered by (`order=-created_at`); `id` is always the last tie-breaker. */
@@ -80,6 +81,14 @@ export type LogListQuery = z.infer<typeof logListQuery>;
 
 export const ownLogListQuery = pageQuery.extend({ log_type: logTypeFilter, ...ownFilterFields });
 export type OwnLogListQuery = z.infer<typeof ownLogListQuery>;
+
+/** The list's filters without its paging (an export has every matching row, newest first), plus the file format. */
+const withoutPaging = { page: true, size: true, order: true } as const;
+export const logExportQuery = logListQuery.omit(withoutPaging).extend({ format: exportFormat });
+export type LogExportQuery = z.infer<typeof logExportQuery>;
+
+export const ownLogExportQuery = ownLogListQuery.omit(withoutPaging).extend({ format: exportFormat });
+export type OwnLogExportQuery = z.infer<typeof ownLogExportQuery>;
 
 /** The reference names the channel filter of the statistics route `channel`; both spellings are accepted. */
 export const logStatQuery = z.object({ ...adminFilterFields, channel: idFilter('channel') });

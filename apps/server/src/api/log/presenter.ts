@@ -1,4 +1,5 @@
 import type { LogChannelView, LogMetadata, LogView } from '@one-hub/contracts';
+import { type ExportColumn, fieldColumns } from '../../http/export-stream.js';
 import { type LogRow, toBoolean } from '../../platform/db/index.js';
 
 /** The metadata column as an object; anything that is not a JSON object (old or damaged rows) reads as {}. */
@@ -40,3 +41,26 @@ export function toLogView(row: LogRow, channel: LogChannelView | null): LogView 
     metadata: parseMetadata(row.metadata),
   };
 }
+
+/**
+ * The CSV columns of a log export: the list's fields under the list's names. The channel is its
+ * name (empty when the list shows none) and the metadata its JSON text, so each cell is one value.
+ */
+export const LOG_EXPORT_COLUMNS: readonly ExportColumn<LogView>[] = [
+  ...fieldColumns<LogView>([
+    'id',
+    'created_at',
+    'type',
+    'user_id',
+    'username',
+    'token_id',
+    'token_name',
+    'model_name',
+    'quota',
+    'prompt_tokens',
+    'completion_tokens',
+    'channel_id',
+  ]),
+  { name: 'channel', value: (log) => log.channel?.name ?? '' },
+  ...fieldColumns<LogView>(['request_time', 'is_stream', 'source_ip', 'request_id', 'content', 'metadata']),
+];

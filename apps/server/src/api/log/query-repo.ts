@@ -19,6 +19,12 @@ export interface LogFilter {
   hiddenUserIds?: readonly number[] | undefined;
 }
 
+/** Where a page of an export ends: its last row's time and id. */
+export interface LogCursor {
+  createdAt: number;
+  id: number;
+}
+
 export interface ConsumeTotals {
   quota: number;
   requests: number;
@@ -83,6 +89,34 @@ export class LogQueryRepository {
       .offset((paging.page - 1) * paging.size)
       .execute();
     return { data: rows, page: paging.page, size: paging.size, total_count: await this.cappedCount(filter) };
+  }
+
+  /**
+   * Every matching row, newest first exactly as the list orders them by default, a page at a time.
+   * Each page continues after the last row of the one before (keyset on created_at and id, which
+   * end every filter's index), so page 10,000 costs what page 1 does; offsets would not.
+   */
+  async *newestFirstPages(filter: LogFilter, pageSize: number): AsyncGenerator<LogRow[]> {
+    let after: LogCursor | undefined;
+    for (;;) {
+      const rows = await this.pageBefore(filter, after, pageSize);
+      if (rows.length > 0) yield rows;
+      const last = rows.at(-1);
+      if (!last || rows.length < pageSize) return;
+      after = { createdAt: Number(last.created_at), id: Number(last.id) };
+    }
+  }
+
+  /** Up to `size` rows older than `cursor` (all of them without one), newest first: one query. */
+  pageBefore(filter: LogFilter, cursor: LogCursor | undefined, size: number): Promise<LogRow[]> {
+    let query = this.filtered(filter).selectAll();
+    if (cursor) {
+      // The plain range on created_at lets every database walk the index from the cursor on.
+      query = query
+        .where('created_at', '<=', cursor.createdAt)
+        .where((row) => row.or([row('created_at', '<', cursor.createdAt), row('id', '<', cursor.id)]));
+    }
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(size).execute();
   }
 
   /** Stops counting at the cap, so the cost is bounded whatever the table's size. */

@@ -1,6 +1,15 @@
-import { deleteLogsQuery, logListQuery, logStatQuery, ownLogListQuery, ownLogStatQuery } from '@one-hub/contracts';
+import {
+  deleteLogsQuery,
+  logExportQuery,
+  logListQuery,
+  logStatQuery,
+  ownLogExportQuery,
+  ownLogListQuery,
+  ownLogStatQuery,
+} from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
 import { type Auth, currentUser } from '../../http/auth.js';
+import { sendExport } from '../../http/export-stream.js';
 import { ok } from '../../http/reply.js';
 import { parseInput } from '../../http/validate.js';
 import type { LogService } from './service.js';
@@ -18,6 +27,17 @@ export function logRoutes(app: FastifyInstance, deps: { auth: Auth; logs: LogSer
   app.get('/api/log/self', signedIn, async (request) =>
     ok(await logs.listOwn(currentUser(request), parseInput(ownLogListQuery, request.query, 'query'))),
   );
+
+  // Every row the list would show under the same filters, streamed as CSV or JSON lines.
+  app.get('/api/log/export', admin, async (request, reply) => {
+    const query = parseInput(logExportQuery, request.query, 'query');
+    await sendExport(reply, query.format, logs.exportAll(currentUser(request), query));
+  });
+
+  app.get('/api/log/self/export', signedIn, async (request, reply) => {
+    const query = parseInput(ownLogExportQuery, request.query, 'query');
+    await sendExport(reply, query.format, logs.exportOwn(currentUser(request), query));
+  });
 
   app.get('/api/log/stat', admin, async (request) =>
     ok(await logs.stat(currentUser(request), parseInput(logStatQuery, request.query, 'query'))),

@@ -1,22 +1,28 @@
 import type {
+  LogExportQuery,
   LogListQuery,
   LogStat,
   LogStatQuery,
   LogView,
+  OwnLogExportQuery,
   OwnLogListQuery,
   OwnLogStatQuery,
   Paged,
 } from '@one-hub/contracts';
+import type { ExportTable } from '../../http/export-stream.js';
 import { nowSeconds } from '../../platform/clock.js';
-import type { DatabaseHandle, UserRow } from '../../platform/db/index.js';
+import type { DatabaseHandle, LogRow, UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import { UserRepository } from '../user/repo.js';
 import { ConsumeQuotaReader } from './consume-quota.js';
-import { toLogView } from './presenter.js';
+import { LOG_EXPORT_COLUMNS, toLogView } from './presenter.js';
 import { type LogFilter, LogQueryRepository } from './query-repo.js';
 
 /** rpm and tpm look at this trailing window, in seconds. */
 const RATE_WINDOW_SECONDS = 60;
+
+/** Rows an export reads per query: all it holds at a time, however many rows it writes. */
+export const LOG_EXPORT_PAGE_SIZE = 1_000;
 
 function ownFilter(userId: number, query: OwnLogStatQuery): LogFilter {
   return {
@@ -58,17 +64,34 @@ export class LogService {
    * log, an admin its own and those of the users it outranks.
    */
   async list(caller: UserRow, query: LogListQuery): Promise<Paged<LogView>> {
+    const page = await this.repo.list(await this.callersFilter(caller, query), query);
+    return { ...page, data: await this.withChannels(page.data) };
+  }
+
+  /** Every log `list` would show the caller under the same filters, newest first, as list rows. */
+  exportAll(caller: UserRow, query: LogExportQuery, pageSize = LOG_EXPORT_PAGE_SIZE): ExportTable<LogView> {
+    return { pages: this.allPages(caller, query, pageSize), columns: LOG_EXPORT_COLUMNS, fileStem: 'logs' };
+  }
+
+  /** Every log `listOwn` would show the user under the same filters, newest first, as list rows. */
+  exportOwn(user: UserRow, query: OwnLogExportQuery, pageSize = LOG_EXPORT_PAGE_SIZE): ExportTable<LogView> {
+    return { pages: this.ownPages(user, query, pageSize), columns: LOG_EXPORT_COLUMNS, fileStem: 'logs' };
+  }
+
+  private async *allPages(caller: UserRow, query: LogExportQuery, pageSize: number): AsyncGenerator<LogView[]> {
+    const filter = await this.callersFilter(caller, query);
+    for await (const rows of this.repo.newestFirstPages(filter, pageSize)) yield await this.withChannels(rows);
+  }
+
+  private async *ownPages(user: UserRow, query: OwnLogExportQuery, pageSize: number): AsyncGenerator<LogView[]> {
+    const filter = { ...ownFilter(user.id, query), type: query.log_type };
+    for await (const rows of this.repo.newestFirstPages(filter, pageSize)) yield rows.map(ownView);
+  }
+
+  /** An administrator's filters, narrowed to the users the caller outranks: the list's and the export's. */
+  private async callersFilter(caller: UserRow, query: Omit<LogExportQuery, 'format'>): Promise<LogFilter> {
     const hiddenUserIds = await this.users.idsNotOutrankedBy(caller);
-    const page = await this.repo.list({ ...adminFilter(query), type: query.log_type, hiddenUserIds }, query);
-    const names = await this.repo.channelNames(page.data.map((row) => Number(row.channel_id)));
-    return {
-      ...page,
-      data: page.data.map((row) => {
-        const channelId = Number(row.channel_id);
-        const name = names.get(channelId);
-        return toLogView(row, name === undefined ? null : { id: channelId, name });
-      }),
-    };
+    return { ...adminFilter(query), type: query.log_type, hiddenUserIds };
   }
 
   /**
@@ -77,7 +100,17 @@ export class LogService {
    */
   async listOwn(user: UserRow, query: OwnLogListQuery): Promise<Paged<LogView>> {
     const page = await this.repo.list({ ...ownFilter(user.id, query), type: query.log_type }, query);
-    return { ...page, data: page.data.map((row) => withoutRoute(toLogView(row, null))) };
+    return { ...page, data: page.data.map(ownView) };
+  }
+
+  /** Administrators' rows: each with its channel's id and name, looked up in one query per page. */
+  private async withChannels(rows: readonly LogRow[]): Promise<LogView[]> {
+    const names = await this.repo.channelNames(rows.map((row) => Number(row.channel_id)));
+    return rows.map((row) => {
+      const channelId = Number(row.channel_id);
+      const name = names.get(channelId);
+      return toLogView(row, name === undefined ? null : { id: channelId, name });
+    });
   }
 
   /** Sums over the logs `list` would show the caller. */
@@ -115,6 +148,11 @@ export class LogService {
   deleteExpiredBatch(before: number, limit: number): Promise<number> {
     return this.repo.deleteExpiredBatch(before, limit);
   }
+}
+
+/** A user's own row: no channel name and no route explanation (see listOwn). */
+function ownView(row: LogRow): LogView {
+  return withoutRoute(toLogView(row, null));
 }
 
 function withoutRoute(view: LogView): LogView {

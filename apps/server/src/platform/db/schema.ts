@@ -366,6 +366,23 @@ export interface WebauthnCredentialsTable {
   created_time: number;
 }
 
+/** One change made through the management API (issue 36); see migration 0026. */
+export interface AuditLogsTable {
+  id: Generated<number>;
+  created_at: number;
+  actor_id: number;
+  actor_name: string;
+  actor_role: number;
+  resource: string;
+  action: string;
+  target_id: string;
+  target_name: string;
+  /** JSON `{field: {before, after}}`, or `{field: {secret: true}}` for a secret. */
+  changes: string;
+  ip: string;
+  request_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -395,6 +412,7 @@ export interface Database {
   // Subscription plans (issue 33).
   plans: PlansTable;
   subscriptions: SubscriptionsTable;
+  audit_logs: AuditLogsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

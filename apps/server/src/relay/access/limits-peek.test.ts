@@ -6,7 +6,7 @@ import { createMemoryRateLimiter, createRedisRateLimiter } from './limits.js';
 // Reading a limiter without spending is what the dashboard's rate card shows (api/statistics):
 // the relayed side of it is covered in api/statistics/rate.test.ts.
 describe('reading the memory limiter without spending', () => {
-  it('counts a fixed window exactly and starts again with the next minute', async () => {
+  it('counts a fixed window exactly and starts again a minute after its first request', async () => {
     let now = 60_000 * 20 + 5_000;
     const limiter = createMemoryRateLimiter(() => now);
     expect(await limiter.peek('user:1', 30)).toBe(0);
@@ -14,7 +14,9 @@ describe('reading the memory limiter without spending', () => {
     expect(await limiter.peek('user:1', 30)).toBe(4);
     expect(await limiter.peek('user:1', 30)).toBe(4);
     expect(await limiter.peek('user:2', 30)).toBe(0);
-    now += 55_000;
+    now += 59_999;
+    expect(await limiter.peek('user:1', 30)).toBe(4);
+    now += 1;
     expect(await limiter.peek('user:1', 30)).toBe(0);
     expect((await limiter.take('user:1', 30)).allowed).toBe(true);
     expect(await limiter.peek('user:1', 30)).toBe(1);

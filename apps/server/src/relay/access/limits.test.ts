@@ -4,14 +4,18 @@ import { randomString } from '../../platform/crypto.js';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './limits.js';
 
 describe('memory rate limiter on a fake clock', () => {
-  it('allows N per fixed minute below 60 RPM and says when to retry', async () => {
+  it('allows N per minute from the first request below 60 RPM and says when to retry', async () => {
     let now = 60_000 * 10 + 15_000;
     const limiter = createMemoryRateLimiter(() => now);
     const results = [];
     for (let index = 0; index < 4; index++) results.push((await limiter.take('user:1', 3)).allowed);
     expect(results).toEqual([true, true, true, false]);
+    now += 15_000;
+    // The window began with the first request, not with the clock's minute: crossing it changes nothing.
     expect((await limiter.take('user:1', 3)).retryAfterSeconds).toBe(45);
-    now += 45_000;
+    now += 44_999;
+    expect((await limiter.take('user:1', 3)).allowed).toBe(false);
+    now += 1;
     expect((await limiter.take('user:1', 3)).allowed).toBe(true);
     expect((await limiter.take('user:2', 3)).allowed).toBe(true);
   });

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 
 /**
- * Requests-per-minute limits. Below 60 RPM a fixed one-minute window; from 60 RPM a token bucket
+ * Requests-per-minute limits. Below 60 RPM a fixed one-minute window starting at the window's first
+ * request (in memory as in Redis, whose key expires a minute after it was made); from 60 RPM a token bucket
  * refilling RPM/60 per second with a burst of ten seconds' worth. In memory on one node, in Redis
  * (atomic scripts, Redis's clock) when several nodes share the limit.
  */
@@ -21,9 +22,12 @@ export interface RateLimiter {
 }
 
 interface WindowState {
-  window: number;
+  /** When the window's first request came (ms); the window lasts a minute from there. */
+  startedAt: number;
   count: number;
 }
+
+const WINDOW_MS = 60_000;
 interface BucketState {
   tokens: number;
   updatedAt: number;
@@ -41,7 +45,7 @@ export function createMemoryRateLimiter(now: () => number = () => Date.now()): R
   const sweep = () => {
     if (windows.size + buckets.size < 50_000) return;
     const current = now();
-    for (const [key, state] of windows) if (state.window < Math.floor(current / 60_000)) windows.delete(key);
+    for (const [key, state] of windows) if (current - state.startedAt >= WINDOW_MS) windows.delete(key);
     for (const [key, state] of buckets) if (current - state.updatedAt > 120_000) buckets.delete(key);
   };
   return {
@@ -49,12 +53,12 @@ export function createMemoryRateLimiter(now: () => number = () => Date.now()): R
       sweep();
       const current = now();
       if (perMinute < 60) {
-        const window = Math.floor(current / 60_000);
-        const state = windows.get(key);
-        const count = state && state.window === window ? state.count : 0;
-        if (count >= perMinute)
-          return { allowed: false, retryAfterSeconds: Math.ceil(((window + 1) * 60_000 - current) / 1000) };
-        windows.set(key, { window, count: count + 1 });
+        const found = windows.get(key);
+        const state = found && current - found.startedAt < WINDOW_MS ? found : { startedAt: current, count: 0 };
+        if (state.count >= perMinute)
+          return { allowed: false, retryAfterSeconds: Math.ceil((state.startedAt + WINDOW_MS - current) / 1000) };
+        state.count += 1;
+        windows.set(key, state);
         return { allowed: true, retryAfterSeconds: 0 };
       }
       const { ratePerSecond, capacity } = bucketShape(perMinute);
@@ -71,7 +75,7 @@ export function createMemoryRateLimiter(now: () => number = () => Date.now()): R
       const current = now();
       if (perMinute < 60) {
         const state = windows.get(key);
-        return state && state.window === Math.floor(current / 60_000) ? state.count : 0;
+        return state && current - state.startedAt < WINDOW_MS ? state.count : 0;
       }
       const state = buckets.get(key);
       if (!state) return 0;

@@ -9,8 +9,9 @@ import { openAiAdapter } from '../providers/openai/adapter.js';
 import type { RouterChannel } from '../routing/router.js';
 import { pumpToClient, sendWhole, type TransferOutcome } from '../transport/respond.js';
 import { exchangeFor } from './exchange.js';
+import { tappedRelay } from './observers.js';
 import { withPreAddedParameters } from './pre-add.js';
-import type { Attempt, Endpoint, RelayDeps, WholeAnswer } from './types.js';
+import type { Answer, AnswerTap, Attempt, Endpoint, RelayDeps, WholeAnswer } from './types.js';
 import { isFailure, type UpstreamFailure } from './upstream-errors.js';
 
 /**
@@ -34,6 +35,14 @@ export async function tryChannel(
   // before the reservation).
   const refused = unpricedModelRefusal(deps.options, price, billedModel);
   if (refused) return { error: refused, retry: true, disable: false, coolDown: false };
+  // Traces watch each try; metrics count failures alone (channel-failure.ts) and watch none.
+  const watch =
+    attempt.record &&
+    deps.observer?.channelTry?.(attempt.record, {
+      id: channel.id,
+      type: channel.type,
+      upstreamModel,
+    });
   const adapter = chatAdapterFor(channel.type);
   const exchange = exchangeFor(endpoint, channel.type, upstreamModel, adapter, channel);
   const sentAt = Date.now();
@@ -47,30 +56,54 @@ export async function tryChannel(
     billedModel,
     request,
   });
-  if (isFailure(answer)) return answer;
+  if (isFailure(answer)) {
+    watch?.failed(answer);
+    return answer;
+  }
+  const tap = watch?.answered(answer.status);
   const answeredAt = Date.now();
   attempt.route?.attempted(channel.id, 'ok', answeredAt - sentAt);
   const generates = endpoint.surface !== undefined || endpoint.path === '/v1/completions';
   const billed: Billed = { attempt, channel, reservation, request, billedModel, price, generates };
   let transfer: TransferOutcome;
-  if (answer.kind === 'whole') {
-    // Settled, logged and journaled before the answer is sent: a process killed after the client
-    // saw it has billed and logged it.
-    transfer = { firstByteMs: Date.now() - attempt.startedAt, clientGone: false };
-    await settle(deps, billed, answer.usage, transfer);
-    if (attempt.keepAnswer) attempt.keepAnswer(answer);
-    else sendWhole(reply, answer.status, answer.contentType, answer.body);
-    if (attempt.cacheKey) keepInChatCache(deps, attempt.cacheKey, answer);
-  } else {
-    // Bill what was produced, also when the client left or the upstream broke off mid-way; before
-    // the stream's last event, for the same reason as above.
-    transfer = await pumpToClient(answer.upstream, reply, answer, answer.relay, attempt.startedAt, (outcome) =>
-      settle(deps, billed, answer.relay.usage(), outcome),
-    );
+  try {
+    transfer = await deliver(deps, answer, billed, reply, tap);
+  } catch (error) {
+    watch?.ended({ clientGone: false, failure: error });
+    throw error;
   }
+  watch?.ended(transfer);
   if (transfer.failure) deps.logger.warn({ err: transfer.failure }, 'upstream stream broke off');
   recordOutcome(deps, attempt, channel, transfer, { sentAt, answeredAt });
   return undefined;
+}
+
+/** Settles and sends the answer (or hands it to the gateway's own call); a tap is shown what the client gets. */
+async function deliver(
+  deps: RelayDeps,
+  answer: Answer,
+  billed: Billed,
+  reply: RelayHttpReply,
+  tap: AnswerTap | undefined,
+): Promise<TransferOutcome> {
+  const { attempt } = billed;
+  if (answer.kind === 'whole') {
+    // Settled, logged and journaled before the answer is sent: a process killed after the client
+    // saw it has billed and logged it.
+    const transfer = { firstByteMs: Date.now() - attempt.startedAt, clientGone: false };
+    await settle(deps, billed, answer.usage, transfer);
+    tap?.whole(answer.body);
+    if (attempt.keepAnswer) attempt.keepAnswer(answer);
+    else sendWhole(reply, answer.status, answer.contentType, answer.body);
+    if (attempt.cacheKey) keepInChatCache(deps, attempt.cacheKey, answer);
+    return transfer;
+  }
+  // Bill what was produced, also when the client left or the upstream broke off mid-way; before
+  // the stream's last event, for the same reason as above.
+  const relay = tap ? tappedRelay(answer.relay, tap) : answer.relay;
+  return pumpToClient(answer.upstream, reply, answer, relay, attempt.startedAt, (outcome) =>
+    settle(deps, billed, answer.relay.usage(), outcome),
+  );
 }
 
 /**
@@ -140,6 +173,7 @@ export async function settle(
     tokens: full.promptTokens + full.completionTokens,
   });
   attempt.charged = result.charged;
+  attempt.usage = usage;
   recordCharge(
     deps,
     {

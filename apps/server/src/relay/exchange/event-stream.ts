@@ -1,7 +1,7 @@
 import { isRecord } from '@one-hub/contracts';
 import { TextTally } from '../billing/metering.js';
 import type { Usage } from '../billing/quota.js';
-import type { ClientLink } from '../transport/respond.js';
+import type { ClientWriter } from '../transport/respond.js';
 import { eventData, SseSplitter } from '../transport/sse.js';
 import type { MeteredStream, RelayInput, StreamFormat } from './types.js';
 
@@ -59,7 +59,7 @@ export function eventStreamRelay(
   const kept = (event: string) => !format.rewrite || format.mayRewrite?.(event, input) === false;
 
   return {
-    chunk(bytes: Buffer, client: ClientLink) {
+    chunk(bytes: Buffer, client: ClientWriter) {
       const startsEvent = splitter.isEmpty();
       const events = splitter.push(bytes);
       // A chunk of whole events that all go out unchanged is sent as it came, then read: the

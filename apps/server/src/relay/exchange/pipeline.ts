@@ -57,16 +57,18 @@ export async function relayRequest(
 ): Promise<void> {
   const { observer } = deps;
   if (!observer) return relayAdmitted(deps, endpoint, request, reply, undefined);
-  const record = observer.started(endpoint.path);
+  const record = observer.started(endpoint.path, request);
   let status = 0;
+  let failure: unknown;
   try {
     await relayAdmitted(deps, endpoint, request, reply, record);
   } catch (error) {
+    failure = error;
     // The relay front renders the error with this status, unless the answer had begun.
     if (!reply.raw.headersSent) status = toAppError(error).status;
     throw error;
   } finally {
-    observer.finished(record, status || reply.raw.statusCode);
+    observer.finished(record, status || reply.raw.statusCode, failure);
   }
 }
 
@@ -118,6 +120,7 @@ async function relayAuthorised(
     startedAt,
     channelsTried: [],
     route: new RouteTrace(strategyOf(deps, primary)),
+    record,
   };
   if (record) record.attempt = attempt;
   if (!deps.groups.enabled(primary)) throw AppError.forbidden(`user group ${primary} does not exist or is disabled`);

@@ -217,20 +217,53 @@ export interface ChannelPins {
 }
 
 /**
- * Watches the relay from outside (metrics/relay-metrics.ts): a request starts, its attempt is
- * put on its record once the body is read, and it finishes with the status the client got.
+ * Watches the relay from outside (metrics/relay-metrics.ts, observability/tracing/): a request
+ * starts, its attempt is put on its record once the body is read, each channel tried may be
+ * watched, and it finishes with the status the client got. Several are combined by observers.ts.
  */
 export interface RelayObserver {
-  started(route: string): RelayRecord;
-  finished(record: RelayRecord, status: number): void;
+  /** `request` names the request and carries its headers (a trace's parent); absent where there is none. */
+  started(route: string, request?: ObservedRequest): RelayRecord;
+  /** `error` is what failed the request, when it failed by an error. */
+  finished(record: RelayRecord, status: number, error?: unknown): void;
   /** One channel failed one try (the request may still be answered by another). */
   upstreamFailed(channelId: number): void;
+  /** One try on one channel begins (attempt.ts); absent, or answering undefined, tries are not watched. */
+  channelTry?(record: RelayRecord, channel: TriedChannel): ChannelTryWatch | undefined;
   /** Rows the log writer holds, read when the metrics are scraped. */
   watchLogBacklog(rows: () => number): void;
 }
 
+export interface ObservedRequest {
+  id: string;
+  headers: RelayHttpRequest['headers'];
+}
+
 export interface RelayRecord {
   attempt: Attempt | undefined;
+}
+
+/** The channel of one try, and the model name it is sent. */
+export interface TriedChannel {
+  id: number;
+  type: number;
+  upstreamModel: string;
+}
+
+/** Hears how one try on one channel went. */
+export interface ChannelTryWatch {
+  /** The channel failed before anything reached the client. */
+  failed(failure: UpstreamFailure): void;
+  /** The channel answered with `status`; a tap, when answered, is shown what the client is sent. */
+  answered(status: number): AnswerTap | undefined;
+  /** The answer was sent (or broke off, or the client left). */
+  ended(outcome: { clientGone: boolean; failure?: unknown }): void;
+}
+
+/** Is shown an answer as the client gets it: a whole body, or a stream's writes in order. */
+export interface AnswerTap {
+  whole(body: Buffer | string): void;
+  chunk(data: string | Uint8Array): void;
 }
 
 /** One client request on its way through the channels. */
@@ -242,8 +275,12 @@ export interface Attempt {
   startedAt: number;
   /** The channels called so far, in order (the error log names the last). */
   channelsTried: number[];
-  /** Quota charged once it settled (metrics). */
+  /** Quota charged once it settled (metrics, traces). */
   charged?: number;
+  /** The usage it was billed on, once it settled (traces). */
+  usage?: Usage;
+  /** The observers' record of this request (watching each channel tried); absent when none observes. */
+  record?: RelayRecord | undefined;
   /** The chat cache's entry this request's answer fills (chat-cache.ts); absent when it may not. */
   cacheKey?: string;
   /** How the request was routed, for its log row; absent where nothing routes (forced channels still trace). */

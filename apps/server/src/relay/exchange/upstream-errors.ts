@@ -13,6 +13,8 @@ export interface UpstreamFailure {
   coolDown: boolean;
   /** The channel did not answer in time (connect, first byte). */
   timedOut?: boolean;
+  /** The HTTP status the channel answered with, when it answered (a trace's try span shows it). */
+  upstreamStatus?: number;
   /** What only administrators may read (the channel's address in a connection error); for logs and tests. */
   detail?: string;
   /** What the failure says of the channel's health (routing/health.ts); absent when it says nothing (the client's mistake). */
@@ -220,6 +222,7 @@ export function classifyParsedError(
     retry,
     disable,
     coolDown: status === 429,
+    upstreamStatus: status,
     ...(failureClass ? { class: failureClass } : {}),
     ...(parsed.structured ? { upstreamMessage: parsed.message } : {}),
   };

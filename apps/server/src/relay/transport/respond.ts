@@ -18,7 +18,7 @@ export interface TransferOutcome {
  */
 export interface StreamRelay {
   /** One upstream chunk: writes what the client gets through `client` and answers that write's hold. */
-  chunk(bytes: Buffer, client: ClientLink): undefined | Promise<unknown>;
+  chunk(bytes: Buffer, client: ClientWriter): undefined | Promise<unknown>;
   /** The upstream ended cleanly: what closes the client's body ('' for nothing). */
   end(): string;
   /** The upstream broke off: what tells the client, or undefined to cut the connection (a truncated file). */
@@ -50,6 +50,9 @@ export function sendWhole(reply: RelayHttpReply, status: number, contentType: st
   });
   reply.raw.end(body);
 }
+
+/** What a stream relay writes the client's body through. */
+export type ClientWriter = Pick<ClientLink, 'write'>;
 
 /**
  * The client end of a forwarded body. A write the client cannot take yet answers a promise that

@@ -7,7 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { ChartCard, ChoiceToggle } from '../../components/charts/ChartCard.js';
 import { MetricToggle } from '../../components/charts/MetricToggle.js';
 import { UsageBreakdownGrid } from '../../components/charts/UsageBreakdownGrid.js';
+import { CsvExportButton } from '../../components/ExportButtons.js';
 import { useMetricFormat } from '../../hooks/useMetricFormat.js';
+import { downloadCsv } from '../../lib/download.js';
 import { ChartEmpty, useMetricText } from './AnalyticsCard.js';
 import {
   GROUP_TYPES,
@@ -18,6 +20,7 @@ import {
   type UsageMetric,
   usageByLabel,
 } from './series.js';
+import { breakdownCsv, tableFileStem } from './tableCsv.js';
 
 interface BreakdownCardProps {
   rows: readonly PeriodUsageRow[];
@@ -55,6 +58,17 @@ export function BreakdownCard({ rows, days, groupType, onGroupType, switching }:
             testId="analytics-breakdown-group"
           />
           <MetricToggle value={metric} onChange={setMetric} testId="analytics-breakdown-metric" text={metricText} />
+          {labels.length > 0 && (
+            <CsvExportButton
+              onExport={() =>
+                downloadCsv(
+                  tableFileStem(`usage-by-${groupType}`, days[0], days.at(-1)),
+                  breakdownCsv(groupType, labels),
+                )
+              }
+              testId="analytics-breakdown-export"
+            />
+          )}
         </Stack>
       }
       testId="analytics-breakdown"

@@ -19,14 +19,17 @@ import { TOP_USERS_ORDERS, type TopUserRow, type TopUsersOrder } from '@one-hub/
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartCard, ChoiceToggle } from '../../components/charts/ChartCard.js';
+import { CsvExportButton } from '../../components/ExportButtons.js';
 import { FetchingBar } from '../../components/FetchingBar.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { NumberCell } from '../../components/ListTable.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
+import { downloadCsv } from '../../lib/download.js';
 import { describeError } from '../../lib/notify.js';
 import { useLatencyFormat } from './AnalyticsCard.js';
 import { useTopUsers } from './analytics.api.js';
 import type { DayRange } from './period.js';
+import { tableFileStem, topUsersCsv } from './tableCsv.js';
 
 const LIMITS = [10, 20, 50] as const;
 
@@ -94,6 +97,12 @@ export function TopUsersCard({ range, onCompare }: TopUsersCardProps) {
               </MenuItem>
             ))}
           </TextField>
+          {rows.length > 0 && (
+            <CsvExportButton
+              onExport={() => downloadCsv(tableFileStem('top-users', range.from, range.to), topUsersCsv(rows))}
+              testId="analytics-top-users-export"
+            />
+          )}
         </Stack>
       }
       testId="analytics-top-users"

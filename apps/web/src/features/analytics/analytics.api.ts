@@ -7,6 +7,7 @@ import type {
 } from '@one-hub/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, api, withQuery } from '../../lib/api.js';
+import { saveBlob } from '../../lib/download.js';
 import { signalUnauthorized } from '../../lib/session.js';
 import { type CompareQuery, compareSearch } from './compareForm.js';
 import { type DayRange, rangeTimestamps } from './period.js';
@@ -97,13 +98,5 @@ export async function downloadComparisonCsv(query: CompareQuery): Promise<void> 
     credentials: 'same-origin',
   });
   if (!response.ok) throw await failure(response);
-  const blob = await response.blob();
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = `multi_user_stats_${query.start_time}_${query.end_time}.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the URL after click() returns.
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  saveBlob(`multi_user_stats_${query.start_time}_${query.end_time}.csv`, await response.blob());
 }

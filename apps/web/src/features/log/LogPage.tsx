@@ -5,6 +5,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportMenu } from '../../components/ExportButtons.js';
 import { ListEmptyState } from '../../components/ListEmptyState.js';
 import { ListPage } from '../../components/ListPage.js';
 import { ListCountRow } from '../../components/ListPanel.js';
@@ -16,7 +17,7 @@ import { CleanupDialog } from './CleanupDialog.js';
 import { LogFilterBar } from './LogFilterBar.js';
 import { LogStats } from './LogStats.js';
 import { LogsTable } from './LogsTable.js';
-import { useLogStat, useLogs } from './log.api.js';
+import { logExportHref, useLogStat, useLogs } from './log.api.js';
 import { useLogListParams } from './useLogListParams.js';
 
 export function LogPage() {
@@ -65,6 +66,7 @@ export function LogPage() {
                 </IconButton>
               </Tooltip>
             )}
+            <ExportMenu hrefOf={(format) => logExportHref(isAdmin, filters, format)} testId="log-export" />
             <RefreshButton label={t('refresh')} onClick={refresh} testId="log-refresh" />
           </ListCountRow>
         </>

@@ -1,4 +1,4 @@
-import type { LogStat, LogView, Paged } from '@one-hub/contracts';
+import type { ExportFormat, LogStat, LogView, Paged } from '@one-hub/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, withQuery } from '../../lib/api.js';
 
@@ -38,6 +38,18 @@ function filterQuery(filters: LogFilters, admin: boolean) {
   };
   if (!admin) return own;
   return { ...own, username: filters.username, channel_id: filters.channel_id, source_ip: filters.source_ip };
+}
+
+/**
+ * The server's export of every log the filters match (the list's rows, newest first), for a link:
+ * the browser streams the file to disk.
+ */
+export function logExportHref(admin: boolean, filters: LogFilters, format: ExportFormat): string {
+  return withQuery(admin ? '/api/log/export' : '/api/log/self/export', {
+    ...filterQuery(filters, admin),
+    log_type: filters.log_type || undefined,
+    format,
+  });
 }
 
 /** Everyone's logs (`GET /api/log/`) for administrators, the caller's own (`GET /api/log/self`) otherwise. */

@@ -15,14 +15,8 @@ import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { useLastShown } from '../../hooks/useLastShown.js';
 import { useQuotaFormatter } from '../../hooks/useQuotaFormatter.js';
 import { copyToClipboard } from '../../lib/clipboard.js';
-import {
-  type CreatedBatch,
-  codesAsCsv,
-  codesAsLines,
-  codesAsText,
-  downloadFile,
-  exportFileName,
-} from './codesExport.js';
+import { downloadFile } from '../../lib/download.js';
+import { type CreatedBatch, codesAsCsv, codesAsLines, codesAsText, exportFileName } from './codesExport.js';
 import { useDeleteRedemption } from './redemption.api.js';
 
 /** Asks before deleting a code for good; an unredeemed one can then no longer be used. */

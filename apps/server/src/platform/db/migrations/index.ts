@@ -25,6 +25,7 @@ import * as routingStrategy from './0022_routing_strategy.js';
 import * as taskBudgetUse from './0023_task_budget_use.js';
 import * as routeFallbacks from './0024_route_fallbacks.js';
 import * as channelRoutingStrategy from './0025_channel_routing_strategy.js';
+import * as auditLogs from './0026_audit_logs.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -59,6 +60,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0023_task_budget_use': taskBudgetUse,
   '0024_route_fallbacks': routeFallbacks,
   '0025_channel_routing_strategy': channelRoutingStrategy,
+  '0026_audit_logs': auditLogs,
 };
 
 class StaticProvider implements MigrationProvider {
