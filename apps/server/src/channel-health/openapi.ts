@@ -26,7 +26,7 @@ export const channelTestOperations: ResourceOperations = {
       access: 'admin',
       params: idParam,
       query: testQuery,
-      answer: { contentType: 'application/json', description: '`{success, message, time}`: the test passed.' },
+      answer: { contentTypes: ['application/json'], description: '`{success, message, time}`: the test passed.' },
     },
     { method: 'get', path: '/api/channel/test', summary: 'Start testing all channels', access: 'admin' },
     {
@@ -35,7 +35,7 @@ export const channelTestOperations: ResourceOperations = {
       summary: 'Refresh one channel’s balance',
       access: 'admin',
       params: idParam,
-      answer: { contentType: 'application/json', description: '`{success, message, balance}`.' },
+      answer: { contentTypes: ['application/json'], description: '`{success, message, balance}`.' },
     },
     { method: 'get', path: '/api/channel/update_balance', summary: 'Refresh every channel’s balance', access: 'admin' },
     {
@@ -52,7 +52,7 @@ export const channelTestOperations: ResourceOperations = {
       access: 'admin',
       body: checkBody,
       answer: {
-        contentType: 'text/event-stream',
+        contentTypes: ['text/event-stream'],
         description: 'Server-sent events: `{type: "result", data}` per model, then `{type: "done"}`.',
       },
     },
@@ -62,7 +62,7 @@ export const channelTestOperations: ResourceOperations = {
       summary: 'The image probe’s beacon (records who fetched it)',
       access: 'public',
       params: imageParam,
-      answer: { contentType: 'image/png', description: 'A PNG image.' },
+      answer: { contentTypes: ['image/png'], description: 'A PNG image.' },
     },
   ],
 };

@@ -10,7 +10,7 @@ export const metricsOperations: ResourceOperations = {
       summary: 'Prometheus metrics (text format)',
       description: '404 while metrics are off.',
       access: 'basic',
-      answer: { contentType: 'text/plain', description: 'Prometheus text exposition format.' },
+      answer: { contentTypes: ['text/plain'], description: 'Prometheus text exposition format.' },
     },
   ],
 };

@@ -100,7 +100,7 @@ export const channelOperations: ResourceOperations = {
       summary: 'Every model the channels offer',
       access: 'admin',
       answer: {
-        contentType: 'application/json',
+        contentTypes: ['application/json'],
         description: 'OpenAI’s model-list shape `{object: "list", data: [...]}`, not enveloped.',
       },
     },

@@ -1,5 +1,19 @@
-import { deleteLogsQuery, logListQuery, logStatQuery, ownLogListQuery, ownLogStatQuery } from '@one-hub/contracts';
-import type { ResourceOperations } from '../openapi/operation.js';
+import {
+  deleteLogsQuery,
+  logExportQuery,
+  logListQuery,
+  logStatQuery,
+  ownLogExportQuery,
+  ownLogListQuery,
+  ownLogStatQuery,
+} from '@one-hub/contracts';
+import type { OtherAnswer, ResourceOperations } from '../openapi/operation.js';
+
+/** Every row the list would show under the same filters, as a download. */
+const EXPORT: OtherAnswer = {
+  contentTypes: ['text/csv', 'application/x-ndjson'],
+  description: 'A file (attachment): CSV, or JSON lines with `format=jsonl`.',
+};
 
 export const logOperations: ResourceOperations = {
   tag: 'Logs',
@@ -35,6 +49,22 @@ export const logOperations: ResourceOperations = {
       summary: 'Sum the caller’s own logs',
       access: 'user',
       query: ownLogStatQuery,
+    },
+    {
+      method: 'get',
+      path: '/api/log/export',
+      summary: 'Export the logs the list shows',
+      access: 'admin',
+      query: logExportQuery,
+      answer: EXPORT,
+    },
+    {
+      method: 'get',
+      path: '/api/log/self/export',
+      summary: 'Export the caller’s own logs',
+      access: 'user',
+      query: ownLogExportQuery,
+      answer: EXPORT,
     },
   ],
 };

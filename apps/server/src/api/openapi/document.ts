@@ -61,8 +61,11 @@ function failureStatuses(operation: ApiOperation): FailureStatus[] {
 
 function successResponse(operation: ApiOperation): JsonSchema {
   if (operation.answer) {
-    const { contentType, description, schema } = operation.answer;
-    return { description, content: { [contentType]: { schema: schema ? toJsonSchema(schema) : {} } } };
+    const { contentTypes, description, schema } = operation.answer;
+    const content = Object.fromEntries(
+      contentTypes.map((type) => [type, { schema: schema ? toJsonSchema(schema) : {} }]),
+    );
+    return { description, content };
   }
   const data = operation.paged ? pagedSchema(operation.data ?? z.unknown()) : (operation.data ?? z.unknown());
   const schema = toJsonSchema(apiSuccessSchema(data));

@@ -14,7 +14,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
 /** A success that is not the `{success, message, data}` envelope (a file, a stream, another API's shape). */
 export interface OtherAnswer {
-  contentType: string;
+  /** One or more: an export answers CSV or JSON lines as its `format` asks. */
+  contentTypes: string[];
   description: string;
   schema?: z.ZodType;
 }

@@ -49,11 +49,11 @@ function operationSection(method: string, path: string, operation: JsonSchema): 
 /** What a success answers when it is not the envelope, and which refusals the operation may give. */
 function answerLines(responses: Record<string, JsonSchema>): string[] {
   const success = responses['200'] as { description: string; content: Record<string, unknown> };
-  const [contentType] = Object.keys(success.content);
+  const contentTypes = Object.keys(success.content).map((type) => `\`${type}\``);
   const refusals = Object.keys(responses).filter((status) => status !== '200');
   const lines = [`Refusals: ${refusals.join(', ')} (the \`{success: false, message}\` envelope).`, ''];
   if (success.description.startsWith('Done:')) return lines;
-  return [`Answers \`${contentType}\`: ${success.description}`, '', ...lines];
+  return [`Answers ${contentTypes.join(' or ')}: ${success.description}`, '', ...lines];
 }
 
 function bodySchema(operation: JsonSchema): JsonSchema | undefined {

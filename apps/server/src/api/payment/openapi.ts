@@ -20,7 +20,7 @@ const notify = (method: 'get' | 'post'): ApiOperation => ({
     'Registered for every method. The body is read as raw bytes and checked against the gateway’s signature; the answer is what the gateway expects.',
   access: 'webhook',
   params: uuidParam,
-  answer: { contentType: '*/*', description: 'The gateway’s expected acknowledgement.' },
+  answer: { contentTypes: ['*/*'], description: 'The gateway’s expected acknowledgement.' },
 });
 
 export const paymentOperations: ResourceOperations = {

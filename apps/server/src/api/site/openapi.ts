@@ -13,7 +13,7 @@ export const siteOperations: ResourceOperations = {
       path: '/api/openapi.json',
       summary: 'This OpenAPI 3.1 document',
       access: 'public',
-      answer: { contentType: 'application/json', description: 'The OpenAPI document, not enveloped.' },
+      answer: { contentTypes: ['application/json'], description: 'The OpenAPI document, not enveloped.' },
     },
   ],
 };
