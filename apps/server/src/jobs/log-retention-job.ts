@@ -1,7 +1,6 @@
 import type { LogService } from '../api/log/service.js';
 import type { OptionService } from '../api/option/service.js';
-import type { Logger } from '../platform/logger.js';
-import { type RetentionJob, startRetentionJob } from './retention-job.js';
+import { type RetentionJob, type RetentionTiming, startRetentionJob } from './retention-job.js';
 
 /**
  * Log retention (`LogRetentionDays`, 0 = keep forever): consume and error logs older than that
@@ -9,13 +8,9 @@ import { type RetentionJob, startRetentionJob } from './retention-job.js';
  * money moving and stay, as with the manual cleanup; the daily roll-up (`statistics`) is never
  * touched, so the dashboards and the log statistics keep the usage of deleted days.
  */
-export interface LogRetentionJobOptions {
+export interface LogRetentionJobOptions extends RetentionTiming {
   options: Pick<OptionService, 'getNumber'>;
   logs: Pick<LogService, 'deleteExpiredBatch'>;
-  logger: Pick<Logger, 'info' | 'error'>;
-  intervalMs?: number;
-  batchSize?: number;
-  pauseMs?: number;
 }
 
 export type LogRetentionJob = RetentionJob;

@@ -23,6 +23,9 @@ export interface RetentionJobOptions {
   pauseMs?: number;
 }
 
+/** What each retention job passes through unchanged: where it logs, and its timing (tests shorten it). */
+export type RetentionTiming = Pick<RetentionJobOptions, 'logger' | 'intervalMs' | 'batchSize' | 'pauseMs'>;
+
 export interface RetentionJob {
   /** Runs one pass now (or joins the one under way); resolves with how many rows it deleted. */
   runNow(): Promise<number>;

@@ -1,7 +1,6 @@
 import {
   type AdminCreateUserBody,
   type AdminUpdateUserBody,
-  type AuditAction,
   DEFAULT_GROUP,
   isRootRole,
   type KeywordPageQuery,
@@ -25,6 +24,7 @@ import type { OptionService } from '../option/service.js';
 import type { UserGroupService } from '../user-group/service.js';
 import { recordBalanceChange, recordUserChange } from './audit.js';
 import { InviteRewards, type PaidReward } from './invite-reward.js';
+import { applyManageAction, manageAuditAction } from './manage.js';
 import { toUserView } from './presenter.js';
 import { assertOutranks, refuseOwnAccessChange } from './rank.js';
 import type { UserRepository } from './repo.js';
@@ -258,7 +258,7 @@ export class UserService {
       throw AppError.forbidden('a root user cannot be disabled, deleted, promoted or demoted');
     assertOutranks(caller, target);
     const result = await this.users.db.transaction().execute(async (transaction) => {
-      const applied = await this.applyManageAction(caller, target, body.action, transaction);
+      const applied = await applyManageAction(this.users, { caller, target, action: body.action }, transaction);
       const after = await this.users.findById(target.id, transaction);
       await recordUserChange(transaction, {
         action: manageAuditAction(body.action, target, applied),
@@ -269,40 +269,6 @@ export class UserService {
     });
     this.userChanged(target.id);
     return result;
-  }
-
-  private async applyManageAction(
-    caller: UserRow,
-    target: UserRow,
-    action: ManageUserBody['action'],
-    transaction: Executor,
-  ): Promise<{ role: number; status: number }> {
-    switch (action) {
-      case 'disable':
-        // Its sessions end for good: enabling the user again later does not bring them back.
-        await this.users.revokeSessions(target.id, { status: UserStatus.disabled }, transaction);
-        return { role: target.role, status: UserStatus.disabled };
-      case 'enable':
-        await this.users.update(target.id, { status: UserStatus.enabled }, transaction);
-        return { role: target.role, status: UserStatus.enabled };
-      case 'delete':
-        await this.users.softDelete(target, transaction);
-        return { role: target.role, status: target.status };
-      case 'promote':
-        if (!isRootRole(caller.role)) throw AppError.forbidden('permission denied: only root can make a user an admin');
-        if (target.role >= Role.admin) throw AppError.badRequest('action: this user is already an admin');
-        await this.users.update(target.id, { role: Role.admin }, transaction);
-        return { role: Role.admin, status: target.status };
-      case 'demote':
-        if (target.role <= Role.common) throw AppError.badRequest('action: this user is already a common user');
-        await this.users.update(target.id, { role: Role.common }, transaction);
-        return { role: Role.common, status: target.status };
-      case 'set_reliable':
-        // Any administrator may, on a user it outranks (root also on an admin, as the reference allows).
-        if (target.role === Role.reliable) throw AppError.badRequest('action: this user is already a reliable user');
-        await this.users.update(target.id, { role: Role.reliable }, transaction);
-        return { role: Role.reliable, status: target.status };
-    }
   }
 
   async delete(caller: UserRow, id: number): Promise<void> {
@@ -354,10 +320,4 @@ export class UserService {
     this.quotaChanged(id, body.quota);
     return toUserView(await this.requireUser(id));
   }
-}
-
-/** How the audit log names a manage action: `set_reliable` raises a common user and lowers an admin. */
-function manageAuditAction(action: ManageUserBody['action'], target: UserRow, applied: { role: number }): AuditAction {
-  if (action === 'set_reliable') return applied.role > target.role ? 'promote' : 'demote';
-  return action;
 }
