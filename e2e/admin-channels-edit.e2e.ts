@@ -138,6 +138,53 @@ describe('channel administration: one channel', () => {
     await page.close();
   });
 
+  it('records an edit of priority and key in the audit log, the key only as changed', async () => {
+    const [audited] = await root<Array<{ id: number }>>('POST', '/api/channel/', {
+      name: 'audited',
+      type: 1,
+      key: 'sk-audit-before-0001',
+      base_url: site.upstream.url,
+      models: 'mock-chat',
+      group: 'default',
+    });
+    const id = audited?.id ?? 0;
+    const page = await openChannels();
+    await page.getByTestId(`channel-edit-${id}`).click();
+    await expect.poll(() => page.getByTestId('channel-form-name').inputValue()).toBe('audited');
+    await page.getByTestId('channel-form-priority').fill('5');
+    await page.getByTestId('channel-form-key').fill('sk-audit-after-0002');
+    await page.getByTestId('channel-form-submit').click();
+    await page.getByTestId('channel-form').waitFor({ state: 'detached' });
+    await expect.poll(async () => (await channelNamed('audited')).priority).toBe(5);
+
+    // The Audit log screen, reached from the menu, filtered to channels.
+    await page.goto(`${site.server.origin}/panel/audit`);
+    await page.getByTestId('audit-list').waitFor();
+    await page.getByTestId('audit-filter-resource').click();
+    await page.getByTestId('audit-option-channel').click();
+    await page.getByTestId('audit-filter-submit').click();
+    await expect.poll(() => page.url()).toContain('resource=channel');
+    const [update] = await root<{ data: Array<{ id: number; action: string }> }>(
+      'GET',
+      `/api/audit/?resource=channel&target_id=${id}&action=update`,
+    ).then((answer) => answer.data);
+    const summary = page.getByTestId(`audit-changes-${update?.id}`);
+    await expect.poll(() => textOf(summary)).toBe('priority: 0 → 5, key: changed');
+    expect(await textOf(page.getByTestId(`audit-target-${update?.id}`))).toBe(`audited #${id}`);
+    expect(await textOf(page.getByTestId(`audit-actor-${update?.id}`))).toMatch(/^root #\d+$/);
+    // Every row on the screen is a channel's; neither key appears anywhere, the dialog included.
+    const resources = await page.locator('[data-testid^=audit-resource-]').allTextContents();
+    expect(new Set(resources)).toEqual(new Set(['Channel']));
+    await page.getByTestId(`audit-details-${update?.id}`).click();
+    await page.getByTestId('audit-field-key').waitFor();
+    expect(await textOf(page.getByTestId('audit-field-priority'))).toBe('priority05');
+    const content = await page.content();
+    for (const key of ['sk-audit-before-0001', 'sk-audit-after-0002']) {
+      expect(content).not.toContain(key);
+    }
+    await page.close();
+  });
+
   it('tests the channel against the mock: the time is shown, a failure says why', async () => {
     const page = await openChannels();
     const before = site.upstream.received.length;

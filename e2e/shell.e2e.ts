@@ -167,7 +167,7 @@ describe('the console for root', () => {
   });
 
   it('shows the admin-only menu items', async () => {
-    for (const id of ['analytics', 'user', 'channel', 'operation', 'paySetting', 'setting']) {
+    for (const id of ['analytics', 'audit', 'user', 'channel', 'operation', 'paySetting', 'setting']) {
       expect(await page.getByTestId(`menu-${id}`).count(), id).toBe(1);
     }
     expect(await text(page, 'drawer-username')).toBe('root');
@@ -261,7 +261,7 @@ describe('the console for a plain user', () => {
   it('hides the admin-only items and guards their routes', async () => {
     const page = await openPage({ language: 'en_US' });
     await signIn(page, PLAIN_USER.username, PLAIN_USER.password);
-    for (const id of ['analytics', 'user', 'channel', 'operation', 'paySetting', 'setting']) {
+    for (const id of ['analytics', 'audit', 'user', 'channel', 'operation', 'paySetting', 'setting']) {
       expect(await page.getByTestId(`menu-${id}`).count(), id).toBe(0);
     }
     for (const id of [
@@ -277,7 +277,14 @@ describe('the console for a plain user', () => {
     ]) {
       expect(await page.getByTestId(`menu-${id}`).count(), id).toBe(1);
     }
-    for (const path of ['/panel/user', '/panel/channel', '/panel/setting', '/panel/user_group', '/panel/redemption']) {
+    for (const path of [
+      '/panel/user',
+      '/panel/channel',
+      '/panel/setting',
+      '/panel/user_group',
+      '/panel/redemption',
+      '/panel/audit',
+    ]) {
       await page.goto(`${server.origin}${path}`);
       await page.getByTestId('forbidden').waitFor();
     }

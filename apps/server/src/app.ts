@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './api/account/routes.js';
 import { installAuditScope } from './api/audit/context.js';
+import { auditRoutes } from './api/audit/routes.js';
 import { channelRoutes } from './api/channel/routes.js';
 import { invoiceRoutes } from './api/invoice/routes.js';
 import { logRoutes } from './api/log/routes.js';
@@ -190,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   modelMetadataRoutes(app, { auth, metadata: services.modelMetadata });
   logRoutes(app, { auth, logs: services.logs });
+  auditRoutes(app, { auth, audit: services.audit });
   midjourneyRoutes(app, { auth, database: services.database, links: services.links });
   taskRoutes(app, { auth, database: services.database });
   redemptionRoutes(app, { auth, redemptions: services.redemptions });

@@ -4,6 +4,7 @@ import { type Announce, ensureRootUser } from './api/account/bootstrap.js';
 import { OptionRepository } from './api/option/repo.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { startAuditRetentionJob } from './jobs/audit-retention-job.js';
 import { startChannelTestJob } from './jobs/channel-test-job.js';
 import { startInvoiceJob } from './jobs/invoice-job.js';
 import { startLogRetentionJob } from './jobs/log-retention-job.js';
@@ -106,6 +107,10 @@ export async function assembleServer(
     config.nodeType === 'master'
       ? startLogRetentionJob({ options: services.options, logs: services.logs, logger })
       : undefined;
+  const auditRetention =
+    config.nodeType === 'master'
+      ? startAuditRetentionJob({ options: services.options, audit: services.audit, logger })
+      : undefined;
   const planExpiry =
     config.nodeType === 'master' ? startPlanExpiryJob({ subscriptions: services.plans, logger }) : undefined;
   const { priceUpdates } = config;
@@ -143,6 +148,7 @@ export async function assembleServer(
       await invoiceJob?.stop();
       await channelTests?.stop();
       await logRetention?.stop();
+      await auditRetention?.stop();
       await planExpiry?.stop();
       await priceUpdate?.stop();
       await app.close();

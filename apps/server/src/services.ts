@@ -2,6 +2,8 @@ import { ChannelStatus } from '@one-hub/contracts';
 import { AccountService } from './api/account/service.js';
 import { createSignInServices, type SignInServices, type SignInUpstreams } from './api/account/sign-in.js';
 import { VerificationCodes } from './api/account/verification.js';
+import { AuditRepository } from './api/audit/repo.js';
+import { AuditService } from './api/audit/service.js';
 import { ChannelRepository } from './api/channel/repo.js';
 import { ChannelService } from './api/channel/service.js';
 import { InvoiceRepository } from './api/invoice/repo.js';
@@ -79,6 +81,8 @@ export interface Services {
   prices: PriceService;
   modelMetadata: ModelMetadataService;
   logs: LogService;
+  /** The audit log's reader (GET /api/audit/) and its retention; rows are written by each change's service. */
+  audit: AuditService;
   redemptions: RedemptionService;
   dashboard: DashboardService;
   analytics: AnalyticsService;
@@ -234,6 +238,7 @@ export function createServices(
     prices,
     modelMetadata,
     logs,
+    audit: new AuditService(new AuditRepository(database)),
     redemptions,
     dashboard,
     analytics,

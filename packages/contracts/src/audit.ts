@@ -23,8 +23,22 @@ export const AUDIT_RESOURCES = [
 ] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
-/** What was done to the target. `move` is a key given to another user. */
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'move', 'enable', 'disable', 'grant', 'cancel'] as const;
+/**
+ * What was done to the target. `move` is a key given to another user; `promote` and `demote` a
+ * user's role raised or lowered (POST /api/user/manage).
+ */
+export const AUDIT_ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'move',
+  'enable',
+  'disable',
+  'grant',
+  'cancel',
+  'promote',
+  'demote',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One changed field: its value before and after (absent on create / delete), or only `secret` for a secret. */

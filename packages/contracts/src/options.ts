@@ -169,6 +169,8 @@ export const optionDefinitions = {
   LogConsumeEnabled: bool(true),
   /** Days consume and error logs are kept (0: forever); older ones are deleted by the master node, hourly. */
   LogRetentionDays: int(0, { min: 0, max: 36_500 }),
+  /** Days audit rows are kept (0: forever, the default); older ones are deleted by the master node, hourly. */
+  AuditLogRetentionDays: int(0, { min: 0, max: 36_500 }),
   ApproximateTokenEnabled: bool(false),
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),

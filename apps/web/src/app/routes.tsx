@@ -54,6 +54,11 @@ export const panelRoutes: PageRoute[] = [
   },
   { path: 'log', page: lazyPage(() => import('../features/log/LogPage.js'), 'LogPage') },
   {
+    path: 'audit',
+    admin: true,
+    page: lazyPage(() => import('../features/audit/AuditPage.js'), 'AuditPage'),
+  },
+  {
     path: 'midjourney',
     page: lazyPage(() => import('../features/midjourney/MidjourneyPage.js'), 'MidjourneyPage'),
   },

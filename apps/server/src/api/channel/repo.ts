@@ -157,6 +157,17 @@ export class ChannelRepository {
     return row && this.toRecord(row);
   }
 
+  /** The live channels among `ids`, keys opened, by id. */
+  async findManyById(ids: readonly number[], executor?: Executor): Promise<ChannelRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.live(executor)
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => this.toRecord(row));
+  }
+
   listByIds(ids: number[]): Promise<ChannelListRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.live().select(LIST_COLUMNS).where('id', 'in', ids).orderBy('id').execute();
@@ -243,15 +254,13 @@ export class ChannelRepository {
     return Number(result.numUpdatedRows);
   }
 
-  /** Soft-deletes the disabled channels (status 2 or 3), of one tag when given. */
-  async softDeleteDisabled(tag?: string): Promise<number> {
-    let query = this.handle.db
-      .updateTable('channels')
-      .set({ deleted_at: nowSeconds() })
-      .where('deleted_at', 'is', null)
-      .where('status', 'in', [2, 3]);
+  /** Ids of the disabled channels (status 2 or 3), of one tag when given: what "delete disabled" removes. */
+  async disabledIds(tag: string | undefined, executor?: Executor): Promise<number[]> {
+    let query = this.live(executor)
+      .select('id')
+      .where('status', 'in', [ChannelStatus.manuallyDisabled, ChannelStatus.autoDisabled]);
     if (tag !== undefined) query = query.where('tag', '=', tag);
-    return Number((await query.executeTakeFirst()).numUpdatedRows);
+    return (await query.execute()).map((row) => row.id);
   }
 
   async idsOfTag(tag: string): Promise<number[]> {

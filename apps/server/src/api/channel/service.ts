@@ -14,6 +14,7 @@ import { providerByType, providerRegistry } from '../../domain/channel-types/reg
 import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
+import { auditedChannelChange } from './audit.js';
 import { channelsToCreate, editToPatch } from './fields.js';
 import { toChannelDetailView, toChannelView, toProviderView } from './presenter.js';
 import type { ChannelRecord, ChannelRepository } from './repo.js';
@@ -91,7 +92,12 @@ export class ChannelService {
     const channels = channelsToCreate(body, nowSeconds());
     checkRelayableType(body.type);
     await checkChannelRules(this.repo, channels, { checkType: true, checkGroups: true });
-    const ids = await this.repo.transaction((executor) => this.repo.insertMany(channels, executor));
+    const ids = await auditedChannelChange(
+      this.repo,
+      [],
+      (executor) => this.repo.insertMany(channels, executor),
+      (created) => created,
+    );
     await this.changed(ids.length === 1 ? ids[0] : undefined);
     return (await this.repo.listByIds(ids)).map(toChannelView);
   }
@@ -106,22 +112,24 @@ export class ChannelService {
       checkType: patch.type !== undefined || patch.base_url !== undefined || patch.other !== undefined,
       checkGroups: patch.group !== undefined,
     });
-    await this.repo.update([id], patch);
+    await auditedChannelChange(this.repo, [id], (executor) => this.repo.update([id], patch, executor));
     await this.changed(id);
     return toChannelView(await this.require(id));
   }
 
   async setAzureApiVersion(body: ChannelBatchValueBody): Promise<number> {
-    const count = await this.repo.update(body.ids, { other: body.value });
+    const count = await auditedChannelChange(this.repo, body.ids, (executor, ids) =>
+      this.repo.update([...ids], { other: body.value }, executor),
+    );
     await this.changed();
     return count;
   }
 
   /** Removes one model from each channel's list; returns how many channels listed it. */
   async removeModel(body: ChannelBatchValueBody): Promise<number> {
-    const changedIds = await this.repo.transaction(async (executor) => {
+    const changedIds = await auditedChannelChange(this.repo, body.ids, async (executor, ids) => {
       const changed: number[] = [];
-      for (const id of new Set(body.ids)) {
+      for (const id of new Set(ids)) {
         const channel = await this.repo.findById(id, executor);
         if (!channel) continue;
         const models = splitChannelList(channel.models);
@@ -137,26 +145,32 @@ export class ChannelService {
   }
 
   async deleteMany(ids: number[]): Promise<number> {
-    const count = await this.repo.softDelete([...new Set(ids)]);
+    const count = await auditedChannelChange(this.repo, [...new Set(ids)], (executor, live) =>
+      this.repo.softDelete([...live], executor),
+    );
     await this.changed();
     return count;
   }
 
   async deleteDisabled(): Promise<number> {
-    const count = await this.repo.softDeleteDisabled();
+    const count = await auditedChannelChange(
+      this.repo,
+      (executor) => this.repo.disabledIds(undefined, executor),
+      (executor, ids) => this.repo.softDelete([...ids], executor),
+    );
     await this.changed();
     return count;
   }
 
   async delete(id: number): Promise<void> {
     await this.require(id);
-    await this.repo.softDelete([id]);
+    await auditedChannelChange(this.repo, [id], (executor) => this.repo.softDelete([id], executor));
     await this.changed(id);
   }
 
   async clearTag(id: number): Promise<void> {
     await this.require(id);
-    await this.repo.update([id], { tag: '' });
+    await auditedChannelChange(this.repo, [id], (executor) => this.repo.update([id], { tag: '' }, executor));
     await this.changed(id);
   }
 

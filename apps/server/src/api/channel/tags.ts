@@ -3,6 +3,7 @@ import { ChannelStatus, type ChannelTagView, type ChannelView, type UpdateChanne
 import { nowSeconds } from '../../platform/clock.js';
 import { toBoolean } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { auditedChannelChange } from './audit.js';
 import { MAX_KEYS_AT_ONCE, sharedTagPatch, splitKeys } from './fields.js';
 import { toChannelDetailView, toChannelView } from './presenter.js';
 import type { ChannelPatch, ChannelRecord, ChannelRepository, NewChannel } from './repo.js';
@@ -116,44 +117,59 @@ export class ChannelTagService {
     const clones = newKeys.map((key, index) =>
       cloneFor(template, shared, key, `${baseName}_${channels.length + index + 1}`),
     );
-    await this.repo.transaction(async (executor) => {
-      await this.repo.softDelete(
-        removed.map((channel) => channel.id),
-        executor,
-      );
-      await this.repo.update(
-        kept.map((channel) => channel.id),
-        shared,
-        executor,
-      );
-      await this.repo.insertMany(clones, executor);
-    });
+    await auditedChannelChange(
+      this.repo,
+      channels.map((channel) => channel.id),
+      async (executor) => {
+        await this.repo.softDelete(
+          removed.map((channel) => channel.id),
+          executor,
+        );
+        await this.repo.update(
+          kept.map((channel) => channel.id),
+          shared,
+          executor,
+        );
+        return this.repo.insertMany(clones, executor);
+      },
+      (createdIds) => createdIds,
+    );
     await this.changed();
     return { added: clones.length, removed: removed.length, updated: kept.length };
   }
 
   async delete(tag: string): Promise<number> {
-    const count = await this.repo.softDelete(await this.requireIds(tag));
+    const count = await auditedChannelChange(this.repo, await this.requireIds(tag), (executor, ids) =>
+      this.repo.softDelete([...ids], executor),
+    );
     await this.changed();
     return count;
   }
 
   async deleteDisabled(tag: string): Promise<number> {
     await this.requireIds(tag);
-    const count = await this.repo.softDeleteDisabled(tag);
+    const count = await auditedChannelChange(
+      this.repo,
+      (executor) => this.repo.disabledIds(tag, executor),
+      (executor, ids) => this.repo.softDelete([...ids], executor),
+    );
     await this.changed();
     return count;
   }
 
   async setPriority(tag: string, priority: number): Promise<number> {
-    const count = await this.repo.update(await this.requireIds(tag), { priority });
+    const count = await auditedChannelChange(this.repo, await this.requireIds(tag), (executor, ids) =>
+      this.repo.update([...ids], { priority }, executor),
+    );
     await this.changed();
     return count;
   }
 
   async setStatus(tag: string, status: 'enable' | 'disable'): Promise<number> {
     const value = status === 'enable' ? ChannelStatus.enabled : ChannelStatus.manuallyDisabled;
-    const count = await this.repo.update(await this.requireIds(tag), { status: value });
+    const count = await auditedChannelChange(this.repo, await this.requireIds(tag), (executor, ids) =>
+      this.repo.update([...ids], { status: value }, executor),
+    );
     await this.changed();
     return count;
   }

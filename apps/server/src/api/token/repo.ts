@@ -3,6 +3,7 @@ import type { Updateable } from 'kysely';
 import { nowSeconds } from '../../platform/clock.js';
 import {
   type DatabaseHandle,
+  type Executor,
   fetchPage,
   insertReturningId,
   type NewTokenRow,
@@ -45,9 +46,13 @@ export interface TokenOwner {
 export class TokenRepository {
   constructor(readonly handle: DatabaseHandle) {}
 
+  transaction<Result>(work: (executor: Executor) => Promise<Result>): Promise<Result> {
+    return this.handle.db.transaction().execute(work);
+  }
+
   /** Tokens that are not soft-deleted. */
-  private live() {
-    return this.handle.db.selectFrom('tokens').selectAll().where('deleted_at', 'is', null);
+  private live(executor: Executor = this.handle.db) {
+    return executor.selectFrom('tokens').selectAll().where('deleted_at', 'is', null);
   }
 
   /** The relay's lookup: a live token by the SHA-256 of its key body. */
@@ -55,8 +60,8 @@ export class TokenRepository {
     return this.live().where('key_hash', '=', hash).executeTakeFirst();
   }
 
-  findById(id: number): Promise<TokenRow | undefined> {
-    return this.live().where('id', '=', id).executeTakeFirst();
+  findById(id: number, executor?: Executor): Promise<TokenRow | undefined> {
+    return this.live(executor).where('id', '=', id).executeTakeFirst();
   }
 
   /** A token only if it belongs to `userId`, so another user's id looks exactly like a missing one. */
@@ -91,14 +96,9 @@ export class TokenRepository {
    * Plain SET of the given columns. Quota columns are also moved by the relay's billing; callers
    * pass `remain_quota` only when a person chose a new value, which then wins by design.
    */
-  async update(id: number, patch: TokenUpdate): Promise<void> {
+  async update(id: number, patch: TokenUpdate, executor: Executor = this.handle.db): Promise<void> {
     if (Object.keys(patch).length === 0) return;
-    await this.handle.db
-      .updateTable('tokens')
-      .set(patch)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .execute();
+    await executor.updateTable('tokens').set(patch).where('id', '=', id).where('deleted_at', 'is', null).execute();
   }
 
   async softDelete(id: number): Promise<void> {

@@ -25,6 +25,7 @@ import { isUniqueViolation, type TokenRow, toBoolean, type UserRow } from '../..
 import { AppError } from '../../platform/errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { UserGroupService } from '../user-group/service.js';
+import { recordTokenChange } from './audit.js';
 import { toAdminTokenView, toTokenView } from './presenter.js';
 import type { TokenRepository, TokenUpdate } from './repo.js';
 import { assertStatusChange, type TokenLimits } from './rules.js';
@@ -136,12 +137,13 @@ export class TokenService {
     }
     // A token whose owner was deleted can still be edited; only public groups are then allowed.
     const changes = { ...body, setting: body.setting && tagged(body.setting, token, true) };
-    return this.toAdminView(await this.applyUpdate(token, owner?.group ?? '', changes, owner?.id ?? token.user_id));
+    const ownerId = owner?.id ?? token.user_id;
+    return this.toAdminView(await this.applyUpdate(token, owner?.group ?? '', changes, { ownerId, audited: true }));
   }
 
   async adminSetStatus(caller: UserRow, body: TokenStatusBody): Promise<AdminTokenView> {
     const token = await this.requireManaged(caller, body.id);
-    return this.toAdminView(await this.applyUpdate(token, '', { status: body.status }));
+    return this.toAdminView(await this.applyUpdate(token, '', { status: body.status }, { audited: true }));
   }
 
   private async toAdminView(row: TokenRow): Promise<AdminTokenView> {
@@ -176,14 +178,16 @@ export class TokenService {
   /**
    * Validates and writes the fields given (others stay as they are). Group rules are checked
    * against `ownerGroup` only when a group or the owner changes, so a group that stopped being
-   * public does not block renaming an old token.
+   * public does not block renaming an old token. An administrator's edit is `audited`: its audit
+   * rows are written in the change's transaction.
    */
   private async applyUpdate(
     token: TokenRow,
     ownerGroup: string,
     changes: Partial<Omit<AdminUpdateTokenBody, 'id'>>,
-    ownerId = token.user_id,
+    how: { ownerId?: number; audited?: boolean } = {},
   ): Promise<TokenRow> {
+    const ownerId = how.ownerId ?? token.user_id;
     const group = changes.group ?? token.group;
     const backupGroup = changes.backup_group ?? token.backup_group;
     const groupsChanged = group !== token.group || backupGroup !== token.backup_group;
@@ -203,7 +207,12 @@ export class TokenService {
     if (changes.unlimited_quota !== undefined) patch.unlimited_quota = changes.unlimited_quota;
     if (groupsChanged) Object.assign(patch, { group, backup_group: backupGroup });
     if (changes.setting) patch.setting = writeTokenSetting(changes.setting);
-    await this.repo.update(token.id, patch);
+    await this.repo.transaction(async (executor) => {
+      const before = how.audited ? await this.repo.findById(token.id, executor) : undefined;
+      await this.repo.update(token.id, patch, executor);
+      const after = before && (await this.repo.findById(token.id, executor));
+      if (before && after) await recordTokenChange(executor, before, after);
+    });
     this.notify(token.id);
     return (await this.repo.findById(token.id)) ?? token;
   }

@@ -159,8 +159,8 @@ export class UserRepository {
    * Ends every session of a user in one statement: the session generation moves on, so each cookie
    * issued before is refused, together with `patch` (a new password hash, a revoked access token).
    */
-  async revokeSessions(id: number, patch: UserUpdate = {}): Promise<void> {
-    await this.handle.db
+  async revokeSessions(id: number, patch: UserUpdate = {}, executor: Executor = this.handle.db): Promise<void> {
+    await executor
       .updateTable('users')
       .set((expression) => ({ ...patch, session_generation: expression('session_generation', '+', 1) }))
       .where('id', '=', id)
@@ -172,8 +172,8 @@ export class UserRepository {
    * Sets a new password hash: like every password change it also revokes the access token and
    * ends every session, so whoever held either before holds nothing now.
    */
-  setPassword(id: number, passwordHash: string, patch: UserUpdate = {}): Promise<void> {
-    return this.revokeSessions(id, { ...patch, password: passwordHash, access_token_hash: null });
+  setPassword(id: number, passwordHash: string, patch: UserUpdate = {}, executor?: Executor): Promise<void> {
+    return this.revokeSessions(id, { ...patch, password: passwordHash, access_token_hash: null }, executor);
   }
 
   /**
@@ -197,8 +197,8 @@ export class UserRepository {
   }
 
   /** Soft delete; the username is renamed so it can be registered again. */
-  async softDelete(user: UserRow): Promise<void> {
-    await this.handle.db
+  async softDelete(user: UserRow, executor: Executor = this.handle.db): Promise<void> {
+    await executor
       .updateTable('users')
       .set({
         username: `${user.username}_del_${randomString(6)}`,

@@ -15,14 +15,16 @@ import {
 } from '@one-hub/contracts';
 import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
-import { isUniqueViolation, type UserRow, type UserUpdate } from '../../platform/db/index.js';
+import { type Executor, isUniqueViolation, type UserRow, type UserUpdate } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import { hashPassword } from '../../platform/password.js';
 import { logQuota } from '../log/format.js';
 import type { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
 import type { UserGroupService } from '../user-group/service.js';
+import { recordBalanceChange, recordUserChange } from './audit.js';
 import { InviteRewards, type PaidReward } from './invite-reward.js';
+import { applyManageAction, manageAuditAction } from './manage.js';
 import { toUserView } from './presenter.js';
 import { assertOutranks, refuseOwnAccessChange } from './rank.js';
 import type { UserRepository } from './repo.js';
@@ -67,8 +69,14 @@ export class UserService {
     void this.changes.publish('quota', { userId, delta });
   }
 
-  /** Creates a user with the new-user gift and invite rewards, all in one transaction. */
-  async createAccount(account: NewAccount): Promise<UserRow> {
+  /**
+   * Creates a user with the new-user gift and invite rewards, all in one transaction; `within` adds
+   * the caller's own writes (an administrator's budgets, the audit row) to that transaction.
+   */
+  async createAccount(
+    account: NewAccount,
+    within?: (transaction: Executor, id: number) => Promise<void>,
+  ): Promise<UserRow> {
     if (await this.users.isUsernameTaken(account.username)) {
       throw AppError.conflict(`'${account.username}' is already taken`, 'username');
     }
@@ -143,6 +151,7 @@ export class UserService {
         if (account.inviterId && this.inviteRewards.paysAtRegistration(emailVerified)) {
           reward = await this.inviteRewards.payIfPending(transaction, newId);
         }
+        await within?.(transaction, newId);
         return newId;
       });
       this.inviteRewards.notify(reward);
@@ -172,16 +181,19 @@ export class UserService {
   }
 
   async adminCreate(body: AdminCreateUserBody): Promise<UserView> {
-    const user = await this.createAccount({
+    const account = {
       username: body.username,
       password: body.password,
       displayName: body.display_name,
       group: body.group,
+    };
+    const user = await this.createAccount(account, async (transaction, id) => {
+      if (body.budgets && body.budgets.length > 0) {
+        await this.users.update(id, { budgets: JSON.stringify(body.budgets) }, transaction);
+      }
+      const after = await this.users.findById(id, transaction);
+      await recordUserChange(transaction, { action: 'create', after, passwordSet: true });
     });
-    if (body.budgets && body.budgets.length > 0) {
-      await this.users.update(user.id, { budgets: JSON.stringify(body.budgets) });
-      return toUserView(await this.requireUser(user.id));
-    }
     return toUserView(user);
   }
 
@@ -196,9 +208,14 @@ export class UserService {
     const patch = await this.editPatch(target, body);
     if (Object.keys(patch).length > 0) {
       try {
-        const { password, ...rest } = patch;
-        if (password) await this.users.setPassword(target.id, password, rest);
-        else await this.users.update(target.id, patch);
+        await this.users.db.transaction().execute(async (transaction) => {
+          const before = await this.users.findById(target.id, transaction);
+          const { password, ...rest } = patch;
+          if (password) await this.users.setPassword(target.id, password, rest, transaction);
+          else await this.users.update(target.id, patch, transaction);
+          const after = await this.users.findById(target.id, transaction);
+          await recordUserChange(transaction, { action: 'update', before, after, passwordSet: Boolean(password) });
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw AppError.conflict('this username is already taken', 'username');
         throw error;
@@ -240,49 +257,28 @@ export class UserService {
     if (isRootRole(target.role))
       throw AppError.forbidden('a root user cannot be disabled, deleted, promoted or demoted');
     assertOutranks(caller, target);
-    const result = await this.applyManageAction(caller, target, body.action);
+    const result = await this.users.db.transaction().execute(async (transaction) => {
+      const applied = await applyManageAction(this.users, { caller, target, action: body.action }, transaction);
+      const after = await this.users.findById(target.id, transaction);
+      await recordUserChange(transaction, {
+        action: manageAuditAction(body.action, target, applied),
+        before: target,
+        after,
+      });
+      return applied;
+    });
     this.userChanged(target.id);
     return result;
-  }
-
-  private async applyManageAction(
-    caller: UserRow,
-    target: UserRow,
-    action: ManageUserBody['action'],
-  ): Promise<{ role: number; status: number }> {
-    switch (action) {
-      case 'disable':
-        // Its sessions end for good: enabling the user again later does not bring them back.
-        await this.users.revokeSessions(target.id, { status: UserStatus.disabled });
-        return { role: target.role, status: UserStatus.disabled };
-      case 'enable':
-        await this.users.update(target.id, { status: UserStatus.enabled });
-        return { role: target.role, status: UserStatus.enabled };
-      case 'delete':
-        await this.users.softDelete(target);
-        return { role: target.role, status: target.status };
-      case 'promote':
-        if (!isRootRole(caller.role)) throw AppError.forbidden('permission denied: only root can make a user an admin');
-        if (target.role >= Role.admin) throw AppError.badRequest('action: this user is already an admin');
-        await this.users.update(target.id, { role: Role.admin });
-        return { role: Role.admin, status: target.status };
-      case 'demote':
-        if (target.role <= Role.common) throw AppError.badRequest('action: this user is already a common user');
-        await this.users.update(target.id, { role: Role.common });
-        return { role: Role.common, status: target.status };
-      case 'set_reliable':
-        // Any administrator may, on a user it outranks (root also on an admin, as the reference allows).
-        if (target.role === Role.reliable) throw AppError.badRequest('action: this user is already a reliable user');
-        await this.users.update(target.id, { role: Role.reliable });
-        return { role: Role.reliable, status: target.status };
-    }
   }
 
   async delete(caller: UserRow, id: number): Promise<void> {
     const target = await this.requireUser(id);
     if (isRootRole(target.role)) throw AppError.forbidden('a root user cannot be deleted');
     assertOutranks(caller, target);
-    await this.users.softDelete(target);
+    await this.users.db.transaction().execute(async (transaction) => {
+      await this.users.softDelete(target, transaction);
+      await recordUserChange(transaction, { action: 'delete', before: target });
+    });
     this.userChanged(target.id);
   }
 
@@ -301,6 +297,9 @@ export class UserService {
             : `quota: adding ${body.quota} would take the user's balance past the maximum of ${MAX_QUOTA}`,
         );
       }
+      // Read back in the transaction that holds the row: the balance right after this change.
+      const quota = Number((await this.users.findById(id, transaction))?.quota ?? 0);
+      await recordBalanceChange(transaction, target, { before: quota - body.quota, after: quota }, body.remark);
       const remark = body.remark ? `, 备注: ${body.remark}` : '';
       // The row is the target's; the operator's id (not its name, the target reads this row too) says who.
       await this.logs.insert(transaction, {

@@ -22,6 +22,7 @@ describe('console menu (spec §2, §6)', () => {
       'topup',
       'model_price',
       'log',
+      'audit',
       'midjourney',
       'task',
       'user',
@@ -100,7 +101,7 @@ describe('console menu (spec §2, §6)', () => {
       .flatMap((group) => group.children.flatMap((entry) => (entry.type === 'collapse' ? entry.children : [entry])))
       .filter((entry) => entry.wide)
       .map((entry) => entry.id);
-    expect(wideIds).toEqual(['log', 'midjourney', 'task', 'channel']);
+    expect(wideIds).toEqual(['log', 'audit', 'midjourney', 'task', 'channel']);
     expect(findMenuTrail(consoleMenu, '/panel/log')?.link.wide).toBe(true);
   });
 

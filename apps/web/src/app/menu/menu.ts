@@ -82,7 +82,7 @@ export const consoleMenu: MenuGroup[] = [
   {
     type: 'group',
     id: 'usage',
-    children: [link('log', wide), link('midjourney', wide), link('task', wide)],
+    children: [link('log', wide), link('audit', { ...admin, ...wide }), link('midjourney', wide), link('task', wide)],
   },
   {
     type: 'group',

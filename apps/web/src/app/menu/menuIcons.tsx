@@ -8,6 +8,7 @@ import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
+import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
 import PaletteOutlined from '@mui/icons-material/PaletteOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
@@ -46,6 +47,7 @@ export const menuIcons: Partial<Record<ScreenId | GroupId, SvgIconComponent>> = 
   invoice: RequestQuoteOutlined,
   model_price: ViewInArOutlined,
   log: ReceiptLongOutlined,
+  audit: ManageSearchOutlined,
   midjourney: PaletteOutlined,
   task: WorkHistoryOutlined,
 };

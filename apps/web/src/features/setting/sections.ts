@@ -131,7 +131,12 @@ export const SECTIONS: SectionSpec[] = [
     tab: 'operation',
     fields: [...keys('PaymentUSDRate', 'PaymentMinAmount', 'TopUpLink'), f('RechargeDiscount')],
   },
-  { id: 'logs', tab: 'operation', fields: keys('LogConsumeEnabled', 'LogRetentionDays'), extra: 'logCleanup' },
+  {
+    id: 'logs',
+    tab: 'operation',
+    fields: keys('LogConsumeEnabled', 'LogRetentionDays', 'AuditLogRetentionDays'),
+    extra: 'logCleanup',
+  },
   {
     id: 'chatLinks',
     tab: 'operation',
