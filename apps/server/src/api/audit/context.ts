@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+// The declaration of `request.user` (auth.ts), for programs that reach this file without the guards.
+import type {} from '../../http/auth.js';
 import { requestIdOf } from '../../http/request-id.js';
 
 /** Who made a change, and from where: what every audit row records besides the change itself. */
