@@ -9,9 +9,11 @@ import {
 } from '@one-hub/contracts';
 import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
-import { isUniqueViolation } from '../../platform/db/index.js';
+import { type Executor, isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
+import { changedFields } from '../audit/changes.js';
+import { recordAudit } from '../audit/recorder.js';
 import { MODEL_OWNERS } from '../price/owners.js';
 import type { ModelMetadataRepository } from './repo.js';
 
@@ -90,7 +92,10 @@ export class ModelMetadataService {
       const id = body.id || Math.max(RESERVED_OWNER_ID_MAX, await this.repo.largestOwnerId()) + 1;
       const owner = { id, name: body.name, icon: body.icon };
       try {
-        await this.repo.insertOwner(owner);
+        await this.repo.transaction(async (transaction) => {
+          await this.repo.insertOwner(owner, transaction);
+          await recordMetadataChange(transaction, 'create', undefined, owner);
+        });
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         if (body.id) throw AppError.conflict(`an owner with id ${id} already exists`, 'id');
@@ -104,9 +109,13 @@ export class ModelMetadataService {
 
   async updateOwner(body: UpdateOwnedByBody): Promise<OwnedByView> {
     if (body.id <= RESERVED_OWNER_ID_MAX) throw reservedId(body.id);
-    if (!(await this.repo.owner(body.id))) throw AppError.notFound(`no owner with id ${body.id}`, 'id');
     const owner = { id: body.id, name: body.name, icon: body.icon };
-    await this.repo.updateOwner(owner);
+    await this.repo.transaction(async (transaction) => {
+      const before = await this.repo.owner(body.id, transaction);
+      if (!before) throw AppError.notFound(`no owner with id ${body.id}`, 'id');
+      await this.repo.updateOwner(owner, transaction);
+      await recordMetadataChange(transaction, 'update', before, owner);
+    });
     await this.changed();
     return owner;
   }
@@ -119,7 +128,13 @@ export class ModelMetadataService {
     if (prices > 0) {
       throw AppError.conflict(`owner ${id} is used by ${prices} price(s); give them another owner first`, 'id');
     }
-    await this.repo.deleteOwner(id);
+    await this.repo.transaction(async (transaction) => {
+      const before = await this.repo.owner(id, transaction);
+      if (!before || !(await this.repo.deleteOwner(id, transaction))) {
+        throw AppError.notFound(`no owner with id ${id}`, 'id');
+      }
+      await recordMetadataChange(transaction, 'delete', before, undefined);
+    });
     await this.changed();
   }
 
@@ -135,14 +150,17 @@ export class ModelMetadataService {
 
   async createInfo(body: ModelInfoBody): Promise<ModelInfoView> {
     if ((await this.repo.infoIdOf(body.model)) !== undefined) throw modelTaken(body.model);
-    let id: number;
     try {
-      id = await this.repo.insertInfo(body, nowSeconds());
+      return await this.repo.transaction(async (transaction) => {
+        const created = await this.repo.info(await this.repo.insertInfo(body, nowSeconds(), transaction), transaction);
+        if (!created) throw new Error(`the model information of ${body.model} just inserted is missing`);
+        await recordMetadataChange(transaction, 'create', undefined, created);
+        return created;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw modelTaken(body.model);
       throw error;
     }
-    return this.info(id);
   }
 
   async updateInfo(body: UpdateModelInfoBody): Promise<ModelInfoView> {
@@ -151,7 +169,12 @@ export class ModelMetadataService {
     const holder = await this.repo.infoIdOf(fields.model);
     if (holder !== undefined && holder !== id) throw modelTaken(fields.model);
     try {
-      await this.repo.updateInfo(id, fields, nowSeconds());
+      await this.repo.transaction(async (transaction) => {
+        const before = await this.repo.info(id, transaction);
+        if (!before) throw AppError.notFound(`no model information with id ${id}`, 'id');
+        await this.repo.updateInfo(id, fields, nowSeconds(), transaction);
+        await recordMetadataChange(transaction, 'update', before, await this.repo.info(id, transaction));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw modelTaken(fields.model);
       throw error;
@@ -160,7 +183,13 @@ export class ModelMetadataService {
   }
 
   async deleteInfo(id: number): Promise<void> {
-    if (!(await this.repo.deleteInfo(id))) throw AppError.notFound(`no model information with id ${id}`, 'id');
+    await this.repo.transaction(async (transaction) => {
+      const before = await this.repo.info(id, transaction);
+      if (!before || !(await this.repo.deleteInfo(id, transaction))) {
+        throw AppError.notFound(`no model information with id ${id}`, 'id');
+      }
+      await recordMetadataChange(transaction, 'delete', before, undefined);
+    });
   }
 
   private ensureLoaded(): Promise<void> {
@@ -185,4 +214,28 @@ export class ModelMetadataService {
     await this.reload();
     await this.changes.publish('modelMetadata', {});
   }
+}
+
+/**
+ * A `model_info` audit row for an owner (target `owner:<id>`, named by its name) or a model's
+ * information (target its id, named by the model).
+ */
+function recordMetadataChange(
+  executor: Executor,
+  action: 'create' | 'update' | 'delete',
+  before: OwnedByView | ModelInfoView | undefined,
+  after: OwnedByView | ModelInfoView | undefined,
+): Promise<void> {
+  const subject = after ?? before;
+  if (!subject) return Promise.resolve();
+  const isInfo = 'model' in subject;
+  return recordAudit(executor, {
+    resource: 'model_info',
+    action,
+    targetId: isInfo ? subject.id : `owner:${subject.id}`,
+    targetName: isInfo ? subject.model : subject.name,
+    changes: changedFields(before && { ...before }, after && { ...after }, {
+      ignore: ['id', 'created_at', 'updated_at'],
+    }),
+  });
 }
