@@ -1,6 +1,8 @@
 import type { Paged, TelegramMenuBody, TelegramMenuListQuery, TelegramMenuView } from '@one-hub/contracts';
-import { isUniqueViolation } from '../../platform/db/index.js';
+import { type Executor, isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { changedFields } from '../audit/changes.js';
+import { recordAudit } from '../audit/recorder.js';
 import type { TelegramMenuRepository, TelegramMenuRow } from './repo.js';
 
 /** Rules of the custom menus: unique commands (built-ins are refused by the body schema). */
@@ -22,9 +24,20 @@ export class TelegramMenuService {
     const taken = await this.repo.findByCommand(fields.command);
     if (taken && Number(taken.id) !== id) throw commandTaken(fields.command);
     try {
-      if (id === 0) return toMenuView({ id: await this.repo.insert(fields), ...fields });
-      if (!(await this.repo.update(id, fields))) throw AppError.notFound(`id: no Telegram menu ${id}`);
-      return toMenuView({ id, ...fields });
+      return await this.repo.transaction(async (transaction) => {
+        if (id === 0) {
+          const created = toMenuView({ id: await this.repo.insert(fields, transaction), ...fields });
+          await recordMenuChange(transaction, 'create', undefined, created);
+          return created;
+        }
+        const before = await this.repo.findById(id, transaction);
+        if (!before || !(await this.repo.update(id, fields, transaction))) {
+          throw AppError.notFound(`id: no Telegram menu ${id}`);
+        }
+        const updated = toMenuView({ id, ...fields });
+        await recordMenuChange(transaction, 'update', toMenuView(before), updated);
+        return updated;
+      });
     } catch (error) {
       // Two saves of the same command at once: the unique index decides.
       if (isUniqueViolation(error)) throw commandTaken(fields.command);
@@ -33,7 +46,11 @@ export class TelegramMenuService {
   }
 
   async delete(id: number): Promise<void> {
-    if (!(await this.repo.delete(id))) throw AppError.notFound(`id: no Telegram menu ${id}`);
+    await this.repo.transaction(async (transaction) => {
+      const before = await this.repo.findById(id, transaction);
+      if (!before || !(await this.repo.delete(id, transaction))) throw AppError.notFound(`id: no Telegram menu ${id}`);
+      await recordMenuChange(transaction, 'delete', toMenuView(before), undefined);
+    });
   }
 
   private async require(id: number): Promise<TelegramMenuRow> {
@@ -55,4 +72,22 @@ export function toMenuView(row: TelegramMenuRow): TelegramMenuView {
     parse_mode: row.parse_mode,
     reply_message: row.reply_message,
   };
+}
+
+/** A `telegram` audit row: the menu's id as the target, its command as the name. */
+function recordMenuChange(
+  executor: Executor,
+  action: 'create' | 'update' | 'delete',
+  before: TelegramMenuView | undefined,
+  after: TelegramMenuView | undefined,
+): Promise<void> {
+  const menu = after ?? before;
+  if (!menu) return Promise.resolve();
+  return recordAudit(executor, {
+    resource: 'telegram',
+    action,
+    targetId: menu.id,
+    targetName: `/${menu.command}`,
+    changes: changedFields(before && { ...before }, after && { ...after }, { ignore: ['id'] }),
+  });
 }
