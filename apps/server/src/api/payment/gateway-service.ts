@@ -19,6 +19,7 @@ import type { Executor, NewPaymentRow, PaymentRow } from '../../platform/db/inde
 import { AppError } from '../../platform/errors.js';
 import { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
+import { recordGatewayChange } from './gateway-audit.js';
 import type { GatewayConfigs } from './gateway-config.js';
 import { toGatewayView, toUserPaymentView } from './presenter.js';
 import type { PaymentRepository } from './repo.js';
@@ -82,6 +83,8 @@ export class GatewayService {
       );
       const fields = [...this.configFields(body), ...(body.notify_domain ? ['notify_domain'] : [])];
       await this.audit(transaction, actor, { id: inserted, ...body }, 'created', fields);
+      const created = await this.deps.repo.findGateway({ id: inserted }, transaction);
+      await recordGatewayChange(transaction, this.deps, 'create', undefined, created);
       return inserted;
     });
     return this.get(id);
@@ -104,8 +107,11 @@ export class GatewayService {
     }
     const patch = full ? await this.columns(full, stored.uuid, stored) : await this.patchOf(stored, body, vendor);
     await this.deps.repo.db.transaction().execute(async (transaction) => {
+      const before = await this.deps.repo.findGateway({ id: stored.id }, transaction);
       await this.deps.repo.updateGateway(stored.id, patch, transaction);
       if (changed.length > 0) await this.audit(transaction, actor, stored, 'changed', changed);
+      const after = await this.deps.repo.findGateway({ id: stored.id }, transaction);
+      await recordGatewayChange(transaction, this.deps, 'update', before, after);
     });
     return this.get(stored.id);
   }
@@ -118,6 +124,7 @@ export class GatewayService {
         throw AppError.notFound(`payment gateway ${id} not found`);
       }
       await this.audit(transaction, actor, stored, 'deleted', []);
+      await recordGatewayChange(transaction, this.deps, 'delete', stored, undefined);
     });
   }
 
