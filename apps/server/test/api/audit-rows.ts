@@ -1,21 +1,13 @@
 import type { AuditAction, AuditChanges, AuditResource } from '@one-hub/contracts';
-import type { DatabaseHandle } from '../../src/platform/db/index.js';
+import type { Selectable } from 'kysely';
+import type { AuditLogsTable, DatabaseHandle } from '../../src/platform/db/index.js';
 
 /** An audit row as a test reads it: `changes` parsed, ids as numbers whatever the driver returned. */
-export interface AuditRow {
-  id: number;
-  actor_id: number;
-  actor_name: string;
-  actor_role: number;
-  resource: string;
-  action: string;
-  target_id: string;
-  target_name: string;
+export type AuditRow = Omit<Selectable<AuditLogsTable>, 'changes' | 'created_at' | 'request_id'> & {
   changes: AuditChanges;
-  ip: string;
   /** The row as stored, to check a secret appears nowhere in it. */
   raw: string;
-}
+};
 
 /** The audit rows of `resource` (every resource when absent) written after row `afterId`, oldest first. */
 export async function auditRows(database: DatabaseHandle, resource?: AuditResource, afterId = 0): Promise<AuditRow[]> {

@@ -9,11 +9,10 @@ import {
 } from '@one-hub/contracts';
 import type { ChangeBus } from '../../platform/changes.js';
 import { nowSeconds } from '../../platform/clock.js';
-import { type Executor, isUniqueViolation } from '../../platform/db/index.js';
+import { isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
-import { changedFields } from '../audit/changes.js';
-import { recordAudit } from '../audit/recorder.js';
+import { type RowAudit, recordRowChange } from '../audit/row-change.js';
 import { MODEL_OWNERS } from '../price/owners.js';
 import type { ModelMetadataRepository } from './repo.js';
 
@@ -94,7 +93,7 @@ export class ModelMetadataService {
       try {
         await this.repo.transaction(async (transaction) => {
           await this.repo.insertOwner(owner, transaction);
-          await recordMetadataChange(transaction, 'create', undefined, owner);
+          await recordRowChange(transaction, METADATA_AUDIT, 'create', undefined, owner);
         });
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -114,7 +113,7 @@ export class ModelMetadataService {
       const before = await this.repo.owner(body.id, transaction);
       if (!before) throw AppError.notFound(`no owner with id ${body.id}`, 'id');
       await this.repo.updateOwner(owner, transaction);
-      await recordMetadataChange(transaction, 'update', before, owner);
+      await recordRowChange(transaction, METADATA_AUDIT, 'update', before, owner);
     });
     await this.changed();
     return owner;
@@ -133,7 +132,7 @@ export class ModelMetadataService {
       if (!before || !(await this.repo.deleteOwner(id, transaction))) {
         throw AppError.notFound(`no owner with id ${id}`, 'id');
       }
-      await recordMetadataChange(transaction, 'delete', before, undefined);
+      await recordRowChange(transaction, METADATA_AUDIT, 'delete', before, undefined);
     });
     await this.changed();
   }
@@ -154,7 +153,7 @@ export class ModelMetadataService {
       return await this.repo.transaction(async (transaction) => {
         const created = await this.repo.info(await this.repo.insertInfo(body, nowSeconds(), transaction), transaction);
         if (!created) throw new Error(`the model information of ${body.model} just inserted is missing`);
-        await recordMetadataChange(transaction, 'create', undefined, created);
+        await recordRowChange(transaction, METADATA_AUDIT, 'create', undefined, created);
         return created;
       });
     } catch (error) {
@@ -173,7 +172,7 @@ export class ModelMetadataService {
         const before = await this.repo.info(id, transaction);
         if (!before) throw AppError.notFound(`no model information with id ${id}`, 'id');
         await this.repo.updateInfo(id, fields, nowSeconds(), transaction);
-        await recordMetadataChange(transaction, 'update', before, await this.repo.info(id, transaction));
+        await recordRowChange(transaction, METADATA_AUDIT, 'update', before, await this.repo.info(id, transaction));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw modelTaken(fields.model);
@@ -188,7 +187,7 @@ export class ModelMetadataService {
       if (!before || !(await this.repo.deleteInfo(id, transaction))) {
         throw AppError.notFound(`no model information with id ${id}`, 'id');
       }
-      await recordMetadataChange(transaction, 'delete', before, undefined);
+      await recordRowChange(transaction, METADATA_AUDIT, 'delete', before, undefined);
     });
   }
 
@@ -216,26 +215,10 @@ export class ModelMetadataService {
   }
 }
 
-/**
- * A `model_info` audit row for an owner (target `owner:<id>`, named by its name) or a model's
- * information (target its id, named by the model).
- */
-function recordMetadataChange(
-  executor: Executor,
-  action: 'create' | 'update' | 'delete',
-  before: OwnedByView | ModelInfoView | undefined,
-  after: OwnedByView | ModelInfoView | undefined,
-): Promise<void> {
-  const subject = after ?? before;
-  if (!subject) return Promise.resolve();
-  const isInfo = 'model' in subject;
-  return recordAudit(executor, {
-    resource: 'model_info',
-    action,
-    targetId: isInfo ? subject.id : `owner:${subject.id}`,
-    targetName: isInfo ? subject.model : subject.name,
-    changes: changedFields(before && { ...before }, after && { ...after }, {
-      ignore: ['id', 'created_at', 'updated_at'],
-    }),
-  });
-}
+/** Owners (target `owner:<id>`, named by their name) and model information (target its id, named by the model). */
+const METADATA_AUDIT: RowAudit<OwnedByView | ModelInfoView> = {
+  resource: 'model_info',
+  target: (subject) =>
+    'model' in subject ? { id: subject.id, name: subject.model } : { id: `owner:${subject.id}`, name: subject.name },
+  options: { ignore: ['id', 'created_at', 'updated_at'] },
+};

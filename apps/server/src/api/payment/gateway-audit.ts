@@ -1,8 +1,7 @@
 import type { PaymentGatewayType } from '@one-hub/contracts';
 import type { GatewayRegistry } from '../../payments/registry.js';
-import type { Executor, PaymentRow } from '../../platform/db/index.js';
-import { changedFields } from '../audit/changes.js';
-import { recordAudit } from '../audit/recorder.js';
+import type { PaymentRow } from '../../platform/db/index.js';
+import type { RowAudit } from '../audit/row-change.js';
 import type { GatewayConfigs } from './gateway-config.js';
 import { toGatewayView } from './presenter.js';
 
@@ -37,31 +36,16 @@ function auditFields(deps: GatewayAuditDeps, row: PaymentRow): Record<string, un
   return { ...fields, ...Object.fromEntries(Object.entries(config).map(([name, value]) => [`config.${name}`, value])) };
 }
 
-/** The secret config fields of either side's type (a type change swaps the gateway's fields). */
-function secretFields(deps: GatewayAuditDeps, rows: ReadonlyArray<PaymentRow | undefined>): string[] {
-  return rows.flatMap((row) => {
-    const gateway = row && deps.registry.get(row.type as PaymentGatewayType);
-    return (gateway?.secretFields ?? []).map((name) => `config.${name}`);
-  });
-}
-
-/** A `payment` audit row for a gateway created, edited or deleted; credentials only as `{secret: true}`. */
-export function recordGatewayChange(
-  executor: Executor,
-  deps: GatewayAuditDeps,
-  action: 'create' | 'update' | 'delete',
-  before: PaymentRow | undefined,
-  after: PaymentRow | undefined,
-): Promise<void> {
-  const gateway = after ?? before;
-  if (!gateway) return Promise.resolve();
-  return recordAudit(executor, {
+/**
+ * A gateway's audit rows: credentials only as `{secret: true}`. The secret fields of every type,
+ * so a change of type masks both the old type's and the new one's.
+ */
+export function gatewayAudit(deps: GatewayAuditDeps): RowAudit<PaymentRow> {
+  const secret = [...deps.registry.values()].flatMap((gateway) => gateway.secretFields.map((name) => `config.${name}`));
+  return {
     resource: 'payment',
-    action,
-    targetId: gateway.id,
-    targetName: gateway.name,
-    changes: changedFields(before && auditFields(deps, before), after && auditFields(deps, after), {
-      secret: secretFields(deps, [before, after]),
-    }),
-  });
+    target: (gateway) => ({ id: gateway.id, name: gateway.name }),
+    fields: (gateway) => auditFields(deps, gateway),
+    options: { secret },
+  };
 }

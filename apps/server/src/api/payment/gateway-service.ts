@@ -17,9 +17,10 @@ import type { GatewayRegistry } from '../../payments/registry.js';
 import { nowSeconds } from '../../platform/clock.js';
 import type { Executor, NewPaymentRow, PaymentRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { recordRowChange } from '../audit/row-change.js';
 import { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
-import { recordGatewayChange } from './gateway-audit.js';
+import { gatewayAudit } from './gateway-audit.js';
 import type { GatewayConfigs } from './gateway-config.js';
 import { toGatewayView, toUserPaymentView } from './presenter.js';
 import type { PaymentRepository } from './repo.js';
@@ -51,9 +52,11 @@ export interface GatewayActor {
 /** Administrators' gateway settings (`/api/payment/`), and the gateways users may pay with. */
 export class GatewayService {
   private readonly logs: LogRepository;
+  private readonly rowAudit: ReturnType<typeof gatewayAudit>;
 
   constructor(private readonly deps: GatewayServiceDeps) {
     this.logs = deps.logs ?? new LogRepository();
+    this.rowAudit = gatewayAudit(deps);
   }
 
   async list(query: PaymentGatewayListQuery): Promise<Paged<PaymentGatewayView>> {
@@ -84,7 +87,7 @@ export class GatewayService {
       const fields = [...this.configFields(body), ...(body.notify_domain ? ['notify_domain'] : [])];
       await this.audit(transaction, actor, { id: inserted, ...body }, 'created', fields);
       const created = await this.deps.repo.findGateway({ id: inserted }, transaction);
-      await recordGatewayChange(transaction, this.deps, 'create', undefined, created);
+      await recordRowChange(transaction, this.rowAudit, 'create', undefined, created);
       return inserted;
     });
     return this.get(id);
@@ -111,7 +114,7 @@ export class GatewayService {
       await this.deps.repo.updateGateway(stored.id, patch, transaction);
       if (changed.length > 0) await this.audit(transaction, actor, stored, 'changed', changed);
       const after = await this.deps.repo.findGateway({ id: stored.id }, transaction);
-      await recordGatewayChange(transaction, this.deps, 'update', before, after);
+      await recordRowChange(transaction, this.rowAudit, 'update', before, after);
     });
     return this.get(stored.id);
   }
@@ -124,7 +127,7 @@ export class GatewayService {
         throw AppError.notFound(`payment gateway ${id} not found`);
       }
       await this.audit(transaction, actor, stored, 'deleted', []);
-      await recordGatewayChange(transaction, this.deps, 'delete', stored, undefined);
+      await recordRowChange(transaction, this.rowAudit, 'delete', stored, undefined);
     });
   }
 

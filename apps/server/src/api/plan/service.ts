@@ -7,10 +7,9 @@ import type {
   PlanView,
   UpdatePlanBody,
 } from '@one-hub/contracts';
-import type { Executor, PlanRow, UserRow } from '../../platform/db/index.js';
+import type { PlanRow, UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
-import { changedFields } from '../audit/changes.js';
-import { recordAudit } from '../audit/recorder.js';
+import { type RowAudit, recordRowChange } from '../audit/row-change.js';
 import type { OrderService } from '../payment/order-service.js';
 import type { UserGroupService } from '../user-group/service.js';
 import { dateText } from './activation.js';
@@ -48,7 +47,7 @@ export class PlanService {
     return this.deps.repo.transaction(async (transaction) => {
       const created = await this.deps.repo.findLive(await this.deps.repo.insert(fields, transaction), transaction);
       if (!created) throw new Error(`the plan '${body.name}' just inserted is missing`);
-      await recordPlanChange(transaction, 'create', undefined, created);
+      await recordRowChange(transaction, PLAN_AUDIT, 'create', undefined, created);
       return toPlanView(created);
     });
   }
@@ -62,7 +61,7 @@ export class PlanService {
       if (!before || !(await this.deps.repo.update(id, fields, transaction))) {
         throw AppError.notFound(`plan ${id} not found`);
       }
-      await recordPlanChange(transaction, 'update', before, await this.deps.repo.findLive(id, transaction));
+      await recordRowChange(transaction, PLAN_AUDIT, 'update', before, await this.deps.repo.findLive(id, transaction));
     });
     // Subscribers' allowance, models and fallback follow the plan at once.
     this.deps.subscriptions.plansChanged();
@@ -76,7 +75,7 @@ export class PlanService {
       if (!before || !(await this.deps.repo.softDelete(id, transaction))) {
         throw AppError.notFound(`plan ${id} not found`);
       }
-      await recordPlanChange(transaction, 'delete', before, undefined);
+      await recordRowChange(transaction, PLAN_AUDIT, 'delete', before, undefined);
     });
   }
 
@@ -124,21 +123,10 @@ export class PlanService {
   }
 }
 
-/** A `plan` audit row; the plan's budgets are part of the plan, so they are recorded in this row. */
-function recordPlanChange(
-  executor: Executor,
-  action: 'create' | 'update' | 'delete',
-  before: PlanRow | undefined,
-  after: PlanRow | undefined,
-): Promise<void> {
-  const plan = after ?? before;
-  if (!plan) return Promise.resolve();
-  const fieldsOf = (row: PlanRow | undefined) => row && { ...toPlanView(row) };
-  return recordAudit(executor, {
-    resource: 'plan',
-    action,
-    targetId: plan.id,
-    targetName: plan.name,
-    changes: changedFields(fieldsOf(before), fieldsOf(after), { ignore: ['id', 'created_at', 'updated_at'] }),
-  });
-}
+/** A plan's audit rows; its budgets are part of the plan, so they are recorded in the plan's row. */
+const PLAN_AUDIT: RowAudit<PlanRow> = {
+  resource: 'plan',
+  target: (plan) => ({ id: plan.id, name: plan.name }),
+  fields: (plan) => ({ ...toPlanView(plan) }),
+  options: { ignore: ['id', 'created_at', 'updated_at'] },
+};

@@ -2,6 +2,13 @@ import type { PriceView, SyncMode, SyncPricesResult } from '@one-hub/contracts';
 import type { Executor } from '../../platform/db/index.js';
 import { changedFields } from '../audit/changes.js';
 import { recordAudit } from '../audit/recorder.js';
+import { type RowAudit, recordRowChange } from '../audit/row-change.js';
+
+/** A price's audit rows: its model is both the target's id and its name. */
+const PRICE_AUDIT: RowAudit<PriceView> = {
+  resource: 'price',
+  target: (price) => ({ id: price.model, name: price.model }),
+};
 
 /**
  * One audit row per model whose stored price differs between `before` and `after` (both read in the
@@ -16,25 +23,14 @@ export async function recordPriceChanges(
     const old = before.get(model);
     const next = after.get(model);
     const action = !old ? 'create' : !next ? 'delete' : 'update';
-    await recordAudit(executor, {
-      resource: 'price',
-      action,
-      targetId: model,
-      targetName: model,
-      changes: changedFields(old && { ...old }, next && { ...next }),
-    });
+    await recordRowChange(executor, PRICE_AUDIT, action, old, next);
   }
 }
 
 /** A renamed price: one update row under the old name, with the new name among the changed fields. */
 export function recordPriceRename(executor: Executor, before: PriceView, after: PriceView): Promise<void> {
-  return recordAudit(executor, {
-    resource: 'price',
-    action: 'update',
-    targetId: before.model,
-    targetName: before.model,
-    changes: changedFields({ ...before }, { ...after }),
-  });
+  const underOldName = { ...PRICE_AUDIT, target: () => ({ id: before.model, name: before.model }) };
+  return recordRowChange(executor, underOldName, 'update', before, after);
 }
 
 /**

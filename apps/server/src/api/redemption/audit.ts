@@ -1,6 +1,7 @@
 import type { Executor, RedemptionRow } from '../../platform/db/index.js';
 import { changedFields } from '../audit/changes.js';
 import { recordAudit } from '../audit/recorder.js';
+import type { RowAudit } from '../audit/row-change.js';
 
 /**
  * A batch of new codes is one `redemption` row: the name, the quota, how many and their ids. The
@@ -25,23 +26,9 @@ export function recordCodesCreated(
   });
 }
 
-/** What an administrator changes on a code; never its text or digest. */
-function codeFields(row: RedemptionRow) {
-  return { name: row.name, quota: Number(row.quota), status: row.status };
-}
-
-/** A code renamed or re-priced (`update`), enabled or disabled, or deleted. */
-export function recordCodeChange(
-  executor: Executor,
-  action: 'update' | 'enable' | 'disable' | 'delete',
-  before: RedemptionRow,
-  after: RedemptionRow | undefined,
-): Promise<void> {
-  return recordAudit(executor, {
-    resource: 'redemption',
-    action,
-    targetId: before.id,
-    targetName: (after ?? before).name,
-    changes: changedFields(codeFields(before), after && codeFields(after)),
-  });
-}
+/** A code renamed or re-priced (`update`), enabled or disabled, or deleted: its fields, never its text or digest. */
+export const CODE_AUDIT: RowAudit<RedemptionRow> = {
+  resource: 'redemption',
+  target: (code) => ({ id: code.id, name: code.name }),
+  fields: (code) => ({ name: code.name, quota: Number(code.quota), status: code.status }),
+};

@@ -15,12 +15,13 @@ import { sha256Hex } from '../../platform/crypto.js';
 import type { Executor, RedemptionRow, UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
+import { recordRowChange } from '../audit/row-change.js';
 import { logQuota } from '../log/format.js';
 import type { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
 import type { InviteRewards, PaidReward } from '../user/invite-reward.js';
 import type { UserRepository } from '../user/repo.js';
-import { recordCodeChange, recordCodesCreated } from './audit.js';
+import { CODE_AUDIT, recordCodesCreated } from './audit.js';
 import { announceTopUp, creditTopUp } from './credit.js';
 import { toRedemptionView } from './presenter.js';
 import type { RedemptionRepository } from './repo.js';
@@ -130,7 +131,7 @@ export class RedemptionService {
       if (!before || !(await change(transaction))) return false;
       const after = action === 'delete' ? undefined : await this.deps.repo.findById(id, transaction);
       if (action === 'update' || action === 'delete' || after?.status !== before.status) {
-        await recordCodeChange(transaction, action, before, after);
+        await recordRowChange(transaction, CODE_AUDIT, action, before, after);
       }
       return true;
     });

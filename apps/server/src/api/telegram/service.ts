@@ -1,8 +1,7 @@
 import type { Paged, TelegramMenuBody, TelegramMenuListQuery, TelegramMenuView } from '@one-hub/contracts';
-import { type Executor, isUniqueViolation } from '../../platform/db/index.js';
+import { isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
-import { changedFields } from '../audit/changes.js';
-import { recordAudit } from '../audit/recorder.js';
+import { type RowAudit, recordRowChange } from '../audit/row-change.js';
 import type { TelegramMenuRepository, TelegramMenuRow } from './repo.js';
 
 /** Rules of the custom menus: unique commands (built-ins are refused by the body schema). */
@@ -27,7 +26,7 @@ export class TelegramMenuService {
       return await this.repo.transaction(async (transaction) => {
         if (id === 0) {
           const created = toMenuView({ id: await this.repo.insert(fields, transaction), ...fields });
-          await recordMenuChange(transaction, 'create', undefined, created);
+          await recordRowChange(transaction, MENU_AUDIT, 'create', undefined, created);
           return created;
         }
         const before = await this.repo.findById(id, transaction);
@@ -35,7 +34,7 @@ export class TelegramMenuService {
           throw AppError.notFound(`id: no Telegram menu ${id}`);
         }
         const updated = toMenuView({ id, ...fields });
-        await recordMenuChange(transaction, 'update', toMenuView(before), updated);
+        await recordRowChange(transaction, MENU_AUDIT, 'update', toMenuView(before), updated);
         return updated;
       });
     } catch (error) {
@@ -49,7 +48,7 @@ export class TelegramMenuService {
     await this.repo.transaction(async (transaction) => {
       const before = await this.repo.findById(id, transaction);
       if (!before || !(await this.repo.delete(id, transaction))) throw AppError.notFound(`id: no Telegram menu ${id}`);
-      await recordMenuChange(transaction, 'delete', toMenuView(before), undefined);
+      await recordRowChange(transaction, MENU_AUDIT, 'delete', toMenuView(before), undefined);
     });
   }
 
@@ -74,20 +73,9 @@ export function toMenuView(row: TelegramMenuRow): TelegramMenuView {
   };
 }
 
-/** A `telegram` audit row: the menu's id as the target, its command as the name. */
-function recordMenuChange(
-  executor: Executor,
-  action: 'create' | 'update' | 'delete',
-  before: TelegramMenuView | undefined,
-  after: TelegramMenuView | undefined,
-): Promise<void> {
-  const menu = after ?? before;
-  if (!menu) return Promise.resolve();
-  return recordAudit(executor, {
-    resource: 'telegram',
-    action,
-    targetId: menu.id,
-    targetName: `/${menu.command}`,
-    changes: changedFields(before && { ...before }, after && { ...after }, { ignore: ['id'] }),
-  });
-}
+/** A menu's audit rows: its id as the target, its command as the name. */
+const MENU_AUDIT: RowAudit<TelegramMenuView> = {
+  resource: 'telegram',
+  target: (menu) => ({ id: menu.id, name: `/${menu.command}` }),
+  options: { ignore: ['id'] },
+};

@@ -12,8 +12,7 @@ import type { ChangeBus } from '../../platform/changes.js';
 import { type Executor, isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import { recordBudgetChange } from '../audit/budget-row.js';
-import { changedFields } from '../audit/changes.js';
-import { recordAudit } from '../audit/recorder.js';
+import { type RowAudit, recordRowChange } from '../audit/row-change.js';
 import type { GroupBudgetUseRepository } from './budget-use.js';
 import type { UserGroupFilter, UserGroupRepository } from './repo.js';
 
@@ -176,18 +175,7 @@ async function recordGroupChange(
 ): Promise<void> {
   const group = after ?? before;
   if (!group) return;
-  const fieldsOf = (view: UserGroupView | undefined) => {
-    if (!view) return undefined;
-    const { id: _id, budgets: _budgets, ...fields } = view;
-    return fields;
-  };
-  await recordAudit(executor, {
-    resource: 'user_group',
-    action,
-    targetId: group.id,
-    targetName: group.symbol,
-    changes: changedFields(fieldsOf(before), fieldsOf(after)),
-  });
+  await recordRowChange(executor, GROUP_AUDIT, action, before, after);
   await recordBudgetChange(
     executor,
     { id: `group:${group.symbol}`, name: group.name },
@@ -195,3 +183,9 @@ async function recordGroupChange(
     after?.budgets,
   );
 }
+
+const GROUP_AUDIT: RowAudit<UserGroupView> = {
+  resource: 'user_group',
+  target: (group) => ({ id: group.id, name: group.symbol }),
+  options: { ignore: ['id', 'budgets'] },
+};
