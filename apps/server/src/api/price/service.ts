@@ -1,5 +1,4 @@
 import type {
-  ModelInfoView,
   MultiplePricesBody,
   OwnedByView,
   PriceBody,
@@ -18,7 +17,7 @@ import type { Logger } from '../../platform/logger.js';
 import { recordPriceChanges, recordPriceRename, recordPriceSync } from './audit.js';
 import { DEFAULT_PRICES } from './defaults.js';
 import { listedPrice, modelInfoByModel } from './model-info.js';
-import { MODEL_OWNERS } from './owners.js';
+import { builtInOwners, type OwnerDirectory } from './owners.js';
 import type { PriceRepository } from './repo.js';
 import { syncPrices } from './sync.js';
 import { compareForListing, PriceTable } from './table.js';
@@ -28,25 +27,6 @@ import { fetchServicePrices } from './update-service.js';
 function alreadyExists(field: string, model: string): AppError {
   return AppError.conflict(`${field}: model already exists: ${model}`);
 }
-
-/**
- * What is known about models: who makes them (the built-in owners, plus the administrators' own
- * once a directory is set) and the administrators' model information.
- */
-export interface OwnerDirectory {
-  ownedBy(): Promise<Readonly<Record<string, OwnedByView>>>;
-  /** From memory: listings call it once per model. */
-  ownerName(channelType: number): string | undefined;
-  /** Fills that memory; run with the prices' own load at start-up. */
-  load?(): Promise<void>;
-  /** Model information rows; price listings embed them. */
-  infos?(): Promise<readonly ModelInfoView[]>;
-}
-
-const builtInOwners: OwnerDirectory = {
-  ownedBy: async () => MODEL_OWNERS,
-  ownerName: (channelType) => MODEL_OWNERS[String(channelType)]?.name,
-};
 
 /** Keeps the first occurrence of each name, in order. */
 function unique(models: readonly string[]): string[] {
