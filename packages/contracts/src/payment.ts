@@ -60,17 +60,17 @@ export interface UserPaymentView {
   sort: number;
 }
 
+/** 19.99 * 100 is 1998.9999999999998 in floating point: compare with a tolerance, not exactly. */
+export function hasAtMostTwoDecimals(value: number): boolean {
+  return Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+}
+
 const moneyField = (field: string, max: number) =>
   z
     .number(`${field} must be a number`)
     .min(0, `${field} must be at least 0`)
     .max(max, `${field} must be at most ${max}`)
-    .refine(
-      (value) => Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6,
-      {
-        message: `${field} must have at most two decimals`,
-      },
-    );
+    .refine(hasAtMostTwoDecimals, { message: `${field} must have at most two decimals` });
 
 /**
  * Create and full update. `config` is the gateway's settings as a JSON string (the reference's

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type BudgetWindowView, budgetListSchema } from './budget.js';
 import { keywordPageQuery } from './paging.js';
-import { PAYMENT_CURRENCIES, type PaymentCurrency } from './payment.js';
+import { hasAtMostTwoDecimals, PAYMENT_CURRENCIES, type PaymentCurrency } from './payment.js';
 
 /**
  * Subscription plans (issue 33): a price for a duration, buying an allowance per window (the
@@ -17,7 +17,7 @@ const planFields = {
     .number('price must be a number')
     .min(0, 'price must be at least 0')
     .max(1_000_000, 'price is too large')
-    .refine((value) => Math.round(value * 100) === value * 100, 'price may have at most two decimals'),
+    .refine(hasAtMostTwoDecimals, 'price may have at most two decimals'),
   currency: z.enum(PAYMENT_CURRENCIES, 'currency must be USD or CNY').default('USD'),
   duration_days: z
     .number('duration_days must be a number')

@@ -5,19 +5,20 @@ import { recordAudit } from './recorder.js';
 /**
  * A budget window list set on a user (`user:<id>`), a user group (`group:<symbol>`) or a key
  * (`key:<id>`): its own `budget` row, so budgets can be followed across every kind of subject, beside
- * the subject's own row of its other fields. Nothing is written when the list did not change.
+ * the subject's own row of its other fields. An absent side is an empty list; nothing is written when
+ * the list did not change.
  */
 export function recordBudgetChange(
   executor: Executor,
   subject: { targetId: string; targetName: string },
-  before: readonly unknown[],
-  after: readonly unknown[],
+  before: readonly unknown[] | undefined,
+  after: readonly unknown[] | undefined,
 ): Promise<void> {
   return recordAudit(executor, {
     resource: 'budget',
     action: 'update',
     targetId: subject.targetId,
     targetName: subject.targetName,
-    changes: changedFields({ budgets: before }, { budgets: after }),
+    changes: changedFields({ budgets: before ?? [] }, { budgets: after ?? [] }),
   });
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { auditRowCount, auditRows, auditText } from '../../../test/api/audit-rows.js';
+import { auditRowCount, auditText, storedAuditRows } from '../../../test/api/audit-rows.js';
 import { useChannelAdmin } from '../../../test/api/channel-admin.js';
 import { channelBody } from '../../../test/api/channel-support.js';
 import { availableDialects } from '../../../test/databases.js';
 
 describe.each(availableDialects)('audit rows of channel changes on %s', (dialect) => {
   const session = useChannelAdmin(dialect);
-  const rows = (targetId?: number) => auditRows(session.t, { resource: 'channel', targetId });
+  const rows = (targetId?: number) => storedAuditRows(session.t, { resource: 'channel', targetId });
 
   async function createChannel(overrides: Record<string, unknown>): Promise<number[]> {
     const response = await session.call('POST', '/api/channel/', session.root, channelBody(overrides));

@@ -53,8 +53,12 @@ export class ModelMetadataRepository {
     return rows.map(toOwnedByView);
   }
 
-  async owner(id: number): Promise<OwnedByView | undefined> {
-    const row = await this.handle.db.selectFrom('model_owned_by').selectAll().where('id', '=', id).executeTakeFirst();
+  transaction<Result>(work: (executor: Executor) => Promise<Result>): Promise<Result> {
+    return this.handle.db.transaction().execute(work);
+  }
+
+  async owner(id: number, executor: Executor = this.handle.db): Promise<OwnedByView | undefined> {
+    const row = await executor.selectFrom('model_owned_by').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toOwnedByView(row);
   }
 
@@ -67,21 +71,21 @@ export class ModelMetadataRepository {
     return Number(row?.largest ?? 0);
   }
 
-  async insertOwner(owner: OwnedByView): Promise<void> {
-    await this.handle.db.insertInto('model_owned_by').values(owner).execute();
+  async insertOwner(owner: OwnedByView, executor: Executor = this.handle.db): Promise<void> {
+    await executor.insertInto('model_owned_by').values(owner).execute();
   }
 
   /** No "updated" flag: MySQL counts only rows whose values changed. Check existence first. */
-  async updateOwner(owner: OwnedByView): Promise<void> {
-    await this.handle.db
+  async updateOwner(owner: OwnedByView, executor: Executor = this.handle.db): Promise<void> {
+    await executor
       .updateTable('model_owned_by')
       .set({ name: owner.name, icon: owner.icon })
       .where('id', '=', owner.id)
       .execute();
   }
 
-  async deleteOwner(id: number): Promise<boolean> {
-    const result = await this.handle.db.deleteFrom('model_owned_by').where('id', '=', id).executeTakeFirst();
+  async deleteOwner(id: number, executor: Executor = this.handle.db): Promise<boolean> {
+    const result = await executor.deleteFrom('model_owned_by').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -100,8 +104,8 @@ export class ModelMetadataRepository {
     return rows.map(toModelInfoView);
   }
 
-  async info(id: number): Promise<ModelInfoView | undefined> {
-    const row = await this.handle.db.selectFrom('model_info').selectAll().where('id', '=', id).executeTakeFirst();
+  async info(id: number, executor: Executor = this.handle.db): Promise<ModelInfoView | undefined> {
+    const row = await executor.selectFrom('model_info').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toModelInfoView(row);
   }
 
@@ -115,23 +119,23 @@ export class ModelMetadataRepository {
     return row ? Number(row.id) : undefined;
   }
 
-  async insertInfo(body: ModelInfoBody, now: number): Promise<number> {
+  async insertInfo(body: ModelInfoBody, now: number, executor: Executor = this.handle.db): Promise<number> {
     return insertReturningId(
       this.handle,
-      this.handle.db.insertInto('model_info').values({ ...infoColumns(body), created_at: now, updated_at: now }),
+      executor.insertInto('model_info').values({ ...infoColumns(body), created_at: now, updated_at: now }),
     );
   }
 
-  async updateInfo(id: number, body: ModelInfoBody, now: number): Promise<void> {
-    await this.handle.db
+  async updateInfo(id: number, body: ModelInfoBody, now: number, executor: Executor = this.handle.db): Promise<void> {
+    await executor
       .updateTable('model_info')
       .set({ ...infoColumns(body), updated_at: now })
       .where('id', '=', id)
       .execute();
   }
 
-  async deleteInfo(id: number): Promise<boolean> {
-    const result = await this.handle.db.deleteFrom('model_info').where('id', '=', id).executeTakeFirst();
+  async deleteInfo(id: number, executor: Executor = this.handle.db): Promise<boolean> {
+    const result = await executor.deleteFrom('model_info').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

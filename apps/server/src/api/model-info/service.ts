@@ -12,6 +12,7 @@ import { nowSeconds } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
+import { type RowAudit, recordRowChange } from '../audit/row-change.js';
 import { MODEL_OWNERS } from '../price/owners.js';
 import type { ModelMetadataRepository } from './repo.js';
 
@@ -90,7 +91,10 @@ export class ModelMetadataService {
       const id = body.id || Math.max(RESERVED_OWNER_ID_MAX, await this.repo.largestOwnerId()) + 1;
       const owner = { id, name: body.name, icon: body.icon };
       try {
-        await this.repo.insertOwner(owner);
+        await this.repo.transaction(async (transaction) => {
+          await this.repo.insertOwner(owner, transaction);
+          await recordRowChange(transaction, METADATA_AUDIT, 'create', undefined, owner);
+        });
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         if (body.id) throw AppError.conflict(`an owner with id ${id} already exists`, 'id');
@@ -104,9 +108,13 @@ export class ModelMetadataService {
 
   async updateOwner(body: UpdateOwnedByBody): Promise<OwnedByView> {
     if (body.id <= RESERVED_OWNER_ID_MAX) throw reservedId(body.id);
-    if (!(await this.repo.owner(body.id))) throw AppError.notFound(`no owner with id ${body.id}`, 'id');
     const owner = { id: body.id, name: body.name, icon: body.icon };
-    await this.repo.updateOwner(owner);
+    await this.repo.transaction(async (transaction) => {
+      const before = await this.repo.owner(body.id, transaction);
+      if (!before) throw AppError.notFound(`no owner with id ${body.id}`, 'id');
+      await this.repo.updateOwner(owner, transaction);
+      await recordRowChange(transaction, METADATA_AUDIT, 'update', before, owner);
+    });
     await this.changed();
     return owner;
   }
@@ -119,7 +127,13 @@ export class ModelMetadataService {
     if (prices > 0) {
       throw AppError.conflict(`owner ${id} is used by ${prices} price(s); give them another owner first`, 'id');
     }
-    await this.repo.deleteOwner(id);
+    await this.repo.transaction(async (transaction) => {
+      const before = await this.repo.owner(id, transaction);
+      if (!before || !(await this.repo.deleteOwner(id, transaction))) {
+        throw AppError.notFound(`no owner with id ${id}`, 'id');
+      }
+      await recordRowChange(transaction, METADATA_AUDIT, 'delete', before, undefined);
+    });
     await this.changed();
   }
 
@@ -135,14 +149,17 @@ export class ModelMetadataService {
 
   async createInfo(body: ModelInfoBody): Promise<ModelInfoView> {
     if ((await this.repo.infoIdOf(body.model)) !== undefined) throw modelTaken(body.model);
-    let id: number;
     try {
-      id = await this.repo.insertInfo(body, nowSeconds());
+      return await this.repo.transaction(async (transaction) => {
+        const created = await this.repo.info(await this.repo.insertInfo(body, nowSeconds(), transaction), transaction);
+        if (!created) throw new Error(`the model information of ${body.model} just inserted is missing`);
+        await recordRowChange(transaction, METADATA_AUDIT, 'create', undefined, created);
+        return created;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw modelTaken(body.model);
       throw error;
     }
-    return this.info(id);
   }
 
   async updateInfo(body: UpdateModelInfoBody): Promise<ModelInfoView> {
@@ -151,7 +168,12 @@ export class ModelMetadataService {
     const holder = await this.repo.infoIdOf(fields.model);
     if (holder !== undefined && holder !== id) throw modelTaken(fields.model);
     try {
-      await this.repo.updateInfo(id, fields, nowSeconds());
+      await this.repo.transaction(async (transaction) => {
+        const before = await this.repo.info(id, transaction);
+        if (!before) throw AppError.notFound(`no model information with id ${id}`, 'id');
+        await this.repo.updateInfo(id, fields, nowSeconds(), transaction);
+        await recordRowChange(transaction, METADATA_AUDIT, 'update', before, await this.repo.info(id, transaction));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw modelTaken(fields.model);
       throw error;
@@ -160,7 +182,13 @@ export class ModelMetadataService {
   }
 
   async deleteInfo(id: number): Promise<void> {
-    if (!(await this.repo.deleteInfo(id))) throw AppError.notFound(`no model information with id ${id}`, 'id');
+    await this.repo.transaction(async (transaction) => {
+      const before = await this.repo.info(id, transaction);
+      if (!before || !(await this.repo.deleteInfo(id, transaction))) {
+        throw AppError.notFound(`no model information with id ${id}`, 'id');
+      }
+      await recordRowChange(transaction, METADATA_AUDIT, 'delete', before, undefined);
+    });
   }
 
   private ensureLoaded(): Promise<void> {
@@ -186,3 +214,11 @@ export class ModelMetadataService {
     await this.changes.publish('modelMetadata', {});
   }
 }
+
+/** Owners (target `owner:<id>`, named by their name) and model information (target its id, named by the model). */
+const METADATA_AUDIT: RowAudit<OwnedByView | ModelInfoView> = {
+  resource: 'model_info',
+  target: (subject) =>
+    'model' in subject ? { id: subject.id, name: subject.model } : { id: `owner:${subject.id}`, name: subject.name },
+  options: { ignore: ['id', 'created_at', 'updated_at'] },
+};

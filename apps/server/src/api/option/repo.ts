@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '../../platform/db/index.js';
+import type { DatabaseHandle, Executor } from '../../platform/db/index.js';
 
 export class OptionRepository {
   constructor(private readonly handle: DatabaseHandle) {}
@@ -20,8 +20,18 @@ export class OptionRepository {
     return row.value;
   }
 
-  async upsert(key: string, value: string): Promise<void> {
-    const insert = this.handle.db.insertInto('options').values({ key, value });
+  transaction<Result>(work: (executor: Executor) => Promise<Result>): Promise<Result> {
+    return this.handle.db.transaction().execute(work);
+  }
+
+  /** The stored text of `key`, undefined when it was never written (its default applies). */
+  async find(key: string, executor: Executor = this.handle.db): Promise<string | undefined> {
+    const row = await executor.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst();
+    return row?.value;
+  }
+
+  async upsert(key: string, value: string, executor: Executor = this.handle.db): Promise<void> {
+    const insert = executor.insertInto('options').values({ key, value });
     if (this.handle.dialect === 'mysql') {
       await insert.onDuplicateKeyUpdate({ value }).execute();
     } else {

@@ -14,6 +14,8 @@ import type { ChangeBus } from '../../platform/changes.js';
 import { randomHex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
+import { changedFields } from '../audit/changes.js';
+import { recordAudit } from '../audit/recorder.js';
 import type { OptionRepository } from './repo.js';
 
 /** Switches that need other options filled in before they may be turned on. */
@@ -119,7 +121,23 @@ export class OptionService implements OptionReader {
       const missing = (requiredBeforeEnabling[key] ?? []).filter((required) => !this.get(required).trim());
       if (missing.length > 0) throw AppError.badRequest(`value: set ${missing.join(', ')} before enabling ${key}`);
     }
-    await this.repo.upsert(key, normalised.value);
+    await this.repo.transaction(async (transaction) => {
+      const stored = await this.repo.find(key, transaction);
+      const before = stored === undefined ? optionDefinitions[key].default : optionValueForReading(key, stored);
+      await this.repo.upsert(key, normalised.value, transaction);
+      // A secret setting is recorded as changed, never with its value (the same list GET /api/option/ hides).
+      await recordAudit(transaction, {
+        resource: 'option',
+        action: 'update',
+        targetId: key,
+        targetName: key,
+        changes: changedFields(
+          { value: before },
+          { value: normalised.value },
+          { secret: isSecretOptionKey(key) ? ['value'] : [] },
+        ),
+      });
+    });
     this.localWrites++;
     this.values.set(key, normalised.value);
     await this.changes.publish('options', { key });

@@ -17,8 +17,10 @@ import type { GatewayRegistry } from '../../payments/registry.js';
 import { nowSeconds } from '../../platform/clock.js';
 import type { Executor, NewPaymentRow, PaymentRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { recordRowChange } from '../audit/row-change.js';
 import { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
+import { gatewayAudit } from './gateway-audit.js';
 import type { GatewayConfigs } from './gateway-config.js';
 import { toGatewayView, toUserPaymentView } from './presenter.js';
 import type { PaymentRepository } from './repo.js';
@@ -50,9 +52,11 @@ export interface GatewayActor {
 /** Administrators' gateway settings (`/api/payment/`), and the gateways users may pay with. */
 export class GatewayService {
   private readonly logs: LogRepository;
+  private readonly rowAudit: ReturnType<typeof gatewayAudit>;
 
   constructor(private readonly deps: GatewayServiceDeps) {
     this.logs = deps.logs ?? new LogRepository();
+    this.rowAudit = gatewayAudit(deps);
   }
 
   async list(query: PaymentGatewayListQuery): Promise<Paged<PaymentGatewayView>> {
@@ -82,6 +86,8 @@ export class GatewayService {
       );
       const fields = [...this.configFields(body), ...(body.notify_domain ? ['notify_domain'] : [])];
       await this.audit(transaction, actor, { id: inserted, ...body }, 'created', fields);
+      const created = await this.deps.repo.findGateway({ id: inserted }, transaction);
+      await recordRowChange(transaction, this.rowAudit, 'create', undefined, created);
       return inserted;
     });
     return this.get(id);
@@ -104,8 +110,11 @@ export class GatewayService {
     }
     const patch = full ? await this.columns(full, stored.uuid, stored) : await this.patchOf(stored, body, vendor);
     await this.deps.repo.db.transaction().execute(async (transaction) => {
+      const before = await this.deps.repo.findGateway({ id: stored.id }, transaction);
       await this.deps.repo.updateGateway(stored.id, patch, transaction);
       if (changed.length > 0) await this.audit(transaction, actor, stored, 'changed', changed);
+      const after = await this.deps.repo.findGateway({ id: stored.id }, transaction);
+      await recordRowChange(transaction, this.rowAudit, 'update', before, after);
     });
     return this.get(stored.id);
   }
@@ -118,6 +127,7 @@ export class GatewayService {
         throw AppError.notFound(`payment gateway ${id} not found`);
       }
       await this.audit(transaction, actor, stored, 'deleted', []);
+      await recordRowChange(transaction, this.rowAudit, 'delete', stored, undefined);
     });
   }
 

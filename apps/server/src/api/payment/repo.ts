@@ -48,8 +48,11 @@ export class PaymentRepository {
   }
 
   /** A live gateway by its row id or its public uuid. */
-  findGateway(key: { id: number } | { uuid: string }): Promise<PaymentRow | undefined> {
-    const select = this.handle.db.selectFrom('payments').selectAll().where('deleted_at', 'is', null);
+  findGateway(
+    key: { id: number } | { uuid: string },
+    executor: Executor = this.handle.db,
+  ): Promise<PaymentRow | undefined> {
+    const select = executor.selectFrom('payments').selectAll().where('deleted_at', 'is', null);
     return ('id' in key ? select.where('id', '=', key.id) : select.where('uuid', '=', key.uuid)).executeTakeFirst();
   }
 

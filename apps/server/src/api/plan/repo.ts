@@ -2,6 +2,7 @@ import { type Paged, PLAN_SORT_FIELDS, type PlanListQuery } from '@one-hub/contr
 import { nowSeconds } from '../../platform/clock.js';
 import {
   type DatabaseHandle,
+  type Executor,
   fetchPage,
   insertReturningId,
   type NewPlanRow,
@@ -15,8 +16,12 @@ export type PlanFields = Omit<NewPlanRow, 'id' | 'created_at' | 'updated_at' | '
 export class PlanRepository {
   constructor(private readonly handle: DatabaseHandle) {}
 
-  private live() {
-    return this.handle.db.selectFrom('plans').selectAll().where('deleted_at', 'is', null);
+  transaction<Result>(work: (executor: Executor) => Promise<Result>): Promise<Result> {
+    return this.handle.db.transaction().execute(work);
+  }
+
+  private live(executor: Executor = this.handle.db) {
+    return executor.selectFrom('plans').selectAll().where('deleted_at', 'is', null);
   }
 
   list(query: PlanListQuery): Promise<Paged<PlanRow>> {
@@ -30,8 +35,8 @@ export class PlanRepository {
     return this.live().where('enable', '=', true).orderBy('sort', 'desc').orderBy('id').execute();
   }
 
-  findLive(id: number): Promise<PlanRow | undefined> {
-    return this.live().where('id', '=', id).executeTakeFirst();
+  findLive(id: number, executor?: Executor): Promise<PlanRow | undefined> {
+    return this.live(executor).where('id', '=', id).executeTakeFirst();
   }
 
   /** Deleted or not: a subscription outlives its plan's deletion. */
@@ -44,16 +49,16 @@ export class PlanRepository {
       .execute();
   }
 
-  insert(fields: PlanFields): Promise<number> {
+  insert(fields: PlanFields, executor: Executor = this.handle.db): Promise<number> {
     const now = nowSeconds();
     return insertReturningId(
       this.handle,
-      this.handle.db.insertInto('plans').values({ ...fields, created_at: now, updated_at: now, deleted_at: null }),
+      executor.insertInto('plans').values({ ...fields, created_at: now, updated_at: now, deleted_at: null }),
     );
   }
 
-  async update(id: number, fields: PlanFields): Promise<boolean> {
-    const result = await this.handle.db
+  async update(id: number, fields: PlanFields, executor: Executor = this.handle.db): Promise<boolean> {
+    const result = await executor
       .updateTable('plans')
       .set({ ...fields, updated_at: nowSeconds() })
       .where('id', '=', id)
@@ -62,9 +67,9 @@ export class PlanRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async softDelete(id: number): Promise<boolean> {
+  async softDelete(id: number, executor: Executor = this.handle.db): Promise<boolean> {
     const now = nowSeconds();
-    const result = await this.handle.db
+    const result = await executor
       .updateTable('plans')
       .set({ deleted_at: now, updated_at: now })
       .where('id', '=', id)

@@ -7,8 +7,9 @@ import type {
   PlanView,
   UpdatePlanBody,
 } from '@one-hub/contracts';
-import type { UserRow } from '../../platform/db/index.js';
+import type { PlanRow, UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { type RowAudit, recordRowChange } from '../audit/row-change.js';
 import type { OrderService } from '../payment/order-service.js';
 import type { UserGroupService } from '../user-group/service.js';
 import { dateText } from './activation.js';
@@ -42,14 +43,26 @@ export class PlanService {
   }
 
   async create(body: CreatePlanBody): Promise<PlanView> {
-    const id = await this.deps.repo.insert(await this.fields(body));
-    return this.get(id);
+    const fields = await this.fields(body);
+    return this.deps.repo.transaction(async (transaction) => {
+      const created = await this.deps.repo.findLive(await this.deps.repo.insert(fields, transaction), transaction);
+      if (!created) throw new Error(`the plan '${body.name}' just inserted is missing`);
+      await recordRowChange(transaction, PLAN_AUDIT, 'create', undefined, created);
+      return toPlanView(created);
+    });
   }
 
   async update(body: UpdatePlanBody): Promise<PlanView> {
     const { id, ...rest } = body;
     await this.require(id);
-    if (!(await this.deps.repo.update(id, await this.fields(rest)))) throw AppError.notFound(`plan ${id} not found`);
+    const fields = await this.fields(rest);
+    await this.deps.repo.transaction(async (transaction) => {
+      const before = await this.deps.repo.findLive(id, transaction);
+      if (!before || !(await this.deps.repo.update(id, fields, transaction))) {
+        throw AppError.notFound(`plan ${id} not found`);
+      }
+      await recordRowChange(transaction, PLAN_AUDIT, 'update', before, await this.deps.repo.findLive(id, transaction));
+    });
     // Subscribers' allowance, models and fallback follow the plan at once.
     this.deps.subscriptions.plansChanged();
     return this.get(id);
@@ -57,7 +70,13 @@ export class PlanService {
 
   /** Soft delete: no longer listed or sold; active subscriptions run to their end. */
   async delete(id: number): Promise<void> {
-    if (!(await this.deps.repo.softDelete(id))) throw AppError.notFound(`plan ${id} not found`);
+    await this.deps.repo.transaction(async (transaction) => {
+      const before = await this.deps.repo.findLive(id, transaction);
+      if (!before || !(await this.deps.repo.softDelete(id, transaction))) {
+        throw AppError.notFound(`plan ${id} not found`);
+      }
+      await recordRowChange(transaction, PLAN_AUDIT, 'delete', before, undefined);
+    });
   }
 
   /**
@@ -103,3 +122,11 @@ export class PlanService {
     };
   }
 }
+
+/** A plan's audit rows; its budgets are part of the plan, so they are recorded in the plan's row. */
+const PLAN_AUDIT: RowAudit<PlanRow> = {
+  resource: 'plan',
+  target: (plan) => ({ id: plan.id, name: plan.name }),
+  fields: (plan) => ({ ...toPlanView(plan) }),
+  options: { ignore: ['id', 'created_at', 'updated_at'] },
+};

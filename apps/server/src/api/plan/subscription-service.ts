@@ -17,6 +17,8 @@ import {
   type UserRow,
 } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { changedFields } from '../audit/changes.js';
+import { recordAudit } from '../audit/recorder.js';
 import type { LogRepository } from '../log/repo.js';
 import type { PaidPlanOrder, PlanOrders } from '../payment/notify-service.js';
 import { assertOutranks } from '../user/rank.js';
@@ -161,6 +163,18 @@ export class SubscriptionService implements PlanOrders, ActivePlanReader {
           sourceIp,
           content: `管理员${result.renewed ? '续期' : '赠送'}套餐 ${plan.name}，有效期至 ${dateText(result.expiresAt)}，操作者 #${caller.id}`,
           event: { ...subscribedEvent(plan, result, 'grant'), operator_id: caller.id },
+        });
+        await recordAudit(transaction, {
+          resource: 'plan',
+          action: 'grant',
+          targetId: plan.id,
+          targetName: plan.name,
+          changes: changedFields(undefined, {
+            user_id: target.id,
+            username: target.username,
+            renewed: result.renewed,
+            expires_at: result.expiresAt,
+          }),
         });
         return result;
       }),

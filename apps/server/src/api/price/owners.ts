@@ -1,4 +1,4 @@
-import type { OwnedByView } from '@one-hub/contracts';
+import type { ModelInfoView, OwnedByView } from '@one-hub/contracts';
 import { providerRegistry } from '../../domain/channel-types/registry.js';
 
 /**
@@ -14,3 +14,22 @@ export const MODEL_OWNERS: Readonly<Record<string, OwnedByView>> = Object.freeze
     ),
   ),
 );
+
+/**
+ * What is known about models: who makes them (the built-in owners, plus the administrators' own
+ * once a directory is set) and the administrators' model information.
+ */
+export interface OwnerDirectory {
+  ownedBy(): Promise<Readonly<Record<string, OwnedByView>>>;
+  /** From memory: listings call it once per model. */
+  ownerName(channelType: number): string | undefined;
+  /** Fills that memory; run with the prices' own load at start-up. */
+  load?(): Promise<void>;
+  /** Model information rows; price listings embed them. */
+  infos?(): Promise<readonly ModelInfoView[]>;
+}
+
+export const builtInOwners: OwnerDirectory = {
+  ownedBy: async () => MODEL_OWNERS,
+  ownerName: (channelType) => MODEL_OWNERS[String(channelType)]?.name,
+};

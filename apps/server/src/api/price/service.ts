@@ -1,5 +1,4 @@
 import type {
-  ModelInfoView,
   MultiplePricesBody,
   OwnedByView,
   PriceBody,
@@ -15,9 +14,10 @@ import type { ChangeBus } from '../../platform/changes.js';
 import { type Database, isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
+import { recordPriceChanges, recordPriceRename, recordPriceSync } from './audit.js';
 import { DEFAULT_PRICES } from './defaults.js';
 import { listedPrice, modelInfoByModel } from './model-info.js';
-import { MODEL_OWNERS } from './owners.js';
+import { builtInOwners, type OwnerDirectory } from './owners.js';
 import type { PriceRepository } from './repo.js';
 import { syncPrices } from './sync.js';
 import { compareForListing, PriceTable } from './table.js';
@@ -27,25 +27,6 @@ import { fetchServicePrices } from './update-service.js';
 function alreadyExists(field: string, model: string): AppError {
   return AppError.conflict(`${field}: model already exists: ${model}`);
 }
-
-/**
- * What is known about models: who makes them (the built-in owners, plus the administrators' own
- * once a directory is set) and the administrators' model information.
- */
-export interface OwnerDirectory {
-  ownedBy(): Promise<Readonly<Record<string, OwnedByView>>>;
-  /** From memory: listings call it once per model. */
-  ownerName(channelType: number): string | undefined;
-  /** Fills that memory; run with the prices' own load at start-up. */
-  load?(): Promise<void>;
-  /** Model information rows; price listings embed them. */
-  infos?(): Promise<readonly ModelInfoView[]>;
-}
-
-const builtInOwners: OwnerDirectory = {
-  ownedBy: async () => MODEL_OWNERS,
-  ownerName: (channelType) => MODEL_OWNERS[String(channelType)]?.name,
-};
 
 /** Keeps the first occurrence of each name, in order. */
 function unique(models: readonly string[]): string[] {
@@ -179,6 +160,7 @@ export class PriceService {
       async (transaction) => {
         if (await this.repo.find(transaction, price.model)) throw alreadyExists('model', price.model);
         await this.repo.insertMany(transaction, [price]);
+        await recordPriceChanges(transaction, new Map(), await this.repo.findMany(transaction, [price.model]));
       },
       alreadyExists('model', price.model),
     );
@@ -189,11 +171,13 @@ export class PriceService {
   async update(model: string, price: PriceBody): Promise<PriceView> {
     await this.write(
       async (transaction) => {
-        if (!(await this.repo.find(transaction, model))) throw AppError.notFound(`no price for '${model}'`, 'model');
+        const before = await this.repo.find(transaction, model);
+        if (!before) throw AppError.notFound(`no price for '${model}'`, 'model');
         if (price.model !== model && (await this.repo.find(transaction, price.model))) {
           throw alreadyExists('model', price.model);
         }
         await this.repo.replace(transaction, model, price);
+        await recordPriceRename(transaction, before, (await this.repo.find(transaction, price.model)) ?? price);
       },
       alreadyExists('model', price.model),
     );
@@ -201,11 +185,7 @@ export class PriceService {
   }
 
   async delete(model: string): Promise<void> {
-    await this.write(async (transaction) => {
-      if ((await this.repo.deleteMany(transaction, [model])) === 0) {
-        throw AppError.notFound(`no price for '${model}'`, 'model');
-      }
-    });
+    await this.deleteMultiple([model], { required: true });
   }
 
   /** Gives `models` one shared price: adds the new ones, updates the kept ones, deletes the dropped ones. */
@@ -215,7 +195,7 @@ export class PriceService {
     const kept = new Set(models);
     const dropped = unique(body.original_models).filter((model) => !kept.has(model));
     return this.write(async (transaction) => {
-      const stored = await this.repo.findMany(transaction, models);
+      const stored = await this.repo.findMany(transaction, [...models, ...dropped]);
       const added: PriceView[] = [];
       let updated = 0;
       for (const model of models) {
@@ -231,20 +211,30 @@ export class PriceService {
       }
       await this.repo.insertMany(transaction, added);
       const deleted = await this.repo.deleteMany(transaction, dropped);
+      await recordPriceChanges(transaction, stored, await this.repo.findMany(transaction, [...models, ...dropped]));
       return { added: added.length, updated, deleted };
     }, AppError.conflict('models: one of the models already has a price'));
   }
 
-  async deleteMultiple(models: readonly string[]): Promise<{ deleted: number }> {
-    return this.write(async (transaction) => ({ deleted: await this.repo.deleteMany(transaction, unique(models)) }));
+  /** Deletes the prices of `models`; `required`: a model without a price is a 404 (a single delete). */
+  async deleteMultiple(models: readonly string[], options: { required?: boolean } = {}): Promise<{ deleted: number }> {
+    const names = unique(models);
+    return this.write(async (transaction) => {
+      const stored = await this.repo.findMany(transaction, names);
+      const deleted = await this.repo.deleteMany(transaction, names);
+      if (options.required && deleted === 0) throw AppError.notFound(`no price for '${names[0]}'`, 'model');
+      await recordPriceChanges(transaction, stored, new Map());
+      return { deleted };
+    });
   }
 
   /** Applies a price list from an update service; locked prices are never touched. */
   async sync(mode: SyncMode, prices: readonly PriceView[]): Promise<SyncPricesResult> {
-    return this.write(
-      (transaction) => syncPrices(this.repo, transaction, mode, prices),
-      AppError.conflict('the price list changed while it was being synchronised; try again'),
-    );
+    return this.write(async (transaction) => {
+      const result = await syncPrices(this.repo, transaction, mode, prices);
+      await recordPriceSync(transaction, mode, result);
+      return result;
+    }, AppError.conflict('the price list changed while it was being synchronised; try again'));
   }
 
   /** Runs `work` in a transaction, then refreshes this node and tells the others. */

@@ -63,17 +63,33 @@ export class RedemptionRepository {
     return executor.selectFrom('redemptions').selectAll().where('key_hash', '=', hash).executeTakeFirst();
   }
 
-  async insertMany(rows: readonly NewRedemptionRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.handle.db
+  /** Inserts the codes in one statement and returns their ids, in id order. */
+  async insertMany(rows: readonly NewRedemptionRow[], executor: Executor = this.handle.db): Promise<number[]> {
+    if (rows.length === 0) return [];
+    await executor
       .insertInto('redemptions')
       .values([...rows])
       .execute();
+    const inserted = await executor
+      .selectFrom('redemptions')
+      .select('id')
+      .where(
+        'key_hash',
+        'in',
+        rows.map((row) => row.key_hash),
+      )
+      .orderBy('id')
+      .execute();
+    return inserted.map((row) => Number(row.id));
   }
 
   /** Renames or re-prices a code that has not been redeemed; false when there is no such code. */
-  async updateUnredeemed(id: number, patch: { name?: string; quota?: number }): Promise<boolean> {
-    const result = await this.handle.db
+  async updateUnredeemed(
+    id: number,
+    patch: { name?: string; quota?: number },
+    executor: Executor = this.handle.db,
+  ): Promise<boolean> {
+    const result = await executor
       .updateTable('redemptions')
       .set(patch)
       .where('id', '=', id)
@@ -83,16 +99,20 @@ export class RedemptionRepository {
   }
 
   /** Renames any code, redeemed or not. */
-  async rename(id: number, name: string): Promise<void> {
-    await this.handle.db.updateTable('redemptions').set({ name }).where('id', '=', id).execute();
+  async rename(id: number, name: string, executor: Executor = this.handle.db): Promise<void> {
+    await executor.updateTable('redemptions').set({ name }).where('id', '=', id).execute();
   }
 
   /**
    * Enables or disables a code in one conditional statement, so a code being redeemed at the same
    * moment stays redeemed; false when it was already redeemed or does not exist.
    */
-  async setStatusUnlessRedeemed(id: number, status: RedemptionStatus): Promise<boolean> {
-    const result = await this.handle.db
+  async setStatusUnlessRedeemed(
+    id: number,
+    status: RedemptionStatus,
+    executor: Executor = this.handle.db,
+  ): Promise<boolean> {
+    const result = await executor
       .updateTable('redemptions')
       .set({ status })
       .where('id', '=', id)
@@ -101,8 +121,8 @@ export class RedemptionRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await this.handle.db.deleteFrom('redemptions').where('id', '=', id).executeTakeFirst();
+  async delete(id: number, executor: Executor = this.handle.db): Promise<boolean> {
+    const result = await executor.deleteFrom('redemptions').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
 

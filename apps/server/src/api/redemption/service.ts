@@ -15,11 +15,13 @@ import { sha256Hex } from '../../platform/crypto.js';
 import type { Executor, RedemptionRow, UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
+import { recordRowChange } from '../audit/row-change.js';
 import { logQuota } from '../log/format.js';
 import type { LogRepository } from '../log/repo.js';
 import type { OptionService } from '../option/service.js';
 import type { InviteRewards, PaidReward } from '../user/invite-reward.js';
 import type { UserRepository } from '../user/repo.js';
+import { CODE_AUDIT, recordCodesCreated } from './audit.js';
 import { announceTopUp, creditTopUp } from './credit.js';
 import { toRedemptionView } from './presenter.js';
 import type { RedemptionRepository } from './repo.js';
@@ -66,46 +68,73 @@ export class RedemptionService {
   async create(caller: UserRow, body: CreateRedemptionBody): Promise<string[]> {
     const now = nowSeconds();
     const keys = Array.from({ length: body.count }, () => randomUUID().replaceAll('-', ''));
-    await this.deps.repo.insertMany(
-      keys.map((key) => ({
-        user_id: caller.id,
-        name: body.name,
-        key_hash: hashRedemptionKey(key),
-        key_cipher: this.deps.secrets.seal(key),
-        status: RedemptionStatus.enabled,
-        quota: body.quota,
-        created_time: now,
-        redeemed_time: 0,
-        redeemed_user_id: 0,
-      })),
-    );
+    const rows = keys.map((key) => ({
+      user_id: caller.id,
+      name: body.name,
+      key_hash: hashRedemptionKey(key),
+      key_cipher: this.deps.secrets.seal(key),
+      status: RedemptionStatus.enabled,
+      quota: body.quota,
+      created_time: now,
+      redeemed_time: 0,
+      redeemed_user_id: 0,
+    }));
+    await this.deps.repo.db.transaction().execute(async (transaction) => {
+      const ids = await this.deps.repo.insertMany(rows, transaction);
+      await recordCodesCreated(transaction, { name: body.name, quota: body.quota, ids, keys });
+    });
     return keys;
   }
 
   /** A redeemed code may still be renamed; its quota is history and stays. */
   async update(caller: UserRow, body: UpdateRedemptionBody): Promise<RedemptionView> {
     const code = await this.require(caller, body.id);
-    if (body.quota !== undefined && body.quota !== Number(code.quota)) {
-      const patch = { quota: body.quota, ...(body.name === undefined ? {} : { name: body.name }) };
-      if (!(await this.deps.repo.updateUnredeemed(code.id, patch)))
-        await this.refuseIfRedeemed(caller, code.id, 'quota');
-    } else if (body.name !== undefined) {
-      await this.deps.repo.rename(code.id, body.name);
-    }
+    const updated = await this.changeCode(code.id, 'update', async (transaction) => {
+      if (body.quota !== undefined && body.quota !== Number(code.quota)) {
+        const patch = { quota: body.quota, ...(body.name === undefined ? {} : { name: body.name }) };
+        return this.deps.repo.updateUnredeemed(code.id, patch, transaction);
+      }
+      if (body.name !== undefined) await this.deps.repo.rename(code.id, body.name, transaction);
+      return true;
+    });
+    if (!updated) await this.refuseIfRedeemed(caller, code.id, 'quota');
     return this.get(caller, code.id);
   }
 
   async setStatus(caller: UserRow, body: RedemptionStatusBody): Promise<RedemptionView> {
     const code = await this.require(caller, body.id);
-    if (!(await this.deps.repo.setStatusUnlessRedeemed(code.id, body.status))) {
-      await this.refuseIfRedeemed(caller, code.id, 'status');
-    }
+    const action = body.status === RedemptionStatus.enabled ? 'enable' : 'disable';
+    const changed = await this.changeCode(code.id, action, (transaction) =>
+      this.deps.repo.setStatusUnlessRedeemed(code.id, body.status, transaction),
+    );
+    if (!changed) await this.refuseIfRedeemed(caller, code.id, 'status');
     return this.get(caller, code.id);
   }
 
   async delete(caller: UserRow, id: number): Promise<void> {
     await this.require(caller, id);
-    if (!(await this.deps.repo.delete(id))) throw AppError.notFound(`redemption code ${id} not found`);
+    const deleted = await this.changeCode(id, 'delete', (transaction) => this.deps.repo.delete(id, transaction));
+    if (!deleted) throw AppError.notFound(`redemption code ${id} not found`);
+  }
+
+  /**
+   * Runs `change` on code `id` in a transaction with its audit row, read before and after it there;
+   * false (nothing recorded) when `change` changed nothing. Setting the status it already has is no change.
+   */
+  private changeCode(
+    id: number,
+    action: 'update' | 'enable' | 'disable' | 'delete',
+    change: (transaction: Executor) => Promise<boolean>,
+  ): Promise<boolean> {
+    return this.deps.repo.db.transaction().execute(async (transaction) => {
+      const before = await this.deps.repo.findById(id, transaction);
+      if (!before || !(await change(transaction))) return false;
+      const after = action === 'delete' ? undefined : await this.deps.repo.findById(id, transaction);
+      if (action === 'update' || action === 'delete' || after?.status !== before.status) {
+        await recordRowChange(transaction, CODE_AUDIT, action, before, after);
+      }
+      return true;
+    });
   }
 
   /** Redeems a code for the caller and returns the quota added. The code never reaches a log or an error text. */

@@ -8,6 +8,7 @@ import {
 import type { Selectable } from 'kysely';
 import {
   type DatabaseHandle,
+  type Executor,
   fetchPage,
   insertReturningId,
   startsWithIgnoringCase,
@@ -37,32 +38,32 @@ export class TelegramMenuRepository {
     return this.handle.db.selectFrom('telegram_menus').selectAll().orderBy('id').execute();
   }
 
-  findById(id: number): Promise<TelegramMenuRow | undefined> {
-    return this.handle.db.selectFrom('telegram_menus').selectAll().where('id', '=', id).executeTakeFirst();
+  transaction<Result>(work: (executor: Executor) => Promise<Result>): Promise<Result> {
+    return this.handle.db.transaction().execute(work);
+  }
+
+  findById(id: number, executor: Executor = this.handle.db): Promise<TelegramMenuRow | undefined> {
+    return executor.selectFrom('telegram_menus').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   findByCommand(command: string): Promise<TelegramMenuRow | undefined> {
     return this.handle.db.selectFrom('telegram_menus').selectAll().where('command', '=', command).executeTakeFirst();
   }
 
-  insert(fields: MenuFields): Promise<number> {
-    return insertReturningId(this.handle, this.handle.db.insertInto('telegram_menus').values(fields));
+  insert(fields: MenuFields, executor: Executor = this.handle.db): Promise<number> {
+    return insertReturningId(this.handle, executor.insertInto('telegram_menus').values(fields));
   }
 
   /** False when there is no such menu. */
-  async update(id: number, fields: MenuFields): Promise<boolean> {
-    const result = await this.handle.db
-      .updateTable('telegram_menus')
-      .set(fields)
-      .where('id', '=', id)
-      .executeTakeFirst();
+  async update(id: number, fields: MenuFields, executor: Executor = this.handle.db): Promise<boolean> {
+    const result = await executor.updateTable('telegram_menus').set(fields).where('id', '=', id).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1) return true;
     // MySQL counts only changed rows: an update to identical values reports 0.
-    return (await this.findById(id)) !== undefined;
+    return (await this.findById(id, executor)) !== undefined;
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await this.handle.db.deleteFrom('telegram_menus').where('id', '=', id).executeTakeFirst();
+  async delete(id: number, executor: Executor = this.handle.db): Promise<boolean> {
+    const result = await executor.deleteFrom('telegram_menus').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
 }

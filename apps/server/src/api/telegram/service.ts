@@ -1,6 +1,7 @@
 import type { Paged, TelegramMenuBody, TelegramMenuListQuery, TelegramMenuView } from '@one-hub/contracts';
 import { isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { type RowAudit, recordRowChange } from '../audit/row-change.js';
 import type { TelegramMenuRepository, TelegramMenuRow } from './repo.js';
 
 /** Rules of the custom menus: unique commands (built-ins are refused by the body schema). */
@@ -22,9 +23,20 @@ export class TelegramMenuService {
     const taken = await this.repo.findByCommand(fields.command);
     if (taken && Number(taken.id) !== id) throw commandTaken(fields.command);
     try {
-      if (id === 0) return toMenuView({ id: await this.repo.insert(fields), ...fields });
-      if (!(await this.repo.update(id, fields))) throw AppError.notFound(`id: no Telegram menu ${id}`);
-      return toMenuView({ id, ...fields });
+      return await this.repo.transaction(async (transaction) => {
+        if (id === 0) {
+          const created = toMenuView({ id: await this.repo.insert(fields, transaction), ...fields });
+          await recordRowChange(transaction, MENU_AUDIT, 'create', undefined, created);
+          return created;
+        }
+        const before = await this.repo.findById(id, transaction);
+        if (!before || !(await this.repo.update(id, fields, transaction))) {
+          throw AppError.notFound(`id: no Telegram menu ${id}`);
+        }
+        const updated = toMenuView({ id, ...fields });
+        await recordRowChange(transaction, MENU_AUDIT, 'update', toMenuView(before), updated);
+        return updated;
+      });
     } catch (error) {
       // Two saves of the same command at once: the unique index decides.
       if (isUniqueViolation(error)) throw commandTaken(fields.command);
@@ -33,7 +45,11 @@ export class TelegramMenuService {
   }
 
   async delete(id: number): Promise<void> {
-    if (!(await this.repo.delete(id))) throw AppError.notFound(`id: no Telegram menu ${id}`);
+    await this.repo.transaction(async (transaction) => {
+      const before = await this.repo.findById(id, transaction);
+      if (!before || !(await this.repo.delete(id, transaction))) throw AppError.notFound(`id: no Telegram menu ${id}`);
+      await recordRowChange(transaction, MENU_AUDIT, 'delete', toMenuView(before), undefined);
+    });
   }
 
   private async require(id: number): Promise<TelegramMenuRow> {
@@ -56,3 +72,10 @@ export function toMenuView(row: TelegramMenuRow): TelegramMenuView {
     reply_message: row.reply_message,
   };
 }
+
+/** A menu's audit rows: its id as the target, its command as the name. */
+const MENU_AUDIT: RowAudit<TelegramMenuView> = {
+  resource: 'telegram',
+  target: (menu) => ({ id: menu.id, name: `/${menu.command}` }),
+  options: { ignore: ['id'] },
+};

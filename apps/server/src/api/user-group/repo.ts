@@ -10,6 +10,7 @@ import {
 } from '@one-hub/contracts';
 import {
   type DatabaseHandle,
+  type Executor,
   fetchPage,
   insertReturningId,
   startsWithIgnoringCase,
@@ -78,8 +79,12 @@ export class UserGroupRepository {
     return rows.map(toUserGroupView);
   }
 
-  async findById(id: number): Promise<UserGroupView | undefined> {
-    const row = await this.handle.db.selectFrom('user_groups').selectAll().where('id', '=', id).executeTakeFirst();
+  transaction<Result>(work: (executor: Executor) => Promise<Result>): Promise<Result> {
+    return this.handle.db.transaction().execute(work);
+  }
+
+  async findById(id: number, executor: Executor = this.handle.db): Promise<UserGroupView | undefined> {
+    const row = await executor.selectFrom('user_groups').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toUserGroupView(row);
   }
 
@@ -92,23 +97,23 @@ export class UserGroupRepository {
     return row && toUserGroupView(row);
   }
 
-  async insert(symbol: string, fields: GroupFields): Promise<number> {
+  async insert(symbol: string, fields: GroupFields, executor: Executor = this.handle.db): Promise<number> {
     return insertReturningId(
       this.handle,
-      this.handle.db.insertInto('user_groups').values({ symbol, ...storedFields(fields), enable: true }),
+      executor.insertInto('user_groups').values({ symbol, ...storedFields(fields), enable: true }),
     );
   }
 
-  async update(id: number, fields: GroupFields): Promise<void> {
-    await this.handle.db.updateTable('user_groups').set(storedFields(fields)).where('id', '=', id).execute();
+  async update(id: number, fields: GroupFields, executor: Executor = this.handle.db): Promise<void> {
+    await executor.updateTable('user_groups').set(storedFields(fields)).where('id', '=', id).execute();
   }
 
-  async setEnabled(id: number, enable: boolean): Promise<void> {
-    await this.handle.db.updateTable('user_groups').set({ enable }).where('id', '=', id).execute();
+  async setEnabled(id: number, enable: boolean, executor: Executor = this.handle.db): Promise<void> {
+    await executor.updateTable('user_groups').set({ enable }).where('id', '=', id).execute();
   }
 
-  async delete(id: number): Promise<void> {
-    await this.handle.db.deleteFrom('user_groups').where('id', '=', id).execute();
+  async delete(id: number, executor: Executor = this.handle.db): Promise<void> {
+    await executor.deleteFrom('user_groups').where('id', '=', id).execute();
   }
 
   async countMembers(symbol: string): Promise<number> {

@@ -9,8 +9,10 @@ import {
 } from '@one-hub/contracts';
 import { type BudgetUsageReader, currentStarts } from '../../domain/budget-windows.js';
 import type { ChangeBus } from '../../platform/changes.js';
-import { isUniqueViolation } from '../../platform/db/index.js';
+import { type Executor, isUniqueViolation } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { recordBudgetChange } from '../audit/budgets.js';
+import { type RowAudit, recordRowChange } from '../audit/row-change.js';
 import type { GroupBudgetUseRepository } from './budget-use.js';
 import type { UserGroupFilter, UserGroupRepository } from './repo.js';
 
@@ -87,7 +89,12 @@ export class UserGroupService {
     if (await this.repo.findBySymbol(symbol))
       throw AppError.conflict(`user group '${symbol}' already exists`, 'symbol');
     try {
-      const created = await this.get(await this.repo.insert(symbol, fields));
+      const created = await this.repo.transaction(async (transaction) => {
+        const group = await this.repo.findById(await this.repo.insert(symbol, fields, transaction), transaction);
+        if (!group) throw new Error(`the user group '${symbol}' just inserted is missing`);
+        await recordGroupChange(transaction, 'create', undefined, group);
+        return group;
+      });
       await this.changes.publish('groups', {});
       return created;
     } catch (error) {
@@ -98,13 +105,19 @@ export class UserGroupService {
 
   async update(body: UpdateUserGroupBody): Promise<UserGroupView> {
     const { id, symbol, ...fields } = body;
-    const existing = await this.get(id);
-    if (symbol !== undefined && symbol !== existing.symbol) {
-      throw AppError.badRequest('the symbol of a user group cannot be changed', 'symbol');
-    }
-    await this.repo.update(id, fields);
+    const updated = await this.repo.transaction(async (transaction) => {
+      const existing = await this.repo.findById(id, transaction);
+      if (!existing) throw AppError.notFound(`user group ${id} not found`);
+      if (symbol !== undefined && symbol !== existing.symbol) {
+        throw AppError.badRequest('the symbol of a user group cannot be changed', 'symbol');
+      }
+      await this.repo.update(id, fields, transaction);
+      const group = (await this.repo.findById(id, transaction)) ?? existing;
+      await recordGroupChange(transaction, 'update', existing, group);
+      return group;
+    });
     await this.changes.publish('groups', {});
-    return this.get(id);
+    return updated;
   }
 
   async toggleEnabled(id: number): Promise<UserGroupView> {
@@ -112,9 +125,13 @@ export class UserGroupService {
     if (group.symbol === DEFAULT_GROUP && group.enable) {
       throw AppError.badRequest(`the '${DEFAULT_GROUP}' user group cannot be disabled`);
     }
-    await this.repo.setEnabled(id, !group.enable);
+    const toggled = { ...group, enable: !group.enable };
+    await this.repo.transaction(async (transaction) => {
+      await this.repo.setEnabled(id, toggled.enable, transaction);
+      await recordGroupChange(transaction, toggled.enable ? 'enable' : 'disable', group, toggled);
+    });
     await this.changes.publish('groups', {});
-    return { ...group, enable: !group.enable };
+    return toggled;
   }
 
   async delete(id: number): Promise<void> {
@@ -127,7 +144,10 @@ export class UserGroupService {
         `user group '${group.symbol}' still has ${members} user(s); move them to another group first`,
       );
     }
-    await this.repo.delete(id);
+    await this.repo.transaction(async (transaction) => {
+      await this.repo.delete(id, transaction);
+      await recordGroupChange(transaction, 'delete', group, undefined);
+    });
     await this.changes.publish('groups', {});
   }
 
@@ -142,3 +162,30 @@ export class UserGroupService {
     return (await this.repo.all()).filter((group) => group.enable).map((group) => group.symbol);
   }
 }
+
+/**
+ * A group's audit rows: its fields in a `user_group` row, its budget windows in a `budget` row of
+ * their own (target `group:<symbol>`), both in the change's transaction.
+ */
+async function recordGroupChange(
+  executor: Executor,
+  action: 'create' | 'update' | 'enable' | 'disable' | 'delete',
+  before: UserGroupView | undefined,
+  after: UserGroupView | undefined,
+): Promise<void> {
+  const group = after ?? before;
+  if (!group) return;
+  await recordRowChange(executor, GROUP_AUDIT, action, before, after);
+  await recordBudgetChange(
+    executor,
+    { targetId: `group:${group.symbol}`, targetName: group.name },
+    before?.budgets,
+    after?.budgets,
+  );
+}
+
+const GROUP_AUDIT: RowAudit<UserGroupView> = {
+  resource: 'user_group',
+  target: (group) => ({ id: group.id, name: group.symbol }),
+  options: { ignore: ['id', 'budgets'] },
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditRowCount, auditRows, auditText } from '../../../test/api/audit-rows.js';
+import { auditRowCount, auditText, storedAuditRows } from '../../../test/api/audit-rows.js';
 import { createAdmin, useRootAndPlain } from '../../../test/api/root-and-plain.js';
 import { availableDialects } from '../../../test/databases.js';
 
@@ -7,7 +7,7 @@ const dayBudget = [{ period: 'day', quota: 500 }];
 
 describe.each(availableDialects)('audit rows of users, balances, keys and budgets on %s', (dialect) => {
   const session = useRootAndPlain(dialect);
-  const rows = (resource: string, targetId?: string | number) => auditRows(session.t, { resource, targetId });
+  const rows = (resource: string, targetId?: string | number) => storedAuditRows(session.t, { resource, targetId });
 
   async function createUser(username: string, extra: Record<string, unknown> = {}): Promise<number> {
     const body = { username, password: 'first-password-1', ...extra };
