@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { describe, expect, it } from 'vitest';
-import { expandSection, screenshot } from './support/browser.js';
+import { expandSection, exportFrom, screenshot } from './support/browser.js';
 import {
   addModel,
   channelNamed,
@@ -181,6 +181,19 @@ describe('channel administration: one channel', () => {
     const content = await page.content();
     for (const key of ['sk-audit-before-0001', 'sk-audit-after-0002']) {
       expect(content).not.toContain(key);
+    }
+    // The export holds what the filtered list shows: channel rows only, the key nowhere.
+    await page.keyboard.press('Escape');
+    const exported = await exportFrom(page, 'audit-export', 'jsonl');
+    expect(exported.name).toMatch(/^audit-\d{8}-\d{6}\.jsonl$/);
+    const lines = exported.content
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(new Set(lines.map((line) => line.resource))).toEqual(new Set(['channel']));
+    expect(lines.map((line) => line.id)).toContain(update?.id);
+    for (const key of ['sk-audit-before-0001', 'sk-audit-after-0002']) {
+      expect(exported.content).not.toContain(key);
     }
     await page.close();
   });

@@ -1,11 +1,17 @@
 /// <reference lib="dom" />
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminApi, adminApi, apiCall, sessionCookie } from './support/api.js';
-import { expandSection, launchBrowser, screenshot, signInWithForm, sortDirection } from './support/browser.js';
+import {
+  expandSection,
+  exportFrom,
+  launchBrowser,
+  screenshot,
+  signInWithForm,
+  sortDirection,
+} from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
 
 const ROOT_PASSWORD = 'e2e-root-password';
@@ -153,15 +159,6 @@ const text = async (page: Page, testId: string) =>
 /** The exact quota behind a displayed amount (the Quota component's tooltip). */
 const exactQuota = async (page: Page, testId: string) =>
   Number(((await page.getByTestId(testId).first().getAttribute('title')) ?? '').replace(/\D/g, ''));
-/** Picks a format from the Logs screen's Export menu and reads the file the browser saved. */
-async function exportLogs(page: Page, format: 'csv' | 'jsonl'): Promise<{ name: string; content: string }> {
-  await page.getByTestId('log-export').click();
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId(`log-export-${format}`).click(),
-  ]);
-  return { name: download.suggestedFilename(), content: await readFile(await download.path(), 'utf8') };
-}
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 const rowIds = (page: Page, prefix: string) =>
   page
@@ -423,7 +420,7 @@ describe('logs', () => {
     await expect.poll(() => rowIds(page, 'log')).toEqual([streamed?.id]);
     await expect.poll(() => exactQuota(page, 'log-stat-quota')).toBe(streamed?.quota);
     // The export has exactly the filtered rows: a header, then the one gpt-4o request.
-    const exported = await exportLogs(page, 'csv');
+    const exported = await exportFrom(page, 'log-export', 'csv');
     expect(exported.name).toMatch(/^logs-\d{8}-\d{6}\.csv$/);
     const lines = exported.content.trimEnd().split('\r\n');
     expect(lines[0]).toMatch(/^id,created_at,type,user_id,username,/);
@@ -454,7 +451,7 @@ describe('logs', () => {
     expect(new Set(users)).toEqual(new Set([BOB.username]));
     expect(page.url()).toContain('log_type=2');
     // The export follows the filters on screen: bob's three consume logs, in the list's order.
-    const exported = await exportLogs(page, 'jsonl');
+    const exported = await exportFrom(page, 'log-export', 'jsonl');
     expect(exported.name).toMatch(/^logs-\d{8}-\d{6}\.jsonl$/);
     const rows = exported.content
       .trimEnd()

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -94,3 +95,17 @@ export const closed = (page: Page, testId: string) => page.getByTestId(testId).w
 
 /** What the page's clipboard holds. */
 export const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+/** Picks a format from a screen's Export menu (`testId`, items `${testId}-<format>`) and reads the file the browser saved. */
+export async function exportFrom(
+  page: Page,
+  testId: string,
+  format: 'csv' | 'jsonl',
+): Promise<{ name: string; content: string }> {
+  await page.getByTestId(testId).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId(`${testId}-${format}`).click(),
+  ]);
+  return { name: download.suggestedFilename(), content: await readFile(await download.path(), 'utf8') };
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportFormat } from './export.js';
 import { pageQuery } from './paging.js';
 
 /**
@@ -105,3 +106,7 @@ export type AuditFilterQuery = z.infer<typeof auditFilterQuery>;
 
 export const auditListQuery = pageQuery.extend(auditFilterQuery.shape);
 export type AuditListQuery = z.infer<typeof auditListQuery>;
+
+/** `GET /api/audit/export`: the list's filters, every matching row newest first, as csv or jsonl. */
+export const auditExportQuery = auditFilterQuery.extend({ format: exportFormat });
+export type AuditExportQuery = z.infer<typeof auditExportQuery>;

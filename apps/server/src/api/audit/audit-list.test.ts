@@ -2,6 +2,7 @@ import type { AuditLogItem, Paged } from '@one-hub/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { channelBody } from '../../../test/api/channel-support.js';
 import { createAdmin, useRootAndPlain } from '../../../test/api/root-and-plain.js';
+import { parseCsv } from '../../../test/csv-parse.js';
 import { availableDialects } from '../../../test/databases.js';
 
 describe.each(availableDialects)('GET /api/audit/ on %s', (dialect) => {
@@ -96,5 +97,50 @@ describe.each(availableDialects)('GET /api/audit/ on %s', (dialect) => {
     const rest = await session.t.services.audit.listPageAfter(filter, first[0]?.id ?? 0, 10);
     expect([...first, ...rest].map((row) => row.action)).toEqual(['update', 'create']);
     expect(await session.t.services.audit.listPageAfter(filter, rest.at(-1)?.id ?? 0, 10)).toEqual([]);
+  });
+
+  const exported = (url: string, headers: Record<string, string>) =>
+    session.t.app.inject({ method: 'GET', url, headers });
+
+  it('exports what the list shows, as JSON lines and as CSV, to a cookie or an access token', async () => {
+    const lines = await exported('/api/audit/export?resource=channel&format=jsonl', { cookie: session.root });
+    expect(lines.statusCode, lines.body).toBe(200);
+    expect(lines.headers['content-type']).toBe('application/x-ndjson');
+    expect(lines.headers['content-disposition']).toMatch(/^attachment; filename="audit-\d{8}-\d{6}\.jsonl"$/);
+    const rows = lines.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AuditLogItem);
+    expect(rows).toEqual((await list('?resource=channel')).data);
+
+    const token = (await session.call('POST', '/api/user/token', admin.cookie)).json().data as string;
+    const csv = await exported('/api/audit/export', { authorization: `Bearer ${token}` });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const [header, ...cells] = parseCsv(csv.body);
+    expect(header?.slice(0, 6)).toEqual(['id', 'created_at', 'actor_id', 'actor_name', 'actor_role', 'resource']);
+    // The administrator's own actions only, its changes as JSON text.
+    expect(cells.map((cell) => [cell[5], cell[6], cell[3]])).toEqual([['balance', 'update', 'audit_admin']]);
+    expect(JSON.parse(cells[0]?.[header?.indexOf('changes') ?? -1] ?? '')).toMatchObject({ quota: {} });
+  });
+
+  it('refuses an export of another actor to an administrator, a bad format, a visitor and a common user', async () => {
+    const other = await exported(`/api/audit/export?actor_id=${rootId}`, { cookie: admin.cookie });
+    expect(other.statusCode).toBe(403);
+    expect(other.headers['content-disposition']).toBeUndefined();
+    const format = await exported('/api/audit/export?format=xml', { cookie: session.root });
+    expect(format.statusCode).toBe(400);
+    expect(format.json().message).toContain('format');
+    expect((await exported('/api/audit/export', {})).statusCode).toBe(401);
+    expect((await exported('/api/audit/export', { cookie: session.plain })).statusCode).toBe(403);
+  });
+
+  it('reads an export a page at a time, each page after the last one', async () => {
+    const caller = { id: rootId, role: 100 };
+    const table = session.t.services.audit.exportRows(caller, { format: 'jsonl' }, 1);
+    const pages: number[][] = [];
+    for await (const page of table.pages) pages.push(page.map((row) => row.id));
+    expect(pages.every((page) => page.length === 1)).toBe(true);
+    expect(pages.flat()).toEqual((await list('')).data.map((row) => row.id));
   });
 });

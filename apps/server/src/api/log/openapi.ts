@@ -7,13 +7,7 @@ import {
   ownLogListQuery,
   ownLogStatQuery,
 } from '@one-hub/contracts';
-import type { OtherAnswer, ResourceOperations } from '../openapi/operation.js';
-
-/** Every row the list would show under the same filters, as a download. */
-const EXPORT: OtherAnswer = {
-  contentTypes: ['text/csv', 'application/x-ndjson'],
-  description: 'A file (attachment): CSV, or JSON lines with `format=jsonl`.',
-};
+import { FILE_EXPORT, type ResourceOperations } from '../openapi/operation.js';
 
 export const logOperations: ResourceOperations = {
   tag: 'Logs',
@@ -56,7 +50,7 @@ export const logOperations: ResourceOperations = {
       summary: 'Export the logs the list shows',
       access: 'admin',
       query: logExportQuery,
-      answer: EXPORT,
+      answer: FILE_EXPORT,
     },
     {
       method: 'get',
@@ -64,7 +58,7 @@ export const logOperations: ResourceOperations = {
       summary: 'Export the caller’s own logs',
       access: 'user',
       query: ownLogExportQuery,
-      answer: EXPORT,
+      answer: FILE_EXPORT,
     },
   ],
 };

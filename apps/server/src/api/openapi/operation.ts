@@ -21,6 +21,12 @@ export interface OtherAnswer {
 }
 
 /** One route of the management API, as the OpenAPI document describes it. */
+/** A streamed export (logs, audit log): every row the list would show under the same filters, as a download. */
+export const FILE_EXPORT: OtherAnswer = {
+  contentTypes: ['text/csv', 'application/x-ndjson'],
+  description: 'A file (attachment): CSV, or JSON lines with `format=jsonl`.',
+};
+
 export interface ApiOperation {
   method: HttpMethod;
   /** As registered with Fastify: `/api/token/:id`, `/api/user/:id(^\d+$)`, `/api/prices/single/*`. */

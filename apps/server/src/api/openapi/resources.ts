@@ -1,6 +1,7 @@
 import { channelTestOperations } from '../../channel-health/openapi.js';
 import { metricsOperations } from '../../metrics/openapi.js';
 import { accountOperations } from '../account/openapi.js';
+import { auditOperations } from '../audit/openapi.js';
 import { channelOperations } from '../channel/openapi.js';
 import { invoiceOperations } from '../invoice/openapi.js';
 import { logOperations } from '../log/openapi.js';
@@ -32,6 +33,7 @@ export const API_RESOURCES: readonly ResourceOperations[] = [
   channelTestOperations,
   priceOperations,
   logOperations,
+  auditOperations,
   statisticsOperations,
   redemptionOperations,
   paymentOperations,

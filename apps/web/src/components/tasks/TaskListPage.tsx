@@ -42,6 +42,8 @@ interface TaskListPageProps<Filters extends object, Task> extends Pick<ListPageP
   filters: TaskFilterSetup<Filters>;
   /** The kind's table, given the page of tasks and the list state. */
   children(table: TaskTableProps<Task>): ReactNode;
+  /** Beside the refresh button: an export of what the filters show, where the kind has one. */
+  countActions?: ReactNode;
 }
 
 /**
@@ -62,6 +64,7 @@ export function TaskListPage<Filters extends object, Task>({
   filters: setup,
   children,
   dialogs,
+  countActions,
 }: TaskListPageProps<Filters, Task>) {
   // Every kind's table turns into cards below the same width.
   const compact = useCompact('sm');
@@ -93,6 +96,7 @@ export function TaskListPage<Filters extends object, Task>({
           />
           <Divider />
           <ListCountRow text={total(query.data?.total_count ?? 0)} testId={`${testIdPrefix}-total`}>
+            {countActions}
             <RefreshButton
               label={words.refresh}
               onClick={() => void query.refetch()}

@@ -2,12 +2,13 @@ import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
 import { AUDIT_ACTIONS, AUDIT_RESOURCES, type AuditLogItem, isRootRole } from '@one-hub/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportMenu } from '../../components/ExportButtons.js';
 import type { FilterField } from '../../components/tasks/FilterBar.js';
 import { type TaskFilterSetup, TaskListPage } from '../../components/tasks/TaskListPage.js';
 import { useSession } from '../../hooks/useSession.js';
 import { useWords } from '../../i18n/useWords.js';
 import { AuditTable } from './AuditTable.js';
-import { type AuditFilters, useAuditLogs } from './audit.api.js';
+import { type AuditFilters, auditExportHref, useAuditLogs } from './audit.api.js';
 import { ChangesDialog } from './ChangesDialog.js';
 import { auditDraft, auditFromDraft, emptyAuditFilters, useAuditListParams } from './useAuditListParams.js';
 
@@ -72,6 +73,7 @@ export function AuditPage() {
       onChange={update}
       fields={fields}
       filters={filterSetup}
+      countActions={<ExportMenu hrefOf={(format) => auditExportHref(isRoot, params, format)} testId="audit-export" />}
       dialogs={<ChangesDialog row={shown} open={opened !== null} onClose={() => setOpened(null)} />}
     >
       {(table) => (
