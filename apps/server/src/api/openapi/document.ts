@@ -130,19 +130,19 @@ function components(): JsonSchema {
   };
 }
 
-/** The OpenAPI 3.1 document of the management API, built from the resources' operations. */
-export function buildOpenApiDocument(
-  version: string,
-  resources: readonly ResourceOperations[] = API_RESOURCES,
-): OpenApiDocument {
-  const paths: OpenApiDocument['paths'] = {};
-  for (const resource of resources) {
-    for (const operation of resource.operations) {
-      const path = openApiPath(operation.path, operation.wildcardName);
-      paths[path] ??= {};
-      paths[path][operation.method] = describeOperation(operation, resource.tag);
-    }
+function addOperations(paths: OpenApiDocument['paths'], resource: ResourceOperations): void {
+  for (const operation of resource.operations) {
+    const path = openApiPath(operation.path, operation.wildcardName);
+    paths[path] ??= {};
+    paths[path][operation.method] = describeOperation(operation, resource.tag);
   }
+}
+
+function documentOf(
+  version: string,
+  resources: readonly ResourceOperations[],
+  paths: OpenApiDocument['paths'],
+): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: {
@@ -155,4 +155,27 @@ export function buildOpenApiDocument(
     paths,
     components: components(),
   };
+}
+
+/** The OpenAPI 3.1 document of the management API, built from the resources' operations. */
+export function buildOpenApiDocument(
+  version: string,
+  resources: readonly ResourceOperations[] = API_RESOURCES,
+): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const resource of resources) addOperations(paths, resource);
+  return documentOf(version, resources, paths);
+}
+
+/**
+ * The same document, built one resource per turn of the event loop: converting every schema takes
+ * about 100 ms of CPU, which in one piece would hold up every request in flight on this process.
+ */
+export async function buildOpenApiDocumentInTurns(version: string): Promise<OpenApiDocument> {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const resource of API_RESOURCES) {
+    addOperations(paths, resource);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return documentOf(version, API_RESOURCES, paths);
 }
