@@ -80,7 +80,7 @@ describe.each(availableDialects)('GET /api/audit/ on %s', (dialect) => {
       ['?action=explode', 'action'],
       ['?actor_id=abc', 'actor_id'],
       ['?start_timestamp=-5', 'start_timestamp'],
-      ['?target_id=' + 'x'.repeat(65), 'target_id'],
+      [`?target_id=${'x'.repeat(65)}`, 'target_id'],
       ['?order=ip', 'order'],
     ] as const) {
       const response = await session.call('GET', `/api/audit/${query}`, session.root);

@@ -1,7 +1,7 @@
 import { type AuditAction, ChannelStatus } from '@one-hub/contracts';
 import type { Executor } from '../../platform/db/index.js';
 import { changedFields } from '../audit/changes.js';
-import { recordAudit } from '../audit/recorder.js';
+import { type AuditEntry, recordAudits } from '../audit/recorder.js';
 import { toChannelDetailView } from './presenter.js';
 import type { ChannelRecord, ChannelRepository } from './repo.js';
 
@@ -28,9 +28,10 @@ async function recordChannelChanges(executor: Executor, before: ChannelRecord[],
   const afterById = new Map(after.map((channel) => [channel.id, channel]));
   const beforeIds = new Set(before.map((channel) => channel.id));
   const options = { secret: ['key'], ignore: BOOKKEEPING };
+  const entries: AuditEntry[] = [];
   for (const old of before) {
     const now = afterById.get(old.id);
-    await recordAudit(executor, {
+    entries.push({
       resource: 'channel',
       action: now ? actionOf(old, now) : 'delete',
       targetId: old.id,
@@ -39,7 +40,7 @@ async function recordChannelChanges(executor: Executor, before: ChannelRecord[],
     });
   }
   for (const created of after.filter((channel) => !beforeIds.has(channel.id))) {
-    await recordAudit(executor, {
+    entries.push({
       resource: 'channel',
       action: 'create',
       targetId: created.id,
@@ -47,6 +48,7 @@ async function recordChannelChanges(executor: Executor, before: ChannelRecord[],
       changes: changedFields(undefined, shown(created), options),
     });
   }
+  await recordAudits(executor, entries);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { PriceView, SyncMode, SyncPricesResult } from '@one-hub/contracts';
 import type { Executor } from '../../platform/db/index.js';
 import { changedFields } from '../audit/changes.js';
-import { recordAudit } from '../audit/recorder.js';
-import { type RowAudit, recordRowChange } from '../audit/row-change.js';
+import { type AuditEntry, recordAudit, recordAudits } from '../audit/recorder.js';
+import { type RowAudit, recordRowChange, rowChangeEntry } from '../audit/row-change.js';
 
 /** A price's audit rows: its model is both the target's id and its name. */
 const PRICE_AUDIT: RowAudit<PriceView> = {
@@ -19,12 +19,14 @@ export async function recordPriceChanges(
   before: ReadonlyMap<string, PriceView>,
   after: ReadonlyMap<string, PriceView>,
 ): Promise<void> {
+  const entries: AuditEntry[] = [];
   for (const model of new Set([...before.keys(), ...after.keys()])) {
     const old = before.get(model);
     const next = after.get(model);
-    const action = !old ? 'create' : !next ? 'delete' : 'update';
-    await recordRowChange(executor, PRICE_AUDIT, action, old, next);
+    const entry = rowChangeEntry(PRICE_AUDIT, !old ? 'create' : !next ? 'delete' : 'update', old, next);
+    if (entry) entries.push(entry);
   }
+  await recordAudits(executor, entries);
 }
 
 /** A renamed price: one update row under the old name, with the new name among the changed fields. */
