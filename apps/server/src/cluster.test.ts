@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockUpstream, startMockUpstream } from '../test/mocks/openai-upstream.js';
+import { type OtlpCollector, startOtlpCollector } from '../test/otlp-collector.js';
 import { parsePrometheusText, sampleValue } from '../test/prometheus-text.js';
 import { providerType } from './domain/channel-types/registry.js';
 
@@ -54,6 +55,7 @@ describe.skipIf(!redisUrl)('two workers on one port, one SQLite file and Redis',
   const base = `http://127.0.0.1:${port}`;
   let server: ReturnType<typeof startServer>;
   let upstream: MockUpstream;
+  let collector: OtlpCollector;
 
   const admin = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${base}${path}`, {
@@ -88,8 +90,11 @@ describe.skipIf(!redisUrl)('two workers on one port, one SQLite file and Redis',
 
   beforeAll(async () => {
     upstream = await startMockUpstream();
+    collector = await startOtlpCollector();
     server = startServer({
       WORKERS: '2',
+      // Each worker sets up its own tracer provider and exporter.
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       PORT: String(port),
       REDIS_CONN_STRING: redisUrl as string,
       SQLITE_PATH: join(mkdtempSync(join(tmpdir(), 'one-hub-cluster-')), 'db.sqlite'),
@@ -117,6 +122,7 @@ describe.skipIf(!redisUrl)('two workers on one port, one SQLite file and Redis',
       await exited(server.child);
     }
     await upstream?.close();
+    await collector?.close();
   });
 
   it('bills exactly across the workers and shows both in one scrape', async () => {
@@ -168,5 +174,12 @@ describe.skipIf(!redisUrl)('two workers on one port, one SQLite file and Redis',
     );
     expect(served.reduce((sum, sample) => sum + sample.value, 0)).toBe(count);
     expect(sampleValue(samples, 'onehub_relay_quota_spent_total', { model: 'gpt-4o-mini' })).toBe(charged);
+
+    // Traced too, whichever worker served it: each chat's GenAI span (a root, with its channel's
+    // try under it) reaches the collector.
+    const chatSpans = () =>
+      collector.spans.filter((span) => span.name === 'chat gpt-4o-mini' && span.parentSpanId === '');
+    await expect.poll(() => chatSpans().length, { timeout: 20_000 }).toBe(count);
+    expect(new Set(chatSpans().map((span) => span.attributes['one_hub.request_id'])).size).toBe(count);
   }, 90_000);
 });

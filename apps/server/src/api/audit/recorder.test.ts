@@ -3,7 +3,7 @@ import { availableDialects, createTestDatabase, type TestDatabase } from '../../
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { changedFields } from './changes.js';
 import { type AuditScope, runInAuditScope } from './context.js';
-import { recordAudit, recordAudits } from './recorder.js';
+import { type AuditEntry, recordAudit, recordAudits } from './recorder.js';
 
 const scope: AuditScope = {
   actor: () => ({ id: 7, username: 'boss', role: 100 }),
@@ -95,12 +95,15 @@ describe.each(availableDialects)('recordAudit on %s', (dialect) => {
 
   it('writes the rows of a bulk change in a few inserts, every one of them, and skips the empty updates', async () => {
     const before = (await rows()).length;
-    const entries = Array.from({ length: 1201 }, (_, index) => ({
-      resource: 'price' as const,
-      action: index === 0 ? ('update' as const) : ('create' as const),
-      targetId: `model-${index}`,
-      changes: index === 0 ? {} : { input: { after: index } },
-    }));
+    const entries = Array.from(
+      { length: 1201 },
+      (_, index): AuditEntry => ({
+        resource: 'price',
+        action: index === 0 ? 'update' : 'create',
+        targetId: `model-${index}`,
+        changes: index === 0 ? {} : { input: { after: index } },
+      }),
+    );
     await runInAuditScope(scope, () =>
       handle.db.transaction().execute((transaction) => recordAudits(transaction, entries)),
     );
