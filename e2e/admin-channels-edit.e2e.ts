@@ -172,9 +172,10 @@ describe('channel administration: one channel', () => {
     await expect.poll(() => textOf(summary)).toBe('priority: 0 → 5, key: changed');
     expect(await textOf(page.getByTestId(`audit-target-${update?.id}`))).toBe(`audited #${id}`);
     expect(await textOf(page.getByTestId(`audit-actor-${update?.id}`))).toMatch(/^root #\d+$/);
-    // Every row on the screen is a channel's; neither key appears anywhere, the dialog included.
-    const resources = await page.locator('[data-testid^=audit-resource-]').allTextContents();
-    expect(new Set(resources)).toEqual(new Set(['Channel']));
+    // Every row on the screen is a channel's once the filtered page replaced the unfiltered one
+    // (kept on screen while it loads); neither key appears anywhere, the dialog included.
+    const resources = () => page.locator('[data-testid^=audit-resource-]').allTextContents();
+    await expect.poll(async () => [...new Set(await resources())]).toEqual(['Channel']);
     await page.getByTestId(`audit-details-${update?.id}`).click();
     await page.getByTestId('audit-field-key').waitFor();
     expect(await textOf(page.getByTestId('audit-field-priority'))).toBe('priority05');
