@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exportFormat } from './export.js';
-import { pageQuery } from './paging.js';
+import { pageQuery, unixSecondsFilter } from './paging.js';
 
 /**
  * What the audit log records (issue 36): every change made through the management API, by resource.
@@ -72,15 +72,6 @@ function emptyAsAbsent(value: unknown): unknown {
   return value === '' ? undefined : value;
 }
 
-function optionalTimestamp(field: string) {
-  return z.coerce
-    .number(`${field} must be a Unix time in seconds`)
-    .int(`${field} must be a whole number of seconds`)
-    .min(0, `${field} must not be negative`)
-    .max(Number.MAX_SAFE_INTEGER, `${field} is too large`)
-    .optional();
-}
-
 /** Filters of `GET /api/audit/` (and its export); empty values mean "no filter". */
 export const auditFilterQuery = z.object({
   resource: z.preprocess(
@@ -99,8 +90,8 @@ export const auditFilterQuery = z.object({
     .max(2_147_483_647, 'actor_id is too large')
     .optional(),
   target_id: z.string().trim().max(64, 'target_id must be at most 64 characters').optional(),
-  start_timestamp: optionalTimestamp('start_timestamp'),
-  end_timestamp: optionalTimestamp('end_timestamp'),
+  start_timestamp: unixSecondsFilter('start_timestamp'),
+  end_timestamp: unixSecondsFilter('end_timestamp'),
 });
 export type AuditFilterQuery = z.infer<typeof auditFilterQuery>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LogType } from './enums.js';
 import { exportFormat } from './export.js';
-import { MAX_INTEGER_COLUMN, pageQuery } from './paging.js';
+import { MAX_INTEGER_COLUMN, pageQuery, unixSecondsFilter } from './paging.js';
 
 /** Columns the log lists may be ordered by (`order=-created_at`); `id` is always the last tie-breaker. */
 export const LOG_SORT_FIELDS = [
@@ -21,16 +21,6 @@ export const LOG_SORT_FIELDS = [
  * when at least this many rows match (on tens of millions of rows an exact count takes seconds).
  */
 export const LOG_COUNT_CAP = 10_000;
-
-/** Unix seconds; 0 or an empty value means "no bound", as the reference console sends it. */
-function timestampFilter(field: string) {
-  return z.coerce
-    .number(`${field} must be a Unix time in seconds`)
-    .int(`${field} must be a whole number of seconds`)
-    .min(0, `${field} must not be negative`)
-    .max(Number.MAX_SAFE_INTEGER, `${field} is too large`)
-    .optional();
-}
 
 /** An exact-match text filter; empty means "no filter". */
 function textFilter(field: string, maxLength: number) {
@@ -61,8 +51,8 @@ const logTypeFilter = z.coerce
 
 /** Filters a signed-in user may apply to their own logs. */
 const ownFilterFields = {
-  start_timestamp: timestampFilter('start_timestamp'),
-  end_timestamp: timestampFilter('end_timestamp'),
+  start_timestamp: unixSecondsFilter('start_timestamp'),
+  end_timestamp: unixSecondsFilter('end_timestamp'),
   model_name: textFilter('model_name', 255),
   token_name: textFilter('token_name', 255),
   request_id: textFilter('request_id', 64),

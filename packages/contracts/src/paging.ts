@@ -11,6 +11,16 @@ export function keywordAsRowId(keyword: string): number | undefined {
 }
 export const DEFAULT_PAGE_SIZE = 10;
 
+/** A time bound of a list filter in Unix seconds; 0 or an empty value means "no bound", as the reference console sends it. */
+export function unixSecondsFilter(field: string) {
+  return z.coerce
+    .number(`${field} must be a Unix time in seconds`)
+    .int(`${field} must be a whole number of seconds`)
+    .min(0, `${field} must not be negative`)
+    .max(Number.MAX_SAFE_INTEGER, `${field} is too large`)
+    .optional();
+}
+
 /** Query of every paged list: 1-based `page`, `size` ≤ 100, `order` = "field,-other". */
 export const pageQuery = z.object({
   page: z.coerce

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_INTEGER_COLUMN, pageQuery } from './paging.js';
+import { MAX_INTEGER_COLUMN, pageQuery, unixSecondsFilter } from './paging.js';
 
 /** Platforms stored in `tasks`. */
 export const TASK_PLATFORMS = ['suno', 'kling'] as const;
@@ -40,16 +40,6 @@ function idFilter(field: string) {
     .optional();
 }
 
-/** Unix time in **seconds** (task times are stored in seconds); 0 or empty = no bound. */
-function secondFilter(field: string) {
-  return z.coerce
-    .number(`${field} must be a Unix time in seconds`)
-    .int(`${field} must be a whole number of seconds`)
-    .min(0, `${field} must not be negative`)
-    .max(Number.MAX_SAFE_INTEGER, `${field} is too large`)
-    .optional();
-}
-
 function textFilter(field: string, max: number) {
   return z.string(`${field} must be a single text value`).trim().max(max, `${field} is too long`).optional();
 }
@@ -77,8 +67,8 @@ export const taskListQuery = pageQuery.extend({
   task_id: textFilter('task_id', 50),
   action: textFilter('action', 40),
   status: textFilter('status', 20),
-  start_timestamp: secondFilter('start_timestamp'),
-  end_timestamp: secondFilter('end_timestamp'),
+  start_timestamp: unixSecondsFilter('start_timestamp'),
+  end_timestamp: unixSecondsFilter('end_timestamp'),
 });
 export type TaskListQuery = z.infer<typeof taskListQuery>;
 
