@@ -5,12 +5,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminApi, adminApi, apiCall, sessionCookie } from './support/api.js';
 import {
+  clipboard,
+  exactQuota,
   expandSection,
   exportFrom,
   launchBrowser,
   screenshot,
   signInWithForm,
   sortDirection,
+  text,
 } from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
 
@@ -154,12 +157,6 @@ async function openPage(options: { language?: string; theme?: string; viewport?:
 const signIn = (page: Page, username: string, password: string) =>
   signInWithForm(page, server.origin, username, password);
 
-const text = async (page: Page, testId: string) =>
-  ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
-/** The exact quota behind a displayed amount (the Quota component's tooltip). */
-const exactQuota = async (page: Page, testId: string) =>
-  Number(((await page.getByTestId(testId).first().getAttribute('title')) ?? '').replace(/\D/g, ''));
-const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 const rowIds = (page: Page, prefix: string) =>
   page
     .locator(`[data-testid^=${prefix}-row-]`)
