@@ -34,13 +34,17 @@ const ACTION_COLORS: Record<AuditAction, StateColor> = {
 };
 
 /** A name with its id after it, quiet: "root #1". */
+/** A name and its id; a target named by its id (a setting's key, a model) shows it once. */
 function NamedId({ name, id, testId }: { name: string; id: string | number; testId: string }) {
   return (
     <Typography variant="body2" component="span" data-testid={testId}>
-      {name || <Muted />}{' '}
-      <Typography component="span" variant="body2" sx={{ color: 'text.secondary' }}>
-        #{id}
-      </Typography>
+      {name || <Muted />}
+      {name !== String(id) && (
+        <Typography component="span" variant="body2" sx={{ color: 'text.secondary' }}>
+          {' '}
+          #{id}
+        </Typography>
+      )}
     </Typography>
   );
 }
