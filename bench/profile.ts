@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
 import { latencies, percentile, throughput } from './measure.js';
 import { startChild, startFlags } from './processes.js';
 import { prepareOneHub } from './setup.js';
@@ -25,32 +26,45 @@ const workDirectory = mkdtempSync(join(tmpdir(), 'one-hub-profile-'));
 
 const upstream = await startChild(process.execPath, ['--import', 'tsx', join(root, 'bench/serve.ts'), 'upstream'], {});
 const port = 30_000 + Math.floor(Math.random() * 20_000);
-const oneHub = await startChild(
-  process.execPath,
-  [
-    ...(profiling
-      ? [
-          '--cpu-prof',
-          `--cpu-prof-dir=${workDirectory}`,
-          `--cpu-prof-interval=${process.env.BENCH_PROFILE_INTERVAL ?? 1000}`,
-        ]
-      : []),
-    ...startFlags(root),
-    join(root, 'apps/server/dist/main.js'),
-  ],
-  {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SQLITE_PATH: join(workDirectory, 'one-hub.db'),
-    LOG_LEVEL: 'warn',
-    INITIAL_ROOT_ACCESS_TOKEN: rootToken,
-  },
-  `http://127.0.0.1:${port}`,
-);
+// BENCH_PROFILE=heap samples allocations instead (V8's sampling heap profiler through the
+// inspector, garbage included): what the collector has to clear, by the function that allocated it.
+const heap = process.env.BENCH_PROFILE === 'heap';
+const inspectorPort = 20_000 + Math.floor(Math.random() * 10_000);
+const profilerFlags = !profiling
+  ? []
+  : heap
+    ? [`--inspect=127.0.0.1:${inspectorPort}`]
+    : [
+        '--cpu-prof',
+        `--cpu-prof-dir=${workDirectory}`,
+        `--cpu-prof-interval=${process.env.BENCH_PROFILE_INTERVAL ?? 1000}`,
+      ];
+// BENCH_TARGET=passthrough profiles the bare pass-through under the same load: what both share
+// (Node's HTTP server, undici, the socket writes) shows in both, the rest is One Hub's own.
+const bare = process.env.BENCH_TARGET === 'passthrough';
+const oneHub = bare
+  ? await startChild(
+      process.execPath,
+      [...profilerFlags, '--import', 'tsx', join(root, 'bench/serve.ts'), 'passthrough', upstream.url],
+      {},
+    )
+  : await startChild(
+      process.execPath,
+      [...profilerFlags, ...startFlags(root), join(root, 'apps/server/dist/main.js')],
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SQLITE_PATH: join(workDirectory, 'one-hub.db'),
+        LOG_LEVEL: 'warn',
+        INITIAL_ROOT_ACCESS_TOKEN: rootToken,
+      },
+      `http://127.0.0.1:${port}`,
+    );
 /** Requests served during the profiled load run (the warm-up and setup are a small share). */
 let profiledRequests = 0;
+let allocationProfile: { head: HeapNode } | undefined;
 try {
-  const apiKey = await prepareOneHub(oneHub.url, rootToken, upstream.url);
+  const apiKey = bare ? '' : await prepareOneHub(oneHub.url, rootToken, upstream.url);
   const hub = { name: 'One Hub', base: oneHub.url, headers: { authorization: `Bearer ${apiKey}` }, child: oneHub };
   // BENCH_LOAD=latency profiles the one-at-a-time path the added-latency figure measures instead.
   if (process.env.BENCH_LOAD === 'latency') {
@@ -66,8 +80,10 @@ try {
     }
   } else {
     await throughput(hub, 16, 2);
+    const sampling = heap ? await startAllocationSampling(inspectorPort) : undefined;
     for (let run = 0; run < (profiling ? 1 : 3); run++) {
       const result = await throughput(hub, 64, seconds);
+      if (sampling) allocationProfile = await sampling.stop();
       profiledRequests = result.rps * seconds;
       const label = profiling ? ' (profiled)' : '';
       console.log(
@@ -81,6 +97,77 @@ try {
 }
 
 if (!profiling) process.exit(0);
+if (heap) {
+  printAllocations();
+  process.exit(0);
+}
+
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Starts V8's sampling heap profiler in the child, counting objects the collector has freed too. */
+async function startAllocationSampling(port: number): Promise<{ stop(): Promise<{ head: HeapNode }> }> {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
+    webSocketDebuggerUrl: string;
+  }>;
+  const socket = new WebSocket(targets[0]?.webSocketDebuggerUrl ?? '');
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let nextId = 0;
+  const call = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = ++nextId;
+      const onMessage = (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as { id?: number; result?: unknown };
+        if (message.id !== id) return;
+        socket.off('message', onMessage);
+        resolve(message.result);
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  await call('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return {
+    async stop() {
+      const { profile } = (await call('HeapProfiler.stopSampling')) as { profile: { head: HeapNode } };
+      socket.close();
+      return profile;
+    },
+  };
+}
+
+/** Bytes allocated per request during the load run, by allocating function (sampled). */
+function printAllocations(): void {
+  if (!allocationProfile) throw new Error('no allocation profile was taken');
+  const totals = new Map<string, number>();
+  let all = 0;
+  const walk = (node: HeapNode) => {
+    const frame = node.callFrame;
+    const where = frame.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
+    const key = `${frame.functionName || '(anonymous)'}  ${where}:${frame.lineNumber + 1}`;
+    totals.set(key, (totals.get(key) ?? 0) + node.selfSize);
+    all += node.selfSize;
+    for (const child of node.children) walk(child);
+  };
+  walk(allocationProfile.head);
+  const requests = Math.max(profiledRequests, 1);
+  console.log(`\nAllocated per request: ${(all / requests).toFixed(0)} B; by function (sampled):`);
+  for (const [key, bytes] of [...totals]
+    .sort((left, right) => right[1] - left[1])
+    .slice(0, Number(process.env.BENCH_TOP ?? 40))) {
+    console.log(`${(bytes / requests).toFixed(0).padStart(8)} B/req  ${key}`);
+  }
+}
+
 const file = readdirSync(workDirectory).find((name) => name.endsWith('.cpuprofile'));
 if (!file) throw new Error('no CPU profile was written');
 const profile = JSON.parse(readFileSync(join(workDirectory, file), 'utf8')) as {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { isConnectionError } from '../../platform/db/errors.js';
 import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
-import { LogWriter } from './writer.js';
+import { insertLogRows, LogWriter } from './writer.js';
 
 function logRow(marker: string, index: number): NewLogRow {
   return {
@@ -84,6 +84,48 @@ describe.each(availableDialects)('log writer on %s', (dialect) => {
       inserts.mockRestore();
       await writer.close();
     }
+  });
+
+  it('puts every value in its own column, for batches of any size, and keeps an id given with the row', async () => {
+    const distinct = (marker: string, index: number): NewLogRow => ({
+      user_id: 1,
+      username: `${marker}-user`,
+      created_at: 1_700_000_100 + index,
+      type: LogType.consume,
+      content: `${marker}-content-${index}`,
+      token_name: `${marker}-token`,
+      model_name: marker,
+      quota: 1000 + index,
+      prompt_tokens: 2000 + index,
+      completion_tokens: 3000 + index,
+      channel_id: 4000 + index,
+      request_time: 5000 + index,
+      is_stream: index % 2 === 1,
+      source_ip: `10.0.0.${index}`,
+      metadata: JSON.stringify({ index }),
+      token_id: 6000 + index,
+      request_id: `${marker}-${index}`,
+    });
+    const read = (marker: string) =>
+      handle.db.selectFrom('logs').selectAll().where('model_name', '=', marker).orderBy('created_at').execute();
+    for (const count of [3, 7]) {
+      const marker = `columns-${count}`;
+      const rows = Array.from({ length: count }, (_, index) => distinct(marker, index));
+      await handle.db.transaction().execute((transaction) => insertLogRows(transaction, dialect, rows));
+      const stored = (await read(marker)).map(({ id: _id, ...row }) => ({
+        ...row,
+        quota: Number(row.quota),
+        created_at: Number(row.created_at),
+        is_stream: Boolean(row.is_stream),
+      }));
+      expect(stored).toEqual(rows);
+    }
+    const [highest] = await handle.db.selectFrom('logs').select(sql<number>`max(id)`.as('id')).execute();
+    const id = Number(highest?.id) + 1000;
+    await handle.db
+      .transaction()
+      .execute((transaction) => insertLogRows(transaction, dialect, [{ ...distinct('with-id', 0), id }]));
+    expect((await read('with-id')).map((row) => Number(row.id))).toEqual([id]);
   });
 
   it('keeps every valid row of a batch that holds one invalid row and reports only that one', async () => {

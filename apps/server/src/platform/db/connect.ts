@@ -101,14 +101,38 @@ function restrictToOwner(path: string, create = true): void {
 
 type SqliteDatabase = ConstructorParameters<typeof SqliteDialect>[0]['database'];
 
-/** better-sqlite3 refuses to bind booleans; SQLite stores them as 0/1, so convert on the way in. */
-function bindBooleansAsIntegers(sqlite: BetterSqlite3.Database): SqliteDatabase {
+/** Prepared statements kept per connection: preparing parses the SQL again each time (9 µs a relay request). */
+export const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * better-sqlite3 refuses to bind booleans; SQLite stores them as 0/1, so convert on the way in.
+ * Statements are prepared once per SQL text and reused (the last STATEMENT_CACHE_SIZE used): Kysely
+ * prepares every query it runs, and the connection runs one query at a time (Kysely's mutex), so a
+ * cached statement is never in use twice. SQLite re-prepares one itself when the schema changes.
+ */
+export function bindBooleansAsIntegers(sqlite: BetterSqlite3.Database): SqliteDatabase {
   const convert = (parameters: ReadonlyArray<unknown>) =>
     parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statementFor = (sqlText: string) => {
+    let statement = statements.get(sqlText);
+    if (statement) {
+      // Most recently used last: the first entry is the one to drop.
+      statements.delete(sqlText);
+    } else {
+      statement = sqlite.prepare(sqlText);
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+    }
+    statements.set(sqlText, statement);
+    return statement;
+  };
   return {
-    close: () => sqlite.close(),
+    close: () => {
+      statements.clear();
+      sqlite.close();
+    },
     prepare(sqlText: string) {
-      const statement = sqlite.prepare(sqlText);
+      const statement = statementFor(sqlText);
       return {
         reader: statement.reader,
         all: (parameters: ReadonlyArray<unknown>) => statement.all(convert(parameters)),
