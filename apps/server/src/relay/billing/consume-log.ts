@@ -41,13 +41,19 @@ export interface ConsumeRecord extends BilledCall {
 }
 
 /** Whether the key's backup group served the request: the primary group had no channel for it. */
-function servedByBackupGroup({ caller, group }: ConsumeRecord): boolean {
+function servedByBackupGroup(caller: RelayCaller, group: string): boolean {
   const backup = caller.token.backup_group;
   return backup !== '' && group === backup && group !== primaryGroupOf(caller);
 }
 
-/** The consume-log row of one relayed request (reference §4.7 fields and metadata). */
-export function consumeLogRow(record: ConsumeRecord): NewLogRow {
+/** What the settlement answered, as the log row records it. */
+type Charge = Pick<ConsumeRecord, 'charged' | 'shortfall' | 'paidBy' | 'planPaid'>;
+
+/**
+ * The consume-log row of one relayed request (reference §4.7 fields and metadata): the call, and
+ * what its settlement charged (`charge`, or the record's own fields).
+ */
+export function consumeLogRow(record: ChargedCall, charge: Charge = record as ConsumeRecord): NewLogRow {
   const metadata: Record<string, unknown> = {
     group_name: record.group,
     group_ratio: record.groupRatio,
@@ -56,21 +62,24 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
     output_ratio: record.price.output,
   };
   // The console's log table marks such rows: the request was billed at the backup group's ratio.
-  if (servedByBackupGroup(record)) {
+  if (servedByBackupGroup(record.caller, record.group)) {
     metadata.is_backup_group = true;
     metadata.backup_group_name = record.group;
   }
   if (record.firstByteMs !== undefined) metadata.first_response = record.firstByteMs;
-  for (const [kind, { count, ratio }] of Object.entries(record.settled.extraTokens)) {
-    metadata[kind] = count;
-    metadata[`${kind}_ratio`] = ratio;
+  const { extraTokens } = record.settled;
+  for (const kind in extraTokens) {
+    const extra = extraTokens[kind as keyof typeof extraTokens];
+    if (!extra) continue;
+    metadata[kind] = extra.count;
+    metadata[`${kind}_ratio`] = extra.ratio;
   }
-  if (record.shortfall > 0) metadata.uncharged_quota = record.shortfall;
+  if (charge.shortfall > 0) metadata.uncharged_quota = charge.shortfall;
   if (record.clientGone) metadata.client_disconnected = true;
   if (record.cached) metadata.cache_hit = true;
   if (record.requestedModel) metadata.requested_model = record.requestedModel;
-  if (record.paidBy) metadata.paid_by = record.paidBy;
-  if (record.paidBy === 'plan') metadata.plan_quota = record.planPaid ?? 0;
+  if (charge.paidBy) metadata.paid_by = charge.paidBy;
+  if (charge.paidBy === 'plan') metadata.plan_quota = charge.planPaid ?? 0;
   if (record.route) metadata.route = record.route;
   return {
     user_id: record.caller.user.id,
@@ -82,7 +91,7 @@ export function consumeLogRow(record: ConsumeRecord): NewLogRow {
     token_id: record.caller.token.id,
     // A wildcard channel serves any name after its prefix, however long.
     model_name: fitLogColumn('model_name', record.model),
-    quota: record.charged,
+    quota: charge.charged,
     // Whole numbers whatever the upstream sent: a missing count must not lose the row.
     prompt_tokens: record.settled.promptTokens,
     completion_tokens: record.settled.completionTokens,
@@ -112,11 +121,12 @@ export type ChargedCall = Omit<ConsumeRecord, 'charged' | 'shortfall' | 'paidBy'
  * settlement and its row are durable before the answer ends (journal.ts).
  */
 export function recordCharge(deps: ChargeEffects, call: ChargedCall, result: SettleResult, content?: string): void {
-  const { charged, shortfall, balance, paidBy, planPaid } = result;
+  const { charged, balance } = result;
   if (balance !== undefined && charged > 0) deps.remindLowBalance(call.caller.user.id, balance + charged, balance);
   if (deps.options.getBoolean('LogConsumeEnabled')) {
-    const row = consumeLogRow({ ...call, charged, shortfall, paidBy, planPaid });
-    deps.writeLog(content === undefined ? row : { ...row, content });
+    const row = consumeLogRow(call, result);
+    if (content !== undefined) row.content = content;
+    deps.writeLog(row);
   }
   deps.commitJournal?.();
 }

@@ -32,7 +32,8 @@ export const openAiPassThrough: Exchange = async (call) => {
   const input = attempt.input;
   let prepared: Awaited<ReturnType<typeof prepareRequest>>;
   try {
-    prepared = await prepareRequest(channel, deps.baseUrlOf(channel), endpoint.path, input);
+    const preparing = prepareRequest(channel, deps.baseUrlOf(channel), endpoint.path, input);
+    prepared = preparing instanceof Promise ? await preparing : preparing;
   } catch (error) {
     return buildFailure(error);
   }

@@ -13,7 +13,7 @@ import { handleChannelFailure } from '../routing/channel-failure.js';
 import { withFallbacks } from '../routing/fallbacks.js';
 import { checkModelName } from '../routing/model-name.js';
 import { RouteTrace } from '../routing/route-trace.js';
-import type { RouterChannel } from '../routing/router.js';
+import type { RouterChannel, SelectionFilter } from '../routing/router.js';
 import type { BalancingStrategy } from '../routing/strategies.js';
 import { sendWhole } from '../transport/respond.js';
 import { takeSearchSwitch } from '../web-search/switch.js';
@@ -162,7 +162,11 @@ export async function relayToChannels(
   refuseUnpricedModel(deps.options, price, billedModel);
   const reserving = reserveForRequest(deps, endpoint, attempt, { channel, price, billedModel }, request, reply);
   const reservation = reserving instanceof Promise ? await reserving : reserving;
-  if (await answeredFromCache(deps, endpoint, attempt, request, reply, { channel, reservation, billedModel, price })) {
+  // Only a request the chat cache may answer awaits it (a promise less for every other).
+  if (
+    deps.chatCache &&
+    (await answeredFromCache(deps, endpoint, attempt, request, reply, { channel, reservation, billedModel, price }))
+  ) {
     return;
   }
   const retries = caller.forcedChannelId ? 0 : Math.max(0, deps.options.getNumber('RetryTimes'));
@@ -171,7 +175,14 @@ export async function relayToChannels(
     for (let tries = 0; ; tries++) {
       attempt.channelsTried.push(channel.id);
       const sentAt = Date.now();
-      const tried = await tryOnChannel(deps, endpoint, attempt, channel, reservation, request, reply);
+      // Counted in flight on its channel while it runs (the least_in_flight strategy).
+      deps.router.inFlight.enter(channel.id);
+      let tried: Awaited<ReturnType<typeof tryChannel>>;
+      try {
+        tried = await tryChannel(deps, endpoint, attempt, channel, reservation, request, reply);
+      } finally {
+        deps.router.inFlight.leave(channel.id);
+      }
       if (!tried) return;
       const failure = handleChannelFailure(
         deps,
@@ -192,19 +203,9 @@ export async function relayToChannels(
       channel = nextChannel(deps, attempt, excluded, hasTools) ?? throwError(failure.error);
     }
   } finally {
-    // A no-op when the request settled already; otherwise the whole reservation goes back.
-    await deps.ledger.settle(reservation, 0);
-  }
-}
-
-/** One try, counted in flight on its channel while it runs (the least_in_flight strategy). */
-async function tryOnChannel(...args: Parameters<typeof tryChannel>): ReturnType<typeof tryChannel> {
-  const [deps, , , channel] = args;
-  deps.router.inFlight.enter(channel.id);
-  try {
-    return await tryChannel(...args);
-  } finally {
-    deps.router.inFlight.leave(channel.id);
+    // Unless the request settled already (every ledger counts only the first settlement), the
+    // whole reservation goes back.
+    if (!reservation.settled) await deps.ledger.settle(reservation, 0);
   }
 }
 
@@ -269,19 +270,25 @@ export function nextChannel(
   hasTools: boolean,
 ): RouterChannel | undefined {
   const { group, route } = attempt;
-  const filter = {
+  // One filter for both groups: the backup's pick changes only its group and strategy.
+  const filter: SelectionFilter = {
     model: attempt.input.model,
     excluded,
     hasTools,
     stream: attempt.input.stream,
-    ...(route ? { skipped: route.skip, tierStrategy: route.useStrategy } : {}),
+    skipped: route?.skip,
+    tierStrategy: route?.useStrategy,
+    group,
+    strategy: strategyOf(deps, group),
   };
-  const sameGroup = selectChannel(deps, attempt, { ...filter, group, strategy: strategyOf(deps, group) });
+  const sameGroup = selectChannel(deps, attempt, filter);
   if (sameGroup) return sameGroup;
   const backup = backupGroupOf(deps, attempt);
-  const fallback = backup
-    ? selectChannel(deps, attempt, { ...filter, group: backup, strategy: strategyOf(deps, backup) })
-    : undefined;
+  if (backup) {
+    filter.group = backup;
+    filter.strategy = strategyOf(deps, backup);
+  }
+  const fallback = backup ? selectChannel(deps, attempt, filter) : undefined;
   if (backup && fallback) {
     attempt.group = backup;
     attempt.groupRatio = deps.groups.enabled(backup)?.ratio ?? 1;

@@ -268,16 +268,18 @@ export function openAiTarget(
  * `openAiTarget` for every layout, tokens included, with the model name the vendor knows;
  * undefined when the channel does not serve `path` (a custom channel's disabled mode).
  */
-export async function resolveOpenAiTarget(
+export function resolveOpenAiTarget(
   channel: TargetChannel,
   baseUrl: string,
   path: string,
   upstreamModel: string,
-): Promise<OpenAiTarget | undefined> {
+): OpenAiTarget | undefined | Promise<OpenAiTarget | undefined> {
   const { spec, request } = targetRequest(channel, baseUrl, path, upstreamModel);
   const url = urlOf(spec, request);
   if (url === undefined) return undefined;
-  const headers = spec.auth ? await spec.auth(request) : bearer(channel.key);
+  const headers = spec.auth ? spec.auth(request) : bearer(channel.key);
+  // Most layouts sign with the key as it is: no promise for them.
+  if (headers instanceof Promise) return headers.then((made) => ({ url, headers: made, model: request.model }));
   return { url, headers, model: request.model };
 }
 
@@ -291,15 +293,30 @@ export function extendOpenAiBody(channel: TargetChannel, path: string, body: Rec
   spec.extend?.(body, request);
 }
 
-export async function prepareOpenAiRequest(
+type PreparedJson = (PreparedRequest & { body: string }) | undefined;
+
+/** The OpenAI-format call for a JSON body; a promise only where the layout makes a token first. */
+export function prepareOpenAiRequest(
   channel: RouterChannel,
   baseUrl: string,
   path: string,
   body: Record<string, unknown>,
   requestedModel: string,
-): Promise<(PreparedRequest & { body: string }) | undefined> {
+): PreparedJson | Promise<PreparedJson> {
   const { upstreamModel, billedModel } = mapModel(channel, requestedModel);
-  const target = await resolveOpenAiTarget(channel, baseUrl, path, upstreamModel);
+  const target = resolveOpenAiTarget(channel, baseUrl, path, upstreamModel);
+  return target instanceof Promise
+    ? target.then((resolved) => jsonRequest(channel, path, body, billedModel, resolved))
+    : jsonRequest(channel, path, body, billedModel, target);
+}
+
+function jsonRequest(
+  channel: RouterChannel,
+  path: string,
+  body: Record<string, unknown>,
+  billedModel: string,
+  target: OpenAiTarget | undefined,
+): PreparedJson {
   if (!target) return undefined;
   const outgoing: Record<string, unknown> = { ...body, model: target.model };
   // Before the usage flag below, so billing keeps its counts whatever the channel's parameters say.
@@ -357,7 +374,7 @@ export function prepareRequest(
   baseUrl: string,
   path: string,
   input: { model: string; fields: Record<string, unknown>; form?: MultipartForm },
-): Promise<PreparedRequest | undefined> {
+): PreparedRequest | undefined | Promise<PreparedRequest | undefined> {
   return input.form
     ? prepareOpenAiMultipartRequest(channel, baseUrl, path, input.form, input.model)
     : prepareOpenAiRequest(channel, baseUrl, path, input.fields, input.model);
