@@ -208,7 +208,7 @@ export async function installRelay(
     prices: services.prices,
     baseUrlOf: (channel) => channel.base_url || providerByType(channel.type)?.defaultBaseUrl || '',
     writeLog: (row) => logWriter.push(row),
-    ...(journal ? { commitJournal: () => journal.commit() } : {}),
+    ...(journal ? { commitJournal: () => journal.commitTogether() } : {}),
     remindLowBalance: createLowBalanceReminder({
       options: services.options,
       findUser: (userId) => services.userRepository.findById(userId),

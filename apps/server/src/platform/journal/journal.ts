@@ -74,6 +74,8 @@ export class Journal {
   private readonly shared: Array<{ seq: number; segment: Segment }> = [];
   private buffer = '';
   private scheduled = false;
+  /** Callers of commitTogether() waiting for this turn's write. */
+  private waiting: { promise: Promise<void>; resolve: () => void } | undefined;
   private unsynced = false;
   private readonly timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -170,6 +172,25 @@ export class Journal {
     this.dropSettledSegments();
   }
 
+  /**
+   * Writes what is buffered at the end of this turn of the event loop, in one write with every
+   * other request's of the turn, and resolves after it (group commit): the answer that waits for it
+   * is still sent only once its records are written, and a busy server makes a write per turn, not
+   * per request. Undefined when nothing is waiting to be written.
+   */
+  commitTogether(): Promise<void> | undefined {
+    if (this.buffer === '' || this.closed) return undefined;
+    this.scheduleCommit();
+    if (!this.waiting) {
+      let resolve = () => {};
+      const promise = new Promise<void>((settle) => {
+        resolve = settle;
+      });
+      this.waiting = { promise, resolve };
+    }
+    return this.waiting.promise;
+  }
+
   /** Writes what is buffered, synchronously: after this returns, a killed process loses none of it. */
   commit(): void {
     if (this.buffer === '' || this.closed) return;
@@ -220,14 +241,22 @@ export class Journal {
   /** Buffers a line; an explicit commit writes it, or the end of this event-loop turn does. */
   private append(line: string): void {
     this.buffer += line;
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.commit();
-      });
-    }
+    this.scheduleCommit();
   }
+
+  private scheduleCommit(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.endOfTurn);
+  }
+
+  private readonly endOfTurn = (): void => {
+    this.scheduled = false;
+    this.commit();
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.resolve();
+  };
 
   private syncSoon(): void {
     if (!this.unsynced) return;

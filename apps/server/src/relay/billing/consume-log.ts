@@ -108,7 +108,7 @@ export function consumeLogRow(record: ChargedCall, charge: Charge = record as Co
 export interface ChargeEffects {
   options: { getBoolean(key: 'LogConsumeEnabled'): boolean };
   writeLog(row: NewLogRow): void;
-  commitJournal?(): void;
+  commitJournal?(): Promise<void> | undefined;
   remindLowBalance: LowBalanceReminder;
 }
 
@@ -118,9 +118,15 @@ export type ChargedCall = Omit<ConsumeRecord, 'charged' | 'shortfall' | 'paidBy'
 /**
  * After a settlement: the low-balance reminder when the charge crossed its threshold, the consume
  * log row when LogConsumeEnabled (`content` names a task), and the journal's commit, so the
- * settlement and its row are durable before the answer ends (journal.ts).
+ * settlement and its row are durable before the answer ends (journal.ts): await what it returns
+ * before sending the answer.
  */
-export function recordCharge(deps: ChargeEffects, call: ChargedCall, result: SettleResult, content?: string): void {
+export function recordCharge(
+  deps: ChargeEffects,
+  call: ChargedCall,
+  result: SettleResult,
+  content?: string,
+): Promise<void> | undefined {
   const { charged, balance } = result;
   if (balance !== undefined && charged > 0) deps.remindLowBalance(call.caller.user.id, balance + charged, balance);
   if (deps.options.getBoolean('LogConsumeEnabled')) {
@@ -128,5 +134,5 @@ export function recordCharge(deps: ChargeEffects, call: ChargedCall, result: Set
     if (content !== undefined) row.content = content;
     deps.writeLog(row);
   }
-  deps.commitJournal?.();
+  return deps.commitJournal?.();
 }

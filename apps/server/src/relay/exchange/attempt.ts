@@ -174,7 +174,7 @@ export async function settle(
   });
   attempt.charged = result.charged;
   attempt.usage = usage;
-  recordCharge(
+  const committing = recordCharge(
     deps,
     {
       caller: attempt.caller,
@@ -197,4 +197,5 @@ export async function settle(
     },
     result,
   );
+  if (committing) await committing;
 }

@@ -174,11 +174,12 @@ export interface RelayDeps {
   baseUrlOf(channel: RouterChannel): string;
   writeLog(row: ReturnType<typeof consumeLogRow>): void;
   /**
-   * Writes the settlements and log rows recorded so far to the crash journal, synchronously: called
-   * before an answer ends, so a process killed after the client saw it loses neither. Without a
-   * journal (tests that build the relay by hand) there is nothing to write.
+   * Writes the settlements and log rows recorded so far to the crash journal, with those of every
+   * other request of this turn of the event loop (Journal.commitTogether); the answer waits for the
+   * returned promise, so a process killed after the client saw it loses neither. Without a journal
+   * (tests that build the relay by hand) there is nothing to write.
    */
-  commitJournal?(): void;
+  commitJournal?(): Promise<void> | undefined;
   /** The low-balance e-mail, if a charge crossed the reminder threshold (low-balance.ts). */
   remindLowBalance: LowBalanceReminder;
   /** Switches a channel off after its failure; true when this call switched it (Services.disableChannel). */

@@ -123,7 +123,7 @@ export class SessionBilling {
     this.charged += result.charged;
     // Journaled now (journal.ts). A session forwards `response.done` as it reads it, so here the
     // client may see the event a moment before its charge is on disk; HTTP answers wait for it.
-    recordCharge(
+    void recordCharge(
       deps,
       { ...account, settled, usage, startedAt, firstByteMs: undefined, stream: true, clientGone: false },
       result,

@@ -164,7 +164,7 @@ export async function confirmSubmission(
     quota: cost,
   };
   // Durable before the submission is answered (journal.ts).
-  recordCharge(
+  await recordCharge(
     deps,
     {
       caller: submission.caller,

@@ -47,5 +47,10 @@ describe('SSE splitting', () => {
     expect(eventData('event: message\ndata: {"x":1}')).toBe('{"x":1}');
     expect(eventData(': keep-alive')).toBeUndefined();
     expect(eventData('data: a\ndata: b')).toBe('a\nb');
+    // One line, read without splitting: with or without the space, and empty.
+    expect(eventData('data: {"x":1}')).toBe('{"x":1}');
+    expect(eventData('data:{"x":1}')).toBe('{"x":1}');
+    expect(eventData('data:')).toBe('');
+    expect(eventData('datum: 1')).toBeUndefined();
   });
 });

@@ -55,8 +55,14 @@ export class SseSplitter {
   }
 }
 
+const SPACE = 0x20;
+
 /** The joined `data:` payload of one event, or undefined for comments and other fields only. */
 export function eventData(event: string): string | undefined {
+  // Nearly every event is one `data:` line: read without splitting (it runs once per streamed event).
+  if (event.startsWith('data:') && !event.includes('\n')) {
+    return event.slice(event.charCodeAt(5) === SPACE ? 6 : 5);
+  }
   let data: string | undefined;
   for (const line of event.split(/\r?\n/)) {
     if (!line.startsWith('data:')) continue;
