@@ -26,7 +26,12 @@ export function nextRequestId(): string {
   return `${stamp}${processPrefix}${counter.toString(36).padStart(6, '0')}`;
 }
 
-const ids = new WeakMap<IncomingMessage, string>();
+/**
+ * Kept on the request itself: a WeakMap entry per request is work for every garbage collection
+ * (its entries are ephemerons), and the id lives exactly as long as the request anyway.
+ */
+const requestId = Symbol('one-hub.requestId');
+type NamedRequest = IncomingMessage & { [requestId]?: string };
 
 /**
  * The one place a request is named: the server's request listener calls it for every request,
@@ -35,7 +40,7 @@ const ids = new WeakMap<IncomingMessage, string>();
  */
 export function nameRequest(request: IncomingMessage, response: ServerResponse): string {
   const id = nextRequestId();
-  ids.set(request, id);
+  (request as NamedRequest)[requestId] = id;
   response.setHeader(requestIdHeader, id);
   response.setHeader(legacyRequestIdHeader, id);
   return id;
@@ -43,5 +48,5 @@ export function nameRequest(request: IncomingMessage, response: ServerResponse):
 
 /** The name the listener gave the request (Fastify's genReqId), or a fresh one for `inject`. */
 export function requestIdOf(request: IncomingMessage): string {
-  return ids.get(request) ?? nextRequestId();
+  return (request as NamedRequest)[requestId] ?? nextRequestId();
 }
