@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { isRecord, type Json } from '@one-hub/contracts';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import { primaryGroupOf } from '../access/keys.js';
@@ -94,26 +94,27 @@ function stablePrefix(fields: Json): unknown[] | undefined {
 }
 
 /**
- * Feeds one part to the hash. Text (a string, or a message whose content is one) goes in as it is,
- * without a JSON copy; a long one by its head, its tail and its length, so a long system prompt
- * costs no more than a short one.
+ * One part as it goes into the digest. Text (a string, or a message whose content is one) goes in as
+ * it is, without a JSON copy; a long one by its head, its tail and its length, so a long system
+ * prompt costs no more than a short one.
  */
-function hashPart(hash: Hash, part: unknown): void {
+function partText(part: unknown): string {
+  let role = '';
   let value: string;
   if (typeof part === 'string') value = part;
   else if (isRecord(part) && typeof part.content === 'string') {
-    hash.update(String(part.role));
+    role = String(part.role);
     value = part.content;
   } else value = part === undefined ? '' : JSON.stringify(part);
-  if (value.length <= 2 * DIGEST_SPAN) hash.update(value);
-  else hash.update(value.slice(0, DIGEST_SPAN)).update(value.slice(-DIGEST_SPAN)).update(String(value.length));
-  hash.update('\u0000');
+  if (value.length > 2 * DIGEST_SPAN) value = value.slice(0, DIGEST_SPAN) + value.slice(-DIGEST_SPAN) + value.length;
+  return `${role}${value}\u0000`;
 }
 
+/** The parts joined into one text and hashed in one call: each call into the hash costs more than short text. */
 function digest(scope: string, kind: string, parts: unknown[]): string {
-  const hash = createHash('sha256').update(scope).update(kind);
-  for (const part of parts) hashPart(hash, part);
-  return hash.digest('base64url').slice(0, 24);
+  let text = scope + kind;
+  for (const part of parts) text += partText(part);
+  return createHash('sha256').update(text).digest('base64url').slice(0, 24);
 }
 
 /**
