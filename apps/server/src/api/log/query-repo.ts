@@ -38,9 +38,9 @@ export const EXPIRING_LOG_TYPES = [LogType.consume, LogType.error] as const;
 const CLEANUP_BATCH = 5_000;
 
 /**
- * Newest first, by time and then id: every filter's index (migrations 0012 and 0014, the latter
- * for a user's own logs by model or token) has these two columns after the filter's, so a page is
- * read in index order. An order by another column keeps time and id as
+ * Newest first, by time and then id: every filter's index (migrations 0012, 0014 for a user's own
+ * logs by model or token, 0027 for the pairs of filters sent together) has these two columns after
+ * the filters', so a page is read in index order. An order by another column keeps time and id as
  * tie-breakers in that column's direction, so the column's own index serves it in one walk.
  */
 export function logSortKeys(order: string | undefined): SortKey[] {

@@ -81,7 +81,9 @@ describe('plans of the user-scoped log filters on sqlite', () => {
 
   it('sums the quota of any user token for administrators from (token_name, …) alone', async () => {
     const stat = await plansOf((service) => service.stat(root, { token_name: 'user150-key2' }));
-    expect(stat[0]).toContain('COVERING INDEX idx_logs_token_time_quota (token_name=?)');
+    // Either index that starts with the key and carries type and quota (0014's, or 0027's with the
+    // model next) holds exactly the key's entries: the sum reads one of them alone.
+    expect(stat[0]).toMatch(/COVERING INDEX idx_logs_token_(time_quota|model_time) \(token_name=\?\)/);
     const list = await plansOf((service) => service.list(root, { ...page, token_name: 'user150-key2' }));
     expect(list[0]).toContain('idx_logs_token_time_quota (token_name=?)');
     expect(list[0]).not.toContain('TEMP B-TREE');
@@ -96,6 +98,38 @@ describe('plans of the user-scoped log filters on sqlite', () => {
     expect(list[0]).not.toContain('TEMP B-TREE');
     const newest = await plansOf((_, recorded) => new LogQueryRepository(recorded).list({ hiddenUserIds }, page));
     expect(newest[0]).not.toContain('TEMP B-TREE');
+  });
+
+  it('walks an index that starts with both filters of a pair an administrator sends (migration 0027)', async () => {
+    const pairs: [Record<string, string | number>, string][] = [
+      [
+        { username: 'user150', token_name: 'user150-key2' },
+        'idx_logs_username_token_time (username=? AND token_name=?)',
+      ],
+      [{ username: 'user150', model_name: 'gpt-4o' }, 'idx_logs_username_model_time (username=? AND model_name=?)'],
+      [{ username: 'user150', channel_id: 4 }, 'idx_logs_username_channel_time (username=? AND channel_id=?)'],
+      [
+        { token_name: 'user150-key2', model_name: 'gpt-4o' },
+        'idx_logs_token_model_time (token_name=? AND model_name=?)',
+      ],
+    ];
+    for (const [filters, index] of pairs) {
+      const list = await plansOf((service) => service.list(root, { ...page, ...filters }));
+      for (const plan of list) expect(plan).toContain(index);
+      expect(list[0]).not.toContain('TEMP B-TREE');
+    }
+    const topUps = await plansOf((service) => service.list(root, { ...page, username: 'user150', log_type: 1 }));
+    for (const plan of topUps) expect(plan).toContain('idx_logs_username_type_time (username=? AND type=?)');
+    const ownTopUps = await plansOf((service) => service.listOwn(user, { ...page, log_type: 1 }));
+    for (const plan of ownTopUps) expect(plan).toContain('idx_logs_user_type_time (user_id=? AND type=?)');
+    expect(ownTopUps[0]).not.toContain('TEMP B-TREE');
+    // The sums the roll-up cannot answer (a key) read the pair's index alone.
+    const byUser = await plansOf((service) => service.stat(root, { username: 'user150', token_name: 'user150-key2' }));
+    expect(byUser[0]).toContain('COVERING INDEX idx_logs_username_token_time (username=? AND token_name=?)');
+    const byModel = await plansOf((service) =>
+      service.stat(root, { token_name: 'user150-key2', model_name: 'gpt-4o' }),
+    );
+    expect(byModel[0]).toContain('COVERING INDEX idx_logs_token_model_time (token_name=? AND model_name=?)');
   });
 
   it('keeps the other types out of the sums the covering indexes answer', async () => {

@@ -26,6 +26,7 @@ import * as taskBudgetUse from './0023_task_budget_use.js';
 import * as routeFallbacks from './0024_route_fallbacks.js';
 import * as channelRoutingStrategy from './0025_channel_routing_strategy.js';
 import * as auditLogs from './0026_audit_logs.js';
+import * as logPairIndexes from './0027_log_pair_indexes.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -61,6 +62,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0024_route_fallbacks': routeFallbacks,
   '0025_channel_routing_strategy': channelRoutingStrategy,
   '0026_audit_logs': auditLogs,
+  '0027_log_pair_indexes': logPairIndexes,
 };
 
 class StaticProvider implements MigrationProvider {
