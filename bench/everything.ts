@@ -5,26 +5,15 @@
 // Tracing stays off (its cost is the tracing section's).
 import { alternatingRuns, type Target } from './measure.js';
 import { BENCH_ROOT_TOKEN, type Child, startOneHub } from './processes.js';
-import { prepareOneHub } from './setup.js';
+import { callApi, prepareOneHub } from './setup.js';
 
 const ROUNDS = 4;
 const METRICS = { METRICS_USER: 'bench', METRICS_PASSWORD: 'bench-metrics-password' };
 const GROUP = 'bench-all';
 
-async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: BENCH_ROOT_TOKEN, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await response.json()) as { message: string; data?: unknown };
-  if (!response.ok) throw new Error(`${method} ${path}: ${json.message}`);
-  return json.data;
-}
-
 /** A group on the latency strategy served by two channels, and a key in it with every limit set. */
 async function everythingKey(base: string, upstreamUrl: string): Promise<string> {
-  await call(base, 'POST', '/api/user_group/', {
+  await callApi(base, 'POST', '/api/user_group/', {
     symbol: GROUP,
     name: GROUP,
     ratio: 1,
@@ -33,7 +22,7 @@ async function everythingKey(base: string, upstreamUrl: string): Promise<string>
     routing_strategy: 'latency',
   });
   for (const name of ['bench-all-a', 'bench-all-b']) {
-    await call(base, 'POST', '/api/channel/', {
+    await callApi(base, 'POST', '/api/channel/', {
       name,
       type: 1,
       key: 'sk-bench',
@@ -42,7 +31,7 @@ async function everythingKey(base: string, upstreamUrl: string): Promise<string>
       group: GROUP,
     });
   }
-  const created = (await call(base, 'POST', '/api/token/', {
+  const created = (await callApi(base, 'POST', '/api/token/', {
     name: 'bench everything',
     expired_time: -1,
     unlimited_quota: false,

@@ -3,7 +3,7 @@
 // key per strategy's group; health off (today's routing before issue 34) and on, in rotating slices
 // with the pass-through in the same run.
 import { type Target, throughput } from './measure.js';
-import { BENCH_ROOT_TOKEN } from './processes.js';
+import { callApi } from './setup.js';
 
 const ROUNDS = 3;
 const STRATEGIES = ['weighted', 'latency', 'least_in_flight'] as const;
@@ -15,16 +15,7 @@ interface Slice {
   health: boolean;
 }
 
-async function call(hub: Target, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${hub.base}${path}`, {
-    method,
-    headers: { authorization: BENCH_ROOT_TOKEN, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await response.json()) as { message: string; data?: unknown };
-  if (!response.ok) throw new Error(`${method} ${path}: ${json.message}`);
-  return json.data;
-}
+const call = (hub: Target, method: string, path: string, body?: unknown) => callApi(hub.base, method, path, body);
 
 /** A group per strategy (no rate limit), two channels serving all of them, and a key in each group. */
 async function keysPerStrategy(hub: Target): Promise<Record<(typeof STRATEGIES)[number], Target>> {

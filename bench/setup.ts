@@ -1,15 +1,25 @@
+import { BENCH_ROOT_TOKEN } from './processes.js';
+/** Calls One Hub's management API as root; answers the `data` of a successful answer. */
+export async function callApi(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  rootToken = BENCH_ROOT_TOKEN,
+): Promise<unknown> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: rootToken, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await response.json()) as { success: boolean; message: string; data?: unknown };
+  if (!response.ok) throw new Error(`${method} ${path}: ${json.message}`);
+  return json.data;
+}
+
 /** Gives a fresh One Hub a channel to the bench upstream, a price, quota and an API key. */
 export async function prepareOneHub(base: string, rootToken: string, upstreamUrl: string): Promise<string> {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: rootToken, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json()) as { success: boolean; message: string; data?: unknown };
-    if (!response.ok) throw new Error(`${method} ${path}: ${json.message}`);
-    return json.data;
-  };
+  const call = (method: string, path: string, body?: unknown) => callApi(base, method, path, body, rootToken);
   await call('POST', '/api/channel/', {
     name: 'bench',
     type: 1,
