@@ -17,7 +17,7 @@ const scopes = new AsyncLocalStorage<AuditScope>();
 /** /api handlers running in a scope now; when the last ends, the storage is switched off. */
 let scopedHandlers = 0;
 
-/** Whether any /api handler is running in an audit scope now (the async hooks are on only then). */
+/** How many /api handlers run in an audit scope now (the async hooks are on only while any does). */
 export function auditScopesOpen(): number {
   return scopedHandlers;
 }
