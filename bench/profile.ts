@@ -28,7 +28,10 @@ const upstream = await startChild(process.execPath, ['--import', 'tsx', join(roo
 const port = 30_000 + Math.floor(Math.random() * 20_000);
 // BENCH_PROFILE=heap samples allocations instead (V8's sampling heap profiler through the
 // inspector, garbage included): what the collector has to clear, by the function that allocated it.
-const heap = process.env.BENCH_PROFILE === 'heap';
+// BENCH_PROFILE=promoted counts only what outlived the young generation's collections: what is
+// promoted to the old generation and makes the full collections (V8's helper threads) work.
+const promoted = process.env.BENCH_PROFILE === 'promoted';
+const heap = process.env.BENCH_PROFILE === 'heap' || promoted;
 const inspectorPort = 20_000 + Math.floor(Math.random() * 10_000);
 const profilerFlags = !profiling
   ? []
@@ -39,18 +42,21 @@ const profilerFlags = !profiling
         `--cpu-prof-dir=${workDirectory}`,
         `--cpu-prof-interval=${process.env.BENCH_PROFILE_INTERVAL ?? 1000}`,
       ];
+// BENCH_NODE_FLAGS adds Node or V8 flags to One Hub's (e.g. `--max-semi-space-size=16` for an A/B run,
+// `--trace-gc`); what the process prints is passed on to this one's standard error.
+const extraFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 // BENCH_TARGET=passthrough profiles the bare pass-through under the same load: what both share
 // (Node's HTTP server, undici, the socket writes) shows in both, the rest is One Hub's own.
 const bare = process.env.BENCH_TARGET === 'passthrough';
 const oneHub = bare
   ? await startChild(
       process.execPath,
-      [...profilerFlags, '--import', 'tsx', join(root, 'bench/serve.ts'), 'passthrough', upstream.url],
+      [...profilerFlags, ...extraFlags, '--import', 'tsx', join(root, 'bench/serve.ts'), 'passthrough', upstream.url],
       {},
     )
   : await startChild(
       process.execPath,
-      [...profilerFlags, ...startFlags(root), join(root, 'apps/server/dist/main.js')],
+      [...profilerFlags, ...startFlags(root), ...extraFlags, join(root, 'apps/server/dist/main.js')],
       {
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -60,6 +66,7 @@ const oneHub = bare
       },
       `http://127.0.0.1:${port}`,
     );
+if (extraFlags.length > 0) oneHub.process.stdout?.on('data', (data: Buffer) => process.stderr.write(data));
 /** Requests served during the profiled load run (the warm-up and setup are a small share). */
 let profiledRequests = 0;
 let allocationProfile: { head: HeapNode } | undefined;
@@ -87,7 +94,7 @@ try {
       profiledRequests = result.rps * seconds;
       const label = profiling ? ' (profiled)' : '';
       console.log(
-        `${result.rps.toFixed(0)} req/s, ${result.cpuMicrosPerRequest.toFixed(0)} µs CPU per request${label}`,
+        `${result.rps.toFixed(0)} req/s, ${result.cpuMicrosPerRequest.toFixed(0)} µs CPU per request${label}, peak RSS ${(oneHub.peakRssBytes() / 1e6).toFixed(1)} MB`,
       );
     }
   }
@@ -134,7 +141,7 @@ async function startAllocationSampling(port: number): Promise<{ stop(): Promise<
   await call('HeapProfiler.startSampling', {
     samplingInterval: 4096,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: !promoted,
   });
   return {
     async stop() {
@@ -160,7 +167,9 @@ function printAllocations(): void {
   };
   walk(allocationProfile.head);
   const requests = Math.max(profiledRequests, 1);
-  console.log(`\nAllocated per request: ${(all / requests).toFixed(0)} B; by function (sampled):`);
+  console.log(
+    `\n${promoted ? 'Promoted' : 'Allocated'} per request: ${(all / requests).toFixed(0)} B; by function (sampled):`,
+  );
   for (const [key, bytes] of [...totals]
     .sort((left, right) => right[1] - left[1])
     .slice(0, Number(process.env.BENCH_TOP ?? 40))) {

@@ -1,6 +1,6 @@
+import { createRequire } from 'node:module';
 import type { SystemLogEntry } from '@one-hub/contracts';
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
 import { maskEmails } from './mail.js';
 
 /**
@@ -48,6 +48,8 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
 function stdoutStream(format: LogFormat): pino.DestinationStream {
   const readable = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
   if (!readable) return pino.destination();
+  // Loaded only for a person at a terminal: a server writing JSON never needs the formatter.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   return pretty({
     colorize: process.stdout.isTTY === true,
     singleLine: true,

@@ -1,143 +1,37 @@
-import { timingSafeEqual } from 'node:crypto';
-import { TELEGRAM_BUILTIN_COMMANDS } from '@one-hub/contracts';
-import { Bot, GrammyError, HttpError } from 'grammy';
-import type { Update } from 'grammy/types';
-import { HttpsProxyAgent } from 'https-proxy-agent';
-import { TelegramMenuRepository } from '../api/telegram/repo.js';
 import type { TelegramBotConfig } from '../config.js';
 import { AppError } from '../platform/errors.js';
-import type { Logger } from '../platform/logger.js';
-import type { Services } from '../services.js';
-import { TelegramAccounts } from './accounts.js';
-import { BUILTIN_DESCRIPTIONS, installCommands } from './commands.js';
-import { Conversations } from './conversation.js';
+import { type TelegramBot, type TelegramBotDeps, webhookModeOf } from './bot-contract.js';
 
-export type WebhookOutcome = 'handled' | 'not-found' | 'wrong-secret' | 'bad-update';
-
-export interface TelegramBot {
-  /** TG_BOT_API_KEY is set. */
-  readonly enabled: boolean;
-  /** Updates come by webhook: a webhook secret and the ServerAddress option are both set. */
-  isWebhook(): boolean;
-  /** The bot's username from getMe; '' while off or not known yet. */
-  username(): string;
-  /** Master node: webhook or long polling, then the command list. Failures are logged, never thrown. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Re-publishes the command list (and follows a change of mode on the master node). */
-  reload(): Promise<void>;
-  handleWebhook(token: string, secret: string | undefined, update: unknown): Promise<WebhookOutcome>;
-}
-
-export interface TelegramBotDeps {
-  config: TelegramBotConfig | undefined;
-  nodeType: 'master' | 'slave';
-  services: Services;
-  logger: Logger;
-}
+export type { TelegramBot, TelegramBotDeps, WebhookOutcome } from './bot-contract.js';
 
 export function createTelegramBot(deps: TelegramBotDeps): TelegramBot {
-  return deps.config ? enabledBot(deps.config, deps) : disabledBot();
+  return deps.config ? loadedOnFirstUse(deps.config, deps) : disabledBot();
 }
 
-function enabledBot(config: TelegramBotConfig, deps: TelegramBotDeps): TelegramBot {
-  const bot = buildBot(config, deps);
-  const log = deps.logger;
-  let polling: Promise<void> | undefined;
-  let stopped = false;
-
-  const webhookMode = () => Boolean(config.webhookSecret && deps.services.options.get('ServerAddress'));
-
-  async function applyMode(): Promise<void> {
-    if (!bot.isInited()) await bot.init();
-    if (stopped) return;
-    if (webhookMode()) {
-      if (polling) await bot.stop();
-      polling = undefined;
-      const base = deps.services.options.get('ServerAddress').replace(/\/+$/, '');
-      await bot.api.setWebhook(`${base}/api/telegram/${config.token}`, { secret_token: config.webhookSecret });
-      log.info({ bot: bot.botInfo.username }, 'Telegram bot on (webhook)');
-      return;
-    }
-    if (polling) return;
-    // bot.start() removes any webhook itself, then polls until bot.stop().
-    polling = bot.start({ drop_pending_updates: false }).catch((error: unknown) => {
-      polling = undefined;
-      if (!stopped) log.error({ error: describeError(error) }, 'Telegram bot polling stopped');
+/**
+ * The bot library (grammy) is loaded only where TG_BOT_API_KEY is set, when the bot is first used
+ * (platform/lazy-module.ts says why); the bot's methods wait for it.
+ */
+function loadedOnFirstUse(config: TelegramBotConfig, deps: TelegramBotDeps): TelegramBot {
+  let loaded: TelegramBot | undefined;
+  let loading: Promise<TelegramBot> | undefined;
+  const bot = () => {
+    loading ??= import('./enabled-bot.js').then(({ enabledBot }) => {
+      loaded = enabledBot(config, deps);
+      return loaded;
     });
-    log.info({ bot: bot.botInfo.username }, 'Telegram bot on (long polling)');
-  }
-
-  async function publishCommands(): Promise<void> {
-    const menus = await new TelegramMenuRepository(deps.services.database).all();
-    const commands = [
-      ...TELEGRAM_BUILTIN_COMMANDS.map((command) => ({ command, description: BUILTIN_DESCRIPTIONS[command] })),
-      ...menus.map((menu) => ({ command: menu.command, description: menu.description || menu.command })),
-    ];
-    await bot.api.setMyCommands(commands.slice(0, 100));
-  }
-
+    return loading;
+  };
   return {
     enabled: true,
-    isWebhook: webhookMode,
-    username: () => (bot.isInited() ? bot.botInfo.username : ''),
-    async start() {
-      try {
-        if (deps.nodeType !== 'master') return void (await bot.init());
-        await applyMode();
-        await publishCommands();
-      } catch (error) {
-        log.error(
-          { error: describeError(error) },
-          'the Telegram bot could not start; PUT /api/option/telegram/reload retries',
-        );
-      }
-    },
-    async stop() {
-      stopped = true;
-      if (polling) await bot.stop().catch(() => undefined);
-      await polling;
-      polling = undefined;
-    },
-    async reload() {
-      try {
-        if (deps.nodeType === 'master') await applyMode();
-        await publishCommands();
-      } catch (error) {
-        throw new AppError('upstream_error', `the Telegram Bot API refused: ${describeError(error)}`);
-      }
-    },
-    async handleWebhook(token, secret, update) {
-      if (!webhookMode() || !sameSecret(token, config.token)) return 'not-found';
-      if (secret === undefined || !sameSecret(secret, config.webhookSecret ?? '')) return 'wrong-secret';
-      if (!isUpdate(update)) return 'bad-update';
-      if (!bot.isInited()) await bot.init();
-      await bot.handleUpdate(update);
-      return 'handled';
-    },
+    isWebhook: () => webhookModeOf(config, deps),
+    username: () => loaded?.username() ?? '',
+    start: async () => (await bot()).start(),
+    // A stop during the first load waits for it, so a bot still starting is stopped too.
+    stop: async () => (loading ? (await loading).stop() : undefined),
+    reload: async () => (await bot()).reload(),
+    handleWebhook: async (token, secret, update) => (await bot()).handleWebhook(token, secret, update),
   };
-}
-
-function buildBot(config: TelegramBotConfig, deps: TelegramBotDeps): Bot {
-  const { services, logger } = deps;
-  const bot = new Bot(config.token, {
-    client: {
-      apiRoot: config.apiRoot.replace(/\/+$/, ''),
-      ...(config.proxy ? { baseFetchConfig: { agent: new HttpsProxyAgent(config.proxy), compress: true } } : {}),
-    },
-  });
-  installCommands(bot, {
-    accounts: new TelegramAccounts(services.database, services.userRepository, services.users),
-    conversations: new Conversations(services.cache),
-    menus: new TelegramMenuRepository(services.database),
-    options: services.options,
-    tokens: services.tokens,
-    redemptions: services.redemptions,
-    logger,
-  });
-  // Only a description: an update's text may hold an access token or a redemption code.
-  bot.catch((error) => logger.warn({ error: describeError(error.error) }, 'the Telegram bot failed to answer'));
-  return bot;
 }
 
 function disabledBot(): TelegramBot {
@@ -152,24 +46,6 @@ function disabledBot(): TelegramBot {
     },
     handleWebhook: async () => 'not-found',
   };
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return expected !== '' && a.length === b.length && timingSafeEqual(a, b);
-}
-
-function isUpdate(value: unknown): value is Update {
-  return typeof value === 'object' && value !== null && Number.isInteger((value as { update_id?: unknown }).update_id);
-}
-
-/** What went wrong, without the request: Bot API URLs carry the bot token. */
-function describeError(error: unknown): string {
-  if (error instanceof GrammyError) return `${error.method}: ${error.error_code} ${error.description}`;
-  if (error instanceof HttpError) return `network error calling the Bot API (${String((error.error as Error)?.name)})`;
-  if (error instanceof AppError) return error.message;
-  return error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
 }
 
 declare module 'fastify' {

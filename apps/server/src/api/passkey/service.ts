@@ -1,17 +1,14 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { nowSeconds } from '../../platform/clock.js';
 import { randomString } from '../../platform/crypto.js';
 import { isUniqueViolation, type UserRow } from '../../platform/db/index.js';
 import { AppError } from '../../platform/errors.js';
+import { lazyModule } from '../../platform/lazy-module.js';
 import type { ExternalAccounts } from '../account/oauth/external-accounts.js';
 import type { OptionService } from '../option/service.js';
 import type { UserRepository } from '../user/repo.js';
@@ -19,6 +16,9 @@ import { CHALLENGE_TTL_SECONDS, type PasskeyChallenges } from './challenges.js';
 import { relyingPartyOf } from './relying-party.js';
 import type { PasskeyRepository } from './repo.js';
 import { type PasskeyView, toPasskeyView } from './wire.js';
+
+/** The WebAuthn verifier (and its certificate parsers), loaded at the first passkey ceremony. */
+const webAuthn = lazyModule(() => import('@simplewebauthn/server'));
 
 const EXPIRED = 'the passkey ceremony has expired or was already used; start again';
 const NOT_VERIFIED = 'the passkey could not be verified';
@@ -58,7 +58,7 @@ export class PasskeyService {
     this.assertEnabled();
     const rp = relyingPartyOf(this.options);
     const existing = await this.repo.listByUser(user.id);
-    const options = await generateRegistrationOptions({
+    const options = await (await webAuthn()).generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
       userID: userHandleOf(user.id),
@@ -79,9 +79,9 @@ export class PasskeyService {
     this.assertEnabled();
     const pending = await this.challenges.take(`registration:${user.id}`);
     if (!pending) throw AppError.badRequest(EXPIRED);
-    const result = await verifyRegistrationResponse({ response, ...this.expectations(pending.challenge) }).catch(
-      refuseAs(AppError.badRequest),
-    );
+    const result = await (await webAuthn())
+      .verifyRegistrationResponse({ response, ...this.expectations(pending.challenge) })
+      .catch(refuseAs(AppError.badRequest));
     if (!result.verified) throw AppError.badRequest(NOT_VERIFIED);
     const info = result.registrationInfo;
     const row = {
@@ -116,7 +116,7 @@ export class PasskeyService {
     const user = username ? await this.users.findByLogin(username) : undefined;
     // An unknown name gets the same answer as a discoverable sign-in: this does not say who exists.
     const allowed = user ? await this.repo.listByUser(user.id) : [];
-    const options = await generateAuthenticationOptions({
+    const options = await (await webAuthn()).generateAuthenticationOptions({
       rpID: rp.id,
       timeout: CHALLENGE_TTL_SECONDS * 1000,
       userVerification: 'required',
@@ -146,15 +146,17 @@ export class PasskeyService {
     ) {
       throw AppError.unauthorized(NOT_VERIFIED);
     }
-    const result = await verifyAuthenticationResponse({
-      response,
-      ...this.expectations(pending.challenge),
-      credential: {
-        id: credential.credential_id,
-        publicKey: new Uint8Array(Buffer.from(credential.public_key, 'base64url')),
-        counter: Number(credential.sign_count),
-      },
-    }).catch(refuseAs(AppError.unauthorized));
+    const result = await (await webAuthn())
+      .verifyAuthenticationResponse({
+        response,
+        ...this.expectations(pending.challenge),
+        credential: {
+          id: credential.credential_id,
+          publicKey: new Uint8Array(Buffer.from(credential.public_key, 'base64url')),
+          counter: Number(credential.sign_count),
+        },
+      })
+      .catch(refuseAs(AppError.unauthorized));
     if (!result.verified) throw AppError.unauthorized(NOT_VERIFIED);
     const user = await this.users.findById(credential.user_id);
     if (!user) throw AppError.unauthorized('the user of this passkey no longer exists');

@@ -1,14 +1,19 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { lazyModule } from '../../platform/lazy-module.js';
+
+/** The SDK, loaded when a Stripe gateway is first used (platform/lazy-module.ts). */
+export const loadStripe = lazyModule(async () => (await import('stripe')).default);
 
 /**
  * One SDK client per call: configs change when an administrator saves a gateway, and a client
  * holds nothing worth keeping between payments. `apiBase` is Stripe's API in production and a
  * local simulator in tests; the SDK takes it as host, port and protocol.
  */
-export function stripeClient(secretKey: string, apiBase: string): Stripe {
+export async function stripeClient(secretKey: string, apiBase: string): Promise<Stripe> {
+  const Sdk = await loadStripe();
   const base = new URL(apiBase);
   const protocol = base.protocol === 'http:' ? 'http' : 'https';
-  return new Stripe(secretKey, {
+  return new Sdk(secretKey, {
     host: base.hostname,
     port: base.port || (protocol === 'http' ? 80 : 443),
     protocol,
@@ -23,7 +28,8 @@ export function stripeClient(secretKey: string, apiBase: string): Stripe {
  * A Stripe failure as a message an administrator can act on. Stripe's own messages never carry
  * the full key; authentication failures get our wording so the field to fix is named.
  */
-export function stripeFailure(action: string, error: unknown): Error {
+export async function stripeFailure(action: string, error: unknown): Promise<Error> {
+  const Stripe = await loadStripe();
   if (error instanceof Stripe.errors.StripeAuthenticationError) {
     return new Error(`${action}: Stripe rejected secret_key (check the key in Developers → API keys)`);
   }

@@ -1,7 +1,7 @@
 import { ORDER_PENDING_LIFETIME_SECONDS, PaymentAction } from '@one-hub/contracts';
 import { z } from 'zod';
 import type { GatewayAnswer, GatewayEndpoints, PaymentGateway } from '../gateway.js';
-import { stripeClient, stripeFailure } from './client.js';
+import { loadStripe, stripeClient, stripeFailure } from './client.js';
 import { GATEWAY_METADATA_KEY, readCheckoutEvent } from './verify.js';
 import { ensureWebhookEndpoint } from './webhook.js';
 
@@ -50,17 +50,17 @@ export function createStripeGateway(endpoints: Pick<GatewayEndpoints, 'stripeApi
     secretFields: ['secret_key', 'webhook_secret'],
 
     async prepare(config, { notifyUrl }) {
-      const stripe = stripeClient(config.secret_key, endpoints.stripeApiBase);
+      const stripe = await stripeClient(config.secret_key, endpoints.stripeApiBase);
       try {
         const webhookSecret = await ensureWebhookEndpoint(stripe, notifyUrl, config.webhook_secret);
         return { ...config, webhook_secret: webhookSecret };
       } catch (error) {
-        throw stripeFailure('Could not register the Stripe webhook', error);
+        throw await stripeFailure('Could not register the Stripe webhook', error);
       }
     },
 
     async pay(config, order) {
-      const stripe = stripeClient(config.secret_key, endpoints.stripeApiBase);
+      const stripe = await stripeClient(config.secret_key, endpoints.stripeApiBase);
       let url: string | null;
       try {
         const session = await stripe.checkout.sessions.create({
@@ -85,14 +85,14 @@ export function createStripeGateway(endpoints: Pick<GatewayEndpoints, 'stripeApi
         });
         url = session.url;
       } catch (error) {
-        throw stripeFailure('Stripe refused the checkout session', error);
+        throw await stripeFailure('Stripe refused the checkout session', error);
       }
       if (!url) throw new Error('Stripe returned a checkout session without a payment page URL');
       return { type: PaymentAction.openUrl, url, method: 'GET' };
     },
 
     async verify(config, callback, context) {
-      return readCheckoutEvent(callback, config.webhook_secret, context.uuid);
+      return readCheckoutEvent(await loadStripe(), callback, config.webhook_secret, context.uuid);
     },
 
     answer(outcome) {

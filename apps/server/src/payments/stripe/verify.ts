@@ -1,5 +1,5 @@
 import { PAYMENT_CURRENCIES, type PaymentCurrency } from '@one-hub/contracts';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { GatewayCallback, GatewayCallbackResult } from '../gateway.js';
 import { ASYNC_PAYMENT_FAILED, ASYNC_PAYMENT_SUCCEEDED, CHECKOUT_COMPLETED } from './webhook.js';
@@ -47,6 +47,7 @@ const firstLine = (error: unknown): string =>
  * retries it nor disables this endpoint.
  */
 export function readCheckoutEvent(
+  sdk: typeof Stripe,
   callback: GatewayCallback,
   webhookSecret: string,
   gatewayUuid: string,
@@ -57,7 +58,7 @@ export function readCheckoutEvent(
   if (!signature) return { kind: 'rejected', reason: 'no Stripe-Signature header' };
   let event: unknown;
   try {
-    event = Stripe.webhooks.constructEvent(callback.rawBody, signature, webhookSecret);
+    event = sdk.webhooks.constructEvent(callback.rawBody, signature, webhookSecret);
   } catch (error) {
     return { kind: 'rejected', reason: `signature check failed: ${firstLine(error)}` };
   }

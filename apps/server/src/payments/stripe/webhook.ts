@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { loadStripe } from './client.js';
 
 /** A Checkout Session finished: paid (cards), or `unpaid` while a delayed method (bank debit) settles. */
 export const CHECKOUT_COMPLETED = 'checkout.session.completed';
@@ -79,7 +80,7 @@ export async function ensureWebhookEndpoint(stripe: Stripe, notifyUrl: string, s
     url: notifyUrl,
     enabled_events: [...CHECKOUT_EVENTS],
     // Events rendered in the version this SDK was built for, whatever the account's default is.
-    api_version: Stripe.API_VERSION as Stripe.WebhookEndpointCreateParams.ApiVersion,
+    api_version: (await loadStripe()).API_VERSION as Stripe.WebhookEndpointCreateParams.ApiVersion,
     description: 'One Hub top-up payments',
   });
   if (!created.secret) throw new Error('Stripe created the webhook endpoint but returned no signing secret');
