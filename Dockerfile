@@ -51,4 +51,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/api/status`).then((answer) => process.exit(answer.ok ? 0 : 1), () => process.exit(1))"]
 # The built server with the memory flags `npm start` passes (docs/configuration.md, "Memory"); node, not npm, is
 # process 1, so `docker stop`'s SIGTERM reaches the server and it shuts down gracefully.
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "apps/server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=20", "apps/server/dist/main.js"]
