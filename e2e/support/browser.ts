@@ -57,9 +57,19 @@ export async function screenshot(
 
 /** Signs in through the login form and waits for the console. */
 export async function signInWithForm(page: Page, origin: string, username: string, password: string): Promise<void> {
-  await page.goto(`${origin}/login`);
-  await page.locator('input[name=username]').fill(username);
-  await page.locator('input[name=password]').fill(password);
+  // Once the page's own requests (the site's status) are answered: the form may re-render when they
+  // are, and a re-render on a fresh browser has emptied fields typed before it.
+  await page.goto(`${origin}/login`, { waitUntil: 'networkidle' });
+  const fields = [
+    [page.locator('input[name=username]'), username],
+    [page.locator('input[name=password]'), password],
+  ] as const;
+  for (let attempt = 1; ; attempt++) {
+    for (const [field, value] of fields) await field.fill(value);
+    const kept = await Promise.all(fields.map(async ([field, value]) => (await field.inputValue()) === value));
+    if (kept.every(Boolean)) break;
+    if (attempt === 3) throw new Error('the login form lost what was typed three times');
+  }
   await page.getByTestId('login-submit').click();
   await page.waitForURL('**/panel');
 }
