@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { latencies, percentile, throughput } from './measure.js';
+import { cpuPerEvent, latencies, percentile, throughput } from './measure.js';
 import { startChild, startFlags } from './processes.js';
 import { prepareOneHub } from './setup.js';
 
@@ -74,7 +74,15 @@ try {
   const apiKey = bare ? '' : await prepareOneHub(oneHub.url, rootToken, upstream.url);
   const hub = { name: 'One Hub', base: oneHub.url, headers: { authorization: `Bearer ${apiKey}` }, child: oneHub };
   // BENCH_LOAD=latency profiles the one-at-a-time path the added-latency figure measures instead.
-  if (process.env.BENCH_LOAD === 'latency') {
+  if (process.env.BENCH_LOAD === 'stream') {
+    // BENCH_LOAD=stream: long streamed chats (1000 events each, 4 at a time), the per-event path.
+    await cpuPerEvent(hub, 8, 1000);
+    for (let run = 0; run < (profiling ? 1 : 3); run++) {
+      const micros = await cpuPerEvent(hub, 40 * seconds, 1000);
+      profiledRequests = 40 * seconds * 1000;
+      console.log(`${micros.toFixed(2)} µs CPU per streamed event`);
+    }
+  } else if (process.env.BENCH_LOAD === 'latency') {
     await latencies(hub, 500);
     const direct = { name: 'upstream', base: upstream.url, headers: {} };
     for (let run = 0; run < (profiling ? 1 : 3); run++) {
