@@ -12,7 +12,7 @@ const METRICS = { METRICS_USER: 'bench', METRICS_PASSWORD: 'bench-metrics-passwo
 const GROUP = 'bench-all';
 
 /** A group on the latency strategy served by two channels, and a key in it with every limit set. */
-async function everythingKey(base: string, upstreamUrl: string): Promise<string> {
+export async function everythingKey(base: string, upstreamUrl: string): Promise<string> {
   await callApi(base, 'POST', '/api/user_group/', {
     symbol: GROUP,
     name: GROUP,
