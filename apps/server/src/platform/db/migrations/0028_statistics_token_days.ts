@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DialectName } from '../connect.js';
+import { firstConsumeLogFrom, localDayOf } from './0004_statistics_redemptions.js';
 import { type AnyDb, finishTable, type MigrationContext } from './helpers.js';
 
 /**
@@ -18,7 +19,8 @@ import { type AnyDb, finishTable, type MigrationContext } from './helpers.js';
  *   rows an edge day at 10M logs before, a few thousand now).
  *
  * Both are filled here from the consume logs already stored, one grouped INSERT … SELECT per local
- * day that has any (the days of the process's time zone, as the log writer's and migration 0004's).
+ * day that has any: the days of the process's time zone, as the log writer's, with migration 0004's
+ * own day boundaries (that migration filled `statistics` the same way).
  */
 const CONSUME_LOG = 2;
 const COUNTERS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'];
@@ -51,32 +53,6 @@ async function createTables(db: AnyDb, context: MigrationContext): Promise<void>
     .on('statistics_token_days')
     .columns(['token_name', 'model_name', 'date'])
     .execute();
-}
-
-/**
- * Local-time day boundaries, written out here rather than imported so this migration keeps
- * computing what it computed when it shipped. Same zone as the log writer: the process's own.
- */
-function localDayOf(seconds: number): { date: string; start: number; end: number } {
-  const moment = new Date(seconds * 1000);
-  const midnight = new Date(moment.getFullYear(), moment.getMonth(), moment.getDate());
-  const next = new Date(moment.getFullYear(), moment.getMonth(), moment.getDate() + 1);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return {
-    date: `${midnight.getFullYear()}-${pad(midnight.getMonth() + 1)}-${pad(midnight.getDate())}`,
-    start: Math.floor(midnight.getTime() / 1000),
-    end: Math.floor(next.getTime() / 1000),
-  };
-}
-
-async function firstConsumeLogFrom(db: AnyDb, from: number | undefined): Promise<number | undefined> {
-  let query = db
-    .selectFrom('logs')
-    .select(sql<number | string | null>`min(created_at)`.as('first'))
-    .where('type', '=', CONSUME_LOG);
-  if (from !== undefined) query = query.where('created_at', '>=', from);
-  const row = await query.executeTakeFirst();
-  return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
 }
 
 /** One local day's consume logs, summed into both tables. */
