@@ -16,6 +16,7 @@ import {
 import { rollUpExistingLogs } from '../apps/server/src/platform/db/migrations/0028_statistics_token_days.js';
 import { availableDialects, createTestDatabase } from '../apps/server/test/databases.js';
 import { DAYS, fillLogs, USERS, username } from './log-scale-fill.js';
+import { logIndexUse } from './log-scale-plans.js';
 import { consoleQueries } from './log-scale-queries.js';
 
 const MAX_ROWS = 50_000_000;
@@ -111,6 +112,10 @@ async function benchDialect(dialect: DialectName, rows: number): Promise<Map<str
     );
     const results = new Map<string, number>();
     for (const [name, run] of consoleQueries(handle, now)) results.set(name, await median(run));
+    for (const [index, users] of await logIndexUse(handle, now)) {
+      const shown = users.length > 3 ? `${users.slice(0, 3).join('; ')}; …` : users.join('; ');
+      process.stderr.write(`${dialect}: index ${index}: ${users.length} queries${shown ? ` (${shown})` : ''}\n`);
+    }
     return results;
   } finally {
     await handle.close();
