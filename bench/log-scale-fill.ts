@@ -17,7 +17,9 @@
 // Roll-up: after each day's rows, its consume logs are summed per (user, channel, model) into
 // `statistics` under that local date (process time zone, as the log writer's localDateOf), and at
 // the end `statistics_days`, `statistics_channel_days` and `statistics_model_days` are summed from
-// `statistics`: what `addToStatistics` writes for the same rows, batch by batch.
+// `statistics`: what `addToStatistics` writes for the same rows, batch by batch. The token days and
+// hour totals of migration 0028 are summed afterwards by that migration's own backfill (one grouped
+// INSERT … SELECT per local day, bench/log-scale.ts), which also times it.
 import { LogType } from '@one-hub/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import { localDayOf } from '../apps/server/src/api/statistics/dates.js';

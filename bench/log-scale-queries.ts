@@ -67,6 +67,7 @@ function ownCombinations(now: number): Combination[] {
     { name: 'key + model', filters: { token_name: tokenName(0), model_name: modelName(0) } },
     { name: 'key + model, nothing', filters: { token_name: tokenName(0), model_name: modelName(7) } },
     { name: 'key, last 7 days', filters: { token_name: tokenName(0), ...week } },
+    { name: 'key + model, last 7 days', filters: { token_name: tokenName(0), model_name: modelName(0), ...week } },
   ];
 }
 
@@ -151,6 +152,11 @@ export function consoleQueries(handle: DatabaseHandle, now: number): TimedQuery[
     ['admin stat, by username (heavy user)', () => logs.stat(root, { username: username(0) })],
     ['admin stat, by username (typical user)', () => logs.stat(root, { username: username(149) })],
     ['admin stat, by key', () => logs.stat(root, { token_name: tokenName(149) })],
+    ['admin stat, by key (heavy user)', () => logs.stat(root, { token_name: tokenName(0) })],
+    [
+      'admin stat, key, one day a month ago (heavy user)',
+      () => logs.stat(root, { token_name: tokenName(0), start_timestamp: dayAgo(31), end_timestamp: dayAgo(30) }),
+    ],
   );
   for (const { name, filters } of combinations(now)) {
     queries.push([`admin stat, ${name}`, () => logs.stat(root, filters)]);

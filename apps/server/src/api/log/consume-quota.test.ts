@@ -62,7 +62,13 @@ const FILTERS: Array<[string, (ids: number[]) => LogFilter]> = [
   ['model', () => ({ modelName: 'claude' })],
   ['channel', () => ({ channelId: 2 })],
   ['user and model', (ids) => ({ userId: ids[0], modelName: 'gpt-4o' })],
-  ['token (summed from the logs)', () => ({ tokenName: 'key-1' })],
+  // Keys from the token days (migration 0028), but with a channel, which they do not have.
+  ['token', () => ({ tokenName: 'key-1' })],
+  ['token and user', (ids) => ({ tokenName: 'key-0', userId: ids[1] })],
+  ['token and username', () => ({ tokenName: 'key-1', username: 'cat' })],
+  ['token and model', () => ({ tokenName: 'key-0', modelName: 'claude' })],
+  ['token and channel (summed from the logs)', () => ({ tokenName: 'key-1', channelId: 2 })],
+  ['a token, all but one user', (ids) => ({ tokenName: 'key-1', hiddenUserIds: [ids[0] ?? 0] })],
   // An admin's view: the users it does not outrank are left out (issue 29).
   ['all but one user', (ids) => ({ hiddenUserIds: [ids[0] ?? 0] })],
   ['a model, all but two users', (ids) => ({ modelName: 'claude', hiddenUserIds: [ids[0] ?? 0, ids[2] ?? 0] })],

@@ -3,6 +3,8 @@ import { localDayOf } from '../statistics/dates.js';
 import { StatisticsRepository } from '../statistics/repo.js';
 import type { LogFilter, LogQueryRepository } from './query-repo.js';
 
+const HOUR = 3_600;
+
 /**
  * The quota consume logs add up to under the log filters, without reading every log: whole local
  * days come from the daily roll-up (`statistics`, written in the same transaction as the logs, so
@@ -10,11 +12,13 @@ import type { LogFilter, LogQueryRepository } from './query-repo.js';
  * are summed from `logs`. The range starts no earlier than the oldest consume log still kept, so
  * days whose logs were cleaned up or expired count as they do when the logs are summed.
  *
- * The roll-up knows user, channel and model. A `username` filter is read as the account that has
- * that name (its usage, whatever name each row recorded); a name no account has, and the token,
- * source IP and request id filters, which the roll-up cannot tell apart, are summed from the logs
- * (by token from an index that holds type and quota, migration 0014, so no row is read).
- * `hiddenUserIds` (an admin's view) leaves those users' usage out on either path.
+ * The roll-up knows user, channel and model; the token days (migration 0028) know user, key name
+ * and model, so a key is answered there unless a channel comes with it. A `username` filter is read
+ * as the account that has that name (its usage, whatever name each row recorded); a name no account
+ * has, a key with a channel, and the source IP and request id filters, which no roll-up can tell
+ * apart, are summed from the logs. `hiddenUserIds` (an admin's view) leaves those users' usage out
+ * on either path. Without any filter, the edge days are summed from the hour totals (migration
+ * 0028) but for the partial hours at either end, so at most two hours of logs are read.
  */
 export class ConsumeQuotaReader {
   private readonly statistics: StatisticsRepository;
@@ -47,7 +51,7 @@ export class ConsumeQuotaReader {
 
   /** The filter the roll-up can answer, or undefined when only the logs can. */
   private async rollUpFilter(filter: LogFilter): Promise<LogFilter | undefined> {
-    if (filter.tokenName || filter.sourceIp || filter.requestId) return undefined;
+    if (filter.sourceIp || filter.requestId || (filter.tokenName && filter.channelId)) return undefined;
     let userId = filter.userId;
     if (filter.username) {
       if (userId !== undefined) return undefined;
@@ -59,13 +63,16 @@ export class ConsumeQuotaReader {
       if (!account) return undefined;
       userId = Number(account.id);
     }
-    return { userId, modelName: filter.modelName, channelId: filter.channelId };
+    return { userId, modelName: filter.modelName, channelId: filter.channelId, tokenName: filter.tokenName };
   }
 
   /** `lower` and `upper` inclusive, in Unix seconds; no `upper`: up to now. */
   private async quotaBetween(filter: LogFilter, lower: number, upper: number | undefined): Promise<number> {
+    const unfiltered = filter.userId === undefined && !filter.modelName && !filter.channelId && !filter.tokenName;
     const scan = (start: number, end: number) =>
-      this.logs.consumeQuota({ ...filter, startTimestamp: start, endTimestamp: end });
+      unfiltered
+        ? this.totalQuota(start, end)
+        : this.logs.consumeQuota({ ...filter, startTimestamp: start, endTimestamp: end });
     let quota = 0;
     const first = localDayOf(lower);
     let fromDate = first.date;
@@ -87,9 +94,25 @@ export class ConsumeQuotaReader {
       }
     }
     if (toDate === undefined || fromDate <= toDate) {
-      const { userId, modelName, channelId } = filter;
-      quota += await this.statistics.quotaOver({ fromDate, toDate, userId, modelName, channelId });
+      const { userId, modelName, channelId, tokenName } = filter;
+      quota += await this.statistics.quotaOver({ fromDate, toDate, userId, modelName, channelId, tokenName });
     }
+    return quota;
+  }
+
+  /**
+   * All consume logs' quota from `start` to `end` (inclusive): the whole hours between from the hour
+   * totals, the partial ones at either end from the logs.
+   */
+  private async totalQuota(start: number, end: number): Promise<number> {
+    const firstWhole = Math.ceil(start / HOUR) * HOUR;
+    // Where the last whole hour inside the range ends (exclusive).
+    const wholeEnd = Math.floor((end + 1) / HOUR) * HOUR;
+    const scan = (from: number, to: number) => this.logs.consumeQuota({ startTimestamp: from, endTimestamp: to });
+    if (wholeEnd <= firstWhole) return scan(start, end);
+    let quota = await this.statistics.quotaOfHours(firstWhole, wholeEnd - HOUR);
+    if (start < firstWhole) quota += await scan(start, firstWhole - 1);
+    if (wholeEnd <= end) quota += await scan(wholeEnd, end);
     return quota;
   }
 }

@@ -8,7 +8,7 @@ import { logRow } from '../../../test/log-rows.js';
 import { providerType } from '../../domain/channel-types/registry.js';
 import { nowSeconds } from '../../platform/clock.js';
 import { insertReturningId, type NewLogRow } from '../../platform/db/index.js';
-import { addToStatistics, consumeTotalsByDay } from '../statistics/rollup.js';
+import { addLogsToRollUps } from '../statistics/rollup.js';
 import { LogQueryRepository } from './query-repo.js';
 
 interface Row {
@@ -134,7 +134,7 @@ describe.each(availableDialects)('logs API on %s', (dialect) => {
     ];
     // As the log writer stores them: the rows, and their consume totals in the daily roll-up.
     await t.database.db.insertInto('logs').values(rows).execute();
-    await addToStatistics(t.database.db, t.database.dialect, consumeTotalsByDay(rows));
+    await addLogsToRollUps(t.database.db, t.database.dialect, rows);
   });
   afterAll(() => t?.close());
 

@@ -37,6 +37,12 @@ describe('plans of the user-scoped log filters on sqlite', () => {
     testDatabase = await createTestDatabase('sqlite');
     handle = openDatabase(testDatabase.target);
     await migrateToLatest(handle);
+    // Another user's consume log, earlier the same day as the rows below: with it the statistics
+    // have an oldest log, so they sum that partial day from the logs and whole days from the roll-up.
+    await handle.db
+      .insertInto('logs')
+      .values(logRow({ user_id: 999, token_name: 'other', model_name: 'other', created_at: 1_699_999_990 }))
+      .execute();
   });
   afterAll(async () => {
     await handle?.close();
@@ -76,14 +82,21 @@ describe('plans of the user-scoped log filters on sqlite', () => {
     for (const plan of list) expect(plan).toContain('idx_logs_user_token_time (user_id=? AND token_name=?)');
     expect(list[0]).not.toContain('TEMP B-TREE');
     const stat = await plansOf((service) => service.ownStat(user, { token_name: 'user150-key2' }));
-    expect(stat[0]).toContain('COVERING INDEX idx_logs_user_token_time (user_id=? AND token_name=?)');
+    // The partial edge day from the pair's index alone; the whole days from the token days (0028).
+    expect(stat).toContainEqual(
+      expect.stringContaining('COVERING INDEX idx_logs_user_token_time (user_id=? AND token_name=? AND created_at'),
+    );
+    expect(stat).toContainEqual(expect.stringContaining('idx_statistics_token_days_user (user_id=? AND token_name=?)'));
   });
 
   it('sums the quota of any user token for administrators from (token_name, …) alone', async () => {
     const stat = await plansOf((service) => service.stat(root, { token_name: 'user150-key2' }));
     // Either index that starts with the key and carries type and quota (0014's, or 0027's with the
-    // model next) holds exactly the key's entries: the sum reads one of them alone.
-    expect(stat[0]).toMatch(/COVERING INDEX idx_logs_token_(time_quota|model_time) \(token_name=\?\)/);
+    // model next) holds exactly the key's entries: the edge day's sum reads one of them alone.
+    expect(stat).toContainEqual(
+      expect.stringMatching(/COVERING INDEX idx_logs_token_(time_quota|model_time) \(token_name=\? AND created_at/),
+    );
+    expect(stat).toContainEqual(expect.stringContaining('idx_statistics_token_days_token (token_name=?)'));
     const list = await plansOf((service) => service.list(root, { ...page, token_name: 'user150-key2' }));
     expect(list[0]).toContain('idx_logs_token_time_quota (token_name=?)');
     expect(list[0]).not.toContain('TEMP B-TREE');
@@ -123,13 +136,21 @@ describe('plans of the user-scoped log filters on sqlite', () => {
     const ownTopUps = await plansOf((service) => service.listOwn(user, { ...page, log_type: 1 }));
     for (const plan of ownTopUps) expect(plan).toContain('idx_logs_user_type_time (user_id=? AND type=?)');
     expect(ownTopUps[0]).not.toContain('TEMP B-TREE');
-    // The sums the roll-up cannot answer (a key) read the pair's index alone.
+    // A name no account has: the roll-ups cannot answer it, so the sum reads the pair's index alone.
     const byUser = await plansOf((service) => service.stat(root, { username: 'user150', token_name: 'user150-key2' }));
-    expect(byUser[0]).toContain('COVERING INDEX idx_logs_username_token_time (username=? AND token_name=?)');
+    expect(byUser).toContainEqual(
+      expect.stringContaining('COVERING INDEX idx_logs_username_token_time (username=? AND token_name=?)'),
+    );
+    // A key and a model: the edge day from the pair's index alone, whole days from the token days.
     const byModel = await plansOf((service) =>
       service.stat(root, { token_name: 'user150-key2', model_name: 'gpt-4o' }),
     );
-    expect(byModel[0]).toContain('COVERING INDEX idx_logs_token_model_time (token_name=? AND model_name=?)');
+    expect(byModel).toContainEqual(
+      expect.stringContaining('COVERING INDEX idx_logs_token_model_time (token_name=? AND model_name=? AND created_at'),
+    );
+    expect(byModel).toContainEqual(
+      expect.stringContaining('idx_statistics_token_days_token (token_name=? AND model_name=?'),
+    );
   });
 
   it('keeps the other types out of the sums the covering indexes answer', async () => {

@@ -4,7 +4,7 @@ import { isConnectionError } from '../../platform/db/errors.js';
 import type { DatabaseHandle, DialectName, Executor, NewLogRow } from '../../platform/db/index.js';
 import { claimBatch } from '../../platform/journal/batches.js';
 import type { Journal } from '../../platform/journal/journal.js';
-import { addToStatistics, consumeTotalsByDay } from '../statistics/rollup.js';
+import { addLogsToRollUps } from '../statistics/rollup.js';
 
 export interface LogWriterOptions {
   /** Rows per multi-row INSERT (default 200, at most 1000 to stay under every database's parameter limit). */
@@ -314,6 +314,5 @@ export async function insertLogRows(transaction: Executor, dialect: DialectName,
   } else {
     await transaction.insertInto('logs').values(rows).execute();
   }
-  const totals = consumeTotalsByDay(rows);
-  if (totals.length > 0) await addToStatistics(transaction, dialect, totals);
+  await addLogsToRollUps(transaction, dialect, rows);
 }

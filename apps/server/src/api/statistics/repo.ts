@@ -81,6 +81,8 @@ export interface QuotaRange {
   userId?: number | undefined;
   modelName?: string | undefined;
   channelId?: number | undefined;
+  /** A key name: read from `statistics_token_days` (migration 0028), which has no channel. */
+  tokenName?: string | undefined;
 }
 
 function toUserUsage(row: Omit<RawUsage, 'date' | 'key'> & { user_id: number | string }): UserUsage {
@@ -145,10 +147,21 @@ export class StatisticsRepository {
   /**
    * Summed quota of the roll-up's rows in the range; each filter given narrows it. Without one,
    * the per-day totals are read: one row a day rather than every user, channel and model of it.
+   * With a key name, the token days: a row per day, user, key and model, found by key name (with
+   * the model) or by user and key name; a key with a channel is not asked here (no channel there).
    */
   async quotaOver(range: QuotaRange): Promise<number> {
     const quota = sql<number | string | null>`sum(quota)`.as('quota');
-    const { fromDate, toDate, userId, modelName, channelId } = range;
+    const { fromDate, toDate, userId, modelName, channelId, tokenName } = range;
+    if (tokenName) {
+      if (channelId) throw new Error('the token days have no channel');
+      let tokens = this.handle.db.selectFrom('statistics_token_days').select(quota).where('token_name', '=', tokenName);
+      if (userId !== undefined) tokens = tokens.where('user_id', '=', userId);
+      if (modelName) tokens = tokens.where('model_name', '=', modelName);
+      tokens = tokens.where('date', '>=', fromDate);
+      if (toDate !== undefined) tokens = tokens.where('date', '<=', toDate);
+      return Number((await tokens.executeTakeFirst())?.quota ?? 0);
+    }
     if (userId === undefined && !modelName && !channelId) {
       let days = this.handle.db.selectFrom('statistics_days').select(quota).where('date', '>=', fromDate);
       if (toDate !== undefined) days = days.where('date', '<=', toDate);
@@ -160,6 +173,17 @@ export class StatisticsRepository {
     if (modelName) query = query.where('model_name', '=', modelName);
     if (channelId) query = query.where('channel_id', '=', channelId);
     return Number((await query.executeTakeFirst())?.quota ?? 0);
+  }
+
+  /** Summed quota of the hour totals (migration 0028) of the hours starting from `firstHour` to `lastHour`, both included. */
+  async quotaOfHours(firstHour: number, lastHour: number): Promise<number> {
+    const row = await this.handle.db
+      .selectFrom('statistics_hours')
+      .select(sql<number | string | null>`sum(quota)`.as('quota'))
+      .where('hour_start', '>=', firstHour)
+      .where('hour_start', '<=', lastHour)
+      .executeTakeFirst();
+    return Number(row?.quota ?? 0);
   }
 
   /** Each listed user's sums over the range; users without usage are absent. */

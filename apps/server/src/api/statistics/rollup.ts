@@ -1,7 +1,7 @@
 import { LogType } from '@one-hub/contracts';
 import { type Insertable, sql } from 'kysely';
 import type { Database, DialectName, Executor, NewLogRow } from '../../platform/db/index.js';
-import type { StatisticsTable } from '../../platform/db/schema.js';
+import type { StatisticsHoursTable, StatisticsTable, StatisticsTokenDaysTable } from '../../platform/db/schema.js';
 import { localDateOf } from './dates.js';
 
 /** What one batch adds to one `statistics` row: a row of its own, keyed and counted alike. */
@@ -12,30 +12,47 @@ const KEY_COLUMNS = ['date', 'user_id', 'channel_id', 'model_name'] as const;
 // Nine columns a row: well under every database's bound-parameter limit.
 const UPSERT_CHUNK = 500;
 
+type Counters = Pick<StatisticsDelta, (typeof COUNTERS)[number]>;
+type KeyValues = Record<string, string | number>;
+
+/** Token days (migration 0028): the consume logs per (local day, user, key name, model). */
+export type TokenDayDelta = Insertable<StatisticsTokenDaysTable> & Counters;
+/** Hour totals (migration 0028): the consume logs per UTC hour, keyed by the Unix time it starts at. */
+export type HourDelta = Insertable<StatisticsHoursTable> & Counters;
+
+const TOKEN_KEY_COLUMNS = ['date', 'user_id', 'token_name', 'model_name'] as const;
+const HOUR = 3_600;
+
+/** localDateOf, remembering the last second asked: a batch's rows share a handful of seconds. */
+function dateMemo(): (seconds: number) => string {
+  let last = Number.NaN;
+  let date = '';
+  return (seconds) => {
+    if (seconds !== last) [last, date] = [seconds, localDateOf(seconds)];
+    return date;
+  };
+}
+
 /**
- * Sums the consume logs of a batch per (local day, user, channel, model). Other log types record
- * money moving, not usage, and are left out, as the reference's roll-up does.
+ * Sums the consume logs of a batch per the keys `keysOf` picks. Other log types record money
+ * moving, not usage, and are left out, as the reference's roll-up does. In the order of
+ * `keyColumns`, the table's key: one order for every writer, so concurrent batches lock shared rows
+ * in the same sequence.
  */
-export function consumeTotalsByDay(rows: readonly NewLogRow[]): StatisticsDelta[] {
-  const totals = new Map<string, StatisticsDelta>();
+function sumConsumeLogs<Keys extends KeyValues>(
+  rows: readonly NewLogRow[],
+  keyColumns: readonly (keyof Keys & string)[],
+  keysOf: (row: NewLogRow) => Keys,
+): (Keys & Counters)[] {
+  const totals = new Map<string, Keys & Counters>();
   for (const row of rows) {
     if (row.type !== LogType.consume) continue;
-    const date = localDateOf(row.created_at);
-    const key = `${date}\u0000${row.user_id}\u0000${row.channel_id}\u0000${row.model_name}`;
-    let total = totals.get(key);
+    const keys = keysOf(row);
+    const id = keyColumns.map((column) => keys[column]).join('\u0000');
+    let total = totals.get(id);
     if (!total) {
-      total = {
-        date,
-        user_id: row.user_id,
-        channel_id: row.channel_id,
-        model_name: row.model_name,
-        request_count: 0,
-        quota: 0,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        request_time: 0,
-      };
-      totals.set(key, total);
+      total = { ...keys, request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, request_time: 0 };
+      totals.set(id, total);
     }
     total.request_count += 1;
     total.quota += row.quota;
@@ -43,16 +60,42 @@ export function consumeTotalsByDay(rows: readonly NewLogRow[]): StatisticsDelta[
     total.completion_tokens += row.completion_tokens;
     total.request_time += row.request_time;
   }
-  // One order for every writer, so concurrent batches lock shared rows in the same sequence.
-  return [...totals.values()].sort(compareDeltaKeys);
+  return [...totals.values()].sort((left, right) => compareKeys(left, right, keyColumns));
 }
 
-function compareDeltaKeys(left: StatisticsDelta, right: StatisticsDelta): number {
-  for (const column of KEY_COLUMNS) {
-    if (left[column] < right[column]) return -1;
-    if (left[column] > right[column]) return 1;
+function compareKeys(left: KeyValues, right: KeyValues, columns: readonly string[]): number {
+  for (const column of columns) {
+    const [a, b] = [left[column] ?? '', right[column] ?? ''];
+    if (a !== b) return a < b ? -1 : 1;
   }
   return 0;
+}
+
+/** Sums the consume logs of a batch per (local day, user, channel, model): the `statistics` rows. */
+export function consumeTotalsByDay(rows: readonly NewLogRow[]): StatisticsDelta[] {
+  const dateOf = dateMemo();
+  return sumConsumeLogs(rows, KEY_COLUMNS, (row) => ({
+    date: dateOf(row.created_at),
+    user_id: row.user_id,
+    channel_id: row.channel_id,
+    model_name: row.model_name,
+  }));
+}
+
+/** The same per (local day, user, key name, model): the `statistics_token_days` rows. */
+export function consumeTotalsByToken(rows: readonly NewLogRow[]): TokenDayDelta[] {
+  const dateOf = dateMemo();
+  return sumConsumeLogs(rows, TOKEN_KEY_COLUMNS, (row) => ({
+    date: dateOf(row.created_at),
+    user_id: row.user_id,
+    token_name: row.token_name,
+    model_name: row.model_name,
+  }));
+}
+
+/** The same per UTC hour: the `statistics_hours` rows. */
+export function consumeTotalsByHour(rows: readonly NewLogRow[]): HourDelta[] {
+  return sumConsumeLogs(rows, ['hour_start'], (row) => ({ hour_start: row.created_at - (row.created_at % HOUR) }));
 }
 
 type KeyColumn = 'channel_id' | 'model_name';
@@ -74,14 +117,8 @@ function totalsByDate(deltas: readonly StatisticsDelta[], keyColumn?: KeyColumn)
     }
     for (const column of COUNTERS) day[column] += delta[column];
   }
-  const columns = keyColumn ? (['date', keyColumn] as const) : (['date'] as const);
-  return [...days.values()].sort((left, right) => {
-    for (const column of columns) {
-      const [a, b] = [left[column] ?? '', right[column] ?? ''];
-      if (a !== b) return a < b ? -1 : 1;
-    }
-    return 0;
-  });
+  const columns = keyColumn ? ['date', keyColumn] : ['date'];
+  return [...days.values()].sort((left, right) => compareKeys(left, right, columns));
 }
 
 /**
@@ -90,7 +127,13 @@ function totalsByDate(deltas: readonly StatisticsDelta[], keyColumn?: KeyColumn)
  * PostgreSQL, `INSERT … ON DUPLICATE KEY UPDATE c = c + VALUES(c)` on MySQL and MariaDB. No read
  * first, so concurrent writers (other nodes) cannot lose each other's counts.
  */
-type RollUpTable = 'statistics' | 'statistics_days' | 'statistics_channel_days' | 'statistics_model_days';
+type RollUpTable =
+  | 'statistics'
+  | 'statistics_days'
+  | 'statistics_channel_days'
+  | 'statistics_model_days'
+  | 'statistics_token_days'
+  | 'statistics_hours';
 
 async function addCounters<Table extends RollUpTable>(
   executor: Executor,
@@ -132,4 +175,21 @@ export async function addToStatistics(
     const table = keyColumn === 'channel_id' ? 'statistics_channel_days' : 'statistics_model_days';
     await addCounters(executor, dialect, table, ['date', keyColumn], totalsByDate(deltas, keyColumn) as never);
   }
+}
+
+/**
+ * What a batch of log rows adds to every roll-up, in the caller's transaction (the one that
+ * inserts the rows): `statistics` and its sums (unless `statistics` is false: an import whose source
+ * brought its own daily statistics), then the token days and the hour totals, which only logs feed.
+ * Every writer writes the tables in this order.
+ */
+export async function addLogsToRollUps(
+  executor: Executor,
+  dialect: DialectName,
+  rows: readonly NewLogRow[],
+  options: { statistics: boolean } = { statistics: true },
+): Promise<void> {
+  if (options.statistics) await addToStatistics(executor, dialect, consumeTotalsByDay(rows));
+  await addCounters(executor, dialect, 'statistics_token_days', TOKEN_KEY_COLUMNS, consumeTotalsByToken(rows));
+  await addCounters(executor, dialect, 'statistics_hours', ['hour_start'], consumeTotalsByHour(rows));
 }

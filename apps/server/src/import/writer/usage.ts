@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addToStatistics, consumeTotalsByDay, type StatisticsDelta } from '../../api/statistics/rollup.js';
+import { addLogsToRollUps, addToStatistics, type StatisticsDelta } from '../../api/statistics/rollup.js';
 import type { Database, NewLogRow } from '../../platform/db/index.js';
 import type { LegacyLog, LegacyStatistic, Skipped } from '../legacy.js';
 import { type BatchResult, chunked, clip, type WriteContext } from './context.js';
@@ -63,8 +63,8 @@ async function userAndChannelIds(
 }
 
 /**
- * Log rows, with user and channel ids remapped. `rollUp`: the source had no daily statistics, so
- * each batch's consume rows are added to them here, in the same transaction as the rows.
+ * Log rows, with user and channel ids remapped, and their consume rows added to the roll-ups in the
+ * same transaction. `rollUp`: the source had no daily statistics, so `statistics` is summed here too.
  */
 export async function writeLogs(
   executor: Kysely<Database>,
@@ -85,7 +85,8 @@ export async function writeLogs(
     rows.push(context.mode === 'fresh' ? { ...row, id: log.id } : row);
   }
   for (const chunk of chunked(rows)) await executor.insertInto('logs').values(chunk).execute();
-  if (rollUp) await addToStatistics(executor, context.dialect, consumeTotalsByDay(rows));
+  // The token days and hour totals come from the logs alone, whatever the source brought.
+  await addLogsToRollUps(executor, context.dialect, rows, { statistics: rollUp });
   return { written: rows.length, skipped: summariseMissingUsers('logs', missing) };
 }
 

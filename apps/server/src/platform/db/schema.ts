@@ -224,6 +224,18 @@ export interface StatisticsModelDaysTable extends StatisticsDaysTable {
   model_name: string;
 }
 
+/** Consume logs summed per local day, user, key name and model (migration 0028), kept by the same writes. */
+export interface StatisticsTokenDaysTable extends StatisticsDaysTable {
+  user_id: number;
+  token_name: string;
+  model_name: string;
+}
+
+/** Consume logs summed per hour (migration 0028): `hour_start` is the Unix time the UTC hour starts at. */
+export interface StatisticsHoursTable extends Omit<StatisticsDaysTable, 'date'> {
+  hour_start: number;
+}
+
 /** Each user's usage per model and month (migration 0018), built once the month is over. */
 export interface StatisticsMonthsTable {
   /** The month's first day, YYYY-MM-01. */
@@ -397,6 +409,8 @@ export interface Database {
   statistics_days: StatisticsDaysTable;
   statistics_channel_days: StatisticsChannelDaysTable;
   statistics_model_days: StatisticsModelDaysTable;
+  statistics_token_days: StatisticsTokenDaysTable;
+  statistics_hours: StatisticsHoursTable;
   statistics_months: StatisticsMonthsTable;
   statistics_month_generated_histories: StatisticsMonthGeneratedHistoriesTable;
   redemptions: RedemptionsTable;

@@ -54,8 +54,9 @@ export async function down(db: AnyDb): Promise<void> {
 /**
  * Local-time day boundaries, written out here rather than imported so this migration keeps
  * computing what it computed when it shipped. Same zone as the log writer: the process's own.
+ * Migration 0028 reuses it, for the same days.
  */
-function localDayOf(seconds: number): { date: string; start: number; end: number } {
+export function localDayOf(seconds: number): { date: string; start: number; end: number } {
   const moment = new Date(seconds * 1000);
   const midnight = new Date(moment.getFullYear(), moment.getMonth(), moment.getDate());
   const next = new Date(moment.getFullYear(), moment.getMonth(), moment.getDate() + 1);
@@ -67,7 +68,7 @@ function localDayOf(seconds: number): { date: string; start: number; end: number
   };
 }
 
-async function firstConsumeLogFrom(db: AnyDb, from: number | undefined): Promise<number | undefined> {
+export async function firstConsumeLogFrom(db: AnyDb, from: number | undefined): Promise<number | undefined> {
   let query = db
     .selectFrom('logs')
     .select(sql<number | string | null>`min(created_at)`.as('first'))

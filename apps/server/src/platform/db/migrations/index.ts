@@ -27,6 +27,7 @@ import * as routeFallbacks from './0024_route_fallbacks.js';
 import * as channelRoutingStrategy from './0025_channel_routing_strategy.js';
 import * as auditLogs from './0026_audit_logs.js';
 import * as logPairIndexes from './0027_log_pair_indexes.js';
+import * as statisticsTokenDays from './0028_statistics_token_days.js';
 import type { AnyDb, MigrationContext } from './helpers.js';
 
 interface VersionedMigration {
@@ -63,6 +64,7 @@ const migrations: Record<string, VersionedMigration> = {
   '0025_channel_routing_strategy': channelRoutingStrategy,
   '0026_audit_logs': auditLogs,
   '0027_log_pair_indexes': logPairIndexes,
+  '0028_statistics_token_days': statisticsTokenDays,
 };
 
 class StaticProvider implements MigrationProvider {
