@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { cpuPerEvent, latencies, percentile, throughput } from './measure.js';
 import { startChild, startFlags } from './processes.js';
-import { prepareOneHub } from './setup.js';
+import { callApi, prepareOneHub } from './setup.js';
 
 interface ProfileNode {
   id: number;
@@ -72,6 +72,12 @@ let profiledRequests = 0;
 let allocationProfile: { head: HeapNode } | undefined;
 try {
   const apiKey = bare ? '' : await prepareOneHub(oneHub.url, rootToken, upstream.url);
+  // BENCH_OPTIONS=Name=value,… sets options before the load (e.g. LogConsumeEnabled=false to see what
+  // the consume logs cost).
+  for (const pair of (process.env.BENCH_OPTIONS ?? '').split(',').filter(Boolean)) {
+    const [key, value] = pair.split('=');
+    await callApi(oneHub.url, 'PUT', '/api/option/', { key, value }, rootToken);
+  }
   const hub = { name: 'One Hub', base: oneHub.url, headers: { authorization: `Bearer ${apiKey}` }, child: oneHub };
   // BENCH_LOAD=latency profiles the one-at-a-time path the added-latency figure measures instead.
   if (process.env.BENCH_LOAD === 'stream') {

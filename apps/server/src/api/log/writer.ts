@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import { randomString } from '../../platform/crypto.js';
+import { insertWithKeptText } from '../../platform/db/compiled-texts.js';
 import { isConnectionError } from '../../platform/db/errors.js';
 import type { DatabaseHandle, DialectName, Executor, NewLogRow } from '../../platform/db/index.js';
 import { claimBatch } from '../../platform/journal/batches.js';
@@ -241,7 +241,7 @@ export class LogWriter {
   }
 }
 
-/** Every column of a log row but `id`, in the order the cached INSERT binds them. */
+/** Every column of a log row but `id`, in the order the kept INSERT binds them. */
 const LOG_COLUMNS = [
   'user_id',
   'created_at',
@@ -266,53 +266,14 @@ type Unlisted = Exclude<keyof NewLogRow, 'id' | (typeof LOG_COLUMNS)[number]>;
 const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everyColumnListed;
 
-/** INSERT statements by dialect and row count, as Kysely compiles them (a batch is usually full). */
-const insertTexts = new Map<string, string>();
-const INSERT_TEXTS_KEPT = 16;
-
-/**
- * The multi-row INSERT of `count` log rows in this dialect, compiled by Kysely once and kept:
- * building and compiling the statement for each batch took about a quarter of the CPU of writing
- * it on SQLite, and most of the garbage a relayed request leaves (BENCHMARKS.md).
- */
-function insertText(executor: Executor, dialect: DialectName, count: number): string {
-  const key = `${dialect}:${count}`;
-  let text = insertTexts.get(key);
-  if (text === undefined) {
-    const placeholder = Object.fromEntries(LOG_COLUMNS.map((column) => [column, 0])) as unknown as NewLogRow;
-    text = executor.insertInto('logs').values(new Array<NewLogRow>(count).fill(placeholder)).compile().sql;
-    if (insertTexts.size >= INSERT_TEXTS_KEPT) insertTexts.delete(insertTexts.keys().next().value as string);
-    insertTexts.set(key, text);
-  }
-  return text;
-}
-
-/** The rows' values in LOG_COLUMNS order, or undefined when a row does not fit the cached statement. */
-function boundValues(rows: readonly NewLogRow[]): unknown[] | undefined {
-  const values = new Array<unknown>(rows.length * LOG_COLUMNS.length);
-  let at = 0;
-  for (const row of rows) {
-    // An explicit id (an import keeping the source's) or a column left to its default: Kysely's own INSERT.
-    if (row.id !== undefined) return undefined;
-    for (const column of LOG_COLUMNS) {
-      const value = row[column];
-      if (value === undefined) return undefined;
-      values[at++] = value;
-    }
-  }
-  return values;
-}
-
 /**
  * The rows, and their consume totals added into `statistics`, in the caller's transaction: the
  * daily figures never count a log that was not written, nor miss one that was.
  */
 export async function insertLogRows(transaction: Executor, dialect: DialectName, rows: NewLogRow[]): Promise<void> {
-  const values = rows.length > 0 ? boundValues(rows) : undefined;
-  if (values) {
-    await transaction.executeQuery(CompiledQuery.raw(insertText(transaction, dialect, rows.length), values));
-  } else {
-    await transaction.insertInto('logs').values(rows).execute();
-  }
+  const build = (batch: readonly NewLogRow[]) => transaction.insertInto('logs').values(batch as NewLogRow[]);
+  // An explicit id (an import keeping the source's): Kysely's own INSERT, with the id column.
+  if (rows.some((row) => row.id !== undefined)) await build(rows).execute();
+  else await insertWithKeptText(transaction, `${dialect}:logs`, LOG_COLUMNS, rows, build);
   await addLogsToRollUps(transaction, dialect, rows);
 }

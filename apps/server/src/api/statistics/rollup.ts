@@ -1,5 +1,6 @@
 import { LogType } from '@one-hub/contracts';
 import { type Insertable, sql } from 'kysely';
+import { insertWithKeptText } from '../../platform/db/compiled-texts.js';
 import type { Database, DialectName, Executor, NewLogRow } from '../../platform/db/index.js';
 import type { StatisticsHoursTable, StatisticsTable, StatisticsTokenDaysTable } from '../../platform/db/schema.js';
 import { localDateOf } from './dates.js';
@@ -33,69 +34,85 @@ function dateMemo(): (seconds: number) => string {
   };
 }
 
-/**
- * Sums the consume logs of a batch per the keys `keysOf` picks. Other log types record money
- * moving, not usage, and are left out, as the reference's roll-up does. In the order of
- * `keyColumns`, the table's key: one order for every writer, so concurrent batches lock shared rows
- * in the same sequence.
- */
-function sumConsumeLogs<Keys extends KeyValues>(
-  rows: readonly NewLogRow[],
-  keyColumns: readonly (keyof Keys & string)[],
-  keysOf: (row: NewLogRow) => Keys,
-): (Keys & Counters)[] {
-  const totals = new Map<string, Keys & Counters>();
-  for (const row of rows) {
-    if (row.type !== LogType.consume) continue;
-    const keys = keysOf(row);
-    const id = keyColumns.map((column) => keys[column]).join('\u0000');
-    let total = totals.get(id);
-    if (!total) {
-      total = { ...keys, request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, request_time: 0 };
-      totals.set(id, total);
-    }
-    total.request_count += 1;
-    total.quota += row.quota;
-    total.prompt_tokens += row.prompt_tokens;
-    total.completion_tokens += row.completion_tokens;
-    total.request_time += row.request_time;
-  }
-  return [...totals.values()].sort((left, right) => compareKeys(left, right, keyColumns));
+const zero = (): Counters => ({ request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, request_time: 0 });
+
+function count(total: Counters, row: NewLogRow): void {
+  total.request_count += 1;
+  total.quota += row.quota;
+  total.prompt_tokens += row.prompt_tokens;
+  total.completion_tokens += row.completion_tokens;
+  total.request_time += row.request_time;
 }
 
-function compareKeys(left: KeyValues, right: KeyValues, columns: readonly string[]): number {
+/** What one batch of log rows adds to each roll-up that logs feed, each in its table's key order. */
+export interface ConsumeTotals {
+  /** Per (local day, user, channel, model): the `statistics` rows. */
+  byDay: StatisticsDelta[];
+  /** Per (local day, user, key name, model): the `statistics_token_days` rows. */
+  byToken: TokenDayDelta[];
+  /** Per UTC hour: the `statistics_hours` rows. */
+  byHour: HourDelta[];
+}
+
+/**
+ * Sums the consume logs of a batch per each roll-up's key, in one pass. Other log types record
+ * money moving, not usage, and are left out, as the reference's roll-up does. Each list is sorted
+ * by its table's key: one order for every writer, so concurrent batches lock shared rows in the
+ * same sequence.
+ */
+export function consumeTotals(rows: readonly NewLogRow[]): ConsumeTotals {
+  const dateOf = dateMemo();
+  const days = new Map<string, StatisticsDelta>();
+  const tokens = new Map<string, TokenDayDelta>();
+  const hours = new Map<number, HourDelta>();
+  for (const row of rows) {
+    if (row.type !== LogType.consume) continue;
+    const date = dateOf(row.created_at);
+    const { user_id, channel_id, model_name, token_name } = row;
+    const dayKey = `${date}\u0000${user_id}\u0000${channel_id}\u0000${model_name}`;
+    let day = days.get(dayKey);
+    if (!day) {
+      day = { date, user_id, channel_id, model_name, ...zero() };
+      days.set(dayKey, day);
+    }
+    count(day, row);
+    const tokenKey = `${date}\u0000${user_id}\u0000${token_name}\u0000${model_name}`;
+    let token = tokens.get(tokenKey);
+    if (!token) {
+      token = { date, user_id, token_name, model_name, ...zero() };
+      tokens.set(tokenKey, token);
+    }
+    count(token, row);
+    const hourStart = row.created_at - (row.created_at % HOUR);
+    let hour = hours.get(hourStart);
+    if (!hour) {
+      hour = { hour_start: hourStart, ...zero() };
+      hours.set(hourStart, hour);
+    }
+    count(hour, row);
+  }
+  return {
+    byDay: sortedBy([...days.values()], KEY_COLUMNS),
+    byToken: sortedBy([...tokens.values()], TOKEN_KEY_COLUMNS),
+    byHour: sortedBy([...hours.values()], ['hour_start']),
+  };
+}
+
+function sortedBy<Row extends object>(rows: Row[], columns: readonly string[]): Row[] {
+  return rows.length < 2 ? rows : rows.sort((left, right) => compareKeys(left, right, columns));
+}
+
+function compareKeys(left: object, right: object, columns: readonly string[]): number {
   for (const column of columns) {
-    const [a, b] = [left[column] ?? '', right[column] ?? ''];
+    const [a, b] = [(left as KeyValues)[column] ?? '', (right as KeyValues)[column] ?? ''];
     if (a !== b) return a < b ? -1 : 1;
   }
   return 0;
 }
 
-/** Sums the consume logs of a batch per (local day, user, channel, model): the `statistics` rows. */
+/** The `statistics` rows of a batch of log rows (consumeTotals' `byDay`). */
 export function consumeTotalsByDay(rows: readonly NewLogRow[]): StatisticsDelta[] {
-  const dateOf = dateMemo();
-  return sumConsumeLogs(rows, KEY_COLUMNS, (row) => ({
-    date: dateOf(row.created_at),
-    user_id: row.user_id,
-    channel_id: row.channel_id,
-    model_name: row.model_name,
-  }));
-}
-
-/** The same per (local day, user, key name, model): the `statistics_token_days` rows. */
-export function consumeTotalsByToken(rows: readonly NewLogRow[]): TokenDayDelta[] {
-  const dateOf = dateMemo();
-  return sumConsumeLogs(rows, TOKEN_KEY_COLUMNS, (row) => ({
-    date: dateOf(row.created_at),
-    user_id: row.user_id,
-    token_name: row.token_name,
-    model_name: row.model_name,
-  }));
-}
-
-/** The same per UTC hour: the `statistics_hours` rows. */
-export function consumeTotalsByHour(rows: readonly NewLogRow[]): HourDelta[] {
-  return sumConsumeLogs(rows, ['hour_start'], (row) => ({ hour_start: row.created_at - (row.created_at % HOUR) }));
+  return consumeTotals(rows).byDay;
 }
 
 type KeyColumn = 'channel_id' | 'model_name';
@@ -111,7 +128,7 @@ function totalsByDate(deltas: readonly StatisticsDelta[], keyColumn?: KeyColumn)
     const key = keyColumn ? `${delta.date}\u0000${delta[keyColumn]}` : delta.date;
     let day = days.get(key);
     if (!day) {
-      day = { date: delta.date, request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, request_time: 0 };
+      day = { date: delta.date, ...zero() };
       if (keyColumn) Object.assign(day, { [keyColumn]: delta[keyColumn] });
       days.set(key, day);
     }
@@ -142,18 +159,23 @@ async function addCounters<Table extends RollUpTable>(
   keyColumns: readonly string[],
   rows: readonly Insertable<Database[Table]>[],
 ): Promise<void> {
+  const added = Object.fromEntries(
+    COUNTERS.map((column) => [
+      column,
+      dialect === 'mysql'
+        ? sql<number>`${sql.ref(column)} + values(${sql.ref(column)})`
+        : sql<number>`${sql.ref(`${table}.${column}`)} + excluded.${sql.ref(column)}`,
+    ]),
+  );
+  const build = (chunk: readonly Insertable<Database[Table]>[]) => {
+    const insert = executor.insertInto(table as 'statistics').values(chunk as never);
+    return dialect === 'mysql'
+      ? insert.onDuplicateKeyUpdate(added)
+      : insert.onConflict((conflict) => conflict.columns(keyColumns as never).doUpdateSet(added));
+  };
+  const columns = [...keyColumns, ...COUNTERS] as (keyof Insertable<Database[Table]> & string)[];
   for (let start = 0; start < rows.length; start += UPSERT_CHUNK) {
-    const insert = executor.insertInto(table as 'statistics').values(rows.slice(start, start + UPSERT_CHUNK) as never);
-    const added = Object.fromEntries(
-      COUNTERS.map((column) => [
-        column,
-        dialect === 'mysql'
-          ? sql<number>`${sql.ref(column)} + values(${sql.ref(column)})`
-          : sql<number>`${sql.ref(`${table}.${column}`)} + excluded.${sql.ref(column)}`,
-      ]),
-    );
-    if (dialect === 'mysql') await insert.onDuplicateKeyUpdate(added).execute();
-    else await insert.onConflict((conflict) => conflict.columns(keyColumns as never).doUpdateSet(added)).execute();
+    await insertWithKeptText(executor, `${dialect}:${table}`, columns, rows.slice(start, start + UPSERT_CHUNK), build);
   }
 }
 
@@ -189,7 +211,8 @@ export async function addLogsToRollUps(
   rows: readonly NewLogRow[],
   options: { statistics: boolean } = { statistics: true },
 ): Promise<void> {
-  if (options.statistics) await addToStatistics(executor, dialect, consumeTotalsByDay(rows));
-  await addCounters(executor, dialect, 'statistics_token_days', TOKEN_KEY_COLUMNS, consumeTotalsByToken(rows));
-  await addCounters(executor, dialect, 'statistics_hours', ['hour_start'], consumeTotalsByHour(rows));
+  const totals = consumeTotals(rows);
+  if (options.statistics) await addToStatistics(executor, dialect, totals.byDay);
+  await addCounters(executor, dialect, 'statistics_token_days', TOKEN_KEY_COLUMNS, totals.byToken);
+  await addCounters(executor, dialect, 'statistics_hours', ['hour_start'], totals.byHour);
 }
