@@ -78,7 +78,9 @@ try {
   const idle = await countWhile(redis, () => sleep(seconds * 1000));
   const idleSeconds = (performance.now() - idleStarted) / 1000;
   console.log(`idle: ${[...idle.values()].reduce((a, b) => a + b, 0)} commands in ${idleSeconds.toFixed(1)} s`);
-  console.log('\n| Key | Requests | Errors | Redis commands per request | By command (per request) |\n|---|---:|---:|---:|---|');
+  console.log(
+    '\n| Key | Requests | Errors | Redis commands per request | By command (per request) |\n|---|---:|---:|---:|---|',
+  );
   for (const target of targets) {
     let requests = 0;
     let errors = 0;
