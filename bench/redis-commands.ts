@@ -78,15 +78,19 @@ try {
   const idle = await countWhile(redis, () => sleep(seconds * 1000));
   const idleSeconds = (performance.now() - idleStarted) / 1000;
   console.log(`idle: ${[...idle.values()].reduce((a, b) => a + b, 0)} commands in ${idleSeconds.toFixed(1)} s`);
-  console.log('\n| Key | Requests | Redis commands per request | By command (per request) |\n|---|---:|---:|---|');
+  console.log(
+    '\n| Key | Requests | Errors | Redis commands per request | By command (per request) |\n|---|---:|---:|---:|---|',
+  );
   for (const target of targets) {
     let requests = 0;
+    let errors = 0;
     let runSeconds = 0;
     const calls = await countWhile(redis, async () => {
       const started = performance.now();
       const result = await throughput(target, 16, seconds);
       runSeconds = (performance.now() - started) / 1000;
       requests = result.rps * seconds;
+      errors = result.errors;
     });
     const perRequest = [...calls]
       .map(([name, count]) => [name, (count - ((idle.get(name) ?? 0) * runSeconds) / idleSeconds) / requests] as const)
@@ -94,7 +98,7 @@ try {
       .sort((left, right) => right[1] - left[1]);
     const total = perRequest.reduce((sum, [, value]) => sum + value, 0);
     const detail = perRequest.map(([name, value]) => `${name} ${value.toFixed(2)}`).join(', ');
-    console.log(`| ${target.name} | ${requests.toFixed(0)} | ${total.toFixed(1)} | ${detail} |`);
+    console.log(`| ${target.name} | ${requests.toFixed(0)} | ${errors} | ${total.toFixed(1)} | ${detail} |`);
   }
 } finally {
   await oneHub.stop();

@@ -86,6 +86,14 @@ export class ChangeBus {
     };
   }
 
+  /**
+   * Calls `listener` when notices from other nodes may have been lost (the connection carrying them
+   * dropped and came back): node-local copies that a notice would have cleared must go.
+   */
+  onMissedNotices(listener: () => void): void {
+    this.cache.onResubscribed?.(listener);
+  }
+
   /** Resolves once every topic listened to so far hears other nodes' notices. */
   async ready(): Promise<void> {
     await Promise.all(this.subscriptions);

@@ -172,6 +172,9 @@ export async function installRelay(
   // A disabled, deleted or re-grouped user's keys must stop (or change) at once on every node,
   // not when the cached user expires.
   changes.on('users', ({ id }) => keys.forgetUser(id));
+  // A notice lost while the connection to Redis was down must not leave a disabled key usable here
+  // for the rest of its cache time: every cached key is read again.
+  changes.onMissedNotices(() => keys.forgetAll());
   changes.on('quota', ({ userId, delta }) => {
     keys.forgetUser(userId);
     ledger.invalidateUser(userId, delta);

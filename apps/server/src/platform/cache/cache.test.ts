@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomString } from '../crypto.js';
 import { type Cache, createMemoryCache, createRedisCache } from './index.js';
+import { createRedisClient } from './redis.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const caches: Array<[string, () => Cache]> = [
@@ -63,6 +64,40 @@ describe.each(caches)('%s cache', (_kind, create) => {
     await cache.subscribe('topic', (message) => resolveMessage(message));
     await cache.publish('topic', 'hello');
     expect(await received).toBe('hello');
+  });
+});
+
+describe.skipIf(!redisUrl)('redis cache after its subscriber connection drops', () => {
+  const prefix = `onehub-test:${randomString(8)}:`;
+  const cache = createRedisCache(redisUrl ?? '', prefix);
+  const admin = createRedisClient(redisUrl ?? '');
+  afterAll(async () => {
+    await cache.close();
+    await admin.quit();
+  });
+
+  it('says notices may have been missed once it listens again, and hears new ones', async () => {
+    const heard: string[] = [];
+    await cache.subscribe('topic', (message) => heard.push(message));
+    let resubscribed = 0;
+    cache.onResubscribed?.(() => {
+      resubscribed += 1;
+    });
+    const clients = (await admin.client('LIST')) as string;
+    const line = clients.split('\n').find((entry) => entry.includes(` name=${prefix}subscriber `));
+    const id = /(?:^|\s)id=(\d+)/.exec(line ?? '')?.[1];
+    expect(id).toBeDefined();
+    await admin.client('KILL', 'ID', id ?? '');
+    await expect.poll(() => resubscribed, { timeout: 5000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await cache.publish('topic', 'after');
+          return heard.includes('after');
+        },
+        { timeout: 5000 },
+      )
+      .toBe(true);
   });
 });
 

@@ -19,8 +19,16 @@ export function createRedisCache(url: string, prefix = 'onehub:'): Cache {
   const PREFIX = prefix;
   const client = createRedisClient(url);
   // A subscribed connection can do nothing else, so pub/sub gets its own.
-  const subscriber = client.duplicate();
+  // Named, so an operator (or a test) can tell it apart in CLIENT LIST.
+  const subscriber = client.duplicate({ connectionName: `${PREFIX}subscriber` });
   const handlers = new Map<string, Array<(message: string) => void>>();
+  const resubscribed: Array<() => void> = [];
+  let connectedBefore = false;
+  // ioredis subscribes again by itself after a reconnect; what was published meanwhile is lost.
+  subscriber.on('ready', () => {
+    if (connectedBefore) for (const listener of resubscribed) listener();
+    connectedBefore = true;
+  });
 
   subscriber.on('message', (channel: string, message: string) => {
     for (const handler of handlers.get(channel.slice(PREFIX.length)) ?? []) handler(message);
@@ -69,6 +77,9 @@ export function createRedisCache(url: string, prefix = 'onehub:'): Cache {
       // ioredis's ready check (INFO) fails on a connection already in subscriber mode.
       if (subscriber.status !== 'ready') await once(subscriber, 'ready');
       await subscriber.subscribe(PREFIX + topic);
+    },
+    onResubscribed(listener) {
+      resubscribed.push(listener);
     },
     async close() {
       await Promise.allSettled([client.quit(), subscriber.quit()]);

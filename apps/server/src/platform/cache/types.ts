@@ -17,5 +17,11 @@ export interface Cache {
   publish(topic: string, message?: string): Promise<void>;
   /** Resolves once the subscription is live, so a publish after it is seen. */
   subscribe(topic: string, handler: (message: string) => void): Promise<void>;
+  /**
+   * Called when the subscriptions are live again after the connection carrying them dropped:
+   * notices published meanwhile were lost, so copies they would have cleared must go now. Never
+   * called for a cache with no other process (memory).
+   */
+  onResubscribed?(listener: () => void): void;
   close(): Promise<void>;
 }

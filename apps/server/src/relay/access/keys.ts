@@ -66,6 +66,12 @@ export class KeyAuthenticator {
     this.users.delete(userId);
   }
 
+  /** Every cached key and owner goes: the next request of each reads them again. */
+  forgetAll(): void {
+    this.tokens.clear();
+    this.users.clear();
+  }
+
   /**
    * The caller behind a key. Answered at once, without a promise, when the key and its owner are
    * cached (every request of steady traffic); otherwise after reading them. Cached by the key

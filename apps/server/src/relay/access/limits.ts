@@ -1,16 +1,15 @@
 import type { Redis } from 'ioredis';
+import { bucketShape, createBucketLeases, type RateDecision } from './rate-leases.js';
+
+export type { RateDecision };
 
 /**
  * Requests-per-minute limits. Below 60 RPM a fixed one-minute window starting at the window's first
  * request (in memory as in Redis, whose key expires a minute after it was made); from 60 RPM a token bucket
  * refilling RPM/60 per second with a burst of ten seconds' worth. In memory on one node, in Redis
- * (atomic scripts, Redis's clock) when several nodes share the limit.
+ * (atomic scripts, Redis's clock) when several nodes share the limit; there the bucket is handed
+ * out to nodes in slices (rate-leases.ts), never more than it holds.
  */
-export interface RateDecision {
-  allowed: boolean;
-  retryAfterSeconds: number;
-}
-
 export interface RateLimiter {
   take(key: string, perMinute: number): Promise<RateDecision>;
   /**
@@ -31,11 +30,6 @@ const WINDOW_MS = 60_000;
 interface BucketState {
   tokens: number;
   updatedAt: number;
-}
-
-export function bucketShape(perMinute: number): { ratePerSecond: number; capacity: number } {
-  const ratePerSecond = perMinute / 60;
-  return { ratePerSecond, capacity: Math.max(1, Math.floor(ratePerSecond * 10)) };
 }
 
 /** `now` looks `Date.now` up at each call, so a test that fakes the process clock moves the windows too. */
@@ -92,22 +86,6 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], 60000) end
 if count > tonumber(ARGV[1]) then return {0, redis.call('PTTL', KEYS[1])} end
 return {1, 0}`;
 
-const TOKEN_BUCKET = `
-local rate = tonumber(ARGV[1])
-local capacity = tonumber(ARGV[2])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
-local tokens = tonumber(state[1]) or capacity
-local updated = tonumber(state[2]) or now
-tokens = math.min(capacity, tokens + (now - updated) / 1000 * rate)
-local allowed = 0
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1; allowed = 1 else wait = math.ceil((1 - tokens) / rate * 1000) end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 2000))
-return {allowed, wait}`;
-
 const BUCKET_LEVEL = `
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
 if not state[1] then return '-1' end
@@ -124,19 +102,14 @@ function redisKeyOf(prefix: string, key: string, perMinute: number): string {
 }
 
 export function createRedisRateLimiter(redis: Redis, prefix = 'onehub:rpm:'): RateLimiter {
+  // From 60 RPM the bucket is served from node-local slices (rate-leases.ts); below, every request
+  // counts in the shared window, which costs at most a few dozen round trips a minute.
+  const leases = createBucketLeases(redis);
   return {
     async take(key, perMinute) {
       const redisKey = redisKeyOf(prefix, key, perMinute);
-      const [allowed, waitMs] =
-        perMinute < 60
-          ? ((await redis.eval(FIXED_WINDOW, 1, redisKey, perMinute)) as [number, number])
-          : ((await redis.eval(
-              TOKEN_BUCKET,
-              1,
-              redisKey,
-              bucketShape(perMinute).ratePerSecond,
-              bucketShape(perMinute).capacity,
-            )) as [number, number]);
+      if (perMinute >= 60) return leases.take(redisKey, perMinute);
+      const [allowed, waitMs] = (await redis.eval(FIXED_WINDOW, 1, redisKey, perMinute)) as [number, number];
       return { allowed: allowed === 1, retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)) };
     },
     async peek(key, perMinute) {

@@ -17,29 +17,30 @@
  * settle (some are open); -1/-2 not loaded. Nothing to reserve (a free model) passes whatever the balances.
  */
 export const RESERVE = `
-local user = redis.call('GET', KEYS[1])
-if not user or redis.call('EXISTS', KEYS[4]) == 0 then return -1 end
+local values = redis.call('MGET', KEYS[1], KEYS[4], KEYS[2], KEYS[5])
+local user, userHeld, token, tokenHeld = values[1], values[2], nil, nil
+if not user or not userHeld then return -1 end
 local amount = tonumber(ARGV[1])
-local token = nil
 if ARGV[4] == '1' then
-  token = redis.call('GET', KEYS[2])
-  if not token or redis.call('EXISTS', KEYS[5]) == 0 then return -2 end
+  token, tokenHeld = values[3], values[4]
+  if not token or not tokenHeld then return -2 end
 end
 if amount > 0 and (tonumber(user) <= 0 or tonumber(user) < amount) then
-  local held = tonumber(redis.call('GET', KEYS[4]))
+  local held = tonumber(userHeld)
   if held > 0 and tonumber(user) + held >= amount then return 2 end
   return 0
 end
 if amount > 0 and token and (tonumber(token) <= 0 or tonumber(token) < amount) then
-  local held = tonumber(redis.call('GET', KEYS[5]))
+  local held = tonumber(tokenHeld)
   if held > 0 and tonumber(token) + held >= amount then return 3 end
   return -3
 end
-redis.call('DECRBY', KEYS[1], amount)
-redis.call('INCRBY', KEYS[4], amount)
+-- Read and written in one step each (MGET, MSET): the script runs alone, so this is DECRBY/INCRBY.
 if token then
-  redis.call('DECRBY', KEYS[2], amount)
-  redis.call('INCRBY', KEYS[5], amount)
+  redis.call('MSET', KEYS[1], tonumber(user) - amount, KEYS[4], tonumber(userHeld) + amount,
+    KEYS[2], tonumber(token) - amount, KEYS[5], tonumber(tokenHeld) + amount)
+else
+  redis.call('MSET', KEYS[1], tonumber(user) - amount, KEYS[4], tonumber(userHeld) + amount)
 end
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
 return 1`;
@@ -52,35 +53,56 @@ return 1`;
  * the user's balance after it (other open reservations not deducted), when that balance is loaded.
  */
 export const SETTLE = `
+local keyHeld = string.gsub(KEYS[2], 't:(%d+)$', 'th:%1')
+local hasToken = ARGV[4] == '1'
+-- Balances as numbers, nil where not loaded (then left alone, as INCRBY/DECRBY guarded by EXISTS were).
+local values = redis.call('MGET', KEYS[1], KEYS[5], KEYS[2], keyHeld)
+local user, userHeld = tonumber(values[1]), tonumber(values[2])
+local token, tokenHeld = nil, nil
+if hasToken then token, tokenHeld = tonumber(values[3]), tonumber(values[4]) end
 local held = 0
 if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then
   held = tonumber(ARGV[2])
-  if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('DECRBY', KEYS[5], held) end
-  -- The key's held sum lives beside its balance (t:<id> → th:<id>).
-  local keyHeld = string.gsub(KEYS[2], 't:(%d+)$', 'th:%1')
-  if ARGV[4] == '1' and redis.call('EXISTS', keyHeld) == 1 then redis.call('DECRBY', keyHeld, held) end
+  if userHeld then userHeld = userHeld - held end
+  if tokenHeld then tokenHeld = tokenHeld - held end
 end
 local cost = tonumber(ARGV[3])
-local left = tonumber(redis.call('GET', KEYS[1]) or '0')
-if ARGV[4] == '1' then left = math.min(left, tonumber(redis.call('GET', KEYS[2]) or '0')) end
+local left = user or 0
+if hasToken then left = math.min(left, token or 0) end
 if left < 0 then left = 0 end
 local charged = math.min(cost, held + left)
 if charged < 0 then charged = 0 end
 local back = held - charged
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCRBY', KEYS[1], back) end
-if ARGV[4] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('INCRBY', KEYS[2], back) end
-redis.call('HINCRBY', KEYS[4], 'u:' .. ARGV[5] .. ':spent', charged)
-redis.call('HINCRBY', KEYS[4], 'u:' .. ARGV[5] .. ':req', 1)
-if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[4], 't:' .. ARGV[6], charged)
-elseif ARGV[8] ~= '0' then redis.call('HINCRBY', KEYS[4], 'k:' .. ARGV[8], charged) end
-if tonumber(ARGV[7]) > 0 and charged > 0 then redis.call('HINCRBY', KEYS[4], 'c:' .. ARGV[7], charged) end
-if ARGV[9] ~= '' then
-  local mark = 'n:' .. ARGV[9]
-  if tonumber(ARGV[10]) > tonumber(redis.call('HGET', KEYS[4], mark) or '0') then redis.call('HSET', KEYS[4], mark, ARGV[10]) end
+if user then user = user + back end
+if token then token = token + back end
+local writes = {}
+local function put(key, value) if value then writes[#writes + 1] = key; writes[#writes + 1] = value end end
+put(KEYS[1], user)
+put(KEYS[5], userHeld)
+put(KEYS[2], token)
+put(keyHeld, tokenHeld)
+if #writes > 0 then redis.call('MSET', unpack(writes)) end
+-- The pending amounts, read and written in one step each (HMGET, HSET): HINCRBY's sums.
+local fields = {'u:' .. ARGV[5] .. ':spent', 'u:' .. ARGV[5] .. ':req'}
+local adds = {charged, 1}
+if hasToken then fields[3] = 't:' .. ARGV[6]; adds[3] = charged
+elseif ARGV[8] ~= '0' then fields[3] = 'k:' .. ARGV[8]; adds[3] = charged end
+if tonumber(ARGV[7]) > 0 and charged > 0 then fields[#fields + 1] = 'c:' .. ARGV[7]; adds[#adds + 1] = charged end
+local count = #fields
+local mark = nil
+if ARGV[9] ~= '' then mark = 'n:' .. ARGV[9]; fields[count + 1] = mark end
+local current = redis.call('HMGET', KEYS[4], unpack(fields))
+local pending = {}
+for i = 1, count do
+  pending[#pending + 1] = fields[i]
+  pending[#pending + 1] = tonumber(current[i] or '0') + adds[i]
 end
-local balance = redis.call('GET', KEYS[1])
-local open = redis.call('GET', KEYS[5])
-if balance and open then return {charged, tonumber(balance) + tonumber(open)} end
+if mark and tonumber(ARGV[10]) > tonumber(current[count + 1] or '0') then
+  pending[#pending + 1] = mark
+  pending[#pending + 1] = ARGV[10]
+end
+redis.call('HSET', KEYS[4], unpack(pending))
+if user and userHeld then return {charged, user + userHeld} end
 return {charged}`;
 
 /**

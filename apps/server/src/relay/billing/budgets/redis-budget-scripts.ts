@@ -10,24 +10,144 @@
  * counter's window so every node sees the same one.
  */
 
-/** Brings counter i's window up to now (closing one that ended, opening one); → s, e. */
+/**
+ * Each counter's hash is read once (HMGET, into a table v: s, e, q, r, t, hq, hr, ht) and written
+ * once (HSET) per script: the script runs alone, so this is what HINCRBY per field did, in two
+ * commands per counter rather than a dozen (issue 38: INFO commandstats counts a script's commands).
+ */
+const READ = `
+local FIELDS = {'s', 'e', 'q', 'r', 't', 'hq', 'hr', 'ht'}
+local function read(key)
+  local raw = redis.call('HMGET', key, unpack(FIELDS))
+  local v = {exists = false}
+  for j = 1, 8 do
+    if raw[j] then v.exists = true end
+    v[FIELDS[j]] = tonumber(raw[j] or (j <= 2 and '-1' or '0'))
+  end
+  return v
+end
+`;
+
+/**
+ * Brings counter v's window up to now (closing one that ended, opening one) in the table; → whether
+ * it moved (then s, e, q, r, t are to be written, and the key's expiry moved with e).
+ */
 const ROLL = `
-local function roll(key, base, now, open)
+local function roll(v, base, now, open)
   local mode, len, cs, ce = ARGV[base + 1], tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
-  local s = tonumber(redis.call('HGET', key, 's') or '-1')
-  local e = tonumber(redis.call('HGET', key, 'e') or '-1')
-  local closed = false
+  local s, e, closed = v.s, v.e, false
   if mode == 'c' then
     if s ~= cs then s, e, closed = cs, ce, true end
   elseif s < 0 or now >= e then
     if open then s, e, closed = now, now + len, true else s, e, closed = -1, -1, (s >= 0) end
   end
+  if closed then v.s, v.e, v.q, v.r, v.t = s, e, 0, 0, 0 end
+  return closed
+end
+
+-- Writes the fields a script changed; a moved window also moves the key's expiry (kept a week past
+-- its window, so a late settlement still finds it; then read from the database again).
+local function write(key, v, closed, held)
+  local fields = {}
   if closed then
-    redis.call('HSET', key, 's', s, 'e', e, 'q', 0, 'r', 0, 't', 0)
+    for _, name in ipairs({'s', 'e', 'q', 'r', 't'}) do fields[#fields + 1] = name; fields[#fields + 1] = v[name] end
+  elseif v.counted then
+    for _, name in ipairs({'q', 'r', 't'}) do fields[#fields + 1] = name; fields[#fields + 1] = v[name] end
   end
-  return s, e
+  if held then
+    for _, name in ipairs({'hq', 'hr', 'ht'}) do fields[#fields + 1] = name; fields[#fields + 1] = v[name] end
+  end
+  if #fields > 0 then redis.call('HSET', key, unpack(fields)) end
+  if closed and v.e > 0 then redis.call('PEXPIREAT', key, v.e + 604800000) end
 end
 `;
+
+/**
+ * KEYS: counters…, bres. ARGV: now, hold id, expiresAt, demand q, r, t, then 8 per counter.
+ * → {1} held; {0, i, measure, end} counter i would be overrun; {-1, i} counter i must be loaded.
+ */
+export const HOLD = `${READ}${ROLL}
+local now = tonumber(ARGV[1])
+local demand = {q = tonumber(ARGV[4]), r = tonumber(ARGV[5]), t = tonumber(ARGV[6])}
+local n = #KEYS - 1
+local counters = {}
+for i = 1, n do
+  local base = 6 + (i - 1) * 8
+  counters[i] = read(KEYS[i])
+  if ARGV[base + 5] == '1' and not counters[i].exists then return {-1, i} end
+end
+local moved = {}
+for i = 1, n do
+  local base = 6 + (i - 1) * 8
+  local v = counters[i]
+  moved[i] = roll(v, base, now, true)
+  local limits = {q = tonumber(ARGV[base + 6]), r = tonumber(ARGV[base + 7]), t = tonumber(ARGV[base + 8])}
+  for _, m in ipairs({'q', 'r', 't'}) do
+    local limit = limits[m]
+    if limit >= 0 and (m == 'r' or demand[m] > 0) then
+      if v[m] + v['h' .. m] + demand[m] > limit then
+        -- Refused: the windows rolled so far stay rolled, as each roll was written at once before.
+        for k = 1, i do if moved[k] then write(KEYS[k], counters[k], true, false) end end
+        return {0, i, m, v.e}
+      end
+    end
+  end
+end
+local names = {}
+for i = 1, n do
+  local v = counters[i]
+  v.hq, v.hr, v.ht = v.hq + demand.q, v.hr + demand.r, v.ht + demand.t
+  write(KEYS[i], v, moved[i], true)
+  names[i] = KEYS[i]
+end
+redis.call('HSET', KEYS[n + 1], ARGV[2], ARGV[3] .. '|' .. ARGV[4] .. '|' .. ARGV[5] .. '|' .. ARGV[6] .. '|' .. table.concat(names, ','))
+return {1}`;
+
+/**
+ * KEYS: counters…, bres. ARGV: now, hold id, used q, r, t ('-1' q: give the hold back, count
+ * nothing), held q, r, t, then 8 per counter. The hold is taken off only if it is still recorded
+ * (not given back as expired); the quota counted is at most what no other hold keeps of any window.
+ * → {counted quota, start of counter 1, start of counter 2, …}.
+ */
+export const SETTLE = `${READ}${ROLL}
+local now = tonumber(ARGV[1])
+local n = #KEYS - 1
+local held = {q = tonumber(ARGV[6]), r = tonumber(ARGV[7]), t = tonumber(ARGV[8])}
+local released = redis.call('HDEL', KEYS[n + 1], ARGV[2]) == 1
+local counters = {}
+for i = 1, n do
+  local v = read(KEYS[i])
+  -- A counter that is gone keeps no hold to take off (as EXISTS guarded it).
+  v.release = released and v.exists
+  if v.release then v.hq, v.hr, v.ht = v.hq - held.q, v.hr - held.r, v.ht - held.t end
+  counters[i] = v
+end
+local q = tonumber(ARGV[3])
+if q < 0 then
+  for i = 1, n do if counters[i].release then write(KEYS[i], counters[i], false, true) end end
+  return {0}
+end
+local starts, moved = {}, {}
+for i = 1, n do
+  local base = 8 + (i - 1) * 8
+  local v = counters[i]
+  moved[i] = roll(v, base, now, true)
+  starts[i] = v.s
+  local limit = tonumber(ARGV[base + 6])
+  if limit >= 0 then
+    local room = limit - v.q - v.hq
+    if room < q then q = room end
+  end
+end
+if q < 0 then q = 0 end
+for i = 1, n do
+  local v = counters[i]
+  v.q, v.r, v.t, v.counted = v.q + q, v.r + tonumber(ARGV[4]), v.t + tonumber(ARGV[5]), true
+  write(KEYS[i], v, moved[i], v.release)
+end
+local result = {q}
+for i = 1, n do result[i + 1] = starts[i] end
+return result`;
 
 /**
  * Takes amounts off a counter's settled (prefix '') or held ('h') measures. Subtracted from 0, not
@@ -40,82 +160,6 @@ local function take(key, prefix, q, r, t)
   redis.call('HINCRBY', key, prefix .. 't', 0 - tonumber(t))
 end
 `;
-
-/**
- * KEYS: counters…, bres. ARGV: now, hold id, expiresAt, demand q, r, t, then 8 per counter.
- * → {1} held; {0, i, measure, end} counter i would be overrun; {-1, i} counter i must be loaded.
- */
-export const HOLD = `${ROLL}
-local now = tonumber(ARGV[1])
-local demand = {q = tonumber(ARGV[4]), r = tonumber(ARGV[5]), t = tonumber(ARGV[6])}
-local n = #KEYS - 1
-for i = 1, n do
-  local base = 6 + (i - 1) * 8
-  if ARGV[base + 5] == '1' and redis.call('EXISTS', KEYS[i]) == 0 then return {-1, i} end
-end
-for i = 1, n do
-  local base = 6 + (i - 1) * 8
-  local s, e = roll(KEYS[i], base, now, true)
-  local limits = {q = tonumber(ARGV[base + 6]), r = tonumber(ARGV[base + 7]), t = tonumber(ARGV[base + 8])}
-  for _, m in ipairs({'q', 'r', 't'}) do
-    local limit = limits[m]
-    if limit >= 0 and (m == 'r' or demand[m] > 0) then
-      local used = tonumber(redis.call('HGET', KEYS[i], m) or '0') + tonumber(redis.call('HGET', KEYS[i], 'h' .. m) or '0')
-      if used + demand[m] > limit then return {0, i, m, e} end
-    end
-  end
-end
-local names = {}
-for i = 1, n do
-  redis.call('HINCRBY', KEYS[i], 'hq', demand.q)
-  redis.call('HINCRBY', KEYS[i], 'hr', demand.r)
-  redis.call('HINCRBY', KEYS[i], 'ht', demand.t)
-  local base = 6 + (i - 1) * 8
-  local e = tonumber(redis.call('HGET', KEYS[i], 'e'))
-  -- Kept a week past its window, so a late settlement still finds it; then read from the database again.
-  redis.call('PEXPIREAT', KEYS[i], e + 604800000)
-  names[i] = KEYS[i]
-end
-redis.call('HSET', KEYS[n + 1], ARGV[2], ARGV[3] .. '|' .. ARGV[4] .. '|' .. ARGV[5] .. '|' .. ARGV[6] .. '|' .. table.concat(names, ','))
-return {1}`;
-
-/**
- * KEYS: counters…, bres. ARGV: now, hold id, used q, r, t ('-1' q: give the hold back, count
- * nothing), held q, r, t, then 8 per counter. The hold is taken off only if it is still recorded
- * (not given back as expired); the quota counted is at most what no other hold keeps of any window.
- * → {counted quota, start of counter 1, start of counter 2, …}.
- */
-export const SETTLE = `${ROLL}${TAKE}
-local now = tonumber(ARGV[1])
-local n = #KEYS - 1
-local held = {q = tonumber(ARGV[6]), r = tonumber(ARGV[7]), t = tonumber(ARGV[8])}
-if redis.call('HDEL', KEYS[n + 1], ARGV[2]) == 1 then
-  for i = 1, n do
-    if redis.call('EXISTS', KEYS[i]) == 1 then take(KEYS[i], 'h', held.q, held.r, held.t) end
-  end
-end
-local q = tonumber(ARGV[3])
-if q < 0 then return {0} end
-local starts = {}
-for i = 1, n do
-  local base = 8 + (i - 1) * 8
-  local s = roll(KEYS[i], base, now, true)
-  starts[i] = s
-  local limit = tonumber(ARGV[base + 6])
-  if limit >= 0 then
-    local room = limit - tonumber(redis.call('HGET', KEYS[i], 'q') or '0') - tonumber(redis.call('HGET', KEYS[i], 'hq') or '0')
-    if room < q then q = room end
-  end
-end
-if q < 0 then q = 0 end
-for i = 1, n do
-  redis.call('HINCRBY', KEYS[i], 'q', q)
-  redis.call('HINCRBY', KEYS[i], 'r', tonumber(ARGV[4]))
-  redis.call('HINCRBY', KEYS[i], 't', tonumber(ARGV[5]))
-end
-local result = {q}
-for i = 1, n do result[i + 1] = starts[i] end
-return result`;
 
 /**
  * KEYS: counters…. ARGV: 4 per counter: the window's start, and the quota, requests and tokens to

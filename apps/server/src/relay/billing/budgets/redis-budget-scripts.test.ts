@@ -1,0 +1,72 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { randomString } from '../../../platform/crypto.js';
+import { HOLD, SETTLE } from './redis-budget-scripts.js';
+
+/**
+ * The budget scripts on their own, at chosen instants (the ledger passes Date.now()): windows that
+ * roll, a refusal that leaves the windows it rolled rolled and holds nothing, a counter made by a
+ * settlement, and each window's expiry a week past its end.
+ */
+const redisUrl = process.env.TEST_REDIS_URL;
+const WEEK = 604_800_000;
+// Real instants: a window's key expires a week past its end, which must lie ahead.
+const T = Math.floor(Date.now() / 1000) * 1000;
+
+describe.skipIf(!redisUrl)('Redis budget window scripts', () => {
+  const redis = new Redis(redisUrl ?? '');
+  const prefix = `onehub-test:${randomString(8)}:`;
+  afterAll(() => redis.quit());
+
+  /** A rolling counter of `length` ms, not read from the database, allowing `requests`. */
+  const rolling = (length: number, requests: number) => ['r', length, 0, 0, '0', -1, requests, -1];
+  const hold = (keys: string[], now: number, id: string, counters: (string | number)[][]) =>
+    redis.eval(HOLD, keys.length + 1, ...keys, `${prefix}bres`, now, id, now + 3_600_000, 5, 1, 7, ...counters.flat());
+  const settle = (keys: string[], now: number, id: string, counters: (string | number)[][]) =>
+    redis.eval(SETTLE, keys.length + 1, ...keys, `${prefix}bres`, now, id, 4, 1, 6, 5, 1, 7, ...counters.flat());
+  const fields = async (key: string) => {
+    const all = await redis.hgetall(key);
+    return Object.fromEntries(Object.entries(all).map(([name, value]) => [name, Number(value)]));
+  };
+
+  it('holds, settles and rolls a window, each window expiring a week past its end', async () => {
+    const key = `${prefix}b:a:day`;
+    const counters = [rolling(1000, 10)];
+    expect(await hold([key], T + 10_000, 'h1', counters)).toEqual([1]);
+    expect(await fields(key)).toEqual({ s: T + 10_000, e: T + 11_000, q: 0, r: 0, t: 0, hq: 5, hr: 1, ht: 7 });
+    expect(await redis.pexpiretime(key)).toBe(T + 11_000 + WEEK);
+    expect(await settle([key], T + 10_500, 'h1', counters)).toEqual([4, T + 10_000]);
+    expect(await fields(key)).toEqual({ s: T + 10_000, e: T + 11_000, q: 4, r: 1, t: 6, hq: 0, hr: 0, ht: 0 });
+    // The window ended: the next hold opens a new one and counts from zero.
+    expect(await hold([key], T + 12_000, 'h2', counters)).toEqual([1]);
+    expect(await fields(key)).toEqual({ s: T + 12_000, e: T + 13_000, q: 0, r: 0, t: 0, hq: 5, hr: 1, ht: 7 });
+    expect(await redis.pexpiretime(key)).toBe(T + 13_000 + WEEK);
+  });
+
+  it('refuses past a limit: holds nothing, and the windows it rolled stay rolled', async () => {
+    const first = `${prefix}b:b:day`;
+    const second = `${prefix}b:b:week`;
+    const counters = [rolling(1000, 10), rolling(5000, 1)];
+    expect(await hold([first, second], T + 20_000, 'h3', counters)).toEqual([1]);
+    expect(await settle([first, second], T + 20_100, 'h3', counters)).toEqual([4, T + 20_000, T + 20_000]);
+    // Later, the first window has ended; the second allows one request and has counted one.
+    expect(await hold([first, second], T + 21_500, 'h4', counters)).toEqual([0, 2, 'r', T + 25_000]);
+    expect(await fields(first)).toEqual({ s: T + 21_500, e: T + 22_500, q: 0, r: 0, t: 0, hq: 0, hr: 0, ht: 0 });
+    expect(await fields(second)).toEqual({ s: T + 20_000, e: T + 25_000, q: 4, r: 1, t: 6, hq: 0, hr: 0, ht: 0 });
+    expect(await redis.hexists(`${prefix}bres`, 'h4')).toBe(0);
+  });
+
+  it('asks for a stored counter to be loaded, writing nothing', async () => {
+    const stored = `${prefix}b:c:day`;
+    const counters = [['r', 1000, 0, 0, '1', -1, 10, -1]];
+    expect(await hold([stored], T + 30_000, 'h5', counters)).toEqual([-1, 1]);
+    expect(await redis.exists(stored)).toBe(0);
+  });
+
+  it('counts a settlement whose counter is gone in a new window, without a hold to take off', async () => {
+    const key = `${prefix}b:d:day`;
+    expect(await settle([key], T + 40_000, 'never-held', [rolling(1000, 10)])).toEqual([4, T + 40_000]);
+    expect(await fields(key)).toEqual({ s: T + 40_000, e: T + 41_000, q: 4, r: 1, t: 6 });
+    expect(await redis.pexpiretime(key)).toBe(T + 41_000 + WEEK);
+  });
+});
