@@ -1,14 +1,29 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
-import { commandsPerRequest, countWhile, type PerRequest } from '../apps/server/test/redis-commands.js';
+import {
+  commandsPerRequest,
+  countWhile,
+  type PerRequest,
+  type PrivateRedis,
+} from '../apps/server/test/redis-commands.js';
 import { type Target, throughput } from './measure.js';
-import { countsBetween, countsPerRequest, STATS_DELAY_MS, type WriteCounts, writeCounts } from './pg-stats.js';
-import type { Child } from './processes.js';
+import {
+  backendCpu,
+  backendCpuBetween,
+  countsBetween,
+  countsPerRequest,
+  STATS_DELAY_MS,
+  type WriteCounts,
+  writeCounts,
+} from './pg-stats.js';
+import { type Child, cpuMicrosOf } from './processes.js';
 
 /** 64 connections in all, spread evenly over the nodes. */
 export const CONNECTIONS = 64;
 
 export interface PhaseResult {
+  /** CPU per request of redis-server and of the database's PostgreSQL backends. */
+  redisCpuMicrosPerRequest: number;
+  databaseCpuMicrosPerRequest: number;
   nodes: number;
   requests: number;
   rps: number;
@@ -34,7 +49,7 @@ async function driveAll(targets: Target[], seconds: number) {
 export async function measurePhase(
   nodes: Child[],
   key: string,
-  redis: Redis,
+  redis: PrivateRedis,
   databaseUrl: string,
   seconds: number,
 ): Promise<PhaseResult> {
@@ -47,17 +62,21 @@ export async function measurePhase(
   await driveAll(targets, 2); // warm-up
   await sleep(STATS_DELAY_MS);
   const idleStart = await writeCounts(databaseUrl);
-  const idleRedis = await countWhile(redis, () => sleep(seconds * 1000));
+  const idleRedis = await countWhile(redis.client, () => sleep(seconds * 1000));
   await sleep(STATS_DELAY_MS);
   const idleEnd = await writeCounts(databaseUrl);
   const idleSeconds = idleRedis.seconds + STATS_DELAY_MS / 1000;
 
   const cpuBefore = nodes.map((node) => node.cpuMicros());
+  const redisCpuBefore = cpuMicrosOf(redis.pid);
+  const databaseCpuBefore = await backendCpu(databaseUrl);
   let runs: Awaited<ReturnType<typeof driveAll>> = [];
-  const runRedis = await countWhile(redis, async () => {
+  const runRedis = await countWhile(redis.client, async () => {
     runs = await driveAll(targets, seconds);
   });
   const cpu = nodes.reduce((sum, node, index) => sum + node.cpuMicros() - (cpuBefore[index] ?? 0), 0);
+  const redisCpu = cpuMicrosOf(redis.pid) - redisCpuBefore;
+  const databaseCpu = backendCpuBetween(databaseCpuBefore, await backendCpu(databaseUrl));
   await sleep(STATS_DELAY_MS);
   const runEnd = await writeCounts(databaseUrl);
   const runSeconds = runRedis.seconds + STATS_DELAY_MS / 1000;
@@ -71,6 +90,8 @@ export async function measurePhase(
     rps,
     rpsPerNode,
     cpuMicrosPerRequest: cpu / Math.max(requests, 1),
+    redisCpuMicrosPerRequest: redisCpu / Math.max(requests, 1),
+    databaseCpuMicrosPerRequest: databaseCpu / Math.max(requests, 1),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
     redis: commandsPerRequest(runRedis, idleRedis, requests),
     database: countsPerRequest(

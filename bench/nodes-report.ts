@@ -1,4 +1,5 @@
 import { describeByCommand } from '../apps/server/test/redis-commands.js';
+import { describeStorage } from './log-storage.js';
 import type { ChecksResult } from './nodes-checks.js';
 import { CONNECTIONS, type PhaseResult } from './nodes-load.js';
 
@@ -15,7 +16,7 @@ export function nodesReport(
     const perNode = phase.rpsPerNode.map((rps) => fixed(rps, 0)).join(' / ');
     const database = phase.database;
     const writesPerSecond = (database.inserted + database.updated + database.deleted) * phase.rps;
-    return `| ${phase.nodes} | ${fixed(phase.rps, 0)} | ${perNode} | ${fixed(phase.cpuMicrosPerRequest, 0)} µs | ${fixed(phase.redis.total)} | ${fixed(database.commits, 2)} | ${fixed(database.inserted, 2)} / ${fixed(database.updated, 2)} / ${fixed(database.deleted, 2)} | ${fixed(writesPerSecond, 0)} | ${phase.errors} |`;
+    return `| ${phase.nodes} | ${fixed(phase.rps, 0)} | ${perNode} | ${fixed(phase.cpuMicrosPerRequest, 0)} µs | ${fixed(phase.redisCpuMicrosPerRequest, 0)} µs | ${fixed(phase.databaseCpuMicrosPerRequest, 0)} µs | ${fixed(phase.redis.total)} | ${fixed(database.commits, 2)} | ${fixed(database.inserted, 2)} / ${fixed(database.updated, 2)} / ${fixed(database.deleted, 2)} | ${fixed(writesPerSecond, 0)} | ${phase.errors} |`;
   });
   const byCommand = phases.map(
     (phase) => `| ${phase.nodes} | ${fixed(phase.idleRedisPerSecond)} | ${describeByCommand(phase.redis)} |`,
@@ -28,8 +29,8 @@ export function nodesReport(
   return [
     `${CONNECTIONS} connections spread evenly over the nodes, ${seconds} s per node count, non-stream chats with an unlimited key.`,
     '',
-    '| Nodes | Requests/s | Per node | CPU per request (all nodes) | Redis commands per request | DB commits per request | DB rows inserted / updated / deleted per request | DB row writes/s | Errors |',
-    '|---:|---:|---|---:|---:|---:|---|---:|---:|',
+    '| Nodes | Requests/s | Per node | CPU per request: nodes | Redis | PostgreSQL | Redis commands per request | DB commits per request | DB rows inserted / updated / deleted per request | DB row writes/s | Errors |',
+    '|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|',
     ...rows,
     '',
     '| Nodes | Idle Redis commands/s (subtracted) | Redis commands per request, by command |',
@@ -40,6 +41,6 @@ export function nodesReport(
     '',
     `Disabled key (disabled through node 1's admin API, each node asked until it answered 401, for at most 1 s): ${refused}: **${disabled.pass ? 'PASS' : 'FAIL'}**.`,
     '',
-    `Log storage: ${storage.rows} rows in \`logs\` take ${storage.bytes} bytes with indexes (pg_total_relation_size), ${fixed(storage.bytes / Math.max(storage.rows, 1), 0)} bytes per row.`,
+    `Log storage (\`logs\` with its indexes, pg_total_relation_size): ${describeStorage(storage)}.`,
   ].join('\n');
 }

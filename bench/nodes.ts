@@ -9,14 +9,15 @@
 // /work/dbenv.sh` or your own) and `redis-server` on the PATH. BENCH_SECONDS (default 4) per run.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../apps/server/src/platform/db/index.js';
 import { createTestDatabase } from '../apps/server/test/databases.js';
 import { type PrivateRedis, startPrivateRedis } from '../apps/server/test/redis-commands.js';
+import { logStorage } from './log-storage.js';
 import { closeClient } from './measure.js';
 import { moneyAndKeyChecks } from './nodes-checks.js';
 import { startNodes, stopNodes } from './nodes-cluster.js';
 import { measurePhase, type PhaseResult } from './nodes-load.js';
 import { nodesReport } from './nodes-report.js';
-import { logStorage } from './pg-stats.js';
 import { BENCH_ROOT_TOKEN, type Child, startChild } from './processes.js';
 import { prepareOneHub } from './setup.js';
 
@@ -41,7 +42,7 @@ try {
   for (const count of counts) {
     nodes = await startNodes(root, count, { databaseUrl, redisUrl: redis.url });
     if (!key) key = await prepareOneHub(nodes[0]?.url ?? '', BENCH_ROOT_TOKEN, upstream.url);
-    const phase = await measurePhase(nodes, key, redis.client, databaseUrl, seconds);
+    const phase = await measurePhase(nodes, key, redis, databaseUrl, seconds);
     console.error(
       `${count} node(s): ${phase.rps.toFixed(0)} requests/s, ${phase.redis.total.toFixed(1)} Redis commands per request`,
     );
@@ -52,7 +53,8 @@ try {
     }
   }
   const checks = await moneyAndKeyChecks(nodes, BENCH_ROOT_TOKEN, databaseUrl);
-  const storage = await logStorage(databaseUrl);
+  const handle = openDatabase(database.target);
+  const storage = await logStorage(handle).finally(() => handle.close());
   console.log(nodesReport(phases, checks, storage, seconds));
   if (!checks.money.pass || !checks.disabled.pass) process.exitCode = 1;
 } finally {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { cpuMicrosOf } from './processes.js';
 
 /**
  * What PostgreSQL counted for one database (`pg_stat_database`): committed transactions and rows
@@ -57,15 +58,32 @@ export function countsPerRequest(
   return { commits: per('commits'), inserted: per('inserted'), updated: per('updated'), deleted: per('deleted') };
 }
 
-/** The `logs` table's rows and its size with indexes and TOAST (`pg_total_relation_size`). */
-export async function logStorage(databaseUrl: string): Promise<{ rows: number; bytes: number }> {
+/**
+ * CPU time of this database's server processes (the backends `pg_stat_activity` lists for it), by
+ * process id. PostgreSQL on this machine only: read from /proc.
+ */
+export async function backendCpu(databaseUrl: string): Promise<Map<number, number>> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const result = await client.query(`select count(*) as rows, pg_total_relation_size('logs') as bytes from logs`);
-    const row = result.rows[0] as Record<string, string>;
-    return { rows: Number(row.rows), bytes: Number(row.bytes) };
+    const result = await client.query('select pid from pg_stat_activity where datname = current_database()');
+    const cpu = new Map<number, number>();
+    for (const row of result.rows as Array<{ pid: number }>) {
+      try {
+        cpu.set(row.pid, cpuMicrosOf(row.pid));
+      } catch {
+        // ended since, or not on this machine
+      }
+    }
+    return cpu;
   } finally {
     await client.end();
   }
+}
+
+/** CPU the backends used between two readings (a backend that started in between counts from 0). */
+export function backendCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
 }

@@ -10,6 +10,8 @@ import { Redis } from 'ioredis';
  */
 export interface PrivateRedis {
   url: string;
+  /** The redis-server's process id (its CPU time is in /proc/<pid>/stat). */
+  pid: number;
   client: Redis;
   stop(): Promise<void>;
 }
@@ -38,7 +40,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
         client.disconnect();
         await stopServer();
       };
-      return { url: `redis://127.0.0.1:${port}`, client, stop };
+      return { url: `redis://127.0.0.1:${port}`, pid: server.pid ?? 0, client, stop };
     } catch (error) {
       client.disconnect();
       if (attempt >= 50) {
