@@ -57,7 +57,9 @@ try {
   const storage = await logStorage(handle).finally(() => handle.close());
   console.log(nodesReport(phases, checks, storage, seconds));
   const usedMemory = Number(/used_memory:(\d+)/.exec(await redis.client.info('memory'))?.[1] ?? 0);
-  console.log(`\nRedis at the end: ${await redis.client.dbsize()} keys, ${(usedMemory / 1e6).toFixed(1)} MB used (INFO memory).`);
+  console.log(
+    `\nRedis at the end: ${await redis.client.dbsize()} keys, ${(usedMemory / 1e6).toFixed(1)} MB used (INFO memory).`,
+  );
   if (!checks.money.pass || !checks.disabled.pass) process.exitCode = 1;
 } finally {
   await stopNodes(nodes);
