@@ -44,15 +44,20 @@ try {
   await sleep(1000);
   const idle = await countWhile(redis.client, () => sleep(seconds * 1000));
   console.log(`idle: ${[...idle.calls.values()].reduce((a, b) => a + b, 0)} commands in ${idle.seconds.toFixed(1)} s`);
-  console.log('\n| Key | Requests | Redis commands per request | By command (per request) |\n|---|---:|---:|---|');
+  console.log(
+    '\n| Key | Requests | Errors | Redis commands per request | By command (per request) |\n|---|---:|---:|---:|---|',
+  );
   for (const target of targets) {
     let requests = 0;
+    let errors = 0;
     const run = await countWhile(redis.client, async () => {
-      requests = (await throughput(target, 16, seconds)).rps * seconds;
+      const result = await throughput(target, 16, seconds);
+      requests = result.rps * seconds;
+      errors = result.errors;
     });
     const perRequest = commandsPerRequest(run, idle, requests);
     console.log(
-      `| ${target.name} | ${requests.toFixed(0)} | ${perRequest.total.toFixed(1)} | ${describeByCommand(perRequest)} |`,
+      `| ${target.name} | ${requests.toFixed(0)} | ${errors} | ${perRequest.total.toFixed(1)} | ${describeByCommand(perRequest)} |`,
     );
   }
 } finally {
