@@ -18,6 +18,7 @@ import { availableDialects, createTestDatabase } from '../apps/server/test/datab
 import { DAYS, fillLogs, USERS, username } from './log-scale-fill.js';
 import { logIndexUse } from './log-scale-plans.js';
 import { consoleQueries } from './log-scale-queries.js';
+import { describeStorage, logStorage } from './log-storage.js';
 
 const MAX_ROWS = 50_000_000;
 const RUNS = 5;
@@ -110,6 +111,7 @@ async function benchDialect(dialect: DialectName, rows: number): Promise<Map<str
     process.stderr.write(
       `${dialect}: ${rows} logs and roll-up rows: ${rollUps}; filled in ${Math.round((Date.now() - filling) / 1000)} s\n`,
     );
+    process.stderr.write(`${dialect}: logs with indexes: ${describeStorage(await logStorage(handle))}\n`);
     const results = new Map<string, number>();
     for (const [name, run] of consoleQueries(handle, now)) results.set(name, await median(run));
     for (const [index, users] of await logIndexUse(handle, now)) {
