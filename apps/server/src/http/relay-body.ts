@@ -55,123 +55,180 @@ export function readRelayBody(raw: IncomingMessage, response: ServerResponse, pl
     done(early);
     return;
   }
-  const { budget, address, user } = plan;
-  let held = 0;
-  const take = (bytes: number): AppError | undefined => {
-    const refused = budget?.take(address, user, bytes);
-    if (refused) response.setHeader('retry-after', '1');
-    else held += bytes;
-    return refused;
-  };
-  const giveBack = () => {
-    budget?.give(address, user, held);
-    held = 0;
-  };
   // A declared length is taken whole before anything is read; a chunked body as it comes.
-  const chunked = !(declared >= 0);
-  const refused = chunked ? undefined : take(declared);
+  const reader = new BodyReader(raw as ReadRequest, response, plan, done, !(declared >= 0));
+  const refused = reader.chunked ? undefined : reader.take(declared);
   if (refused) {
     done(refused);
     return;
   }
+  if (!plan.form && declared > STREAM_PARSE_ABOVE_BYTES) reader.startStream();
+  if (plan.timeoutMs !== undefined) reader.timer = setTimeout(timeUp, plan.timeoutMs, reader);
+  (raw as ReadRequest)[READER] = reader;
+  raw.on('data', onData);
+  raw.on('end', onEnd);
+  raw.on('close', onClose);
+}
 
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let stream: JsonStream | undefined;
-  const startStream = () => {
-    stream = createJsonStream();
-    for (const chunk of chunks) stream.write(chunk);
-    chunks.length = 0;
-  };
-  if (!plan.form && declared > STREAM_PARSE_ABOVE_BYTES) startStream();
+/**
+ * Where each request's reader is found by the listeners below. They are functions of this module,
+ * not closures made per request: a request's reading state is one object, and V8 optimises the
+ * listeners once rather than per closure (BENCHMARKS.md, issue 37).
+ */
+const READER = Symbol('relay body reader');
+type ReadRequest = IncomingMessage & { [READER]?: BodyReader | undefined };
 
-  let timer: NodeJS.Timeout | undefined;
-  let settled = false;
-  const stop = (error: unknown, body?: unknown) => {
-    if (settled) return;
-    settled = true;
+function onData(this: ReadRequest, chunk: Buffer): void {
+  this[READER]?.data(chunk);
+}
+function onEnd(this: ReadRequest): void {
+  this[READER]?.end();
+}
+function onClose(this: ReadRequest): void {
+  this[READER]?.close();
+}
+function timeUp(reader: BodyReader): void {
+  const seconds = (reader.plan.timeoutMs ?? 0) / 1000;
+  reader.stop(new AppError('bad_request', `the request body did not arrive within ${seconds} s`, { status: 408 }));
+}
+function pump(reader: BodyReader): void {
+  reader.pump();
+}
+
+/** One request's body as it arrives: the bytes taken from the budget, the chunks, the parser. */
+class BodyReader {
+  /** Bytes taken from the sender's share of the budget, given back at the end. */
+  private held = 0;
+  private size = 0;
+  private readonly chunks: Buffer[] = [];
+  private stream: JsonStream | undefined;
+  timer: NodeJS.Timeout | undefined;
+  private settled = false;
+  // A socket read can be 64 KiB or more: the parser takes a slice per turn of the event loop, the
+  // request paused meanwhile; what still arrives is queued.
+  private readonly queue: Buffer[] = [];
+  private pumping = false;
+  // The request can end while slices are still queued: the body is finished after the last one.
+  private ended = false;
+
+  constructor(
+    private readonly raw: ReadRequest,
+    private readonly response: ServerResponse,
+    readonly plan: BodyPlan,
+    private readonly done: BodyDone,
+    readonly chunked: boolean,
+  ) {}
+
+  take(bytes: number): AppError | undefined {
+    const { budget, address, user } = this.plan;
+    const refused = budget?.take(address, user, bytes);
+    if (refused) this.response.setHeader('retry-after', '1');
+    else this.held += bytes;
+    return refused;
+  }
+
+  private giveBack(): void {
+    const { budget, address, user } = this.plan;
+    budget?.give(address, user, this.held);
+    this.held = 0;
+  }
+
+  startStream(): void {
+    const stream = createJsonStream();
+    for (const chunk of this.chunks) stream.write(chunk);
+    this.chunks.length = 0;
+    this.stream = stream;
+  }
+
+  private detach(): void {
+    const raw = this.raw;
     raw.off('data', onData);
     raw.off('end', onEnd);
     raw.off('close', onClose);
-    if (timer) clearTimeout(timer);
-    giveBack();
-    done(error, body);
-  };
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > plan.limit) return stop(tooLarge());
-    if (plan.cap && size > plan.cap.bytes) return stop(plan.cap.error);
-    if (chunked) {
-      const over = take(chunk.length);
-      if (over) return stop(over);
+    raw[READER] = undefined;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  stop(error: unknown, body?: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.detach();
+    this.giveBack();
+    this.done(error, body);
+  }
+
+  data(chunk: Buffer): void {
+    const { plan } = this;
+    this.size += chunk.length;
+    const refused =
+      this.size > plan.limit
+        ? tooLarge()
+        : plan.cap && this.size > plan.cap.bytes
+          ? plan.cap.error
+          : this.chunked
+            ? this.take(chunk.length)
+            : undefined;
+    if (refused) {
+      this.stop(refused);
+      return;
     }
-    if (stream) parseInSlices(chunk);
+    if (this.stream) this.parseInSlices(chunk);
     else {
-      chunks.push(chunk);
-      if (!plan.form && size > STREAM_PARSE_ABOVE_BYTES) startStream();
+      this.chunks.push(chunk);
+      if (!plan.form && this.size > STREAM_PARSE_ABOVE_BYTES) this.startStream();
     }
-  };
-  // A socket read can be 64 KiB or more: the parser takes a slice per turn of the event loop, the
-  // request paused meanwhile; what still arrives is queued.
-  const queue: Buffer[] = [];
-  let pumping = false;
-  // The request can end while slices are still queued: the body is finished after the last one.
-  let ended = false;
-  const pump = () => {
+  }
+
+  private parseInSlices(chunk: Buffer): void {
+    this.queue.push(chunk);
+    if (this.pumping) return;
+    this.pumping = true;
+    this.raw.pause();
+    this.pump();
+  }
+
+  pump(): void {
     // Refused or abandoned meanwhile: the rest is not parsed.
-    if (settled) return;
+    if (this.settled) return;
+    const { queue } = this;
     const chunk = queue[0] as Buffer;
-    (stream as JsonStream).write(chunk.subarray(0, PARSE_SLICE_BYTES));
+    (this.stream as JsonStream).write(chunk.subarray(0, PARSE_SLICE_BYTES));
     if (chunk.length > PARSE_SLICE_BYTES) queue[0] = chunk.subarray(PARSE_SLICE_BYTES);
     else queue.shift();
     if (queue.length > 0) {
-      setImmediate(pump);
+      setImmediate(pump, this);
       return;
     }
-    pumping = false;
-    if (ended) onEnd();
-    else raw.resume();
-  };
-  const parseInSlices = (chunk: Buffer) => {
-    queue.push(chunk);
-    if (pumping) return;
-    pumping = true;
-    raw.pause();
-    pump();
-  };
-  const onEnd = () => {
-    if (pumping) {
-      ended = true;
+    this.pumping = false;
+    if (this.ended) this.end();
+    else this.raw.resume();
+  }
+
+  end(): void {
+    if (this.pumping) {
+      this.ended = true;
       return;
     }
     let body: unknown;
     try {
-      if (stream) body = stream.end();
+      if (this.stream) body = this.stream.end();
       else {
-        const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-        body = plan.form ? bytes : parseWhole(bytes);
+        const { chunks } = this;
+        const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.size);
+        body = this.plan.form ? bytes : parseWhole(bytes);
       }
     } catch (error) {
-      return stop(error);
+      this.stop(error);
+      return;
     }
-    stop(null, body);
-  };
-  // Left before the end: nothing is answered, the bytes are given back.
-  const onClose = () => {
-    if (raw.complete) return;
-    settled = true;
-    raw.off('data', onData);
-    raw.off('end', onEnd);
-    if (timer) clearTimeout(timer);
-    giveBack();
-  };
-  if (plan.timeoutMs !== undefined) {
-    const seconds = plan.timeoutMs / 1000;
-    timer = setTimeout(() => {
-      stop(new AppError('bad_request', `the request body did not arrive within ${seconds} s`, { status: 408 }));
-    }, plan.timeoutMs);
+    this.stop(null, body);
   }
-  raw.on('data', onData);
-  raw.once('end', onEnd);
-  raw.once('close', onClose);
+
+  // Left before the end: nothing is answered, the bytes are given back.
+  close(): void {
+    if (this.raw.complete) return;
+    this.settled = true;
+    this.detach();
+    this.giveBack();
+  }
 }
