@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomString } from '../../platform/crypto.js';
-import { LEASE_EXPIRES, RELEASE_LEASE, RENEW_LEASE } from './redis-lease-scripts.js';
+import { LEASE_EXPIRES, RELEASE_LEASE, RENEW_LEASES } from './redis-lease-scripts.js';
 import { REFUND_EXPIRED } from './redis-ledger-scripts.js';
 
 /**
@@ -38,27 +38,40 @@ describe.skipIf(!redisUrl)('Redis balance lease scripts', () => {
     divisor?: number;
     channels?: [number, number][];
   }
-  const renew = async (id: string, renewal: Renewal) =>
+  const leaseArgs = (id: string, renewal: Renewal) => [
+    id,
+    renewal.user,
+    renewal.token ?? 0,
+    renewal.unlimited ?? 0,
+    renewal.spent ?? 0,
+    renewal.requests ?? 0,
+    renewal.keep ?? 0,
+    renewal.want,
+    renewal.minimum ?? 1,
+    renewal.divisor ?? 8,
+    (renewal.channels ?? []).length,
+    ...(renewal.channels ?? []).flat(),
+  ];
+  const leaseKeys = (renewal: Renewal) => {
+    const [user, token, , , userHeld, tokenHeld] = keys(renewal.user, renewal.token);
+    return [user, token, userHeld, tokenHeld] as string[];
+  };
+  /** Settles and renews the leases in one script, under `mark`. */
+  const renewAll = async (mark: number, leases: [string, Renewal][]) =>
     (
       (await redis.eval(
-        RENEW_LEASE,
-        6,
-        ...keys(renewal.user, renewal.token),
-        id,
-        renewal.user,
-        renewal.token ?? 0,
-        renewal.unlimited ?? 0,
+        RENEW_LEASES,
+        2 + leases.length * 4,
+        `${prefix}res`,
+        `${prefix}pending`,
+        ...leases.flatMap(([, renewal]) => leaseKeys(renewal)),
         'jnl1',
-        renewal.mark ?? 0,
-        renewal.spent ?? 0,
-        renewal.requests ?? 0,
-        renewal.keep ?? 0,
-        renewal.want,
-        renewal.minimum ?? 1,
-        renewal.divisor ?? 8,
-        ...(renewal.channels ?? []).flat(),
-      )) as number[]
-    ).map(Number);
+        mark,
+        ...leases.flatMap(([id, renewal]) => leaseArgs(id, renewal)),
+      )) as number[][]
+    ).map((answer) => answer.map(Number));
+  const renew = async (id: string, renewal: Renewal) =>
+    (await renewAll(renewal.mark ?? 0, [[id, renewal]]))[0] as number[];
   const loadUser = async (quota: number) => {
     const user = nextUser++;
     await redis.mset(`${prefix}u:${user}`, quota, `${prefix}uh:${user}`, 0);
@@ -103,6 +116,33 @@ describe.skipIf(!redisUrl)('Redis balance lease scripts', () => {
     expect(await renew('a1', { user, mark: 18, spent: 50, requests: 1, want: 0 })).toEqual([1, 50, 0, 7350]);
     expect(await redis.hexists(`${prefix}res`, 'a1')).toBe(0);
     expect([await balance(user), await held(user)]).toEqual([7350, 0]);
+  });
+
+  it('settles every lease of a node in one script, under one mark', async () => {
+    const [first, second] = [await loadUser(800), await loadUser(1600)];
+    expect(
+      await renewAll(0, [
+        ['m1', { user: first, want: 100 }],
+        ['m2', { user: second, want: 100 }],
+      ]),
+    ).toEqual([
+      [1, 0, 100, 800],
+      [1, 0, 100, 1600],
+    ]);
+    const channels: [number, number][] = [[9, 10]];
+    const answers = await renewAll(41, [
+      ['m1', { user: first, spent: 10, requests: 1, want: 0, channels }],
+      ['m2', { user: second, spent: 20, requests: 2, keep: 20, want: 100, channels: [[9, 20]] }],
+    ]);
+    expect(answers).toEqual([
+      [1, 10, 0, 790],
+      [1, 20, 120, 1580],
+    ]);
+    expect(await pending(`u:${first}:spent`)).toBe(10);
+    expect(await pending(`u:${second}:req`)).toBe(2);
+    expect(await pending('c:9')).toBe(30);
+    expect(await pending('n:jnl1.lease')).toBe(41);
+    expect([await balance(second), await held(second)]).toEqual([1460, 120]);
   });
 
   it('takes no free part below the minimum: a small balance is reserved per request', async () => {
