@@ -119,7 +119,9 @@ export async function installRelay(
     ? await openJournal(services.database, timing.journal.directory, services.logRepository.insertRows, {
         fsyncIntervalMs: timing.journal.fsyncIntervalMs,
         onError: (error) => logger.error({ err: error }, 'writing the crash journal failed'),
-        ...(shared ? { flushShared: () => shared.flushAll() } : {}),
+        ...(shared
+          ? { flushShared: () => shared.flushAll(), releaseLeases: (ids, spent) => shared.releaseLeases(ids, spent) }
+          : {}),
       })
     : undefined;
   const journal = opened?.journal;

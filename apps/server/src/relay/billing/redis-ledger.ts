@@ -3,6 +3,7 @@ import { randomString } from '../../platform/crypto.js';
 import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/index.js';
 import { journalMarks } from '../../platform/journal/batches.js';
 import type { Journal } from '../../platform/journal/journal.js';
+import type { LeaseSpend } from './journal-replay.js';
 import {
   insufficientQuota,
   KEY_SHORT,
@@ -16,6 +17,7 @@ import {
 } from './ledger.js';
 import { createLedgerWriter, deltasFromFields, marksFromFields } from './ledger-writer.js';
 import { type QuotaWait, type Short, type TryOutcome, type WaitFor, WaitQueue } from './quota-waiters.js';
+import { releaseLeases } from './redis-lease-release.js';
 import * as scripts from './redis-ledger-scripts.js';
 
 /**
@@ -181,6 +183,11 @@ export class RedisQuotaLedger implements QuotaLedger {
     return { charged, shortfall: Math.max(0, cost - charged), ...(balance === undefined ? {} : { balance }) };
   }
 
+  /** After a replay: gives back the leases the replayed journals held (redis-lease-release.ts). */
+  async releaseLeases(journalIds: readonly string[], spent: LeaseSpend): Promise<void> {
+    await releaseLeases(this.redis, this.prefix, journalIds, spent);
+  }
+
   /** From now on every settlement is recorded in `journal` too (set once it has been replayed). */
   useJournal(journal: Journal): void {
     this.options.journal = journal;
@@ -282,8 +289,9 @@ export class RedisQuotaLedger implements QuotaLedger {
     const { journal } = this.options;
     if (!journal || journal.sharedOpen === 0) return;
     try {
-      const marks = await journalMarks(this.handle, [journal.id]);
+      const marks = await journalMarks(this.handle, [journal.id, `${journal.id}.lease`]);
       journal.sharedThrough(marks.get(journal.id) ?? 0);
+      journal.sharedThrough(marks.get(`${journal.id}.lease`) ?? 0, true);
     } catch (error) {
       this.options.onError?.(error);
     }
