@@ -43,7 +43,7 @@ export interface ReplayOptions {
   releaseLeases?: (journalIds: readonly string[], spent: LeaseSpend) => Promise<void>;
 }
 
-/** What a replay wrote of each lease: `<journal id>|<user id>|<key id>` → the amount. */
+/** What a replay wrote of each lease: `<journal id>|<user id>|<limited key id>|<unlimited key id>` → the amount. */
 export type LeaseSpend = Map<string, number>;
 
 /**
@@ -134,7 +134,7 @@ async function unwritten(
       if (seq <= (marks.get(lease ? `${journal}.lease` : journal) ?? 0)) continue;
       addSettlement(deltas, record);
       if (!lease) continue;
-      const key = `${journal}|${record.userId}|${record.tokenId}`;
+      const key = `${journal}|${record.userId}|${record.tokenId}|${record.unlimitedKeyId}`;
       leaseSpend.set(key, (leaseSpend.get(key) ?? 0) + record.charged);
     }
   }

@@ -57,6 +57,7 @@ describe.skipIf(!redisUrl)('balance leases and the crash journal', () => {
     spent: number,
     requests: number,
     want: number,
+    keep = 0,
   ) => {
     const answer = (await redis.eval(
       RENEW_LEASES,
@@ -75,6 +76,8 @@ describe.skipIf(!redisUrl)('balance leases and the crash journal', () => {
       0,
       spent,
       requests,
+      // keep: what is held on (0: all but the spend goes back, and a new slice is taken); nothing runs.
+      keep,
       0,
       want,
       1,

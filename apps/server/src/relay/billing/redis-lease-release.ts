@@ -19,9 +19,9 @@ export async function releaseLeases(
   const journals = new Set(journalIds);
   let released = 0;
   for (const [id, record] of Object.entries(await redis.hgetall(`${prefix}res`))) {
-    const match = /^(\d+)\|(\d+)\|\d+\|\d+\|L:(.+)$/.exec(record);
+    const match = /^(\d+)\|(\d+)\|\d+\|\d+\|L:(.+):(\d+)$/.exec(record);
     if (!match || !journals.has(match[3] as string)) continue;
-    const [, user, token, journal] = match;
+    const [, user, token, journal, unlimited] = match;
     await redis.eval(
       RELEASE_LEASE,
       5,
@@ -31,7 +31,7 @@ export async function releaseLeases(
       `${prefix}uh:${user}`,
       `${prefix}th:${token}`,
       id,
-      spent.get(`${journal}|${user}|${token}`) ?? 0,
+      spent.get(`${journal}|${user}|${token}|${unlimited}`) ?? 0,
     );
     released++;
   }

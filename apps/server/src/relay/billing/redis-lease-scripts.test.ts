@@ -33,6 +33,7 @@ describe.skipIf(!redisUrl)('Redis balance lease scripts', () => {
     spent?: number;
     requests?: number;
     keep?: number;
+    must?: number;
     want: number;
     minimum?: number;
     divisor?: number;
@@ -46,6 +47,7 @@ describe.skipIf(!redisUrl)('Redis balance lease scripts', () => {
     renewal.spent ?? 0,
     renewal.requests ?? 0,
     renewal.keep ?? 0,
+    renewal.must ?? 0,
     renewal.want,
     renewal.minimum ?? 1,
     renewal.divisor ?? 8,
@@ -87,7 +89,7 @@ describe.skipIf(!redisUrl)('Redis balance lease scripts', () => {
     expect(await renew('a1', { user, want: 5000 })).toEqual([1, 0, 1000, 8000]);
     expect(await balance(user)).toBe(7000);
     expect(await held(user)).toBe(1000);
-    expect(await redis.hget(`${prefix}res`, 'a1')).toBe(`${user}|0|1000|${LEASE_EXPIRES}|L:jnl1`);
+    expect(await redis.hget(`${prefix}res`, 'a1')).toBe(`${user}|0|1000|${LEASE_EXPIRES}|L:jnl1:0`);
     // 600 spent by 3 requests (400 on channel 5, 200 on 6); running requests hold 100 of the rest.
     const renewed = await renew('a1', {
       user,
@@ -145,6 +147,19 @@ describe.skipIf(!redisUrl)('Redis balance lease scripts', () => {
     expect([await balance(second), await held(second)]).toEqual([1460, 120]);
   });
 
+  it('gives the free part back as far as the balance went below the lease, never what running requests hold', async () => {
+    const user = await loadUser(8000);
+    await renew('s1', { user, want: 1000 });
+    // An administrator took 7500 away: the balance beside the lease is −500.
+    await redis.decrby(`${prefix}u:${user}`, 7500);
+    expect(await renew('s1', { user, keep: 1000, must: 200, want: 1000 })).toEqual([1, 0, 500, 500]);
+    expect([await balance(user), await held(user)]).toEqual([0, 500]);
+    // Taken away again: running requests keep their 200, and the balance stays below zero by the rest.
+    await redis.decrby(`${prefix}u:${user}`, 700);
+    expect(await renew('s1', { user, keep: 500, must: 200, want: 1000 })).toEqual([1, 0, 200, -200]);
+    expect([await balance(user), await held(user)]).toEqual([-400, 200]);
+  });
+
   it('takes no free part below the minimum: a small balance is reserved per request', async () => {
     const user = await loadUser(700);
     // An eighth of 700 is 87, below a minimum of 100: nothing is held.
@@ -168,14 +183,16 @@ describe.skipIf(!redisUrl)('Redis balance lease scripts', () => {
     expect(await renew('k1', { user, token, spent: 30, requests: 1, keep: 20, want: 5000 })).toEqual([
       -2, 30, 20, 9870,
     ]);
-    expect(await redis.hget(`${prefix}res`, 'k1')).toBe(`${user}|${token}|20|${LEASE_EXPIRES}|L:jnl1`);
+    expect(await redis.hget(`${prefix}res`, 'k1')).toBe(`${user}|${token}|20|${LEASE_EXPIRES}|L:jnl1:0`);
     expect(await pending(`t:${token}`)).toBe(130);
   });
 
   it('charges a lost lease’s spend only as far as the balance goes, and holds keep only if it fits', async () => {
     const user = await loadUser(100);
     // The node spent 300 from a lease Redis no longer has; 100 is all there is.
-    expect(await renew('gone', { user, spent: 300, requests: 2, keep: 50, want: 10 })).toEqual([-3, 100, 0, 0]);
+    expect(await renew('gone', { user, spent: 300, requests: 2, keep: 50, must: 50, want: 10 })).toEqual([
+      -3, 100, 0, 0,
+    ]);
     expect([await balance(user), await held(user)]).toEqual([0, 0]);
     expect(await pending(`u:${user}:spent`)).toBe(100);
   });

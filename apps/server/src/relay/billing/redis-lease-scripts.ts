@@ -4,7 +4,7 @@
  * its memory and Redis sees one script per lease and flush instead of two per request. It lives in
  * the reservations hash (redis-ledger-scripts.ts) like any reservation, so INIT counts it in the
  * held sums, with a record of its own form:
- *   "userId|tokenId|amount|expiresAtMs|L:<journal id>"
+ *   "userId|tokenId|amount|expiresAtMs|L:<journal id>:<unlimited key id, 0 = none>"
  * where the expiry lies far ahead: REFUND_EXPIRED never gives a lease back (a dead node may have
  * spent any part of it); RELEASE_LEASE does, once that node's journal was replayed, less what the
  * replay found spent.
@@ -28,11 +28,13 @@ export const LEASE_EXPIRES = 9_000_000_000_000;
  * key held balances. ARGV: journal id ('' = none), lease mark (the highest journal sequence number
  * the spend carries; 0 = none), then per lease, in the order of KEYS:
  *   lease id, userId, tokenId (0 = none), unlimited key id (0 = none), spent (charged locally since
- *   the last flush), requests settled locally since then, keep (what the node's running requests
- *   hold of the lease: held on), want (the free part the node asks for), minimum (below it no free
- *   part is taken: the node reserves per request), divisor (the free part is at most the spendable
- *   balance / divisor), the number of channels, then that many channel id, amount pairs (the spend
- *   by channel).
+ *   the last flush), requests settled locally since then, keep (what the node holds on: the lease
+ *   less the spend), must (the part of keep its running requests hold: held on even when the
+ *   balance went below the lease, as open reservations are; the rest of keep goes back as far as
+ *   the balance is short), want (the free part the node asks for beyond keep), minimum (below it no
+ *   free part is taken: the node reserves per request), divisor (the free part is at most the
+ *   spendable balance / divisor), the number of channels, then that many channel id, amount pairs
+ *   (the spend by channel).
  * A lease id not in the hash is taken anew: the first lease of a node, or one Redis lost (then its
  * spend is charged as far as the balance goes, and keep held again when the balance can hold it).
  * → per lease {status, charged, lease, balance}: status 1 = the lease now holds `lease` (keep plus a
@@ -55,8 +57,8 @@ for index = 0, (#KEYS - 2) / 4 - 1 do
   local userKey, tokenKey, userHeldKey, tokenHeldKey = KEYS[3 + index * 4], KEYS[4 + index * 4], KEYS[5 + index * 4], KEYS[6 + index * 4]
   local id, userId, tokenId, unlimited = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
   local spent, requests, keep = tonumber(ARGV[at + 4]), tonumber(ARGV[at + 5]), tonumber(ARGV[at + 6])
-  local want, minimum, divisor = tonumber(ARGV[at + 7]), tonumber(ARGV[at + 8]), tonumber(ARGV[at + 9])
-  local channels = tonumber(ARGV[at + 10])
+  local must, want, minimum = tonumber(ARGV[at + 7]), tonumber(ARGV[at + 8]), tonumber(ARGV[at + 9])
+  local divisor, channels = tonumber(ARGV[at + 10]), tonumber(ARGV[at + 11])
   local hasToken = tokenId ~= '0'
   local values = redis.call('MGET', userKey, userHeldKey, tokenKey, tokenHeldKey)
   local user, userHeld = tonumber(values[1]), tonumber(values[2])
@@ -81,9 +83,14 @@ for index = 0, (#KEYS - 2) / 4 - 1 do
   if status == 1 then
     local spendable = user - lease
     if hasToken then spendable = math.min(spendable, token - lease) end
-    if not record and lease > 0 and spendable < 0 then
-      -- Lost while the node's requests held part of it, and the balance cannot hold that again.
-      status, lease = -3, 0
+    if spendable < 0 then
+      if not record and spendable + lease < must then
+        -- Lost while the node's requests held part of it, and the balance cannot hold that again.
+        status, lease = -3, 0
+      else
+        -- The balance went below the lease (an administrator lowered it): the free part goes back.
+        lease = math.max(must, lease + spendable)
+      end
     else
       local free = math.min(want, math.floor(spendable / divisor))
       if free >= minimum and free > 0 then lease = lease + free end
@@ -102,7 +109,7 @@ for index = 0, (#KEYS - 2) / 4 - 1 do
   if hasToken then put(tokenKey, token); put(tokenHeldKey, tokenHeld) end
   if #writes > 0 then redis.call('MSET', unpack(writes)) end
   if lease > 0 then
-    redis.call('HSET', KEYS[1], id, userId .. '|' .. tokenId .. '|' .. lease .. '|${LEASE_EXPIRES}|L:' .. ARGV[1])
+    redis.call('HSET', KEYS[1], id, userId .. '|' .. tokenId .. '|' .. lease .. '|${LEASE_EXPIRES}|L:' .. ARGV[1] .. ':' .. unlimited)
   elseif record then
     redis.call('HDEL', KEYS[1], id)
   end
@@ -110,9 +117,9 @@ for index = 0, (#KEYS - 2) / 4 - 1 do
   add('u:' .. userId .. ':req', requests)
   if hasToken then add('t:' .. tokenId, charged) elseif unlimited ~= '0' then add('k:' .. unlimited, charged) end
   for channel = 0, channels - 1 do
-    add('c:' .. ARGV[at + 11 + channel * 2], tonumber(ARGV[at + 12 + channel * 2]))
+    add('c:' .. ARGV[at + 12 + channel * 2], tonumber(ARGV[at + 13 + channel * 2]))
   end
-  at = at + 11 + channels * 2
+  at = at + 12 + channels * 2
   if user and userHeld then answers[#answers + 1] = {status, charged, lease, user + userHeld}
   else answers[#answers + 1] = {status, charged, lease} end
 end
