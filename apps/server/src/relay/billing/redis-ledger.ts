@@ -17,6 +17,7 @@ import {
 } from './ledger.js';
 import { createLedgerWriter, deltasFromFields, marksFromFields } from './ledger-writer.js';
 import { type QuotaWait, type Short, type TryOutcome, type WaitFor, WaitQueue } from './quota-waiters.js';
+import { BalanceLeases } from './redis-balance-leases.js';
 import { releaseLeases } from './redis-lease-release.js';
 import * as scripts from './redis-ledger-scripts.js';
 
@@ -33,6 +34,11 @@ export interface RedisLedgerOptions {
   onError?: (error: unknown) => void;
   /** This node's crash journal: every settlement is recorded there too (journal.ts). */
   journal?: Journal;
+  /**
+   * How often this node settles and renews its balance leases (redis-balance-leases.ts), in ms;
+   * unset: no leases, every request reserves and settles in Redis.
+   */
+  leaseFlushMs?: number;
 }
 
 const MAX_INIT_ATTEMPTS = 20;
@@ -61,6 +67,8 @@ export class RedisQuotaLedger implements QuotaLedger {
   private running: Promise<void> | null = null;
   /** This node's requests waiting for quota, by user (quota-waiters.ts). */
   private readonly waiting = new Map<number, WaitQueue<Reservation>>();
+  private readonly leases: BalanceLeases | undefined;
+  private readonly leaseTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -73,6 +81,20 @@ export class RedisQuotaLedger implements QuotaLedger {
       this.flush().catch((error: unknown) => options.onError?.(error));
     }, options.flushIntervalMs ?? 1000);
     this.timer.unref();
+    if (options.leaseFlushMs) {
+      const leases = new BalanceLeases(redis, {
+        node: this.node,
+        prefix: this.prefix,
+        journal: () => this.options.journal,
+        load: (kind, id) => this.load(kind, id),
+        onError: options.onError,
+      });
+      this.leases = leases;
+      this.leaseTimer = setInterval(() => {
+        leases.flush().catch((error: unknown) => options.onError?.(error));
+      }, options.leaseFlushMs);
+      this.leaseTimer.unref();
+    }
   }
 
   private key(name: string): string {
@@ -87,6 +109,9 @@ export class RedisQuotaLedger implements QuotaLedger {
     if (queued && newcomerWait && newcomerWait.until > Date.now()) {
       return queued.add(request.tokenId, 'user', newcomerWait, this.retry(request, newcomerWait), true);
     }
+    // A lease of this node's with room answers without Redis (none while this user's requests wait).
+    const leased = queued ? undefined : this.leases?.reserve(request);
+    if (leased) return leased;
     const outcome = await this.tryReserve(request);
     if ('held' in outcome) return outcome.held;
     if ('refused' in outcome) throw outcome.refused;
@@ -153,6 +178,11 @@ export class RedisQuotaLedger implements QuotaLedger {
     if (reservation.settled) return { charged: 0, shortfall: 0 };
     reservation.settled = true;
     const { userId, tokenId } = reservation;
+    if (reservation.leaseKey !== undefined && this.leases) {
+      const result = this.leases.settle(reservation, cost, channelId);
+      this.waiting.get(userId)?.wake();
+      return result;
+    }
     const { journal } = this.options;
     const seq = journal?.nextSeq() ?? 0;
     const [charged = 0, balance] = (
@@ -195,6 +225,7 @@ export class RedisQuotaLedger implements QuotaLedger {
 
   /** A top-up changed the stored balance by `delta`; a loaded balance moves with it. */
   invalidateUser(userId: number, delta = 0): void {
+    this.leases?.giveBack((lease) => lease.userId === userId);
     if (delta === 0) return;
     this.redis
       .eval(scripts.ADJUST, 1, this.key(`u:${userId}`), delta)
@@ -203,6 +234,7 @@ export class RedisQuotaLedger implements QuotaLedger {
 
   /** A key's quota was set anew: forget the loaded balance; the next request loads it again. */
   invalidateToken(tokenId: number): void {
+    this.leases?.giveBack((lease) => lease.tokenId === tokenId);
     this.redis.del(this.key(`t:${tokenId}`)).catch((error: unknown) => this.options.onError?.(error));
   }
 
@@ -352,6 +384,9 @@ export class RedisQuotaLedger implements QuotaLedger {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    // Every lease settled and given back (running requests' parts stay held until they settle).
+    await this.leases?.flush(true);
     await this.flush();
   }
 }
