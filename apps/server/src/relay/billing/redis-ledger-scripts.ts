@@ -3,7 +3,7 @@
  *   u:<id>, t:<id>   spendable balance = stored − settled-not-yet-stored − open reservations
  *   uh:<id>          the user's open reservations, summed (balance after settled work = u + uh)
  *   th:<id>          a limited key's open reservations, summed (likewise t + th)
- *   res              hash reservation id → "userId|tokenId|amount|expiresAtMs", a lease with "|L:<journal id>"
+ *   res              hash reservation id → "userId|tokenId|amount|expiresAtMs", a lease with "|L:<journal id>:<unlimited key id>"
  *                    after it (redis-lease-scripts.ts)
  *   pending          hash of settled amounts not yet in the database (u:<id>:spent, u:<id>:req, t:<id>,
  *                    k:<id> for an unlimited key, c:<id>), and n:<journal id> → the highest
