@@ -27,15 +27,14 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
   const clients: Redis[] = [];
   let nextUser = 1;
 
-  const node = (prefix: string, options: { journal?: Journal; leaseFlushMs?: number } = {}) => {
+  /** A node with leases and a crash journal of its own (only a node with a journal takes leases). */
+  const node = (prefix: string, options: { journal?: Journal } = {}) => {
     const client = new Redis(redisUrl ?? '');
     clients.push(client);
-    const ledger = new RedisQuotaLedger(handle, client, {
-      prefix,
-      flushIntervalMs: NEVER,
-      leaseFlushMs: 10,
-      ...options,
-    });
+    const journal =
+      options.journal ??
+      new Journal({ directory: mkdtempSync(join(tmpdir(), 'one-hub-leases-')), fsyncIntervalMs: 1000 });
+    const ledger = new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: NEVER, leaseFlushMs: 10, journal });
     return { ledger, client };
   };
 
@@ -97,6 +96,18 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
     const third = node(prefix).ledger;
     if (stored > 0) await third.reserve(user, null, stored);
     await expect(third.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+  });
+
+  it('takes no lease without a crash journal: nothing could give a killed node’s lease back', async () => {
+    const prefix = `onehub-test:leases:${randomString(8)}:`;
+    const user = await insertUser(handle, nextUser++, 60_000);
+    const client = new Redis(redisUrl ?? '');
+    clients.push(client);
+    const ledger = new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: NEVER, leaseFlushMs: 10 });
+    const { charged, leased } = await spend(ledger, user, 300);
+    expect(leased).toBe(0);
+    await ledger.close();
+    expect(await storedQuotaOf(handle, user)).toBe(60_000 - charged);
   });
 
   it('keeps a killed node’s lease held until its journal is replayed, then the balance is exact', async () => {

@@ -11,7 +11,8 @@ import { RENEW_LEASES } from './redis-lease-scripts.js';
  * (free = held − running − spent), so admitting within free never takes more than Redis holds.
  * While a flush is in flight nothing new is admitted from the lease (such requests take the
  * per-request path) and a settlement charges no more than its reservation: the script may give
- * the free part back meanwhile.
+ * the free part back meanwhile. Only a node with a crash journal takes leases: the journal's replay
+ * is what gives a killed node's leases back (journal-replay.ts, redis-lease-release.ts).
  */
 interface Lease {
   id: string;
@@ -72,6 +73,8 @@ export class BalanceLeases {
 
   /** Holds `amount` in the request's lease at once, when one has room; else undefined (per request). */
   reserve(request: Omit<Reservation, 'settled' | 'id'>): Reservation | undefined {
+    // Without a crash journal a killed node's lease could never be given back: per request then.
+    if (!this.options.journal()) return undefined;
     const key = BalanceLeases.keyOf(request);
     let lease = this.leases.get(key);
     if (!lease) {
