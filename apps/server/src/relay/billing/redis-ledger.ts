@@ -283,8 +283,12 @@ export class RedisQuotaLedger implements QuotaLedger {
     return Number(row?.remain_quota ?? 0);
   }
 
-  /** Writes settled amounts to the database: stranded batches first, then the pending ones. */
+  /**
+   * Writes settled amounts to the database: what this node's leases settled goes to Redis first,
+   * then stranded batches, then the pending ones.
+   */
   async flush(): Promise<void> {
+    await this.leases?.flush();
     await this.flushRound();
   }
 
