@@ -10,8 +10,10 @@ import { RENEW_LEASES } from './redis-lease-scripts.js';
  * splits it into its running requests' reservations, the spend not yet flushed and the free part
  * (free = held − running − spent), so admitting within free never takes more than Redis holds.
  * While a flush is in flight nothing new is admitted from the lease (such requests take the
- * per-request path) and a settlement charges no more than its reservation: the script may give
- * the free part back meanwhile. Only a node with a crash journal takes leases: the journal's replay
+ * per-request path). A settlement may take beyond its reservation from the free part, as SETTLE
+ * takes from the balance; should that flush give the free part back (the balance went below the
+ * lease), such a charge is carried by the next flush, which charges no more than the balance has
+ * (the script's rule): Redis's balance never goes below zero. Only a node with a crash journal takes leases: the journal's replay
  * is what gives a killed node's leases back (journal-replay.ts, redis-lease-release.ts).
  */
 interface Lease {
@@ -98,7 +100,6 @@ export class BalanceLeases {
       this.leases.set(key, lease);
     }
     lease.lastUse = Date.now();
-    lease.returning = false;
     lease.largest = Math.max(lease.largest, request.amount);
     if (lease.inFlight || free(lease) < request.amount) {
       lease.demand += request.amount;
@@ -113,7 +114,7 @@ export class BalanceLeases {
   settle(reservation: Reservation, cost: number, channelId: number): SettleResult {
     const lease = this.leases.get(reservation.leaseKey ?? '') as Lease;
     lease.running -= reservation.amount;
-    const room = lease.inFlight ? reservation.amount : reservation.amount + Math.max(0, free(lease));
+    const room = reservation.amount + Math.max(0, free(lease));
     const charged = Math.max(0, Math.min(Math.floor(cost), room));
     lease.spent += charged;
     lease.requests++;
@@ -156,7 +157,7 @@ export class BalanceLeases {
     const args: (string | number)[] = [];
     for (const [key, lease] of this.leases) {
       const idle = now - lease.lastUse > IDLE_MS;
-      if (lease.held === 0 && lease.spent === 0 && (idle || everything)) {
+      if (lease.held === 0 && lease.spent === 0 && lease.requests === 0 && (idle || everything)) {
         if (lease.running === 0) this.leases.delete(key);
         continue;
       }
@@ -209,8 +210,11 @@ export class BalanceLeases {
       lease.held = held ?? 0;
       lease.balance = balance;
       lease.inFlight = false;
-      if (status === -1) await this.options.load('u', lease.userId);
-      if (status === -2) await this.options.load('t', lease.tokenId);
+      lease.returning = false;
+      // Not awaited: loading may flush the ledger, which waits for this flush.
+      const load = status === -1 ? this.options.load('u', lease.userId) : undefined;
+      const loadKey = status === -2 ? this.options.load('t', lease.tokenId) : undefined;
+      for (const loading of [load, loadKey]) loading?.catch((error: unknown) => this.options.onError?.(error));
     }
   }
 
