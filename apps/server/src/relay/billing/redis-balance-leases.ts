@@ -35,6 +35,8 @@ interface Lease {
   demand: number;
   demandCount: number;
   lastUse: number;
+  /** The last renewal granted a free part (or none was asked yet): a request short of room waits for the next. */
+  granting: boolean;
   /** The user's balance after settled work at the last flush (other nodes' leases not deducted). */
   balance?: number | undefined;
 }
@@ -96,6 +98,7 @@ export class BalanceLeases {
         demand: 0,
         demandCount: 0,
         lastUse: 0,
+        granting: true,
       };
       this.leases.set(key, lease);
     }
@@ -108,6 +111,36 @@ export class BalanceLeases {
     }
     lease.running += request.amount;
     return { ...request, settled: false, id: lease.id, leaseKey: key };
+  }
+
+  /**
+   * `reserve`, and when the lease is being renewed or has run low (and its last renewal granted
+   * room), one renewal of all leases, shared by every request that waits for it, then `reserve`
+   * again: a steady stream is served from leases, not per request while a lease refills.
+   */
+  async reserveSoon(request: Omit<Reservation, 'settled' | 'id'>): Promise<Reservation | undefined> {
+    const now = this.reserve(request);
+    if (now) return now;
+    const lease = this.leases.get(BalanceLeases.keyOf(request));
+    if (!lease?.granting || (lease.held === 0 && lease.demandCount < 2)) return undefined;
+    try {
+      await this.renewNow();
+    } catch (error) {
+      this.options.onError?.(error);
+      return undefined;
+    }
+    return this.reserve(request);
+  }
+
+  private renewal: Promise<void> | null = null;
+
+  private renewNow(): Promise<void> {
+    if (!this.renewal) {
+      this.renewal = this.flush().finally(() => {
+        this.renewal = null;
+      });
+    }
+    return this.renewal;
   }
 
   /** Settles a reservation `reserve` made: SETTLE's rule, within the lease. */
@@ -207,6 +240,7 @@ export class BalanceLeases {
         if (left > 0) lease.channels.set(channel, left);
         else lease.channels.delete(channel);
       }
+      lease.granting = (held ?? 0) > lease.running + lease.spent;
       lease.held = held ?? 0;
       lease.balance = balance;
       lease.inFlight = false;
