@@ -118,11 +118,17 @@ export class BalanceLeases {
    * room), one renewal of all leases, shared by every request that waits for it, then `reserve`
    * again: a steady stream is served from leases, not per request while a lease refills.
    */
-  async reserveSoon(request: Omit<Reservation, 'settled' | 'id'>): Promise<Reservation | undefined> {
+  reserveSoon(
+    request: Omit<Reservation, 'settled' | 'id'>,
+  ): Reservation | undefined | Promise<Reservation | undefined> {
     const now = this.reserve(request);
     if (now) return now;
     const lease = this.leases.get(BalanceLeases.keyOf(request));
     if (!lease?.granting || (lease.held === 0 && lease.demandCount < 2)) return undefined;
+    return this.afterRenewal(request);
+  }
+
+  private async afterRenewal(request: Omit<Reservation, 'settled' | 'id'>): Promise<Reservation | undefined> {
     try {
       await this.renewNow();
     } catch (error) {

@@ -110,7 +110,9 @@ export class RedisQuotaLedger implements QuotaLedger {
       return queued.add(request.tokenId, 'user', newcomerWait, this.retry(request, newcomerWait), true);
     }
     // A lease of this node's with room answers without Redis (none while this user's requests wait).
-    const leased = queued ? undefined : await this.leases?.reserveSoon(request);
+    // Answered without waiting when the lease has room or none is worth waiting for.
+    let leased = queued ? undefined : this.leases?.reserveSoon(request);
+    if (leased instanceof Promise) leased = await leased;
     if (leased) return leased;
     const outcome = await this.tryReserve(request);
     if ('held' in outcome) return outcome.held;
