@@ -104,7 +104,8 @@ export class BalanceLeases {
     }
     lease.lastUse = Date.now();
     lease.largest = Math.max(lease.largest, request.amount);
-    if (lease.inFlight || free(lease) < request.amount) {
+    // Only a lease Redis holds admits (a free model's 0 too: its settlement may still cost).
+    if (lease.inFlight || lease.held === 0 || free(lease) < request.amount) {
       lease.demand += request.amount;
       lease.demandCount++;
       return undefined;
