@@ -14,7 +14,9 @@ import type { NewLogRow } from '../db/index.js';
  * - `{"j":id,"v":1}` opens a segment: the id of the journal that wrote it;
  * - `{"s":seq,"u":user,"t":key,"k":unlimitedKey,"c":channel,"q":charged}` a settlement; with `"r":1`
  *   one the shared (Redis) ledger made, which reaches the database through Redis's batches and
- *   is written at replay only beyond the journal's mark in `journal_marks`;
+ *   is written at replay only beyond the journal's mark in `journal_marks`; with `"r":2` one made
+ *   in a node-local balance lease of the shared ledger (relay/billing/redis-lease-scripts.ts),
+ *   written at replay only beyond the journal's lease mark (journal id + `.lease`);
  * - `{"l":seq,"r":row}` a log row;
  * - `{"w":seq,"d":[[subject,period,start,quota,requests,tokens]…]}` use a settlement counted on budget
  *   windows (relay/billing/budgets), written by batches of their own;
@@ -72,6 +74,8 @@ export class Journal {
   private readonly segments: Segment[] = [];
   /** Settlements of the shared ledger not yet known to be in the database, oldest first. */
   private readonly shared: Array<{ seq: number; segment: Segment }> = [];
+  /** Likewise, those made in balance leases (they have a mark of their own). */
+  private readonly leased: Array<{ seq: number; segment: Segment }> = [];
   private buffer = '';
   private scheduled = false;
   /** Callers of commitTogether() waiting for this turn's write. */
@@ -102,30 +106,31 @@ export class Journal {
     return ++this.seq;
   }
 
-  /** Records a settlement the shared ledger made under `seq` (from nextSeq). Written at the next commit. */
-  sharedSettlement(seq: number, record: SettlementRecord): void {
+  /** Records a shared ledger's settlement made under `seq` (nextSeq), in a lease if `lease`. Written at the next commit. */
+  sharedSettlement(seq: number, record: SettlementRecord, lease = false): void {
     const segment = this.active();
     segment.open++;
-    this.shared.push({ seq, segment });
+    (lease ? this.leased : this.shared).push({ seq, segment });
     this.append(
-      `{"s":${seq},"u":${record.userId},"t":${record.tokenId},"k":${record.unlimitedKeyId},"c":${record.channelId},"q":${record.charged},"r":1}\n`,
+      `{"s":${seq},"u":${record.userId},"t":${record.tokenId},"k":${record.unlimitedKeyId},"c":${record.channelId},"q":${record.charged},"r":${lease ? 2 : 1}}\n`,
     );
   }
 
-  /** Shared settlements not yet known to be in the database. */
+  /** Shared settlements (in leases or not) not yet known to be in the database. */
   get sharedOpen(): number {
-    return this.shared.length;
+    return this.shared.length + this.leased.length;
   }
 
-  /** The database holds every shared settlement up to `mark` (Redis's batches carried them). */
-  sharedThrough(mark: number): void {
+  /** The database holds every shared settlement (with `lease`: made in a lease) up to `mark`. */
+  sharedThrough(mark: number, lease = false): void {
+    const list = lease ? this.leased : this.shared;
     let count = 0;
-    while (count < this.shared.length && (this.shared[count] as { seq: number }).seq <= mark) {
-      (this.shared[count] as { segment: Segment }).segment.open--;
+    while (count < list.length && (list[count] as { seq: number }).seq <= mark) {
+      (list[count] as { segment: Segment }).segment.open--;
       count++;
     }
     if (count === 0) return;
-    this.shared.splice(0, count);
+    list.splice(0, count);
     this.dropSettledSegments();
   }
 

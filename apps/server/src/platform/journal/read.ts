@@ -8,8 +8,11 @@ export interface JournalContents {
   /** The ids of the journals that wrote the segments, in order. */
   journalIds: string[];
   settlements: Map<number, SettlementRecord>;
-  /** Settlements of the shared ledger: written at replay only beyond their journal's mark. */
-  shared: Array<{ journal: string; seq: number; record: SettlementRecord }>;
+  /**
+   * Settlements of the shared ledger: written at replay only beyond their journal's mark (those
+   * made in a balance lease, `lease`, beyond its lease mark).
+   */
+  shared: Array<{ journal: string; seq: number; record: SettlementRecord; lease?: boolean }>;
   logRows: Map<number, NewLogRow>;
   /** Budget window use, per settlement. */
   windowUse: Map<number, WindowUseRecord[]>;
@@ -86,6 +89,7 @@ function readLine(contents: JournalContents, value: Record<string, unknown>, jou
     if (!isCount(u) || !isCount(t) || !isCount(k) || !isCount(c) || !isCount(q)) return false;
     const record = { userId: u, tokenId: t, unlimitedKeyId: k, channelId: c, charged: q };
     if (value.r === 1) contents.shared.push({ journal, seq: value.s, record });
+    else if (value.r === 2) contents.shared.push({ journal, seq: value.s, record, lease: true });
     else contents.settlements.set(key(value.s), record);
     return true;
   }

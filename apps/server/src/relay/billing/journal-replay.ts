@@ -36,7 +36,15 @@ export interface ReplayOptions {
    * a journal's shared settlement beyond its mark is one Redis lost.
    */
   flushShared?: () => Promise<void>;
+  /**
+   * Gives back, once the replay committed, the balance leases the replayed journals held in Redis,
+   * less what the replay wrote for each (the shared ledger's releaseLeases).
+   */
+  releaseLeases?: (journalIds: readonly string[], spent: LeaseSpend) => Promise<void>;
 }
+
+/** What a replay wrote of each lease: `<journal id>|<user id>|<limited key id>|<unlimited key id>` → the amount. */
+export type LeaseSpend = Map<string, number>;
 
 /**
  * Writes log rows, and their consume totals into the statistics, in the caller's transaction: the
@@ -59,7 +67,7 @@ export async function replayJournal(
     unreadable: contents.unreadable,
   };
   if (contents.files.length === 0) return report;
-  const { deltas, rows, windows } = await unwritten(handle, contents, options);
+  const { deltas, rows, windows, leaseSpend } = await unwritten(handle, contents, options);
   report.settlements = countSettlements(deltas);
   report.logRows = rows.length;
   report.windowUses = windows.length;
@@ -81,6 +89,8 @@ export async function replayJournal(
       report.refusedRows = await replayApart(handle, insertLogRows, replayId, money, rows);
     }
   }
+  // After the commit: before it, a lease given back would count its unwritten spend as free.
+  await options.releaseLeases?.(contents.journalIds, leaseSpend);
   removeJournalFiles(contents);
   return report;
 }
@@ -105,7 +115,7 @@ async function unwritten(
   handle: DatabaseHandle,
   contents: JournalContents,
   options: ReplayOptions,
-): Promise<{ deltas: LedgerDeltas; rows: NewLogRow[]; windows: WindowUseRecord[][] }> {
+): Promise<{ deltas: LedgerDeltas; rows: NewLogRow[]; windows: WindowUseRecord[][]; leaseSpend: LeaseSpend }> {
   const done = new Set(contents.abandoned);
   const unknown = [...contents.batches.keys()].filter((batchId) => !contents.written.has(batchId));
   const applied = await appliedBatches(handle, unknown);
@@ -115,11 +125,17 @@ async function unwritten(
   }
   const deltas = newDeltas();
   for (const [seq, record] of contents.settlements) if (!done.has(seq)) addSettlement(deltas, record);
+  const leaseSpend: LeaseSpend = new Map();
   if (contents.shared.length > 0) {
     await options.flushShared?.();
-    const marks = await journalMarks(handle, [...new Set(contents.shared.map((entry) => entry.journal))]);
-    for (const { journal, seq, record } of contents.shared) {
-      if (seq > (marks.get(journal) ?? 0)) addSettlement(deltas, record);
+    const journals = [...new Set(contents.shared.map((entry) => entry.journal))];
+    const marks = await journalMarks(handle, [...journals, ...journals.map((journal) => `${journal}.lease`)]);
+    for (const { journal, seq, record, lease } of contents.shared) {
+      if (seq <= (marks.get(lease ? `${journal}.lease` : journal) ?? 0)) continue;
+      addSettlement(deltas, record);
+      if (!lease) continue;
+      const key = `${journal}|${record.userId}|${record.tokenId}|${record.unlimitedKeyId}`;
+      leaseSpend.set(key, (leaseSpend.get(key) ?? 0) + record.charged);
     }
   }
   const rows: NewLogRow[] = [];
@@ -127,7 +143,7 @@ async function unwritten(
     if (!done.has(seq)) rows.push(row);
   }
   const windows = [...contents.windowUse].filter(([seq]) => !done.has(seq)).map(([, records]) => records);
-  return { deltas, rows, windows };
+  return { deltas, rows, windows, leaseSpend };
 }
 
 async function replayApart(
@@ -178,12 +194,15 @@ export async function openJournal(
   insertLogRows: InsertLogRows,
   options: { fsyncIntervalMs: number; onError?: (error: unknown) => void } & ReplayOptions,
 ): Promise<OpenedJournal> {
-  const { flushShared, ...journalOptions } = options;
+  const { flushShared, releaseLeases, ...journalOptions } = options;
   const own = claimSlot(root);
   const replayed: ReplayReport = { settlements: 0, logRows: 0, windowUses: 0, refusedRows: 0, unreadable: 0 };
   try {
     for (const slot of [own, ...claimAbandonedSlots(root, own)]) {
-      const report = await replayJournal(handle, slot.directory, insertLogRows, flushShared ? { flushShared } : {});
+      const report = await replayJournal(handle, slot.directory, insertLogRows, {
+        ...(flushShared ? { flushShared } : {}),
+        ...(releaseLeases ? { releaseLeases } : {}),
+      });
       replayed.settlements += report.settlements;
       replayed.logRows += report.logRows;
       replayed.windowUses += report.windowUses;

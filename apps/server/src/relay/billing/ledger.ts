@@ -70,6 +70,8 @@ export interface Reservation {
   settled: boolean;
   /** Set by ledgers that track reservations outside the process. */
   id?: string;
+  /** Held in this node's balance lease (redis-balance-leases.ts), not by a reservation of its own. */
+  leaseKey?: string;
   /** What it holds on budget windows (budgets/budgeted-ledger.ts). */
   budget?: BudgetHold;
   /** Paid by the owner's plan: nothing is held on or charged to the balance. */

@@ -3,7 +3,8 @@
  *   u:<id>, t:<id>   spendable balance = stored − settled-not-yet-stored − open reservations
  *   uh:<id>          the user's open reservations, summed (balance after settled work = u + uh)
  *   th:<id>          a limited key's open reservations, summed (likewise t + th)
- *   res              hash reservation id → "userId|tokenId|amount|expiresAtMs"
+ *   res              hash reservation id → "userId|tokenId|amount|expiresAtMs", a lease with "|L:<journal id>:<unlimited key id>"
+ *                    after it (redis-lease-scripts.ts)
  *   pending          hash of settled amounts not yet in the database (u:<id>:spent, u:<id>:req, t:<id>,
  *                    k:<id> for an unlimited key, c:<id>), and n:<journal id> → the highest
  *                    settlement of that node's crash journal among them
@@ -125,10 +126,13 @@ redis.call('SET', KEYS[1], value - held)
 redis.call('SET', KEYS[6], held)
 return 1`;
 
-/** KEYS: res. ARGV: id, key prefix, now (ms). Gives back a reservation nobody settled in time. */
+/**
+ * KEYS: res. ARGV: id, key prefix, now (ms). Gives back a reservation nobody settled in time; never
+ * a lease (redis-lease-scripts.ts: RELEASE_LEASE gives it back once its node's journal is replayed).
+ */
 export const REFUND_EXPIRED = `
 local record = redis.call('HGET', KEYS[1], ARGV[1])
-if not record then return 0 end
+if not record or string.find(record, '|L:', 1, true) then return 0 end
 local user, token, amount, expires = string.match(record, '^(%d+)|(%d+)|(%d+)|(%d+)$')
 if tonumber(expires) > tonumber(ARGV[3]) then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { randomString } from '../../platform/crypto.js';
-import { type DatabaseHandle, isUniqueViolation } from '../../platform/db/index.js';
-import { journalMarks } from '../../platform/journal/batches.js';
+import type { DatabaseHandle } from '../../platform/db/index.js';
 import type { Journal } from '../../platform/journal/journal.js';
+import type { LeaseSpend } from './journal-replay.js';
 import {
   insufficientQuota,
   KEY_SHORT,
@@ -14,8 +14,11 @@ import {
   settlementRecord,
   USER_SHORT,
 } from './ledger.js';
-import { createLedgerWriter, deltasFromFields, marksFromFields } from './ledger-writer.js';
 import { type QuotaWait, type Short, type TryOutcome, type WaitFor, WaitQueue } from './quota-waiters.js';
+import { BalanceLeases } from './redis-balance-leases.js';
+import { releaseLeases } from './redis-lease-release.js';
+import { RedisBatches } from './redis-ledger-batches.js';
+import { loadBalance } from './redis-ledger-load.js';
 import * as scripts from './redis-ledger-scripts.js';
 
 /**
@@ -31,9 +34,12 @@ export interface RedisLedgerOptions {
   onError?: (error: unknown) => void;
   /** This node's crash journal: every settlement is recorded there too (journal.ts). */
   journal?: Journal;
+  /**
+   * How often this node settles and renews its balance leases (redis-balance-leases.ts), in ms;
+   * unset: no leases, every request reserves and settles in Redis.
+   */
+  leaseFlushMs?: number;
 }
-
-const MAX_INIT_ATTEMPTS = 20;
 
 /**
  * How often a waiting reservation tries again for settlements made on other nodes (this node's own
@@ -55,10 +61,11 @@ export class RedisQuotaLedger implements QuotaLedger {
   private readonly node = randomString(8);
   private counter = 0;
   private readonly timer: NodeJS.Timeout;
-  private readonly writeBatch: ReturnType<typeof createLedgerWriter>;
-  private running: Promise<void> | null = null;
+  private readonly batches: RedisBatches;
   /** This node's requests waiting for quota, by user (quota-waiters.ts). */
   private readonly waiting = new Map<number, WaitQueue<Reservation>>();
+  private readonly leases: BalanceLeases | undefined;
+  private readonly leaseTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -66,11 +73,25 @@ export class RedisQuotaLedger implements QuotaLedger {
     private options: RedisLedgerOptions = {},
   ) {
     this.prefix = options.prefix ?? 'onehub:ledger:';
-    this.writeBatch = createLedgerWriter(handle);
+    this.batches = new RedisBatches(redis, handle, this.prefix, this.node, () => this.options);
     this.timer = setInterval(() => {
       this.flush().catch((error: unknown) => options.onError?.(error));
     }, options.flushIntervalMs ?? 1000);
     this.timer.unref();
+    if (options.leaseFlushMs) {
+      const leases = new BalanceLeases(redis, {
+        node: this.node,
+        prefix: this.prefix,
+        journal: () => this.options.journal,
+        load: (kind, id) => this.load(kind, id),
+        onError: options.onError,
+      });
+      this.leases = leases;
+      this.leaseTimer = setInterval(() => {
+        leases.flush().catch((error: unknown) => options.onError?.(error));
+      }, options.leaseFlushMs);
+      this.leaseTimer.unref();
+    }
   }
 
   private key(name: string): string {
@@ -85,6 +106,11 @@ export class RedisQuotaLedger implements QuotaLedger {
     if (queued && newcomerWait && newcomerWait.until > Date.now()) {
       return queued.add(request.tokenId, 'user', newcomerWait, this.retry(request, newcomerWait), true);
     }
+    // A lease of this node's with room answers without Redis (none while this user's requests wait).
+    // Answered without waiting when the lease has room or none is worth waiting for.
+    let leased = queued ? undefined : this.leases?.reserveSoon(request);
+    if (leased instanceof Promise) leased = await leased;
+    if (leased) return leased;
     const outcome = await this.tryReserve(request);
     if ('held' in outcome) return outcome.held;
     if ('refused' in outcome) throw outcome.refused;
@@ -151,6 +177,11 @@ export class RedisQuotaLedger implements QuotaLedger {
     if (reservation.settled) return { charged: 0, shortfall: 0 };
     reservation.settled = true;
     const { userId, tokenId } = reservation;
+    if (reservation.leaseKey !== undefined && this.leases) {
+      const result = this.leases.settle(reservation, cost, channelId);
+      this.waiting.get(userId)?.wake();
+      return result;
+    }
     const { journal } = this.options;
     const seq = journal?.nextSeq() ?? 0;
     const [charged = 0, balance] = (
@@ -181,6 +212,11 @@ export class RedisQuotaLedger implements QuotaLedger {
     return { charged, shortfall: Math.max(0, cost - charged), ...(balance === undefined ? {} : { balance }) };
   }
 
+  /** After a replay: gives back the leases the replayed journals held (redis-lease-release.ts). */
+  async releaseLeases(journalIds: readonly string[], spent: LeaseSpend): Promise<void> {
+    await releaseLeases(this.redis, this.prefix, journalIds, spent);
+  }
+
   /** From now on every settlement is recorded in `journal` too (set once it has been replayed). */
   useJournal(journal: Journal): void {
     this.options.journal = journal;
@@ -188,6 +224,7 @@ export class RedisQuotaLedger implements QuotaLedger {
 
   /** A top-up changed the stored balance by `delta`; a loaded balance moves with it. */
   invalidateUser(userId: number, delta = 0): void {
+    this.leases?.giveBack((lease) => lease.userId === userId);
     if (delta === 0) return;
     this.redis
       .eval(scripts.ADJUST, 1, this.key(`u:${userId}`), delta)
@@ -196,57 +233,28 @@ export class RedisQuotaLedger implements QuotaLedger {
 
   /** A key's quota was set anew: forget the loaded balance; the next request loads it again. */
   invalidateToken(tokenId: number): void {
+    this.leases?.giveBack((lease) => lease.tokenId === tokenId);
     this.redis.del(this.key(`t:${tokenId}`)).catch((error: unknown) => this.options.onError?.(error));
   }
 
-  private async load(kind: 'u' | 't', id: number): Promise<void> {
-    for (let attempt = 0; attempt < MAX_INIT_ATTEMPTS; attempt++) {
-      const generation = (await this.redis.get(this.key('gen'))) ?? '0';
-      const stored = kind === 'u' ? await this.storedUser(id) : await this.storedToken(id);
-      const field = kind === 'u' ? `u:${id}:spent` : `t:${id}`;
-      const result = Number(
-        await this.redis.eval(
-          scripts.INIT,
-          6,
-          this.key(`${kind}:${id}`),
-          this.key('res'),
-          this.key('pending'),
-          this.key('gen'),
-          this.key('inflight'),
-          // The balance's sum of open reservations.
-          this.key(`${kind}h:${id}`),
-          stored,
-          field,
-          kind,
-          id,
-          generation,
-        ),
-      );
-      if (result === 1) return;
-      // A batch is being written or just was: write any stranded batch, then read again.
-      if (result === -1) await this.flush();
-      await new Promise((resolve) => setTimeout(resolve, 5 * (attempt + 1)));
-    }
-    throw new Error('the shared quota ledger could not load a balance while batches were being written');
+  private load(kind: 'u' | 't', id: number): Promise<void> {
+    return loadBalance(
+      this.redis,
+      this.handle,
+      (name) => this.key(name),
+      kind,
+      id,
+      () => this.flush(),
+    );
   }
 
-  private async storedUser(id: number): Promise<number> {
-    const row = await this.handle.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirst();
-    return Number(row?.quota ?? 0);
-  }
-
-  private async storedToken(id: number): Promise<number> {
-    const row = await this.handle.db
-      .selectFrom('tokens')
-      .select('remain_quota')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(row?.remain_quota ?? 0);
-  }
-
-  /** Writes settled amounts to the database: stranded batches first, then the pending ones. */
+  /**
+   * Writes settled amounts to the database: what this node's leases settled goes to Redis first,
+   * then stranded batches, then the pending ones.
+   */
   async flush(): Promise<void> {
-    await this.flushRound();
+    await this.leases?.flush();
+    await this.batches.round();
   }
 
   /**
@@ -256,94 +264,17 @@ export class RedisQuotaLedger implements QuotaLedger {
    */
   async flushAll(): Promise<void> {
     for (let attempt = 0; attempt < 600; attempt++) {
-      if (await this.flushRound()) return;
+      if (await this.batches.round()) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error('the shared quota ledger could not take its flush lock for 30 seconds');
   }
 
-  private async flushRound(): Promise<boolean> {
-    while (this.running) await this.running;
-    const round = this.flushOnce();
-    this.running = round.then(
-      () => undefined,
-      () => undefined,
-    );
-    try {
-      return await round;
-    } finally {
-      this.running = null;
-      await this.noteJournalMark();
-    }
-  }
-
-  /** Lets the journal drop what Redis's batches (this node's or another's) carried to the database. */
-  private async noteJournalMark(): Promise<void> {
-    const { journal } = this.options;
-    if (!journal || journal.sharedOpen === 0) return;
-    try {
-      const marks = await journalMarks(this.handle, [journal.id]);
-      journal.sharedThrough(marks.get(journal.id) ?? 0);
-    } catch (error) {
-      this.options.onError?.(error);
-    }
-  }
-
-  /** Answers false when another node's flush held the lock, so none ran here. */
-  private async flushOnce(): Promise<boolean> {
-    const lock = this.key('flush-lock');
-    const owner = `${this.node}-${Date.now()}`;
-    if ((await this.redis.set(lock, owner, 'PX', 30_000, 'NX')) !== 'OK') return false;
-    try {
-      for (const batchId of await this.redis.smembers(this.key('inflight'))) await this.writeStored(batchId);
-      const batchId = `${this.node}-${Date.now()}-${randomString(6)}`;
-      const taken = Number(
-        await this.redis.eval(
-          scripts.TAKE_PENDING,
-          2,
-          this.key('pending'),
-          this.key('inflight'),
-          batchId,
-          this.key(`batch:${batchId}`),
-        ),
-      );
-      if (taken === 1) await this.writeStored(batchId);
-      await this.refundExpired();
-      return true;
-    } finally {
-      if ((await this.redis.get(lock)) === owner) await this.redis.del(lock);
-    }
-  }
-
-  private async writeStored(batchId: string): Promise<void> {
-    const fields = await this.redis.hgetall(this.key(`batch:${batchId}`));
-    try {
-      await this.writeBatch(deltasFromFields(fields), batchId, marksFromFields(fields));
-    } catch (error) {
-      // Another writer recorded the same batch id first: it is in the database already.
-      if (!isUniqueViolation(error)) throw error;
-    }
-    await this.redis.eval(
-      scripts.FINISH_BATCH,
-      3,
-      this.key(`batch:${batchId}`),
-      this.key('inflight'),
-      this.key('gen'),
-      batchId,
-    );
-  }
-
-  private async refundExpired(): Promise<void> {
-    const records = await this.redis.hgetall(this.key('res'));
-    const now = Date.now();
-    for (const [id, record] of Object.entries(records)) {
-      const expires = Number(record.split('|')[3]);
-      if (expires <= now) await this.redis.eval(scripts.REFUND_EXPIRED, 1, this.key('res'), id, this.prefix, now);
-    }
-  }
-
   async close(): Promise<void> {
     clearInterval(this.timer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    // Every lease settled and given back (running requests' parts stay held until they settle).
+    await this.leases?.flush(true);
     await this.flush();
   }
 }
