@@ -120,6 +120,22 @@ describe.skipIf(!redisUrl)('Redis balance lease scripts', () => {
     expect([await balance(user), await held(user)]).toEqual([7350, 0]);
   });
 
+  it('counts the spend of a flush sent twice (its reply lost) once, and renews the lease from its record', async () => {
+    const user = await loadUser(8000);
+    expect(await renew('d1', { user, want: 1000 })).toEqual([1, 0, 1000, 8000]);
+    const flush: Renewal = { user, mark: 30, spent: 400, requests: 2, keep: 100, want: 500, channels: [[3, 400]] };
+    expect(await renew('d1', flush)).toEqual([1, 400, 600, 7600]);
+    // The same command again, as a client resends it after a reconnect: nothing is charged twice.
+    expect(await renew('d1', flush)).toEqual([1, 0, 600, 7600]);
+    expect([await balance(user), await held(user)]).toEqual([7000, 600]);
+    expect(await pending(`u:${user}:spent`)).toBe(400);
+    expect(await pending(`u:${user}:req`)).toBe(2);
+    expect(await pending('c:3')).toBe(400);
+    // The next flush, with a new mark, is counted.
+    expect(await renew('d1', { user, mark: 31, spent: 50, requests: 1, want: 0 })).toEqual([1, 50, 0, 7550]);
+    expect(await pending(`u:${user}:spent`)).toBe(450);
+  });
+
   it('settles every lease of a node in one script, under one mark', async () => {
     const [first, second] = [await loadUser(800), await loadUser(1600)];
     expect(

@@ -41,10 +41,18 @@ export const LEASE_EXPIRES = 9_000_000_000_000;
  * free part, possibly 0: then only keep is held, or nothing and the record is gone); -1 the user's
  * balance, -2 the key's, is not loaded (the spend is settled all the same, an existing lease holds
  * keep; load and ask again); -3 a lost lease whose keep the balance cannot hold: nothing is held.
- * `charged` is the spend charged (less than `spent` only for a lost lease); `balance` the user's
- * after settled work, when loaded.
+ * `charged` is the spend charged (less than `spent` only for a lost lease, and 0 for a flush Redis had
+ * run already, whose mark the pending amounts hold); `balance` the user's after settled work, when loaded.
  */
 export const RENEW_LEASES = `
+-- The same flush twice (Redis ran it and its reply was lost: the client sends it again after a
+-- reconnect): its mark is in the pending amounts already, so its spend is not counted again; the
+-- leases are renewed from their records all the same, and the answers tell the node where they stand.
+local again = false
+if ARGV[1] ~= '' and tonumber(ARGV[2]) > 0 then
+  local seen = redis.call('HGET', KEYS[2], 'n:' .. ARGV[1] .. '.lease')
+  again = seen and tonumber(seen) >= tonumber(ARGV[2])
+end
 local adds, order = {}, {}
 local function add(field, amount)
   if amount == 0 then return end
@@ -59,6 +67,7 @@ for index = 0, (#KEYS - 2) / 4 - 1 do
   local spent, requests, keep = tonumber(ARGV[at + 4]), tonumber(ARGV[at + 5]), tonumber(ARGV[at + 6])
   local must, want, minimum = tonumber(ARGV[at + 7]), tonumber(ARGV[at + 8]), tonumber(ARGV[at + 9])
   local divisor, channels = tonumber(ARGV[at + 10]), tonumber(ARGV[at + 11])
+  if again then spent, requests = 0, 0 end
   local hasToken = tokenId ~= '0'
   local values = redis.call('MGET', userKey, userHeldKey, tokenKey, tokenHeldKey)
   local user, userHeld = tonumber(values[1]), tonumber(values[2])
@@ -117,7 +126,7 @@ for index = 0, (#KEYS - 2) / 4 - 1 do
   add('u:' .. userId .. ':req', requests)
   if hasToken then add('t:' .. tokenId, charged) elseif unlimited ~= '0' then add('k:' .. unlimited, charged) end
   for channel = 0, channels - 1 do
-    add('c:' .. ARGV[at + 12 + channel * 2], tonumber(ARGV[at + 13 + channel * 2]))
+    if not again then add('c:' .. ARGV[at + 12 + channel * 2], tonumber(ARGV[at + 13 + channel * 2])) end
   end
   at = at + 12 + channels * 2
   if user and userHeld then answers[#answers + 1] = {status, charged, lease, user + userHeld}
