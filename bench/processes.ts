@@ -50,13 +50,18 @@ export async function startChild(
       child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
     });
   } else {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      const up = await fetch(`${readyUrl}/api/status`).then(
+    let up = false;
+    for (let attempt = 0; attempt < 200 && !up; attempt++) {
+      up = await fetch(`${readyUrl}/api/status`).then(
         (response) => response.ok,
         () => false,
       );
-      if (up) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!up) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // A server that never answered is no target: measuring against it would report nonsense.
+    if (!up) {
+      child.kill('SIGTERM');
+      throw new Error(`${args.join(' ')} did not answer ${readyUrl}/api/status within 20 s`);
     }
   }
   const pid = child.pid ?? 0;

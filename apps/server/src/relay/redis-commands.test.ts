@@ -1,9 +1,13 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  commandsPerRequest,
+  countWhile,
+  describeByCommand,
+  type PrivateRedis,
+  startPrivateRedis,
+} from '../../test/redis-commands.js';
 import { type RelayTestContext, startRelayTest } from '../../test/relay-setup.js';
 
 /**
@@ -17,65 +21,18 @@ const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 const REQUESTS = 300;
 const CONCURRENCY = 8;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-async function commandCalls(redis: Redis): Promise<Map<string, number>> {
-  const calls = new Map<string, number>();
-  for (const line of (await redis.info('commandstats')).split('\n')) {
-    const match = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
-    if (match?.[1] && match[2]) calls.set(match[1], Number(match[2]));
-  }
-  calls.delete('config');
-  calls.delete('info');
-  return calls;
-}
-
 describe.skipIf(!hasRedisServer)('Redis commands per relay request (issue 38)', () => {
-  let server: ChildProcess;
-  let redis: Redis;
+  let redis: PrivateRedis;
   let r: RelayTestContext;
 
   beforeAll(async () => {
-    const port = await freePort();
-    server = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    );
-    // Until the server listens (bounded): a fresh client per attempt.
-    for (let attempt = 0; ; attempt++) {
-      const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null });
-      client.on('error', () => {});
-      try {
-        await client.connect();
-        redis = client;
-        break;
-      } catch (error) {
-        client.disconnect();
-        if (attempt >= 50) throw error;
-        await sleep(100);
-      }
-    }
-    r = await startRelayTest({ cache: 'configured', env: { REDIS_CONN_STRING: `redis://127.0.0.1:${port}` } });
+    redis = await startPrivateRedis();
+    r = await startRelayTest({ cache: 'configured', env: { REDIS_CONN_STRING: redis.url } });
   }, 60_000);
 
   afterAll(async () => {
     await r?.close();
-    redis?.disconnect();
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await once(server, 'exit');
-    }
+    await redis?.stop();
   });
 
   /** Commands per request over a steady run of REQUESTS chats with `key`, the idle rate subtracted. */
@@ -92,37 +49,26 @@ describe.skipIf(!hasRedisServer)('Redis commands per relay request (issue 38)', 
     // Warm up: balances loaded, slices and leases grown to the steady rate.
     for (let index = 0; index < 20; index++) expect(await chat()).toBe(200);
 
-    await redis.config('RESETSTAT');
-    const started = performance.now();
     let sent = 0;
     const statuses: number[] = [];
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (sent < REQUESTS) {
-          sent += 1;
-          statuses.push(await chat());
-        }
-      }),
-    );
-    const loadMs = performance.now() - started;
-    const load = await commandCalls(redis);
+    const load = await countWhile(redis.client, async () => {
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (sent < REQUESTS) {
+            sent += 1;
+            statuses.push(await chat());
+          }
+        }),
+      );
+    });
     expect(statuses.filter((status) => status === 200)).toHaveLength(REQUESTS);
-
     // The same node idle for as long: timers, flushes, renewals.
-    await redis.config('RESETSTAT');
-    await sleep(loadMs);
-    const idle = await commandCalls(redis);
-
-    const perRequest = new Map<string, number>();
-    for (const [name, count] of load) perRequest.set(name, Math.max(0, count - (idle.get(name) ?? 0)) / REQUESTS);
-    const total = [...perRequest.values()].reduce((sum, value) => sum + value, 0);
-    const detail = [...perRequest]
-      .filter(([, value]) => value >= 0.005)
-      .sort((left, right) => right[1] - left[1])
-      .map(([name, value]) => `${name} ${value.toFixed(2)}`)
-      .join(', ');
-    console.log(`Redis commands per request for ${key.slice(0, 6)}…: ${total.toFixed(1)} (${detail})`);
-    return { total, perRequest };
+    const idle = await countWhile(redis.client, () => sleep(load.seconds * 1000));
+    const counted = commandsPerRequest(load, idle, REQUESTS);
+    console.log(
+      `Redis commands per request for ${key.slice(0, 6)}…: ${counted.total.toFixed(1)} (${describeByCommand(counted)})`,
+    );
+    return { total: counted.total, perRequest: new Map(counted.byCommand) };
   }
 
   async function prepareUser(): Promise<string> {
