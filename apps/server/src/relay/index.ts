@@ -161,6 +161,8 @@ export async function installRelay(
         prefix: `${namespace}budget:`,
         onError: onBudgetError,
         journal,
+        // Steady requests hold and settle on node-local slices of their windows, flushed 4 times a second.
+        leaseFlushMs: 250,
       })
     : new MemoryBudgetLedger(budgetStore, budgetClock, { onFlushError: onBudgetError, journal });
   const ledger: QuotaLedger = new BudgetedLedger(balances, budgets);

@@ -15,7 +15,7 @@
  * once (HSET) per script: the script runs alone, so this is what HINCRBY per field did, in two
  * commands per counter rather than a dozen (issue 38: INFO commandstats counts a script's commands).
  */
-const READ = `
+export const READ = `
 local FIELDS = {'s', 'e', 'q', 'r', 't', 'hq', 'hr', 'ht'}
 local function read(key)
   local raw = redis.call('HMGET', key, unpack(FIELDS))
@@ -32,7 +32,7 @@ end
  * Brings counter v's window up to now (closing one that ended, opening one) in the table; → whether
  * it moved (then s, e, q, r, t are to be written, and the key's expiry moved with e).
  */
-const ROLL = `
+export const ROLL = `
 local function roll(v, base, now, open)
   local mode, len, cs, ce = ARGV[base + 1], tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
   local s, e, closed = v.s, v.e, false
@@ -181,14 +181,23 @@ redis.call('HSET', KEYS[1], 's', ARGV[1], 'e', ARGV[2], 'q', ARGV[3], 'r', ARGV[
 if tonumber(ARGV[2]) > 0 then redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[2]) + 604800000) else redis.call('PEXPIRE', KEYS[1], 604800000) end
 return 1`;
 
-/** KEYS: bres. ARGV: hold id, now. Gives back a hold nobody settled in time (its node died). */
+/**
+ * KEYS: bres. ARGV: hold id, now. Gives back a hold nobody settled in time (its node died). A window
+ * lease (id `W-…`, redis-window-lease-scripts.ts) is not given back but counted as used: its dead
+ * node may have spent any part of it without flushing, and counting it all never lets the window
+ * be passed (the stored use, written from the node's journal, stays exact).
+ */
 export const REFUND_EXPIRED = `${TAKE}
 local record = redis.call('HGET', KEYS[1], ARGV[1])
 if not record then return 0 end
 local expires, q, r, t, names = string.match(record, '^(%d+)|(%d+)|(%d+)|(%d+)|(.*)$')
 if not expires or tonumber(expires) > tonumber(ARGV[2]) then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
+local lease = string.sub(ARGV[1], 1, 2) == 'W-'
 for key in string.gmatch(names, '[^,]+') do
-  if redis.call('EXISTS', key) == 1 then take(key, 'h', q, r, t) end
+  if redis.call('EXISTS', key) == 1 then
+    take(key, 'h', q, r, t)
+    if lease then take(key, '', 0 - tonumber(q), 0 - tonumber(r), 0 - tonumber(t)) end
+  end
 end
 return 1`;

@@ -1,0 +1,149 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../../test/databases.js';
+import type { WindowClock } from '../../../domain/budget-windows.js';
+import { randomString } from '../../../platform/crypto.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../../platform/db/index.js';
+import { BudgetExceeded, type BudgetHold, type CounterRule } from './budget-ledger.js';
+import { RedisBudgetLedger } from './redis-budget-ledger.js';
+import { REFUND_EXPIRED } from './redis-budget-scripts.js';
+import { WINDOW_LEASE_TTL_MS } from './redis-window-leases.js';
+import { BudgetUsageStore } from './usage-store.js';
+
+/**
+ * Window leases through the ledger (issue 38): nodes serve steady requests from slices of their
+ * windows held in Redis, synchronously, and together never pass a window; once the nodes have
+ * flushed and given their leases back, Redis counts exactly what was served; a node that dies with
+ * a lease has it counted as used, never given back unspent.
+ */
+const redisUrl = process.env.TEST_REDIS_URL;
+const NEVER = 3_600_000;
+const rolling = (): WindowClock => ({ mode: 'rolling', timeZone: 'UTC' });
+const USE = { quota: 30, requests: 1, tokens: 19 };
+const DEMAND = { quota: 40, requests: 1, tokens: 25 };
+
+describe.skipIf(!redisUrl)('budget window leases shared by nodes', () => {
+  let testDatabase: TestDatabase;
+  let handle: DatabaseHandle;
+  let store: BudgetUsageStore;
+  const clients: Redis[] = [];
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('sqlite');
+    handle = openDatabase(testDatabase.target);
+    await migrateToLatest(handle);
+    store = new BudgetUsageStore(handle);
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await handle?.close();
+    await testDatabase?.drop();
+  });
+
+  /** A node flushing its leases every `leaseFlushMs` (NEVER: only when a request waits for a renewal, or asked). */
+  const node = (prefix: string, leaseFlushMs = 5) => {
+    const client = new Redis(redisUrl ?? '');
+    clients.push(client);
+    const ledger = new RedisBudgetLedger(client, store, rolling, { prefix, flushIntervalMs: NEVER, leaseFlushMs });
+    return { ledger, client };
+  };
+
+  /** Holds and settles `USE` until `count` were started or 20 in a row were refused; 4 at once. */
+  async function serve(ledger: RedisBudgetLedger, rule: CounterRule, count: number) {
+    let served = 0;
+    let onLease = 0;
+    let started = 0;
+    let refusals = 0;
+    const worker = async () => {
+      while (started < count && refusals < 20) {
+        started++;
+        let hold: BudgetHold;
+        try {
+          const holding = ledger.hold([rule], DEMAND);
+          if (!(holding instanceof Promise)) onLease++;
+          hold = await holding;
+        } catch (error) {
+          expect(error).toBeInstanceOf(BudgetExceeded);
+          refusals++;
+          continue;
+        }
+        refusals = 0;
+        // An answer arrives later, as upstreams' do.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await ledger.settle(hold, USE);
+        served++;
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    return { served, onLease };
+  }
+
+  const window = async (client: Redis, prefix: string, subject: string) => {
+    const values = await client.hmget(`${prefix}b:${subject}:day`, 'r', 'q', 'hr', 'hq', 'ht');
+    return values.map(Number);
+  };
+
+  it('serves two nodes from leases, never past the window, and counts exactly what was served', async () => {
+    const prefix = `test:${randomString(8)}:`;
+    const subject = `key:${randomString(8)}`;
+    const rule: CounterRule = { subject, period: 'day', scope: 'key', limit: { requests: 300, quota: 300 * 40 } };
+    const [a, b] = [node(prefix), node(prefix)];
+    const [first, second] = await Promise.all([serve(a.ledger, rule, 400), serve(b.ledger, rule, 400)]);
+    const served = first.served + second.served;
+    expect(served).toBeLessThanOrEqual(300);
+    // And the leases strand little of it: a node refused beside its own lease gives it back first.
+    expect(served).toBeGreaterThanOrEqual(270);
+    // Most requests were held on a lease, without a round trip to Redis.
+    expect(first.onLease + second.onLease).toBeGreaterThan(served / 2);
+    await Promise.all([a.ledger.close(), b.ledger.close()]);
+    // Every lease given back: Redis counts what was served, and holds nothing.
+    expect(await window(a.client, prefix, subject)).toEqual([served, served * USE.quota, 0, 0, 0]);
+    expect(await store.read(subject, 'day')).toMatchObject({ requests: served, quota: served * USE.quota });
+    expect(await a.client.hkeys(`${prefix}bres`)).toEqual([]);
+  });
+
+  it('takes back use not flushed yet on the node itself', async () => {
+    const prefix = `test:${randomString(8)}:`;
+    const subject = `key:${randomString(8)}`;
+    const rule: CounterRule = { subject, period: 'day', scope: 'key', limit: { quota: 100_000 } };
+    const { ledger, client } = node(prefix, NEVER);
+    await serve(ledger, rule, 40);
+    await ledger.flush();
+    expect((await window(client, prefix, subject)).slice(0, 2)).toEqual([40, 40 * USE.quota]);
+    const holding = ledger.hold([rule], DEMAND);
+    // Held on the lease: no promise.
+    expect(holding).not.toBeInstanceOf(Promise);
+    const hold = await holding;
+    await ledger.settle(hold, USE);
+    // The balance charged nothing after all (BudgetedLedger takes the quota back, not the request).
+    await ledger.uncount((hold.counted ?? []).map((delta) => ({ ...delta, requests: 0, tokens: 0 })));
+    // Taken off the node's unflushed spend: Redis never saw it (there it would be 40 × 30 − 30 now).
+    expect((await window(client, prefix, subject)).slice(0, 2)).toEqual([40, 40 * USE.quota]);
+    await ledger.close();
+    expect(await window(client, prefix, subject)).toEqual([41, 40 * USE.quota, 0, 0, 0]);
+    expect(await store.read(subject, 'day')).toMatchObject({ requests: 41, quota: 40 * USE.quota });
+  });
+
+  it('counts a dead node’s lease as used once its record expires: the window is never passed', async () => {
+    const prefix = `test:${randomString(8)}:`;
+    const subject = `key:${randomString(8)}`;
+    const rule: CounterRule = { subject, period: 'day', scope: 'key', limit: { requests: 1000 } };
+    const dead = node(prefix);
+    const { served, onLease } = await serve(dead.ledger, rule, 100);
+    expect(onLease).toBeGreaterThan(0);
+    // Killed: it flushes nothing more, and its lease stays held.
+    dead.client.disconnect();
+    const survivor = node(prefix);
+    const [, , heldBefore] = await window(survivor.client, prefix, subject);
+    expect(heldBefore).toBeGreaterThan(0);
+    const later = Date.now() + WINDOW_LEASE_TTL_MS + 1;
+    for (const id of await survivor.client.hkeys(`${prefix}bres`)) {
+      await survivor.client.eval(REFUND_EXPIRED, 1, `${prefix}bres`, id, later);
+    }
+    const [requests, , held] = await window(survivor.client, prefix, subject);
+    expect(held).toBe(0);
+    // The unflushed spend is inside the lease, and the whole lease counts.
+    expect(requests).toBeGreaterThanOrEqual(served);
+    await survivor.ledger.close();
+  });
+});
