@@ -90,11 +90,14 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
     const batchId = `dead-${randomString(6)}`;
     await redis.eval(
       scripts.TAKE_PENDING,
-      2,
+      4,
       `${prefix}pending`,
       `${prefix}inflight`,
+      `${prefix}settled`,
+      `${prefix}settled:old`,
       batchId,
       `${prefix}batch:${batchId}`,
+      Date.now(),
     );
     const fields = await redis.hgetall(`${prefix}batch:${batchId}`);
     expect(fields[`u:${user}:spent`]).toBe('100');

@@ -226,8 +226,9 @@ export class RedisQuotaLedger implements QuotaLedger {
   invalidateUser(userId: number, delta = 0): void {
     this.leases?.giveBack((lease) => lease.userId === userId);
     if (delta === 0) return;
+    // Its own id: the script applies it once even when the client sends it again after a reconnect.
     this.redis
-      .eval(scripts.ADJUST, 1, this.key(`u:${userId}`), delta)
+      .eval(scripts.ADJUST, 2, this.key(`u:${userId}`), this.key(`adjusted:${this.node}-${randomString(8)}`), delta)
       .catch((error: unknown) => this.options.onError?.(error));
   }
 
