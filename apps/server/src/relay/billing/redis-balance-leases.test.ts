@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
 import { insertLogRows } from '../../api/log/writer.js';
@@ -111,14 +111,9 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
     expect(await storedQuotaOf(handle, user)).toBe(60_000 - charged);
   });
 
-  it('keeps a killed node’s lease held until its journal is replayed, then the balance is exact', async () => {
-    const prefix = `onehub-test:leases:${randomString(8)}:`;
-    const start = 100_000;
-    const user = await insertUser(handle, nextUser++, start);
-    const directory = mkdtempSync(join(tmpdir(), 'one-hub-leases-'));
-    const journal = new Journal({ directory, fsyncIntervalMs: 1000 });
+  /** A node that spends until it serves from a lease, then a little more from it, and is killed: what it charged. */
+  async function killedWithLease(prefix: string, user: number, journal: Journal): Promise<number> {
     const doomed = node(prefix, { journal });
-    // Spends until it serves from a lease, then a little more from it.
     let { charged, leased } = await spend(doomed.ledger, user, 60);
     for (let round = 0; leased < 8 && round < 50; round++) {
       const more = await spend(doomed.ledger, user, 20);
@@ -129,6 +124,16 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
     journal.commit();
     // Killed: its connection gone, nothing more reaches Redis from it.
     doomed.client.disconnect();
+    return charged;
+  }
+
+  it('keeps a killed node’s lease held until its journal is replayed, then the balance is exact', async () => {
+    const prefix = `onehub-test:leases:${randomString(8)}:`;
+    const start = 100_000;
+    const user = await insertUser(handle, nextUser++, start);
+    const directory = mkdtempSync(join(tmpdir(), 'one-hub-leases-'));
+    const journal = new Journal({ directory, fsyncIntervalMs: 1000 });
+    const charged = await killedWithLease(prefix, user, journal);
     const survivor = node(prefix).ledger;
     await survivor.flush();
     expect(Number(await (clients[0] as Redis).get(`${prefix}uh:${user}`))).toBeGreaterThan(0);
@@ -144,5 +149,27 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
     const rest = await survivor.reserve(user, null, start - charged);
     await expect(survivor.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
     await survivor.settle(rest, 0);
+  });
+
+  it('gives a dead node’s lease back when an administrator changes the balance and its journal is lost', async () => {
+    const prefix = `onehub-test:leases:${randomString(8)}:`;
+    const user = await insertUser(handle, nextUser++, 100_000);
+    const journal = new Journal({ directory: mkdtempSync(join(tmpdir(), 'one-hub-leases-')), fsyncIntervalMs: 1000 });
+    await killedWithLease(prefix, user, journal);
+    const survivor = node(prefix).ledger;
+    await survivor.flush();
+    const redis = clients[0] as Redis;
+    expect(Number(await redis.get(`${prefix}uh:${user}`))).toBeGreaterThan(0);
+    // Its journal is never replayed (its data folder is gone), and it renewed nothing for ten minutes.
+    const now = Number((await redis.time())[0]) * 1000;
+    await redis.hset(`${prefix}lease-nodes`, journal.id, now - 600_000);
+    // An administrator adds 5,000: the balance is what the database holds, nothing stays held.
+    const stored = (await storedQuotaOf(handle, user)) + 5000;
+    await handle.db.updateTable('users').set({ quota: stored }).where('id', '=', user).execute();
+    survivor.invalidateUser(user, 5000);
+    await vi.waitFor(async () => expect(Number(await redis.get(`${prefix}uh:${user}`))).toBe(0));
+    const all = await survivor.reserve(user, null, stored);
+    await expect(survivor.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+    await survivor.settle(all, 0);
   });
 });

@@ -32,8 +32,16 @@ describe.skipIf(!redisUrl)('balance leases: flushes that fail or are in flight',
     const client = new Redis(redisUrl ?? '');
     clients.push(client);
     const faults = injectFaults(client);
-    const journal = new Journal({ directory: mkdtempSync(join(tmpdir(), 'one-hub-lease-faults-')), fsyncIntervalMs: 0 });
-    const ledger = new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: NEVER, leaseFlushMs: NEVER, journal });
+    const journal = new Journal({
+      directory: mkdtempSync(join(tmpdir(), 'one-hub-lease-faults-')),
+      fsyncIntervalMs: 0,
+    });
+    const ledger = new RedisQuotaLedger(handle, client, {
+      prefix,
+      flushIntervalMs: NEVER,
+      leaseFlushMs: NEVER,
+      journal,
+    });
     return { ledger, faults, client };
   };
 
