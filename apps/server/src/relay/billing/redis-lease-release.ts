@@ -16,15 +16,23 @@ interface LeaseRecord {
  * what the replay wrote for it (its spend beyond the lease mark). Each lease goes once (the script
  * deletes its record in the same step), so a replay run again gives nothing back twice.
  */
-export function releaseLeases(
+export async function releaseLeases(
   redis: Redis,
   prefix: string,
   journalIds: readonly string[],
   spent: LeaseSpend,
 ): Promise<number> {
-  if (journalIds.length === 0) return Promise.resolve(0);
+  if (journalIds.length === 0) return 0;
   const journals = new Set(journalIds);
-  return release(redis, prefix, (lease) => (journals.has(lease.journal) ? spentOn(lease, spent) : undefined), '');
+  const released = await release(
+    redis,
+    prefix,
+    (lease) => (journals.has(lease.journal) ? spentOn(lease, spent) : undefined),
+    '',
+  );
+  // Those nodes renew nothing any more: their last renewal need not be kept.
+  await redis.hdel(`${prefix}lease-nodes`, ...journalIds);
+  return released;
 }
 
 /**
