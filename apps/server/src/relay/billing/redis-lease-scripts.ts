@@ -67,6 +67,7 @@ export const LEASE_EXPIRES = 9_000_000_000_000;
  * keep; load and ask again); -3 a lost lease whose keep the balance cannot hold: nothing is held.
  * `charged` is the spend charged (less than `spent` only for a lost lease, and 0 for a flush Redis had
  * run already, whose mark the pending amounts hold); `balance` the user's after settled work, when loaded.
+ * With a journal id it also notes the time of this renewal in `lease-nodes` (see the top).
  */
 export const RENEW_LEASES = `${NOW}
 if ARGV[1] ~= '' then
