@@ -2,15 +2,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
+import { injectFaults } from '../../../test/redis-faults.js';
 import { insertLogRows } from '../../api/log/writer.js';
 import { randomString } from '../../platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { Journal } from '../../platform/journal/journal.js';
 import { replayJournal } from './journal-replay.js';
 import type { Reservation } from './ledger.js';
+import { RENEW_LEASES } from './redis-lease-scripts.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -19,7 +21,9 @@ const NEVER = 3_600_000;
 /**
  * Balance leases through the ledger: nodes serve steady requests from slices of the balance held
  * in Redis, and together never charge more than the balance; a node killed with a lease leaves its
- * slice held until its journal is replayed, and then the balance is exact.
+ * slice held until its journal is replayed, and then the balance is exact (or, its journal lost,
+ * until an administrator changes the balance); a flush Redis ran whose call failed, or a settlement
+ * made while a flush is in flight, leaves the node's charges and the balance agreeing.
  */
 describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
   let testDatabase: TestDatabase;
@@ -28,14 +32,17 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
   let nextUser = 1;
 
   /** A node with leases and a crash journal of its own (only a node with a journal takes leases). */
-  const node = (prefix: string, options: { journal?: Journal } = {}) => {
+  const node = (prefix: string, options: { journal?: Journal; leaseFlushMs?: number } = {}) => {
     const client = new Redis(redisUrl ?? '');
     clients.push(client);
+    // Faults happen only where a test asks for them (redis-faults.ts).
+    const faults = injectFaults(client);
     const journal =
       options.journal ??
       new Journal({ directory: mkdtempSync(join(tmpdir(), 'one-hub-leases-')), fsyncIntervalMs: 1000 });
-    const ledger = new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: NEVER, leaseFlushMs: 10, journal });
-    return { ledger, client };
+    const leaseFlushMs = options.leaseFlushMs ?? 10;
+    const ledger = new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: NEVER, leaseFlushMs, journal });
+    return { ledger, client, faults };
   };
 
   beforeAll(async () => {
@@ -111,14 +118,9 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
     expect(await storedQuotaOf(handle, user)).toBe(60_000 - charged);
   });
 
-  it('keeps a killed node’s lease held until its journal is replayed, then the balance is exact', async () => {
-    const prefix = `onehub-test:leases:${randomString(8)}:`;
-    const start = 100_000;
-    const user = await insertUser(handle, nextUser++, start);
-    const directory = mkdtempSync(join(tmpdir(), 'one-hub-leases-'));
-    const journal = new Journal({ directory, fsyncIntervalMs: 1000 });
+  /** A node that spends until it serves from a lease, then a little more from it, and is killed: what it charged. */
+  async function killedWithLease(prefix: string, user: number, journal: Journal): Promise<number> {
     const doomed = node(prefix, { journal });
-    // Spends until it serves from a lease, then a little more from it.
     let { charged, leased } = await spend(doomed.ledger, user, 60);
     for (let round = 0; leased < 8 && round < 50; round++) {
       const more = await spend(doomed.ledger, user, 20);
@@ -129,6 +131,16 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
     journal.commit();
     // Killed: its connection gone, nothing more reaches Redis from it.
     doomed.client.disconnect();
+    return charged;
+  }
+
+  it('keeps a killed node’s lease held until its journal is replayed, then the balance is exact', async () => {
+    const prefix = `onehub-test:leases:${randomString(8)}:`;
+    const start = 100_000;
+    const user = await insertUser(handle, nextUser++, start);
+    const directory = mkdtempSync(join(tmpdir(), 'one-hub-leases-'));
+    const journal = new Journal({ directory, fsyncIntervalMs: 1000 });
+    const charged = await killedWithLease(prefix, user, journal);
     const survivor = node(prefix).ledger;
     await survivor.flush();
     expect(Number(await (clients[0] as Redis).get(`${prefix}uh:${user}`))).toBeGreaterThan(0);
@@ -144,5 +156,86 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
     const rest = await survivor.reserve(user, null, start - charged);
     await expect(survivor.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
     await survivor.settle(rest, 0);
+  });
+
+  it('gives a dead node’s lease back when an administrator changes the balance and its journal is lost', async () => {
+    const prefix = `onehub-test:leases:${randomString(8)}:`;
+    const user = await insertUser(handle, nextUser++, 100_000);
+    const journal = new Journal({ directory: mkdtempSync(join(tmpdir(), 'one-hub-leases-')), fsyncIntervalMs: 1000 });
+    await killedWithLease(prefix, user, journal);
+    const survivor = node(prefix).ledger;
+    await survivor.flush();
+    const redis = clients[0] as Redis;
+    expect(Number(await redis.get(`${prefix}uh:${user}`))).toBeGreaterThan(0);
+    // Its journal is never replayed (its data folder is gone), and it renewed nothing for ten minutes.
+    const now = Number((await redis.time())[0]) * 1000;
+    await redis.hset(`${prefix}lease-nodes`, journal.id, now - 600_000);
+    // An administrator adds 5,000: the balance is what the database holds, nothing stays held.
+    const stored = (await storedQuotaOf(handle, user)) + 5000;
+    await handle.db.updateTable('users').set({ quota: stored }).where('id', '=', user).execute();
+    survivor.invalidateUser(user, 5000);
+    await vi.waitFor(async () => expect(Number(await redis.get(`${prefix}uh:${user}`))).toBe(0));
+    const all = await survivor.reserve(user, null, stored);
+    await expect(survivor.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+    await survivor.settle(all, 0);
+  });
+
+  // Flushes that go wrong on the way: what the node reports as charged (its log rows) is what the balance lost.
+  /** Reserves 100 until a reservation comes from the lease (the second: a lease is taken after two misses). */
+  async function leased(ledger: RedisQuotaLedger, user: number, charges: number[]): Promise<Reservation> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const reservation = await ledger.reserve(user, null, 100);
+      if (reservation.leaseKey !== undefined) return reservation;
+      charges.push((await ledger.settle(reservation, 100)).charged);
+    }
+    throw new Error('no lease was taken');
+  }
+
+  it('sends a failed flush again as it was, so a spend Redis counted is not counted twice', async () => {
+    const prefix = `onehub-test:lease-faults:${randomString(8)}:`;
+    const start = 80_000;
+    const user = await insertUser(handle, nextUser++, start);
+    const { ledger, faults } = node(prefix, { leaseFlushMs: NEVER });
+    const charges: number[] = [];
+    const reservation = await leased(ledger, user, charges);
+    charges.push((await ledger.settle(reservation, 100)).charged);
+    // Redis runs the flush; the node hears an error (the connection dropped before the reply).
+    faults.fail(RENEW_LEASES);
+    await expect(ledger.flush()).rejects.toThrow('Connection is closed.');
+    const failed = faults.calls(RENEW_LEASES).length - 1;
+    await ledger.flush();
+    // The next call is the failed one again, to the letter: the same spend under the same lease mark.
+    expect(faults.calls(RENEW_LEASES)[failed + 1]).toEqual(faults.calls(RENEW_LEASES)[failed]);
+    await ledger.close();
+    expect(await storedQuotaOf(handle, user)).toBe(start - charges.reduce((sum, charged) => sum + charged, 0));
+  });
+
+  it('charges a settlement made while a flush is in flight only what Redis charges too', async () => {
+    const prefix = `onehub-test:lease-faults:${randomString(8)}:`;
+    const user = await insertUser(handle, nextUser++, 80_000);
+    const { ledger, faults } = node(prefix, { leaseFlushMs: NEVER });
+    const charges: number[] = [];
+    const running = await leased(ledger, user, charges);
+    const other = await ledger.reserve(user, null, 100);
+    expect(other.leaseKey).toBeDefined();
+    charges.push((await ledger.settle(other, 50)).charged);
+    // An administrator on another node takes 79,000 away: the balance is now below this node's lease.
+    await handle.db.updateTable('users').set({ quota: 1000 }).where('id', '=', user).execute();
+    const admin = node(prefix);
+    admin.ledger.invalidateUser(user, -79_000);
+    await admin.faults.idle();
+    // The flush that gives the lease's free part back is in flight (Redis ran it) when the answer outgrows its reservation.
+    const flight = faults.hold(RENEW_LEASES);
+    const flushing = ledger.flush();
+    await flight.ran;
+    const result = await ledger.settle(running, 1000);
+    charges.push(result.charged);
+    expect(result.shortfall).toBe(1000 - result.charged);
+    flight.release();
+    await flushing;
+    await ledger.close();
+    const stored = await storedQuotaOf(handle, user);
+    expect(stored).toBeGreaterThanOrEqual(0);
+    expect(stored + charges.reduce((sum, charged) => sum + charged, 0)).toBe(1000);
   });
 });

@@ -11,10 +11,15 @@ import { RENEW_LEASES } from './redis-lease-scripts.js';
  * (free = held − running − spent), so admitting within free never takes more than Redis holds.
  * While a flush is in flight nothing new is admitted from the lease (such requests take the
  * per-request path). A settlement may take beyond its reservation from the free part, as SETTLE
- * takes from the balance; should that flush give the free part back (the balance went below the
- * lease), such a charge is carried by the next flush, which charges no more than the balance has
- * (the script's rule): Redis's balance never goes below zero. Only a node with a crash journal takes leases: the journal's replay
- * is what gives a killed node's leases back (journal-replay.ts, redis-lease-release.ts).
+ * takes from the balance, but not while a flush is in flight: that flush may give the free part back
+ * (the balance went below the lease) and keeps for sure only what running requests hold, so a charge
+ * taken from the free part then could be more than Redis charges at the next flush (which charges no
+ * more than the balance has), and the log row would not match the money. Such a settlement charges
+ * at most its reservation. A flush that fails (an error, not an answer: Redis may have run it) is
+ * sent again with the same arguments, so the same spend under the same lease mark, before anything
+ * else: RENEW_LEASES counts a spend whose mark it has seen once. Until a reply confirms it, its
+ * leases stay in flight. Only a node with a crash journal takes leases: the journal's replay is what
+ * gives a killed node's leases back (journal-replay.ts, redis-lease-release.ts).
  */
 interface Lease {
   id: string;
@@ -62,9 +67,18 @@ const IDLE_MS = 1000;
 
 const free = (lease: Lease) => lease.held - lease.running - lease.spent;
 
+/** One RENEW_LEASES call: the leases it settles, and the spend of each it carries. */
+interface Round {
+  batch: Array<{ lease: Lease; spent: number; requests: number; channels: Map<number, number> }>;
+  /** The script's key count, keys and arguments, sent again exactly so until a reply confirms them. */
+  command: (string | number)[];
+}
+
 export class BalanceLeases {
   private readonly leases = new Map<string, Lease>();
   private running: Promise<void> | null = null;
+  /** A round whose call failed: Redis may have run it. */
+  private unconfirmed: Round | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -154,7 +168,8 @@ export class BalanceLeases {
   settle(reservation: Reservation, cost: number, channelId: number): SettleResult {
     const lease = this.leases.get(reservation.leaseKey ?? '') as Lease;
     lease.running -= reservation.amount;
-    const room = reservation.amount + Math.max(0, free(lease));
+    // In flight, the free part may be on its way back: only the reservation is sure.
+    const room = reservation.amount + (lease.inFlight ? 0 : Math.max(0, free(lease)));
     const charged = Math.max(0, Math.min(Math.floor(cost), room));
     lease.spent += charged;
     lease.requests++;
@@ -191,8 +206,15 @@ export class BalanceLeases {
   }
 
   private async flushOnce(everything: boolean): Promise<void> {
+    if (this.unconfirmed) await this.send(this.unconfirmed);
+    const round = this.nextRound(everything);
+    if (round) await this.send(round);
+  }
+
+  /** The leases to settle and renew now, and the call that does it (undefined: none). */
+  private nextRound(everything: boolean): Round | undefined {
     const now = Date.now();
-    const batch: Array<{ lease: Lease; spent: number; requests: number; channels: Map<number, number> }> = [];
+    const batch: Round['batch'] = [];
     const keys: string[] = [];
     const args: (string | number)[] = [];
     for (const [key, lease] of this.leases) {
@@ -218,27 +240,22 @@ export class BalanceLeases {
       args.push(lease.running, want, minimum, BALANCE_DIVISOR, lease.channels.size, ...[...lease.channels].flat());
       lease.inFlight = true;
     }
-    if (batch.length === 0) return;
+    if (batch.length === 0) return undefined;
     const journal = this.options.journal();
     // Every lease settlement journaled so far is in this flush: the mark says so.
     const mark = journal?.nextSeq() ?? 0;
-    let answers: number[][];
-    try {
-      answers = (await this.redis.eval(
-        RENEW_LEASES,
-        2 + keys.length,
-        `${this.options.prefix}res`,
-        `${this.options.prefix}pending`,
-        ...keys,
-        journal?.id ?? '',
-        mark,
-        ...args,
-      )) as number[][];
-    } catch (error) {
-      for (const { lease } of batch) lease.inFlight = false;
-      throw error;
-    }
-    for (const [index, { lease, spent, requests, channels }] of batch.entries()) {
+    const { prefix } = this.options;
+    const command = [2 + keys.length, `${prefix}res`, `${prefix}pending`, ...keys, journal?.id ?? '', mark, ...args];
+    return { batch, command };
+  }
+
+  /** Sends a round and takes its answers; should the call fail, the round is sent again first. */
+  private async send(round: Round): Promise<void> {
+    this.unconfirmed = round;
+    const [count, ...rest] = round.command as [number, ...(string | number)[]];
+    const answers = (await this.redis.eval(RENEW_LEASES, count, ...rest)) as number[][];
+    this.unconfirmed = undefined;
+    for (const [index, { lease, spent, requests, channels }] of round.batch.entries()) {
       const [status, , held, balance] = (answers[index] as number[]).map(Number) as number[];
       lease.spent -= spent;
       lease.requests -= requests;

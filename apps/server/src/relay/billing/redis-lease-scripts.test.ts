@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomString } from '../../platform/crypto.js';
-import { LEASE_EXPIRES, RELEASE_LEASE, RENEW_LEASES } from './redis-lease-scripts.js';
+import { LEASE_EXPIRES, RELEASE_LEASE, RENEW_LEASES, STALE_LEASE_MS } from './redis-lease-scripts.js';
 import { REFUND_EXPIRED } from './redis-ledger-scripts.js';
 
 /**
@@ -224,7 +224,29 @@ describe.skipIf(!redisUrl)('Redis balance lease scripts', () => {
     const release = () => redis.eval(RELEASE_LEASE, 5, ...keys(user).filter((_, index) => index !== 3), 'dead', 300);
     expect(await release()).toBe(700);
     expect([await balance(user), await held(user)]).toEqual([7700, 0]);
-    expect(await release()).toBe(-1);
+    expect(await release()).toBeNull();
     expect([await balance(user), await held(user)]).toEqual([7700, 0]);
+  });
+
+  it('gives a dead node’s lease back on an administrator’s change, never a live one’s; a late replay still charges', async () => {
+    const user = await loadUser(8000);
+    await renew('lost', { user, want: 1000 });
+    const releaseKeys = [...keys(user).filter((_, index) => index !== 3), `${prefix}lease-nodes`];
+    const release = (spent: number, stale: number | '') =>
+      redis.eval(RELEASE_LEASE, 6, ...releaseKeys, 'lost', spent, stale);
+    // Its node renewed just now: alive, so its lease stays.
+    expect(await release(0, STALE_LEASE_MS)).toBeNull();
+    expect([await balance(user), await held(user)]).toEqual([7000, 1000]);
+    // Ten minutes without a renewal: dead, and its journal taken as lost. All of the lease comes back, once.
+    const now = Number((await redis.time())[0]) * 1000;
+    await redis.hset(`${prefix}lease-nodes`, 'jnl1', now - 600_000);
+    expect(await release(0, STALE_LEASE_MS)).toBe(1000);
+    expect(await release(0, STALE_LEASE_MS)).toBeNull();
+    expect([await balance(user), await held(user)]).toEqual([8000, 0]);
+    expect(await redis.hget(`${prefix}res`, 'lost')).toBe(`${user}|0|0|${LEASE_EXPIRES}|L:jnl1:0`);
+    // The journal turns up after all: its replay wrote 300 spent from the lease, which the balance now loses.
+    expect(await release(300, '')).toBe(-300);
+    expect([await balance(user), await held(user)]).toEqual([7700, 0]);
+    expect(await redis.hexists(`${prefix}res`, 'lost')).toBe(0);
   });
 });

@@ -15,7 +15,31 @@
  * would make a replay skip them. With two, a replay writes the lease settlements beyond the lease
  * mark and the per-request ones beyond the other. A node settles all its leases in one script
  * (RENEW_LEASES), so the lease mark is exact for all of them.
+ *
+ * Resent commands (a reply lost, the command sent again by the client or by the node after an
+ * error): RENEW_LEASES is idempotent by its lease mark, which the pending amounts keep (a spend
+ * under a mark they hold is not counted again; the node sends a failed flush again as it was),
+ * and RELEASE_LEASE by the lease record it deletes or empties in the same step.
+ *
+ * A node's journal can be lost with it (its data folder gone): then nothing replays it, and its
+ * leases would stay held for good. Every RENEW_LEASES notes when the node last renewed (Redis's
+ * clock) in `lease-nodes` (journal id → ms); an administrator's change of a balance gives back the
+ * leases on it whose node renewed nothing for STALE_LEASE_MS (a live node renews each of its leases
+ * within about a second), all of the lease (what the node spent without flushing is lost with its
+ * journal). The record stays, holding 0, so a replay of that journal should it turn up after all
+ * still charges what it finds spent (the balance then goes down by it).
  */
+
+/** A lease whose node renewed nothing for this long is a dead node's (see above). */
+export const STALE_LEASE_MS = 60_000;
+
+/** Redis's clock in ms, for the lease scripts. */
+const NOW = `
+local function nowMs()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+`;
 
 /** Far enough ahead that no flush ever finds a lease expired (the year 2255). */
 export const LEASE_EXPIRES = 9_000_000_000_000;
@@ -43,8 +67,13 @@ export const LEASE_EXPIRES = 9_000_000_000_000;
  * keep; load and ask again); -3 a lost lease whose keep the balance cannot hold: nothing is held.
  * `charged` is the spend charged (less than `spent` only for a lost lease, and 0 for a flush Redis had
  * run already, whose mark the pending amounts hold); `balance` the user's after settled work, when loaded.
+ * With a journal id it also notes the time of this renewal in `lease-nodes` (see the top).
  */
-export const RENEW_LEASES = `
+export const RENEW_LEASES = `${NOW}
+if ARGV[1] ~= '' then
+  local nodes = string.gsub(KEYS[1], 'res$', 'lease-nodes')
+  redis.call('HSET', nodes, ARGV[1], nowMs())
+end
 -- The same flush twice (Redis ran it and its reply was lost: the client sends it again after a
 -- reconnect): its mark is in the pending amounts already, so its spend is not counted again; the
 -- leases are renewed from their records all the same, and the answers tell the node where they stand.
@@ -152,17 +181,28 @@ return answers`;
 /**
  * Gives back the lease of a node whose journal was replayed, less what the replay wrote to the
  * database for it (the spend beyond its lease mark), once: the record goes in the same step.
- * KEYS: user, token, res, user held, token held. ARGV: lease id, replayed spend. → what came back
- * (-1 when the lease is gone already). Run only after the replay committed: before, the balance
- * would count the spend as free.
+ * KEYS: user, token, res, user held, token held, lease-nodes. ARGV: lease id, replayed spend, and
+ * '' after a replay, or (an administrator's change) STALE_LEASE_MS: then only a lease whose node
+ * renewed nothing for that long comes back, all of it, and its record stays holding 0.
+ * → what came back to the balance (negative: a replay charged a lease given back before), or nil
+ * when nothing was (the lease is gone, or its node is alive). After a replay, run only once it
+ * committed: before, the balance would count the spend as free.
  */
-export const RELEASE_LEASE = `
+export const RELEASE_LEASE = `${NOW}
 local record = redis.call('HGET', KEYS[3], ARGV[1])
-if not record or not string.find(record, '|L:', 1, true) then return -1 end
-local token, amount = string.match(record, '^%d+|(%d+)|(%d+)|')
+if not record then return false end
+local user, token, amount, expires, journal, unlimited = string.match(record, '^(%d+)|(%d+)|(%d+)|(%d+)|L:(.*):(%d+)$')
+if not user then return false end
 amount = tonumber(amount)
-local back = math.max(0, amount - tonumber(ARGV[2]))
-redis.call('HDEL', KEYS[3], ARGV[1])
+if ARGV[3] and ARGV[3] ~= '' then
+  if amount == 0 then return false end
+  local seen = tonumber(redis.call('HGET', KEYS[6], journal) or '0')
+  if nowMs() - seen < tonumber(ARGV[3]) then return false end
+  redis.call('HSET', KEYS[3], ARGV[1], user .. '|' .. token .. '|0|' .. expires .. '|L:' .. journal .. ':' .. unlimited)
+else
+  redis.call('HDEL', KEYS[3], ARGV[1])
+end
+local back = amount - tonumber(ARGV[2])
 local function move(balance, heldKey)
   if redis.call('EXISTS', balance) == 1 then redis.call('INCRBY', balance, back) end
   if redis.call('EXISTS', heldKey) == 1 then redis.call('DECRBY', heldKey, amount) end

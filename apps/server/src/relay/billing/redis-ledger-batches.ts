@@ -69,11 +69,14 @@ export class RedisBatches {
       const taken = Number(
         await this.redis.eval(
           scripts.TAKE_PENDING,
-          2,
+          4,
           this.key('pending'),
           this.key('inflight'),
+          this.key('settled'),
+          this.key('settled:old'),
           batchId,
           this.key(`batch:${batchId}`),
+          Date.now(),
         ),
       );
       if (taken === 1) await this.writeStored(batchId);

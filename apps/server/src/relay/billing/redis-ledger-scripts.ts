@@ -10,40 +10,67 @@
  *                    settlement of that node's crash journal among them
  *   inflight         set of flush ids whose batch is being (or was being) written to the database
  *   gen              incremented after every batch written, so a balance read can tell it raced one
+ *   settled          hash reservation id → what its settlement charged, for the settlements the last
+ *                    batches took aside (`.since`: when the hash was begun); settled:old the one before
+ *   adjusted:<id>    an administrator's top-up applied (it expires)
+ *
+ * Resent commands. ioredis sends a command again after a reconnect when the connection dropped
+ * before its reply came, although Redis may have run it: every script that moves money must give
+ * the same effect run twice. RESERVE and SETTLE are idempotent by the reservation id (unique per
+ * request): RESERVE holds nothing when its id is held already; SETTLE leaves a marker s:<id> → the
+ * amount charged in the pending amounts (no command more than before), which TAKE_PENDING carries
+ * to `settled` and keeps there for SETTLED_KEEP_MS to 2 × SETTLED_KEEP_MS (resends come within
+ * seconds: the client gives up after 3 reconnects); a SETTLE that finds no reservation looks for the
+ * marker and, when there, charges nothing and answers the charge made. ADJUST is idempotent by a
+ * top-up id, the lease scripts by their lease mark (redis-lease-scripts.ts).
  */
+
+/** How long a settlement's marker is kept at least after its batch is taken (and at most twice that). */
+export const SETTLED_KEEP_MS = 120_000;
 
 /**
  * KEYS: user, token, res, user held, token held. ARGV: amount, id, record, hasToken. → 1 ok; 0 user
  * short, -3 key short; 2 user short and 3 key short but enough once that payer's open reservations
  * settle (some are open); -1/-2 not loaded. Nothing to reserve (a free model) passes whatever the balances.
+ * Sent again after its reply was lost, it holds nothing more and answers 1 (its id is held): found
+ * by HSET's answer when it would hold (then the balances are put back), and by one HEXISTS only
+ * when it would not, so a reservation costs no command more than before.
  */
 export const RESERVE = `
 local values = redis.call('MGET', KEYS[1], KEYS[4], KEYS[2], KEYS[5])
 local user, userHeld, token, tokenHeld = values[1], values[2], nil, nil
-if not user or not userHeld then return -1 end
 local amount = tonumber(ARGV[1])
+local function refuse(code)
+  if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then return 1 end
+  return code
+end
+if not user or not userHeld then return refuse(-1) end
 if ARGV[4] == '1' then
   token, tokenHeld = values[3], values[4]
-  if not token or not tokenHeld then return -2 end
+  if not token or not tokenHeld then return refuse(-2) end
 end
 if amount > 0 and (tonumber(user) <= 0 or tonumber(user) < amount) then
   local held = tonumber(userHeld)
-  if held > 0 and tonumber(user) + held >= amount then return 2 end
-  return 0
+  if held > 0 and tonumber(user) + held >= amount then return refuse(2) end
+  return refuse(0)
 end
 if amount > 0 and token and (tonumber(token) <= 0 or tonumber(token) < amount) then
   local held = tonumber(tokenHeld)
-  if held > 0 and tonumber(token) + held >= amount then return 3 end
-  return -3
+  if held > 0 and tonumber(token) + held >= amount then return refuse(3) end
+  return refuse(-3)
 end
 -- Read and written in one step each (MGET, MSET): the script runs alone, so this is DECRBY/INCRBY.
-if token then
-  redis.call('MSET', KEYS[1], tonumber(user) - amount, KEYS[4], tonumber(userHeld) + amount,
-    KEYS[2], tonumber(token) - amount, KEYS[5], tonumber(tokenHeld) + amount)
-else
-  redis.call('MSET', KEYS[1], tonumber(user) - amount, KEYS[4], tonumber(userHeld) + amount)
+local function hold(sign)
+  if token then
+    redis.call('MSET', KEYS[1], tonumber(user) - sign * amount, KEYS[4], tonumber(userHeld) + sign * amount,
+      KEYS[2], tonumber(token) - sign * amount, KEYS[5], tonumber(tokenHeld) + sign * amount)
+  else
+    redis.call('MSET', KEYS[1], tonumber(user) - sign * amount, KEYS[4], tonumber(userHeld) + sign * amount)
+  end
 end
-redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+hold(1)
+-- 0: the id was held already, by this same command run before: the balances as they were.
+if redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) == 0 then hold(0) end
 return 1`;
 
 /**
@@ -52,6 +79,8 @@ return 1`;
  * Charges at most the reservation plus what is left (never below zero) and records the charge as
  * pending in the same step, so a node that dies afterwards loses nothing. → the amount charged and
  * the user's balance after it (other open reservations not deducted), when that balance is loaded.
+ * Run again with the same id (a resend), it finds the marker of its first run and charges nothing:
+ * → what the first run charged and the balance now.
  */
 export const SETTLE = `
 local keyHeld = string.gsub(KEYS[2], 't:(%d+)$', 'th:%1')
@@ -66,6 +95,15 @@ if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then
   held = tonumber(ARGV[2])
   if userHeld then userHeld = userHeld - held end
   if tokenHeld then tokenHeld = tokenHeld - held end
+elseif ARGV[1] ~= '' then
+  -- No reservation: settled already (this very command, sent again), or it expired (then charged now).
+  local settled = string.gsub(KEYS[4], 'pending$', 'settled')
+  local done = redis.call('HGET', KEYS[4], 's:' .. ARGV[1]) or redis.call('HGET', settled, ARGV[1])
+    or redis.call('HGET', settled .. ':old', ARGV[1])
+  if done then
+    if user and userHeld then return {tonumber(done), user + userHeld} end
+    return {tonumber(done)}
+  end
 end
 local cost = tonumber(ARGV[3])
 local left = user or 0
@@ -101,6 +139,10 @@ end
 if mark and tonumber(ARGV[10]) > tonumber(current[count + 1] or '0') then
   pending[#pending + 1] = mark
   pending[#pending + 1] = ARGV[10]
+end
+if ARGV[1] ~= '' then
+  pending[#pending + 1] = 's:' .. ARGV[1]
+  pending[#pending + 1] = charged
 end
 redis.call('HSET', KEYS[4], unpack(pending))
 if user and userHeld then return {charged, user + userHeld} end
@@ -142,11 +184,36 @@ if token ~= '0' and redis.call('EXISTS', ARGV[2] .. 't:' .. token) == 1 then red
 if token ~= '0' and redis.call('EXISTS', ARGV[2] .. 'th:' .. token) == 1 then redis.call('DECRBY', ARGV[2] .. 'th:' .. token, amount) end
 return 1`;
 
-/** KEYS: pending, inflight. ARGV: flush id, batch key. Moves the pending amounts aside for writing. */
+/**
+ * KEYS: pending, inflight, settled, settled:old. ARGV: flush id, batch key, now (ms). Moves the
+ * pending amounts aside for writing, and their settlement markers (s:<id>) to `settled`, begun anew
+ * (the last one kept as settled:old) once it is SETTLED_KEEP_MS old. The batch keeps its markers
+ * too: the database writer reads only amounts and marks.
+ */
 export const TAKE_PENDING = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('RENAME', KEYS[1], ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[1])
+local fields = redis.call('HGETALL', ARGV[2])
+local markers = {}
+for i = 1, #fields, 2 do
+  if string.sub(fields[i], 1, 2) == 's:' then
+    markers[#markers + 1] = string.sub(fields[i], 3)
+    markers[#markers + 1] = fields[i + 1]
+  end
+end
+if #markers == 0 then return 1 end
+local now = tonumber(ARGV[3])
+local since = tonumber(redis.call('HGET', KEYS[3], '.since') or '')
+if since and now - since >= ${SETTLED_KEEP_MS} then
+  redis.call('RENAME', KEYS[3], KEYS[4])
+  since = nil
+end
+if not since then redis.call('HSET', KEYS[3], '.since', now) end
+-- In slices: Lua's unpack takes a few thousand values at most.
+for start = 1, #markers, 1000 do
+  redis.call('HSET', KEYS[3], unpack(markers, start, math.min(start + 999, #markers)))
+end
 return 1`;
 
 /** KEYS: batch, inflight, gen. ARGV: flush id. After the batch is in the database. */
@@ -156,7 +223,11 @@ redis.call('SREM', KEYS[2], ARGV[1])
 redis.call('INCR', KEYS[3])
 return 1`;
 
-/** KEYS: user balance. ARGV: delta. An administrator's top-up, applied to a loaded balance. */
+/**
+ * KEYS: user balance, adjusted:<top-up id>. ARGV: delta. An administrator's top-up, applied to a
+ * loaded balance once: the second key says it was (kept for as long as settlement markers).
+ */
 export const ADJUST = `
+if not redis.call('SET', KEYS[2], '1', 'PX', ${2 * SETTLED_KEEP_MS}, 'NX') then return 0 end
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCRBY', KEYS[1], ARGV[1]) end
 return 1`;

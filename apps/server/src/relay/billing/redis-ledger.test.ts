@@ -13,6 +13,7 @@ import {
   stopsWaitingWhenTheClientLeaves,
   waitsForTheRunningRequest,
 } from '../../../test/ledger-waiting-cases.js';
+import { injectFaults, type RedisFaults } from '../../../test/redis-faults.js';
 import { randomString } from '../../platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
@@ -26,11 +27,19 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
   let handle: DatabaseHandle;
   const clients: Redis[] = [];
   const prefix = `onehub-test:ledger:${randomString(8)}:`;
+  /** Each node's client, with faults only where a test asks for them (redis-faults.ts). */
+  const faultsOf = new Map<RedisQuotaLedger, RedisFaults>();
   const node = (options: { reservationTtlMs?: number } = {}) => {
     const client = new Redis(redisUrl ?? '');
     clients.push(client);
     // Flushing only when a test asks, so each test decides when the database sees the amounts.
-    return new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: 3_600_000, ...options });
+    const ledger = new RedisQuotaLedger(handle, client, { prefix, flushIntervalMs: 3_600_000, ...options });
+    faultsOf.set(ledger, injectFaults(client));
+    return ledger;
+  };
+  const faultyNode = () => {
+    const ledger = node();
+    return { ledger, faults: faultsOf.get(ledger) as RedisFaults };
   };
   let nextUser = 1;
   const newUser = (quota: number) => insertUser(handle, nextUser++, quota);
@@ -90,11 +99,14 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
     const batchId = `dead-${randomString(6)}`;
     await redis.eval(
       scripts.TAKE_PENDING,
-      2,
+      4,
       `${prefix}pending`,
       `${prefix}inflight`,
+      `${prefix}settled`,
+      `${prefix}settled:old`,
       batchId,
       `${prefix}batch:${batchId}`,
+      Date.now(),
     );
     const fields = await redis.hgetall(`${prefix}batch:${batchId}`);
     expect(fields[`u:${user}:spent`]).toBe('100');
@@ -207,6 +219,65 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
 
   it('lets a free model through at a zero balance, and still refuses what costs anything', () =>
     letsFreeModelsThrough({ ledger: node(), handle, newUser }));
+
+  describe('commands sent again after a lost reply (a dropped connection): the money moves once', () => {
+    it('charges a settlement sent twice once, and answers what the first run charged', async () => {
+      const { ledger, faults } = faultyNode();
+      const user = await newUser(1000);
+      const reservation = await ledger.reserve(user, null, 300);
+      faults.resend(scripts.SETTLE);
+      expect(await ledger.settle(reservation, 120, 7)).toEqual({ charged: 120, shortfall: 0, balance: 880 });
+      await ledger.flush();
+      expect(await stored(user)).toBe(880);
+      // Sent again once more after its batch went to the database: its marker is kept there still.
+      const [sent] = faults.calls(scripts.SETTLE) as [unknown[]];
+      const again = (await clients[0]?.eval(scripts.SETTLE, ...(sent as [number, ...string[]]))) as number[];
+      expect(again.map(Number)).toEqual([120, 880]);
+      await ledger.flush();
+      expect(await stored(user)).toBe(880);
+      expect(await ledger.reserve(user, null, 880)).toMatchObject({ amount: 880 });
+    });
+
+    it('charges a settlement whose reservation expired from what is left, once', async () => {
+      const { ledger, faults } = faultyNode();
+      const user = await newUser(1000);
+      const reservation = await ledger.reserve(user, null, 300);
+      // Given back as expired (the node took longer than the reservation's life): nothing held now.
+      await clients[0]?.eval(scripts.REFUND_EXPIRED, 1, `${prefix}res`, reservation.id ?? '', prefix, 9e15);
+      faults.resend(scripts.SETTLE);
+      expect(await ledger.settle(reservation, 200)).toEqual({ charged: 200, shortfall: 0, balance: 800 });
+      await ledger.flush();
+      expect(await stored(user)).toBe(800);
+    });
+
+    it('holds a reservation sent twice once, even when the second run finds the balance short', async () => {
+      const { ledger, faults } = faultyNode();
+      const user = await newUser(1000);
+      faults.resend(scripts.RESERVE);
+      // The second run sees 400 left beside the 600 it held: short, were its own hold not recognised.
+      const first = await ledger.reserve(user, null, 600);
+      faults.resend(scripts.RESERVE);
+      const second = await ledger.reserve(user, null, 300);
+      const third = await ledger.reserve(user, null, 100);
+      await expect(ledger.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+      for (const reservation of [first, second, third]) await ledger.settle(reservation, 0);
+      expect(Number(await clients[0]?.get(`${prefix}uh:${user}`))).toBe(0);
+      expect(Number(await clients[0]?.get(`${prefix}u:${user}`))).toBe(1000);
+    });
+
+    it('applies an administrator’s top-up sent twice once', async () => {
+      const { ledger, faults } = faultyNode();
+      const user = await newUser(1000);
+      await ledger.settle(await ledger.reserve(user, null, 100), 100);
+      await handle.db.updateTable('users').set({ quota: 2000 }).where('id', '=', user).execute();
+      faults.resend(scripts.ADJUST);
+      ledger.invalidateUser(user, 1000);
+      await faults.idle();
+      expect(faults.calls(scripts.ADJUST)).toHaveLength(1);
+      expect(await ledger.reserve(user, null, 1900)).toMatchObject({ amount: 1900 });
+      await expect(ledger.reserve(user, null, 1)).rejects.toMatchObject({ details: { code: 'insufficient_quota' } });
+    });
+  });
 
   describe('waiting for quota the user’s running requests hold', () => {
     it('waits for the running request and takes what it gave back', () =>

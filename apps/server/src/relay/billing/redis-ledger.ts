@@ -16,7 +16,7 @@ import {
 } from './ledger.js';
 import { type QuotaWait, type Short, type TryOutcome, type WaitFor, WaitQueue } from './quota-waiters.js';
 import { BalanceLeases } from './redis-balance-leases.js';
-import { releaseLeases } from './redis-lease-release.js';
+import { releaseDeadLeases, releaseLeases } from './redis-lease-release.js';
 import { RedisBatches } from './redis-ledger-batches.js';
 import { loadBalance } from './redis-ledger-load.js';
 import * as scripts from './redis-ledger-scripts.js';
@@ -222,19 +222,29 @@ export class RedisQuotaLedger implements QuotaLedger {
     this.options.journal = journal;
   }
 
-  /** A top-up changed the stored balance by `delta`; a loaded balance moves with it. */
+  /**
+   * A top-up changed the stored balance by `delta`; a loaded balance moves with it. This node's
+   * leases on it go back, and those of dead nodes whose journal is lost (redis-lease-release.ts).
+   */
   invalidateUser(userId: number, delta = 0): void {
     this.leases?.giveBack((lease) => lease.userId === userId);
+    this.releaseDead({ userId });
     if (delta === 0) return;
+    // Its own id: the script applies it once even when the client sends it again after a reconnect.
     this.redis
-      .eval(scripts.ADJUST, 1, this.key(`u:${userId}`), delta)
+      .eval(scripts.ADJUST, 2, this.key(`u:${userId}`), this.key(`adjusted:${this.node}-${randomString(8)}`), delta)
       .catch((error: unknown) => this.options.onError?.(error));
   }
 
   /** A key's quota was set anew: forget the loaded balance; the next request loads it again. */
   invalidateToken(tokenId: number): void {
     this.leases?.giveBack((lease) => lease.tokenId === tokenId);
+    this.releaseDead({ tokenId });
     this.redis.del(this.key(`t:${tokenId}`)).catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  private releaseDead(payer: { userId: number } | { tokenId: number }): void {
+    releaseDeadLeases(this.redis, this.prefix, payer).catch((error: unknown) => this.options.onError?.(error));
   }
 
   private load(kind: 'u' | 't', id: number): Promise<void> {

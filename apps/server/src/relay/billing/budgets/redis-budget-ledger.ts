@@ -261,6 +261,8 @@ export class RedisBudgetLedger implements BudgetLedger {
     );
     if (inRedis.length > 0) {
       const keys = inRedis.map((delta) => this.keyOf({ subject: delta.subject, period: delta.period as WindowPeriod }));
+      // Its own id: taken back once even when the client sends the script again after a reconnect.
+      keys.push(`${this.prefix}buncounted:${this.node}-${randomString(8)}`);
       const args = inRedis.flatMap((delta) => [delta.start, delta.quota, delta.requests, delta.tokens]);
       await this.redis.eval(scripts.UNCOUNT, keys.length, ...keys, ...args);
     }
@@ -284,6 +286,10 @@ export class RedisBudgetLedger implements BudgetLedger {
   }
 
   private async refundExpired(): Promise<void> {
+    // Settlements' answers are kept for resent commands (redis-budget-scripts.ts): begun anew at most every DONE_KEEP_MS.
+    if ((await this.redis.set(`${this.prefix}bdone-begun`, '1', 'PX', scripts.DONE_KEEP_MS, 'NX')) === 'OK') {
+      await this.redis.eval(scripts.ROTATE_DONE, 2, `${this.prefix}bdone`, `${this.prefix}bdone:old`);
+    }
     const records = await this.redis.hgetall(`${this.prefix}bres`);
     const now = Date.now();
     for (const [id, record] of Object.entries(records)) {

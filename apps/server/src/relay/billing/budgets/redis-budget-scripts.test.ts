@@ -1,12 +1,13 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomString } from '../../../platform/crypto.js';
-import { HOLD, SETTLE } from './redis-budget-scripts.js';
+import { HOLD, SETTLE, UNCOUNT } from './redis-budget-scripts.js';
 
 /**
  * The budget scripts on their own, at chosen instants (the ledger passes Date.now()): windows that
  * roll, a refusal that leaves the windows it rolled rolled and holds nothing, a counter made by a
- * settlement, and each window's expiry a week past its end.
+ * settlement, each window's expiry a week past its end, and each script sent twice (a reply lost,
+ * the command sent again after a reconnect) counting once.
  */
 const redisUrl = process.env.TEST_REDIS_URL;
 const WEEK = 604_800_000;
@@ -68,5 +69,40 @@ describe.skipIf(!redisUrl)('Redis budget window scripts', () => {
     expect(await settle([key], T + 40_000, 'never-held', [rolling(1000, 10)])).toEqual([4, T + 40_000]);
     expect(await fields(key)).toEqual({ s: T + 40_000, e: T + 41_000, q: 4, r: 1, t: 6 });
     expect(await redis.pexpiretime(key)).toBe(T + 41_000 + WEEK);
+  });
+
+  it('holds once when a hold is sent twice, whether its second run alone would fit or be refused', async () => {
+    // With one request allowed (e) the second run sees its own hold and would refuse, were it not
+    // recognised; with ten (f) it would hold again.
+    for (const [name, requests] of [
+      ['e', 1],
+      ['f', 10],
+    ] as const) {
+      const key = `${prefix}b:${name}:day`;
+      const counters = [rolling(1000, requests)];
+      expect(await hold([key], T + 50_000, `h7${name}`, counters)).toEqual([1]);
+      expect(await hold([key], T + 50_000, `h7${name}`, counters)).toEqual([1]);
+      expect(await fields(key)).toEqual({ s: T + 50_000, e: T + 51_000, q: 0, r: 0, t: 0, hq: 5, hr: 1, ht: 7 });
+    }
+  });
+
+  it('counts a settlement sent twice once, and answers the second run as the first', async () => {
+    const key = `${prefix}b:h:day`;
+    const counters = [rolling(1000, 1)];
+    expect(await hold([key], T + 50_000, 'h10', counters)).toEqual([1]);
+    expect(await settle([key], T + 50_100, 'h10', counters)).toEqual([4, T + 50_000]);
+    expect(await settle([key], T + 50_100, 'h10', counters)).toEqual([4, T + 50_000]);
+    expect(await fields(key)).toEqual({ s: T + 50_000, e: T + 51_000, q: 4, r: 1, t: 6, hq: 0, hr: 0, ht: 0 });
+  });
+
+  it('takes use back once when the same take-back is sent twice', async () => {
+    const key = `${prefix}b:g:day`;
+    const counters = [rolling(1000, 10)];
+    await hold([key], T + 70_000, 'h9', counters);
+    await settle([key], T + 70_100, 'h9', counters);
+    const uncount = () => redis.eval(UNCOUNT, 2, key, `${prefix}buncounted:u1`, T + 70_000, 4, 1, 6);
+    expect(await uncount()).toBe(1);
+    expect(await uncount()).toBe(0);
+    expect(await fields(key)).toMatchObject({ q: 0, r: 0, t: 0 });
   });
 });

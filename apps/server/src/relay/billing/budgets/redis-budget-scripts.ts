@@ -8,7 +8,19 @@
  * missing hash must be read from the database first), and the quota, request and token allowances
  * (-1: none). The node computes calendar windows (time zones are its business); Redis keeps each
  * counter's window so every node sees the same one.
+ *   bdone, bdone:old      hash hold id → what its settlement answered ("q,start,start,…"), kept
+ *                         DONE_KEEP_MS at least (the sweep begins bdone anew at most that often)
+ *
+ * Resent commands. ioredis sends a command again after a reconnect when the connection dropped
+ * before its reply came, although Redis may have run it; each script gives the same effect run
+ * twice. HOLD holds nothing when its hold id is recorded already (found by HSET's answer, and by one
+ * HEXISTS only when it would refuse); SETTLE that finds no hold to take off looks for its answer in
+ * bdone (written by every counting settlement) and, when there, counts nothing and answers it again;
+ * a settlement giving a hold back does nothing without the hold; UNCOUNT runs once per id.
  */
+
+/** How long a settlement's answer (and an UNCOUNT's id) is kept at least, for a resent command. */
+export const DONE_KEEP_MS = 120_000;
 
 /**
  * Each counter's hash is read once (HMGET, into a table v: s, e, q, r, t, hq, hr, ht) and written
@@ -70,11 +82,16 @@ export const HOLD = `${READ}${ROLL}
 local now = tonumber(ARGV[1])
 local demand = {q = tonumber(ARGV[4]), r = tonumber(ARGV[5]), t = tonumber(ARGV[6])}
 local n = #KEYS - 1
+-- Sent again after its reply was lost: held already, so nothing more is.
+local function held() return redis.call('HEXISTS', KEYS[n + 1], ARGV[2]) == 1 end
 local counters = {}
 for i = 1, n do
   local base = 6 + (i - 1) * 8
   counters[i] = read(KEYS[i])
-  if ARGV[base + 5] == '1' and not counters[i].exists then return {-1, i} end
+  if ARGV[base + 5] == '1' and not counters[i].exists then
+    if held() then return {1} end
+    return {-1, i}
+  end
 end
 local moved = {}
 for i = 1, n do
@@ -86,6 +103,7 @@ for i = 1, n do
     local limit = limits[m]
     if limit >= 0 and (m == 'r' or demand[m] > 0) then
       if v[m] + v['h' .. m] + demand[m] > limit then
+        if held() then return {1} end
         -- Refused: the windows rolled so far stay rolled, as each roll was written at once before.
         for k = 1, i do if moved[k] then write(KEYS[k], counters[k], true, false) end end
         return {0, i, m, v.e}
@@ -94,13 +112,15 @@ for i = 1, n do
   end
 end
 local names = {}
+for i = 1, n do names[i] = KEYS[i] end
+-- Recorded first: 0 means it was already (this command ran before), and the counters hold it.
+local record = ARGV[3] .. '|' .. ARGV[4] .. '|' .. ARGV[5] .. '|' .. ARGV[6] .. '|' .. table.concat(names, ',')
+if redis.call('HSET', KEYS[n + 1], ARGV[2], record) == 0 then return {1} end
 for i = 1, n do
   local v = counters[i]
   v.hq, v.hr, v.ht = v.hq + demand.q, v.hr + demand.r, v.ht + demand.t
   write(KEYS[i], v, moved[i], true)
-  names[i] = KEYS[i]
 end
-redis.call('HSET', KEYS[n + 1], ARGV[2], ARGV[3] .. '|' .. ARGV[4] .. '|' .. ARGV[5] .. '|' .. ARGV[6] .. '|' .. table.concat(names, ','))
 return {1}`;
 
 /**
@@ -114,6 +134,17 @@ local now = tonumber(ARGV[1])
 local n = #KEYS - 1
 local held = {q = tonumber(ARGV[6]), r = tonumber(ARGV[7]), t = tonumber(ARGV[8])}
 local released = redis.call('HDEL', KEYS[n + 1], ARGV[2]) == 1
+local done = string.gsub(KEYS[n + 1], 'bres$', 'bdone')
+local counting = tonumber(ARGV[3]) >= 0 and ARGV[2] ~= ''
+if not released and counting then
+  -- No hold: settled already (this very command, sent again), or given back as expired (counted now).
+  local answer = redis.call('HGET', done, ARGV[2]) or redis.call('HGET', done .. ':old', ARGV[2])
+  if answer then
+    local result = {}
+    for value in string.gmatch(answer, '[^,]+') do result[#result + 1] = tonumber(value) end
+    return result
+  end
+end
 local counters = {}
 for i = 1, n do
   local v = read(KEYS[i])
@@ -147,6 +178,7 @@ for i = 1, n do
 end
 local result = {q}
 for i = 1, n do result[i + 1] = starts[i] end
+if counting then redis.call('HSET', done, ARGV[2], table.concat(result, ',')) end
 return result`;
 
 /**
@@ -162,11 +194,13 @@ end
 `;
 
 /**
- * KEYS: counters…. ARGV: 4 per counter: the window's start, and the quota, requests and tokens to
- * take back. Takes back use counted by a settlement from each window still open at that start.
+ * KEYS: counters…, then buncounted:<id>. ARGV: 4 per counter: the window's start, and the quota,
+ * requests and tokens to take back. Takes back use counted by a settlement from each window still
+ * open at that start, once per id (the last key says it was done).
  */
 export const UNCOUNT = `${TAKE}
-for i = 1, #KEYS do
+if not redis.call('SET', KEYS[#KEYS], '1', 'PX', ${2 * DONE_KEEP_MS}, 'NX') then return 0 end
+for i = 1, #KEYS - 1 do
   local base = (i - 1) * 4
   if tonumber(redis.call('HGET', KEYS[i], 's') or '-1') == tonumber(ARGV[base + 1]) then
     take(KEYS[i], '', ARGV[base + 2], ARGV[base + 3], ARGV[base + 4])
@@ -200,4 +234,9 @@ for key in string.gmatch(names, '[^,]+') do
     if lease then take(key, '', 0 - tonumber(q), 0 - tonumber(r), 0 - tonumber(t)) end
   end
 end
+return 1`;
+
+/** KEYS: bdone, bdone:old. Begins bdone anew, the last one kept as bdone:old (run at most every DONE_KEEP_MS). */
+export const ROTATE_DONE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('RENAME', KEYS[1], KEYS[2]) else redis.call('DEL', KEYS[2]) end
 return 1`;
