@@ -74,6 +74,7 @@ export class RedisBudgetLedger implements BudgetLedger {
       const leases = new WindowLeases(redis, {
         node: this.node,
         recordsKey: `${this.prefix}bres`,
+        markKey: `${this.prefix}bflush:${this.node}`,
         keyOf: (rule) => this.keyOf(rule),
         describe: (rule, now) => this.describe(rule, now),
         clock,

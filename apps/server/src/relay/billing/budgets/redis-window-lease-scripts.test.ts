@@ -33,8 +33,14 @@ describe.skipIf(!redisUrl)('Redis window lease script', () => {
     ...[1, 4, 1],
     8,
   ];
-  const renew = (key: string, now: number, counter: (string | number)[], args: (string | number)[]) =>
-    redis.eval(RENEW_WINDOWS, 2, bres, key, now, EXPIRES, ...counter, ...args) as Promise<number[][]>;
+  const mark = `${prefix}bflush:node`;
+  let round = 0;
+  const renew = (key: string, now: number, counter: (string | number)[], args: (string | number)[], again = false) => {
+    if (!again) round++;
+    return redis.eval(RENEW_WINDOWS, 3, bres, mark, key, now, EXPIRES, round, ...counter, ...args) as Promise<
+      number[][]
+    >;
+  };
   const fields = async (key: string) => {
     const all = await redis.hgetall(key);
     return Object.fromEntries(Object.entries(all).map(([name, value]) => [name, Number(value)]));
@@ -49,6 +55,11 @@ describe.skipIf(!redisUrl)('Redis window lease script', () => {
     expect(await redis.hget(bres, 'W-a')).toBe(`${EXPIRES}|0|12|0|${key}`);
     // 5 requests settled on the node, 2 running: 7 kept, and 11 more granted (88 left / 8).
     expect(await renew(key, T + 100, rolling(10_000, 100), lease('W-a', T, 5, 7, 2, 20))).toEqual([
+      [1, T, T + 10_000, 0, 18, 0],
+    ]);
+    expect(await fields(key)).toMatchObject({ r: 5, hr: 18 });
+    // The same round sent again (its reply was lost): nothing counted twice, the lease as it stands.
+    expect(await renew(key, T + 100, rolling(10_000, 100), lease('W-a', T, 5, 7, 2, 20), true)).toEqual([
       [1, T, T + 10_000, 0, 18, 0],
     ]);
     expect(await fields(key)).toMatchObject({ r: 5, hr: 18 });

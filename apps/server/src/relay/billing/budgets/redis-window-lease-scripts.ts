@@ -9,6 +9,10 @@ import { READ, ROLL } from './redis-budget-scripts.js';
  * counts the whole lease as used once it expires (redis-budget-scripts.ts), so a window is never
  * passed by what a dead node spent without flushing.
  *
+ * Resent: a flush whose reply was lost is sent again exactly (the same round number); the node's
+ * mark (bflush:<node>, the last round Redis ran) tells the script it ran already, and then it counts
+ * nothing and changes no lease, but answers where each lease stands.
+ *
  * A counter is described by the same 8 arguments as HOLD's (redis-budget-scripts.ts), followed by 18
  * of its lease:
  *   lease id, the start of the window the spend was counted in (-1: none), the spend (q, r, t),
@@ -21,8 +25,11 @@ import { READ, ROLL } from './redis-budget-scripts.js';
 const LEASE_ARGS = 18;
 const COUNTER_ARGS = 8 + LEASE_ARGS;
 
+/** The node's round mark outlives any reconnect by far; a node that is gone leaves it to expire. */
+const MARK_KEEP_MS = 86_400_000;
+
 /**
- * KEYS: bres, counters…. ARGV: now, expiresAt, then 26 per counter. Per counter: its lease is taken
+ * KEYS: bres, the node's mark, counters…. ARGV: now, expiresAt, round number, then 26 per counter. Per counter: its lease is taken
  * off the held fields, the window rolled, the spend counted when it was counted in the window that
  * is open (a closed window's spend no longer limits anything), and keep plus a free part held again.
  * A free part is granted for every limited measure the node wants, or for none: a lease that admits
@@ -34,14 +41,22 @@ const COUNTER_ARGS = 8 + LEASE_ARGS;
 export const RENEW_WINDOWS = `${READ}${ROLL}
 local now, expires = tonumber(ARGV[1]), ARGV[2]
 local MEASURES = {'q', 'r', 't'}
+local again = tonumber(ARGV[3]) <= tonumber(redis.call('GET', KEYS[2]) or '0')
+if not again then redis.call('SET', KEYS[2], ARGV[3], 'PX', ${MARK_KEEP_MS}) end
 local answers = {}
-for i = 2, #KEYS do
+for i = 3, #KEYS do
   local key = KEYS[i]
-  local base = 2 + (i - 2) * ${COUNTER_ARGS}
+  local base = 3 + (i - 3) * ${COUNTER_ARGS}
   local at = base + 8
   local id = ARGV[at + 1]
   local v = read(key)
-  if ARGV[base + 5] == '1' and not v.exists then
+  if again then
+    -- Ran already: where the lease stands, from its record.
+    local record = redis.call('HGET', KEYS[1], id)
+    local q, r, t = 0, 0, 0
+    if record then q, r, t = string.match(record, '^%d+|(%d+)|(%d+)|(%d+)|') end
+    answers[#answers + 1] = {1, v.s, v.e, tonumber(q), tonumber(r), tonumber(t)}
+  elseif ARGV[base + 5] == '1' and not v.exists then
     redis.call('HDEL', KEYS[1], id)
     answers[#answers + 1] = {-1}
   else

@@ -1,12 +1,14 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test/databases.js';
+import { injectFaults } from '../../../../test/redis-faults.js';
 import type { WindowClock } from '../../../domain/budget-windows.js';
 import { randomString } from '../../../platform/crypto.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../../platform/db/index.js';
 import { BudgetExceeded, type BudgetHold, type CounterRule } from './budget-ledger.js';
 import { RedisBudgetLedger } from './redis-budget-ledger.js';
 import { REFUND_EXPIRED } from './redis-budget-scripts.js';
+import { RENEW_WINDOWS } from './redis-window-lease-scripts.js';
 import { WINDOW_LEASE_TTL_MS } from './redis-window-leases.js';
 import { BudgetUsageStore } from './usage-store.js';
 
@@ -44,8 +46,10 @@ describe.skipIf(!redisUrl)('budget window leases shared by nodes', () => {
   const node = (prefix: string, leaseFlushMs = 5) => {
     const client = new Redis(redisUrl ?? '');
     clients.push(client);
+    // Faults happen only where a test asks for them (redis-faults.ts).
+    const faults = injectFaults(client);
     const ledger = new RedisBudgetLedger(client, store, rolling, { prefix, flushIntervalMs: NEVER, leaseFlushMs });
-    return { ledger, client };
+    return { ledger, client, faults };
   };
 
   /** Holds and settles `USE` until `count` were started or 20 in a row were refused; 4 at once. */
@@ -122,6 +126,36 @@ describe.skipIf(!redisUrl)('budget window leases shared by nodes', () => {
     await ledger.close();
     expect(await window(client, prefix, subject)).toEqual([41, 40 * USE.quota, 0, 0, 0]);
     expect(await store.read(subject, 'day')).toMatchObject({ requests: 41, quota: 40 * USE.quota });
+  });
+
+  it.each([
+    ['fails although Redis ran it, and is sent again as it was', 'fail'],
+    ['is run twice (its reply lost, the client sends it again)', 'resend'],
+] as const)('counts the spend of a round once when its call %s', async (_, fault) => {
+    const prefix = `test:${randomString(8)}:`;
+    const subject = `key:${randomString(8)}`;
+    const rule: CounterRule = { subject, period: 'day', scope: 'key', limit: { requests: 10_000 } };
+    const { ledger, client, faults } = node(prefix, NEVER);
+    const { served } = await serve(ledger, rule, 60);
+    await ledger.flush();
+    // Ten more on the lease, then a flush whose call goes wrong.
+    const { served: more, onLease } = await serve(ledger, rule, 10);
+    expect(onLease).toBe(10);
+    faults[fault](RENEW_WINDOWS);
+    const failed = faults.calls(RENEW_WINDOWS).length;
+    if (fault === 'fail') {
+      await expect(ledger.flush()).rejects.toThrow();
+      // Its leases admit nothing until a reply confirms the round: this hold waits for the round sent again.
+      const holding = ledger.hold([rule], DEMAND);
+      expect(holding).toBeInstanceOf(Promise);
+      await ledger.settle(await holding, USE);
+      const calls = faults.calls(RENEW_WINDOWS);
+      expect(calls[failed + 1]).toEqual(calls[failed]);
+    }
+    await ledger.flush();
+    await ledger.close();
+    const counted = served + more + (fault === 'fail' ? 1 : 0);
+    expect(await window(client, prefix, subject)).toEqual([counted, counted * USE.quota, 0, 0, 0]);
   });
 
   it('counts a dead node’s lease as used once its record expires: the window is never passed', async () => {

@@ -12,7 +12,10 @@ import { RENEW_WINDOWS } from './redis-window-lease-scripts.js';
  * flushed, and the free part (free = held − running − spent, per measure), so admitting within the
  * free part never takes more than the window has room for. A request that does not fit its leases
  * (a lease too small, a window that ended, a flush in flight) takes the per-request path: HOLD and
- * SETTLE, which count the leases as held. While a flush is in flight nothing new is admitted.
+ * SETTLE, which count the leases as held. While a flush is in flight nothing new is admitted. A
+ * flush that fails (an error, not an answer: Redis may have run it) is sent again with the same
+ * arguments before anything else, its leases in flight until a reply confirms it; RENEW_WINDOWS
+ * counts a round it has run once (the node's round mark).
  */
 export interface WindowLease {
   id: string;
@@ -43,6 +46,8 @@ export interface WindowLeaseOptions {
   node: string;
   /** bres, where lease records live beside the per-request holds. */
   recordsKey: string;
+  /** This node's round mark (bflush:<node>): the last round Redis ran, for a round sent again. */
+  markKey: string;
   keyOf: (rule: MergedRule) => string;
   /** The 8 arguments that describe a counter to a script (RedisBudgetLedger.describe). */
   describe: (rule: MergedRule, now: number) => (string | number)[];
@@ -78,10 +83,22 @@ const isEmpty = (measures: Measures): boolean =>
 const checked = (rule: MergedRule, measure: Measure, demand: Measures): boolean =>
   limitOf(rule, measure) >= 0 && (measure === 'requests' || demand[measure] > 0);
 
+/** One RENEW_WINDOWS call: the leases it renews with the spend each carries, and its exact arguments. */
+interface Round {
+  /** Each lease, the spend it carries, and the allowances it is renewed under. */
+  batch: Array<{ lease: WindowLease; spent: Measures; limits: string }>;
+  command: (string | number)[];
+  clock: string;
+  now: number;
+}
+
 export class WindowLeases {
   private readonly leases = new Map<string, WindowLease>();
   private running: Promise<void> | null = null;
   private renewal: Promise<void> | null = null;
+  private rounds = 0;
+  /** A round whose call failed: Redis may have run it, so it is sent again as it was, first. */
+  private unconfirmed: Round | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -237,8 +254,15 @@ export class WindowLeases {
   }
 
   private async flushOnce(everything: boolean): Promise<void> {
+    if (this.unconfirmed) await this.send(this.unconfirmed);
+    const round = this.nextRound(everything);
+    if (round) await this.send(round);
+  }
+
+  /** The leases to count and renew now, and the call that does it (undefined: none). */
+  private nextRound(everything: boolean): Round | undefined {
     const now = Date.now();
-    const batch: Array<{ lease: WindowLease; spent: Measures }> = [];
+    const batch: Round['batch'] = [];
     const keys: string[] = [];
     const args: (string | number)[] = [];
     for (const [id, lease] of this.leases) {
@@ -268,7 +292,7 @@ export class WindowLeases {
       const stale = now - lease.renewedAt > RECORD_RENEWAL_MS;
       if (isEmpty(want) && isEmpty(lease.spent) && (isEmpty(lease.held) || (!giveBack && !stale))) continue;
       const spent = { ...lease.spent };
-      batch.push({ lease, spent });
+      batch.push({ lease, spent, limits: limitsKey(lease.rule) });
       keys.push(lease.key);
       args.push(...this.options.describe(lease.rule, now), lease.id, lease.start, spent.quota, spent.requests);
       args.push(spent.tokens, keep.quota, keep.requests, keep.tokens);
@@ -276,24 +300,30 @@ export class WindowLeases {
       args.push(want.quota, want.requests, want.tokens, minimum.quota, minimum.requests, minimum.tokens, ROOM_DIVISOR);
       lease.inFlight = true;
     }
-    if (batch.length === 0) return;
-    const clock = clockKey(this.options.clock());
-    let answers: (number | string)[][];
-    try {
-      answers = (await this.redis.eval(
-        RENEW_WINDOWS,
-        1 + keys.length,
-        this.options.recordsKey,
-        ...keys,
-        now,
-        now + WINDOW_LEASE_TTL_MS,
-        ...args,
-      )) as (number | string)[][];
-    } catch (error) {
-      for (const { lease } of batch) lease.inFlight = false;
-      throw error;
-    }
-    for (const [index, { lease, spent }] of batch.entries()) {
+    if (batch.length === 0) return undefined;
+    const { recordsKey, node } = this.options;
+    const mark = `${recordsKey.replace(/bres$/, 'bflush')}:${node}`;
+    const command = [
+      2 + keys.length,
+      recordsKey,
+      mark,
+      ...keys,
+      now,
+      now + WINDOW_LEASE_TTL_MS,
+      ++this.rounds,
+      ...args,
+    ];
+    return { batch, command, clock: clockKey(this.options.clock()), now };
+  }
+
+  /** Sends a round and takes its answers; its leases stay in flight until a reply confirms it. */
+  private async send(round: Round): Promise<void> {
+    this.unconfirmed = round;
+    const [count, ...rest] = round.command as [number, ...(string | number)[]];
+    const answers = (await this.redis.eval(RENEW_WINDOWS, count, ...rest)) as (number | string)[][];
+    this.unconfirmed = undefined;
+    const { clock, now } = round;
+    for (const [index, { lease, spent, limits }] of round.batch.entries()) {
       const answer = (answers[index] as (number | string)[]).map(Number);
       lease.inFlight = false;
       lease.returning = false;
@@ -315,7 +345,7 @@ export class WindowLeases {
       lease.start = start ?? -1;
       lease.end = end ?? -1;
       lease.clock = clock;
-      lease.limits = limitsKey(lease.rule);
+      lease.limits = limits;
     }
   }
 }
