@@ -6,13 +6,11 @@ import {
   BOB,
   call,
   createToken,
-  openPage,
-  phone,
-  ROOT_PASSWORD,
   ROOT_TOKEN,
   rowIds,
+  screenshotLooks,
   server,
-  signIn,
+  signedInPage,
   useTokensLogsSite,
 } from './support/tokens-logs-site.js';
 
@@ -71,8 +69,7 @@ describe('logs', () => {
 
   it('show a user their own requests with model, tokens, cost and the total', async () => {
     const logs = await consumeLogs('/api/log/self', bobSession, 3);
-    const page = await openPage();
-    await signIn(page, BOB.username, BOB.password);
+    const page = await signedInPage(BOB);
     await page.goto(`${server.origin}/panel/log`);
     for (const log of logs) {
       await page.getByTestId(`log-row-${log.id}`).waitFor();
@@ -124,8 +121,7 @@ describe('logs', () => {
 
   it('let an administrator filter everyone’s logs by username', async () => {
     await consumeLogs('/api/log/', ROOT_TOKEN, 4);
-    const page = await openPage();
-    await signIn(page, 'root', ROOT_PASSWORD);
+    const page = await signedInPage();
     await page.goto(`${server.origin}/panel/log?log_type=2`);
     await expect.poll(() => rowIds(page, 'log').then((ids) => ids.length)).toBe(4);
     await page.getByTestId('log-filter-username').fill(BOB.username);
@@ -148,27 +144,13 @@ describe('logs', () => {
   });
 
   it('take screenshots in light, dark, Chinese and on a phone', async () => {
-    const shots: Array<[string, Parameters<typeof openPage>[0]]> = [
-      ['light', {}],
-      ['dark', { dark: true }],
-      ['zh_CN', { language: 'zh_CN' }],
-      ['phone', { viewport: phone }],
-    ];
-    for (const [name, options] of shots) {
-      const page = await openPage(options);
-      await signIn(page, 'root', ROOT_PASSWORD);
-      // Once the rows and the totals above them are in (no request left), not after a guessed pause.
-      await page.goto(`${server.origin}/panel/log`, { waitUntil: 'networkidle' });
-      await page.locator('[data-testid^=log-row-]').first().waitFor();
-      await screenshot(page, `logs-${name}`);
-      if (name === 'phone') {
-        await page.getByTestId('log-filter-toggle').click();
-        // The filters slide open; the capture waits for the end of the slide.
-        await page.getByTestId('log-filters').locator('.MuiCollapse-entered').waitFor();
-        await screenshot(page, 'logs-phone-filters');
-      }
-      await page.close();
-    }
+    await screenshotLooks('/panel/log', 'log', 'logs', async (page, look) => {
+      if (look !== 'phone') return;
+      await page.getByTestId('log-filter-toggle').click();
+      // The filters slide open; the capture waits for the end of the slide.
+      await page.getByTestId('log-filters').locator('.MuiCollapse-entered').waitFor();
+      await screenshot(page, 'logs-phone-filters');
+    });
   });
 
   it('let an administrator clean up consume logs and say how many went', async () => {
@@ -176,8 +158,7 @@ describe('logs', () => {
     // "Now" removes the logs made before the current second: wait until the newest one's has passed.
     const newest = Math.max(...before.map((log) => log.created_at));
     await expect.poll(() => Math.floor(Date.now() / 1000)).toBeGreaterThan(newest);
-    const page = await openPage();
-    await signIn(page, 'root', ROOT_PASSWORD);
+    const page = await signedInPage();
     await page.goto(`${server.origin}/panel/log`);
     await page.getByTestId('log-cleanup').click();
     await page.getByTestId('log-cleanup-dialog').waitFor();

@@ -6,13 +6,11 @@ import {
   admin,
   call,
   createToken,
-  openPage,
-  phone,
-  ROOT_PASSWORD,
   ROOT_TOKEN,
   rowIds,
+  screenshotLooks,
   server,
-  signIn,
+  signedInPage,
   type TokenRow,
   useTokensLogsSite,
 } from './support/tokens-logs-site.js';
@@ -33,8 +31,7 @@ const tokensNamed = async (keyword: string, auth = ROOT_TOKEN) =>
 describe('tokens', () => {
   let page: Page;
   beforeAll(async () => {
-    page = await openPage();
-    await signIn(page, 'root', ROOT_PASSWORD);
+    page = await signedInPage();
   });
   afterAll(async () => {
     await page.close();
@@ -205,20 +202,6 @@ describe('tokens', () => {
   });
 
   it('takes screenshots in light, dark, Chinese and on a phone', async () => {
-    const shots: Array<[string, Parameters<typeof openPage>[0]]> = [
-      ['light', {}],
-      ['dark', { dark: true }],
-      ['zh_CN', { language: 'zh_CN' }],
-      ['phone', { viewport: phone }],
-    ];
-    for (const [name, options] of shots) {
-      const shot = await openPage(options);
-      await signIn(shot, 'root', ROOT_PASSWORD);
-      // Once the list and its counts are in (no request left), not after a guessed pause.
-      await shot.goto(`${server.origin}/panel/token`, { waitUntil: 'networkidle' });
-      await shot.locator('[data-testid^=token-row-]').first().waitFor();
-      await screenshot(shot, `tokens-${name}`);
-      await shot.close();
-    }
+    await screenshotLooks('/panel/token', 'token', 'tokens');
   });
 });

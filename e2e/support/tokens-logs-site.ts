@@ -6,19 +6,17 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { type AdminApi, adminApi, apiCall } from './api.js';
-import { launchBrowser, signInWithForm } from './browser.js';
+import { type AdminApi, adminApi, apiCall, authOf } from './api.js';
+import { launchBrowser, screenshot, signInWithForm } from './browser.js';
 import { type MockUpstream, startMockUpstream } from './mock-openai.js';
-import { pageOpener } from './pages.js';
+import { type PageOptions, pageOpener, phone } from './pages.js';
 import { type RunningServer, startServer } from './server.js';
 
-export { phone } from './pages.js';
-
-export const ROOT_PASSWORD = 'e2e-root-password';
+const ROOT_PASSWORD = 'e2e-root-password';
 export const ROOT_TOKEN = 'e2e-root-access-token-tokens-logs';
 export const BOB = { username: 'bob', password: 'bob-password-1', display_name: 'Bob' };
 /** What the mock upstream reports for every answer. */
-export const USAGE = {
+const USAGE = {
   prompt_tokens: 120,
   completion_tokens: 48,
   total_tokens: 168,
@@ -39,15 +37,8 @@ export interface TokenRow {
 }
 
 /** A management API call as root (access token) or as a signed-in user (session cookie). */
-export function call<T>(method: string, path: string, body?: unknown, auth: string = ROOT_TOKEN): Promise<T> {
-  return apiCall<T>(
-    server.origin,
-    method,
-    path,
-    auth.startsWith('session=') ? { cookie: auth } : { token: auth },
-    body,
-  );
-}
+export const call = <T>(method: string, path: string, body?: unknown, auth: string = ROOT_TOKEN) =>
+  apiCall<T>(server.origin, method, path, authOf(auth), body);
 
 export async function createToken(
   name: string,
@@ -58,11 +49,45 @@ export async function createToken(
 }
 
 const pages = pageOpener(() => browser);
-/** A console page in a fresh context (signed out), English and light unless asked. */
-export const openPage = pages.open;
 
-export const signIn = (page: Page, username: string, password: string) =>
-  signInWithForm(page, server.origin, username, password);
+/** A console page (English and light unless asked) signed in as `user`, root unless given. */
+export async function signedInPage(
+  user: { username: string; password: string } = { username: 'root', password: ROOT_PASSWORD },
+  options: PageOptions = {},
+): Promise<Page> {
+  const page = await pages.open(options);
+  await signInWithForm(page, server.origin, user.username, user.password);
+  return page;
+}
+
+/** The looks each screen is captured in. */
+const LOOKS: Array<[string, PageOptions]> = [
+  ['light', {}],
+  ['dark', { dark: true }],
+  ['zh_CN', { language: 'zh_CN' }],
+  ['phone', { viewport: phone }],
+];
+
+/**
+ * Opens `path` as root in each look and screenshots it as `${name}-<look>` once its rows
+ * (`${prefix}-row-…`) are in and no request is left, not after a guessed pause; `more` takes
+ * further captures of the same page.
+ */
+export async function screenshotLooks(
+  path: string,
+  prefix: string,
+  name: string,
+  more?: (page: Page, look: string) => Promise<void>,
+): Promise<void> {
+  for (const [look, options] of LOOKS) {
+    const page = await signedInPage(undefined, options);
+    await page.goto(`${server.origin}${path}`, { waitUntil: 'networkidle' });
+    await page.locator(`[data-testid^=${prefix}-row-]`).first().waitFor();
+    await screenshot(page, `${name}-${look}`);
+    await more?.(page, look);
+    await page.close();
+  }
+}
 
 /** The ids of the rows a list shows, in its order (`${prefix}-row-<id>`). */
 export const rowIds = (page: Page, prefix: string) =>
