@@ -2,11 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
-import { useMigratedDatabase } from '../../../test/databases.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
 import { insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
 import { insertLogRows } from '../../api/log/writer.js';
 import { randomString } from '../../platform/crypto.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { Journal } from '../../platform/journal/journal.js';
 import { replayJournal } from './journal-replay.js';
 import type { Reservation } from './ledger.js';
@@ -21,7 +22,8 @@ const NEVER = 3_600_000;
  * slice held until its journal is replayed, and then the balance is exact.
  */
 describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
-  const handle = useMigratedDatabase('sqlite');
+  let testDatabase: TestDatabase;
+  let handle: DatabaseHandle;
   const clients: Redis[] = [];
   let nextUser = 1;
 
@@ -36,8 +38,15 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
     return { ledger, client };
   };
 
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('sqlite');
+    handle = openDatabase(testDatabase.target);
+    await migrateToLatest(handle);
+  });
   afterAll(async () => {
     for (const client of clients) client.disconnect();
+    await handle?.close();
+    await testDatabase?.drop();
   });
 
   /** Requests of 100 at most `count` times (4 at once), each costing 40..160; stops after 20 refusals in a row. */
