@@ -139,6 +139,15 @@ describe('channel administration: one channel', () => {
   });
 
   it('records an edit of priority and key in the audit log, the key only as changed', async () => {
+    // A long name, so the audit table has a wide Target next to the Changes and Address columns.
+    const [longNamed] = await root<Array<{ id: number }>>('POST', '/api/channel/', {
+      name: 'openai-eu-west-production-primary-account-2026',
+      type: 1,
+      key: 'sk-audit-long-name-0003',
+      base_url: site.upstream.url,
+      models: 'mock-chat',
+      group: 'default',
+    });
     const [audited] = await root<Array<{ id: number }>>('POST', '/api/channel/', {
       name: 'audited',
       type: 1,
@@ -176,6 +185,18 @@ describe('channel administration: one channel', () => {
     // (kept on screen while it loads); neither key appears anywhere, the dialog included.
     const resources = () => page.locator('[data-testid^=audit-resource-]').allTextContents();
     await expect.poll(async () => [...new Set(await resources())]).toEqual(['Channel']);
+    // At 1400 px beside the side menu the table fits its container, the long name's row included:
+    // the Address column stays in view instead of past the edge of a sideways scroll.
+    const [longCreate] = await root<{ data: Array<{ id: number }> }>(
+      'GET',
+      `/api/audit/?resource=channel&target_id=${longNamed?.id}&action=create`,
+    ).then((answer) => answer.data);
+    await page.getByTestId(`audit-row-${longCreate?.id}`).waitFor();
+    expect(page.viewportSize()?.width).toBe(1400);
+    const overflow = await page
+      .getByTestId('audit-list')
+      .evaluate((table) => (table.parentElement?.scrollWidth ?? 0) - (table.parentElement?.clientWidth ?? 0));
+    expect(overflow).toBe(0);
     await page.getByTestId(`audit-details-${update?.id}`).click();
     await page.getByTestId('audit-field-key').waitFor();
     expect(await textOf(page.getByTestId('audit-field-priority'))).toBe('priority05');

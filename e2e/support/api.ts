@@ -30,6 +30,10 @@ export interface ApiAuth {
   cookie?: string;
 }
 
+/** Who a credential is: a session cookie (`session=…`) or else an access token. */
+export const authOf = (credential: string): ApiAuth =>
+  credential.startsWith('session=') ? { cookie: credential } : { token: credential };
+
 /** One API call; answers the envelope's `data`, throws on an HTTP error or `success: false`. */
 export async function apiCall<T>(
   origin: string,

@@ -11,7 +11,14 @@ import type { AddressInfo } from 'node:net';
 export interface MockAnswer {
   model: string | readonly string[];
   pieces: readonly string[];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    /** The breakdowns OpenAI adds (cached and reasoning tokens), for tests of the Logs screen's. */
+    prompt_tokens_details?: Record<string, number>;
+    completion_tokens_details?: Record<string, number>;
+  };
   /** Models refused with a 400 and this message, as an upstream refuses a request it cannot take. */
   refusals?: Readonly<Record<string, string>>;
   /**

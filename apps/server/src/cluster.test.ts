@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockUpstream, startMockUpstream } from '../test/mocks/openai-upstream.js';
 import { type OtlpCollector, startOtlpCollector } from '../test/otlp-collector.js';
 import { parsePrometheusText, sampleValue } from '../test/prometheus-text.js';
-import { providerType } from './domain/channel-types/registry.js';
+import { createTestChannel } from '../test/test-channel.js';
 
 /** The server as `npm start` runs it, from its sources, in child processes. */
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -126,14 +126,7 @@ describe.skipIf(!redisUrl)('two workers on one port, one SQLite file and Redis',
   });
 
   it('bills exactly across the workers and shows both in one scrape', async () => {
-    await admin('POST', '/api/channel/', {
-      name: 'mock',
-      type: providerType('openai'),
-      key: upstream.behaviour.apiKey,
-      base_url: upstream.url,
-      models: 'gpt-4o-mini',
-      group: 'default',
-    });
+    await createTestChannel(upstream, (path, body) => admin('POST', path, body));
     const groups = (await admin('GET', '/api/user_group/?name=')) as { data: Array<{ symbol: string }> };
     await admin('PUT', '/api/user_group/', { ...groups.data.find((group) => group.symbol === 'default'), api_rate: 0 });
     await admin('POST', '/api/user/quota/1', { quota: 10_000_000 });

@@ -22,6 +22,7 @@ import {
   startPrivateRedis,
 } from '../test/redis-commands.js';
 import { type ServerProcess, startServerProcess } from '../test/server-process.js';
+import { createTestChannel } from '../test/test-channel.js';
 import { providerType } from './domain/channel-types/registry.js';
 
 const ROOT_TOKEN = 'four-nodes-root-access-token-0123456789';
@@ -58,14 +59,7 @@ describe.skipIf(!process.env.TEST_PG_URL || !process.env.TEST_REDIS_URL)('four n
     bases = nodes.map((node) => node.url);
     const root = { token: ROOT_TOKEN };
     const first = bases[0] ?? '';
-    await manage(first, root, 'POST', '/api/channel/', {
-      name: 'mock',
-      type: providerType('openai'),
-      key: upstream.behaviour.apiKey,
-      base_url: upstream.url,
-      models: 'gpt-4o-mini',
-      group: 'default',
-    });
+    await createTestChannel(upstream, (path, body) => manage(first, root, 'POST', path, body));
     const groups = (await manage(first, root, 'GET', '/api/user_group/')).data as { data: Array<{ symbol: string }> };
     const group = groups.data.find((entry) => entry.symbol === 'default');
     await manage(first, root, 'PUT', '/api/user_group/', { ...group, api_rate: 0 });

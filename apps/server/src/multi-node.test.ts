@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/databases.js';
 import { startMockUpstream } from '../test/mocks/openai-upstream.js';
 import { relayInject } from '../test/relay-inject.js';
+import { createTestChannel } from '../test/test-channel.js';
 import { type AssembledServer, assembleServer } from './assemble.js';
 import { loadConfig } from './config.js';
 import { providerType } from './domain/channel-types/registry.js';
@@ -90,18 +91,7 @@ describe.skipIf(!redisUrl)('two nodes sharing one database and Redis', () => {
       await first.services.userRepository.update(1, { access_token_hash: sha256Hex(rootToken) });
       const call = (method: 'POST' | 'PUT' | 'GET' | 'DELETE', url: string, payload?: object) =>
         first.app.inject({ method, url, headers: { authorization: rootToken }, ...(payload ? { payload } : {}) });
-      expect(
-        (
-          await call('POST', '/api/channel/', {
-            name: 'mock',
-            type: providerType('openai'),
-            key: upstream.behaviour.apiKey,
-            base_url: upstream.url,
-            models: 'gpt-4o-mini',
-            group: 'default',
-          })
-        ).statusCode,
-      ).toBe(200);
+      expect((await createTestChannel(upstream, (path, body) => call('POST', path, body))).statusCode).toBe(200);
       // The built-in price list has gpt-4o-mini; replace it with round numbers for the arithmetic below.
       await call('DELETE', '/api/prices/single/gpt-4o-mini');
       const price = await call('POST', '/api/prices/single', {

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { providerType } from '../src/domain/channel-types/registry.js';
 import type { DialectName } from '../src/platform/db/index.js';
 import { caller } from './api/channel-support.js';
 import { ROOT_PASSWORD, startTestApp, type TestApp } from './app.js';
 import { type BillingMock, startBillingMock } from './mocks/billing-upstream.js';
+import { createTestChannel } from './test-channel.js';
 
 /** A running One Hub with a billing mock upstream, root's and a plain user's sessions. */
 export interface ChannelFixture {
@@ -30,14 +30,7 @@ export async function stopChannelFixture(fixture: ChannelFixture | undefined): P
 /** Creates an OpenAI-type channel pointing at the mock and returns its id. */
 export async function addMockChannel(fixture: ChannelFixture, fields: Record<string, unknown>): Promise<number> {
   const { mock, call, root } = fixture;
-  const body = {
-    name: 'mock',
-    type: providerType('openai'),
-    key: mock.behaviour.apiKey,
-    base_url: mock.url,
-    models: 'gpt-4o-mini',
-  };
-  const created = await call('POST', '/api/channel/', root, { group: 'default', ...body, ...fields });
+  const created = await createTestChannel(mock, (path, body) => call('POST', path, root, body), fields);
   expect(created.statusCode, created.body).toBe(200);
   return created.json().data[0].id;
 }

@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../test/databases.js';
 import { AuditRepository } from '../api/audit/repo.js';
 import { AuditService } from '../api/audit/service.js';
 import { nowSeconds } from '../platform/clock.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.js';
 import { startAuditRetentionJob } from './audit-retention-job.js';
 
 const DAY = 86_400;
 const silent = { info: () => {}, error: () => {} };
 
 describe.each(availableDialects)('audit retention on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
   let audit: AuditService;
   const now = nowSeconds();
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     audit = new AuditService(new AuditRepository(handle));
     // Seven rows past 30 days (written newest first, so ids do not follow age) and two recent ones.
     const ages = [31, 32, 33, 34, 35, 36, 40, 29, 1];
@@ -40,10 +35,6 @@ describe.each(availableDialects)('audit retention on %s', (dialect) => {
         })
         .execute();
     }
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   const names = async () =>

@@ -1,10 +1,10 @@
 import { LogType } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../test/databases.js';
 import { LogService } from '../api/log/service.js';
 import { LogWriter } from '../api/log/writer.js';
 import { nowSeconds } from '../platform/clock.js';
-import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../platform/db/index.js';
+import type { NewLogRow } from '../platform/db/index.js';
 import { startLogRetentionJob } from './log-retention-job.js';
 
 const DAY = 86_400;
@@ -45,16 +45,12 @@ function recordingLogs(service: LogService) {
 }
 
 describe.each(availableDialects)('log retention on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
   let service: LogService;
   const now = nowSeconds();
   const retentionDays = 30;
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     service = new LogService(handle);
     const rows: NewLogRow[] = [];
     // Eleven expired consume logs and two expired error logs, oldest first but written out of order.
@@ -74,10 +70,6 @@ describe.each(availableDialects)('log retention on %s', (dialect) => {
     const writer = new LogWriter(handle, { flushIntervalMs: 60_000 });
     for (const row of rows) writer.push(row);
     await writer.close();
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   const contents = async () =>

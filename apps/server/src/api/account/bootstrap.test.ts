@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, useMigratedDatabase } from '../../../test/databases.js';
 import { createMemoryCache } from '../../platform/cache/index.js';
 import { sha256Hex } from '../../platform/crypto.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
+import { migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { createLogger, type Logger } from '../../platform/logger.js';
 import { verifyPassword } from '../../platform/password.js';
 import { createServices, type Services } from '../../services.js';
@@ -16,22 +16,14 @@ function capturingLogger(): { logger: Logger; lines: string[] } {
 }
 
 describe('first start', () => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase('sqlite');
   let services: Services;
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('sqlite');
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     services = createServices(handle, createMemoryCache(), createLogger('silent'), {
       serverSecret: 'test-secret-0123456789',
     });
     await services.options.load();
-  });
-  afterAll(async () => {
-    await handle.close();
-    await testDatabase.drop();
   });
 
   const first = { port: 3000, basePath: '', initialRootQuota: 100_000_000 };

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
+import { describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
 import { changedFields } from './changes.js';
 import { type AuditScope, runInAuditScope } from './context.js';
 import { type AuditEntry, recordAudit, recordAudits } from './recorder.js';
@@ -38,17 +37,7 @@ describe('changedFields', () => {
 });
 
 describe.each(availableDialects)('recordAudit on %s', (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = openDatabase(database.target);
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle.db.destroy();
-    await database.drop();
-  });
+  const handle = useMigratedDatabase(dialect);
   const rows = () => handle.db.selectFrom('audit_logs').selectAll().orderBy('id').execute();
 
   it('writes the actor, target, changes, address and request id of a change made in a request', async () => {

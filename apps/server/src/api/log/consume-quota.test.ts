@@ -1,7 +1,7 @@
 import { LogType } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
-import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
+import type { NewLogRow } from '../../platform/db/index.js';
 import { localDateOf } from '../statistics/dates.js';
 import { ConsumeQuotaReader } from './consume-quota.js';
 import { type LogFilter, LogQueryRepository } from './query-repo.js';
@@ -92,16 +92,12 @@ const RANGES: Array<[string, number | undefined, number | undefined]> = [
 const NOW = localTime(6, 23, 59, 59) + 1;
 
 describe.each(availableDialects)('log statistics from the daily roll-up on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
   let logs: LogQueryRepository;
   let reader: ConsumeQuotaReader;
   const userIds: number[] = [];
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     for (const [index, username] of USERS.entries()) {
       await handle.db
         .insertInto('users')
@@ -116,10 +112,6 @@ describe.each(availableDialects)('log statistics from the daily roll-up on %s', 
     await writer.close();
     logs = new LogQueryRepository(handle);
     reader = new ConsumeQuotaReader(handle, logs);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   /** Every filter over every range: the reader's answer against a plain sum over the logs. */

@@ -1,8 +1,8 @@
 import { LOG_COUNT_CAP } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
 import { logRow } from '../../../test/log-rows.js';
-import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
+import type { NewLogRow } from '../../platform/db/index.js';
 import { LogQueryRepository, logSortKeys } from './query-repo.js';
 
 function row(index: number, fields: Partial<NewLogRow> = {}): NewLogRow {
@@ -31,14 +31,10 @@ describe('log list order', () => {
 });
 
 describe.each(availableDialects)('log list at scale on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
   let repo: LogQueryRepository;
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     const rows = Array.from({ length: LOG_COUNT_CAP + 5 }, (_, index) => row(index));
     for (let start = 0; start < rows.length; start += 500) {
       await handle.db
@@ -53,10 +49,6 @@ describe.each(availableDialects)('log list at scale on %s', (dialect) => {
       .execute();
     repo = new LogQueryRepository(handle);
   }, 60_000);
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
-  });
 
   it('counts matching rows up to the cap, exactly below it', async () => {
     const all = await repo.list({}, { page: 1, size: 3 });

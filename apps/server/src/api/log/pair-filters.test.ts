@@ -1,15 +1,9 @@
 import { LogType, Role } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
 import { logRow } from '../../../test/log-rows.js';
 import { nowSeconds } from '../../platform/clock.js';
-import {
-  type DatabaseHandle,
-  migrateToLatest,
-  type NewLogRow,
-  openDatabase,
-  type UserRow,
-} from '../../platform/db/index.js';
+import type { NewLogRow, UserRow } from '../../platform/db/index.js';
 import { LogService } from './service.js';
 import { insertLogRows } from './writer.js';
 
@@ -22,17 +16,13 @@ type Filters = { username?: string; token_name?: string; model_name?: string; ch
  * called, a channel the user never used) an empty page and zero statistics, on every database.
  */
 describe.each(availableDialects)('log filter pairs on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
   let service: LogService;
   const rows: NewLogRow[] = [];
   const root = { id: 0, role: Role.root } as UserRow;
   const owner = { id: 21 } as UserRow;
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     service = new LogService(handle);
     const now = nowSeconds();
     // Over three days, so the statistics read whole days from the roll-up and the edges from the logs.
@@ -57,10 +47,6 @@ describe.each(availableDialects)('log filter pairs on %s', (dialect) => {
     }
     rows.push(logRow({ user_id: 21, username: 'pair_a', type: LogType.topup, quota: 5_000, created_at: now - 100 }));
     await handle.db.transaction().execute((transaction) => insertLogRows(transaction, dialect, rows));
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   function expected(filters: Filters, userId?: number) {

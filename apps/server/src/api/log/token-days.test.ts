@@ -1,6 +1,6 @@
 import { LogType, Role } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { availableDialects, createTestDatabase, useMigratedDatabase } from '../../../test/databases.js';
 import { logRow } from '../../../test/log-rows.js';
 import {
   type DatabaseHandle,
@@ -164,17 +164,13 @@ function expectedRollUps(rows: readonly NewLogRow[]): { tokens: string[]; hours:
  * only the partial edges from the logs: every answer equals the sum over the logs, on every database.
  */
 describe.each(availableDialects)('statistics by key from the token days on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
   let service: LogService;
   let ids: Record<string, number>;
   let rows: NewLogRow[];
   const root = { id: 0, role: Role.root } as UserRow;
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     service = new LogService(handle);
     ids = await createAccounts(handle);
     rows = logs(ids);
@@ -183,10 +179,6 @@ describe.each(availableDialects)('statistics by key from the token days on %s', 
       const batch = rows.slice(start, start + 37);
       await handle.db.transaction().execute((transaction) => insertLogRows(transaction, dialect, batch));
     }
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   it('keeps the token days and hour totals equal to the logs summed per key', async () => {

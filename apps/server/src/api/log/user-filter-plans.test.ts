@@ -1,9 +1,9 @@
 import { LogType } from '@one-hub/contracts';
 import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useMigratedDatabase } from '../../../test/databases.js';
 import { logRow } from '../../../test/log-rows.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
+import type { DatabaseHandle } from '../../platform/db/index.js';
 import { LogQueryRepository } from './query-repo.js';
 import { LogService } from './service.js';
 
@@ -30,23 +30,15 @@ function recorder(): { plugin: KyselyPlugin; queries: RootOperationNode[] } {
  * row counts: bench/log-scale.ts measures them at 10M rows).
  */
 describe('plans of the user-scoped log filters on sqlite', () => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase('sqlite');
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('sqlite');
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     // Another user's consume log, earlier the same day as the rows below: with it the statistics
     // have an oldest log, so they sum that partial day from the logs and whole days from the roll-up.
     await handle.db
       .insertInto('logs')
       .values(logRow({ user_id: 999, token_name: 'other', model_name: 'other', created_at: 1_699_999_990 }))
       .execute();
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   async function plansOf(run: (service: LogService, recorded: DatabaseHandle) => Promise<unknown>): Promise<string[]> {

@@ -1,9 +1,9 @@
 import { LogType } from '@one-hub/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
 import { isConnectionError } from '../../platform/db/errors.js';
-import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
+import { type DatabaseHandle, type NewLogRow, openDatabase } from '../../platform/db/index.js';
 import { insertLogRows, LogWriter } from './writer.js';
 
 function logRow(marker: string, index: number): NewLogRow {
@@ -39,18 +39,7 @@ function lossRecorder() {
 }
 
 describe.each(availableDialects)('log writer on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
-  });
+  const handle = useMigratedDatabase(dialect);
 
   async function countRows(marker: string): Promise<number> {
     const row = await handle.db
@@ -172,18 +161,7 @@ describe.each(availableDialects)('log writer on %s', (dialect) => {
 });
 
 describe('log writer while the database refuses every write', () => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase('sqlite');
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
-  });
+  const handle = useMigratedDatabase('sqlite');
 
   it('keeps the rows pending, without taking them for refused rows, and writes them once it accepts again', async () => {
     const losses = lossRecorder();

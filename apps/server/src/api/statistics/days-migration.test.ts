@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
-import { migrateUpTo } from '../../platform/db/migrations/index.js';
-
-/** Brings a database to the schema before migration 0012, the way the previous release left it. */
-const migrateToBeforeDays = (handle: DatabaseHandle) => migrateUpTo(handle, '0011_password_change');
+import { beforeAll, describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
+import { migrateToLatest } from '../../platform/db/index.js';
 
 function statistic(date: string, user_id: number, model_name: string, quota: number) {
   return {
@@ -21,13 +17,10 @@ function statistic(date: string, user_id: number, model_name: string, quota: num
 }
 
 describe.each(availableDialects)('migration 0012 on an existing database (%s)', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  // The schema before migration 0012, the way the previous release left it.
+  const handle = useMigratedDatabase(dialect, { upTo: '0011_password_change' });
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToBeforeDays(handle);
     await handle.db
       .insertInto('statistics')
       .values([
@@ -37,10 +30,6 @@ describe.each(availableDialects)('migration 0012 on an existing database (%s)', 
       ])
       .execute();
     await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   it('fills the per-day totals from the roll-up already stored', async () => {

@@ -1,7 +1,7 @@
 import { LogType } from '@one-hub/contracts';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { availableDialects, createTestDatabase, useMigratedDatabase } from '../../../test/databases.js';
 import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
 import { migrateUpTo } from '../../platform/db/migrations/index.js';
 import { LogWriter } from '../log/writer.js';
@@ -78,21 +78,13 @@ async function keyDays(handle: DatabaseHandle, key: Key): Promise<DatedUsage[]> 
 }
 
 describe.each(availableDialects)('per-day-and-key roll-ups (%s)', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     // Two writers (nodes) in small batches, so many batches add to the same rows.
     const writers = [0, 1].map(() => new LogWriter(handle, { batchSize: 23, flushIntervalMs: 60_000 }));
     for (let index = 0; index < 400; index++) writers[index % 2]?.push(log(index));
     await Promise.all(writers.map((writer) => writer.close()));
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   it.each(['channel_id', 'model_name'] as const)(

@@ -1,11 +1,7 @@
 import { LogType } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
-import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
-import { migrateUpTo } from '../../platform/db/migrations/index.js';
-
-/** Brings a database to the schema before statistics existed, the way an older release left it. */
-const migrateToBeforeStatistics = (handle: DatabaseHandle) => migrateUpTo(handle, '0003_ledger_flushes');
+import { describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
+import { migrateToLatest, type NewLogRow } from '../../platform/db/index.js';
 
 function localTime(days: number, hours: number, minutes = 0): number {
   return Math.floor(new Date(2023, 11, 30 + days, hours, minutes).getTime() / 1000);
@@ -34,18 +30,8 @@ function log(fields: Partial<NewLogRow> & { created_at: number }): NewLogRow {
 }
 
 describe.each(availableDialects)('migration 0004 on an existing database (%s)', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToBeforeStatistics(handle);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
-  });
+  // The schema before statistics existed, the way an older release left it.
+  const handle = useMigratedDatabase(dialect, { upTo: '0003_ledger_flushes' });
 
   it('rolls up the consume logs already stored, per local day, and only those', async () => {
     const rows: NewLogRow[] = [

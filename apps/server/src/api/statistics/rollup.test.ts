@@ -1,7 +1,7 @@
 import { LogType } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
-import { type DatabaseHandle, migrateToLatest, type NewLogRow, openDatabase } from '../../platform/db/index.js';
+import { describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
+import type { NewLogRow } from '../../platform/db/index.js';
 import { LogWriter } from '../log/writer.js';
 import { localDateOf } from './dates.js';
 
@@ -40,18 +40,7 @@ interface Totals {
 }
 
 describe.each(availableDialects)('statistics roll-up by the log writer on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
-  });
+  const handle = useMigratedDatabase(dialect);
 
   async function statisticsOf(model: string) {
     const rows = await handle.db

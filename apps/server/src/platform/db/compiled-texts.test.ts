@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
 import { insertWithKeptText } from './compiled-texts.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from './index.js';
 
 interface Hour {
   hour_start: number;
@@ -22,17 +21,7 @@ const hour = (hour_start: number, quota: number): Hour => ({
 });
 
 describe.each(availableDialects)('statements kept by shape on %s', (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = openDatabase(database.target);
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
-  });
+  const handle = useMigratedDatabase(dialect);
 
   const insert = (rows: Hour[]) =>
     insertWithKeptText(handle.db, `${dialect}:test-hours`, COLUMNS, rows, (batch) =>

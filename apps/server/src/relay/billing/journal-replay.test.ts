@@ -2,12 +2,11 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
 import { insertToken, insertUser, storedQuotaOf, storedTokenOf } from '../../../test/ledger-users.js';
 import { logRow } from '../../../test/log-rows.js';
 import { insertLogRows, LogWriter } from '../../api/log/writer.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { appliedBatches, journalMarks, pruneBatchRecords } from '../../platform/journal/batches.js';
 import { Journal } from '../../platform/journal/journal.js';
 import { readJournal } from '../../platform/journal/read.js';
@@ -93,19 +92,8 @@ describe('journal slots', () => {
 });
 
 describe.each(availableDialects)('replaying the journal on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
   let nextUser = 1;
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
-  });
 
   const rowsOf = async (user: number) =>
     Number(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { useMigratedDatabase } from '../../../test/databases.js';
 import { letsFreeModelsThrough, writesWhatEachKeyUsed } from '../../../test/ledger-cases.js';
 import { insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
 import {
@@ -11,27 +11,20 @@ import {
   stopsWaitingWhenTheClientLeaves,
   waitsForTheRunningRequest,
 } from '../../../test/ledger-waiting-cases.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { MemoryQuotaLedger } from './ledger.js';
 
 describe('the in-process quota ledger', () => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase('sqlite');
   let ledger: MemoryQuotaLedger;
   let nextUser = 1;
   const newUser = (quota: number) => insertUser(handle, nextUser++, quota);
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('sqlite');
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     // Flushing only when a test asks.
     ledger = new MemoryQuotaLedger(handle, { flushIntervalMs: 3_600_000 });
   });
   afterAll(async () => {
     await ledger?.close();
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   it('never charges beyond the balance when an answer outgrows its reservation', async () => {

@@ -1,20 +1,14 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
-import { insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
+import { readdirSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { useJournalLedgers } from '../../../test/journal-ledgers.js';
+import { storedQuotaOf } from '../../../test/ledger-users.js';
 import { insertLogRows } from '../../api/log/writer.js';
-import { randomString } from '../../platform/crypto.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
-import { Journal } from '../../platform/journal/journal.js';
+import type { Journal } from '../../platform/journal/journal.js';
 import { replayJournal } from './journal-replay.js';
 import { RENEW_LEASES } from './redis-lease-scripts.js';
-import { RedisQuotaLedger } from './redis-ledger.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
-const NEVER = 3_600_000;
 
 /**
  * A node killed while it holds a balance lease: its slice is not given back when reservations
@@ -24,29 +18,7 @@ const NEVER = 3_600_000;
  * RENEW_LEASES carrying the spend under the lease mark.
  */
 describe.skipIf(!redisUrl)('balance leases and the crash journal', () => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
-  const clients: Redis[] = [];
-  let nextUser = 1;
-
-  const client = () => {
-    const redis = new Redis(redisUrl ?? '');
-    clients.push(redis);
-    return redis;
-  };
-  const node = (prefix: string, options: { journal?: Journal; reservationTtlMs?: number } = {}) =>
-    new RedisQuotaLedger(handle, client(), { prefix, flushIntervalMs: NEVER, ...options });
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase('sqlite');
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    for (const redis of clients) await redis.quit();
-    await handle?.close();
-    await testDatabase?.drop();
-  });
+  const { handle, client, node, start } = useJournalLedgers('lease-journal');
 
   /** One lease's flush: carries `spent` (of `requests` settlements) under the lease mark, asks for `want`. */
   const renew = async (
@@ -95,10 +67,7 @@ describe.skipIf(!redisUrl)('balance leases and the crash journal', () => {
     );
 
   it('holds a dead node’s lease until its journal is replayed, then the balance is exact', async () => {
-    const prefix = `onehub-test:lease-journal:${randomString(8)}:`;
-    const user = await insertUser(handle, nextUser++, 8000);
-    const directory = mkdtempSync(join(tmpdir(), 'one-hub-lease-journal-'));
-    const journal = new Journal({ directory, fsyncIntervalMs: 1000 });
+    const { prefix, user, directory, journal } = await start(8000);
     // Its reservations expire the moment they are made: no wait for them to run out.
     const doomed = node(prefix, { journal, reservationTtlMs: 0 });
     const redis = client();
@@ -135,10 +104,7 @@ describe.skipIf(!redisUrl)('balance leases and the crash journal', () => {
   });
 
   it('lets the journal drop lease settlements once the lease mark reached the database', async () => {
-    const prefix = `onehub-test:lease-journal:${randomString(8)}:`;
-    const user = await insertUser(handle, nextUser++, 8000);
-    const directory = mkdtempSync(join(tmpdir(), 'one-hub-lease-journal-'));
-    const journal = new Journal({ directory, fsyncIntervalMs: 1000 });
+    const { prefix, user, journal } = await start(8000);
     const ledger = node(prefix, { journal });
     const redis = client();
     await ledger.settle(await ledger.reserve(user, null, 1), 0);

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useMigratedDatabase } from '../../../test/databases.js';
 import { letsFreeModelsThrough, writesWhatEachKeyUsed } from '../../../test/ledger-cases.js';
 import { insertToken, insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
 import {
@@ -15,7 +15,6 @@ import {
 } from '../../../test/ledger-waiting-cases.js';
 import { injectFaults, type RedisFaults } from '../../../test/redis-faults.js';
 import { randomString } from '../../platform/crypto.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
 import * as scripts from './redis-ledger-scripts.js';
 
@@ -23,8 +22,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
 
 // The shared ledger lives in Redis; without TEST_REDIS_URL there is none to test against.
 describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase('sqlite');
   const clients: Redis[] = [];
   const prefix = `onehub-test:ledger:${randomString(8)}:`;
   /** Each node's client, with faults only where a test asks for them (redis-faults.ts). */
@@ -45,15 +43,8 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
   const newUser = (quota: number) => insertUser(handle, nextUser++, quota);
   const stored = (id: number) => storedQuotaOf(handle, id);
 
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase('sqlite');
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
-  });
   afterAll(async () => {
     for (const client of clients) await client.quit();
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   it('never lets two nodes together reserve more than the balance', async () => {

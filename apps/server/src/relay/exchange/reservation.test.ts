@@ -4,13 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { defaultTokenSetting } from '@one-hub/contracts';
 import { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { useMigratedDatabase } from '../../../test/databases.js';
 import { insertUser } from '../../../test/ledger-users.js';
 import { type RelayTestContext, startRelayTest } from '../../../test/relay-setup.js';
 import { providerType } from '../../domain/channel-types/registry.js';
 import type { OptionReader } from '../../domain/options.js';
 import type { RelayHttpReply, RelayHttpRequest } from '../../http/relay-front.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../platform/db/index.js';
 import { CompletionEstimates, MINIMUM_ANSWERS } from '../billing/completion-estimates.js';
 import { MemoryQuotaLedger, type QuotaLedger, type Reservation, type WaitFor } from '../billing/ledger.js';
 import { type Price, RESERVED_COMPLETION_TOKENS_CAP } from '../billing/quota.js';
@@ -110,23 +109,17 @@ describe('what the relay hands the ledger', () => {
 });
 
 describe('a request waiting for quota when its client leaves', () => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase('sqlite');
   let ledger: MemoryQuotaLedger;
   let server: Server;
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('sqlite');
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     ledger = new MemoryQuotaLedger(handle, { flushIntervalMs: 3_600_000 });
   });
   afterAll(async () => {
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
     await ledger?.close();
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   it('stops waiting when the connection closes, holding nothing', async () => {

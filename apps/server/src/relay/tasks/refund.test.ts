@@ -1,16 +1,10 @@
 import { LogType } from '@one-hub/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
 import { insertUser, storedQuotaOf } from '../../../test/ledger-users.js';
 import { LogRepository } from '../../api/log/repo.js';
 import { UserRepository } from '../../api/user/repo.js';
-import {
-  type DatabaseHandle,
-  type Executor,
-  insertReturningId,
-  migrateToLatest,
-  openDatabase,
-} from '../../platform/db/index.js';
+import { type Executor, insertReturningId } from '../../platform/db/index.js';
 import type { WindowDelta } from '../billing/budgets/usage-store.js';
 import { budgetUseColumn, refundTask } from './refund.js';
 
@@ -19,8 +13,7 @@ import { budgetUseColumn, refundTask } from './refund.js';
  * callbacks racing end with one credit, one system log row and the task in FAILURE.
  */
 describe.each(availableDialects)('refundTask on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
   const announced: Array<[number, number]> = [];
   const uncounted: WindowDelta[][] = [];
   const counted: WindowDelta[] = [
@@ -28,15 +21,8 @@ describe.each(availableDialects)('refundTask on %s', (dialect) => {
   ];
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     await insertUser(handle, 41, 1_000);
   }, 60_000);
-  afterAll(async () => {
-    await handle?.close();
-    await testDatabase?.drop();
-  });
 
   const deps = () => ({
     database: handle,

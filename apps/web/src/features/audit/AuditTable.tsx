@@ -1,13 +1,15 @@
 import UnfoldMore from '@mui/icons-material/UnfoldMore';
+import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { AuditAction, AuditLogItem } from '@one-hub/contracts';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RowIconButton } from '../../components/RowIconButton.js';
 import { StateChip, type StateColor } from '../../components/StateChip.js';
 import { Timestamp } from '../../components/Timestamp.js';
 import { type RowColumn, RowsView } from '../../components/tasks/RowsView.js';
-import { Muted, PlainChip } from '../../components/tasks/TaskCells.js';
+import { Muted, monospace, PlainChip, twoLineClamp } from '../../components/tasks/TaskCells.js';
 import { changesSummary } from './auditSummary.js';
 
 interface AuditTableProps {
@@ -33,17 +35,36 @@ const ACTION_COLORS: Record<AuditAction, StateColor> = {
   delete: 'error',
 };
 
-/** A name with its id after it, quiet: "root #1". */
-/** A name and its id; a target named by its id (a setting's key, a model) shows it once. */
-function NamedId({ name, id, testId }: { name: string; id: string | number; testId: string }) {
+/**
+ * A name and its id; a target named by its id (a setting's key, a model) shows it once. In the
+ * table a long name ends in an ellipsis past `width` (the whole name in its tooltip) while the id
+ * stays readable, so the table still fits beside the side menu at 1400 px; a phone's card (below
+ * `sm`, where the list page switches to cards) has the line to itself and shows it whole.
+ */
+function NamedId({ name, id, testId, width }: { name: string; id: string | number; testId: string; width: number }) {
   return (
-    <Typography variant="body2" component="span" data-testid={testId}>
-      {name || <Muted />}
+    <Typography
+      variant="body2"
+      component="span"
+      data-testid={testId}
+      sx={{ display: { xs: 'inline', sm: 'inline-flex' }, minWidth: 0 }}
+    >
+      {name ? (
+        <Box
+          component="span"
+          title={name}
+          sx={{ maxWidth: { sm: width }, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: { sm: 'nowrap' } }}
+        >
+          {name}
+        </Box>
+      ) : (
+        <Muted />
+      )}
       {name !== String(id) && (
-        <Typography component="span" variant="body2" sx={{ color: 'text.secondary' }}>
+        <Box component="span" sx={{ color: 'text.secondary', flexShrink: 0, whiteSpace: 'pre' }}>
           {' '}
           #{id}
-        </Typography>
+        </Box>
       )}
     </Typography>
   );
@@ -53,12 +74,13 @@ function ChangesCell({ row, onOpen }: { row: AuditLogItem; onOpen(row: AuditLogI
   const { t } = useTranslation('audit');
   const { text, more } = changesSummary(row.changes, t('changed'));
   return (
-    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', maxWidth: 480 }}>
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', maxWidth: 420 }}>
+      {/* Two lines at most, wrapped where the column ends: one long line pushed the Address column out of view. */}
       <Typography
         variant="body2"
         component="span"
         title={text}
-        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 }}
+        sx={{ ...twoLineClamp, minWidth: 180 }}
         data-testid={`audit-changes-${row.id}`}
       >
         {text || <Muted />}
@@ -70,6 +92,42 @@ function ChangesCell({ row, onOpen }: { row: AuditLogItem; onOpen(row: AuditLogI
         </RowIconButton>
       )}
     </Stack>
+  );
+}
+
+/**
+ * The request's address in monospace, with room for 20 characters: an IPv4 address (an IPv4-mapped one
+ * too) stays on one line, and a longer IPv6 one wraps after a colon onto a second line instead of
+ * widening the table past the screen.
+ */
+function AddressCell({ ip }: { ip: string }) {
+  if (!ip) return <Muted />;
+  const groups: ReactNode[] = [];
+  let offset = 0;
+  for (const group of ip.split(/(?<=:)/)) {
+    groups.push(
+      <Fragment key={offset}>
+        {group}
+        <wbr />
+      </Fragment>,
+    );
+    offset += group.length;
+  }
+  return (
+    <Box
+      component="span"
+      sx={{
+        display: 'block',
+        fontFamily: monospace,
+        fontSize: '0.8125rem',
+        whiteSpace: 'normal',
+        overflowWrap: 'anywhere',
+        // One more than 20: with exactly 20 the rounding of a glyph's width can wrap a 20-character address.
+        width: '21ch',
+      }}
+    >
+      {groups}
+    </Box>
   );
 }
 
@@ -86,7 +144,7 @@ export function AuditTable({ rows, loading, compact, order, onSort, onOpen }: Au
     {
       id: 'actor',
       label: t('columns.actor'),
-      render: (row) => <NamedId name={row.actor_name} id={row.actor_id} testId={`audit-actor-${row.id}`} />,
+      render: (row) => <NamedId name={row.actor_name} id={row.actor_id} testId={`audit-actor-${row.id}`} width={140} />,
     },
     {
       id: 'resource',
@@ -108,7 +166,9 @@ export function AuditTable({ rows, loading, compact, order, onSort, onOpen }: Au
     {
       id: 'target',
       label: t('columns.target'),
-      render: (row) => <NamedId name={row.target_name} id={row.target_id} testId={`audit-target-${row.id}`} />,
+      render: (row) => (
+        <NamedId name={row.target_name} id={row.target_id} testId={`audit-target-${row.id}`} width={180} />
+      ),
     },
     {
       id: 'changes',
@@ -116,7 +176,7 @@ export function AuditTable({ rows, loading, compact, order, onSort, onOpen }: Au
       wide: true,
       render: (row) => <ChangesCell row={row} onOpen={onOpen} />,
     },
-    { id: 'ip', label: t('columns.ip'), render: (row) => row.ip || <Muted /> },
+    { id: 'ip', label: t('columns.ip'), render: (row) => <AddressCell ip={row.ip} /> },
   ];
   return (
     <RowsView

@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableDialects, createTestDatabase, type TestDatabase } from '../../../../test/databases.js';
+import { availableDialects, useMigratedDatabase } from '../../../../test/databases.js';
 import { insertLogRows } from '../../../api/log/writer.js';
 import type { WindowClock } from '../../../domain/budget-windows.js';
 import { randomString } from '../../../platform/crypto.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../../platform/db/index.js';
 import { Journal } from '../../../platform/journal/journal.js';
 import { replayJournal } from '../journal-replay.js';
 import { BudgetExceeded, type BudgetLedger, type CounterRule } from './budget-ledger.js';
@@ -28,21 +27,15 @@ const redisUrl = process.env.TEST_REDIS_URL;
 const USE = { quota: 30, requests: 1, tokens: 19 };
 
 describe.each(availableDialects)('budget window use in the crash journal on %s', (dialect) => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
+  const handle = useMigratedDatabase(dialect);
   let store: BudgetUsageStore;
   const redis = redisUrl ? new Redis(redisUrl) : undefined;
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect);
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
     store = new BudgetUsageStore(handle);
   });
   afterAll(async () => {
     redis?.disconnect();
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   const ledgers: Array<[string, (journal: Journal, prefix: string) => BudgetLedger]> = [
