@@ -1,10 +1,9 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../test/databases.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useMigratedDatabase } from '../../../../test/databases.js';
 import { injectFaults } from '../../../../test/redis-faults.js';
 import type { WindowClock } from '../../../domain/budget-windows.js';
 import { randomString } from '../../../platform/crypto.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../../platform/db/index.js';
 import { BudgetExceeded, type BudgetHold, type CounterRule } from './budget-ledger.js';
 import { RedisBudgetLedger } from './redis-budget-ledger.js';
 import { REFUND_EXPIRED } from './redis-budget-scripts.js';
@@ -25,21 +24,10 @@ const USE = { quota: 30, requests: 1, tokens: 19 };
 const DEMAND = { quota: 40, requests: 1, tokens: 25 };
 
 describe.skipIf(!redisUrl)('budget window leases shared by nodes', () => {
-  let testDatabase: TestDatabase;
-  let handle: DatabaseHandle;
-  let store: BudgetUsageStore;
+  const store = new BudgetUsageStore(useMigratedDatabase('sqlite'));
   const clients: Redis[] = [];
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase('sqlite');
-    handle = openDatabase(testDatabase.target);
-    await migrateToLatest(handle);
-    store = new BudgetUsageStore(handle);
-  });
-  afterAll(async () => {
+  afterAll(() => {
     for (const client of clients) client.disconnect();
-    await handle?.close();
-    await testDatabase?.drop();
   });
 
   /** A node flushing its leases every `leaseFlushMs` (NEVER: only when a request waits for a renewal, or asked). */
@@ -131,7 +119,7 @@ describe.skipIf(!redisUrl)('budget window leases shared by nodes', () => {
   it.each([
     ['fails although Redis ran it, and is sent again as it was', 'fail'],
     ['is run twice (its reply lost, the client sends it again)', 'resend'],
-] as const)('counts the spend of a round once when its call %s', async (_, fault) => {
+  ] as const)('counts the spend of a round once when its call %s', async (_, fault) => {
     const prefix = `test:${randomString(8)}:`;
     const subject = `key:${randomString(8)}`;
     const rule: CounterRule = { subject, period: 'day', scope: 'key', limit: { requests: 10_000 } };
