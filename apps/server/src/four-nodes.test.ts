@@ -95,7 +95,7 @@ describe.skipIf(!process.env.TEST_PG_URL || !process.env.TEST_REDIS_URL)('four n
     const answeredBefore = upstream.received.length;
     const statuses = await spendOnAll(bases, spender.key, { perNode: 4, maxRequests: 1000, refusalsToStop: 2 });
     const served = statuses.get(200) ?? 0;
-    expect(served).toBeGreaterThan(0);
+    expect(served, `statuses: ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
     // The balance ran out: requests were refused, and the upstream answered only the served ones.
     expect([...statuses.keys()].some((status) => status !== 200)).toBe(true);
     expect(upstream.received.length - answeredBefore).toBe(served);
