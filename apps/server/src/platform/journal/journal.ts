@@ -2,6 +2,7 @@ import { closeSync, fdatasync, fdatasyncSync, openSync, rmSync, writeSync } from
 import { join } from 'node:path';
 import { randomString } from '../crypto.js';
 import type { NewLogRow } from '../db/index.js';
+import { logRowFields } from './log-line.js';
 
 /**
  * The crash journal: an append-only file in the data folder holding every settled amount and
@@ -17,7 +18,8 @@ import type { NewLogRow } from '../db/index.js';
  *   is written at replay only beyond the journal's mark in `journal_marks`; with `"r":2` one made
  *   in a node-local balance lease of the shared ledger (relay/billing/redis-lease-scripts.ts),
  *   written at replay only beyond the journal's lease mark (journal id + `.lease`);
- * - `{"l":seq,"r":row}` a log row;
+ * - `{"l":seq,"n":[…],"f":stream,"s":[…]}` a log row, its numbers and texts in column order (log-line.ts),
+ *   or `{"l":seq,"r":row}` one that form cannot carry (and every log row journals wrote before it);
  * - `{"w":seq,"d":[[subject,period,start,quota,requests,tokens]…]}` use a settlement counted on budget
  *   windows (relay/billing/budgets), written by batches of their own;
  * - `{"b":batchId,"i":[seq…]}` a batch about to be written, recorded in `ledger_flushes` with it;
@@ -147,7 +149,7 @@ export class Journal {
   /** Records a log row; answers its sequence number. Written at the next commit. */
   logRow(row: NewLogRow): number {
     const seq = this.nextRecord();
-    this.append(`{"l":${seq},"r":${JSON.stringify(row)}}\n`);
+    this.append(`{"l":${seq},${logRowFields(row)}}\n`);
     return seq;
   }
 

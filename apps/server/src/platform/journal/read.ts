@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NewLogRow } from '../db/index.js';
 import type { SettlementRecord, WindowUseRecord } from './journal.js';
+import { logRowOf } from './log-line.js';
 
 /** What a slot's segments hold, in the order written (see journal.ts for the lines). */
 export interface JournalContents {
@@ -94,8 +95,9 @@ function readLine(contents: JournalContents, value: Record<string, unknown>, jou
     return true;
   }
   if (isCount(value.l)) {
-    if (!value.r || typeof value.r !== 'object') return false;
-    contents.logRows.set(key(value.l), value.r as NewLogRow);
+    const row = logRowOf(value);
+    if (!row) return false;
+    contents.logRows.set(key(value.l), row);
     return true;
   }
   if (isCount(value.w)) {
