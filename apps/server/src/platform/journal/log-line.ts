@@ -1,11 +1,13 @@
 import type { NewLogRow } from '../db/index.js';
 
 /**
- * A log row as the journal writes it: its numbers in one array and its texts in another, each in a
- * fixed column order, instead of the row as a JSON object. Every relayed request writes one, so
- * this is on the hot path: the numbers go in as they are and the texts through one JSON.stringify
- * of an array, where JSON.stringify of the row walked 17 named fields (BENCHMARKS.md, fourth step).
- * The line is also a third shorter without the column names.
+ * A log row as the journal writes it: a JSON head with its numbers in column order, then its texts
+ * as they are, each after a tab (`{"l":seq,"n":[…],"f":stream}\tcontent\tusername…`). Every relayed
+ * request writes one, so this is on the hot path: JSON.stringify of the row walked 17 named fields
+ * and escaped every quote of the metadata, which is JSON itself, and that was most of the line's
+ * cost (BENCHMARKS.md, fourth step). A row this form cannot carry (an explicit id, a column left
+ * undefined or not a whole number, a text holding a tab, a line feed or a lone surrogate, which UTF-8
+ * cannot hold as it is) is written as a JSON object (`{"l":seq,"r":row}`), as every row was before.
  */
 const NUMBER_COLUMNS = [
   'user_id',
@@ -36,9 +38,19 @@ type Unlisted = Exclude<
 const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everyColumnListed;
 
-const isText = (value: unknown): value is string => typeof value === 'string';
+/**
+ * A text that can stand in the line as it is: a string with no tab (the separator), no line feed
+ * (the line's end), and no lone surrogate (the file is UTF-8: one would be read back as U+FFFD,
+ * where the database keeps its bytes).
+ */
+const isPlain = (value: unknown): value is string =>
+  typeof value === 'string' &&
+  value.indexOf('\t') < 0 &&
+  value.indexOf('\n') < 0 &&
+  // ES2024's String.prototype.isWellFormed, in every Node this runs on (20.19+).
+  (value as string & { isWellFormed(): boolean }).isWellFormed();
 
-/** The columns, in each list's order, hold what the compact form can carry. */
+/** The columns hold what the tab-separated form can carry. */
 function compactable(row: NewLogRow): boolean {
   return (
     row.id === undefined &&
@@ -52,45 +64,35 @@ function compactable(row: NewLogRow): boolean {
     Number.isSafeInteger(row.request_time) &&
     Number.isSafeInteger(row.token_id) &&
     typeof row.is_stream === 'boolean' &&
-    isText(row.content) &&
-    isText(row.username) &&
-    isText(row.token_name) &&
-    isText(row.model_name) &&
-    isText(row.source_ip) &&
-    isText(row.metadata) &&
-    isText(row.request_id)
+    isPlain(row.content) &&
+    isPlain(row.username) &&
+    isPlain(row.token_name) &&
+    isPlain(row.model_name) &&
+    isPlain(row.source_ip) &&
+    isPlain(row.metadata) &&
+    isPlain(row.request_id)
   );
 }
 
-/**
- * The fields of a journal line that carry `row`: `"n":[numbers],"f":is_stream,"s":[texts]`, or
- * `"r":{row}` for a row the compact form cannot carry (an explicit id, a column left undefined or
- * not a whole number), which is read back as it was.
- */
-export function logRowFields(row: NewLogRow): string {
-  if (!compactable(row)) return `"r":${JSON.stringify(row)}`;
+/** The journal line (with its line feed) that records `row` as record `seq`. */
+export function logRowLine(seq: number, row: NewLogRow): string {
+  if (!compactable(row)) return `{"l":${seq},"r":${JSON.stringify(row)}}\n`;
   // Safe integers print the same through a template as through JSON.stringify.
-  const texts = JSON.stringify([
-    row.content,
-    row.username,
-    row.token_name,
-    row.model_name,
-    row.source_ip,
-    row.metadata,
-    row.request_id,
-  ]);
-  return `"n":[${row.user_id},${row.created_at},${row.type},${row.quota},${row.prompt_tokens},${row.completion_tokens},${row.channel_id},${row.request_time},${row.token_id}],"f":${row.is_stream},"s":${texts}`;
+  return `{"l":${seq},"n":[${row.user_id},${row.created_at},${row.type},${row.quota},${row.prompt_tokens},${row.completion_tokens},${row.channel_id},${row.request_time},${row.token_id}],"f":${row.is_stream}}\t${row.content}\t${row.username}\t${row.token_name}\t${row.model_name}\t${row.source_ip}\t${row.metadata}\t${row.request_id}\n`;
 }
 
-/** The row a journal line's fields carry, or undefined when they are not one of logRowFields' shapes. */
-export function logRowOf(value: Record<string, unknown>): NewLogRow | undefined {
-  if (value.r !== undefined)
-    return value.r !== null && typeof value.r === 'object' ? (value.r as NewLogRow) : undefined;
-  const { n: numbers, s: texts, f: stream } = value;
+/**
+ * The row a log line carries: `value` is its JSON head, `texts` what followed it after tabs.
+ * Undefined when they are not one of logRowLine's shapes.
+ */
+export function logRowOf(value: Record<string, unknown>, texts: readonly string[]): NewLogRow | undefined {
+  if (value.r !== undefined) {
+    return texts.length === 0 && value.r !== null && typeof value.r === 'object' ? (value.r as NewLogRow) : undefined;
+  }
+  const { n: numbers, f: stream } = value;
   if (!Array.isArray(numbers) || numbers.length !== NUMBER_COLUMNS.length || !numbers.every(Number.isSafeInteger))
     return undefined;
-  if (!Array.isArray(texts) || texts.length !== TEXT_COLUMNS.length || !texts.every(isText)) return undefined;
-  if (typeof stream !== 'boolean') return undefined;
+  if (texts.length !== TEXT_COLUMNS.length || typeof stream !== 'boolean') return undefined;
   const row: Record<string, unknown> = {};
   NUMBER_COLUMNS.forEach((column, index) => {
     row[column] = numbers[index];
