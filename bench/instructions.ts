@@ -13,6 +13,8 @@
 //
 //   BENCH_REQUESTS=2000 BENCH_WARMUP=1000 BENCH_OPTIONS=LogConsumeEnabled=false BENCH_ENV=JOURNAL=off \
 //     npm run bench:instructions
+//
+// BENCH_PASSTHROUGH=0 skips the pass-through; each process's callgrind dump is kept and named on stderr.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -136,6 +138,8 @@ async function measure(name: string, upstreamUrl: string, bare: boolean) {
       byCategory.set(category, (byCategory.get(category) ?? 0) + count);
       total += count;
     }
+    // Kept for a closer look: `callgrind_annotate --inclusive=yes <dump>` counts by function.
+    console.error(`${name}: callgrind dump ${join(directory, dump)}`);
     const errors = result.errors + result.non2xx;
     return { name, total: total / requests, byCategory, requests, errors };
   } finally {
@@ -147,7 +151,9 @@ async function measure(name: string, upstreamUrl: string, bare: boolean) {
 checkTools();
 const upstream = await startChild(process.execPath, ['--import', 'tsx', join(root, 'bench/serve.ts'), 'upstream'], {});
 try {
-  const rows = [await measure('pass-through', upstream.url, true), await measure('One Hub', upstream.url, false)];
+  // BENCH_PASSTHROUGH=0 counts One Hub alone, for A/B runs of One Hub's builds.
+  const rows = process.env.BENCH_PASSTHROUGH === '0' ? [] : [await measure('pass-through', upstream.url, true)];
+  rows.push(await measure('One Hub', upstream.url, false));
   const names = [...CATEGORIES.map(([name]) => name), 'other'];
   const thousands = (value: number) => `${(value / 1000).toFixed(0)}k`;
   console.log(`Instructions per request (${requests} requests at 16 concurrent after ${warmup} of warm-up)\n`);

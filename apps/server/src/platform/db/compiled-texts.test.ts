@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availableDialects, useMigratedDatabase } from '../../../test/databases.js';
-import { insertWithKeptText } from './compiled-texts.js';
+import { insertWithKeptText, keptSizes } from './compiled-texts.js';
 
 interface Hour {
   hour_start: number;
@@ -51,5 +51,17 @@ describe.each(availableDialects)('statements kept by shape on %s', (dialect) => 
     const rows = await stored();
     expect(rows.find((row) => Number(row.hour_start) === 21_600)).toMatchObject({ quota: 60, request_time: 0 });
     expect(rows.find((row) => Number(row.hour_start) === 25_200)).toMatchObject({ quota: 70, request_time: 73 });
+  });
+
+  it('writes a batch of any size in pieces of kept sizes, every row once and in order', async () => {
+    const hours = (first: number, count: number) =>
+      Array.from({ length: count }, (_, index) => hour(3_600 * (first + index), first + index));
+    // 7 = 4 + 2 + 1, then 6 = 4 + 2 and 5 = 4 + 1: no text of 5, 6 or 7 rows.
+    await insert(hours(100, 7));
+    await insert(hours(107, 6));
+    await insert(hours(113, 5));
+    const rows = (await stored()).filter((row) => Number(row.hour_start) >= 3_600 * 100);
+    expect(rows.map((row) => ({ ...row, hour_start: Number(row.hour_start) }))).toEqual(hours(100, 18));
+    expect(keptSizes(`${dialect}:test-hours`)).toEqual([1, 2, 4]);
   });
 });

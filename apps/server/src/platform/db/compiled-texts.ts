@@ -16,6 +16,11 @@ const KEPT = 64;
  * `columns` must be every column the rows have). `build` makes the statement with Kysely, the first
  * time for a placeholder batch of as many rows. Kysely's own statement runs instead when a row
  * leaves a column undefined, or the compiled text binds anything but the rows' values.
+ *
+ * The rows go in pieces whose sizes are powers of two (200 rows: 128, 64 and 8), in order, so that
+ * whatever sizes the batches come in, a shape needs at most one text per power of two. A batch the
+ * timer takes before it is full has any size: each new size cost a Kysely compilation and an SQLite
+ * prepare of a statement of thousands of values (BENCHMARKS.md, fourth step).
  */
 export async function insertWithKeptText<Row>(
   executor: Executor,
@@ -24,7 +29,28 @@ export async function insertWithKeptText<Row>(
   rows: readonly Row[],
   build: (rows: readonly Row[]) => Compilable,
 ): Promise<void> {
-  if (rows.length === 0) return;
+  let start = 0;
+  while (start < rows.length) {
+    // The largest power of two not above what is left.
+    const size = 2 ** (31 - Math.clz32(rows.length - start));
+    await insertPiece(
+      executor,
+      shape,
+      columns,
+      start === 0 && size === rows.length ? rows : rows.slice(start, start + size),
+      build,
+    );
+    start += size;
+  }
+}
+
+async function insertPiece<Row>(
+  executor: Executor,
+  shape: string,
+  columns: readonly (keyof Row & string)[],
+  rows: readonly Row[],
+  build: (rows: readonly Row[]) => Compilable,
+): Promise<void> {
   const values = new Array<unknown>(rows.length * columns.length);
   let at = 0;
   for (const row of rows) {
@@ -46,4 +72,11 @@ export async function insertWithKeptText<Row>(
     texts.set(key, text);
   }
   await executor.executeQuery(CompiledQuery.raw(text, values));
+}
+
+/** The row counts of the texts kept for `shape`, smallest first. */
+export function keptSizes(shape: string): number[] {
+  const sizes: number[] = [];
+  for (const key of texts.keys()) if (key.startsWith(`${shape}:`)) sizes.push(Number(key.slice(shape.length + 1)));
+  return sizes.sort((left, right) => left - right);
 }

@@ -2,6 +2,7 @@ import { closeSync, fdatasync, fdatasyncSync, openSync, rmSync, writeSync } from
 import { join } from 'node:path';
 import { randomString } from '../crypto.js';
 import type { NewLogRow } from '../db/index.js';
+import { logRowLine } from './log-line.js';
 
 /**
  * The crash journal: an append-only file in the data folder holding every settled amount and
@@ -10,14 +11,15 @@ import type { NewLogRow } from '../db/index.js';
  * loses nothing (written data belongs to the kernel); `fsyncIntervalMs` bounds what a power cut
  * can lose. The next start replays what the database does not have yet (replay.ts).
  *
- * One JSON object per line:
+ * One JSON object per line (a log row's texts follow it after tabs):
  * - `{"j":id,"v":1}` opens a segment: the id of the journal that wrote it;
  * - `{"s":seq,"u":user,"t":key,"k":unlimitedKey,"c":channel,"q":charged}` a settlement; with `"r":1`
  *   one the shared (Redis) ledger made, which reaches the database through Redis's batches and
  *   is written at replay only beyond the journal's mark in `journal_marks`; with `"r":2` one made
  *   in a node-local balance lease of the shared ledger (relay/billing/redis-lease-scripts.ts),
  *   written at replay only beyond the journal's lease mark (journal id + `.lease`);
- * - `{"l":seq,"r":row}` a log row;
+ * - `{"l":seq,"n":[…],"f":stream}\t…` a log row, its numbers in column order and its texts after tabs
+ *   (log-line.ts), or `{"l":seq,"r":row}` one that form cannot carry (and every row older journals wrote);
  * - `{"w":seq,"d":[[subject,period,start,quota,requests,tokens]…]}` use a settlement counted on budget
  *   windows (relay/billing/budgets), written by batches of their own;
  * - `{"b":batchId,"i":[seq…]}` a batch about to be written, recorded in `ledger_flushes` with it;
@@ -147,7 +149,7 @@ export class Journal {
   /** Records a log row; answers its sequence number. Written at the next commit. */
   logRow(row: NewLogRow): number {
     const seq = this.nextRecord();
-    this.append(`{"l":${seq},"r":${JSON.stringify(row)}}\n`);
+    this.append(logRowLine(seq, row));
     return seq;
   }
 

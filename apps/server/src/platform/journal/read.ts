@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NewLogRow } from '../db/index.js';
 import type { SettlementRecord, WindowUseRecord } from './journal.js';
+import { logRowOf } from './log-line.js';
 
 /** What a slot's segments hold, in the order written (see journal.ts for the lines). */
 export interface JournalContents {
@@ -62,14 +63,16 @@ export function readJournal(directory: string): JournalContents {
     if (tail) contents.unreadable++;
     for (const line of lines) {
       if (line === '') continue;
+      // A log row's texts follow its JSON after tabs (log-line.ts); no other line has a tab.
+      const [head = '', ...texts] = line.split('\t');
       let value: Record<string, unknown>;
       try {
-        value = JSON.parse(line) as Record<string, unknown>;
+        value = JSON.parse(head) as Record<string, unknown>;
       } catch {
         contents.unreadable++;
         continue;
       }
-      if (!readLine(contents, value, journal)) contents.unreadable++;
+      if (!readLine(contents, value, journal, texts)) contents.unreadable++;
       if (typeof value.j === 'string') {
         journal = value.j;
         if (!contents.journalIds.includes(journal)) contents.journalIds.push(journal);
@@ -80,9 +83,21 @@ export function readJournal(directory: string): JournalContents {
 }
 
 /** Files one line into `contents`; false when it is none of the known shapes. */
-function readLine(contents: JournalContents, value: Record<string, unknown>, journal: string): boolean {
+function readLine(
+  contents: JournalContents,
+  value: Record<string, unknown>,
+  journal: string,
+  texts: readonly string[],
+): boolean {
   // Records of two journals in one slot (a replay that stopped half-way) get keys of their own.
   const key = (seq: number) => (journal === '' ? seq : seq + journalOffset(contents, journal));
+  if (isCount(value.l)) {
+    const row = logRowOf(value, texts);
+    if (!row) return false;
+    contents.logRows.set(key(value.l), row);
+    return true;
+  }
+  if (texts.length > 0) return false;
   if (typeof value.j === 'string') return true;
   if (isCount(value.s)) {
     const { u, t, k, c, q } = value;
@@ -91,11 +106,6 @@ function readLine(contents: JournalContents, value: Record<string, unknown>, jou
     if (value.r === 1) contents.shared.push({ journal, seq: value.s, record });
     else if (value.r === 2) contents.shared.push({ journal, seq: value.s, record, lease: true });
     else contents.settlements.set(key(value.s), record);
-    return true;
-  }
-  if (isCount(value.l)) {
-    if (!value.r || typeof value.r !== 'object') return false;
-    contents.logRows.set(key(value.l), value.r as NewLogRow);
     return true;
   }
   if (isCount(value.w)) {

@@ -2,6 +2,7 @@ import { LogType, type RouteExplanation } from '@one-hub/contracts';
 import { fitLogColumn } from '../../domain/log-rows.js';
 import type { NewLogRow } from '../../platform/db/index.js';
 import { primaryGroupOf, type RelayCaller } from '../access/keys.js';
+import { consumeMetadataText } from './consume-metadata.js';
 import type { SettleResult } from './ledger.js';
 import type { LowBalanceReminder } from './low-balance.js';
 import type { Price, SettledQuota, Usage } from './quota.js';
@@ -54,33 +55,21 @@ type Charge = Pick<ConsumeRecord, 'charged' | 'shortfall' | 'paidBy' | 'planPaid
  * what its settlement charged (`charge`, or the record's own fields).
  */
 export function consumeLogRow(record: ChargedCall, charge: Charge = record as ConsumeRecord): NewLogRow {
-  const metadata: Record<string, unknown> = {
-    group_name: record.group,
-    group_ratio: record.groupRatio,
-    price_type: record.price.type,
-    input_ratio: record.price.input,
-    output_ratio: record.price.output,
-  };
-  // The console's log table marks such rows: the request was billed at the backup group's ratio.
-  if (servedByBackupGroup(record.caller, record.group)) {
-    metadata.is_backup_group = true;
-    metadata.backup_group_name = record.group;
-  }
-  if (record.firstByteMs !== undefined) metadata.first_response = record.firstByteMs;
-  const { extraTokens } = record.settled;
-  for (const kind in extraTokens) {
-    const extra = extraTokens[kind as keyof typeof extraTokens];
-    if (!extra) continue;
-    metadata[kind] = extra.count;
-    metadata[`${kind}_ratio`] = extra.ratio;
-  }
-  if (charge.shortfall > 0) metadata.uncharged_quota = charge.shortfall;
-  if (record.clientGone) metadata.client_disconnected = true;
-  if (record.cached) metadata.cache_hit = true;
-  if (record.requestedModel) metadata.requested_model = record.requestedModel;
-  if (charge.paidBy) metadata.paid_by = charge.paidBy;
-  if (charge.paidBy === 'plan') metadata.plan_quota = charge.planPaid ?? 0;
-  if (record.route) metadata.route = record.route;
+  const metadata = consumeMetadataText({
+    group: record.group,
+    groupRatio: record.groupRatio,
+    price: record.price,
+    backupGroup: servedByBackupGroup(record.caller, record.group) ? record.group : undefined,
+    firstByteMs: record.firstByteMs,
+    extraTokens: record.settled.extraTokens,
+    shortfall: charge.shortfall,
+    clientGone: record.clientGone,
+    cached: record.cached,
+    requestedModel: record.requestedModel,
+    paidBy: charge.paidBy,
+    planPaid: charge.planPaid,
+    route: record.route,
+  });
   return {
     user_id: record.caller.user.id,
     username: fitLogColumn('username', record.caller.user.username),
@@ -100,7 +89,7 @@ export function consumeLogRow(record: ChargedCall, charge: Charge = record as Co
     is_stream: record.stream,
     source_ip: fitLogColumn('source_ip', record.sourceIp),
     request_id: fitLogColumn('request_id', record.requestId),
-    metadata: JSON.stringify(metadata),
+    metadata,
   };
 }
 
