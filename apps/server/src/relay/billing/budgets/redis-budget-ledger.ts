@@ -15,8 +15,9 @@ import {
 import { isZero, type Measure, type Measures } from './measures.js';
 import { PendingUse } from './pending-use.js';
 import * as scripts from './redis-budget-scripts.js';
-import { type WindowLease, WindowLeases } from './redis-window-leases.js';
+import { WindowLeases } from './redis-window-leases.js';
 import type { BudgetUsageStore, WindowDelta } from './usage-store.js';
+import type { WindowLease } from './window-lease.js';
 
 const MEASURE_OF: Record<string, Measure> = { q: 'quota', r: 'requests', t: 'tokens' };
 const MAX_LOAD_ATTEMPTS = 5;

@@ -8,8 +8,8 @@ import { BudgetExceeded, type BudgetHold, type CounterRule } from './budget-ledg
 import { RedisBudgetLedger } from './redis-budget-ledger.js';
 import { REFUND_EXPIRED } from './redis-budget-scripts.js';
 import { RENEW_WINDOWS } from './redis-window-lease-scripts.js';
-import { WINDOW_LEASE_TTL_MS } from './redis-window-leases.js';
 import { BudgetUsageStore } from './usage-store.js';
+import { WINDOW_LEASE_TTL_MS } from './window-lease.js';
 
 /**
  * Window leases through the ledger (issue 38): nodes serve steady requests from slices of their

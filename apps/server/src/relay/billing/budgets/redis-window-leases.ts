@@ -1,8 +1,22 @@
 import type { Redis } from 'ioredis';
 import type { WindowClock } from '../../../domain/budget-windows.js';
 import type { MergedRule } from './budget-ledger.js';
-import { MEASURES, type Measure, type Measures, noMeasures } from './measures.js';
+import { MEASURES, type Measures } from './measures.js';
 import { RENEW_WINDOWS } from './redis-window-lease-scripts.js';
+import {
+  clockKey,
+  fits,
+  free,
+  holdsNothing,
+  isEmpty,
+  limitOf,
+  limitsKey,
+  newWindowLease,
+  renewalOf,
+  takeRenewal,
+  WINDOW_LEASE_TTL_MS,
+  type WindowLease,
+} from './window-lease.js';
 
 /**
  * The node's half of budget window leases (redis-window-lease-scripts.ts has Redis's): a slice of
@@ -17,31 +31,6 @@ import { RENEW_WINDOWS } from './redis-window-lease-scripts.js';
  * arguments before anything else, its leases in flight until a reply confirms it; RENEW_WINDOWS
  * counts a round it has run once (the node's round mark).
  */
-export interface WindowLease {
-  id: string;
-  /** The counter's Redis key. */
-  key: string;
-  rule: MergedRule;
-  held: Measures;
-  running: Measures;
-  spent: Measures;
-  /** The window the lease was renewed in (-1: none yet); the spend is counted in it. */
-  start: number;
-  end: number;
-  /** The clock the window was computed with: a changed setting ends the lease's use. */
-  clock: string;
-  /** The limits the lease was granted under, as `q|r|t`. */
-  limits: string;
-  inFlight: boolean;
-  returning: boolean;
-  granting: boolean;
-  largest: Measures;
-  demand: Measures;
-  demandCount: number;
-  lastUse: number;
-  renewedAt: number;
-}
-
 export interface WindowLeaseOptions {
   node: string;
   /** bres, where lease records live beside the per-request holds. */
@@ -56,32 +45,6 @@ export interface WindowLeaseOptions {
   load: (rule: MergedRule) => Promise<void>;
   onError?: ((error: unknown) => void) | undefined;
 }
-
-/** A lease's free part aims at this many flush intervals of its use (250 ms each: 3 s). */
-const TARGET_INTERVALS = 12;
-/** No free part below this many of the largest demand: requests go per request instead. */
-const MINIMUM_REQUESTS = 4;
-/** The free part of a measure is at most this share of the window's room. */
-const ROOM_DIVISOR = 8;
-/** A lease unused this long is given back. */
-const IDLE_MS = 1000;
-/** A lease record lives this long in Redis unless renewed (a dead node's is then counted as used). */
-export const WINDOW_LEASE_TTL_MS = 30_000;
-/** A lease with nothing else to flush is renewed this often, to keep its record alive. */
-const RECORD_RENEWAL_MS = WINDOW_LEASE_TTL_MS / 3;
-
-const limitOf = (rule: MergedRule, measure: Measure): number => rule.limit[measure] ?? -1;
-const limitsKey = (rule: MergedRule): string =>
-  `${limitOf(rule, 'quota')}|${limitOf(rule, 'requests')}|${limitOf(rule, 'tokens')}`;
-const clockKey = (clock: WindowClock): string => `${clock.mode}|${clock.timeZone}`;
-const free = (lease: WindowLease, measure: Measure): number =>
-  lease.held[measure] - lease.running[measure] - lease.spent[measure];
-const isEmpty = (measures: Measures): boolean =>
-  measures.quota === 0 && measures.requests === 0 && measures.tokens === 0;
-
-/** A measure a demand must find room for: a limited one the request uses (every request counts one). */
-const checked = (rule: MergedRule, measure: Measure, demand: Measures): boolean =>
-  limitOf(rule, measure) >= 0 && (measure === 'requests' || demand[measure] > 0);
 
 /** One RENEW_WINDOWS call: the leases it renews with the spend each carries, and its exact arguments. */
 interface Round {
@@ -108,44 +71,10 @@ export class WindowLeases {
   private leaseOf(rule: MergedRule, now: number): WindowLease {
     let lease = this.leases.get(rule.id);
     if (!lease) {
-      lease = {
-        id: `W-${this.options.node}-${rule.id}`,
-        key: this.options.keyOf(rule),
-        rule,
-        held: noMeasures(),
-        running: noMeasures(),
-        spent: noMeasures(),
-        start: -1,
-        end: -1,
-        clock: '',
-        limits: '',
-        inFlight: false,
-        returning: false,
-        granting: true,
-        largest: noMeasures(),
-        demand: noMeasures(),
-        demandCount: 0,
-        lastUse: now,
-        renewedAt: 0,
-      };
+      lease = newWindowLease(`W-${this.options.node}-${rule.id}`, this.options.keyOf(rule), rule, now);
       this.leases.set(rule.id, lease);
     }
     return lease;
-  }
-
-  /** Whether `lease` can admit `demand` now. */
-  private fits(lease: WindowLease, demand: Measures, now: number, clock: string): boolean {
-    const { rule } = lease;
-    if (lease.inFlight || lease.start < 0 || now >= lease.end || lease.clock !== clock) return false;
-    if (lease.limits !== limitsKey(rule)) {
-      // The allowance changed: the lease goes back at the next flush and is taken again under it.
-      lease.returning = true;
-      return false;
-    }
-    for (const measure of MEASURES) {
-      if (checked(rule, measure, demand) && free(lease, measure) < demand[measure]) return false;
-    }
-    return true;
   }
 
   /** Holds `demand` on the leases of every counter, all or none; undefined: per request. */
@@ -159,7 +88,7 @@ export class WindowLeases {
       lease.rule = rule;
       lease.lastUse = now;
       for (const measure of MEASURES) lease.largest[measure] = Math.max(lease.largest[measure], demand[measure]);
-      if (fit && !this.fits(lease, demand, now, clock)) fit = false;
+      if (fit && !fits(lease, demand, now, clock)) fit = false;
       leases.push(lease);
     }
     if (!fit) {
@@ -266,53 +195,21 @@ export class WindowLeases {
     const keys: string[] = [];
     const args: (string | number)[] = [];
     for (const [id, lease] of this.leases) {
-      const idle = now - lease.lastUse > IDLE_MS;
-      const holdsNothing = isEmpty(lease.held) && isEmpty(lease.spent);
-      if (holdsNothing && (idle || everything)) {
+      if (holdsNothing(lease, now, everything)) {
         if (isEmpty(lease.running)) this.leases.delete(id);
         continue;
       }
-      const giveBack = everything || lease.returning || idle;
-      const wanted = !giveBack && (!isEmpty(lease.held) || lease.demandCount >= 2);
-      const keep = noMeasures();
-      const want = noMeasures();
-      const minimum = noMeasures();
-      for (const measure of MEASURES) {
-        const running = Math.max(0, lease.running[measure]);
-        keep[measure] = giveBack ? running : Math.max(running, lease.held[measure] - lease.spent[measure]);
-        minimum[measure] = Math.max(1, MINIMUM_REQUESTS * lease.largest[measure]);
-        if (!wanted || limitOf(lease.rule, measure) < 0) continue;
-        const target = Math.max(minimum[measure], (lease.spent[measure] + lease.demand[measure]) * TARGET_INTERVALS);
-        const left = free(lease, measure);
-        if (left < target / 2) want[measure] = Math.ceil(Math.max(minimum[measure], target - left));
-      }
-      lease.demand = noMeasures();
-      lease.demandCount = 0;
-      // Nothing to count or ask for: sent only to give back what it holds, or to keep its record alive.
-      const stale = now - lease.renewedAt > RECORD_RENEWAL_MS;
-      if (isEmpty(want) && isEmpty(lease.spent) && (isEmpty(lease.held) || (!giveBack && !stale))) continue;
-      const spent = { ...lease.spent };
-      batch.push({ lease, spent, limits: limitsKey(lease.rule) });
+      const renewal = renewalOf(lease, now, everything);
+      if (!renewal) continue;
+      batch.push({ lease, spent: renewal.spent, limits: limitsKey(lease.rule) });
       keys.push(lease.key);
-      args.push(...this.options.describe(lease.rule, now), lease.id, lease.start, spent.quota, spent.requests);
-      args.push(spent.tokens, keep.quota, keep.requests, keep.tokens);
-      for (const measure of MEASURES) args.push(Math.min(keep[measure], Math.max(0, lease.running[measure])));
-      args.push(want.quota, want.requests, want.tokens, minimum.quota, minimum.requests, minimum.tokens, ROOM_DIVISOR);
+      args.push(...this.options.describe(lease.rule, now), ...renewal.args);
       lease.inFlight = true;
     }
     if (batch.length === 0) return undefined;
-    const { recordsKey, node } = this.options;
-    const mark = `${recordsKey.replace(/bres$/, 'bflush')}:${node}`;
-    const command = [
-      2 + keys.length,
-      recordsKey,
-      mark,
-      ...keys,
-      now,
-      now + WINDOW_LEASE_TTL_MS,
-      ++this.rounds,
-      ...args,
-    ];
+    const { recordsKey, markKey } = this.options;
+    const expires = now + WINDOW_LEASE_TTL_MS;
+    const command = [2 + keys.length, recordsKey, markKey, ...keys, now, expires, ++this.rounds, ...args];
     return { batch, command, clock: clockKey(this.options.clock()), now };
   }
 
@@ -322,30 +219,12 @@ export class WindowLeases {
     const [count, ...rest] = round.command as [number, ...(string | number)[]];
     const answers = (await this.redis.eval(RENEW_WINDOWS, count, ...rest)) as (number | string)[][];
     this.unconfirmed = undefined;
-    const { clock, now } = round;
     for (const [index, { lease, spent, limits }] of round.batch.entries()) {
       const answer = (answers[index] as (number | string)[]).map(Number);
-      lease.inFlight = false;
-      lease.returning = false;
-      lease.renewedAt = now;
-      if (answer[0] !== 1) {
-        // The counter is gone from Redis, and the lease with it; its stored use is loaded again
-        // (the spend reaches the database through the journaled pending use all the same).
-        lease.held = noMeasures();
-        lease.spent = noMeasures();
-        lease.start = -1;
+      if (!takeRenewal(lease, answer, { spent, limits, clock: round.clock, now: round.now })) {
+        // The counter is gone from Redis, and the lease with it: its stored use is loaded again.
         this.options.load(lease.rule).catch((error: unknown) => this.options.onError?.(error));
-        continue;
       }
-      const [, start, end, quota, requests, tokens] = answer as number[];
-      for (const measure of MEASURES) lease.spent[measure] -= spent[measure];
-      const held = { quota: quota ?? 0, requests: requests ?? 0, tokens: tokens ?? 0 };
-      lease.granting = MEASURES.some((measure) => held[measure] > lease.running[measure] + lease.spent[measure]);
-      lease.held = held;
-      lease.start = start ?? -1;
-      lease.end = end ?? -1;
-      lease.clock = clock;
-      lease.limits = limits;
     }
   }
 }
