@@ -164,12 +164,42 @@ export class BalanceLeases {
     return this.renewal;
   }
 
+  /**
+   * `settle`, but an answer that outgrew its reservation while its lease's flush is in flight waits
+   * for that flush first (it may give the free part back): then the charge is what Redis charges at
+   * the next flush, and never capped at the reservation for want of knowing. Should the flush keep
+   * failing (Redis unreachable), the charge is capped at the reservation, which is sure.
+   */
+  settleSoon(reservation: Reservation, cost: number, channelId: number): SettleResult | Promise<SettleResult> {
+    const lease = this.leases.get(reservation.leaseKey ?? '') as Lease;
+    if (!lease.inFlight || Math.floor(cost) <= reservation.amount) return this.settle(reservation, cost, channelId);
+    return this.settleAfterFlight(lease, reservation, cost, channelId);
+  }
+
+  private async settleAfterFlight(
+    lease: Lease,
+    reservation: Reservation,
+    cost: number,
+    channelId: number,
+  ): Promise<SettleResult> {
+    for (let tries = 0; lease.inFlight && tries < 3; tries++) {
+      try {
+        // The flush running now, or (a failed one, its leases still in flight) the round sent again.
+        await (this.running ?? this.renewNow());
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
+    return this.settle(reservation, cost, channelId);
+  }
+
   /** Settles a reservation `reserve` made: SETTLE's rule, within the lease. */
   settle(reservation: Reservation, cost: number, channelId: number): SettleResult {
     const lease = this.leases.get(reservation.leaseKey ?? '') as Lease;
     lease.running -= reservation.amount;
-    // In flight, the free part may be on its way back: only the reservation is sure.
-    const room = reservation.amount + (lease.inFlight ? 0 : Math.max(0, free(lease)));
+    // Its reservation is part of the free part now (no longer running). In flight, the rest of the
+    // free part may be on its way back: only the reservation is sure.
+    const room = lease.inFlight ? reservation.amount : Math.max(0, free(lease));
     const charged = Math.max(0, Math.min(Math.floor(cost), room));
     lease.spent += charged;
     lease.requests++;

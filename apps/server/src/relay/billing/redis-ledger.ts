@@ -178,7 +178,8 @@ export class RedisQuotaLedger implements QuotaLedger {
     reservation.settled = true;
     const { userId, tokenId } = reservation;
     if (reservation.leaseKey !== undefined && this.leases) {
-      const result = this.leases.settle(reservation, cost, channelId);
+      const settling = this.leases.settleSoon(reservation, cost, channelId);
+      const result = settling instanceof Promise ? await settling : settling;
       this.waiting.get(userId)?.wake();
       return result;
     }
