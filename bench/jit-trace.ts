@@ -9,13 +9,12 @@
 //
 //   BENCH_WARMUP=20000 BENCH_REQUESTS=10000 BENCH_ROUNDS=3 npm run bench:jit
 //   BENCH_IC=1 BENCH_REQUESTS=2000 BENCH_ROUNDS=2 npm run bench:jit
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { BENCH_ROOT_TOKEN, startChild, startFlags } from './processes.js';
+import { BENCH_ROOT_TOKEN, startChild, startOneHub } from './processes.js';
 import { prepareOneHub } from './setup.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -61,34 +60,20 @@ function eventOf(line: string): string | undefined {
 }
 
 const upstream = await startChild(process.execPath, ['--import', 'tsx', join(root, 'bench/serve.ts'), 'upstream'], {});
-const directory = mkdtempSync(join(tmpdir(), 'one-hub-jit-'));
-const logFile = join(directory, 'v8.log');
-const port = 20_000 + Math.floor(Math.random() * 12_000);
-const child = spawn(
-  process.execPath,
-  [
-    ...startFlags(root),
-    ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
-    '--log-function-events',
-    '--log-deopt',
-    ...(process.env.BENCH_IC === '1' ? ['--log-ic'] : []),
-    '--no-logfile-per-isolate',
-    `--logfile=${logFile}`,
-    join(root, 'apps/server/dist/main.js'),
-  ],
-  {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SQLITE_PATH: join(directory, 'one-hub.db'),
-      LOG_LEVEL: 'warn',
-      INITIAL_ROOT_ACCESS_TOKEN: BENCH_ROOT_TOKEN,
-      MAX_CONNECTIONS_PER_ADDRESS: '4096',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
-);
+const logFile = join(mkdtempSync(join(tmpdir(), 'one-hub-jit-')), 'v8.log');
+const oneHub = await startOneHub(root, {}, [
+  ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+  '--log-function-events',
+  '--log-deopt',
+  ...(process.env.BENCH_IC === '1' ? ['--log-ic'] : []),
+  '--no-logfile-per-isolate',
+  `--logfile=${logFile}`,
+]).catch(async (error: unknown) => {
+  await upstream.stop();
+  throw error;
+});
+// V8 also prints each deoptimisation on stdout: drained, so a full pipe never stalls the server.
+oneHub.process.stdout?.resume();
 // V8 writes its log as it goes; each round reads the lines added since the last one.
 let readUpTo = 0;
 function newEvents(): string[] {
@@ -99,16 +84,7 @@ function newEvents(): string[] {
   return lines.map(eventOf).filter((event): event is string => event !== undefined);
 }
 try {
-  const base = `http://127.0.0.1:${port}`;
-  let up = false;
-  for (let attempt = 0; attempt < 300 && !up; attempt++) {
-    up = await fetch(`${base}/api/status`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (!up) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (!up) throw new Error('One Hub did not answer /api/status within 30 s');
+  const base = oneHub.url;
   const key = await prepareOneHub(base, BENCH_ROOT_TOKEN, upstream.url);
   const load = (amount: number) =>
     autocannon({
@@ -136,6 +112,6 @@ try {
     for (const [event, count] of sorted.slice(0, 60)) console.log(`  ${count}× ${event}`);
   }
 } finally {
-  child.kill('SIGTERM');
+  await oneHub.stop();
   await upstream.stop();
 }
