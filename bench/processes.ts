@@ -84,15 +84,19 @@ export async function startChild(
 /** The root access token every One Hub of the benchmark starts with. */
 export const BENCH_ROOT_TOKEN = 'bench-root-access-token-0123456789';
 
-/** A One Hub process as `npm start` runs it, on a fresh SQLite file, with `environment` added. */
-export function startOneHub(root: string, environment: Record<string, string> = {}): Promise<Child> {
+/** A One Hub process as `npm start` runs it, on a fresh SQLite file, with `environment` and `nodeFlags` added. */
+export function startOneHub(
+  root: string,
+  environment: Record<string, string> = {},
+  nodeFlags: string[] = [],
+): Promise<Child> {
   // Below Linux's ephemeral range (32768 up), where the load generator's own connections take
   // their ports: a port picked there can be taken by the time the child binds it.
   const port = 20_000 + Math.floor(Math.random() * 12_000);
   const dataDirectory = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
   return startChild(
     process.execPath,
-    [...startFlags(root), join(root, 'apps/server/dist/main.js')],
+    [...startFlags(root), ...nodeFlags, join(root, 'apps/server/dist/main.js')],
     {
       PORT: String(port),
       HOST: '127.0.0.1',

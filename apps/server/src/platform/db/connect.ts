@@ -105,14 +105,22 @@ type SqliteDatabase = ConstructorParameters<typeof SqliteDialect>[0]['database']
 export const STATEMENT_CACHE_SIZE = 256;
 
 /**
+ * A module function, not an arrow made per query: V8 holds optimised code through the function
+ * objects made from it, so an arrow made per call, with none alive at a full collection, lost its
+ * code and was compiled again about once a second under load (issue 37, fifth step).
+ */
+function integerForBoolean(value: unknown): unknown {
+  return typeof value === 'boolean' ? Number(value) : value;
+}
+
+/**
  * better-sqlite3 refuses to bind booleans; SQLite stores them as 0/1, so convert on the way in.
  * Statements are prepared once per SQL text and reused (the last STATEMENT_CACHE_SIZE used): Kysely
  * prepares every query it runs, and the connection runs one query at a time (Kysely's mutex), so a
  * cached statement is never in use twice. SQLite re-prepares one itself when the schema changes.
  */
 export function bindBooleansAsIntegers(sqlite: BetterSqlite3.Database): SqliteDatabase {
-  const convert = (parameters: ReadonlyArray<unknown>) =>
-    parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+  const convert = (parameters: ReadonlyArray<unknown>) => parameters.map(integerForBoolean);
   const statements = new Map<string, BetterSqlite3.Statement>();
   const statementFor = (sqlText: string) => {
     let statement = statements.get(sqlText);

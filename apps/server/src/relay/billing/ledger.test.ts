@@ -11,7 +11,7 @@ import {
   stopsWaitingWhenTheClientLeaves,
   waitsForTheRunningRequest,
 } from '../../../test/ledger-waiting-cases.js';
-import { MemoryQuotaLedger } from './ledger.js';
+import { heldReservation, MemoryQuotaLedger, reservationRequest } from './ledger.js';
 
 describe('the in-process quota ledger', () => {
   const handle = useMigratedDatabase('sqlite');
@@ -73,5 +73,27 @@ describe('the in-process quota ledger', () => {
     it('holds back only the key that is short', () => holdsBackOnlyTheShortKey({ ledger: ledger, handle, newUser }));
     it('holds the size of the moment it fits', () =>
       holdsTheSizeOfTheMomentItFits({ ledger: ledger, handle, newUser }));
+  });
+});
+
+describe('heldReservation', () => {
+  it('holds what the request names, with the own properties the spread it replaced gave', () => {
+    const limited = heldReservation(reservationRequest(7, { id: 3, limited: true }, 40));
+    expect(Object.entries(limited)).toEqual([
+      ['userId', 7],
+      ['tokenId', 3],
+      ['amount', 40],
+      ['settled', false],
+    ]);
+    const unlimited = heldReservation(reservationRequest(7, { id: 4, limited: false }, 40), 'L-1', '7-0-4');
+    expect(Object.entries(unlimited)).toEqual([
+      ['userId', 7],
+      ['tokenId', null],
+      ['unlimitedKeyId', 4],
+      ['amount', 40],
+      ['settled', false],
+      ['id', 'L-1'],
+      ['leaseKey', '7-0-4'],
+    ]);
   });
 });

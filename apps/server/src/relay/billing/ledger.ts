@@ -302,7 +302,8 @@ export class MemoryQuotaLedger implements QuotaLedger {
   }
 }
 
-type ReservationRequest = Omit<Reservation, 'settled' | 'id'>;
+/** What a reservation holds before it is held: whose balances, and how much. */
+export type ReservationRequest = Pick<Reservation, 'userId' | 'tokenId' | 'unlimitedKeyId' | 'amount'>;
 
 /** What a settlement adds to the database, as the journal keeps it. */
 export function settlementRecord(reservation: Reservation, charged: number, channelId: number): SettlementRecord {
@@ -318,6 +319,22 @@ export function settlementRecord(reservation: Reservation, charged: number, chan
 export function reservationRequest(userId: number, key: KeyRef | null, amount: number): ReservationRequest {
   if (key === null) return { userId, tokenId: null, amount };
   return key.limited ? { userId, tokenId: key.id, amount } : { userId, tokenId: null, unlimitedKeyId: key.id, amount };
+}
+
+/**
+ * The held reservation of `request`, written out field by field. On Node 20, `{ ...request, settled:
+ * false }` at a spread that has seen one shape gave every reservation a map of its own, so every
+ * read of one missed V8's inline caches: eight misses a request (issue 37, fifth step).
+ */
+export function heldReservation(request: ReservationRequest, id?: string, leaseKey?: string): Reservation {
+  const { userId, tokenId, unlimitedKeyId, amount } = request;
+  const reservation: Reservation =
+    unlimitedKeyId === undefined
+      ? { userId, tokenId, amount, settled: false }
+      : { userId, tokenId, unlimitedKeyId, amount, settled: false };
+  if (id !== undefined) reservation.id = id;
+  if (leaseKey !== undefined) reservation.leaseKey = leaseKey;
+  return reservation;
 }
 
 /** Which balance cannot hold `amount` now; undefined when both can. A free model (0) always fits. */
@@ -341,7 +358,7 @@ function shortRefusal(short: Short): AppError {
 function hold(user: Account, token: Account | undefined, request: ReservationRequest): Reservation {
   user.reserved += request.amount;
   if (token) token.reserved += request.amount;
-  return { ...request, settled: false };
+  return heldReservation(request);
 }
 
 /** Holds the amount when both balances can, else refuses (today's way, without waiting). */

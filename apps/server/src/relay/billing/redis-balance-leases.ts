@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Journal } from '../../platform/journal/journal.js';
-import { type Reservation, type SettleResult, settlementRecord } from './ledger.js';
+import {
+  heldReservation,
+  type Reservation,
+  type ReservationRequest,
+  type SettleResult,
+  settlementRecord,
+} from './ledger.js';
 import { RENEW_LEASES } from './redis-lease-scripts.js';
 
 /**
@@ -90,7 +96,7 @@ export class BalanceLeases {
   }
 
   /** Holds `amount` in the request's lease at once, when one has room; else undefined (per request). */
-  reserve(request: Omit<Reservation, 'settled' | 'id'>): Reservation | undefined {
+  reserve(request: ReservationRequest): Reservation | undefined {
     // Without a crash journal a killed node's lease could never be given back: per request then.
     if (!this.options.journal()) return undefined;
     const key = BalanceLeases.keyOf(request);
@@ -125,7 +131,7 @@ export class BalanceLeases {
       return undefined;
     }
     lease.running += request.amount;
-    return { ...request, settled: false, id: lease.id, leaseKey: key };
+    return heldReservation(request, lease.id, key);
   }
 
   /**
@@ -133,9 +139,7 @@ export class BalanceLeases {
    * room), one renewal of all leases, shared by every request that waits for it, then `reserve`
    * again: a steady stream is served from leases, not per request while a lease refills.
    */
-  reserveSoon(
-    request: Omit<Reservation, 'settled' | 'id'>,
-  ): Reservation | undefined | Promise<Reservation | undefined> {
+  reserveSoon(request: ReservationRequest): Reservation | undefined | Promise<Reservation | undefined> {
     const now = this.reserve(request);
     if (now) return now;
     const lease = this.leases.get(BalanceLeases.keyOf(request));
@@ -143,7 +147,7 @@ export class BalanceLeases {
     return this.afterRenewal(request);
   }
 
-  private async afterRenewal(request: Omit<Reservation, 'settled' | 'id'>): Promise<Reservation | undefined> {
+  private async afterRenewal(request: ReservationRequest): Promise<Reservation | undefined> {
     try {
       await this.renewNow();
     } catch (error) {

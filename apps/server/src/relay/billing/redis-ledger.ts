@@ -4,11 +4,13 @@ import type { DatabaseHandle } from '../../platform/db/index.js';
 import type { Journal } from '../../platform/journal/journal.js';
 import type { LeaseSpend } from './journal-replay.js';
 import {
+  heldReservation,
   insufficientQuota,
   KEY_SHORT,
   type KeyRef,
   type QuotaLedger,
   type Reservation,
+  type ReservationRequest,
   reservationRequest,
   type SettleResult,
   settlementRecord,
@@ -49,8 +51,6 @@ export interface RedisLedgerOptions {
  * script call per waiting user and node per interval, only while someone waits.
  */
 const WAIT_POLL = { minMs: 10, maxMs: 200 };
-
-type ReservationRequest = ReturnType<typeof reservationRequest>;
 
 function shortRefusal(short: Short): Error {
   return insufficientQuota(short === 'user' ? USER_SHORT : KEY_SHORT);
@@ -162,7 +162,7 @@ export class RedisQuotaLedger implements QuotaLedger {
           tokenId === null ? '0' : '1',
         ),
       );
-      if (result === 1) return { held: { ...request, settled: false, id } };
+      if (result === 1) return { held: heldReservation(request, id) };
       if (result === 0) return { refused: insufficientQuota(USER_SHORT) };
       if (result === -3) return { refused: insufficientQuota(KEY_SHORT) };
       if (result === 2) return { blocked: 'user' };
