@@ -7,7 +7,7 @@
 import { formatQuota } from '@one-hub/contracts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clipboard, closed, exactQuota, signInWithForm, text } from './support/browser.js';
+import { animationsEnded, clipboard, closed, exactQuota, signInWithForm, text } from './support/browser.js';
 import { allowedWords, englishWords, PRODUCT_TERMS } from './support/english-words.js';
 import {
   type ChannelRow,
@@ -483,7 +483,9 @@ describe('the admin screens speak Chinese and Japanese', () => {
       for (const screen of screens) {
         await page.goto(`${server.origin}${screen.path}`);
         await screen.ready(page);
-        await page.waitForTimeout(400);
+        // Whatever the screen loads after its first rows (counts, options) is in, and drawn.
+        await page.waitForLoadState('networkidle');
+        await animationsEnded(page);
         expect(await page.evaluate(() => document.documentElement.lang)).toMatch(/^(zh|ja)/);
         // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is wanted, not hidden nodes' text.
         const visible = await page.locator('main').innerText();

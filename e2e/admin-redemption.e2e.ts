@@ -38,6 +38,7 @@ interface LogRow {
   quota: number;
   request_id: string;
   user_id: number;
+  created_at: number;
 }
 
 function call<T>(method: string, path: string, body?: unknown, auth: string = ROOT_TOKEN): Promise<T> {
@@ -178,7 +179,6 @@ describe('redemption codes', () => {
       await page.locator('[data-testid=redemption-form] .Mui-error.MuiFormHelperText-root').first().textContent(),
     ).toContain('100');
     expect(await codesNamed('Launch gift')).toEqual([]);
-    await page.waitForTimeout(300);
     await screenshot(page, 'redemption-create-dialog');
 
     await page.getByTestId('redemption-form-count').fill('3');
@@ -193,7 +193,6 @@ describe('redemption codes', () => {
     for (const code of codes) expect(code).toMatchObject({ quota: CODE_QUOTA, status: 1 });
     const keys = (await shown.allTextContents()).map((key) => key.trim());
     expect([...keys].sort()).toEqual(codes.map((code) => code.key).sort());
-    await page.waitForTimeout(300);
     await screenshot(page, 'redemption-created-dialog');
 
     await page.getByTestId('redemption-created-copy').click();
@@ -333,7 +332,6 @@ describe('redemption codes', () => {
       await shot.goto(`${server.origin}/panel/redemption`);
       await shot.locator('[data-testid^=redemption-row-]').first().waitFor();
       expect(await shot.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await shot.waitForTimeout(300);
       await screenshot(shot, name);
       await shot.close();
     }
@@ -424,7 +422,6 @@ describe('admin logs', () => {
     const exact = (await page.getByTestId(`log-quota-${topup}`).getAttribute('title')) ?? '';
     expect(Number(exact.replace(/\D/g, ''))).toBe(CODE_QUOTA);
     expect(await text(page, `log-detail-${topup}`)).not.toBe('');
-    await page.waitForTimeout(300);
     await screenshot(page, 'admin-logs-filtered');
 
     const consumeIds = consume.map((log) => log.id).sort((a, b) => a - b);
@@ -463,7 +460,6 @@ describe('admin logs', () => {
     await expect.poll(() => sortDirection(page, 'log-sort-user_id')).toBe('ascending');
     await expect.poll(firstUser).toBe('root');
     await page.mouse.move(0, 0);
-    await page.waitForTimeout(300);
     await screenshot(page, 'admin-logs');
     await page.getByTestId('log-sort-source_ip').click();
     await page.waitForURL(/order=-source_ip/);
@@ -472,12 +468,14 @@ describe('admin logs', () => {
 
   it('cleans up consume logs only after confirmation', async () => {
     const topupsBefore = await logIds('log_type=1');
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The preset's "now" is in whole seconds: it must have passed the second the newest consume log
+    // was written in, or the clean-up would rightly keep that log.
+    const newest = Math.max(...consume.map((log) => log.created_at));
+    await expect.poll(() => Math.floor(Date.now() / 1000), { timeout: 5000 }).toBeGreaterThan(newest);
     await page.goto(`${server.origin}/panel/log`);
     await page.getByTestId('log-cleanup').click();
     await page.getByTestId('log-cleanup-dialog').waitFor();
     await page.getByTestId('log-cleanup-preset-now').click();
-    await page.waitForTimeout(300);
     await screenshot(page, 'admin-logs-cleanup');
     // Opening the dialog and choosing a time deletes nothing yet.
     expect(await logIds('log_type=2')).toHaveLength(2);

@@ -15,7 +15,6 @@ import {
   ROOT_TOKEN,
   rowIds,
   server,
-  settle,
   statusOf,
   useAdminUsersSite,
 } from './support/admin-users-site.js';
@@ -52,7 +51,6 @@ describe('as root', () => {
     await page.getByTestId('user-group-form-max').fill('10');
     await page.getByTestId('user-group-form-submit').click();
     expect(await page.getByTestId('user-group-form-max').getAttribute('aria-invalid')).toBe('true');
-    await settle(page);
     await screenshot(page, 'admin-user-groups-form-error');
     await page.getByTestId('user-group-form-max').fill('500');
     await page.getByTestId('user-group-form-submit').click();
@@ -83,7 +81,6 @@ describe('as root', () => {
     expect(await symbol.inputValue()).toBe('team');
     expect(await symbol.getAttribute('readonly')).not.toBeNull();
     await page.getByTestId('user-group-form-api-rate').fill('120');
-    await settle(page);
     await screenshot(page, 'admin-user-groups-edit');
     await page.getByTestId('user-group-form-submit').click();
     await closed(page, 'user-group-dialog');
@@ -143,7 +140,6 @@ describe('as root', () => {
     expect(
       await page.locator('[data-testid=user-form] .Mui-error.MuiFormHelperText-root').first().textContent(),
     ).toContain('8');
-    await settle(page);
     await screenshot(page, 'admin-users-create-error');
     expect(await findUser('carol')).toBeUndefined();
 
@@ -184,7 +180,6 @@ describe('as root', () => {
     await page.getByTestId('user-form-submit').click();
     expect(await page.getByTestId('user-form-password').getAttribute('aria-invalid')).toBe('true');
     await page.getByTestId('user-form-password').fill('');
-    await settle(page);
     await screenshot(page, 'admin-users-edit');
     await page.getByTestId('user-form-submit').click();
     await closed(page, 'user-dialog');
@@ -229,7 +224,6 @@ describe('as root', () => {
     await expect
       .poll(() => page.getByTestId('user-quota-after').getAttribute('data-quota'))
       .toBe(String(before + added));
-    await settle(page);
     await screenshot(page, 'admin-users-quota');
     await page.getByTestId('user-quota-submit').click();
     await closed(page, 'user-quota-dialog');
@@ -254,7 +248,6 @@ describe('as root', () => {
     await page.getByTestId(`user-more-${id}`).click();
     await page.getByTestId(`user-disable-${id}`).click();
     await page.getByTestId('user-confirm-dialog').waitFor();
-    await settle(page);
     await screenshot(page, 'admin-users-confirm-disable');
     await page.getByTestId('user-confirm').click();
     await closed(page, 'user-confirm-dialog');
@@ -356,7 +349,6 @@ describe('screenshots', () => {
     await signInWithForm(light, server.origin, 'root', ROOT_PASSWORD);
     await light.goto(`${server.origin}/panel/user`);
     await light.locator('[data-testid^=user-row-]').first().waitFor();
-    await settle(light);
     await screenshot(light, 'admin-users');
     await light.close();
 
@@ -364,11 +356,9 @@ describe('screenshots', () => {
     await signInWithForm(dark, server.origin, 'root', ROOT_PASSWORD);
     await dark.goto(`${server.origin}/panel/user`);
     await dark.locator('[data-testid^=user-row-]').first().waitFor();
-    await settle(dark);
     await screenshot(dark, 'admin-users-dark');
     await dark.goto(`${server.origin}/panel/user_group`);
     await dark.locator('[data-testid^=user-group-row-]').first().waitFor();
-    await settle(dark);
     await screenshot(dark, 'admin-user-groups-dark');
     await dark.close();
 
@@ -379,11 +369,9 @@ describe('screenshots', () => {
     await narrow.getByTestId(`user-row-${dora?.id}`).waitFor();
     const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(phone.width);
-    await settle(narrow);
     await phoneShot(narrow, 'admin-users-phone');
     await narrow.getByTestId(`user-quota-action-${dora?.id}`).click();
     await narrow.getByTestId('user-quota-amount').fill('1');
-    await settle(narrow);
     await phoneShot(narrow, 'admin-users-phone-quota');
     await narrow.getByTestId('user-quota-cancel').click();
     await closed(narrow, 'user-quota-dialog');
@@ -391,11 +379,9 @@ describe('screenshots', () => {
     await narrow.goto(`${server.origin}/panel/user_group`);
     await narrow.locator('[data-testid^=user-group-row-]').first().waitFor();
     expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone.width);
-    await settle(narrow);
     await phoneShot(narrow, 'admin-user-groups-phone');
     await narrow.getByTestId('user-group-create').click();
     await narrow.getByTestId('user-group-form-promotion').check();
-    await settle(narrow);
     await phoneShot(narrow, 'admin-user-groups-phone-form');
     await narrow.close();
   });

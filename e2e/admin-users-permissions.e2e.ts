@@ -6,7 +6,6 @@ import {
   openPage,
   PEER,
   server,
-  settle,
   statusOf,
   useAdminUsersSite,
 } from './support/admin-users-site.js';
@@ -39,7 +38,6 @@ describe('as an admin who is not root', () => {
     expect(await page.getByTestId('user-form-password').count()).toBe(0);
     expect(await page.getByTestId('user-form-group-value').isDisabled()).toBe(true);
     expect(await page.getByTestId('user-form-profile-link').getAttribute('href')).toBe('/panel/profile');
-    await settle(page);
     await screenshot(page, 'admin-users-as-admin');
     await page.getByTestId('user-form-display-name').fill('Ops Renamed');
     await page.getByTestId('user-form-submit').click();

@@ -2,7 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminApi, adminApi } from './support/api.js';
-import { launchBrowser, screenshot, signInWithForm } from './support/browser.js';
+import { animationsEnded, launchBrowser, screenshot, signInWithForm } from './support/browser.js';
 import { type RunningServer, startServer } from './support/server.js';
 
 const ROOT_PASSWORD = 'e2e-root-password';
@@ -135,9 +135,13 @@ describe('site content', () => {
       await page.getByTestId('notice-dialog').waitFor({ state: 'detached' });
       expect(await page.evaluate(() => window.localStorage.getItem('notice'))).toBe('**Maintenance** tonight at 22:00');
 
+      // After a reload the notice is fetched again; once its answer is in and the page has drawn
+      // what follows from it, the dialog would be open if it were going to open.
+      const fetched = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/notice');
       await page.reload();
       await page.getByTestId('landing').waitFor();
-      await page.waitForTimeout(500);
+      await fetched;
+      await animationsEnded(page);
       expect(await page.getByTestId('notice-dialog').count()).toBe(0);
 
       await signIn(page, 'root', ROOT_PASSWORD);
@@ -226,7 +230,6 @@ describe('the console for root', () => {
       await expect.poll(() => text(page, 'menu-dashboard')).toBe(dashboard);
       expect(await page.evaluate(() => window.localStorage.getItem('appLanguage'))).toBe(language);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(language.replace('_', '-'));
-      await page.waitForTimeout(300);
       await screenshot(page, `shell-panel-${language}`);
     }
     await page.reload();
@@ -321,7 +324,7 @@ describe('small screens (500 px)', () => {
     await page.getByTestId('login-submit').click();
     const toast = page.locator('.notistack-MuiContent').first();
     await toast.waitFor();
-    await page.waitForTimeout(400);
+    await animationsEnded(page);
     const box = await toast.boundingBox();
     expect(box).not.toBeNull();
     if (box) {
@@ -339,7 +342,6 @@ describe('small screens (500 px)', () => {
     await page.evaluate(() => window.scrollTo(0, 400));
     await page.getByTestId('drawer-toggle').click();
     await expect.poll(() => page.getByTestId('side-drawer').getAttribute('data-open')).toBe('true');
-    await page.waitForTimeout(400);
     await screenshot(page, 'shell-phone-drawer');
     await page.getByTestId('menu-log').click();
     await page.waitForURL('**/panel/log');
@@ -361,7 +363,7 @@ describe('toasts on a wide screen', () => {
     await page.getByTestId('login-submit').click();
     const toast = page.locator('.notistack-MuiContent').first();
     await toast.waitFor();
-    await page.waitForTimeout(400);
+    await animationsEnded(page);
     const box = await toast.boundingBox();
     expect(box?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(120);
     await page.close();

@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { apiCall } from './api.js';
-import { launchBrowser, screenshotDirectory } from './browser.js';
+import { launchBrowser, screenshot } from './browser.js';
 import { type RunningServer, startServer } from './server.js';
 
 export const ROOT_PASSWORD = 'e2e-root-password';
@@ -92,9 +92,8 @@ export const rowIds = (page: Page, prefix: string) =>
   page
     .locator(`[data-testid^=${prefix}-row-]`)
     .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-testid')?.split('-').pop())));
-export const settle = (page: Page) => page.waitForTimeout(350);
 /** What a phone shows at once (a full-page capture would stretch a full-screen dialog). */
-export const phoneShot = (page: Page, name: string) => page.screenshot({ path: `${screenshotDirectory}${name}.png` });
+export const phoneShot = (page: Page, name: string) => screenshot(page, name, { fullPage: false });
 
 /** Starts the site before the file's tests and stops it after them. */
 export function useAdminUsersSite(): void {

@@ -22,6 +22,23 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * Waits for the page's running animations and transitions to end (sliding drawers, fading dialogs,
+ * toasts moving in), after two frames so that one a click has just started is counted; endless
+ * ones (spinners) are not waited for.
+ */
+export async function animationsEnded(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    );
+  });
+}
+
 /** A full-page screenshot into `directory` (e2e/screenshots/ unless given), once animations have ended. */
 export async function screenshot(
   page: Page,
@@ -29,15 +46,7 @@ export async function screenshot(
   { directory = screenshotDirectory, fullPage = true }: { directory?: string; fullPage?: boolean } = {},
 ): Promise<void> {
   mkdirSync(directory, { recursive: true });
-  // Let sliding drawers and fading dialogs settle; endless ones (spinners) are not waited for.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  await animationsEnded(page);
   const viewport = page.viewportSize();
   // A full-page capture draws fixed elements (the side drawer, 100% of the viewport high) only as
   // high as the viewport, so the drawer looked cut off half-way down a long page: make the viewport

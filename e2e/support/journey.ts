@@ -94,7 +94,6 @@ export async function newContext(): Promise<BrowserContext> {
 /** A full-page screenshot from the top, once dialogs and toasts have finished moving. */
 export async function shot(page: Page, name: string): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(350);
   await screenshot(page, `journey-${name}`);
 }
 
