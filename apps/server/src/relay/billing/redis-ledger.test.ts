@@ -229,6 +229,20 @@ describe.skipIf(!redisUrl)('Redis quota ledger shared by two nodes', () => {
       expect(await ledger.reserve(user, null, 880)).toMatchObject({ amount: 880 });
     });
 
+    it('sends a settlement again itself when its reply is lost, and charges it once', async () => {
+      const { ledger, faults } = faultyNode();
+      const user = await newUser(1000);
+      const reservation = await ledger.reserve(user, null, 300);
+      // Redis runs it and the caller hears an error (ioredis gave up on the connection).
+      faults.fail(scripts.SETTLE);
+      expect(await ledger.settle(reservation, 120, 7)).toEqual({ charged: 120, shortfall: 0, balance: 880 });
+      const [first, second] = faults.calls(scripts.SETTLE);
+      expect(second).toEqual(first);
+      await ledger.flush();
+      expect(await stored(user)).toBe(880);
+      expect(await ledger.reserve(user, null, 880)).toMatchObject({ amount: 880 });
+    });
+
     it('charges a settlement whose reservation expired from what is left, once', async () => {
       const { ledger, faults } = faultyNode();
       const user = await newUser(1000);

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { sentUntilAnswered } from '../../platform/cache/redis-resend.js';
 import { randomString } from '../../platform/crypto.js';
 import type { DatabaseHandle } from '../../platform/db/index.js';
 import type { Journal } from '../../platform/journal/journal.js';
@@ -185,8 +186,8 @@ export class RedisQuotaLedger implements QuotaLedger {
     }
     const { journal } = this.options;
     const seq = journal?.nextSeq() ?? 0;
-    const [charged = 0, balance] = (
-      (await this.redis.eval(
+    const send = () =>
+      this.redis.eval(
         scripts.SETTLE,
         5,
         this.key(`u:${userId}`),
@@ -204,8 +205,12 @@ export class RedisQuotaLedger implements QuotaLedger {
         reservation.unlimitedKeyId ?? 0,
         journal?.id ?? '',
         seq,
-      )) as number[]
-    ).map(Number);
+      );
+    // Sent again as it was if its reply is lost: the script finds the reservation's id among those
+    // it settled and answers what its first run charged (without an id it could not, so once only).
+    const [charged = 0, balance] = ((await (reservation.id ? sentUntilAnswered(send) : send())) as number[]).map(
+      Number,
+    );
     // Redis keeps the amount until a batch carries it to the database; the journal keeps it should
     // Redis lose it (a restart without persistence) before then.
     journal?.sharedSettlement(seq, settlementRecord(reservation, charged, channelId));

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { ROLLING_MS, type WindowPeriod, type WindowUse, windowAt } from '../../../domain/budget-windows.js';
+import { sentUntilAnswered } from '../../../platform/cache/redis-resend.js';
 import { randomString } from '../../../platform/crypto.js';
 import type { Journal } from '../../../platform/journal/journal.js';
 import {
@@ -235,7 +236,10 @@ export class RedisBudgetLedger implements BudgetLedger {
     args.push(held.quota, held.requests, held.tokens);
     for (const rule of rules) args.push(...this.describe(rule, now));
     const keys = [...rules.map((rule) => this.keyOf(rule)), `${this.prefix}bres`];
-    const result = (await this.redis.eval(scripts.SETTLE, keys.length, ...keys, ...args)) as number[];
+    // Sent again as it was if its reply is lost: the script recognises its id and answers the same.
+    const result = (await sentUntilAnswered(() =>
+      this.redis.eval(scripts.SETTLE, keys.length, ...keys, ...args),
+    )) as number[];
     return [Number(result[0]), result.slice(1).map(Number)];
   }
 

@@ -6,7 +6,7 @@ import type { WindowClock } from '../../../domain/budget-windows.js';
 import { randomString } from '../../../platform/crypto.js';
 import { BudgetExceeded, type BudgetHold, type CounterRule } from './budget-ledger.js';
 import { RedisBudgetLedger } from './redis-budget-ledger.js';
-import { REFUND_EXPIRED } from './redis-budget-scripts.js';
+import { REFUND_EXPIRED, SETTLE } from './redis-budget-scripts.js';
 import { RENEW_WINDOWS } from './redis-window-lease-scripts.js';
 import { BudgetUsageStore } from './usage-store.js';
 import { WINDOW_LEASE_TTL_MS } from './window-lease.js';
@@ -144,6 +144,21 @@ describe.skipIf(!redisUrl)('budget window leases shared by nodes', () => {
     await ledger.close();
     const counted = served + more + (fault === 'fail' ? 1 : 0);
     expect(await window(client, prefix, subject)).toEqual([counted, counted * USE.quota, 0, 0, 0]);
+  });
+
+  it('sends a settlement outside a lease again itself when its reply is lost, and counts it once', async () => {
+    const prefix = `test:${randomString(8)}:`;
+    const subject = `key:${randomString(8)}`;
+    // A lone request of a tight window is held in Redis itself, not on a lease.
+    const rule: CounterRule = { subject, period: 'day', scope: 'key', limit: { requests: 1 } };
+    const { ledger, client, faults } = node(prefix, NEVER);
+    const hold = await ledger.hold([rule], DEMAND);
+    faults.fail(SETTLE);
+    await ledger.settle(hold, USE);
+    const [first, second] = faults.calls(SETTLE);
+    expect(second).toEqual(first);
+    expect((await window(client, prefix, subject)).slice(0, 2)).toEqual([1, USE.quota]);
+    await ledger.close();
   });
 
   it('counts a dead node’s lease as used once its record expires: the window is never passed', async () => {
