@@ -26,7 +26,7 @@ export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 /**
  * What was done to the target. `move` is a key given to another user; `promote` and `demote` a
- * user's role raised or lowered (POST /api/user/manage).
+ * user's role raised or lowered (POST /api/user/manage); `end` a plan's subscription ended early.
  */
 export const AUDIT_ACTIONS = [
   'create',
@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'enable',
   'disable',
   'grant',
+  'end',
   'cancel',
   'promote',
   'demote',

@@ -44,6 +44,14 @@ export const logEventSchema = z.discriminatedUnion('event', [
   }),
   /** A subscription plan ran out; `group` is the group the user went back to, when they were moved. */
   z.object({ event: z.literal('plan_expired'), plan_id: z.number().int(), plan_name: text, group: text.optional() }),
+  /** An administrator (`operator_id`) ended a subscription before its end; `group` as for `plan_expired`. */
+  z.object({
+    event: z.literal('plan_ended'),
+    plan_id: z.number().int(),
+    plan_name: text,
+    operator_id: z.number().int(),
+    group: text.optional(),
+  }),
   /** A failed asynchronous task (Midjourney drawing or another task) gave its charge back. */
   z.object({ event: z.literal('task_refund'), kind: z.enum(['midjourney', 'task']), task_id: text, quota }),
   /** Root's audit row: a payment gateway was created, had vendor settings changed, or was deleted. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type BudgetWindowView, budgetListSchema } from './budget.js';
-import { keywordPageQuery } from './paging.js';
+import { keywordPageQuery, pageQuery } from './paging.js';
 import { hasAtMostTwoDecimals, PAYMENT_CURRENCIES, type PaymentCurrency } from './payment.js';
 
 /**
@@ -105,4 +105,33 @@ export interface UserPlanView {
   subscriptions: SubscriptionView[];
   /** The caller's own windows: user and group budgets, with current use. */
   windows: BudgetWindowView[];
+}
+
+/**
+ * `GET /api/plan/subscriptions` (administrators): the subscriptions running now, newest first by
+ * default; `plan_id` narrows them to one plan's.
+ */
+export const SUBSCRIPTION_SORT_FIELDS = ['id', 'started_at', 'expires_at'] as const;
+export const subscriptionListQuery = pageQuery.extend({
+  plan_id: z.coerce
+    .number('plan_id must be a number')
+    .int('plan_id must be an integer')
+    .positive('plan_id must be positive')
+    .optional(),
+});
+export type SubscriptionListQuery = z.infer<typeof subscriptionListQuery>;
+
+/** One running subscription with who holds it, as administrators list them. */
+export interface SubscriberView {
+  id: number;
+  user_id: number;
+  username: string;
+  display_name: string;
+  plan_id: number;
+  plan_name: string;
+  source: 'order' | 'grant';
+  started_at: number;
+  expires_at: number;
+  /** The caller outranks the holder, so it may end the subscription (`POST /api/plan/subscription/:id/end`). */
+  endable: boolean;
 }

@@ -91,10 +91,16 @@ export async function activate(
   return { subscriptionId, expiresAt, renewed: false, groupChanged: groupChanged || moveTo !== '' };
 }
 
+/** Who ends a subscription: its end coming (the expiry job, an activation), or an administrator now. */
+export type SubscriptionEnding = { by: 'expiry' } | { by: 'administrator'; operatorId: number; sourceIp: string };
+
+const AT_EXPIRY: SubscriptionEnding = { by: 'expiry' };
+
 /**
  * Active → expired, once; the user goes back to the group they left, but only while they are
  * still in the plan's (an administrator may have moved them since), and to the default group
- * when theirs was disabled meanwhile. Writes the user's system log row.
+ * when theirs was disabled meanwhile. Writes the user's system log row, naming who ended it. An
+ * administrator's ending moves the end to now and fails once the end has come.
  */
 export async function endSubscription(
   deps: ActivationDeps,
@@ -102,8 +108,10 @@ export async function endSubscription(
   row: SubscriptionRow,
   groups: readonly UserGroupView[],
   now: number,
+  ending: SubscriptionEnding = AT_EXPIRY,
 ): Promise<{ ended: boolean; returnedTo?: string }> {
-  if (!(await deps.subscriptions.expire(executor, row.id, now))) return { ended: false };
+  const early = ending.by === 'administrator';
+  if (!(await deps.subscriptions.expire(executor, row.id, now, early))) return { ended: false };
   let returnedTo: string | undefined;
   if (row.group && row.previous_group) {
     const usable = groups.some((group) => group.symbol === row.previous_group && group.enable);
@@ -112,17 +120,19 @@ export async function endSubscription(
   }
   const user = await deps.users.findById(row.user_id, executor);
   const name = await planName(executor, row.plan_id);
+  const plan = { plan_id: row.plan_id, plan_name: name, ...(returnedTo ? { group: returnedTo } : {}) };
+  const groupText = returnedTo ? `，分组恢复为 ${returnedTo}` : '';
   await deps.logs.insert(executor, {
     userId: row.user_id,
     username: user?.username ?? '',
     type: LogType.system,
-    content: `套餐 ${name} 已到期${returnedTo ? `，分组恢复为 ${returnedTo}` : ''}`,
-    event: {
-      event: 'plan_expired',
-      plan_id: row.plan_id,
-      plan_name: name,
-      ...(returnedTo ? { group: returnedTo } : {}),
-    },
+    ...(ending.by === 'administrator'
+      ? {
+          sourceIp: ending.sourceIp,
+          content: `管理员提前结束套餐 ${name}${groupText}，操作者 #${ending.operatorId}`,
+          event: { event: 'plan_ended' as const, ...plan, operator_id: ending.operatorId },
+        }
+      : { content: `套餐 ${name} 已到期${groupText}`, event: { event: 'plan_expired' as const, ...plan } }),
   });
   return { ended: true, ...(returnedTo ? { returnedTo } : {}) };
 }

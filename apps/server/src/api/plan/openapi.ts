@@ -1,4 +1,12 @@
-import { createPlanBody, grantPlanBody, planListQuery, planOrderBody, updatePlanBody } from '@one-hub/contracts';
+import {
+  createPlanBody,
+  grantPlanBody,
+  idParam,
+  planListQuery,
+  planOrderBody,
+  subscriptionListQuery,
+  updatePlanBody,
+} from '@one-hub/contracts';
 import { editedListOperations } from '../openapi/edited-list.js';
 import type { ResourceOperations } from '../openapi/operation.js';
 
@@ -23,6 +31,23 @@ export const planOperations: ResourceOperations = {
       summary: 'Grant a plan to a user',
       access: 'admin',
       body: grantPlanBody,
+    },
+    {
+      method: 'get',
+      path: '/api/plan/subscriptions',
+      summary: 'List the running subscriptions',
+      description: 'With each holder; `endable` when the caller outranks the holder. `plan_id` narrows to one plan.',
+      access: 'admin',
+      query: subscriptionListQuery,
+      paged: true,
+    },
+    {
+      method: 'post',
+      path: '/api/plan/subscription/:id(^\\d+$)/end',
+      summary: 'End a subscription now',
+      description: 'The holder goes back to their group as at expiry; 409 when it has already ended.',
+      access: 'admin',
+      params: idParam,
     },
     {
       method: 'get',

@@ -1,13 +1,15 @@
 import {
   type BudgetWindowView,
+  outranks,
   type PaymentCurrency,
   type PlanView,
   parseJsonStringList,
   parseStoredBudgets,
+  type SubscriberView,
   type SubscriptionStatus,
   type SubscriptionView,
 } from '@one-hub/contracts';
-import { type PlanRow, type SubscriptionRow, toBoolean } from '../../platform/db/index.js';
+import { type PlanRow, type SubscriptionRow, toBoolean, type UserRow } from '../../platform/db/index.js';
 import { money } from '../payment/presenter.js';
 
 /** A stored JSON list of model names; anything unreadable is the empty list (every model). */
@@ -54,5 +56,26 @@ export function toSubscriptionView(
     fallback_to_balance: plan ? toBoolean(plan.fallback_to_balance) : true,
     models: plan ? storedModels(plan.models) : [],
     windows,
+  };
+}
+
+/** A running subscription as administrators list it: `endable` when `callerRole` outranks its holder. */
+export function toSubscriberView(
+  row: SubscriptionRow,
+  plan: PlanRow | undefined,
+  holder: UserRow | undefined,
+  callerRole: number,
+): SubscriberView {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    username: holder?.username ?? '',
+    display_name: holder?.display_name ?? '',
+    plan_id: row.plan_id,
+    plan_name: plan?.name ?? '',
+    source: row.source === 'grant' ? 'grant' : 'order',
+    started_at: Number(row.started_at),
+    expires_at: Number(row.expires_at),
+    endable: holder !== undefined && outranks(callerRole, holder.role),
   };
 }

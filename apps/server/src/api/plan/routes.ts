@@ -4,6 +4,7 @@ import {
   idParam,
   planListQuery,
   planOrderBody,
+  subscriptionListQuery,
   updatePlanBody,
 } from '@one-hub/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -45,6 +46,14 @@ export function planRoutes(app: FastifyInstance, deps: PlanRouteDeps): void {
     ok(
       await subscriptions.grant(currentUser(request), parseInput(grantPlanBody, request.body), budgetUsage, request.ip),
     ),
+  );
+  app.get('/api/plan/subscriptions', admin, async (request) =>
+    ok(
+      await subscriptions.subscribers(currentUser(request), parseInput(subscriptionListQuery, request.query, 'query')),
+    ),
+  );
+  app.post('/api/plan/subscription/:id(^\\d+$)/end', admin, async (request) =>
+    ok(await subscriptions.end(currentUser(request), parseInput(idParam, request.params, 'path').id, request.ip)),
   );
 
   app.get('/api/user/plan', user, async (request) =>

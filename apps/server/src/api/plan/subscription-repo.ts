@@ -1,9 +1,16 @@
-import type { SubscriptionStatus } from '@one-hub/contracts';
+import {
+  type Paged,
+  SUBSCRIPTION_SORT_FIELDS,
+  type SubscriptionListQuery,
+  type SubscriptionStatus,
+} from '@one-hub/contracts';
 import {
   type DatabaseHandle,
   type Executor,
+  fetchPage,
   insertReturningId,
   type SubscriptionRow,
+  type UserRow,
 } from '../../platform/db/index.js';
 
 const DAY_SECONDS = 86_400;
@@ -52,6 +59,31 @@ export class SubscriptionRepository {
       .executeTakeFirst();
   }
 
+  findById(id: number): Promise<SubscriptionRow | undefined> {
+    return this.handle.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The subscriptions running at `nowSeconds` (of `plan_id` when given), paged, newest first unless ordered. */
+  running(query: SubscriptionListQuery, nowSeconds: number): Promise<Paged<SubscriptionRow>> {
+    let select = this.handle.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('status', '=', 'active')
+      .where('expires_at', '>', nowSeconds);
+    if (query.plan_id !== undefined) select = select.where('plan_id', '=', query.plan_id);
+    return fetchPage(select, { ...query, order: query.order || '-id' }, SUBSCRIPTION_SORT_FIELDS);
+  }
+
+  /** The users holding subscriptions, deleted ones included: a subscription outlives its holder's deletion. */
+  holders(ids: readonly number[]): Promise<UserRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.handle.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+  }
+
   /** The user's newest subscriptions, active first. */
   recent(userId: number, limit: number): Promise<SubscriptionRow[]> {
     return this.handle.db
@@ -92,15 +124,19 @@ export class SubscriptionRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Active → expired, once: false when another pass (or node) got there first. */
-  async expire(executor: Executor, id: number, nowSeconds: number): Promise<boolean> {
+  /**
+   * Active → expired, once: false when another pass (or node) got there first. `early`: ended
+   * before its end, which becomes now; false too when that end has already come.
+   */
+  async expire(executor: Executor, id: number, nowSeconds: number, early = false): Promise<boolean> {
     const expired: SubscriptionStatus = 'expired';
-    const result = await executor
+    let update = executor
       .updateTable('subscriptions')
       .set((update) => ({ status: expired, active_slot: update.ref('id'), updated_at: nowSeconds }))
       .where('id', '=', id)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
+      .where('status', '=', 'active');
+    if (early) update = update.set({ expires_at: nowSeconds }).where('expires_at', '>', nowSeconds);
+    const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 

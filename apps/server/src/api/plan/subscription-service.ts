@@ -1,7 +1,10 @@
 import {
   type GrantPlanBody,
   LogType,
+  type Paged,
   parseStoredBudgets,
+  type SubscriberView,
+  type SubscriptionListQuery,
   type SubscriptionView,
   type UserGroupView,
   type UserPlanView,
@@ -26,6 +29,7 @@ import type { UserRepository } from '../user/repo.js';
 import { type Activated, type ActivationDeps, activate, dateText, endSubscription } from './activation.js';
 import { storedModels, toSubscriptionView } from './presenter.js';
 import type { PlanRepository } from './repo.js';
+import { endNow, listSubscribers, type SubscriptionAdminDeps } from './subscription-admin.js';
 import type { SubscriptionRepository } from './subscription-repo.js';
 
 export interface SubscriptionServiceDeps {
@@ -183,6 +187,22 @@ export class SubscriptionService implements PlanOrders, ActivePlanReader {
     const row = await this.deps.repo.active(target.id);
     if (!row) throw AppError.conflict('the granted plan ended already');
     return toSubscriptionView(row, plan, this.nowSeconds(), await this.windowsOf(row.id, plan, usage));
+  }
+
+  /** `GET /api/plan/subscriptions`: the running subscriptions, each `endable` when the caller outranks its holder. */
+  subscribers(caller: UserRow, query: SubscriptionListQuery): Promise<Paged<SubscriberView>> {
+    return listSubscribers(this.adminDeps(), caller, query);
+  }
+
+  /** `POST /api/plan/subscription/:id/end`: ends it now; the relay's copies drop the plan at once, on every node. */
+  async end(caller: UserRow, id: number, sourceIp: string): Promise<SubscriptionView> {
+    const ended = await endNow(this.adminDeps(), caller, id, sourceIp);
+    this.announce(ended.userId, ended.groupChanged);
+    return ended.view;
+  }
+
+  private adminDeps(): SubscriptionAdminDeps {
+    return { ...this.deps, steps: this.steps, now: this.nowSeconds() };
   }
 
   /** A paid plan order, inside the transaction that settled it (api/payment/notify-service.ts). */

@@ -23,7 +23,7 @@ describe.skipIf(!redisUrl)('a subscription change reaches the other node', () =>
     await first?.close();
   });
 
-  it('drops the other node’s cached “no plan” on a grant, and its cached allowance on a plan edit', async () => {
+  it('drops the other node’s cached “no plan” on a grant, its cached allowance on a plan edit, and the plan on an end', async () => {
     const created = await first.call('POST', '/api/plan/', first.root, {
       ...{ name: 'Shared', price: 5, duration_days: 30, budgets: [{ period: 'day', requests: 100 }] },
     });
@@ -44,5 +44,10 @@ describe.skipIf(!redisUrl)('a subscription change reaches the other node', () =>
     await vi.waitFor(async () =>
       expect((await second.services.plans.activeFor(user.id))?.budgets).toEqual([{ period: 'day', requests: 500 }]),
     );
+
+    // An administrator ends it on the first node: the second stops seeing the plan.
+    const ended = await first.call('POST', `/api/plan/subscription/${granted.json().data.id}/end`, first.root);
+    expect(ended.statusCode, ended.body).toBe(200);
+    await vi.waitFor(async () => expect(await second.services.plans.activeFor(user.id)).toBeUndefined());
   });
 });

@@ -32,6 +32,7 @@ const ACTION_COLORS: Record<AuditAction, StateColor> = {
   demote: 'secondary',
   disable: 'warning',
   cancel: 'warning',
+  end: 'warning',
   delete: 'error',
 };
 

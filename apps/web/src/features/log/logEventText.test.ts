@@ -63,7 +63,7 @@ describe('log rows worded from their event in the reader language', () => {
     expect(say(event, 'en_US')).toBe(sentence);
   });
 
-  it('words plan rows: bought with what was paid, given, and ended with the group returned to', () => {
+  it('words plan rows: bought with what was paid, given, and ended (by an administrator too) with the group returned to', () => {
     const until = formatTimestamp(1_800_000_000);
     const bought: LogEvent = {
       ...{ event: 'plan_subscribed', plan_id: 2, plan_name: 'Pro', expires_at: 1_800_000_000, renewed: true },
@@ -75,6 +75,9 @@ describe('log rows worded from their event in the reader language', () => {
     const ended: LogEvent = { event: 'plan_expired', plan_id: 2, plan_name: 'Pro', group: 'default' };
     expect(say(ended, 'en_US')).toBe('The plan Pro ended; back in the group default');
     expect(say({ event: 'plan_expired', plan_id: 2, plan_name: 'Pro' }, 'zh_CN')).toBe('套餐 Pro 已到期');
+    const endedNow: LogEvent = { event: 'plan_ended', plan_id: 2, plan_name: 'Pro', operator_id: 1, group: 'default' };
+    expect(say(endedNow, 'en_US')).toBe('An administrator (#1) ended the plan Pro; back in the group default');
+    expect(say({ ...endedNow, group: undefined }, 'zh_CN')).toBe('管理员（#1）提前结束了套餐 Pro');
   });
 
   it('says the same fact in Japanese and in traditional Chinese', () => {

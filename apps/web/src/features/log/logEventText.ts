@@ -53,6 +53,12 @@ export function logEventText(event: LogEvent, t: Translate, formatQuota: (quota:
         plan: event.plan_name,
         group: event.group ?? '',
       });
+    case 'plan_ended':
+      return t(key(event.group ? 'plan_ended_group' : 'plan_ended'), {
+        plan: event.plan_name,
+        operator: event.operator_id,
+        group: event.group ?? '',
+      });
     case 'task_refund':
       return t(key(event.kind === 'midjourney' ? 'midjourney_refund' : 'task_refund'), {
         taskId: event.task_id,
