@@ -1,4 +1,4 @@
-import type { Paged, PlanView, UserPlanView } from '@one-hub/contracts';
+import type { Paged, PlanView, SubscriberView, UserPlanView, UserView } from '@one-hub/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startEpaySimulator } from '../apps/server/test/payments/epay/simulator.js';
@@ -23,6 +23,7 @@ import {
 const site = usePaymentSite(startEpaySimulator);
 
 const GRANTEE = { username: 'grantee', password: 'grantee-password-1', display_name: 'Grantee' };
+const SECOND_HOLDER = { username: 'holder2', password: 'holder2-password-1', display_name: 'Second holder' };
 
 async function plans(): Promise<PlanView[]> {
   return (await call<Paged<PlanView>>('GET', '/api/plan/?size=100', root)).data;
@@ -104,6 +105,44 @@ describe('subscription plans in the console', () => {
     const grantee = { cookie: await sessionCookie(server.origin, GRANTEE.username, GRANTEE.password) };
     const granted = await call<UserPlanView>('GET', '/api/user/plan', grantee);
     expect(granted.subscriptions[0]).toMatchObject({ plan_id: pro.id, status: 'active', source: 'grant' });
+
+    // Subscribers: both holders are listed; ending one asks first, and a refusal stays in the dialog.
+    await call('POST', '/api/user/', root, SECOND_HOLDER);
+    const second = (await call<Paged<UserView>>('GET', '/api/user/?keyword=holder2', root)).data[0];
+    if (!second) throw new Error('holder2 was not created');
+    await call('POST', '/api/plan/grant', root, { user_id: second.id, plan_id: pro.id });
+    const holders = async () =>
+      (await call<Paged<SubscriberView>>('GET', `/api/plan/subscriptions?plan_id=${pro.id}`, root)).data;
+    const [secondSub, granteeSub] = await holders();
+    if (!secondSub || !granteeSub) throw new Error('the two subscriptions are not listed');
+    await page.getByTestId(`plan-subscribers-${pro.id}`).click();
+    await page.getByTestId(`plan-subscriber-${granteeSub.id}`).waitFor();
+    expect(await text(page, `plan-subscriber-user-${granteeSub.id}`)).toBe(
+      `Grantee · grantee (#${granteeSub.user_id})`,
+    );
+    expect(await page.getByTestId('plan-subscribers-list').locator('tbody tr').count()).toBe(2);
+    await settledScreenshot(page, 'plans-subscribers');
+
+    await page.getByTestId(`plan-subscriber-end-${secondSub.id}`).click();
+    await page.getByTestId('plan-end-dialog').waitFor();
+    await settledScreenshot(page, 'plans-subscriber-end');
+    // Ended elsewhere meanwhile: the server's 409 is shown, and the list drops the row.
+    await call('POST', `/api/plan/subscription/${secondSub.id}/end`, root, {});
+    await page.getByTestId('plan-end-confirm').click();
+    await expect.poll(() => text(page, 'plan-end-error')).toContain('already ended');
+    await page.getByTestId('plan-end-cancel').click();
+    await page.getByTestId('plan-end-dialog').waitFor({ state: 'hidden' });
+    await page.getByTestId(`plan-subscriber-${secondSub.id}`).waitFor({ state: 'detached' });
+
+    await page.getByTestId(`plan-subscriber-end-${granteeSub.id}`).click();
+    await page.getByTestId('plan-end-confirm').click();
+    await page.getByTestId('plan-end-dialog').waitFor({ state: 'hidden' });
+    await page.getByTestId('plan-subscribers-empty').waitFor();
+    expect(await holders()).toEqual([]);
+    const ended = await call<UserPlanView>('GET', '/api/user/plan', grantee);
+    expect(ended.subscriptions[0]).toMatchObject({ plan_id: pro.id, status: 'expired', source: 'grant' });
+    await page.getByTestId('plan-subscribers-close').click();
+    await page.getByTestId('plan-subscribers-dialog').waitFor({ state: 'hidden' });
 
     // Delete, after confirming.
     await call('POST', '/api/plan/', root, {

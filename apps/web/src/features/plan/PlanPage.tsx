@@ -12,9 +12,10 @@ import { DeletePlanDialog, GrantPlanDialog } from './PlanDialogs.js';
 import { PlanFormDialog } from './PlanFormDialog.js';
 import { PlansTable } from './PlansTable.js';
 import { usePlans } from './plan.api.js';
+import { SubscribersDialog } from './SubscribersDialog.js';
 import { usePlanListParams } from './usePlanListParams.js';
 
-/** Subscription plans (administrators): define, edit, delete, and grant one to a user. */
+/** Subscription plans (administrators): define, edit, delete, grant one to a user, see and end its subscriptions. */
 export function PlanPage() {
   const { t } = useTranslation('plan');
   const words = useWords('plan', 'list');
@@ -29,6 +30,7 @@ export function PlanPage() {
   });
   const [deleting, setDeleting] = useState<PlanView | null>(null);
   const [granting, setGranting] = useState<PlanView | null>(null);
+  const [listing, setListing] = useState<PlanView | null>(null);
 
   return (
     <ListPage
@@ -64,11 +66,18 @@ export function PlanPage() {
           />
           <DeletePlanDialog plan={deleting} onClose={() => setDeleting(null)} />
           <GrantPlanDialog plan={granting} onClose={() => setGranting(null)} />
+          <SubscribersDialog plan={listing} onClose={() => setListing(null)} />
         </>
       }
     >
       {(list) => (
-        <PlansTable {...list} onEdit={(plan) => form.show(plan)} onGrant={setGranting} onDelete={setDeleting} />
+        <PlansTable
+          {...list}
+          onEdit={(plan) => form.show(plan)}
+          onGrant={setGranting}
+          onSubscribers={setListing}
+          onDelete={setDeleting}
+        />
       )}
     </ListPage>
   );

@@ -1,6 +1,7 @@
 import CardGiftcardOutlined from '@mui/icons-material/CardGiftcardOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
@@ -21,13 +22,22 @@ import { formatPaymentAmount } from '../../lib/format.js';
 export interface PlanRowHandlers {
   onEdit(plan: PlanView): void;
   onGrant(plan: PlanView): void;
+  onSubscribers(plan: PlanView): void;
   onDelete(plan: PlanView): void;
 }
 
-function PlanActions({ plan, onEdit, onGrant, onDelete }: { plan: PlanView } & PlanRowHandlers) {
+function PlanActions({ plan, onEdit, onGrant, onSubscribers, onDelete }: { plan: PlanView } & PlanRowHandlers) {
   const { t } = useTranslation('plan');
   return (
     <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+      <RowIconButton
+        label={t('actions.subscribersNamed', { name: plan.name })}
+        tooltip={t('actions.subscribers')}
+        onClick={() => onSubscribers(plan)}
+        testId={`plan-subscribers-${plan.id}`}
+      >
+        <PeopleOutlined fontSize="small" />
+      </RowIconButton>
       <RowIconButton
         label={t('actions.grantNamed', { name: plan.name })}
         tooltip={t('actions.grant')}

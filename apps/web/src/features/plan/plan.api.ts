@@ -1,4 +1,12 @@
-import type { CreatePlanBody, GrantPlanBody, Paged, PlanView, UpdatePlanBody, UserView } from '@one-hub/contracts';
+import type {
+  CreatePlanBody,
+  GrantPlanBody,
+  Paged,
+  PlanView,
+  SubscriberView,
+  UpdatePlanBody,
+  UserView,
+} from '@one-hub/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../../lib/api.js';
 
@@ -13,6 +21,7 @@ export interface PlanListParams {
 export const planKeys = {
   all: ['plan'] as const,
   list: (params: PlanListParams) => ['plan', 'list', params] as const,
+  subscribers: (planId: number, page: number) => ['plan', 'subscribers', planId, page] as const,
 };
 
 /** `GET /api/plan/` (administrators): every plan, enabled or not, searched by name and paged. */
@@ -77,6 +86,35 @@ async function userIdByName(username: string): Promise<number> {
   const user = found.data.find((entry) => entry.username === username);
   if (!user) throw new UnknownUserError(username);
   return user.id;
+}
+
+/** How many subscribers the dialog shows a page. */
+export const SUBSCRIBERS_PAGE_SIZE = 10;
+
+/** `GET /api/plan/subscriptions?plan_id=`: the plan's running subscriptions, newest first; off while `planId` is null. */
+export function usePlanSubscribers(planId: number | null, page: number) {
+  return useQuery({
+    queryKey: planKeys.subscribers(planId ?? 0, page),
+    queryFn: () =>
+      api.get<Paged<SubscriberView>>(
+        withQuery('/api/plan/subscriptions', { plan_id: planId ?? 0, page, size: SUBSCRIBERS_PAGE_SIZE }),
+      ),
+    enabled: planId !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * `POST /api/plan/subscription/:id/end`; the confirmation dialog shows a refusal. The list is read
+ * again either way: a refusal (ended meanwhile) means it was out of date.
+ */
+export function useEndSubscription() {
+  const invalidate = useInvalidatePlans();
+  return useMutation({
+    mutationFn: (id: number) => api.post<unknown>(`/api/plan/subscription/${id}/end`, {}),
+    onSettled: invalidate,
+    meta: { silentError: true },
+  });
 }
 
 /** `GET /api/available_model`: model names offered as suggestions for a plan's models. */
