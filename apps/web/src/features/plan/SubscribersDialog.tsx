@@ -13,7 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { PlanView, SubscriberView } from '@one-hub/contracts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { FormDialog } from '../../components/FormDialog.js';
@@ -120,6 +120,11 @@ export function SubscribersDialog({ plan, onClose }: { plan: PlanView | null; on
   const subscribers = usePlanSubscribers(plan?.id ?? null, page);
   const rows = subscribers.data?.data ?? [];
   const total = subscribers.data?.total_count ?? 0;
+  const lastPage = Math.max(1, Math.ceil(total / SUBSCRIBERS_PAGE_SIZE));
+  // Ending the last row of the last page leaves that page empty: show the one before.
+  useEffect(() => {
+    if (subscribers.isSuccess && page > lastPage) setPage(lastPage);
+  }, [subscribers.isSuccess, page, lastPage]);
   const close = () => {
     setPage(1);
     onClose();
@@ -162,7 +167,7 @@ export function SubscribersDialog({ plan, onClose }: { plan: PlanView | null; on
         <ListPagination
           total={total}
           page={page}
-          lastPage={Math.max(1, Math.ceil(total / SUBSCRIBERS_PAGE_SIZE))}
+          lastPage={lastPage}
           size={SUBSCRIBERS_PAGE_SIZE}
           sizes={[SUBSCRIBERS_PAGE_SIZE]}
           compact={compact}

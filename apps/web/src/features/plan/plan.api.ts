@@ -100,7 +100,8 @@ export function usePlanSubscribers(planId: number | null, page: number) {
         withQuery('/api/plan/subscriptions', { plan_id: planId ?? 0, page, size: SUBSCRIBERS_PAGE_SIZE }),
       ),
     enabled: planId !== null,
-    placeholderData: keepPreviousData,
+    // Another page of the same plan keeps the rows shown meanwhile; another plan's never stand in.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === planId ? previous : undefined),
   });
 }
 
