@@ -43,7 +43,7 @@ async function openPlans(page: Page): Promise<void> {
 }
 
 describe('subscription plans in the console', () => {
-  it('an administrator creates, edits, grants and deletes plans on the Plans screen', async () => {
+  it('an administrator creates, edits, grants, ends subscriptions of and deletes plans on the Plans screen', async () => {
     await call('POST', '/api/user/', root, GRANTEE);
     const page = await openPage();
     await signInAsRoot(page);
