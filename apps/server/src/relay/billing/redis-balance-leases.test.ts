@@ -14,6 +14,7 @@ import { replayJournal } from './journal-replay.js';
 import type { Reservation } from './ledger.js';
 import { RENEW_LEASES } from './redis-lease-scripts.js';
 import { RedisQuotaLedger } from './redis-ledger.js';
+import { TAKE_PENDING } from './redis-ledger-scripts.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const NEVER = 3_600_000;
@@ -244,5 +245,27 @@ describe.skipIf(!redisUrl)('balance leases shared by nodes', () => {
     const stored = await storedQuotaOf(handle, user);
     expect(stored).toBeGreaterThanOrEqual(0);
     expect(stored + charges.reduce((sum, charged) => sum + charged, 0)).toBe(1000);
+  });
+
+  it('a flush puts the lease spend in the database also while another node’s round holds the flush lock', async () => {
+    const prefix = `onehub-test:lease-faults:${randomString(8)}:`;
+    const user = await insertUser(handle, nextUser++, 80_000);
+    const [first, second] = [node(prefix, { leaseFlushMs: NEVER }), node(prefix, { leaseFlushMs: NEVER })];
+    const charges: number[] = [];
+    const reservation = await leased(first.ledger, user, charges);
+    charges.push((await first.ledger.settle(reservation, 100)).charged);
+    // The second node's round holds the lock, the pending amounts taken aside before the lease spend reached them.
+    const taking = second.faults.hold(TAKE_PENDING);
+    const secondFlush = second.ledger.flush();
+    await taking.ran;
+    const lockTries = vi.spyOn(first.client, 'set');
+    const firstFlush = first.ledger.flush();
+    // That round ends only once the first node's flush has found the lock taken.
+    await vi.waitFor(() =>
+      expect(lockTries).toHaveBeenCalledWith(`${prefix}flush-lock`, expect.anything(), 'PX', 30_000, 'NX'),
+    );
+    taking.release();
+    await Promise.all([firstFlush, secondFlush]);
+    expect(await storedQuotaOf(handle, user)).toBe(80_000 - charges.reduce((sum, charged) => sum + charged, 0));
   });
 });

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Journal } from '../../platform/journal/journal.js';
+import { LeaseRounds } from './lease-rounds.js';
 import {
   heldReservation,
   type Reservation,
@@ -82,9 +83,10 @@ interface Round {
 
 export class BalanceLeases {
   private readonly leases = new Map<string, Lease>();
-  private running: Promise<void> | null = null;
-  /** A round whose call failed: Redis may have run it. */
-  private unconfirmed: Round | undefined;
+  private readonly rounds = new LeaseRounds<Round>(
+    (everything) => this.nextRound(everything),
+    (round) => this.send(round),
+  );
 
   constructor(
     private readonly redis: Redis,
@@ -149,23 +151,12 @@ export class BalanceLeases {
 
   private async afterRenewal(request: ReservationRequest): Promise<Reservation | undefined> {
     try {
-      await this.renewNow();
+      await this.rounds.renewNow();
     } catch (error) {
       this.options.onError?.(error);
       return undefined;
     }
     return this.reserve(request);
-  }
-
-  private renewal: Promise<void> | null = null;
-
-  private renewNow(): Promise<void> {
-    if (!this.renewal) {
-      this.renewal = this.flush().finally(() => {
-        this.renewal = null;
-      });
-    }
-    return this.renewal;
   }
 
   /**
@@ -189,7 +180,7 @@ export class BalanceLeases {
     for (let tries = 0; lease.inFlight && tries < 3; tries++) {
       try {
         // The flush running now, or (a failed one, its leases still in flight) the round sent again.
-        await (this.running ?? this.renewNow());
+        await (this.rounds.current ?? this.rounds.renewNow());
       } catch (error) {
         this.options.onError?.(error);
       }
@@ -229,20 +220,9 @@ export class BalanceLeases {
     if (any) this.flush().catch((error: unknown) => this.options.onError?.(error));
   }
 
-  /** Settles every lease and takes the next, in one script; one flush at a time. */
-  async flush(everything = false): Promise<void> {
-    while (this.running) await this.running;
-    const round = this.flushOnce(everything);
-    this.running = round.finally(() => {
-      this.running = null;
-    });
-    await this.running;
-  }
-
-  private async flushOnce(everything: boolean): Promise<void> {
-    if (this.unconfirmed) await this.send(this.unconfirmed);
-    const round = this.nextRound(everything);
-    if (round) await this.send(round);
+  /** Settles every lease and takes the next, in one script; one flush at a time (lease-rounds.ts). */
+  flush(everything = false): Promise<void> {
+    return this.rounds.flush(everything);
   }
 
   /** The leases to settle and renew now, and the call that does it (undefined: none). */
@@ -285,10 +265,8 @@ export class BalanceLeases {
 
   /** Sends a round and takes its answers; should the call fail, the round is sent again first. */
   private async send(round: Round): Promise<void> {
-    this.unconfirmed = round;
     const [count, ...rest] = round.command as [number, ...(string | number)[]];
     const answers = (await this.redis.eval(RENEW_LEASES, count, ...rest)) as number[][];
-    this.unconfirmed = undefined;
     for (const [index, { lease, spent, requests, channels }] of round.batch.entries()) {
       const [status, , held, balance] = (answers[index] as number[]).map(Number) as number[];
       lease.spent -= spent;

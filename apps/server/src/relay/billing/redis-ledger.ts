@@ -76,7 +76,7 @@ export class RedisQuotaLedger implements QuotaLedger {
     this.prefix = options.prefix ?? 'onehub:ledger:';
     this.batches = new RedisBatches(redis, handle, this.prefix, this.node, () => this.options);
     this.timer = setInterval(() => {
-      this.flush().catch((error: unknown) => options.onError?.(error));
+      this.flushRound().catch((error: unknown) => options.onError?.(error));
     }, options.flushIntervalMs ?? 1000);
     this.timer.unref();
     if (options.leaseFlushMs) {
@@ -260,15 +260,23 @@ export class RedisQuotaLedger implements QuotaLedger {
       (name) => this.key(name),
       kind,
       id,
-      () => this.flush(),
+      () => this.flushRound(),
     );
   }
 
   /**
    * Writes settled amounts to the database: what this node's leases settled goes to Redis first,
-   * then stranded batches, then the pending ones.
+   * then stranded batches, then the pending ones. Should another node's round hold the flush lock,
+   * it waits for a round of its own: that round may have taken the pending amounts aside before this
+   * node's leases added theirs, and the caller is told the money is in the database.
    */
   async flush(): Promise<void> {
+    await this.leases?.flush();
+    await this.flushAll();
+  }
+
+  /** `flush` without waiting for the lock (the timer's, and a balance's load, which tries again). */
+  private async flushRound(): Promise<void> {
     await this.leases?.flush();
     await this.batches.round();
   }
@@ -291,6 +299,7 @@ export class RedisQuotaLedger implements QuotaLedger {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     // Every lease settled and given back (running requests' parts stay held until they settle).
     await this.leases?.flush(true);
-    await this.flush();
+    // Not waiting for the lock: what another node's round leaves pending is safe in Redis and the journal.
+    await this.flushRound();
   }
 }

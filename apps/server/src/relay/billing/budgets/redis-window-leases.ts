@@ -1,16 +1,16 @@
 import type { Redis } from 'ioredis';
 import type { WindowClock } from '../../../domain/budget-windows.js';
+import { LeaseRounds } from '../lease-rounds.js';
 import type { MergedRule } from './budget-ledger.js';
 import { MEASURES, type Measures } from './measures.js';
 import { RENEW_WINDOWS } from './redis-window-lease-scripts.js';
 import {
-  clockKey,
   fits,
   free,
   holdsNothing,
   isEmpty,
   limitOf,
-  limitsKey,
+  limitsOf,
   newWindowLease,
   renewalOf,
   takeRenewal,
@@ -49,19 +49,20 @@ export interface WindowLeaseOptions {
 /** One RENEW_WINDOWS call: the leases it renews with the spend each carries, and its exact arguments. */
 interface Round {
   /** Each lease, the spend it carries, and the allowances it is renewed under. */
-  batch: Array<{ lease: WindowLease; spent: Measures; limits: string }>;
+  batch: Array<{ lease: WindowLease; spent: Measures; limits: Measures }>;
   command: (string | number)[];
-  clock: string;
+  clock: WindowClock;
   now: number;
 }
 
 export class WindowLeases {
   private readonly leases = new Map<string, WindowLease>();
-  private running: Promise<void> | null = null;
-  private renewal: Promise<void> | null = null;
-  private rounds = 0;
-  /** A round whose call failed: Redis may have run it, so it is sent again as it was, first. */
-  private unconfirmed: Round | undefined;
+  private readonly rounds = new LeaseRounds<Round>(
+    (everything) => this.nextRound(everything),
+    (round) => this.send(round),
+  );
+  /** Numbers the rounds: RENEW_WINDOWS knows one it ran by it (the node's round mark). */
+  private roundNumber = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -80,7 +81,7 @@ export class WindowLeases {
   /** Holds `demand` on the leases of every counter, all or none; undefined: per request. */
   hold(rules: MergedRule[], demand: Measures): WindowLease[] | undefined {
     const now = Date.now();
-    const clock = clockKey(this.options.clock());
+    const clock = this.options.clock();
     const leases: WindowLease[] = [];
     let fit = true;
     for (const rule of rules) {
@@ -115,12 +116,7 @@ export class WindowLeases {
 
   /** One renewal of every lease, shared by the requests that wait for it. */
   renewNow(): Promise<void> {
-    if (!this.renewal) {
-      this.renewal = this.flush().finally(() => {
-        this.renewal = null;
-      });
-    }
-    return this.renewal;
+    return this.rounds.renewNow();
   }
 
   /** Gives the running part of a hold back (its settlement, or its refusal further on). */
@@ -159,33 +155,22 @@ export class WindowLeases {
 
   /** Returns the free parts of these rules' leases at once (a per-request hold was refused beside them). */
   async giveBack(rules: MergedRule[]): Promise<boolean> {
-    let any = false;
+    let found = false;
     for (const rule of rules) {
       const lease = this.leases.get(rule.id);
       if (lease && MEASURES.some((measure) => free(lease, measure) > 0)) {
         lease.returning = true;
         lease.granting = false;
-        any = true;
+        found = true;
       }
     }
-    if (any) await this.flush();
-    return any;
+    if (found) await this.flush();
+    return found;
   }
 
-  /** Counts every lease's spend and renews it, in one script; one flush at a time. */
-  async flush(everything = false): Promise<void> {
-    while (this.running) await this.running;
-    const round = this.flushOnce(everything);
-    this.running = round.finally(() => {
-      this.running = null;
-    });
-    await this.running;
-  }
-
-  private async flushOnce(everything: boolean): Promise<void> {
-    if (this.unconfirmed) await this.send(this.unconfirmed);
-    const round = this.nextRound(everything);
-    if (round) await this.send(round);
+  /** Counts every lease's spend and renews it, in one script; one flush at a time (lease-rounds.ts). */
+  flush(everything = false): Promise<void> {
+    return this.rounds.flush(everything);
   }
 
   /** The leases to count and renew now, and the call that does it (undefined: none). */
@@ -201,7 +186,7 @@ export class WindowLeases {
       }
       const renewal = renewalOf(lease, now, everything);
       if (!renewal) continue;
-      batch.push({ lease, spent: renewal.spent, limits: limitsKey(lease.rule) });
+      batch.push({ lease, spent: renewal.spent, limits: limitsOf(lease.rule) });
       keys.push(lease.key);
       args.push(...this.options.describe(lease.rule, now), ...renewal.args);
       lease.inFlight = true;
@@ -209,16 +194,14 @@ export class WindowLeases {
     if (batch.length === 0) return undefined;
     const { recordsKey, markKey } = this.options;
     const expires = now + WINDOW_LEASE_TTL_MS;
-    const command = [2 + keys.length, recordsKey, markKey, ...keys, now, expires, ++this.rounds, ...args];
-    return { batch, command, clock: clockKey(this.options.clock()), now };
+    const command = [2 + keys.length, recordsKey, markKey, ...keys, now, expires, ++this.roundNumber, ...args];
+    return { batch, command, clock: this.options.clock(), now };
   }
 
   /** Sends a round and takes its answers; its leases stay in flight until a reply confirms it. */
   private async send(round: Round): Promise<void> {
-    this.unconfirmed = round;
     const [count, ...rest] = round.command as [number, ...(string | number)[]];
     const answers = (await this.redis.eval(RENEW_WINDOWS, count, ...rest)) as (number | string)[][];
-    this.unconfirmed = undefined;
     for (const [index, { lease, spent, limits }] of round.batch.entries()) {
       const answer = (answers[index] as (number | string)[]).map(Number);
       if (!takeRenewal(lease, answer, { spent, limits, clock: round.clock, now: round.now })) {

@@ -17,10 +17,10 @@ export interface WindowLease {
   /** The window the lease was renewed in (-1: none yet); the spend is counted in it. */
   start: number;
   end: number;
-  /** The clock the window was computed with: a changed setting ends the lease's use. */
-  clock: string;
-  /** The limits the lease was granted under, as `q|r|t`. */
-  limits: string;
+  /** The clock the window was computed with (none yet): a changed setting ends the lease's use. */
+  clock: WindowClock | undefined;
+  /** The allowances the lease was granted under, per measure (-1: none). */
+  limits: Measures;
   inFlight: boolean;
   returning: boolean;
   granting: boolean;
@@ -45,9 +45,19 @@ export const WINDOW_LEASE_TTL_MS = 30_000;
 const RECORD_RENEWAL_MS = WINDOW_LEASE_TTL_MS / 3;
 
 export const limitOf = (rule: MergedRule, measure: Measure): number => rule.limit[measure] ?? -1;
-export const limitsKey = (rule: MergedRule): string =>
-  `${limitOf(rule, 'quota')}|${limitOf(rule, 'requests')}|${limitOf(rule, 'tokens')}`;
-export const clockKey = (clock: WindowClock): string => `${clock.mode}|${clock.timeZone}`;
+/** The rule's allowances per measure (-1: none), as a renewal is granted under them. */
+export const limitsOf = (rule: MergedRule): Measures => ({
+  quota: limitOf(rule, 'quota'),
+  requests: limitOf(rule, 'requests'),
+  tokens: limitOf(rule, 'tokens'),
+});
+/** Compared field by field: the admission path builds no key to compare. */
+const sameLimits = (rule: MergedRule, limits: Measures): boolean =>
+  limitOf(rule, 'quota') === limits.quota &&
+  limitOf(rule, 'requests') === limits.requests &&
+  limitOf(rule, 'tokens') === limits.tokens;
+const sameClock = (clock: WindowClock, other: WindowClock | undefined): boolean =>
+  other !== undefined && clock.mode === other.mode && clock.timeZone === other.timeZone;
 export const free = (lease: WindowLease, measure: Measure): number =>
   lease.held[measure] - lease.running[measure] - lease.spent[measure];
 export const isEmpty = (measures: Measures): boolean =>
@@ -67,8 +77,8 @@ export function newWindowLease(id: string, key: string, rule: MergedRule, now: n
     spent: noMeasures(),
     start: -1,
     end: -1,
-    clock: '',
-    limits: '',
+    clock: undefined,
+    limits: noMeasures(),
     inFlight: false,
     returning: false,
     granting: true,
@@ -81,10 +91,10 @@ export function newWindowLease(id: string, key: string, rule: MergedRule, now: n
 }
 
 /** Whether `lease` can admit `demand` now. */
-export function fits(lease: WindowLease, demand: Measures, now: number, clock: string): boolean {
+export function fits(lease: WindowLease, demand: Measures, now: number, clock: WindowClock): boolean {
   const { rule } = lease;
-  if (lease.inFlight || lease.start < 0 || now >= lease.end || lease.clock !== clock) return false;
-  if (lease.limits !== limitsKey(rule)) {
+  if (lease.inFlight || lease.start < 0 || now >= lease.end || !sameClock(clock, lease.clock)) return false;
+  if (!sameLimits(rule, lease.limits)) {
     // The allowance changed: the lease goes back at the next flush and is taken again under it.
     lease.returning = true;
     return false;
@@ -145,7 +155,7 @@ export const holdsNothing = (lease: WindowLease, now: number, everything: boolea
 export function takeRenewal(
   lease: WindowLease,
   answer: number[],
-  round: { spent: Measures; limits: string; clock: string; now: number },
+  round: { spent: Measures; limits: Measures; clock: WindowClock; now: number },
 ): boolean {
   lease.inFlight = false;
   lease.returning = false;
