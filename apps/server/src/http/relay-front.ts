@@ -281,6 +281,15 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
     );
   }
 
+  /**
+   * Once the caller is admitted. A GET has no body; a pass-through's body is read by its handler.
+   * A function of the front, not a closure per request, so its optimised code survives collections.
+   */
+  function proceed(raw: IncomingMessage, request: RelayHttpRequest, reply: FrontReply, route: Route): void {
+    if (route.method === 'GET' || route.options.body === 'stream') run(request, reply, route.handler);
+    else readBody(raw, request, reply, route);
+  }
+
   /** Reads the body within the route's limits, then runs the handler. */
   function readBody(raw: IncomingMessage, request: RelayHttpRequest, reply: FrontReply, route: Route): void {
     const { headers } = raw;
@@ -435,11 +444,6 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
       request.params = params;
       const query = url.indexOf('?');
       request.query = query < 0 ? {} : parseQuery(url.slice(query + 1));
-      // A GET has no body; a pass-through's body is read by its handler, once the caller is admitted.
-      const next =
-        route.method === 'GET' || route.options.body === 'stream'
-          ? () => run(request, reply, route.handler)
-          : () => readBody(raw, request, reply, route);
       let admitted: void | Promise<void>;
       try {
         const { admit } = route.options;
@@ -450,8 +454,11 @@ export function createRelayFront(options: RelayFrontOptions): RelayFront {
       }
       // A known key is answered from memory: the body is read at once, without a promise.
       if (admitted instanceof Promise) {
-        admitted.then(next, (error: unknown) => fail(error, request, response));
-      } else next();
+        admitted.then(
+          () => proceed(raw, request, reply, route),
+          (error: unknown) => fail(error, request, response),
+        );
+      } else proceed(raw, request, reply, route);
     },
     close() {
       closing = true;
