@@ -121,20 +121,17 @@ function integerForBoolean(value: unknown): unknown {
  */
 export function bindBooleansAsIntegers(sqlite: BetterSqlite3.Database): SqliteDatabase {
   const convert = (parameters: ReadonlyArray<unknown>) => parameters.map(integerForBoolean);
-  const statements = new Map<string, CachedStatement>();
-  let uses = 0;
-  // One lookup per query: a hit only marks its statement used. Moving it to the map's end (a delete
-  // and a set) looked the SQL text up three times, each comparing the whole text (Runtime_StringEqual),
-  // and shrank the map's table again and again (Runtime_MapShrink); issue 37, sixth step.
+  const statements = new Map<string, BetterSqlite3.Statement>();
   const statementFor = (sqlText: string) => {
-    const cached = statements.get(sqlText);
-    if (cached) {
-      cached.used = ++uses;
-      return cached.statement;
+    let statement = statements.get(sqlText);
+    if (statement) {
+      // Most recently used last: the first entry is the one to drop.
+      statements.delete(sqlText);
+    } else {
+      statement = sqlite.prepare(sqlText);
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
     }
-    const statement = sqlite.prepare(sqlText);
-    if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(leastRecentlyUsed(statements));
-    statements.set(sqlText, { statement, used: ++uses });
+    statements.set(sqlText, statement);
     return statement;
   };
   return {
@@ -152,25 +149,6 @@ export function bindBooleansAsIntegers(sqlite: BetterSqlite3.Database): SqliteDa
       };
     },
   } as SqliteDatabase;
-}
-
-interface CachedStatement {
-  statement: BetterSqlite3.Statement;
-  /** When it was last used, counted in uses of the cache. */
-  used: number;
-}
-
-/** The SQL text of the statement used longest ago: a scan, only when a new statement is prepared. */
-function leastRecentlyUsed(statements: Map<string, CachedStatement>): string {
-  let oldest: string | undefined;
-  let oldestUse = Number.POSITIVE_INFINITY;
-  for (const [sqlText, { used }] of statements) {
-    if (used < oldestUse) {
-      oldest = sqlText;
-      oldestUse = used;
-    }
-  }
-  return oldest as string;
 }
 
 function redactDsn(dsn: string): string {
