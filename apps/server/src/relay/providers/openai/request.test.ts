@@ -252,7 +252,8 @@ describe('plugin settings in outgoing bodies', () => {
 
 describe('the copies made for the upstream, as spreads made them', () => {
   it('sends a client’s "__proto__" key as its own field, in its place, never as the prototype', async () => {
-    const text = '{"messages":[],"__proto__":{"admin":true},"model":"m","stream":true,"stream_options":{"__proto__":{"x":1}}}';
+    const text =
+      '{"messages":[],"__proto__":{"admin":true},"model":"m","stream":true,"stream_options":{"__proto__":{"x":1}}}';
     const client = JSON.parse(text) as Record<string, unknown>;
     const channel = channelOf('openai', { model_mapping: { m: 'upstream-m' } });
     const prepared = await prepareOpenAiRequest(channel, 'https://up.example', '/v1/chat/completions', client, 'm');
@@ -271,6 +272,9 @@ describe('the copies made for the upstream, as spreads made them', () => {
     const spread = { ...base, 'content-type': 'application/json', ...target };
     expect(Object.entries(headers)).toEqual(Object.entries(spread));
     expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
-    expect(callHeaders(undefined, 'application/json', target)).toEqual({ 'content-type': 'application/json', ...target });
+    expect(callHeaders(undefined, 'application/json', target)).toEqual({
+      'content-type': 'application/json',
+      ...target,
+    });
   });
 });
