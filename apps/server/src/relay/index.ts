@@ -190,6 +190,7 @@ export async function installRelay(
   });
   const groups = new GroupDirectory(services.userGroupRepository);
   await groups.load();
+  groups.refreshInBackground();
   changes.on('groups', () =>
     groups.load().catch((error: unknown) => logger.error({ err: error }, 'reloading user groups failed')),
   );
@@ -296,6 +297,7 @@ export async function installRelay(
     // What the database could not take stays in the journal for the next start.
     opened?.close();
     clearInterval(pruning);
+    groups.stop();
     await upstream.close();
     await images.close();
     await Promise.allSettled([taskGuards.hooks.close(), taskGuards.images.close()]);

@@ -1,6 +1,7 @@
 import type { Json } from '@one-hub/contracts';
 import type { RelayHttpRequest } from '../../http/relay-front.js';
 import { AppError, fieldError } from '../../platform/errors.js';
+import { ownCopy } from '../../platform/own-copy.js';
 import type { Usage } from '../billing/quota.js';
 import { type MultipartForm, parseMultipart } from '../transport/multipart.js';
 import type { Endpoint, RelayInput } from './types.js';
@@ -98,7 +99,11 @@ export function openAiUsage(value: unknown): Usage | undefined {
   const completion = count(usage.completion_tokens);
   if (prompt + completion <= 0) return undefined;
   // Embeddings and moderations report no completion tokens at all: both counts are always numbers.
-  return { ...usage, prompt_tokens: prompt, completion_tokens: completion };
+  // A copy as `{ ...usage, prompt_tokens, completion_tokens }` gives, with maps V8 shares (own-copy.ts).
+  const counted = ownCopy(usage);
+  counted.prompt_tokens = prompt;
+  counted.completion_tokens = completion;
+  return counted;
 }
 
 /** The `usage` of a JSON body in OpenAI's chat format. */

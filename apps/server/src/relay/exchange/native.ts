@@ -1,3 +1,4 @@
+import { ownCopy } from '../../platform/own-copy.js';
 import { countChatPromptTokens, countTextTokens, TextTally } from '../billing/metering.js';
 import type { Usage } from '../billing/quota.js';
 import type { AdapterContext, ChatAdapter, ChatRequest, Json, NativeStreamMeter } from '../providers/types.js';
@@ -89,7 +90,9 @@ function nativeStreamUsage(meter: NativeStreamMeter, chat: ChatRequest, tally: T
   if (reported && meter.finished()) return reported;
   const produced = tally.total();
   if (!reported) return { prompt_tokens: countChatPromptTokens(chat), completion_tokens: produced };
-  return { ...reported, completion_tokens: Math.max(reported.completion_tokens, produced) };
+  const counted = ownCopy(reported);
+  counted.completion_tokens = Math.max(reported.completion_tokens, produced);
+  return counted;
 }
 
 function safeCompletionText(adapter: ChatAdapter, body: Buffer, context: AdapterContext): string {

@@ -109,6 +109,6 @@ function bytesAnswer(call: ExchangeCall, upstream: StreamedResponse): StreamAnsw
     upstream,
     status: upstream.status,
     headers: { 'content-type': typeof contentType === 'string' ? contentType : 'application/octet-stream' },
-    relay: { ...bytesRelay, usage: () => usage },
+    relay: { chunk: bytesRelay.chunk, end: bytesRelay.end, fail: bytesRelay.fail, usage: () => usage },
   };
 }

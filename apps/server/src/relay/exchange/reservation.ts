@@ -26,27 +26,62 @@ export function reserveForRequest(
   request: RelayHttpRequest,
   reply: RelayHttpReply,
 ): Reservation | Promise<Reservation> {
-  const { caller } = attempt;
-  const promptTokens = reservedPromptTokens(endpoint, attempt, first.channel.pre_cost);
-  const requested = requestedCompletionTokens(attempt.input.fields);
-  // Asked again on each resize: a waiting request is sized by what the node has learned meanwhile.
-  const completionTokens = () => requested ?? deps.completions?.estimate(first.billedModel);
-  const size = () =>
-    reservationQuota({
-      price: first.price,
-      groupRatio: attempt.groupRatio,
-      promptTokens,
-      completionTokens: completionTokens(),
-      preConsumedQuota: deps.options.getNumber('PreConsumedQuota'),
+  const sizing = new RequestSizing(
+    deps,
+    attempt,
+    first,
+    reservedPromptTokens(endpoint, attempt, first.channel.pre_cost),
+  );
+  const plan = planOf(deps, attempt.caller.user.id, attempt.input.model);
+  return plan instanceof Promise
+    ? plan.then((resolved) => reserveSized(deps, sizing, resolved, request, reply))
+    : reserveSized(deps, sizing, plan, request, reply);
+}
+
+/**
+ * What a request holds, asked again on each resize: a waiting request is sized by what the node has
+ * learned meanwhile. A class rather than closures made per request, whose optimised code V8 drops
+ * at a full collection when none of them is alive and compiles again.
+ */
+class RequestSizing {
+  private readonly requested: number | undefined;
+
+  constructor(
+    private readonly deps: ReservationDeps,
+    readonly attempt: Attempt,
+    private readonly first: { price: Price; billedModel: string },
+    readonly promptTokens: number,
+  ) {
+    this.requested = requestedCompletionTokens(attempt.input.fields);
+  }
+
+  completionTokens(): number | undefined {
+    return this.requested ?? this.deps.completions?.estimate(this.first.billedModel);
+  }
+
+  quota(): number {
+    return reservationQuota({
+      price: this.first.price,
+      groupRatio: this.attempt.groupRatio,
+      promptTokens: this.promptTokens,
+      completionTokens: this.completionTokens(),
+      preConsumedQuota: this.deps.options.getNumber('PreConsumedQuota'),
     });
-  const reserve = (plan: ActivePlan | undefined) => {
-    const key = keyRefOf(deps, caller, promptTokens + (completionTokens() ?? 0), plan);
-    return deps.ledger.reserve(caller.user.id, key, size(), () =>
-      quotaWait(deps, attempt.startedAt, request, reply.raw, size),
-    );
-  };
-  const plan = planOf(deps, caller.user.id, attempt.input.model);
-  return plan instanceof Promise ? plan.then(reserve) : reserve(plan);
+  }
+}
+
+function reserveSized(
+  deps: ReservationDeps,
+  sizing: RequestSizing,
+  plan: ActivePlan | undefined,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+): Reservation | Promise<Reservation> {
+  const { caller, startedAt } = sizing.attempt;
+  const key = keyRefOf(deps, caller, sizing.promptTokens + (sizing.completionTokens() ?? 0), plan);
+  return deps.ledger.reserve(caller.user.id, key, sizing.quota(), () =>
+    quotaWait(deps, startedAt, request, reply.raw, () => sizing.quota()),
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ownCopy } from '../../../platform/own-copy.js';
 import type { KeyRef, QuotaLedger, Reservation, SettledUse, SettleResult, WaitFor } from '../ledger.js';
 import { BudgetExceeded, type BudgetHold, type BudgetLedger } from './budget-ledger.js';
 import type { Measures } from './measures.js';
@@ -87,7 +88,10 @@ export class BudgetedLedger implements QuotaLedger {
   async settle(reservation: Reservation, cost: number, channelId?: number, use?: SettledUse): Promise<SettleResult> {
     const result = await this.settleHeld(reservation, cost, channelId, use);
     if (!reservation.onPlan) return result;
-    return { ...result, paidBy: reservation.planPaid ? 'plan' : 'balance' };
+    // Copies as the spreads `{ ...result, more }` gave, with maps V8 shares (platform/own-copy.ts).
+    const paid = ownCopy(result);
+    paid.paidBy = reservation.planPaid ? 'plan' : 'balance';
+    return paid;
   }
 
   private async settleHeld(
@@ -100,15 +104,20 @@ export class BudgetedLedger implements QuotaLedger {
     if (!hold || reservation.settled || hold.settled) return this.base.settle(reservation, cost, channelId, use);
     const used = use === undefined && cost <= 0 ? null : { quota: cost, requests: 1, tokens: use?.tokens ?? 0 };
     const counted = await this.budgets.settle(hold, used);
-    const windows = hold.counted ? { windows: hold.counted } : {};
     if (reservation.planPaid) {
       const result = await this.base.settle(reservation, 0, channelId, use);
-      return { ...result, charged: 0, shortfall: used ? cost - counted : 0, planPaid: used ? counted : 0, ...windows };
+      const planned = ownCopy(result);
+      planned.charged = 0;
+      planned.shortfall = used ? cost - counted : 0;
+      planned.planPaid = used ? counted : 0;
+      return withWindows(planned, hold);
     }
     const result = await this.base.settle(reservation, used ? Math.min(cost, counted) : 0, channelId, use);
     // The balance may charge less than the windows counted (it ran short): they count what was charged.
     if (used && result.charged < counted) await this.uncountQuota(hold, counted - result.charged);
-    return { ...result, shortfall: cost - result.charged, ...windows };
+    const charged = ownCopy(result);
+    charged.shortfall = cost - result.charged;
+    return withWindows(charged, hold);
   }
 
   private async uncountQuota(hold: BudgetHold, quota: number): Promise<void> {
@@ -132,4 +141,10 @@ export class BudgetedLedger implements QuotaLedger {
   async close(): Promise<void> {
     await Promise.all([this.base.close(), this.budgets.close()]);
   }
+}
+
+/** The result with what the budget windows counted, when they counted anything. */
+function withWindows(result: SettleResult, hold: BudgetHold): SettleResult {
+  if (hold.counted) result.windows = hold.counted;
+  return result;
 }

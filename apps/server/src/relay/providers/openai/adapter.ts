@@ -13,7 +13,7 @@ import type {
   UpstreamErrorInfo,
 } from '../types.js';
 import { isRecord, upstreamObject } from '../values.js';
-import { extendOpenAiBody, resolveOpenAiTarget } from './request.js';
+import { callHeaders, extendOpenAiBody, resolveOpenAiTarget } from './request.js';
 
 /**
  * OpenAI's own format on both sides of the translation contract: the adapter for OpenAI and
@@ -81,7 +81,7 @@ export const openAiAdapter: ChatAdapter = {
     extendOpenAiBody(channel, path, body);
     return {
       url: target.url,
-      headers: { ...context.headers, 'content-type': 'application/json', ...target.headers },
+      headers: callHeaders(context.headers, 'application/json', target.headers),
       body: JSON.stringify(body),
     };
   },

@@ -5,6 +5,7 @@ import { providerType } from '../../../domain/channel-types/registry.js';
 import type { RouterChannel } from '../../routing/router.js';
 import { ZhipuTokens } from '../zhipu/token.js';
 import {
+  callHeaders,
   openAiTarget,
   prepareOpenAiRequest,
   resolveOpenAiTarget,
@@ -246,5 +247,34 @@ describe('plugin settings in outgoing bodies', () => {
     expect((await sentBody(channelOf('ali'), stream)).stream_options).toEqual({ include_usage: true });
     expect((await sentBody(channelOf('zhipu'), stream)).stream_options).toBeUndefined();
     expect((await sentBody(channelOf('xunfei'), stream)).stream_options).toBeUndefined();
+  });
+});
+
+describe('the copies made for the upstream, as spreads made them', () => {
+  it('sends a client’s "__proto__" key as its own field, in its place, never as the prototype', async () => {
+    const text =
+      '{"messages":[],"__proto__":{"admin":true},"model":"m","stream":true,"stream_options":{"__proto__":{"x":1}}}';
+    const client = JSON.parse(text) as Record<string, unknown>;
+    const channel = channelOf('openai', { model_mapping: { m: 'upstream-m' } });
+    const prepared = await prepareOpenAiRequest(channel, 'https://up.example', '/v1/chat/completions', client, 'm');
+    const options = client.stream_options as object;
+    const spread = { ...client, model: 'upstream-m', stream_options: { ...options, include_usage: true } };
+    expect(prepared?.body).toBe(JSON.stringify(spread));
+    expect(prepared?.body).toBe(
+      '{"messages":[],"__proto__":{"admin":true},"model":"upstream-m","stream":true,"stream_options":{"__proto__":{"x":1},"include_usage":true}}',
+    );
+  });
+
+  it('orders and overrides headers as the spreads did, a "__proto__" key kept as a header', () => {
+    const base = JSON.parse('{"X-Team":"blue","content-type":"text/plain","__proto__":"p"}') as Record<string, string>;
+    const target = { authorization: 'Bearer k', 'X-Team': 'red' };
+    const headers = callHeaders(base, 'application/json', target);
+    const spread = { ...base, 'content-type': 'application/json', ...target };
+    expect(Object.entries(headers)).toEqual(Object.entries(spread));
+    expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
+    expect(callHeaders(undefined, 'application/json', target)).toEqual({
+      'content-type': 'application/json',
+      ...target,
+    });
   });
 });

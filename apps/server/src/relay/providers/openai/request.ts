@@ -1,5 +1,6 @@
 import { type OpenAiLayout, providerByType } from '../../../domain/channel-types/registry.js';
 import { mapModel } from '../../../domain/model-mapping.js';
+import { copyOwn, ownCopy } from '../../../platform/own-copy.js';
 import type { RouterChannel } from '../../routing/router.js';
 import { type MultipartForm, withField } from '../../transport/multipart.js';
 import { addChannelParameters } from '../channel-parameters.js';
@@ -318,24 +319,44 @@ function jsonRequest(
   target: OpenAiTarget | undefined,
 ): PreparedJson {
   if (!target) return undefined;
-  const outgoing: Record<string, unknown> = { ...body, model: target.model };
+  // A copy built property by property, as `{ ...body, model }` would be (a client's "__proto__" key
+  // stays an own property), but with maps V8 shares between requests (platform/own-copy.ts).
+  const outgoing = ownCopy(body);
+  outgoing.model = target.model;
   // Before the usage flag below, so billing keeps its counts whatever the channel's parameters say.
   addChannelParameters(outgoing, channel.custom_parameter, target.model, 'send');
   if (outgoing.stream === true && (path === '/v1/chat/completions' || path === '/v1/completions')) {
     // Always ask for usage so billing never depends on the client's choice.
     const options = typeof body.stream_options === 'object' && body.stream_options !== null ? body.stream_options : {};
-    outgoing.stream_options = { ...options, include_usage: true };
+    const withUsage = ownCopy(options as Record<string, unknown>);
+    withUsage.include_usage = true;
+    outgoing.stream_options = withUsage;
   } else {
     delete outgoing.stream_options;
   }
   extendOpenAiBody(channel, path, outgoing);
   return {
     url: target.url,
-    headers: { ...channel.model_headers, 'content-type': 'application/json', ...target.headers },
+    headers: callHeaders(channel.model_headers, 'application/json', target.headers),
     body: JSON.stringify(outgoing),
     upstreamModel: target.model,
     billedModel,
   };
+}
+
+/**
+ * The channel's own headers, the content type, then the target's (its authentication), a later one
+ * taking an earlier one's value in its place, as `{ ...base, 'content-type': type, ...target }`
+ * does, with maps shared between calls (platform/own-copy.ts).
+ */
+export function callHeaders(
+  base: Record<string, string> | undefined,
+  contentType: string,
+  target: Record<string, string>,
+): Record<string, string> {
+  const headers = copyOwn<Record<string, string>>({}, base);
+  headers['content-type'] = contentType;
+  return copyOwn(headers, target);
 }
 
 /**
@@ -358,7 +379,7 @@ export async function prepareOpenAiMultipartRequest(
   const unchanged = sent === undefined ? upstreamModel === requestedModel : sent === upstreamModel;
   return {
     url: target.url,
-    headers: { ...channel.model_headers, 'content-type': form.contentType, ...target.headers },
+    headers: callHeaders(channel.model_headers, form.contentType, target.headers),
     body: unchanged ? form.raw : withField(form, 'model', upstreamModel),
     upstreamModel,
     billedModel,
