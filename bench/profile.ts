@@ -189,6 +189,28 @@ function printAllocations(): void {
     .slice(0, Number(process.env.BENCH_TOP ?? 40))) {
     console.log(`${(bytes / requests).toFixed(0).padStart(8)} B/req  ${key}`);
   }
+  if (process.env.BENCH_CALLERS) printCallers(process.env.BENCH_CALLERS, requests);
+}
+
+/**
+ * BENCH_CALLERS=name: the bytes a function allocated itself, by its callers four frames up, for a
+ * builtin (`delete`, `set`) or a function allocated from many places.
+ */
+function printCallers(name: string, requests: number): void {
+  const chains = new Map<string, number>();
+  const walk = (node: HeapNode, path: string[]) => {
+    const here = [...path, `${node.callFrame.functionName || '(anonymous)'}:${node.callFrame.lineNumber + 1}`];
+    if (node.callFrame.functionName === name && node.selfSize > 0) {
+      const chain = here.slice(-5).join(' < ');
+      chains.set(chain, (chains.get(chain) ?? 0) + node.selfSize);
+    }
+    for (const child of node.children) walk(child, here);
+  };
+  if (allocationProfile) walk(allocationProfile.head, []);
+  console.log(`\nCallers of ${name}:`);
+  for (const [chain, bytes] of [...chains].sort((left, right) => right[1] - left[1]).slice(0, 15)) {
+    console.log(`${(bytes / requests).toFixed(0).padStart(8)} B/req  ${chain.split(' < ').reverse().join(' < ')}`);
+  }
 }
 
 const file = readdirSync(workDirectory).find((name) => name.endsWith('.cpuprofile'));

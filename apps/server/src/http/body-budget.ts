@@ -24,17 +24,17 @@ export function bodyBudgetLimits(bodyLimit: number): BodyBudgetLimits {
 }
 
 export class BodyBudget {
-  private readonly byAddress = new Map<string, number>();
-  private readonly byUser = new Map<number, number>();
+  private readonly byAddress = new Tally<string>();
+  private readonly byUser = new Tally<number>();
 
   constructor(private readonly limits: BodyBudgetLimits) {}
 
   /** Takes `bytes`; refuses (taking nothing) when the address or the user would pass its budget. */
   take(address: string, user: number | undefined, bytes: number): AppError | undefined {
-    const fromAddress = (this.byAddress.get(address) ?? 0) + bytes;
+    const fromAddress = this.byAddress.of(address) + bytes;
     if (fromAddress > this.limits.perAddress) return overBudget('address', this.limits.perAddress);
     if (user !== undefined) {
-      const fromUser = (this.byUser.get(user) ?? 0) + bytes;
+      const fromUser = this.byUser.of(user) + bytes;
       if (fromUser > this.limits.perUser) return overBudget('API key owner', this.limits.perUser);
       this.byUser.set(user, fromUser);
     }
@@ -44,20 +44,52 @@ export class BodyBudget {
 
   give(address: string, user: number | undefined, bytes: number): void {
     if (bytes <= 0) return;
-    release(this.byAddress, address, bytes);
-    if (user !== undefined) release(this.byUser, user, bytes);
+    this.byAddress.set(address, Math.max(0, this.byAddress.of(address) - bytes));
+    if (user !== undefined) this.byUser.set(user, Math.max(0, this.byUser.of(user) - bytes));
   }
 
   /** Bytes held now (tests). */
   held(address: string, user?: number): number {
-    return user === undefined ? (this.byAddress.get(address) ?? 0) : (this.byUser.get(user) ?? 0);
+    return user === undefined ? this.byAddress.of(address) : this.byUser.of(user);
+  }
+
+  /** Addresses and users with an entry, held or drained (tests). */
+  get entries(): number {
+    return this.byAddress.size + this.byUser.size;
   }
 }
 
-function release<K>(map: Map<K, number>, key: K, bytes: number): void {
-  const left = (map.get(key) ?? 0) - bytes;
-  if (left > 0) map.set(key, left);
-  else map.delete(key);
+/** Entries a tally keeps at least before it sweeps out the drained ones. */
+const SWEEP_FLOOR = 256;
+
+/**
+ * Counts by key that keeps a drained key at 0 rather than deleting it: a key that comes back (the
+ * same client, request after request) is then updated in place. Deleting and setting it again left a
+ * slot in the map's table every time, and the map made a new table every few requests (promoted, as
+ * the map lives as long as the server). Drained keys are swept out when the map has doubled since
+ * the last sweep, so it stays within twice the keys that hold bytes, and the sweeps cost O(1) a key.
+ */
+export class Tally<K> {
+  private readonly counts = new Map<K, number>();
+  private sweepAt = SWEEP_FLOOR;
+
+  of(key: K): number {
+    return this.counts.get(key) ?? 0;
+  }
+
+  set(key: K, count: number): void {
+    if (this.counts.size >= this.sweepAt && !this.counts.has(key)) this.sweep();
+    this.counts.set(key, count);
+  }
+
+  get size(): number {
+    return this.counts.size;
+  }
+
+  private sweep(): void {
+    for (const [key, count] of this.counts) if (count <= 0) this.counts.delete(key);
+    this.sweepAt = Math.max(SWEEP_FLOOR, 2 * this.counts.size);
+  }
 }
 
 function overBudget(who: string, limit: number): AppError {

@@ -242,7 +242,9 @@ export class MemoryQuotaLedger implements QuotaLedger {
     if (token) token.spent += charged;
     this.batches.add(settlementRecord(reservation, charged, channelId));
     user?.waiters?.wake();
-    return { charged, shortfall: cost - charged, ...(user ? { balance: user.stored - user.spent } : {}) };
+    // Written out rather than spread from a conditional object: one object a settlement, not two.
+    const shortfall = cost - charged;
+    return user ? { charged, shortfall, balance: user.stored - user.spent } : { charged, shortfall };
   }
 
   knownBalance(userId: number): number | undefined {

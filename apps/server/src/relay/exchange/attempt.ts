@@ -11,13 +11,14 @@ import { pumpToClient, sendWhole, type TransferOutcome } from '../transport/resp
 import { exchangeFor } from './exchange.js';
 import { tappedRelay } from './observers.js';
 import { withPreAddedParameters } from './pre-add.js';
-import type { Answer, AnswerTap, Attempt, Endpoint, RelayDeps, WholeAnswer } from './types.js';
+import type { AnswerTap, Attempt, Endpoint, RelayDeps, StreamAnswer, WholeAnswer } from './types.js';
 import { isFailure, type UpstreamFailure } from './upstream-errors.js';
 
 /**
  * One try on one channel: the exchange for the endpoint and the channel calls it and hands back
  * the answer or the failure (for the retry loop); the transport writes the answer to the client;
- * the reservation is settled on the answer's usage.
+ * the reservation is settled on the answer's usage (here rather than in an async function of its
+ * own: one frame and promise less a request).
  */
 export async function tryChannel(
   deps: RelayDeps,
@@ -67,7 +68,13 @@ export async function tryChannel(
   const billed: Billed = { attempt, channel, reservation, request, billedModel, price, generates };
   let transfer: TransferOutcome;
   try {
-    transfer = await deliver(deps, answer, billed, reply, tap);
+    if (answer.kind === 'whole') {
+      // Settled, logged and journaled before the answer is sent: a process killed after the client
+      // saw it has billed and logged it.
+      transfer = { firstByteMs: Date.now() - attempt.startedAt, clientGone: false };
+      await settle(deps, billed, answer.usage, transfer);
+      sendWholeAnswer(deps, answer, attempt, reply, tap);
+    } else transfer = await pumpStream(deps, answer, billed, reply, tap);
   } catch (error) {
     watch?.ended({ clientGone: false, failure: error });
     throw error;
@@ -78,30 +85,33 @@ export async function tryChannel(
   return undefined;
 }
 
-/** Settles and sends the answer (or hands it to the gateway's own call); a tap is shown what the client gets. */
-async function deliver(
+/** Sends the settled whole answer (or hands it to the gateway's own call); a tap is shown what the client gets. */
+function sendWholeAnswer(
   deps: RelayDeps,
-  answer: Answer,
+  answer: WholeAnswer,
+  attempt: Attempt,
+  reply: RelayHttpReply,
+  tap: AnswerTap | undefined,
+): void {
+  tap?.whole(answer.body);
+  if (attempt.keepAnswer) attempt.keepAnswer(answer);
+  else sendWhole(reply, answer.status, answer.contentType, answer.body);
+  if (attempt.cacheKey) keepInChatCache(deps, attempt.cacheKey, answer);
+}
+
+/**
+ * Pumps a streamed answer to the client. What was produced is billed, also when the client left or
+ * the upstream broke off mid-way; before the stream's last event, for the same reason as above.
+ */
+function pumpStream(
+  deps: RelayDeps,
+  answer: StreamAnswer,
   billed: Billed,
   reply: RelayHttpReply,
   tap: AnswerTap | undefined,
 ): Promise<TransferOutcome> {
-  const { attempt } = billed;
-  if (answer.kind === 'whole') {
-    // Settled, logged and journaled before the answer is sent: a process killed after the client
-    // saw it has billed and logged it.
-    const transfer = { firstByteMs: Date.now() - attempt.startedAt, clientGone: false };
-    await settle(deps, billed, answer.usage, transfer);
-    tap?.whole(answer.body);
-    if (attempt.keepAnswer) attempt.keepAnswer(answer);
-    else sendWhole(reply, answer.status, answer.contentType, answer.body);
-    if (attempt.cacheKey) keepInChatCache(deps, attempt.cacheKey, answer);
-    return transfer;
-  }
-  // Bill what was produced, also when the client left or the upstream broke off mid-way; before
-  // the stream's last event, for the same reason as above.
   const relay = tap ? tappedRelay(answer.relay, tap) : answer.relay;
-  return pumpToClient(answer.upstream, reply, answer, relay, attempt.startedAt, (outcome) =>
+  return pumpToClient(answer.upstream, reply, answer, relay, billed.attempt.startedAt, (outcome) =>
     settle(deps, billed, answer.relay.usage(), outcome),
   );
 }

@@ -72,7 +72,25 @@ export async function relayRequest(
   }
 }
 
-async function relayAdmitted(
+/**
+ * Not an async function: a request admitted before its body was read, with no limits left to enter
+ * (nearly all), goes on to relayAuthorised without a frame and a promise of its own here.
+ */
+function relayAdmitted(
+  deps: RelayDeps,
+  endpoint: Endpoint,
+  request: RelayHttpRequest,
+  reply: RelayHttpReply,
+  record: RelayRecord | undefined,
+): Promise<void> {
+  const caller = request.relayCaller;
+  if (caller && (request.limitsEntered || !hasLimits(deps, caller))) {
+    return relayAuthorised(deps, endpoint, caller, request, reply, record);
+  }
+  return admitThenRelay(deps, endpoint, request, reply, record);
+}
+
+async function admitThenRelay(
   deps: RelayDeps,
   endpoint: Endpoint,
   request: RelayHttpRequest,

@@ -55,6 +55,40 @@ describe('AffinityPins', () => {
     expect(pins.get('a')).toBe(2);
   });
 
+  it('renews the pin used last in place, keeping the order of last use', () => {
+    let now = 0;
+    const pins = new AffinityPins(3, () => now);
+    pins.set('a', 1, 1000);
+    pins.set('b', 1, 1000);
+    pins.set('b', 2, 1000);
+    now = 500;
+    pins.set('b', 3, 1000);
+    pins.set('c', 1, 1000);
+    pins.set('d', 1, 1000);
+    expect(pins.size).toBe(3);
+    expect(pins.get('a')).toBeUndefined();
+    now = 1499;
+    expect(pins.get('b')).toBe(3);
+    pins.set('c', 4, 1000);
+    pins.set('c', 5, 1000);
+    pins.set('e', 1, 1000);
+    // b was used before c and d were pinned again: it goes first, then d.
+    expect(pins.get('b')).toBeUndefined();
+    expect(pins.get('c')).toBe(5);
+    expect(pins.get('d')).toBe(1);
+  });
+
+  it('pins the conversation used last anew after its pin expired', () => {
+    let now = 0;
+    const pins = new AffinityPins(10, () => now);
+    pins.set('a', 1, 10);
+    now = 20;
+    expect(pins.get('a')).toBeUndefined();
+    pins.set('a', 2, 10);
+    expect(pins.size).toBe(1);
+    expect(pins.get('a')).toBe(2);
+  });
+
   it('sweeps expired pins as new ones come', () => {
     let now = 0;
     const pins = new AffinityPins(100, () => now);

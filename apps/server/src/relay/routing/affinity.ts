@@ -30,6 +30,12 @@ interface Pin {
 export class AffinityPins implements ChannelPins {
   /** In order of last use, oldest first: the first entry is the one to evict. */
   private readonly pins = new Map<string, Pin>();
+  /**
+   * The key set last, which is the map's last entry: using it again changes no order, so its pin is
+   * renewed in place. Deleting and setting it again would leave a deleted slot in the map's table each
+   * time, and the map makes a new table every few of them (promoted, as the map is long-lived).
+   */
+  private newest: string | undefined;
 
   constructor(
     private readonly maxPins = MAX_PINS,
@@ -40,20 +46,32 @@ export class AffinityPins implements ChannelPins {
     const pin = this.pins.get(key);
     if (!pin) return undefined;
     if (pin.until > this.now()) return pin.channelId;
-    this.pins.delete(key);
+    this.forget(key);
     return undefined;
   }
 
   set(key: string, channelId: number, ttlMs: number): void {
     const now = this.now();
-    this.pins.delete(key);
-    this.pins.set(key, { channelId, until: now + ttlMs });
+    const newest = key === this.newest ? this.pins.get(key) : undefined;
+    if (newest) {
+      newest.channelId = channelId;
+      newest.until = now + ttlMs;
+    } else {
+      this.pins.delete(key);
+      this.pins.set(key, { channelId, until: now + ttlMs });
+      this.newest = key;
+    }
     // Every pin lives as long after its last use, so the oldest expire first: a few are swept each time.
     for (let swept = 0; swept < 2; swept++) {
       const oldest = this.pins.entries().next().value;
       if (!oldest || (oldest[1].until > now && this.pins.size <= this.maxPins)) break;
-      this.pins.delete(oldest[0]);
+      this.forget(oldest[0]);
     }
+  }
+
+  private forget(key: string): void {
+    this.pins.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 
   get size(): number {

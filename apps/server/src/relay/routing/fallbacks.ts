@@ -58,35 +58,43 @@ function inputFor(requested: RelayInput, model: string): RelayInput {
  * carry it) and keeps the requested model in `requestedModel` for the log row. When none serves,
  * the requested model's own failure is what the client gets, and the attempt names it again.
  */
-export async function withFallbacks(
+export function withFallbacks(
   deps: FallbackDeps,
   attempt: Attempt,
   reply: RelayHttpReply,
   round: () => Promise<void>,
 ): Promise<void> {
+  // Not an async function: a request served by its own model (nearly all) makes no frame here.
   const requested = attempt.input;
-  try {
-    await round();
-    return;
-  } catch (error) {
-    let last: unknown = error;
-    for (const model of fallbacksOf(deps, attempt, requested.model)) {
-      if (!mayFallBack(deps, attempt, reply, last)) break;
-      if (!usable(attempt, model)) continue;
-      attempt.input = inputFor(requested, model);
-      attempt.requestedModel = requested.model;
-      attempt.group = primaryGroupOf(attempt.caller);
-      attempt.lastFailure = undefined;
-      delete attempt.cacheKey;
-      try {
-        await round();
-        return;
-      } catch (next) {
-        last = next;
-      }
+  return round().catch((error: unknown) => fallBack(deps, attempt, reply, round, requested, error));
+}
+
+/** The rounds after the requested model's failed: each fallback in turn, else that failure again. */
+async function fallBack(
+  deps: FallbackDeps,
+  attempt: Attempt,
+  reply: RelayHttpReply,
+  round: () => Promise<void>,
+  requested: RelayInput,
+  error: unknown,
+): Promise<void> {
+  let last: unknown = error;
+  for (const model of fallbacksOf(deps, attempt, requested.model)) {
+    if (!mayFallBack(deps, attempt, reply, last)) break;
+    if (!usable(attempt, model)) continue;
+    attempt.input = inputFor(requested, model);
+    attempt.requestedModel = requested.model;
+    attempt.group = primaryGroupOf(attempt.caller);
+    attempt.lastFailure = undefined;
+    delete attempt.cacheKey;
+    try {
+      await round();
+      return;
+    } catch (next) {
+      last = next;
     }
-    attempt.input = requested;
-    delete attempt.requestedModel;
-    throw error;
   }
+  attempt.input = requested;
+  delete attempt.requestedModel;
+  throw error;
 }
