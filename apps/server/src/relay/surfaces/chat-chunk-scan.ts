@@ -25,7 +25,6 @@ const DELTA = String.raw`\{(?:${OTHERS_BEFORE}${CONTENT}${OTHERS_AFTER}|(?:${OTH
 const CHOICE = String.raw`\{${OTHERS_BEFORE}"delta":${DELTA}${OTHERS_AFTER}\}`;
 const TOP_MEMBER = `(?:${OTHER_MEMBER}|"usage":null)`;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
 const USUAL_CHUNK = new RegExp(String.raw`^\{(?:${TOP_MEMBER},)*"choices":\[(?:${CHOICE})?\](?:,${TOP_MEMBER})*\}$`);
 
 /** Longer chunks are parsed: the expression's backtracking stays short on a short text. */
