@@ -15,18 +15,25 @@
 //     npm run bench:instructions
 //
 // BENCH_PASSTHROUGH=0 skips the pass-through; each process's callgrind dump is kept and named on stderr.
+// BENCH_LOAD=stream counts per streamed event instead: BENCH_REQUESTS and BENCH_WARMUP are then
+// streamed chats of BENCH_EVENTS events each (default 1000), 4 at a time.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { cpuPerEvent } from './measure.js';
 import { BENCH_ROOT_TOKEN, startChild, startFlags } from './processes.js';
 import { callApi, prepareOneHub } from './setup.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
-const warmup = Number(process.env.BENCH_WARMUP ?? 1000);
+const streaming = process.env.BENCH_LOAD === 'stream';
+const requests = Number(process.env.BENCH_REQUESTS ?? (streaming ? 8 : 2000));
+const warmup = Number(process.env.BENCH_WARMUP ?? (streaming ? 8 : 1000));
+const events = Number(process.env.BENCH_EVENTS ?? 1000);
+/** What one count is divided by: a request, or a streamed event. */
+const unitsPerRequest = streaming ? events : 1;
 const pairs = (text: string | undefined) =>
   (text ?? '')
     .split(',')
@@ -110,15 +117,20 @@ async function measure(name: string, upstreamUrl: string, bare: boolean) {
       for (const [key, value] of pairs(process.env.BENCH_OPTIONS))
         await callApi(base, 'PUT', '/api/option/', { key, value });
     }
-    const load = (amount: number) =>
-      autocannon({
-        url: `${base}/v1/chat/completions`,
-        method: 'POST',
-        headers,
-        body: chatBody,
-        connections: 16,
-        amount,
-      });
+    const target = { name, base, headers };
+    const load = async (amount: number) => {
+      if (!streaming)
+        return autocannon({
+          url: `${base}/v1/chat/completions`,
+          method: 'POST',
+          headers,
+          body: chatBody,
+          connections: 16,
+          amount,
+        });
+      await cpuPerEvent(target, amount, events);
+      return { errors: 0, non2xx: 0 };
+    };
     await load(warmup);
     control('-i', 'on');
     const result = await load(requests);
@@ -141,7 +153,7 @@ async function measure(name: string, upstreamUrl: string, bare: boolean) {
     // Kept for a closer look: `callgrind_annotate --inclusive=yes <dump>` counts by function.
     console.error(`${name}: callgrind dump ${join(directory, dump)}`);
     const errors = result.errors + result.non2xx;
-    return { name, total: total / requests, byCategory, requests, errors };
+    return { name, total: total / (requests * unitsPerRequest), byCategory, units: requests * unitsPerRequest, errors };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -155,15 +167,19 @@ try {
   const rows = process.env.BENCH_PASSTHROUGH === '0' ? [] : [await measure('pass-through', upstream.url, true)];
   rows.push(await measure('One Hub', upstream.url, false));
   const names = [...CATEGORIES.map(([name]) => name), 'other'];
-  const thousands = (value: number) => `${(value / 1000).toFixed(0)}k`;
-  console.log(`Instructions per request (${requests} requests at 16 concurrent after ${warmup} of warm-up)\n`);
+  const thousands = (value: number) => `${(value / 1000).toFixed(streaming ? 2 : 0)}k`;
+  console.log(
+    streaming
+      ? `Instructions per streamed event (${requests} streams of ${events} events, 4 at a time, after ${warmup} streams of warm-up)\n`
+      : `Instructions per request (${requests} requests at 16 concurrent after ${warmup} of warm-up)\n`,
+  );
   console.log(`| Where | ${rows.map((row) => row.name).join(' | ')} |\n|---|${rows.map(() => '---:').join('|')}|`);
   for (const name of names) {
     console.log(
-      `| ${name} | ${rows.map((row) => thousands((row.byCategory.get(name) ?? 0) / row.requests)).join(' | ')} |`,
+      `| ${name} | ${rows.map((row) => thousands((row.byCategory.get(name) ?? 0) / row.units)).join(' | ')} |`,
     );
   }
-  const compiling = (row: (typeof rows)[number]) => (row.byCategory.get(names[0] as string) ?? 0) / row.requests;
+  const compiling = (row: (typeof rows)[number]) => (row.byCategory.get(names[0] as string) ?? 0) / row.units;
   console.log(`| **all** | ${rows.map((row) => thousands(row.total)).join(' | ')} |`);
   console.log(
     `| **all but the compilers** | ${rows.map((row) => thousands(row.total - compiling(row))).join(' | ')} |`,

@@ -132,6 +132,27 @@ describe('the event-stream relay', () => {
     expect(relayed?.usage()).toEqual({ prompt_tokens: COUNTED_PROMPT, completion_tokens: countTextTokens('日本') });
   });
 
+  it('counts the same text, scanned or parsed, for a stream that reports no usage', async () => {
+    const events = [
+      '{"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null}',
+      '{"id":"c","choices":[{"index":0,"delta":{"content":"Hello wörld 😀"},"finish_reason":null}]}',
+      '{"id":"c","choices":[{"index":0,"delta":{"content":"line\\nbreak \\"quoted\\" \\ud83d\\ude00"}}]}',
+      '{"id":"c","choices":[{"index":0,"delta":{"reasoning_content":"think","refusal":"no"}}]}',
+      '{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}',
+      '{"id":"c","choices":[{"text":"legacy"},{"delta":{"content":" second"}}]}',
+      '{"id":"c","choices":[],"usage":null}',
+    ];
+    const stream = events.map((data) => `data: ${data}\n\n`).join('');
+    const text = events.map((data) => format?.textOf(JSON.parse(data)) ?? '').join('');
+    const bytes = Buffer.from(stream);
+    // Whole, then cut at a few places, one inside a character.
+    for (const cut of [0, 40, bytes.indexOf(Buffer.from('ö')) + 1, bytes.length - 30]) {
+      const chunks = cut === 0 ? [bytes] : [bytes.subarray(0, cut), bytes.subarray(cut)];
+      expect(await relay([...chunks, Buffer.from(done)])).toBe(`${stream}${done}`);
+      expect(relayed?.usage()).toEqual({ prompt_tokens: COUNTED_PROMPT, completion_tokens: countTextTokens(text) });
+    }
+  });
+
   it('does not send a character twice when a chunk ends just after its first byte', async () => {
     const wide = Buffer.from('日: a comment line\n\n');
     const first = Buffer.concat([Buffer.from(content('A')), wide.subarray(0, 1)]);

@@ -22,15 +22,14 @@ export function eventStreamRelay(
   const splitter = new SseSplitter();
   const tally = new TextTally();
   let reported: Usage | undefined;
-  const { endMarker } = format;
+  const { endMarker, quickText } = format;
   // The end marker (`[DONE]`) is held back and written by end(), after the relay has settled and
   // journaled the request (respond.ts): a client that saw it was billed. It is a short event.
   const isEndMarker = (event: string) =>
     endMarker !== undefined && event.length <= endMarker.length + 16 && eventData(event) === endMarker;
 
-  /** Notes the usage and the text of one event; answers its JSON, if it is JSON. */
-  const readEvent = (event: string): unknown => {
-    const data = eventData(event);
+  /** Notes the usage and the text of one event's data; answers its JSON, if it is JSON. */
+  const readData = (data: string | undefined): unknown => {
     if (data === undefined || data === '[DONE]') return undefined;
     let parsed: unknown;
     try {
@@ -44,19 +43,31 @@ export function eventStreamRelay(
     tally.push(format.textOf(parsed));
     return parsed;
   };
+  /** Notes the usage and the text of an event the client gets unchanged: parsed only if need be. */
+  const noteEvent = (event: string): void => {
+    const data = eventData(event);
+    const text = data === undefined || quickText === undefined ? undefined : quickText(data);
+    if (text === undefined) readData(data);
+    else tally.push(text);
+  };
+  const kept = (event: string) => !format.rewrite || format.mayRewrite?.(event, input) === false;
   /** What the client gets for the events completed by one chunk ('' for events dropped). */
   const forwarded = (events: string[]): string => {
     let text = '';
     for (const event of events) {
       if (isEndMarker(event)) continue;
-      const parsed = readEvent(event);
+      if (kept(event)) {
+        noteEvent(event);
+        text += `${event}\n\n`;
+        continue;
+      }
+      const parsed = readData(eventData(event));
       const replacement = isRecord(parsed) ? format.rewrite?.(parsed, input) : undefined;
       if (replacement === null) continue;
       text += replacement === undefined ? `${event}\n\n` : `data: ${JSON.stringify(replacement)}\n\n`;
     }
     return text;
   };
-  const kept = (event: string) => !format.rewrite || format.mayRewrite?.(event, input) === false;
 
   return {
     chunk(bytes: Buffer, client: ClientWriter) {
@@ -72,7 +83,7 @@ export function eventStreamRelay(
         !events.some(isEndMarker)
       ) {
         const held = client.write(bytes);
-        for (const event of events) readEvent(event);
+        for (const event of events) noteEvent(event);
         return held;
       }
       const text = forwarded(events);

@@ -57,6 +57,11 @@ export interface StreamFormat {
   usageOf(event: Json): Usage | undefined;
   /** Generated text carried by an event, counted when the upstream reports no usage. */
   textOf(event: Json): string;
+  /**
+   * `textOf` of an event's data read without parsing it, for an event that surely reports no
+   * usage; undefined when the event must be parsed (it runs once per streamed event).
+   */
+  quickText?(data: string): string | undefined;
   /** What the client gets instead of the event: undefined keeps it as sent, null drops it. */
   rewrite?(event: Json, input: RelayInput): Json | null | undefined;
   /**

@@ -14,6 +14,7 @@ import { openAiStreamError } from '../exchange/event-stream.js';
 import { speaksOpenAi } from '../exchange/exchange.js';
 import type { Endpoint, RelayInput, StreamFormat, SurfaceBinding } from '../exchange/types.js';
 import { openAiStreamEncoder, openAiSurface } from '../providers/openai/adapter.js';
+import { scanChatChunk } from './chat-chunk-scan.js';
 import { mediaEndpoints } from './media.js';
 import { responsesEndpoint } from './responses.js';
 
@@ -41,6 +42,7 @@ const clientAskedUsage = (input: RelayInput) =>
 const chatStream: StreamFormat = {
   usageOf: (chunk) => openAiUsage(chunk.usage),
   textOf: choicesText,
+  quickText: scanChatChunk,
   rewrite(chunk, input) {
     if (!chunk.usage || clientAskedUsage(input)) return undefined;
     if (!Array.isArray(chunk.choices) || chunk.choices.length === 0) return null;

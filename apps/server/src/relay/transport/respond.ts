@@ -58,10 +58,25 @@ export type ClientWriter = Pick<ClientLink, 'write'>;
  * The client end of a forwarded body. A write the client cannot take yet answers a promise that
  * holds the upstream until the client drains, so a slow client cannot make the server buffer; a
  * client that leaves stops the upstream.
+ *
+ * The first write goes out at once, so the first byte does not wait for the reading of the events
+ * that came with it. Later writes of one tick (an upstream burst, read in one go) are gathered
+ * and handed to the response as one write at the end of the tick: one chunk of the chunked
+ * encoding instead of one per event, whose framing Node's `writev` builds entry by entry. A write
+ * that would take the response to its high-water mark (framing counted) sends what is gathered at once, so its
+ * answer (a promise to hold the upstream, or none) is the response's own, as without gathering.
  */
 export class ClientLink {
   gone = false;
   private started = false;
+  /** Writes of this tick not yet handed to the response, in order, and their size in bytes. */
+  private gathered: (string | Uint8Array)[] = [];
+  private gatheredBytes = 0;
+  private flushQueued = false;
+  private readonly flushAtTickEnd = () => {
+    this.flushQueued = false;
+    this.flush();
+  };
   private readonly onClose = () => {
     if (!this.response.writableFinished) {
       this.gone = true;
@@ -78,21 +93,61 @@ export class ClientLink {
 
   write(data: string | Uint8Array): undefined | Promise<unknown> {
     if (this.gone || this.response.destroyed) return undefined;
-    const accepted = this.response.write(data);
-    // Node holds writes until the end of the tick to send them together. The first one goes now,
-    // so the first byte does not wait for the reading of the events that came with it; later
-    // ones are gathered (an upstream burst goes out in one packet, not one per event).
     if (!this.started) {
       this.started = true;
+      const accepted = this.response.write(data);
+      // Node holds writes until the end of the tick to send them together: the first one goes now.
       this.response.uncork();
+      return accepted ? undefined : this.drained();
     }
-    if (accepted) return undefined;
-    return new Promise((resolve) => this.response.once('drain', resolve).once('close', resolve));
+    this.gathered.push(data);
+    this.gatheredBytes += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    const { response } = this;
+    if (response.writableLength + this.gatheredBytes + CHUNK_FRAME_BYTES < response.writableHighWaterMark) {
+      if (!this.flushQueued) {
+        this.flushQueued = true;
+        process.nextTick(this.flushAtTickEnd);
+      }
+      return undefined;
+    }
+    return this.flush() ? undefined : this.drained();
+  }
+
+  /**
+   * Hands what is gathered to the response as one write; answers whether the response took it
+   * without reaching its high-water mark. Called before anything that must follow it (the end,
+   * a cut, the settlement).
+   */
+  flush(): boolean {
+    const parts = this.gathered;
+    if (parts.length === 0) return true;
+    const size = this.gatheredBytes;
+    this.gathered = [];
+    this.gatheredBytes = 0;
+    if (this.gone || this.response.destroyed) return true;
+    return this.response.write(parts.length === 1 ? (parts[0] as string | Uint8Array) : joined(parts, size));
   }
 
   release(): void {
+    this.flush();
     this.response.off('close', this.onClose);
   }
+
+  private drained(): Promise<unknown> {
+    return new Promise((resolve) => this.response.once('drain', resolve).once('close', resolve));
+  }
+}
+
+/** The most the chunked encoding adds around one write: its size in hex (up to 8 digits) and two CRLFs. */
+const CHUNK_FRAME_BYTES = 12;
+
+/** Writes in order as one: a string when all are strings, bytes otherwise. */
+function joined(parts: (string | Uint8Array)[], size: number): string | Buffer {
+  if (parts.every((part) => typeof part === 'string')) return parts.join('');
+  return Buffer.concat(
+    parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)),
+    size,
+  );
 }
 
 /**
@@ -131,11 +186,14 @@ export async function pumpToClient(
       if (last === undefined) cut = true;
     }
   }
+  // What the upstream sent reaches the response before the settlement and what closes the body.
+  client.flush();
   try {
     outcome.clientGone = client.gone;
     if (beforeEnd) await beforeEnd(outcome);
     if (last) await client.write(last);
   } catch (error) {
+    client.flush();
     reply.raw.destroy();
     throw error;
   } finally {

@@ -43,6 +43,40 @@ describe('SSE splitting', () => {
     expect(splitter.isEmpty()).toBe(true);
   });
 
+  it('splits every mix of line ends and cuts as the separator /\\r?\\n\\r?\\n/ does', () => {
+    // The reference: the whole text split by the expression; what is after the last separator is held.
+    const reference = (text: string) => text.split(/\r?\n\r?\n/).slice(0, -1);
+    const pieces = ['a', '\r', '\n', 'b'];
+    for (let pattern = 0; pattern < 4 ** 7; pattern++) {
+      let text = '';
+      for (let digit = pattern; text.length < 7; digit >>= 2) text += pieces[digit & 3];
+      const cut = pattern % 8;
+      const splitter = new SseSplitter();
+      const events = [...splitter.push(bytes(text.slice(0, cut))), ...splitter.push(bytes(text.slice(cut)))];
+      expect(events, JSON.stringify(text)).toEqual(reference(text));
+    }
+  });
+
+  it('decodes bad bytes, byte-order marks and split characters as one TextDecoder does, however cut', () => {
+    const samples = [
+      [0xef, 0xbb, 0xbf, ...bytes('data: a\n\n')],
+      [...bytes('data: x'), 0xef, 0xbb, 0xbf, ...bytes('\n\n')],
+      [...bytes('data: '), 0xc3, 0x28, 0xe2, 0x82, 0xf0, 0x9f, 0x98, 0x80, 0xff, 0xed, 0xa0, 0x80, ...bytes('\n\n')],
+      [...bytes('data: 你好 😀\n\ndata: b'), 0xe4, ...bytes('\n\n')],
+    ];
+    for (const sample of samples) {
+      const expected = new TextDecoder().decode(Uint8Array.from(sample)).split('\n\n').slice(0, -1);
+      for (let first = 0; first <= sample.length; first++) {
+        for (const second of [first, Math.min(sample.length, first + 1), Math.min(sample.length, first + 3)]) {
+          const splitter = new SseSplitter();
+          const parts = [sample.slice(0, first), sample.slice(first, second), sample.slice(second)];
+          const events = parts.flatMap((part) => splitter.push(Buffer.from(part)));
+          expect(events, `${sample} cut at ${first}, ${second}`).toEqual(expected);
+        }
+      }
+    }
+  });
+
   it('reads data lines and ignores comments', () => {
     expect(eventData('event: message\ndata: {"x":1}')).toBe('{"x":1}');
     expect(eventData(': keep-alive')).toBeUndefined();
